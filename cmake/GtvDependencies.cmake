@@ -1,0 +1,38 @@
+# Detects the optional parts. Each GTV_<X>_FOUND becomes the default of the matching option, so a plain
+# `cmake -B build` builds everything this machine can build, and -DGTV_BUILD_GUI=OFF etc. switch parts off.
+find_package(ZLIB REQUIRED)
+find_package(simdjson REQUIRED)
+find_package(Threads REQUIRED)
+
+find_package(Qt6 QUIET COMPONENTS Widgets PrintSupport Svg Test)
+set(GTV_GUI_FOUND OFF)
+if(Qt6_FOUND)
+  find_package(QCustomPlotQt6 QUIET)
+  if(TARGET QCustomPlotQt6::QCustomPlotQt6)
+    set(GTV_GUI_FOUND ON)
+  endif()
+endif()
+
+find_package(CUDAToolkit QUIET)
+set(GTV_CUPTI_FOUND OFF)
+if(CUDAToolkit_FOUND AND TARGET CUDA::cupti)
+  set(GTV_CUPTI_FOUND ON)
+endif()
+
+set(GTV_TORCH_FOUND OFF)
+find_package(Torch QUIET)
+if(Torch_FOUND OR TORCH_FOUND)
+  set(GTV_TORCH_FOUND ON)
+endif()
+
+function(gtv_check_requested_dependencies)
+  if(GTV_BUILD_GUI AND NOT GTV_GUI_FOUND)
+    message(FATAL_ERROR "GTV_BUILD_GUI=ON needs Qt6 (Widgets PrintSupport Svg) and QCustomPlotQt6: run scripts/setup")
+  endif()
+  if(GTV_WITH_CUPTI AND NOT GTV_CUPTI_FOUND)
+    message(FATAL_ERROR "GTV_WITH_CUPTI=ON needs the CUDA toolkit with CUPTI")
+  endif()
+  if(GTV_WITH_TORCH AND NOT GTV_TORCH_FOUND)
+    message(FATAL_ERROR "GTV_WITH_TORCH=ON needs LibTorch (Debian libtorch-dev or pip torch)")
+  endif()
+endfunction()

@@ -1,0 +1,104 @@
+#pragma once
+// What a trace holds besides lanes of events: flows, ranges, measurements, devices, processes, counters and
+// metadata. All are plain values.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gtv/model/lane.h"
+
+namespace gtv {
+
+// Where one event sits: lane and index in that lane's events.
+struct EventRef {
+  LaneIndex lane = 0;
+  std::uint32_t index = 0;
+  friend bool operator==(const EventRef&, const EventRef&) = default;
+};
+
+// A launch on a host lane joined to the GPU activity it caused (CUPTI correlation id, Kineto "ac2g" flow).
+struct Flow {
+  std::uint64_t correlation_id = 0;
+  EventRef from;  // host API call (cudaLaunchKernel, cudaMemcpyAsync)
+  EventRef to;    // kernel, memcpy or memset
+  friend bool operator==(const Flow&, const Flow&) = default;
+};
+
+enum class RangeKind : std::uint8_t { Scenario, Phase, WarmUp, Iteration, Forward, User };
+[[nodiscard]] std::string_view to_string(RangeKind kind);  // "scenario", "phase", "warmup", ...
+[[nodiscard]] RangeKind range_kind_from_string(std::string_view text);  // unknown text -> User
+
+// A named interval recorded by the host: scenario, phase, warm-up, iteration, model forward.
+struct Range {
+  std::string name;
+  RangeKind kind = RangeKind::User;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::int64_t pid = 0;
+  std::int64_t tid = 0;
+  std::int32_t device = -1;  // the GPU the range is about (model forward on cuda:1), -1 if none
+  friend bool operator==(const Range&, const Range&) = default;
+};
+
+enum class MeasurementMethod : std::uint8_t { StopwatchNoSync, StopwatchSync, CudaEvents, Other };
+[[nodiscard]] std::string_view to_string(MeasurementMethod method);  // "stopwatch", "stopwatch+sync", "cuda-events"
+[[nodiscard]] MeasurementMethod measurement_method_from_string(std::string_view text);
+
+// What a timing method reported for a piece of work, and the host interval it ran over, so the truth (what the
+// GPUs did meanwhile) can be set beside it.
+struct Measurement {
+  std::string name;  // "timed loop"
+  MeasurementMethod method = MeasurementMethod::Other;
+  TimeNs reported_ns = 0;  // the number the method gave
+  TimeNs host_start_ns = 0;
+  TimeNs host_end_ns = 0;
+  std::int64_t pid = 0;
+  std::int64_t tid = 0;
+  friend bool operator==(const Measurement&, const Measurement&) = default;
+};
+
+struct DeviceInfo {
+  std::int32_t index = 0;
+  std::string name;  // "NVIDIA H200"
+  std::int64_t total_memory_bytes = 0;
+  std::int32_t compute_major = 0;
+  std::int32_t compute_minor = 0;
+  std::int32_t sm_count = 0;
+  friend bool operator==(const DeviceInfo&, const DeviceInfo&) = default;
+};
+
+struct ProcessInfo {
+  std::int64_t pid = 0;
+  std::string name;  // from process_name metadata
+  std::int64_t sort_index = 0;
+  std::vector<std::string> labels;
+  friend bool operator==(const ProcessInfo&, const ProcessInfo&) = default;
+};
+
+struct CounterSample {
+  TimeNs time_ns = 0;
+  double value = 0;
+  friend bool operator==(const CounterSample&, const CounterSample&) = default;
+};
+
+// "C" events: one series per (pid, name, series key).
+struct CounterSeries {
+  std::int64_t pid = 0;
+  std::string name;
+  std::vector<CounterSample> samples;  // sorted by time
+  friend bool operator==(const CounterSeries&, const CounterSeries&) = default;
+};
+
+struct TraceMetadata {
+  std::string source_tool;  // "gtv 0.1.0", "PyTorch Profiler (Kineto)", "Chrome trace"
+  TimeNs origin_unix_ns = 0;  // absolute time of relative 0
+  std::string scenario;       // gtv recordings: scenario name
+  std::map<std::string, std::string> config;   // models, hidden, batch, iters, devices ...
+  std::map<std::string, std::string> machine;  // gpu names, driver, cuda, libtorch versions, host name
+  std::int64_t dropped_records = 0;            // CUPTI records lost
+  std::vector<std::string> notes;              // "CUPTI unavailable: run untraced", "ran on the CPU"
+  friend bool operator==(const TraceMetadata&, const TraceMetadata&) = default;
+};
+
+}  // namespace gtv

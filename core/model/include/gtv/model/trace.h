@@ -1,0 +1,79 @@
+#pragma once
+// Trace: the immutable result of loading or recording. Built once by TraceBuilder and never mutated, so it can
+// be shared across threads (std::shared_ptr<const Trace>).
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "gtv/base/string_pool.h"
+#include "gtv/model/event.h"
+#include "gtv/model/lane.h"
+#include "gtv/model/records.h"
+
+namespace gtv {
+
+class Trace {
+ public:
+  Trace() = default;
+  Trace(Trace&&) noexcept = default;
+  Trace& operator=(Trace&&) noexcept = default;
+  Trace(const Trace&) = delete;
+  Trace& operator=(const Trace&) = delete;
+
+  [[nodiscard]] const TraceMetadata& metadata() const { return metadata_; }
+  [[nodiscard]] const StringPool& strings() const { return strings_; }
+  [[nodiscard]] std::string_view name(const Event& e) const { return strings_.view(e.name); }
+
+  // Lanes in display order: host lanes (by pid, sort index, tid), then GPU lanes (by device, stream).
+  [[nodiscard]] std::span<const Lane> lanes() const { return lanes_; }
+  [[nodiscard]] const Lane& lane(LaneIndex index) const { return lanes_[index]; }
+  [[nodiscard]] std::optional<LaneIndex> find_lane(const LaneKey& key) const;
+  [[nodiscard]] const Event& event(EventRef ref) const { return lanes_[ref.lane].events[ref.index]; }
+
+  [[nodiscard]] const std::vector<Flow>& flows() const { return flows_; }
+  // The flow that starts or ends at ref, if any.
+  [[nodiscard]] std::optional<Flow> flow_of(EventRef ref) const;
+  [[nodiscard]] const std::vector<Range>& ranges() const { return ranges_; }
+  [[nodiscard]] const std::vector<Measurement>& measurements() const { return measurements_; }
+  [[nodiscard]] const std::vector<DeviceInfo>& devices() const { return devices_; }
+  [[nodiscard]] const DeviceInfo* device(std::int32_t index) const;
+  [[nodiscard]] const std::vector<ProcessInfo>& processes() const { return processes_; }
+  [[nodiscard]] const std::vector<CounterSeries>& counters() const { return counters_; }
+
+  [[nodiscard]] const std::vector<KernelDetail>& kernel_details() const { return kernels_; }
+  [[nodiscard]] const std::vector<MemcpyDetail>& memcpy_details() const { return memcpys_; }
+  [[nodiscard]] const std::vector<MemsetDetail>& memset_details() const { return memsets_; }
+  [[nodiscard]] const KernelDetail* kernel_detail(const Event& e) const;
+  [[nodiscard]] const MemcpyDetail* memcpy_detail(const Event& e) const;
+  [[nodiscard]] const MemsetDetail* memset_detail(const Event& e) const;
+  // Category text of an event: the Kineto category for known kinds, the original text for EventKind::Other.
+  [[nodiscard]] std::string_view category(const Event& e) const;
+
+  // [first start, last end] over all events, ranges and measurements; {0,0} when empty.
+  [[nodiscard]] TimeNs start_ns() const { return start_ns_; }
+  [[nodiscard]] TimeNs end_ns() const { return end_ns_; }
+  [[nodiscard]] std::size_t event_count() const { return event_count_; }
+
+ private:
+  friend class TraceBuilder;
+  TraceMetadata metadata_;
+  StringPool strings_;
+  std::vector<Lane> lanes_;
+  std::vector<Flow> flows_;
+  std::vector<std::uint32_t> flow_by_from_;  // flow indices sorted by `from`, for flow_of
+  std::vector<std::uint32_t> flow_by_to_;
+  std::vector<Range> ranges_;
+  std::vector<Measurement> measurements_;
+  std::vector<DeviceInfo> devices_;
+  std::vector<ProcessInfo> processes_;
+  std::vector<CounterSeries> counters_;
+  std::vector<KernelDetail> kernels_;
+  std::vector<MemcpyDetail> memcpys_;
+  std::vector<MemsetDetail> memsets_;
+  TimeNs start_ns_ = 0;
+  TimeNs end_ns_ = 0;
+  std::size_t event_count_ = 0;
+};
+
+}  // namespace gtv

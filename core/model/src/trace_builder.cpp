@@ -1,0 +1,283 @@
+#include "gtv/model/trace_builder.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+namespace gtv {
+namespace {
+
+constexpr std::size_t kMaxDepth = std::numeric_limits<std::uint16_t>::max();
+
+bool start_order(const Event& a, const Event& b) {
+  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+  return a.duration_ns > b.duration_ns;  // the enclosing event first
+}
+
+bool lane_order(const Lane& a, const Lane& b) {
+  if (a.key.kind != b.key.kind) return a.key.kind == LaneKind::HostThread;
+  if (a.key.pid != b.key.pid) return a.key.pid < b.key.pid;
+  if (a.sort_index != b.sort_index) return a.sort_index < b.sort_index;
+  return a.key.tid < b.key.tid;
+}
+
+// Host launches are preferred in this order when several host events share a correlation id.
+int launch_priority(EventKind kind) {
+  switch (kind) {
+    case EventKind::Runtime: return 3;
+    case EventKind::Driver: return 2;
+    case EventKind::CpuOp: return 0;  // Kineto's cpu_op carries External id, not correlation: never a launch
+    default: return 1;
+  }
+}
+
+// The deepest event of lane that starts exactly at ts, else the deepest one containing ts; -1 if none.
+std::int64_t event_for_flow_end(const Lane& lane, TimeNs ts) {
+  std::int64_t found = -1;
+  auto it = std::lower_bound(lane.events.begin(), lane.events.end(), ts,
+                             [](const Event& e, TimeNs t) { return e.start_ns < t; });
+  for (auto e = it; e != lane.events.end() && e->start_ns == ts; ++e) {
+    if (found < 0 || e->depth > lane.events[static_cast<std::size_t>(found)].depth) found = e - lane.events.begin();
+  }
+  if (found >= 0) return found;
+  for (auto e = it; e != lane.events.begin();) {  // walk back over events that may contain ts
+    --e;
+    if (e->start_ns <= ts && e->end_ns() >= ts) {
+      if (found < 0 || e->depth > lane.events[static_cast<std::size_t>(found)].depth) found = e - lane.events.begin();
+      if (e->depth == 0) break;
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+TraceBuilder::TraceBuilder() = default;
+
+LaneIndex TraceBuilder::lane(const LaneKey& key) {
+  if (auto it = lane_index_.find(key); it != lane_index_.end()) return it->second;
+  const auto index = static_cast<LaneIndex>(trace_.lanes_.size());
+  Lane& lane = trace_.lanes_.emplace_back();
+  lane.key = key;
+  lane.name = (key.kind == LaneKind::GpuStream ? "stream " : "thread ") + std::to_string(key.tid);
+  lane.sort_index = key.kind == LaneKind::GpuStream ? key.tid : 0;
+  lane_index_.emplace(key, index);
+  return index;
+}
+
+void TraceBuilder::set_lane_name(LaneIndex lane, std::string name) { trace_.lanes_[lane].name = std::move(name); }
+void TraceBuilder::set_lane_sort_index(LaneIndex lane, std::int64_t sort_index) {
+  trace_.lanes_[lane].sort_index = sort_index;
+}
+
+void TraceBuilder::add_event(LaneIndex lane, const Event& event) {
+  trace_.lanes_[lane].events.push_back(event);
+  ++event_count_;
+}
+
+void TraceBuilder::add_kernel(LaneIndex lane, Event event, const KernelDetail& detail) {
+  event.kind = EventKind::Kernel;
+  event.detail = static_cast<std::uint32_t>(trace_.kernels_.size());
+  trace_.kernels_.push_back(detail);
+  add_event(lane, event);
+}
+
+void TraceBuilder::add_memcpy(LaneIndex lane, Event event, const MemcpyDetail& detail) {
+  event.kind = EventKind::Memcpy;
+  event.detail = static_cast<std::uint32_t>(trace_.memcpys_.size());
+  trace_.memcpys_.push_back(detail);
+  add_event(lane, event);
+}
+
+void TraceBuilder::add_memset(LaneIndex lane, Event event, const MemsetDetail& detail) {
+  event.kind = EventKind::Memset;
+  event.detail = static_cast<std::uint32_t>(trace_.memsets_.size());
+  trace_.memsets_.push_back(detail);
+  add_event(lane, event);
+}
+
+void TraceBuilder::add_other(LaneIndex lane, Event event, std::string_view category) {
+  event.kind = EventKind::Other;
+  event.detail = intern(category);
+  add_event(lane, event);
+}
+
+void TraceBuilder::add_device(DeviceInfo device) {
+  for (auto& d : trace_.devices_) {
+    if (d.index == device.index) {
+      d = std::move(device);
+      return;
+    }
+  }
+  trace_.devices_.push_back(std::move(device));
+}
+
+ProcessInfo& TraceBuilder::process(std::int64_t pid) {
+  for (auto& p : trace_.processes_)
+    if (p.pid == pid) return p;
+  ProcessInfo& p = trace_.processes_.emplace_back();
+  p.pid = pid;
+  return p;
+}
+
+void TraceBuilder::add_counter_sample(std::int64_t pid, std::string_view name, CounterSample sample) {
+  auto key = std::make_pair(pid, std::string(name));
+  auto it = counter_index_.find(key);
+  if (it == counter_index_.end()) {
+    it = counter_index_.emplace(std::move(key), trace_.counters_.size()).first;
+    trace_.counters_.push_back(CounterSeries{pid, std::string(name), {}});
+  }
+  trace_.counters_[it->second].samples.push_back(sample);
+}
+
+void TraceBuilder::add_flow_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane,
+                                 TimeNs to_ts_ns) {
+  flow_hints_.push_back({id, from_lane, from_ts_ns, to_lane, to_ts_ns});
+}
+
+Status TraceBuilder::validate() const {
+  for (const Lane& lane : trace_.lanes_) {
+    for (std::size_t i = 0; i < lane.events.size(); ++i) {
+      const Event& e = lane.events[i];
+      if (e.duration_ns < 0) {
+        return Error{"event '" + std::string(trace_.strings_.view(e.name)) + "' on " + lane.name +
+                     " has a negative duration (" + std::to_string(e.duration_ns) + " ns)"};
+      }
+      if (e.start_ns > std::numeric_limits<TimeNs>::max() - e.duration_ns) {
+        return Error{"event '" + std::string(trace_.strings_.view(e.name)) + "' on " + lane.name +
+                     " ends beyond the representable time range"};
+      }
+    }
+  }
+  return ok_status();
+}
+
+void TraceBuilder::assign_depths(Lane& lane) {
+  std::stable_sort(lane.events.begin(), lane.events.end(), start_order);
+  std::vector<TimeNs> open_ends;  // ends of the enclosing events, innermost last
+  lane.by_depth.clear();
+  for (std::size_t i = 0; i < lane.events.size(); ++i) {
+    Event& e = lane.events[i];
+    while (!open_ends.empty() && open_ends.back() <= e.start_ns) open_ends.pop_back();
+    // A partial overlap (starts inside, ends after) still stacks below: nothing is dropped or moved in time.
+    const std::size_t depth = std::min(open_ends.size(), kMaxDepth);
+    e.depth = static_cast<std::uint16_t>(depth);
+    if (lane.by_depth.size() <= depth) lane.by_depth.resize(depth + 1);
+    lane.by_depth[depth].push_back(static_cast<std::uint32_t>(i));
+    if (open_ends.size() < kMaxDepth) open_ends.push_back(e.end_ns());
+  }
+}
+
+void TraceBuilder::sort_lanes() {
+  std::vector<LaneIndex> order(trace_.lanes_.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](LaneIndex a, LaneIndex b) { return lane_order(trace_.lanes_[a], trace_.lanes_[b]); });
+  std::vector<LaneIndex> new_index(order.size());
+  std::vector<Lane> sorted;
+  sorted.reserve(order.size());
+  for (LaneIndex i = 0; i < order.size(); ++i) {
+    new_index[order[i]] = i;
+    sorted.push_back(std::move(trace_.lanes_[order[i]]));
+  }
+  trace_.lanes_ = std::move(sorted);
+  for (auto& hint : flow_hints_) {
+    hint.from_lane = new_index[hint.from_lane];
+    hint.to_lane = new_index[hint.to_lane];
+  }
+}
+
+void TraceBuilder::join_flows() {
+  std::unordered_map<std::uint64_t, EventRef> launch_of;
+  for (LaneIndex l = 0; l < trace_.lanes_.size(); ++l) {
+    const Lane& lane = trace_.lanes_[l];
+    if (lane.is_gpu()) continue;
+    for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
+      const Event& e = lane.events[i];
+      if (e.correlation_id == kNoCorrelation || launch_priority(e.kind) == 0) continue;
+      auto [it, inserted] = launch_of.try_emplace(e.correlation_id, EventRef{l, i});
+      if (!inserted && launch_priority(e.kind) > launch_priority(trace_.event(it->second).kind))
+        it->second = EventRef{l, i};
+    }
+  }
+  std::vector<bool> has_flow;
+  for (LaneIndex l = 0; l < trace_.lanes_.size(); ++l) {
+    const Lane& lane = trace_.lanes_[l];
+    if (!lane.is_gpu()) continue;
+    for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
+      const Event& e = lane.events[i];
+      if (e.correlation_id == kNoCorrelation) continue;
+      if (auto it = launch_of.find(e.correlation_id); it != launch_of.end())
+        trace_.flows_.push_back({e.correlation_id, it->second, EventRef{l, i}});
+    }
+  }
+  std::vector<EventRef> joined_to;
+  for (const Flow& f : trace_.flows_) joined_to.push_back(f.to);
+  std::sort(joined_to.begin(), joined_to.end(),
+            [](EventRef a, EventRef b) { return a.lane != b.lane ? a.lane < b.lane : a.index < b.index; });
+  for (const FlowHint& hint : flow_hints_) {
+    const std::int64_t from = event_for_flow_end(trace_.lanes_[hint.from_lane], hint.from_ts_ns);
+    const std::int64_t to = event_for_flow_end(trace_.lanes_[hint.to_lane], hint.to_ts_ns);
+    if (from < 0 || to < 0) continue;
+    const EventRef to_ref{hint.to_lane, static_cast<std::uint32_t>(to)};
+    if (std::binary_search(joined_to.begin(), joined_to.end(), to_ref, [](EventRef a, EventRef b) {
+          return a.lane != b.lane ? a.lane < b.lane : a.index < b.index;
+        }))
+      continue;  // already joined by correlation id
+    trace_.flows_.push_back({hint.id, EventRef{hint.from_lane, static_cast<std::uint32_t>(from)}, to_ref});
+  }
+}
+
+void TraceBuilder::index_flows() {
+  auto make_order = [&](auto endpoint) {
+    std::vector<std::uint32_t> order(trace_.flows_.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const EventRef x = endpoint(trace_.flows_[a]), y = endpoint(trace_.flows_[b]);
+      return x.lane != y.lane ? x.lane < y.lane : x.index < y.index;
+    });
+    return order;
+  };
+  trace_.flow_by_from_ = make_order([](const Flow& f) { return f.from; });
+  trace_.flow_by_to_ = make_order([](const Flow& f) { return f.to; });
+}
+
+void TraceBuilder::compute_extent() {
+  TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
+  auto extend = [&](TimeNs start, TimeNs end) {
+    lo = std::min(lo, start);
+    hi = std::max(hi, end);
+  };
+  for (const Lane& lane : trace_.lanes_)
+    for (const Event& e : lane.events) extend(e.start_ns, e.end_ns());
+  for (const Range& r : trace_.ranges_) extend(r.start_ns, r.end_ns);
+  for (const Measurement& m : trace_.measurements_) extend(m.host_start_ns, m.host_end_ns);
+  if (lo > hi) lo = hi = 0;
+  trace_.start_ns_ = lo;
+  trace_.end_ns_ = hi;
+  trace_.event_count_ = event_count_;
+}
+
+Expected<Trace> TraceBuilder::build() {
+  if (Status s = validate(); !s) return s.error();
+  for (Lane& lane : trace_.lanes_) assign_depths(lane);
+  sort_lanes();
+  join_flows();
+  index_flows();
+  std::sort(trace_.ranges_.begin(), trace_.ranges_.end(),
+            [](const Range& a, const Range& b) { return a.start_ns < b.start_ns; });
+  std::sort(trace_.devices_.begin(), trace_.devices_.end(),
+            [](const DeviceInfo& a, const DeviceInfo& b) { return a.index < b.index; });
+  std::sort(trace_.processes_.begin(), trace_.processes_.end(),
+            [](const ProcessInfo& a, const ProcessInfo& b) { return a.pid < b.pid; });
+  for (auto& series : trace_.counters_)
+    std::stable_sort(series.samples.begin(), series.samples.end(),
+                     [](const CounterSample& a, const CounterSample& b) { return a.time_ns < b.time_ns; });
+  compute_extent();
+  Trace result = std::move(trace_);
+  *this = TraceBuilder();
+  return result;
+}
+
+}  // namespace gtv

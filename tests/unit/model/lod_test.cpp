@@ -1,0 +1,116 @@
+#include "gtv/model/lod.h"
+
+#include <gtest/gtest.h>
+
+#include "gtv/model/trace_builder.h"
+
+namespace gtv {
+namespace {
+
+// A lane from (start, duration) pairs at depth 0 unless nested.
+Trace lane_of(std::initializer_list<std::pair<TimeNs, TimeNs>> spans) {
+  TraceBuilder b;
+  const LaneIndex lane = b.lane(gpu_lane_key(0, 7));
+  for (auto [start, dur] : spans) {
+    Event e;
+    e.start_ns = start;
+    e.duration_ns = dur;
+    e.kind = EventKind::Kernel;
+    b.add_event(lane, e);
+  }
+  return std::move(b.build().value());
+}
+
+LodSpan span(TimeNs start, TimeNs end, std::uint32_t first, std::uint32_t count, std::uint16_t depth = 0) {
+  return LodSpan{start, end, first, count, depth};
+}
+
+}  // namespace
+
+TEST(Lod, WideEventsComeBackOneByOne) {
+  Trace t = lane_of({{0, 100}, {200, 100}, {400, 100}});
+  // 10 ns per pixel: every event is 10 px wide.
+  auto spans = query_lod(t.lane(0), {0, 1000, 100});
+  EXPECT_EQ(spans, (std::vector<LodSpan>{span(0, 100, 0, 1), span(200, 300, 1, 1), span(400, 500, 2, 1)}));
+}
+
+TEST(Lod, SubPixelRunsMergeIntoCountedBlocks) {
+  // 100 ns per pixel; ten 10 ns kernels 20 ns apart, then a gap of 500 ns, then one wide kernel.
+  Trace t = lane_of({{0, 10}, {20, 10}, {40, 10}, {60, 10}, {80, 10}, {100, 10}, {120, 10}, {140, 10}, {160, 10},
+                     {180, 10}, {700, 300}});
+  auto spans = query_lod(t.lane(0), {0, 10'000, 100});
+  EXPECT_EQ(spans, (std::vector<LodSpan>{span(0, 190, 0, 10), span(700, 1000, 10, 1)}));
+}
+
+TEST(Lod, GapsOfAPixelOrMoreSplitBlocks) {
+  // 100 ns per pixel: two groups of tiny events 300 ns apart stay separate blocks.
+  Trace t = lane_of({{0, 10}, {30, 10}, {400, 10}, {430, 10}});
+  auto spans = query_lod(t.lane(0), {0, 10'000, 100});
+  EXPECT_EQ(spans, (std::vector<LodSpan>{span(0, 40, 0, 2), span(400, 440, 2, 2)}));
+}
+
+TEST(Lod, LoneSubPixelEventIsASingleSpan) {
+  Trace t = lane_of({{500, 1}});
+  auto spans = query_lod(t.lane(0), {0, 10'000, 100});
+  EXPECT_EQ(spans, (std::vector<LodSpan>{span(500, 501, 0, 1)}));
+}
+
+TEST(Lod, ClipsToTheRequestedWindow) {
+  Trace t = lane_of({{0, 100}, {200, 100}, {400, 100}, {600, 100}});
+  // [250, 450): the event ending at 300 overlaps the window, the one starting at 400 too, 600 does not.
+  auto spans = query_lod(t.lane(0), {250, 450, 200});
+  EXPECT_EQ(spans, (std::vector<LodSpan>{span(200, 300, 1, 1), span(400, 500, 2, 1)}));
+  EXPECT_TRUE(query_lod(t.lane(0), {800, 900, 100}).empty());
+  EXPECT_TRUE(query_lod(t.lane(0), {900, 800, 100}).empty());  // empty window
+}
+
+TEST(Lod, ReportsEachDepthSeparately) {
+  TraceBuilder b;
+  const LaneIndex lane = b.lane(host_lane_key(1, 1));
+  auto add = [&](TimeNs start, TimeNs dur) {
+    Event e;
+    e.start_ns = start;
+    e.duration_ns = dur;
+    e.kind = EventKind::CpuOp;
+    b.add_event(lane, e);
+  };
+  add(0, 1000);   // depth 0
+  add(100, 200);  // depth 1
+  add(500, 300);  // depth 1
+  Trace t = std::move(b.build().value());
+  auto spans = query_lod(t.lane(0), {0, 1000, 100});
+  EXPECT_EQ(spans, (std::vector<LodSpan>{span(0, 1000, 0, 1, 0), span(100, 300, 1, 1, 1), span(500, 800, 2, 1, 1)}));
+}
+
+TEST(Lod, MillionEventsCollapseToAFewBlocksPerPixel) {
+  TraceBuilder b;
+  const LaneIndex lane = b.lane(gpu_lane_key(0, 7));
+  for (int i = 0; i < 1'000'000; ++i) {
+    Event e;
+    e.start_ns = i * 10;
+    e.duration_ns = 5;
+    e.kind = EventKind::Kernel;
+    b.add_event(lane, e);
+  }
+  Trace t = std::move(b.build().value());
+  auto spans = query_lod(t.lane(0), {0, 10'000'000, 1000});
+  // Contiguous sub-pixel run: one block holding every event.
+  ASSERT_EQ(spans.size(), 1u);
+  EXPECT_EQ(spans[0].count, 1'000'000u);
+  EXPECT_EQ(spans[0].end_ns, 9'999'995);
+  // Zoomed to 1000 ns over 1000 px: 1 ns per pixel, every event is 5 px wide.
+  auto zoomed = query_lod(t.lane(0), {5'000'000, 5'001'000, 1000});
+  ASSERT_EQ(zoomed.size(), 100u);
+  EXPECT_EQ(zoomed.front(), span(5'000'000, 5'000'005, 500'000, 1));
+}
+
+TEST(Lod, EventAtFindsTheEventUnderAPoint) {
+  Trace t = lane_of({{0, 100}, {200, 100}});
+  EXPECT_EQ(event_at(t.lane(0), 0, 50), 0);
+  EXPECT_EQ(event_at(t.lane(0), 0, 250), 1);
+  EXPECT_EQ(event_at(t.lane(0), 0, 150), -1);
+  EXPECT_EQ(event_at(t.lane(0), 0, 150, 60), 0);  // nearest within tolerance: 50 from the first, 50 from the
+  EXPECT_EQ(event_at(t.lane(0), 1, 50), -1);      // second; the first found wins
+}
+
+}  // namespace gtv
