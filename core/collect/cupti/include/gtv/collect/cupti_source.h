@@ -1,0 +1,61 @@
+#pragma once
+// CuptiSource: CUPTI activity tracing for one process, delivered to an ActivitySink. No CUPTI type appears in
+// this header, so code that records (core/experiments, gtv-cli) needs no CUDA headers.
+//
+// Use:   TraceRecorder rec; CuptiSource cupti;
+//        if (Status s = cupti.start({}, rec); !s) rec.add_note("CUPTI unavailable: " + s.error().message);
+//        ... run the workload ...;  synchronize every device;  (void)cupti.stop();  rec.finish();
+// start() never aborts the process: without a GPU, without a driver, or when another profiler
+// (torch.profiler, nsys, compute-sanitizer) already holds CUPTI, it returns an Error and the run can go on
+// untraced. CUPTI allows one activity client per process, so there is at most one started CuptiSource.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "gtv/base/expected.h"
+#include "gtv/collect/activity_sink.h"
+
+namespace gtv::collect {
+
+struct CuptiOptions {
+  // Keep API calls that fire tens of thousands of times and say nothing (cudaGetDevice, cudaSetDevice,
+  // cudaGetLastError, cudaStreamIsCapturing, cudaDeviceGetAttribute, and their driver twins). Off: 63k of 82k
+  // records of the seed run were cudaGetDevice.
+  bool all_api = false;
+  bool driver_api = true;   // CUPTI_ACTIVITY_KIND_DRIVER
+  bool markers = true;      // NVTX ranges as MARKER records (needs NVTX_INJECTION64_PATH=<libcupti.so>)
+  bool memory = true;       // MEMORY2: allocations and frees
+  bool overhead = true;     // OVERHEAD: CUPTI and driver overhead
+  std::size_t buffer_bytes = std::size_t{8} << 20;  // per CUPTI buffer (4-8 MB recommended)
+};
+
+class CuptiSource {
+ public:
+  CuptiSource();
+  ~CuptiSource();  // stops (flushing) if still started
+  CuptiSource(const CuptiSource&) = delete;
+  CuptiSource& operator=(const CuptiSource&) = delete;
+
+  // Subscribes, registers buffer callbacks, enables the activity kinds. sink must outlive stop(). On failure
+  // everything enabled so far is switched off again and the Error says why in one line.
+  [[nodiscard]] Status start(const CuptiOptions& options, ActivitySink& sink);
+  // Does not synchronize: the caller synchronizes the devices first. Then flushes every buffer
+  // (cuptiActivityFlushAll forced), delivers the records, disables the kinds. Harmless when not started.
+  Status stop();
+  [[nodiscard]] bool started() const { return started_; }
+
+  // Records delivered to the sink since start(), and records CUPTI reported as dropped.
+  [[nodiscard]] std::size_t records_delivered() const;
+  [[nodiscard]] std::size_t records_dropped() const;
+
+ private:
+  bool started_ = false;
+};
+
+// What the machine has, for the trace metadata: "cupti_version", "cuda_driver_version" (e.g. "13.0"),
+// "gpu_count", "gpu<N>" (name). Reads the driver through dlopen("libcuda.so.1"), so it works (reporting less)
+// on machines with no driver. Keys that cannot be read are left out.
+[[nodiscard]] std::map<std::string, std::string> cuda_machine_info();
+
+}  // namespace gtv::collect

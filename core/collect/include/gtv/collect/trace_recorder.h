@@ -1,0 +1,78 @@
+#pragma once
+// TraceRecorder: the sink every collector of one recording feeds, and the owner of the TraceBuilder that turns
+// it all into the final Trace. Records arrive with absolute Unix ns times from any thread (CUPTI delivers on
+// its own thread, out of order); each call takes an internal lock, converts times to ns relative to the
+// origin, and adds the event. finish() joins what needs the whole recording (synchronization records to the
+// lane of the API call that waited, NVTX/marker ids, memory counters) and builds the Trace.
+//
+// Lanes: API calls, host events, overhead and markers go to host lanes (pid, tid) named
+// "<process> / thread <tid>" or the thread's name; kernels, copies and memsets to GPU lanes (device, stream)
+// named "stream <N>" ("stream <N> (default)" for a context's legacy stream).
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "gtv/base/expected.h"
+#include "gtv/collect/activity_sink.h"
+#include "gtv/model/trace.h"
+
+namespace gtv::collect {
+
+class TraceRecorder final : public ActivitySink {
+ public:
+  // origin_unix_ns: relative 0 of the trace, normally the moment recording starts.
+  explicit TraceRecorder(UnixNs origin_unix_ns);
+  TraceRecorder();  // origin = now
+  ~TraceRecorder() override;
+
+  [[nodiscard]] UnixNs origin_unix_ns() const { return origin_unix_ns_; }
+  [[nodiscard]] TimeNs to_relative(UnixNs unix_ns) const { return unix_ns - origin_unix_ns_; }
+
+  // ActivitySink: thread-safe.
+  void onKernel(const KernelRecord& record) override;
+  void onMemcpy(const MemcpyRecord& record) override;
+  void onMemset(const MemsetRecord& record) override;
+  void onApiCall(const ApiCallRecord& record) override;
+  void onSync(const SyncRecord& record) override;
+  void onOverhead(const OverheadRecord& record) override;
+  void onMarker(const MarkerRecord& record) override;
+  void onDevice(const DeviceRecord& record) override;
+  void onContext(const ContextRecord& record) override;
+  void onMemory(const MemoryRecord& record) override;
+  void onDropped(std::size_t count) override;
+  void onNote(std::string_view text) override;
+
+  // Host side, thread-safe; times are Unix ns. HostRecorder is the friendlier front end.
+  void add_range(std::string name, RangeKind kind, UnixNs start_ns, UnixNs end_ns, std::int64_t pid,
+                 std::int64_t tid, std::int32_t device);
+  void add_measurement(std::string name, MeasurementMethod method, TimeNs reported_ns, UnixNs host_start_ns,
+                       UnixNs host_end_ns, std::int64_t pid, std::int64_t tid);
+  // A host event of any kind (EventKind::CpuOp for framework ops, Annotation, Instant ...).
+  void add_host_event(std::string_view name, EventKind kind, UnixNs start_ns, UnixNs end_ns, std::int64_t pid,
+                      std::int64_t tid, std::uint64_t correlation_id = kNoCorrelation);
+  void set_thread_name(std::int64_t pid, std::int64_t tid, std::string name);
+  void set_process_name(std::int64_t pid, std::string name);
+
+  void set_source_tool(std::string tool);  // default "gtv <version>"
+  void set_scenario(std::string scenario);
+  void set_config(std::string key, std::string value);
+  void set_machine(std::string key, std::string value);
+  void add_note(std::string note);
+
+  [[nodiscard]] std::int64_t dropped_records() const;
+  [[nodiscard]] std::size_t event_count() const;  // events added so far (pending sync records included)
+
+  // Builds the Trace; the recorder is empty afterwards (ready for another recording with the same origin).
+  // Call it once the collectors have stopped (CuptiSource::stop flushes its buffers first).
+  [[nodiscard]] Expected<Trace> finish();
+
+ private:
+  struct State;
+  UnixNs origin_unix_ns_;
+  mutable std::mutex mutex_;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace gtv::collect
