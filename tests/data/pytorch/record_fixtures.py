@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Records the PyTorch profiler fixtures in this folder on a machine with CUDA GPUs.
+
+Usage: python3 record_fixtures.py OUT_DIR
+
+Each fixture is a small real workload traced by torch.profiler with CPU and CUDA activities and written with
+export_chrome_trace, then gzipped. They are what `gtv` must open as "someone else's trace":
+  - two_gpus_streams.json.gz: an MLP on cuda:0 and cuda:1 (one on a side stream), a pinned and a pageable copy
+    back to the host, record_function ranges, recorded shapes;
+  - one_gpu_basic.json.gz: a few matrix products on cuda:0 on the default stream (plain settings);
+  - two_gpus_schedule.json.gz: the same two-GPU loop under a wait/warmup/active schedule (what the profiler
+    writes when users follow the tutorial), with memory profiling on.
+"""
+import gzip
+import os
+import shutil
+import sys
+
+import torch
+from torch.profiler import ProfilerActivity, profile, record_function, schedule
+
+
+def mlp(device):
+    torch.manual_seed(0)
+    layers = []
+    for _ in range(3):
+        layers += [torch.nn.Linear(512, 512), torch.nn.ReLU()]
+    return torch.nn.Sequential(*layers).to(device).eval()
+
+
+def two_gpu_step(models, inputs, side_stream, pinned_out):
+    with record_function("iteration"):
+        with record_function("forward cuda:0"):
+            y0 = models[0](inputs[0])
+        with torch.cuda.device(1), torch.cuda.stream(side_stream):
+            with record_function("forward cuda:1 (side stream)"):
+                y1 = models[1](inputs[1])
+        pinned_out.copy_(y0, non_blocking=True)  # pinned destination: asynchronous
+        host = y1.to("cpu")  # pageable destination: synchronous
+        torch.cuda.synchronize(0)
+        torch.cuda.synchronize(1)
+        return host
+
+
+def gzip_file(path):
+    with open(path, "rb") as src, gzip.open(path + ".gz", "wb", compresslevel=9) as dst:
+        shutil.copyfileobj(src, dst)
+    os.remove(path)
+    print("wrote", path + ".gz", os.path.getsize(path + ".gz"), "bytes")
+
+
+def record_two_gpus(out_dir):
+    models = [mlp("cuda:0"), mlp("cuda:1")]
+    inputs = [torch.randn(256, 512, device="cuda:0"), torch.randn(256, 512, device="cuda:1")]
+    side_stream = torch.cuda.Stream(device=1)
+    pinned_out = torch.empty(256, 512, pin_memory=True)
+    with torch.no_grad():
+        two_gpu_step(models, inputs, side_stream, pinned_out)  # warm-up outside the trace
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True) as prof:
+            for _ in range(3):
+                two_gpu_step(models, inputs, side_stream, pinned_out)
+    path = os.path.join(out_dir, "two_gpus_streams.json")
+    prof.export_chrome_trace(path)
+    gzip_file(path)
+
+    with torch.no_grad():
+        sched = schedule(wait=1, warmup=1, active=2, repeat=1)
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], schedule=sched,
+                     profile_memory=True) as prof:
+            for _ in range(4):
+                two_gpu_step(models, inputs, side_stream, pinned_out)
+                prof.step()
+    path = os.path.join(out_dir, "two_gpus_schedule.json")
+    prof.export_chrome_trace(path)
+    gzip_file(path)
+
+
+def record_one_gpu(out_dir):
+    a = torch.randn(1024, 1024, device="cuda:0")
+    b = torch.randn(1024, 1024, device="cuda:0")
+    torch.mm(a, b)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(4):
+            c = torch.mm(a, b)
+            a = torch.relu(c)
+        torch.cuda.synchronize()
+    path = os.path.join(out_dir, "one_gpu_basic.json")
+    prof.export_chrome_trace(path)
+    gzip_file(path)
+
+
+def main():
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else "."
+    os.makedirs(out_dir, exist_ok=True)
+    print("torch", torch.__version__, "cuda", torch.version.cuda, "gpus", torch.cuda.device_count())
+    record_one_gpu(out_dir)
+    if torch.cuda.device_count() >= 2:
+        record_two_gpus(out_dir)
+    else:
+        print("only one GPU: two-GPU fixtures not recorded")
+
+
+if __name__ == "__main__":
+    main()
