@@ -1,0 +1,38 @@
+#pragma once
+// Interval arithmetic on half-open [start_ns, end_ns) spans: the building block of busy time, overlap and
+// concurrency. Everything is a sorted sweep, so a million intervals cost one sort at most.
+#include <span>
+#include <vector>
+
+#include "gtv/base/time.h"
+
+namespace gtv::analysis {
+
+struct Interval {
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  [[nodiscard]] TimeNs length_ns() const { return end_ns > start_ns ? end_ns - start_ns : 0; }
+  friend bool operator==(const Interval&, const Interval&) = default;
+};
+
+// Sorts and merges in place; touching intervals ([0,5) and [5,9)) merge. Zero-length intervals are dropped
+// because they cover no time.
+void merge_in_place(std::vector<Interval>& intervals);
+// The union of intervals, sorted and disjoint.
+[[nodiscard]] std::vector<Interval> merged(std::vector<Interval> intervals);
+// Merges two already merged (sorted, disjoint) lists.
+[[nodiscard]] std::vector<Interval> union_of(std::span<const Interval> a, std::span<const Interval> b);
+
+// Sum of lengths of sorted, disjoint intervals.
+[[nodiscard]] TimeNs total_length_ns(std::span<const Interval> merged_intervals);
+// Length of the part of sorted, disjoint intervals that lies inside [window_start_ns, window_end_ns).
+[[nodiscard]] TimeNs length_within_ns(std::span<const Interval> merged_intervals, TimeNs window_start_ns,
+                                      TimeNs window_end_ns);
+// busy / window length, 0 for an empty window.
+[[nodiscard]] double utilization(std::span<const Interval> merged_intervals, TimeNs window_start_ns,
+                                 TimeNs window_end_ns);
+
+// a / b with 0 for b == 0: every ratio in a report goes through this so a degenerate trace never divides by 0.
+[[nodiscard]] inline double safe_ratio(double a, double b) { return b == 0 ? 0.0 : a / b; }
+
+}  // namespace gtv::analysis

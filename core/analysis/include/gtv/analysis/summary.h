@@ -1,0 +1,69 @@
+#pragma once
+// What is in a trace, at a glance (`gtv-cli info`): source, span, processes and threads, GPUs and streams, event
+// counts per category, kernel and busy time per GPU.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gtv/analysis/format.h"
+#include "gtv/model/trace.h"
+
+namespace gtv::analysis {
+
+struct ThreadSummary {
+  std::int64_t tid = 0;
+  std::string name;
+  std::size_t event_count = 0;
+};
+
+struct ProcessSummary {
+  std::int64_t pid = 0;
+  std::string name;  // from process_name metadata; empty if unknown
+  std::vector<ThreadSummary> threads;  // by tid
+};
+
+struct StreamSummary {
+  std::int64_t stream = 0;
+  std::string name;
+  std::size_t event_count = 0;  // all events on the lane
+};
+
+struct GpuSummary {
+  std::int64_t index = 0;
+  std::string name;  // from DeviceInfo; empty if unknown
+  std::vector<StreamSummary> streams;  // by stream id
+  std::size_t kernel_count = 0;
+  TimeNs kernel_ns = 0;  // sum of kernel durations
+  TimeNs busy_ns = 0;    // union of kernels, copies and memsets
+};
+
+struct CategoryCount {
+  std::string category;  // Trace::category text ("kernel", "cuda_runtime", or an unknown category as written)
+  std::size_t count = 0;
+};
+
+struct TraceSummary {
+  std::string source_tool;
+  std::string scenario;
+  TimeNs origin_unix_ns = 0;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::size_t event_count = 0;
+  std::size_t flow_count = 0;
+  std::size_t range_count = 0;
+  std::size_t measurement_count = 0;
+  std::int64_t dropped_records = 0;
+  std::vector<ProcessSummary> processes;  // by pid; processes with host lanes
+  std::vector<GpuSummary> gpus;           // by index; GPUs with lanes or DeviceInfo
+  std::vector<CategoryCount> categories;  // by category text
+  [[nodiscard]] TimeNs duration_ns() const { return end_ns - start_ns; }
+};
+
+[[nodiscard]] TraceSummary summarize(const Trace& trace);
+
+[[nodiscard]] std::string format_summary_text(const TraceSummary& summary);
+[[nodiscard]] std::string format_summary_json(const TraceSummary& summary);
+// Text, Markdown (same content as text, in a code block) or JSON.
+[[nodiscard]] std::string format_summary(const TraceSummary& summary, Format format);
+
+}  // namespace gtv::analysis

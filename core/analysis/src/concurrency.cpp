@@ -1,0 +1,87 @@
+#include "gtv/analysis/concurrency.h"
+
+#include <algorithm>
+
+#include "gtv/analysis/format.h"
+
+namespace gtv::analysis {
+namespace {
+
+struct Edge {
+  TimeNs time_ns;
+  int delta;  // +1 a GPU becomes busy, -1 it becomes idle
+};
+
+std::vector<ConcurrencyStep> sweep(const BusyAnalysis& busy) {
+  std::vector<Edge> edges;
+  std::size_t n = 0;
+  for (const GpuBusy& g : busy.gpus) n += g.busy.size();
+  edges.reserve(2 * n);
+  for (const GpuBusy& g : busy.gpus) {
+    for (const Interval& iv : g.busy) {
+      edges.push_back({iv.start_ns, +1});
+      edges.push_back({iv.end_ns, -1});
+    }
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.time_ns < b.time_ns; });
+  std::vector<ConcurrencyStep> steps;
+  int level = 0;
+  for (std::size_t i = 0; i < edges.size();) {
+    const TimeNs t = edges[i].time_ns;
+    for (; i < edges.size() && edges[i].time_ns == t; ++i) level += edges[i].delta;
+    if (!steps.empty()) steps.back().end_ns = t;
+    if (i == edges.size()) break;  // level is 0 after the last edge
+    if (!steps.empty() && steps.back().busy_gpus == level) continue;
+    steps.push_back({t, t, level});
+  }
+  return steps;
+}
+
+std::string verdict_for(const Concurrency& c) {
+  if (c.gpu_count == 0) return "No GPU activity in this trace: no kernel, copy or memset ran on a GPU.";
+  const std::string busiest = "GPU " + std::to_string(c.busiest_device);
+  if (c.gpu_count == 1)
+    return "Only one GPU (" + busiest + ") did work: busy " + format_duration(c.any_busy_ns) + " of " +
+           format_duration(c.wall_ns) + " (" + percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns))) +
+           "); nothing ran concurrently on another GPU.";
+  const std::string parallel = "effective parallelism " + fixed(c.effective_parallelism, 2) + " of " +
+                               std::to_string(c.gpu_count) + " possible";
+  if (c.overlap_ns == 0)
+    return "The " + std::to_string(c.gpu_count) + " GPUs never ran at the same time: the work was serial (" +
+           parallel + "); GPUs were busy for " + format_duration(c.any_busy_ns) + ".";
+  const std::string who = c.gpu_count == 2 ? "2 GPUs overlapped" : "2 or more of " + std::to_string(c.gpu_count) +
+                                                                       " GPUs overlapped";
+  return who + " for " + format_duration(c.overlap_ns) + " of " + format_duration(c.any_busy_ns) + " (" +
+         percent(c.overlap_share) + "); " + parallel + "; ideal (busiest GPU, " + busiest + ", alone) " +
+         format_duration(c.ideal_ns) + ".";
+}
+
+}  // namespace
+
+Concurrency analyze_concurrency(const BusyAnalysis& busy) {
+  Concurrency c;
+  c.wall_ns = busy.window_ns();
+  for (const GpuBusy& g : busy.gpus) {
+    const TimeNs gpu_busy_ns = total_length_ns(g.busy);
+    if (gpu_busy_ns == 0) continue;
+    ++c.gpu_count;
+    c.sum_busy_ns += gpu_busy_ns;
+    if (gpu_busy_ns > c.ideal_ns) {
+      c.ideal_ns = gpu_busy_ns;
+      c.busiest_device = g.device;
+    }
+  }
+  c.steps = sweep(busy);
+  for (const ConcurrencyStep& s : c.steps) {
+    if (s.busy_gpus >= 1) c.any_busy_ns += s.end_ns - s.start_ns;
+    if (s.busy_gpus >= 2) c.overlap_ns += s.end_ns - s.start_ns;
+  }
+  c.effective_parallelism = safe_ratio(double(c.sum_busy_ns), double(c.any_busy_ns));
+  c.overlap_share = safe_ratio(double(c.overlap_ns), double(c.any_busy_ns));
+  c.verdict = verdict_for(c);
+  return c;
+}
+
+Concurrency analyze_concurrency(const Trace& trace) { return analyze_concurrency(analyze_busy(trace)); }
+
+}  // namespace gtv::analysis

@@ -1,0 +1,120 @@
+#include <string>
+
+#include "gtv/analysis/summary.h"
+#include "json_writer.h"
+
+namespace gtv::analysis {
+namespace {
+
+std::string or_unknown(const std::string& text) { return text.empty() ? "unknown" : text; }
+
+std::string gpu_title(const GpuSummary& g) {
+  return "GPU " + std::to_string(g.index) + (g.name.empty() ? "" : " (" + g.name + ")");
+}
+
+std::string gpu_line(const GpuSummary& g) {
+  return gpu_title(g) + ": " + std::to_string(g.streams.size()) + " stream(s), " + std::to_string(g.kernel_count) +
+         " kernel(s), kernel time " + format_duration(g.kernel_ns) + ", busy " + format_duration(g.busy_ns);
+}
+
+std::string span_line(const TraceSummary& s) {
+  return format_duration(s.duration_ns()) + " (" + format_duration(s.start_ns) + " to " + format_duration(s.end_ns) +
+         " after the origin)";
+}
+
+std::string counts_line(const TraceSummary& s) {
+  return std::to_string(s.event_count) + " (" + std::to_string(s.flow_count) + " flows, " +
+         std::to_string(s.range_count) + " ranges, " + std::to_string(s.measurement_count) + " measurements)";
+}
+
+// Text and Markdown share the layout; Markdown turns the section lines into headings and items into bullets.
+std::string format_lines(const TraceSummary& s, bool markdown) {
+  const std::string item = markdown ? "- " : "  ";
+  const std::string sub = markdown ? "  - " : "    ";
+  std::string out = markdown ? "# Trace summary\n\n" : "";
+  auto field = [&](const std::string& name, const std::string& value) {
+    out += (markdown ? "- **" + name + "**: " : name + ": ") + value + "\n";
+  };
+  field("Source", or_unknown(s.source_tool));
+  if (!s.scenario.empty()) field("Scenario", s.scenario);
+  field("Time span", span_line(s));
+  field("Events", counts_line(s));
+  if (s.dropped_records > 0) field("Dropped records", std::to_string(s.dropped_records));
+  auto section = [&](const std::string& title) { out += markdown ? "\n## " + title + "\n\n" : title + ":\n"; };
+  section("Processes (" + std::to_string(s.processes.size()) + ")");
+  if (s.processes.empty()) out += item + "none\n";
+  for (const ProcessSummary& p : s.processes) {
+    out += item + "process " + std::to_string(p.pid) + (p.name.empty() ? "" : " (" + p.name + ")") + ": " +
+           std::to_string(p.threads.size()) + " thread(s)\n";
+    for (const ThreadSummary& t : p.threads)
+      out += sub + "thread " + std::to_string(t.tid) + " \"" + t.name + "\": " + std::to_string(t.event_count) +
+             " events\n";
+  }
+  section("GPUs (" + std::to_string(s.gpus.size()) + ")");
+  if (s.gpus.empty()) out += item + "none: this trace holds no GPU activity\n";
+  for (const GpuSummary& g : s.gpus) {
+    out += item + gpu_line(g) + "\n";
+    for (const StreamSummary& st : g.streams)
+      out += sub + "stream " + std::to_string(st.stream) + " \"" + st.name + "\": " + std::to_string(st.event_count) +
+             " events\n";
+  }
+  section("Events per category");
+  if (s.categories.empty()) out += item + "none\n";
+  for (const CategoryCount& c : s.categories) out += item + c.category + ": " + std::to_string(c.count) + "\n";
+  return out;
+}
+
+void write_gpu(detail::JsonWriter& w, const GpuSummary& g) {
+  w.begin_object().field("index", g.index).field("name", g.name);
+  w.field("kernel_count", static_cast<std::uint64_t>(g.kernel_count)).field("kernel_ns", g.kernel_ns);
+  w.field("busy_ns", g.busy_ns).key("streams").begin_array();
+  for (const StreamSummary& st : g.streams)
+    w.begin_object()
+        .field("stream", st.stream)
+        .field("name", st.name)
+        .field("event_count", static_cast<std::uint64_t>(st.event_count))
+        .end_object();
+  w.end_array().end_object();
+}
+
+}  // namespace
+
+std::string format_summary_text(const TraceSummary& summary) { return format_lines(summary, false); }
+
+std::string format_summary_json(const TraceSummary& s) {
+  detail::JsonWriter w;
+  w.begin_object().field("source_tool", s.source_tool).field("scenario", s.scenario);
+  w.field("origin_unix_ns", s.origin_unix_ns).field("start_ns", s.start_ns).field("end_ns", s.end_ns);
+  w.field("duration_ns", s.duration_ns()).field("event_count", static_cast<std::uint64_t>(s.event_count));
+  w.field("flow_count", static_cast<std::uint64_t>(s.flow_count));
+  w.field("range_count", static_cast<std::uint64_t>(s.range_count));
+  w.field("measurement_count", static_cast<std::uint64_t>(s.measurement_count));
+  w.field("dropped_records", s.dropped_records).key("processes").begin_array();
+  for (const ProcessSummary& p : s.processes) {
+    w.begin_object().field("pid", p.pid).field("name", p.name).key("threads").begin_array();
+    for (const ThreadSummary& t : p.threads)
+      w.begin_object()
+          .field("tid", t.tid)
+          .field("name", t.name)
+          .field("event_count", static_cast<std::uint64_t>(t.event_count))
+          .end_object();
+    w.end_array().end_object();
+  }
+  w.end_array().key("gpus").begin_array();
+  for (const GpuSummary& g : s.gpus) write_gpu(w, g);
+  w.end_array().key("categories").begin_object();
+  for (const CategoryCount& c : s.categories) w.field(c.category, static_cast<std::uint64_t>(c.count));
+  w.end_object().end_object();
+  return w.take();
+}
+
+std::string format_summary(const TraceSummary& summary, Format format) {
+  switch (format) {
+    case Format::Text: return format_summary_text(summary);
+    case Format::Markdown: return format_lines(summary, true);
+    case Format::Json: return format_summary_json(summary);
+  }
+  return format_summary_text(summary);
+}
+
+}  // namespace gtv::analysis

@@ -1,0 +1,34 @@
+#include "gtv/analysis/intervals.h"
+
+#include <gtest/gtest.h>
+
+namespace gtv::analysis {
+
+TEST(Intervals, MergesOverlappingTouchingAndDropsEmpty) {
+  const std::vector<Interval> m = merged({{10, 20}, {0, 5}, {5, 8}, {15, 30}, {40, 40}, {50, 60}, {55, 58}});
+  EXPECT_EQ(m, (std::vector<Interval>{{0, 8}, {10, 30}, {50, 60}}));
+  EXPECT_EQ(total_length_ns(m), 8 + 20 + 10);
+}
+
+TEST(Intervals, EmptyInputGivesEmptyUnion) {
+  EXPECT_TRUE(merged({}).empty());
+  EXPECT_EQ(total_length_ns({}), 0);
+  EXPECT_EQ(utilization({}, 0, 0), 0.0);
+}
+
+TEST(Intervals, UnionOfTwoMergedLists) {
+  const std::vector<Interval> a{{0, 10}, {20, 30}};
+  const std::vector<Interval> b{{5, 12}, {30, 35}, {40, 45}};
+  EXPECT_EQ(union_of(a, b), (std::vector<Interval>{{0, 12}, {20, 35}, {40, 45}}));
+  EXPECT_EQ(union_of(a, {}), a);
+}
+
+TEST(Intervals, LengthWithinWindowClipsBothEnds) {
+  const std::vector<Interval> m{{0, 10}, {20, 30}, {40, 50}};
+  EXPECT_EQ(length_within_ns(m, 5, 45), 5 + 10 + 5);
+  EXPECT_EQ(length_within_ns(m, 10, 20), 0);
+  EXPECT_EQ(length_within_ns(m, 100, 200), 0);
+  EXPECT_DOUBLE_EQ(utilization(m, 0, 60), 30.0 / 60.0);
+  EXPECT_DOUBLE_EQ(utilization(m, 25, 25), 0.0);  // empty window: no division by zero
+}
+}  // namespace gtv::analysis
