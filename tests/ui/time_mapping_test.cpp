@@ -1,0 +1,69 @@
+#include "gtv/ui/time_mapping.h"
+
+#include <gtest/gtest.h>
+
+namespace gtv::ui {
+namespace {
+
+TEST(TimeMapping, MapsBothWays) {
+  const TimeMapping map({1'000, 11'000}, 1'000);  // 10 ns per pixel
+  EXPECT_DOUBLE_EQ(map.ns_per_px(), 10.0);
+  EXPECT_DOUBLE_EQ(map.x_of(1'000), 0.0);
+  EXPECT_DOUBLE_EQ(map.x_of(6'000), 500.0);
+  EXPECT_DOUBLE_EQ(map.x_of(11'000), 1'000.0);
+  EXPECT_EQ(map.time_at(0), 1'000);
+  EXPECT_EQ(map.time_at(250.4), 3'504);
+  EXPECT_EQ(map.time_at(-10), 900);
+}
+
+TEST(TimeMapping, ZoomKeepsTheAnchorInPlace) {
+  const TimeWindow w{0, 1'000'000};
+  const TimeWindow z = zoom_window(w, 250'000, 2.0);
+  EXPECT_EQ(z, (TimeWindow{125'000, 625'000}));
+  // The anchor sits at the same fraction of the width before and after.
+  EXPECT_DOUBLE_EQ(TimeMapping(w, 800).x_of(250'000), TimeMapping(z, 800).x_of(250'000));
+  EXPECT_EQ(zoom_window(z, 250'000, 0.5), w);
+}
+
+TEST(TimeMapping, ZoomStopsAtTheMinimumSpan) {
+  const TimeWindow w{0, 12};
+  EXPECT_EQ(zoom_window(w, 6, 4.0), w);
+}
+
+TEST(TimeMapping, PanMovesByPixelsTimesResolution) {
+  const TimeWindow w{0, 2'000};  // 2 ns per pixel at 1000 px
+  EXPECT_EQ(pan_window(w, 100, 1'000), (TimeWindow{200, 2'200}));
+  EXPECT_EQ(pan_window(w, -50.5, 1'000), (TimeWindow{-101, 1'899}));
+}
+
+TEST(TimeMapping, ClampKeepsTheWindowInsideBounds) {
+  const TimeWindow bounds{0, 10'000};
+  EXPECT_EQ(clamp_window({-500, 1'500}, bounds), (TimeWindow{0, 2'000}));
+  EXPECT_EQ(clamp_window({9'000, 11'000}, bounds), (TimeWindow{8'000, 10'000}));
+  EXPECT_EQ(clamp_window({-1, 20'000}, bounds), bounds);
+  EXPECT_EQ(clamp_window({4'000, 5'000}, bounds), (TimeWindow{4'000, 5'000}));
+  EXPECT_EQ(clamp_window({100, 102}, bounds), (TimeWindow{96, 106}));
+}
+
+TEST(TimeMapping, FitAddsAMarginOnEachSide) {
+  EXPECT_EQ(fit_window(1'000, 2'000, 0.1), (TimeWindow{900, 2'100}));
+  EXPECT_EQ(fit_window(5, 5, 0.0).span_ns(), kMinSpanNs);
+}
+
+TEST(TimeMapping, UnitsFollowTheSpan) {
+  EXPECT_STREQ(choose_time_unit(5'000).suffix, "ns");
+  EXPECT_STREQ(choose_time_unit(50'000).suffix, "us");
+  EXPECT_STREQ(choose_time_unit(50'000'000).suffix, "ms");
+  EXPECT_STREQ(choose_time_unit(20'000'000'000).suffix, "s");
+}
+
+TEST(TimeMapping, AxisLabelsHaveJustEnoughDecimals) {
+  const TimeUnit ms{1e6, "ms"};
+  EXPECT_EQ(format_axis_time(12'000'000, ms, 2'000'000), "12 ms");
+  EXPECT_EQ(format_axis_time(12'500'000, ms, 500'000), "12.5 ms");
+  EXPECT_EQ(format_axis_time(12'250'000, ms, 50'000), "12.25 ms");
+  EXPECT_EQ(format_axis_time(-1e-3, ms, 1'000'000), "0 ms");
+}
+
+}  // namespace
+}  // namespace gtv::ui

@@ -1,0 +1,25 @@
+#pragma once
+// The words shown for one event: hover tooltip and the fields of the details panel. No Qt, unit tested.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtv/model/trace.h"
+
+namespace gtv::ui {
+
+using Field = std::pair<std::string, std::string>;
+
+// "GPU 0 / stream 7" or "Process 12 / thread 34".
+[[nodiscard]] std::string lane_location(const Trace& trace, LaneIndex lane);
+// Every field of the event, in display order: name, kind, start, duration, end, location, correlation, and the
+// kind's details (launch configuration, bytes, copy kind, memory kinds).
+[[nodiscard]] std::vector<Field> event_fields(const Trace& trace, EventRef ref);
+// Tooltip text: one "key: value" per line, the name alone on the first.
+[[nodiscard]] std::string tooltip_text(const Trace& trace, EventRef ref);
+// "1,234,567" style byte count with a unit: "4.00 MB (4,000,000 bytes)".
+[[nodiscard]] std::string format_bytes(std::int64_t bytes);
+// Start time relative to the origin, exact: "12.345678 ms".
+[[nodiscard]] std::string format_time_exact(TimeNs t_ns);
+
+}  // namespace gtv::ui

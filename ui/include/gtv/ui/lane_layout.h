@@ -1,0 +1,82 @@
+#pragma once
+// Vertical layout of the timeline: a header row per host process and per GPU, then one row per visible lane
+// whose height follows its nesting depth. Collapsed lanes take one depth row; hidden lanes and the lanes of a
+// collapsed group take none. Pure math in pixels from the top of the lane area, unit tested.
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtv/model/trace.h"
+
+namespace gtv::ui {
+
+enum class RowKind : std::uint8_t { ProcessHeader, DeviceHeader, Lane };
+
+// A group is a process (host lanes) or a device (GPU lanes).
+using GroupKey = std::pair<LaneKind, std::int64_t>;
+
+// What the layout needs to know about one lane, so tests need no Trace.
+struct LaneDesc {
+  LaneKey key;
+  std::string name;
+  int depth_count = 1;
+};
+
+struct LaneRow {
+  RowKind kind = RowKind::Lane;
+  GroupKey group{LaneKind::HostThread, 0};
+  LaneIndex lane = 0;  // RowKind::Lane only
+  double top_px = 0;
+  double height_px = 0;
+  int depth_rows = 0;  // rows of events drawn (1 when collapsed)
+  bool collapsed = false;
+  std::string label;
+  [[nodiscard]] double bottom_px() const { return top_px + height_px; }
+};
+
+struct LayoutOptions {
+  double depth_px = 20;   // height of one depth row
+  double header_px = 22;  // process / GPU header rows
+  double lane_gap_px = 4; // space under each lane
+};
+
+struct LaneViewState {
+  std::set<LaneIndex> collapsed_lanes;
+  std::set<LaneIndex> hidden_lanes;
+  std::set<GroupKey> collapsed_groups;
+};
+
+class LaneLayout {
+ public:
+  LaneLayout() = default;
+  // Lanes must be in display order (Trace::lanes()); group_label(key) names the header of each group.
+  LaneLayout(const std::vector<LaneDesc>& lanes, const std::vector<std::string>& group_labels,
+             const LaneViewState& state, const LayoutOptions& options);
+
+  [[nodiscard]] const std::vector<LaneRow>& rows() const { return rows_; }
+  [[nodiscard]] double total_height_px() const { return total_px_; }
+  [[nodiscard]] const LayoutOptions& options() const { return options_; }
+  // The row under y, or -1 (y in the gap under a lane belongs to that lane).
+  [[nodiscard]] int row_at(double y_px) const;
+  // Row of a lane, or -1 when hidden or inside a collapsed group.
+  [[nodiscard]] int row_of_lane(LaneIndex lane) const;
+  // Depth row under y within a lane row, or -1 (header, gap, outside).
+  [[nodiscard]] int depth_at(int row, double y_px) const;
+  // Top of a depth row within a lane row.
+  [[nodiscard]] double depth_top_px(int row, int depth) const;
+
+ private:
+  std::vector<LaneRow> rows_;
+  std::vector<int> row_of_lane_;
+  double total_px_ = 0;
+  LayoutOptions options_;
+};
+
+[[nodiscard]] GroupKey group_of(const LaneKey& key);
+// LaneDescs and one label per lane's group ("Process 1234 python", "GPU 0  NVIDIA H200") from a trace.
+[[nodiscard]] std::vector<LaneDesc> lane_descs(const Trace& trace);
+[[nodiscard]] std::vector<std::string> group_labels(const Trace& trace);
+
+}  // namespace gtv::ui

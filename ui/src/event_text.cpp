@@ -1,0 +1,99 @@
+#include "gtv/ui/event_text.h"
+
+#include <cstdio>
+
+namespace gtv::ui {
+namespace {
+
+std::string with_commas(std::int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return value < 0 ? "-" + out : out;
+}
+
+std::string triple(const std::int32_t v[3]) {
+  return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + ")";
+}
+
+void kernel_fields(const KernelDetail& k, std::vector<Field>& out) {
+  out.emplace_back("grid", triple(k.grid));
+  out.emplace_back("block", triple(k.block));
+  out.emplace_back("registers/thread", std::to_string(k.registers_per_thread));
+  out.emplace_back("shared memory", format_bytes(k.shared_memory_bytes));
+  if (k.blocks_per_sm_x100 > 0) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", k.blocks_per_sm_x100 / 100.0);
+    out.emplace_back("blocks/SM", buf);
+  }
+  if (k.occupancy_pct >= 0) out.emplace_back("occupancy", std::to_string(k.occupancy_pct) + " %");
+}
+
+void memcpy_fields(const MemcpyDetail& m, TimeNs duration_ns, std::vector<Field>& out) {
+  out.emplace_back("bytes", format_bytes(m.bytes));
+  out.emplace_back("copy kind", std::string(to_string(m.copy_kind)));
+  out.emplace_back("memory", std::string(to_string(m.src_kind)) + " -> " + std::string(to_string(m.dst_kind)));
+  if (m.dst_device >= 0) out.emplace_back("destination GPU", std::to_string(m.dst_device));
+  if (duration_ns > 0) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GB/s", static_cast<double>(m.bytes) / static_cast<double>(duration_ns));
+    out.emplace_back("throughput", buf);
+  }
+}
+
+}  // namespace
+
+std::string format_bytes(std::int64_t bytes) {
+  const double b = static_cast<double>(bytes);
+  char buf[64];
+  if (bytes >= 1'000'000'000) std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
+  else if (bytes >= 1'000'000) std::snprintf(buf, sizeof buf, "%.2f MB", b / 1e6);
+  else if (bytes >= 1'000) std::snprintf(buf, sizeof buf, "%.2f kB", b / 1e3);
+  else return std::to_string(bytes) + " bytes";
+  return std::string(buf) + " (" + with_commas(bytes) + " bytes)";
+}
+
+std::string format_time_exact(TimeNs t_ns) { return format_duration_exact(t_ns); }
+
+std::string lane_location(const Trace& trace, LaneIndex lane_index) {
+  const Lane& lane = trace.lane(lane_index);
+  if (lane.is_gpu()) return "GPU " + std::to_string(lane.device()) + " / stream " + std::to_string(lane.stream());
+  return "Process " + std::to_string(lane.key.pid) + " / thread " + std::to_string(lane.key.tid);
+}
+
+std::vector<Field> event_fields(const Trace& trace, EventRef ref) {
+  const Event& e = trace.event(ref);
+  std::vector<Field> out;
+  out.emplace_back("name", std::string(trace.name(e)));
+  out.emplace_back("category", std::string(trace.category(e)));
+  out.emplace_back("start", format_time_exact(e.start_ns));
+  out.emplace_back("duration", format_duration_exact(e.duration_ns));
+  out.emplace_back("end", format_time_exact(e.end_ns()));
+  out.emplace_back("where", lane_location(trace, ref.lane));
+  out.emplace_back("lane", trace.lane(ref.lane).name);
+  out.emplace_back("depth", std::to_string(e.depth));
+  if (e.correlation_id != kNoCorrelation) out.emplace_back("correlation", std::to_string(e.correlation_id));
+  if (const KernelDetail* k = trace.kernel_detail(e)) kernel_fields(*k, out);
+  if (const MemcpyDetail* m = trace.memcpy_detail(e)) memcpy_fields(*m, e.duration_ns, out);
+  if (const MemsetDetail* s = trace.memset_detail(e)) {
+    out.emplace_back("bytes", format_bytes(s->bytes));
+    out.emplace_back("memory", std::string(to_string(s->memory_kind)));
+  }
+  return out;
+}
+
+std::string tooltip_text(const Trace& trace, EventRef ref) {
+  const std::vector<Field> fields = event_fields(trace, ref);
+  std::string text = fields.front().second;
+  for (std::size_t i = 1; i < fields.size(); ++i) {
+    const std::string& key = fields[i].first;
+    if (key == "end" || key == "lane" || key == "depth" || key == "category") continue;  // details panel only
+    text += "\n" + key + ": " + fields[i].second;
+  }
+  return text;
+}
+
+}  // namespace gtv::ui

@@ -1,0 +1,47 @@
+#include "gtv/ui/palette.h"
+
+namespace gtv::ui {
+
+std::uint64_t stable_hash(std::string_view text) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+Rgb kernel_color(std::string_view kernel_name) {
+  return kKernelPalette[stable_hash(kernel_name) % kKernelPalette.size()];
+}
+
+Rgb kind_color(EventKind kind) {
+  switch (kind) {
+    case EventKind::Kernel: return 0x4e79a7;
+    case EventKind::Memcpy: return 0xc0392b;     // copies stand out: they are what serializes GPUs
+    case EventKind::Memset: return 0xe67e22;
+    case EventKind::Runtime: return 0x8fa8c8;
+    case EventKind::Driver: return 0xa89bc9;
+    case EventKind::Sync: return 0xd9534f;       // the host waiting
+    case EventKind::CpuOp: return 0x7fb77e;
+    case EventKind::Annotation: return 0xc9b458;
+    case EventKind::Overhead: return 0x9e9e9e;
+    case EventKind::Instant: return 0x333333;
+    case EventKind::Other: return 0xb0b0b0;
+  }
+  return 0xb0b0b0;
+}
+
+Rgb event_color(EventKind kind, std::string_view name) {
+  return kind == EventKind::Kernel ? kernel_color(name) : kind_color(kind);
+}
+
+Rgb text_color_on(Rgb fill) {
+  const int r = static_cast<int>((fill >> 16) & 0xff);
+  const int g = static_cast<int>((fill >> 8) & 0xff);
+  const int b = static_cast<int>(fill & 0xff);
+  const int luma = (299 * r + 587 * g + 114 * b) / 1000;
+  return luma > 150 ? 0x000000 : 0xffffff;
+}
+
+}  // namespace gtv::ui
