@@ -1,0 +1,124 @@
+#include "args.h"
+
+#include <charconv>
+
+namespace gtv::cli {
+namespace {
+
+const OptionSpec* find_long(const CommandSpec& spec, std::string_view name) {
+  for (const OptionSpec& option : spec.options)
+    if (option.name == name) return &option;
+  return nullptr;
+}
+
+const OptionSpec* find_short(const CommandSpec& spec, char letter) {
+  for (const OptionSpec& option : spec.options)
+    if (option.short_name != 0 && option.short_name == letter) return &option;
+  return nullptr;
+}
+
+bool is_help(std::string_view arg) { return arg == "--help" || arg == "-h"; }
+
+// Handles one option argument at args[i]; advances i past a separate value.
+Status take_option(const CommandSpec& spec, std::span<const std::string> args, std::size_t& i, ParsedArgs& out) {
+  std::string_view arg = args[i];
+  std::optional<std::string_view> inline_value;
+  const OptionSpec* option = nullptr;
+  if (arg.starts_with("--")) {
+    const std::size_t eq = arg.find('=');
+    if (eq != std::string_view::npos) {
+      inline_value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    }
+    option = find_long(spec, arg);
+  } else if (arg.size() == 2) {
+    option = find_short(spec, arg[1]);
+  }
+  if (option == nullptr) return Error{"unknown option " + std::string(arg)};
+  const std::string key(option->name);
+  if (option->value_name.empty()) {
+    if (inline_value) return Error{"option " + key + " takes no value"};
+    out.values[key] = "";
+    return ok_status();
+  }
+  if (inline_value) {
+    out.values[key] = std::string(*inline_value);
+    return ok_status();
+  }
+  if (i + 1 >= args.size()) return Error{"option " + key + " needs a value (" + std::string(option->value_name) + ")"};
+  out.values[key] = args[++i];
+  return ok_status();
+}
+
+}  // namespace
+
+std::optional<std::string> ParsedArgs::value(std::string_view option) const {
+  const auto it = values.find(option);
+  if (it == values.end()) return std::nullopt;
+  return it->second;
+}
+
+Expected<ParsedArgs> parse_args(const CommandSpec& spec, std::span<const std::string> args) {
+  ParsedArgs out;
+  bool options_ended = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (!options_ended && arg == "--") {
+      options_ended = true;
+    } else if (!options_ended && is_help(arg)) {
+      out.help = true;
+    } else if (!options_ended && arg.size() > 1 && arg[0] == '-') {
+      Status taken = take_option(spec, args, i, out);
+      if (!taken) return taken.error();
+    } else {
+      out.positionals.push_back(arg);
+    }
+  }
+  if (out.help) return out;
+  if (out.positionals.size() < spec.min_positionals)
+    return Error{"missing argument: expected " + std::string(spec.positionals)};
+  if (out.positionals.size() > spec.max_positionals)
+    return Error{"unexpected argument '" + out.positionals[spec.max_positionals] + "'"};
+  return out;
+}
+
+std::string usage_line(const CommandSpec& spec) {
+  std::string line = "usage: gtv-cli " + std::string(spec.name);
+  if (!spec.positionals.empty()) line += " " + std::string(spec.positionals);
+  for (const OptionSpec& option : spec.options) {
+    line += " [";
+    line += option.short_name != 0 ? std::string("-") + option.short_name : std::string(option.name);
+    if (!option.value_name.empty()) line += " " + std::string(option.value_name);
+    line += "]";
+  }
+  return line;
+}
+
+std::string usage_text(const CommandSpec& spec) {
+  std::string text = usage_line(spec) + "\n\n" + std::string(spec.summary) + "\n";
+  text += "\noptions:\n";
+  std::vector<std::string> lefts;
+  std::size_t width = 10;
+  for (const OptionSpec& option : spec.options) {
+    std::string left = option.short_name != 0 ? std::string("-") + option.short_name + ", " : std::string();
+    left += std::string(option.name);
+    if (!option.value_name.empty()) left += " " + std::string(option.value_name);
+    width = std::max(width, left.size());
+    lefts.push_back(std::move(left));
+  }
+  for (std::size_t i = 0; i < lefts.size(); ++i)
+    text += "  " + lefts[i] + std::string(width - lefts[i].size() + 2, ' ') + std::string(spec.options[i].help) + "\n";
+  text += "  -h, --help" + std::string(width - 8, ' ') + "show this help\n";
+  if (!spec.details.empty()) text += "\n" + std::string(spec.details) + "\n";
+  return text;
+}
+
+Expected<long long> parse_count(std::string_view option, std::string_view text) {
+  long long value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0)
+    return Error{"option " + std::string(option) + " needs a non-negative integer, got '" + std::string(text) + "'"};
+  return value;
+}
+
+}  // namespace gtv::cli

@@ -1,0 +1,22 @@
+#pragma once
+// Helpers shared by the benchmark programs: wall clock, medians, child processes, resident memory.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gtv::bench {
+
+[[nodiscard]] double now_seconds();
+[[nodiscard]] double median(std::vector<double> values);
+
+// Runs argv[0] (searched in PATH) with stdout captured; returns the exit status (or -1 if it could not start).
+int run_process(const std::vector<std::string>& argv, std::string* captured_stdout);
+
+// Fields of /proc/self/status in kB ("VmHWM", "VmRSS"); nullopt if unavailable.
+[[nodiscard]] std::optional<std::int64_t> proc_status_kb(const char* field);
+
+[[nodiscard]] std::string self_executable();
+[[nodiscard]] std::uint64_t file_bytes(const std::string& path);
+
+}  // namespace gtv::bench
