@@ -20,6 +20,10 @@
 
 namespace gtv::collect {
 
+namespace detail {
+struct RecorderState;  // defined in src/recorder_state.h
+}
+
 class TraceRecorder final : public ActivitySink {
  public:
   // origin_unix_ns: relative 0 of the trace, normally the moment recording starts.
@@ -69,10 +73,10 @@ class TraceRecorder final : public ActivitySink {
   [[nodiscard]] Expected<Trace> finish();
 
  private:
-  struct State;
+  void apply_pending(detail::RecorderState& s);  // lock held
   UnixNs origin_unix_ns_;
   mutable std::mutex mutex_;
-  std::unique_ptr<State> state_;
+  std::unique_ptr<detail::RecorderState> state_;
 };
 
 }  // namespace gtv::collect

@@ -51,11 +51,14 @@ class CuptiSource {
 
  private:
   bool started_ = false;
+  std::size_t last_delivered_ = 0;  // counts of the last finished session
+  std::size_t last_dropped_ = 0;
 };
 
-// What the machine has, for the trace metadata: "cupti_version", "cuda_driver_version" (e.g. "13.0"),
-// "gpu_count", "gpu<N>" (name). Reads the driver through dlopen("libcuda.so.1"), so it works (reporting less)
-// on machines with no driver. Keys that cannot be read are left out.
+// What the machine has, for the trace metadata: "cupti_api_version", "cuda_driver_version" (e.g. "13.0"),
+// "gpu_count", "gpu<N>" (device name); "cuda_driver" = "not found" without a driver. Reads the driver through
+// dlopen("libcuda.so.1"), so it works (reporting less) on machines with no driver. Keys that cannot be read are
+// left out. The CUDA runtime and LibTorch versions are the experiments' to add (they link those libraries).
 [[nodiscard]] std::map<std::string, std::string> cuda_machine_info();
 
 }  // namespace gtv::collect

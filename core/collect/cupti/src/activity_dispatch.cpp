@@ -1,0 +1,108 @@
+#include "activity_dispatch.h"
+
+#include <optional>
+
+namespace gtv::collect::cupti {
+
+ActivityDispatcher::ActivityDispatcher(ActivitySink& sink, ApiNamer namer) : sink_(sink), namer_(std::move(namer)) {}
+
+std::size_t ActivityDispatcher::handle_buffer(std::uint8_t* buffer, std::size_t valid_bytes, NextRecordFn next) {
+  std::size_t count = 0;
+  if (buffer == nullptr || valid_bytes == 0) return 0;
+  CUpti_Activity* record = nullptr;
+  // next() answers CUPTI_ERROR_MAX_LIMIT_REACHED at the end of the buffer; any other error also ends the walk
+  // (the rest of a corrupt buffer cannot be trusted).
+  while (next(buffer, valid_bytes, &record) == CUPTI_SUCCESS && record != nullptr) {
+    if (handle(*record)) ++count;
+  }
+  return count;
+}
+
+bool ActivityDispatcher::handle(const CUpti_Activity& record) {
+  // The casts follow CUPTI's contract: the kind field says which struct the record is.
+  switch (record.kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+      on_kernel(reinterpret_cast<const CUpti_ActivityKernel10&>(record));
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      sink_.onMemcpy(to_memcpy_record(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record)));
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      sink_.onMemcpy(to_memcpy_record(reinterpret_cast<const CUpti_ActivityMemcpyPtoP4&>(record)));
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      sink_.onMemset(to_memset_record(reinterpret_cast<const CUpti_ActivityMemset4&>(record)));
+      break;
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+      on_api(reinterpret_cast<const CUpti_ActivityAPI&>(record), ApiKind::Runtime);
+      break;
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      on_api(reinterpret_cast<const CUpti_ActivityAPI&>(record), ApiKind::Driver);
+      break;
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      sink_.onSync(to_sync_record(reinterpret_cast<const CUpti_ActivitySynchronization2&>(record)));
+      break;
+    case CUPTI_ACTIVITY_KIND_OVERHEAD:
+      sink_.onOverhead(to_overhead_record(reinterpret_cast<const CUpti_ActivityOverhead3&>(record)));
+      break;
+    case CUPTI_ACTIVITY_KIND_MARKER: on_marker(reinterpret_cast<const CUpti_ActivityMarker2&>(record)); break;
+    case CUPTI_ACTIVITY_KIND_DEVICE: on_device(reinterpret_cast<const CUpti_ActivityDevice5&>(record)); break;
+    case CUPTI_ACTIVITY_KIND_CONTEXT:
+      sink_.onContext(to_context_record(reinterpret_cast<const CUpti_ActivityContext3&>(record)));
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMORY2: on_memory(reinterpret_cast<const CUpti_ActivityMemory4&>(record)); break;
+    default: ++ignored_; return false;
+  }
+  ++delivered_;
+  return true;
+}
+
+void ActivityDispatcher::on_kernel(const CUpti_ActivityKernel10& k) {
+  std::int32_t sm_count = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = sm_counts_.find(static_cast<std::int32_t>(k.deviceId)); it != sm_counts_.end())
+      sm_count = it->second;
+  }
+  sink_.onKernel(to_kernel_record(k, sm_count));
+}
+
+void ActivityDispatcher::on_api(const CUpti_ActivityAPI& a, ApiKind api) {
+  sink_.onApiCall(to_api_record(a, api, namer_(api, a.cbid)));
+}
+
+void ActivityDispatcher::on_marker(const CUpti_ActivityMarker2& m) {
+  std::optional<MarkerRecord> done;
+  {
+    std::lock_guard lock(mutex_);
+    done = markers_.add(m);
+  }
+  if (done) sink_.onMarker(*done);
+}
+
+void ActivityDispatcher::on_device(const CUpti_ActivityDevice5& d) {
+  DeviceRecord r = to_device_record(d);
+  {
+    std::lock_guard lock(mutex_);
+    sm_counts_[r.info.index] = r.info.sm_count;
+  }
+  sink_.onDevice(r);
+}
+
+void ActivityDispatcher::on_memory(const CUpti_ActivityMemory4& m) {
+  if (auto r = to_memory_record(m)) sink_.onMemory(*r);
+}
+
+void ActivityDispatcher::finish() {
+  std::size_t open = 0, orphans = 0;
+  {
+    std::lock_guard lock(mutex_);
+    open = markers_.open_count();
+    orphans = markers_.orphan_end_count();
+  }
+  if (open > 0) sink_.onNote(std::to_string(open) + " NVTX ranges were still open when recording stopped");
+  if (orphans > 0) sink_.onNote(std::to_string(orphans) + " NVTX range ends had no start (started before recording)");
+}
+
+}  // namespace gtv::collect::cupti

@@ -1,0 +1,155 @@
+#include "cupti_calls.h"
+
+#include <array>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace gtv::collect::cupti {
+namespace {
+
+struct EnabledState {
+  std::mutex mutex;
+  std::vector<CUpti_ActivityKind> kinds;
+  CUpti_SubscriberHandle subscriber = nullptr;
+};
+
+EnabledState& enabled_state() {
+  static EnabledState state;
+  return state;
+}
+
+void CUPTIAPI ignore_callback(void* /*userdata*/, CUpti_CallbackDomain /*domain*/, CUpti_CallbackId /*cbid*/,
+                              const void* /*data*/) {}
+
+struct KindSpec {
+  CUpti_ActivityKind kind;
+  const char* name;
+  bool required;
+};
+
+std::vector<KindSpec> kinds_for(const CuptiOptions& o) {
+  std::vector<KindSpec> kinds = {
+      {CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE", false},
+      {CUPTI_ACTIVITY_KIND_CONTEXT, "CONTEXT", false},
+      {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL", true},
+      {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY", true},
+      {CUPTI_ACTIVITY_KIND_MEMCPY2, "MEMCPY2", false},
+      {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET", true},
+      {CUPTI_ACTIVITY_KIND_RUNTIME, "RUNTIME", true},
+      {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION", false},
+  };
+  if (o.driver_api) kinds.push_back({CUPTI_ACTIVITY_KIND_DRIVER, "DRIVER", false});
+  if (o.overhead) kinds.push_back({CUPTI_ACTIVITY_KIND_OVERHEAD, "OVERHEAD", false});
+  if (o.memory) kinds.push_back({CUPTI_ACTIVITY_KIND_MEMORY2, "MEMORY2", false});
+  if (o.markers) kinds.push_back({CUPTI_ACTIVITY_KIND_MARKER, "MARKER", false});
+  return kinds;
+}
+
+// API calls that fire constantly and tell nothing about the timeline (63k of 82k records in the seed run were
+// cudaGetDevice). Context creation stays visible through the driver calls inside cudaSetDevice.
+constexpr std::array kNoisyRuntimeApi = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,          CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,       CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_v10000, CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_ptsz_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetAttribute_v5000,
+};
+constexpr std::array kNoisyDriverApi = {
+    CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,          CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice_v2,        CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamIsCapturing,      CUPTI_DRIVER_TRACE_CBID_cuStreamIsCapturing_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo,   CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2, CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v3, CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v3_ptsz,
+};
+
+void switch_off_noisy_api(const CuptiOptions& o) {
+  if (o.all_api) return;
+  // Best effort: an id this CUPTI does not know only means it never reports that call.
+  for (auto cbid : kNoisyRuntimeApi) (void)cuptiActivityEnableRuntimeApi(cbid, 0);
+  if (o.driver_api)
+    for (auto cbid : kNoisyDriverApi) (void)cuptiActivityEnableDriverApi(cbid, 0);
+}
+
+}  // namespace
+
+std::string describe_failure(const char* call, CUptiResult result) {
+  const char* text = nullptr;
+  if (cuptiGetResultString(result, &text) != CUPTI_SUCCESS || text == nullptr) text = "unknown CUPTI error";
+  std::string message = std::string(call) + " failed: " + text;
+  switch (result) {
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+      message += " (another profiler holds CUPTI: torch.profiler, Nsight Systems, compute-sanitizer?)";
+      break;
+    case CUPTI_ERROR_NOT_INITIALIZED:
+    case CUPTI_ERROR_INVALID_DEVICE:
+    case CUPTI_ERROR_NOT_SUPPORTED: message += " (no usable GPU or CUDA driver)"; break;
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: message += " (tracing needs more privileges here)"; break;
+    default: break;
+  }
+  return message;
+}
+
+Status enable_tracing(const CuptiOptions& options, CUpti_BuffersCallbackRequestFunc requested,
+                      CUpti_BuffersCallbackCompleteFunc completed, ActivitySink& sink) {
+  EnabledState& state = enabled_state();
+  std::lock_guard lock(state.mutex);  // CUPTI calls below never call back into gtv, so holding it is safe
+  if (CUptiResult r = cuptiSubscribe(&state.subscriber, ignore_callback, nullptr); r != CUPTI_SUCCESS) {
+    state.subscriber = nullptr;
+    return Error{describe_failure("cuptiSubscribe", r)};
+  }
+  if (CUptiResult r = cuptiActivityRegisterCallbacks(requested, completed); r != CUPTI_SUCCESS)
+    return Error{describe_failure("cuptiActivityRegisterCallbacks", r)};
+  for (const KindSpec& k : kinds_for(options)) {
+    const CUptiResult r = cuptiActivityEnable(k.kind);
+    if (r == CUPTI_SUCCESS) {
+      state.kinds.push_back(k.kind);
+      continue;
+    }
+    const std::string what = "cuptiActivityEnable(" + std::string(k.name) + ")";
+    if (k.required) return Error{describe_failure(what.c_str(), r)};
+    sink.onNote("CUPTI: " + describe_failure(what.c_str(), r) + "; recorded without it");
+  }
+  switch_off_noisy_api(options);
+  return ok_status();
+}
+
+void disable_tracing() {
+  EnabledState& state = enabled_state();
+  std::lock_guard lock(state.mutex);
+  for (CUpti_ActivityKind kind : state.kinds) (void)cuptiActivityDisable(kind);
+  state.kinds.clear();
+  if (state.subscriber != nullptr) (void)cuptiUnsubscribe(state.subscriber);
+  state.subscriber = nullptr;
+}
+
+Status flush_all() {
+  if (CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); r != CUPTI_SUCCESS)
+    return Error{describe_failure("cuptiActivityFlushAll", r)};
+  return ok_status();
+}
+
+ApiNamer cached_api_namer() {
+  struct Cache {
+    std::mutex mutex;
+    std::unordered_map<std::uint64_t, std::string> names;  // (domain << 32 | cbid) -> name
+  };
+  auto cache = std::make_shared<Cache>();
+  return [cache](ApiKind api, std::uint32_t cbid) -> std::string {
+    const auto domain = api == ApiKind::Runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
+    const std::uint64_t key = (static_cast<std::uint64_t>(domain) << 32) | cbid;
+    {
+      std::lock_guard lock(cache->mutex);
+      if (auto it = cache->names.find(key); it != cache->names.end()) return it->second;
+    }
+    const char* raw = nullptr;
+    std::string name = cuptiGetCallbackName(domain, cbid, &raw) == CUPTI_SUCCESS && raw != nullptr
+                           ? api_name_from_callback_name(raw)
+                           : fallback_api_name(api, cbid);
+    std::lock_guard lock(cache->mutex);
+    return cache->names.try_emplace(key, std::move(name)).first->second;
+  };
+}
+
+}  // namespace gtv::collect::cupti

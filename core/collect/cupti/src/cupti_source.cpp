@@ -1,0 +1,118 @@
+#include "gtv/collect/cupti_source.h"
+
+#include <cupti.h>
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+
+#include "activity_dispatch.h"
+#include "cupti_calls.h"
+#include "gtv/collect/thread_id.h"
+
+namespace gtv::collect {
+namespace {
+
+// CUPTI's buffer callbacks are plain C functions with no user pointer, so the one active session lives here.
+// The mutex only guards the pointer; callbacks copy the shared_ptr and work without holding it, so a forced
+// flush (which calls bufferCompleted on the flushing thread) never deadlocks.
+struct Session {
+  std::unique_ptr<cupti::ActivityDispatcher> dispatcher;
+  ActivitySink* sink = nullptr;
+  std::size_t buffer_bytes = 0;
+  std::atomic<std::size_t> dropped{0};
+};
+
+std::mutex g_mutex;
+std::shared_ptr<Session> g_session;        // set while a CuptiSource is started
+std::size_t g_buffer_bytes = 8u << 20;     // read by bufferRequested, which may run after stop()
+
+std::shared_ptr<Session> current_session() {
+  std::lock_guard lock(g_mutex);
+  return g_session;
+}
+
+void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+  std::size_t bytes = 0;
+  {
+    std::lock_guard lock(g_mutex);
+    bytes = g_buffer_bytes;
+  }
+  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, bytes));
+  *size = *buffer != nullptr ? bytes : 0;  // size 0: CUPTI drops records and counts them
+  *max_records = 0;                        // as many as fit
+}
+
+void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream_id, std::uint8_t* buffer, std::size_t /*size*/,
+                               std::size_t valid_bytes) {
+  if (std::shared_ptr<Session> session = current_session()) {
+    session->dispatcher->handle_buffer(buffer, valid_bytes, cuptiActivityGetNextRecord);
+    std::size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS && dropped > 0) {
+      session->dropped += dropped;
+      session->sink->onDropped(dropped);
+    }
+  }
+  std::free(buffer);
+}
+
+}  // namespace
+
+CuptiSource::CuptiSource() = default;
+
+CuptiSource::~CuptiSource() {
+  if (started_) (void)stop();
+}
+
+Status CuptiSource::start(const CuptiOptions& options, ActivitySink& sink) {
+  if (started_) return Error{"CUPTI tracing is already started"};
+  register_current_thread();
+  auto session = std::make_shared<Session>();
+  session->sink = &sink;
+  session->buffer_bytes = options.buffer_bytes;
+  session->dispatcher = std::make_unique<cupti::ActivityDispatcher>(sink, cupti::cached_api_namer());
+  {
+    std::lock_guard lock(g_mutex);
+    if (g_session) return Error{"CUPTI tracing is already started by another CuptiSource in this process"};
+    g_session = session;
+    g_buffer_bytes = options.buffer_bytes >= (1u << 20) ? options.buffer_bytes : (1u << 20);
+  }
+  Status enabled = cupti::enable_tracing(options, buffer_requested, buffer_completed, sink);
+  if (!enabled) {
+    cupti::disable_tracing();
+    std::lock_guard lock(g_mutex);
+    g_session.reset();
+    return enabled.error();
+  }
+  started_ = true;
+  return ok_status();
+}
+
+Status CuptiSource::stop() {
+  if (!started_) return ok_status();
+  started_ = false;
+  // No lock of ours is held here: the flush calls buffer_completed on this thread.
+  Status flushed = cupti::flush_all();
+  cupti::disable_tracing();
+  std::shared_ptr<Session> session;
+  {
+    std::lock_guard lock(g_mutex);
+    session = std::move(g_session);
+  }
+  session->dispatcher->finish();
+  last_delivered_ = session->dispatcher->delivered();
+  last_dropped_ = session->dropped.load();
+  return flushed;
+}
+
+std::size_t CuptiSource::records_delivered() const {
+  if (auto session = current_session(); started_ && session) return session->dispatcher->delivered();
+  return last_delivered_;
+}
+
+std::size_t CuptiSource::records_dropped() const {
+  if (auto session = current_session(); started_ && session) return session->dropped.load();
+  return last_dropped_;
+}
+
+}  // namespace gtv::collect

@@ -1,0 +1,34 @@
+#pragma once
+// TraceRecorder's state, shared by its source files. Every access happens under TraceRecorder::mutex_.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "gtv/collect/records.h"
+#include "gtv/model/trace_builder.h"
+
+namespace gtv::collect::detail {
+
+struct RecorderState {
+  TraceBuilder builder;
+  std::map<LaneKey, LaneIndex> lanes;  // lanes created so far, to name them at finish() without creating any
+  std::vector<SyncRecord> syncs;       // placed at finish(), once every API call is known
+  std::unordered_map<std::uint64_t, std::pair<std::int64_t, std::int64_t>> api_thread;  // correlation -> pid, tid
+  std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names;
+  std::vector<ContextRecord> contexts;
+  std::vector<MemoryRecord> memory;
+  std::size_t untimed_records = 0;   // CUPTI gives 0/0 when it could not time a record
+  std::size_t reversed_records = 0;  // end before start: kept with zero duration
+  bool source_tool_set = false;
+};
+
+LaneIndex lane_for(RecorderState& s, const LaneKey& key);
+// An event with times relative to origin; nullopt when the record carries no timestamps.
+std::optional<Event> make_event(RecorderState& s, UnixNs origin, std::string_view name, UnixNs start_ns,
+                                UnixNs end_ns, std::uint64_t correlation_id);
+
+}  // namespace gtv::collect::detail
