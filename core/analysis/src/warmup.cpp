@@ -1,0 +1,173 @@
+#include "gtv/analysis/warmup.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+#include "gtv/analysis/format.h"
+#include "gtv/analysis/intervals.h"
+
+namespace gtv::analysis {
+namespace {
+
+void finish(DeviceWarmUp& d) {
+  d.cold_start_ns = std::max<TimeNs>(0, d.first_ns - d.steady_mean_ns);
+  d.slowdown = d.steady_count > 0 ? safe_ratio(double(d.first_ns), double(d.steady_mean_ns)) : 0.0;
+}
+
+// Iterations per device from ranges: Iteration ranges where present, else model Forward ranges.
+std::vector<DeviceWarmUp> from_ranges(const Trace& trace) {
+  std::map<std::int64_t, std::vector<const Range*>> iterations, forwards;
+  std::map<std::int64_t, TimeNs> warmup_ns;
+  for (const Range& r : trace.ranges()) {  // sorted by start
+    if (r.kind == RangeKind::Iteration) iterations[r.device].push_back(&r);
+    if (r.kind == RangeKind::Forward) forwards[r.device].push_back(&r);
+    if (r.kind == RangeKind::WarmUp) warmup_ns[r.device] += r.end_ns - r.start_ns;
+  }
+  auto& chosen = iterations.empty() ? forwards : iterations;
+  std::vector<DeviceWarmUp> out;
+  for (const auto& [device, ranges] : chosen) {
+    DeviceWarmUp d;
+    d.device = device;
+    d.range_name = ranges.front()->name;
+    d.first_ns = ranges.front()->end_ns - ranges.front()->start_ns;
+    TimeNs steady_sum = 0;
+    for (std::size_t i = 1; i < ranges.size(); ++i) steady_sum += ranges[i]->end_ns - ranges[i]->start_ns;
+    d.steady_count = ranges.size() - 1;
+    d.steady_mean_ns = d.steady_count > 0 ? steady_sum / static_cast<TimeNs>(d.steady_count) : 0;
+    finish(d);
+    out.push_back(std::move(d));
+  }
+  for (const auto& [device, ns] : warmup_ns) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const DeviceWarmUp& d) { return d.device == device; });
+    if (it == out.end()) {
+      out.emplace_back().device = device;
+      it = std::prev(out.end());
+    }
+    it->warmup_range_ns = ns;
+  }
+  std::sort(out.begin(), out.end(), [](const DeviceWarmUp& a, const DeviceWarmUp& b) { return a.device < b.device; });
+  return out;
+}
+
+struct KernelRuns {
+  TimeNs first_start_ns = 0;
+  TimeNs first_ns = 0;
+  TimeNs later_sum_ns = 0;
+  std::int64_t later_count = 0;
+};
+
+// Without ranges: the first run of each repeated kernel against the mean of its later runs, per device.
+std::vector<DeviceWarmUp> from_kernel_names(const Trace& trace) {
+  std::map<std::int64_t, std::unordered_map<StringId, KernelRuns>> per_device;
+  for (const Lane& lane : trace.lanes()) {
+    if (!lane.is_gpu()) continue;
+    auto& runs = per_device[lane.device()];
+    for (const Event& e : lane.events) {
+      if (e.kind != EventKind::Kernel) continue;
+      auto [it, inserted] = runs.try_emplace(e.name, KernelRuns{e.start_ns, e.duration_ns, 0, 0});
+      if (inserted) continue;
+      KernelRuns& k = it->second;
+      ++k.later_count;
+      if (e.start_ns < k.first_start_ns) {  // streams are visited one after another: the earliest run is first
+        k.later_sum_ns += k.first_ns;
+        k.first_start_ns = e.start_ns;
+        k.first_ns = e.duration_ns;
+      } else {
+        k.later_sum_ns += e.duration_ns;
+      }
+    }
+  }
+  std::vector<DeviceWarmUp> out;
+  for (const auto& [device, runs] : per_device) {
+    DeviceWarmUp d;
+    d.device = device;
+    d.basis = WarmUpBasis::KernelNames;
+    double steady = 0;
+    for (const auto& [name, k] : runs) {
+      if (k.later_count == 0) continue;
+      d.first_ns += k.first_ns;
+      steady += double(k.later_sum_ns) / double(k.later_count);
+      ++d.steady_count;
+    }
+    d.steady_mean_ns = static_cast<TimeNs>(std::llround(steady));
+    finish(d);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(WarmUpCause cause) {
+  static constexpr std::array<std::string_view, kWarmUpCauseCount> kNames{
+      "context creation", "lazy module loading", "cuBLAS set-up", "allocator growth", "stream pool", "peer access"};
+  return kNames[static_cast<std::size_t>(cause)];
+}
+
+std::vector<DeviceWarmUp> device_warmup(const Trace& trace) {
+  const bool has_ranges = std::any_of(trace.ranges().begin(), trace.ranges().end(), [](const Range& r) {
+    return r.kind == RangeKind::Iteration || r.kind == RangeKind::Forward || r.kind == RangeKind::WarmUp;
+  });
+  return has_ranges ? from_ranges(trace) : from_kernel_names(trace);
+}
+
+namespace {
+
+std::vector<std::string> warmup_findings(const WarmUp& w) {
+  std::vector<std::string> out;
+  for (const DeviceWarmUp& d : w.devices) {
+    const std::string who = d.device < 0 ? std::string("All devices") : "GPU " + std::to_string(d.device);
+    if (d.steady_count > 0 && d.basis == WarmUpBasis::Ranges)
+      out.push_back(who + ": the first iteration (" + d.range_name + ") took " + format_duration(d.first_ns) +
+                    " against " + format_duration(d.steady_mean_ns) + " for the " + std::to_string(d.steady_count) +
+                    " steady one(s) (" + fixed(d.slowdown, 1) + "x); warm-up cost " + format_duration(d.cold_start_ns) +
+                    ".");
+    else if (d.steady_count > 0)
+      out.push_back(who + ": the first runs of " + std::to_string(d.steady_count) + " repeated kernel(s) took " +
+                    format_duration(d.first_ns) + " against " + format_duration(d.steady_mean_ns) + " later (" +
+                    fixed(d.slowdown, 1) + "x).");
+    if (d.warmup_range_ns > 0)
+      out.push_back(who + ": the recorded warm-up phase took " + format_duration(d.warmup_range_ns) + ".");
+  }
+  std::vector<WarmUpCauseTotal> by_time = w.causes;
+  std::stable_sort(by_time.begin(), by_time.end(),
+                   [](const WarmUpCauseTotal& a, const WarmUpCauseTotal& b) { return a.time_ns > b.time_ns; });
+  for (const WarmUpCauseTotal& c : by_time) {
+    std::string text(to_string(c.cause));
+    text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    out.push_back(text + ": " + std::to_string(c.call_count) + " call(s) in " + std::to_string(c.segment_count) +
+                  " segment(s), " + format_duration(c.time_ns) + " on the host.");
+  }
+  if (out.empty()) out.emplace_back("No warm-up found: no iteration ranges, no repeated kernels and no set-up calls.");
+  return out;
+}
+
+}  // namespace
+
+WarmUp analyze_warmup(const Trace& trace) {
+  WarmUp w;
+  w.devices = device_warmup(trace);
+  w.segments = find_warmup_segments(trace);
+  std::array<WarmUpCauseTotal, kWarmUpCauseCount> totals{};
+  std::vector<Interval> all;
+  all.reserve(w.segments.size());
+  for (const WarmUpSegment& s : w.segments) {
+    WarmUpCauseTotal& t = totals[static_cast<std::size_t>(s.cause)];
+    t.cause = s.cause;
+    t.call_count += s.call_count;
+    ++t.segment_count;
+    t.time_ns += s.time_ns;
+    all.push_back({s.start_ns, s.end_ns});
+  }
+  for (const WarmUpCauseTotal& t : totals)
+    if (t.segment_count > 0) w.causes.push_back(t);
+  w.segment_time_ns = total_length_ns(merged(std::move(all)));
+  w.findings = warmup_findings(w);
+  return w;
+}
+
+}  // namespace gtv::analysis

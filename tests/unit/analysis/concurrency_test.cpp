@@ -1,0 +1,78 @@
+#include "gtv/analysis/concurrency.h"
+
+#include <gtest/gtest.h>
+
+#include "trace_helpers.h"
+
+namespace gtv::analysis {
+using namespace testing;
+
+TEST(Concurrency, StepFunctionOverlapAndParallelism) {
+  TraceBuilder b;
+  kernel(b, 0, 7, "a", 0, 100);
+  kernel(b, 1, 7, "b", 50, 100);
+  kernel(b, 2, 7, "c", 200, 50);
+  const Trace t = build(b);
+  const Concurrency c = analyze_concurrency(t);
+  EXPECT_EQ(c.steps, (std::vector<ConcurrencyStep>{
+                         {0, 50, 1}, {50, 100, 2}, {100, 150, 1}, {150, 200, 0}, {200, 250, 1}}));
+  EXPECT_EQ(c.gpu_count, 3u);
+  EXPECT_EQ(c.any_busy_ns, 200);
+  EXPECT_EQ(c.overlap_ns, 50);
+  EXPECT_EQ(c.sum_busy_ns, 250);
+  EXPECT_EQ(c.ideal_ns, 100);
+  EXPECT_EQ(c.busiest_device, 0);
+  EXPECT_DOUBLE_EQ(c.effective_parallelism, 1.25);
+  EXPECT_DOUBLE_EQ(c.overlap_share, 0.25);
+  EXPECT_EQ(c.verdict,
+            "2 or more of 3 GPUs overlapped for 50 ns of 200 ns (25%); effective parallelism 1.25 of 3 possible; "
+            "ideal (busiest GPU, GPU 0, alone) 100 ns.");
+}
+
+TEST(Concurrency, TwoGpusInMilliseconds) {
+  TraceBuilder b;
+  kernel(b, 0, 7, "a", 0, 40 * kNsPerMs);
+  kernel(b, 1, 7, "b", 10 * kNsPerMs, 40 * kNsPerMs);  // overlap [10,40) = 30 ms, union 50 ms
+  const Trace t = build(b);
+  const Concurrency c = analyze_concurrency(t);
+  EXPECT_EQ(c.verdict,
+            "2 GPUs overlapped for 30.0 ms of 50.0 ms (60%); effective parallelism 1.60 of 2 possible; ideal "
+            "(busiest GPU, GPU 0, alone) 40.0 ms.");
+}
+
+TEST(Concurrency, SerialGpusAndStreamsOfOneGpuDoNotCountAsOverlap) {
+  TraceBuilder b;
+  kernel(b, 0, 7, "a", 0, 100);
+  kernel(b, 0, 8, "a2", 20, 100);  // same GPU, other stream: one busy GPU
+  kernel(b, 1, 7, "b", 120, 30);   // touches GPU 0's end: no overlap
+  const Trace t = build(b);
+  const Concurrency c = analyze_concurrency(t);
+  EXPECT_EQ(c.steps, (std::vector<ConcurrencyStep>{{0, 150, 1}}));
+  EXPECT_EQ(c.overlap_ns, 0);
+  EXPECT_DOUBLE_EQ(c.effective_parallelism, 1.0);
+  EXPECT_EQ(c.verdict,
+            "The 2 GPUs never ran at the same time: the work was serial (effective parallelism 1.00 of 2 possible); "
+            "GPUs were busy for 150 ns.");
+}
+
+TEST(Concurrency, DegenerateInputs) {
+  TraceBuilder empty;
+  const Trace none = build(empty);
+  const Concurrency c0 = analyze_concurrency(none);
+  EXPECT_TRUE(c0.steps.empty());
+  EXPECT_EQ(c0.effective_parallelism, 0.0);
+  EXPECT_EQ(c0.verdict, "No GPU activity in this trace: no kernel, copy or memset ran on a GPU.");
+
+  TraceBuilder zero;
+  kernel(zero, 0, 7, "z", 10, 0);
+  const Trace z = build(zero);
+  EXPECT_EQ(analyze_concurrency(z).gpu_count, 0u);
+
+  TraceBuilder one;
+  kernel(one, 3, 7, "k", 0, 30);
+  host_call(one, 1, 1, "cudaDeviceSynchronize", 0, 60, EventKind::Sync);
+  const Trace o = build(one);
+  EXPECT_EQ(analyze_concurrency(o).verdict,
+            "Only one GPU (GPU 3) did work: busy 30 ns of 60 ns (50%); nothing ran concurrently on another GPU.");
+}
+}  // namespace gtv::analysis
