@@ -1,0 +1,127 @@
+#include "gtv/analysis/launch.h"
+
+#include <algorithm>
+#include <map>
+
+#include "gtv/analysis/format.h"
+
+namespace gtv::analysis {
+namespace {
+
+struct Edge {
+  TimeNs time_ns;
+  int delta;
+};
+
+// Queue depth of one stream: +1 when the work is launched (its API call starts; its own start without a flow),
+// -1 when it ends.
+StreamQueue queue_of(const Lane& lane, const std::vector<TimeNs>& launch_ns) {
+  StreamQueue q;
+  q.device = lane.device();
+  q.stream = lane.stream();
+  std::vector<Edge> edges;
+  edges.reserve(2 * lane.events.size());
+  for (std::size_t i = 0; i < lane.events.size(); ++i) {
+    const Event& e = lane.events[i];
+    if (!is_gpu_activity(e.kind)) continue;
+    edges.push_back({std::min(launch_ns[i], e.start_ns), +1});
+    edges.push_back({e.end_ns(), -1});
+  }
+  // Ends before starts at one instant, so back-to-back work does not look queued.
+  std::sort(edges.begin(), edges.end(),
+            [](const Edge& a, const Edge& b) { return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.delta < b.delta; });
+  int depth = 0;
+  for (std::size_t i = 0; i < edges.size();) {
+    const TimeNs t = edges[i].time_ns;
+    for (; i < edges.size() && edges[i].time_ns == t; ++i) depth += edges[i].delta;
+    if (!q.steps.empty()) q.steps.back().end_ns = t;
+    if (i == edges.size()) break;
+    if (depth > q.max_depth) {
+      q.max_depth = depth;
+      q.max_depth_at_ns = t;
+    }
+    if (!q.steps.empty() && q.steps.back().depth == depth) continue;
+    q.steps.push_back({t, t, depth});
+  }
+  return q;
+}
+
+std::vector<std::string> findings_for(const LaunchAnalysis& a) {
+  std::vector<std::string> out;
+  if (a.all.count == 0) {
+    out.emplace_back("No launch is joined to its GPU work (no flows): launch latency is unknown.");
+  } else {
+    out.push_back("Launch latency (API call start to GPU start) over " + std::to_string(a.all.count) +
+                  " launch(es): p50 " + format_duration(a.all.p50_ns) + ", p90 " + format_duration(a.all.p90_ns) +
+                  ", max " + format_duration(a.all.max_ns) + ".");
+  }
+  const StreamQueue* deepest = nullptr;
+  for (const StreamQueue& q : a.streams)
+    if (!deepest || q.max_depth > deepest->max_depth) deepest = &q;
+  if (deepest && deepest->max_depth > 0)
+    out.push_back("Deepest queue: " + std::to_string(deepest->max_depth) + " item(s) launched but unfinished on GPU " +
+                  std::to_string(deepest->device) + " stream " + std::to_string(deepest->stream) + " at " +
+                  format_duration(deepest->max_depth_at_ns) + ".");
+  if (a.activities_without_flow > 0)
+    out.push_back(std::to_string(a.activities_without_flow) +
+                  " GPU activities have no launch in the trace (no matching correlation id).");
+  return out;
+}
+
+}  // namespace
+
+LatencyStats latency_stats(std::vector<TimeNs>& values) {
+  LatencyStats s;
+  if (values.empty()) return s;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  auto rank = [&](std::size_t pct) { return values[std::max<std::size_t>(1, (pct * n + 99) / 100) - 1]; };
+  s.count = n;
+  s.min_ns = values.front();
+  s.max_ns = values.back();
+  s.p50_ns = rank(50);
+  s.p90_ns = rank(90);
+  long double sum = 0;
+  for (TimeNs v : values) sum += static_cast<long double>(v);
+  s.mean_ns = static_cast<TimeNs>(sum / static_cast<long double>(n));
+  return s;
+}
+
+LaunchAnalysis analyze_launches(const Trace& trace) {
+  LaunchAnalysis a;
+  // Launch time per GPU event, defaulting to the event's own start.
+  std::vector<std::vector<TimeNs>> launch_ns(trace.lanes().size());
+  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+    const Lane& lane = trace.lane(l);
+    if (!lane.is_gpu()) continue;
+    launch_ns[l].resize(lane.events.size());
+    for (std::size_t i = 0; i < lane.events.size(); ++i) launch_ns[l][i] = lane.events[i].start_ns;
+  }
+  std::vector<TimeNs> all;
+  all.reserve(trace.flows().size());
+  std::map<std::int64_t, std::vector<TimeNs>> per_device;
+  std::size_t flowed_activities = 0;
+  for (const Flow& f : trace.flows()) {
+    const Lane& to_lane = trace.lane(f.to.lane);
+    if (!to_lane.is_gpu() || !is_gpu_activity(trace.event(f.to).kind)) continue;
+    ++flowed_activities;
+    const Event& launch = trace.event(f.from);
+    const TimeNs latency = trace.event(f.to).start_ns - launch.start_ns;
+    all.push_back(latency);
+    per_device[to_lane.device()].push_back(latency);
+    launch_ns[f.to.lane][f.to.index] = launch.start_ns;
+  }
+  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+    const Lane& lane = trace.lane(l);
+    if (!lane.is_gpu()) continue;
+    a.streams.push_back(queue_of(lane, launch_ns[l]));
+    for (const Event& e : lane.events) a.activities_without_flow += is_gpu_activity(e.kind) ? 1 : 0;
+  }
+  a.activities_without_flow -= flowed_activities;
+  a.all = latency_stats(all);
+  for (auto& [device, values] : per_device) a.devices.push_back({device, latency_stats(values)});
+  a.findings = findings_for(a);
+  return a;
+}
+
+}  // namespace gtv::analysis
