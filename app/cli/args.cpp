@@ -17,6 +17,27 @@ const OptionSpec* find_short(const CommandSpec& spec, char letter) {
   return nullptr;
 }
 
+// Wraps a paragraph at spaces so long details stay readable in an 80-column terminal.
+std::string wrapped(std::string_view paragraph, std::size_t width) {
+  std::string out;
+  std::size_t column = 0;
+  while (!paragraph.empty()) {
+    const std::size_t space = paragraph.find(' ');
+    const std::string_view word = paragraph.substr(0, space);
+    if (column > 0 && column + 1 + word.size() > width) {
+      out += '\n';
+      column = 0;
+    } else if (column > 0) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+    paragraph.remove_prefix(space == std::string_view::npos ? paragraph.size() : space + 1);
+  }
+  return out;
+}
+
 bool is_help(std::string_view arg) { return arg == "--help" || arg == "-h"; }
 
 // Handles one option argument at args[i]; advances i past a separate value.
@@ -109,7 +130,7 @@ std::string usage_text(const CommandSpec& spec) {
   for (std::size_t i = 0; i < lefts.size(); ++i)
     text += "  " + lefts[i] + std::string(width - lefts[i].size() + 2, ' ') + std::string(spec.options[i].help) + "\n";
   text += "  -h, --help" + std::string(width - 8, ' ') + "show this help\n";
-  if (!spec.details.empty()) text += "\n" + std::string(spec.details) + "\n";
+  if (!spec.details.empty()) text += "\n" + wrapped(spec.details, 78) + "\n";
   return text;
 }
 

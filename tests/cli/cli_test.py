@@ -1,0 +1,220 @@
+"""End-to-end tests of gtv-cli: exit codes, messages and counts, run by ctest (one case per test).
+
+usage: cli_test.py CASE --cli PATH --data DIR --work DIR [--trace-gen PATH]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_counts  # noqa: E402
+
+COMMANDS = ["info", "convert", "analyze", "compare", "list", "run"]
+FAILURES = []
+
+
+def check(condition, message):
+    if not condition:
+        FAILURES.append(message)
+        print("FAIL: " + message)
+
+
+def cli(args, *argv):
+    return subprocess.run([args.cli, *argv], capture_output=True, text=True, timeout=300)
+
+
+def fixtures(data_dir):
+    """Every trace file under tests/data, except the edge cases meant to be rejected (bad_*)."""
+    found = []
+    for root, _, files in os.walk(data_dir):
+        for name in sorted(files):
+            if (name.endswith(".json") or name.endswith(".json.gz")) and not name.startswith("bad_"):
+                found.append(os.path.join(root, name))
+    return sorted(found)
+
+
+def bad_fixtures(data_dir):
+    edge = os.path.join(data_dir, "edge")
+    if not os.path.isdir(edge):
+        return []
+    return sorted(os.path.join(edge, n) for n in os.listdir(edge) if n.startswith("bad_"))
+
+
+def case_help(args):
+    r = cli(args, "--help")
+    check(r.returncode == 0, "--help exits 0")
+    for name in COMMANDS:
+        check(("  " + name + " ") in r.stdout, "--help lists " + name)
+    r = cli(args, "--version")
+    check(r.returncode == 0 and r.stdout.startswith("gtv-cli "), "--version prints the version")
+    for name in COMMANDS:
+        own = cli(args, name, "--help")
+        check(own.returncode == 0, name + " --help exits 0")
+        check(own.stdout.startswith("usage: gtv-cli " + name), name + " --help starts with its usage line")
+        check("--help" in own.stdout, name + " --help lists --help")
+        via_help = cli(args, "help", name)
+        check(via_help.returncode == 0 and via_help.stdout == own.stdout, "help " + name + " equals " + name + " --help")
+
+
+def case_usage(args):
+    cases = [
+        [], ["nosuch"], ["help", "nosuch"], ["info"], ["info", "a.json", "b.json"], ["info", "--bogus", "a.json"],
+        ["info", "--json=yes", "a.json"], ["convert", "a.json"], ["analyze"], ["analyze", "a.json", "--format"],
+        ["analyze", "a.json", "--format", "xml"], ["compare", "a.json"], ["compare", "a", "b", "--format=pdf"],
+        ["list", "extra"], ["run"], ["run", "baseline", "--iters"],
+    ]
+    for argv in cases:
+        r = cli(args, *argv)
+        label = "gtv-cli " + " ".join(argv)
+        check(r.returncode == 2, label + ": exit 2 (got %d)" % r.returncode)
+        check(r.stderr.strip() != "", label + ": explains on stderr")
+        check(r.stdout == "", label + ": prints nothing on stdout")
+
+
+def torch_enabled(args):
+    return "torch on" in cli(args, "--version").stdout
+
+
+def case_no_torch(args):
+    if torch_enabled(args):
+        print("skipped: this gtv-cli has LibTorch")
+        return
+    for argv in (["list"], ["run", "baseline", "-o", os.path.join(args.work, "x.json")]):
+        r = cli(args, *argv)
+        check(r.returncode == 1, " ".join(argv) + ": exit 1 without torch")
+        lines = r.stderr.strip().splitlines()
+        check(len(lines) == 1 and "LibTorch" in lines[0], " ".join(argv) + ": one line naming LibTorch")
+    check(not os.path.exists(os.path.join(args.work, "x.json")), "run without torch writes no file")
+
+
+def make_bad_files(work):
+    os.makedirs(work, exist_ok=True)
+    files = {"empty.json": b"", "garbage.json": bytes(range(256)) * 4, "truncated.json": b'{"traceEvents": [{"ph": "X"',
+             "not_trace.json": b"42", "truncated.json.gz": b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xab\x56"}
+    paths = []
+    for name, content in files.items():
+        path = os.path.join(work, name)
+        with open(path, "wb") as f:
+            f.write(content)
+        paths.append(path)
+    return paths + [os.path.join(work, "does_not_exist.json"), work]
+
+
+def case_bad_input(args):
+    for path in make_bad_files(os.path.join(args.work, "bad")) + bad_fixtures(args.data):
+        for argv in (["info", path], ["info", "--json", path], ["analyze", path]):
+            r = cli(args, *argv)
+            label = "gtv-cli " + " ".join(argv)
+            check(r.returncode == 1, label + ": exit 1 (got %d)" % r.returncode)
+            lines = r.stderr.strip().splitlines()
+            check(len(lines) == 1, label + ": one line on stderr (got %d)" % len(lines))
+            check(os.path.basename(path) in r.stderr, label + ": the message names the file")
+        out = os.path.join(args.work, "converted_bad.json")
+        r = cli(args, "convert", path, out)
+        check(r.returncode == 1 and not os.path.exists(out), "convert " + path + ": exit 1 and no output file")
+
+
+def info_json(args, path):
+    r = cli(args, "info", "--json", path)
+    check(r.returncode == 0, "info --json %s: exit 0 (got %d: %s)" % (path, r.returncode, r.stderr.strip()))
+    if r.returncode != 0:
+        return None
+    return json.loads(r.stdout)
+
+
+def comparable(info):
+    """The parts of `info --json` the oracle also computes, in the oracle's shape."""
+    gpus = {}
+    for g in info["gpus"]:
+        streams = {s["stream"]: s["event_count"] for s in g["streams"]}
+        if streams or g["kernel_count"]:
+            gpus[g["index"]] = {"kernel_count": g["kernel_count"], "kernel_ns": g["kernel_ns"],
+                                "busy_ns": g["busy_ns"], "streams": streams}
+    threads = {}
+    for p in info["processes"]:
+        for t in p["threads"]:
+            threads[(p["pid"], t["tid"])] = t["event_count"]
+    return {"event_count": info["event_count"], "categories": info["categories"], "gpus": gpus, "threads": threads}
+
+
+def compare_counts(label, got, expected):
+    for key in ("event_count", "categories", "gpus", "threads"):
+        check(got[key] == expected[key], "%s: %s is %r, expected %r" % (label, key, got[key], expected[key]))
+
+
+def case_info_fixtures(args):
+    paths = fixtures(args.data)
+    check(len(paths) > 0, "fixtures found under " + args.data)
+    for path in paths:
+        info = info_json(args, path)
+        if info is None:
+            continue
+        compare_counts(os.path.relpath(path, args.data), comparable(info), trace_counts.count(path))
+        text = cli(args, "info", path)
+        check(text.returncode == 0 and str(info["event_count"]) in text.stdout, "info (text) " + path)
+    print("checked %d fixtures" % len(paths))
+
+
+def case_convert(args):
+    for path in fixtures(args.data):
+        before = info_json(args, path)
+        if before is None:
+            continue
+        stem = os.path.basename(path).split(".")[0]
+        for suffix, gzipped in ((".json", False), (".json.gz", True)):
+            out = os.path.join(args.work, "converted", stem + suffix)
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            r = cli(args, "convert", path, out)
+            check(r.returncode == 0, "convert %s %s: exit 0 (%s)" % (path, out, r.stderr.strip()))
+            if r.returncode != 0:
+                continue
+            with open(out, "rb") as f:
+                check((f.read(2) == b"\x1f\x8b") == gzipped, out + ": gzip exactly when the name ends in .gz")
+            after = info_json(args, out)
+            if after is None:
+                continue
+            compare_counts("round trip " + out, comparable(after), comparable(before))
+            check(after["flow_count"] == before["flow_count"], out + ": flows kept")
+            compare_counts("oracle on " + out, comparable(after), trace_counts.count(out))
+
+
+def case_trace_gen(args):
+    path = os.path.join(args.work, "generated.json")
+    r = subprocess.run([args.trace_gen, "--events", "1001", "-o", path], capture_output=True, text=True)
+    check(r.returncode == 0, "gtv-trace-gen exits 0")
+    expected = trace_counts.count(path)
+    check(expected["event_count"] == 1001, "the generator writes exactly 1001 events (oracle: %d)"
+          % expected["event_count"])
+    check("%d events" % expected["event_count"] in r.stdout, "the generator reports its count")
+    check(set(expected["gpus"]) == {0, 1}, "2 GPUs")
+    check(all(len(g["streams"]) == 4 for g in expected["gpus"].values()), "4 streams per GPU")
+    info = info_json(args, path)
+    if info is not None:
+        compare_counts("generated trace", comparable(info), expected)
+        flows = int(r.stdout.split(" flows")[0].rsplit(" ", 1)[1])
+        check(info["flow_count"] == flows, "every ac2g flow joined (%d of %d)" % (info["flow_count"], flows))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("case")
+    parser.add_argument("--cli", required=True)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--trace-gen")
+    args = parser.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    globals()["case_" + args.case](args)
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""Independent counts of a Chrome/Kineto trace file, computed with Python's json and gzip modules only.
+
+This is the test oracle for `gtv-cli info --json`: it shares no code with gtv's reader, and follows the mapping
+that docs/trace-format.md documents (Kineto conventions):
+- "X" events are events; a "B"/"E" pair on one (pid, tid) is one event; "i"/"I" events are instants.
+- GPU activity (cat kernel, gpu_memcpy, gpu_memset, gpu_user_annotation) sits on GPU lanes: pid = device,
+  tid = stream. Everything else sits on host lanes (pid, tid).
+- Categories are reported as the model names them: user_annotation and gpu_user_annotation are both
+  "user_annotation"; instants are "instant"; unknown categories keep their text.
+"""
+import gzip
+import json
+from decimal import Decimal
+
+GPU_CATEGORIES = {"kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation"}
+BUSY_CATEGORIES = {"kernel", "gpu_memcpy", "gpu_memset"}
+CATEGORY_NAMES = {"gpu_user_annotation": "user_annotation"}
+
+
+def load(path):
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    doc = json.loads(raw, parse_float=Decimal)
+    return doc if isinstance(doc, list) else doc.get("traceEvents", [])
+
+
+def to_ns(us):
+    return int(Decimal(us) * 1000)
+
+
+def union_length(intervals):
+    total, end = 0, None
+    for s, e in sorted(intervals):
+        if end is None or s > end:
+            total += e - s
+            end = e
+        elif e > end:
+            total += e - end
+            end = e
+    return total
+
+
+def count(path):
+    """Returns {"event_count", "categories": {cat: n}, "gpus": {device: {...}}, "threads": {(pid, tid): n}}."""
+    events = []  # (cat, pid, tid, start_ns, dur_ns)
+    open_b = {}
+    for e in load(path):
+        ph = e.get("ph")
+        cat = e.get("cat", "")
+        if ph == "X":
+            events.append((cat, e.get("pid"), e.get("tid"), to_ns(e["ts"]), to_ns(e.get("dur", 0))))
+        elif ph in ("i", "I"):
+            events.append(("instant", e.get("pid"), e.get("tid"), to_ns(e["ts"]), 0))
+        elif ph == "B":
+            open_b.setdefault((e.get("pid"), e.get("tid")), []).append(e)
+        elif ph == "E":
+            stack = open_b.get((e.get("pid"), e.get("tid")))
+            if stack:
+                b = stack.pop()
+                events.append((b.get("cat", ""), b.get("pid"), b.get("tid"), to_ns(b["ts"]),
+                               to_ns(e["ts"]) - to_ns(b["ts"])))
+    return summarize(events)
+
+
+def summarize(events):
+    categories, gpus, threads = {}, {}, {}
+    for cat, pid, tid, start, dur in events:
+        name = CATEGORY_NAMES.get(cat, cat)
+        categories[name] = categories.get(name, 0) + 1
+        if cat in GPU_CATEGORIES:
+            gpu = gpus.setdefault(int(pid), {"kernel_count": 0, "kernel_ns": 0, "busy": [], "streams": {}})
+            gpu["streams"][int(tid)] = gpu["streams"].get(int(tid), 0) + 1
+            if cat == "kernel":
+                gpu["kernel_count"] += 1
+                gpu["kernel_ns"] += dur
+            if cat in BUSY_CATEGORIES and dur > 0:
+                gpu["busy"].append((start, start + dur))
+        else:
+            threads[(pid, tid)] = threads.get((pid, tid), 0) + 1
+    for gpu in gpus.values():
+        gpu["busy_ns"] = union_length(gpu.pop("busy"))
+    return {"event_count": len(events), "categories": categories, "gpus": gpus, "threads": threads}
