@@ -86,14 +86,12 @@ std::vector<DeviceWarmUp> from_kernel_names(const Trace& trace) {
     DeviceWarmUp d;
     d.device = device;
     d.basis = WarmUpBasis::KernelNames;
-    double steady = 0;
-    for (const auto& [name, k] : runs) {
+    for (const auto& [name, k] : runs) {  // integer sums: the result must not depend on hash order
       if (k.later_count == 0) continue;
       d.first_ns += k.first_ns;
-      steady += double(k.later_sum_ns) / double(k.later_count);
+      d.steady_mean_ns += k.later_sum_ns / k.later_count;
       ++d.steady_count;
     }
-    d.steady_mean_ns = static_cast<TimeNs>(std::llround(steady));
     finish(d);
     out.push_back(std::move(d));
   }
