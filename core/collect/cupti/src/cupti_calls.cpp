@@ -85,6 +85,7 @@ std::string describe_failure(const char* call, CUptiResult result) {
     case CUPTI_ERROR_NOT_INITIALIZED:
     case CUPTI_ERROR_INVALID_DEVICE:
     case CUPTI_ERROR_NOT_SUPPORTED: message += " (no usable GPU or CUDA driver)"; break;
+    case CUPTI_ERROR_UNKNOWN: message += " (no usable GPU, or another profiler holds CUPTI?)"; break;
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: message += " (tracing needs more privileges here)"; break;
     default: break;
   }

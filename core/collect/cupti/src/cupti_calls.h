@@ -21,6 +21,9 @@ void disable_tracing();
 // cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED): delivers every buffer, complete or not.
 [[nodiscard]] Status flush_all();
 
+// Whether the CUDA driver library can be loaded (CUPTI fails with an unhelpful CUPTI_ERROR_UNKNOWN without it).
+[[nodiscard]] bool cuda_driver_present();
+
 // cuptiGetCallbackName with a cache; the CUPTI call is made without holding the cache lock.
 [[nodiscard]] ApiNamer cached_api_namer();
 

@@ -66,6 +66,8 @@ CuptiSource::~CuptiSource() {
 
 Status CuptiSource::start(const CuptiOptions& options, ActivitySink& sink) {
   if (started_) return Error{"CUPTI tracing is already started"};
+  if (!cupti::cuda_driver_present())
+    return Error{"no CUDA driver on this machine (libcuda.so.1 not found): GPU activity cannot be traced"};
   register_current_thread();
   auto session = std::make_shared<Session>();
   session->sink = &sink;

@@ -3,6 +3,7 @@
 #include <cupti.h>
 #include <dlfcn.h>
 
+#include "cupti_calls.h"
 #include "gtv/collect/cupti_source.h"
 
 namespace gtv::collect {
@@ -52,6 +53,13 @@ void add_driver_info(std::map<std::string, std::string>& info) {
 }
 
 }  // namespace
+
+namespace cupti {
+bool cuda_driver_present() {
+  // Kept loaded on success: the process is about to use CUDA anyway.
+  return ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL) != nullptr;
+}
+}  // namespace cupti
 
 std::map<std::string, std::string> cuda_machine_info() {
   std::map<std::string, std::string> info;

@@ -1,0 +1,249 @@
+// The dispatch code walks a synthetic activity buffer (laid out like CUPTI's: records back to back, 8-byte
+// aligned) exactly as it walks real ones, and feeds a sink: here a counting sink and the real TraceRecorder.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "activity_dispatch.h"
+#include "gtv/collect/trace_recorder.h"
+
+namespace gtv::collect::cupti {
+namespace {
+
+constexpr std::uint64_t kT0 = 1'764'470'000'000'000'000ull;
+
+std::size_t record_size(CUpti_ActivityKind kind) {
+  switch (kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(CUpti_ActivityKernel10);
+    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(CUpti_ActivityMemcpy6);
+    case CUPTI_ACTIVITY_KIND_MEMCPY2: return sizeof(CUpti_ActivityMemcpyPtoP4);
+    case CUPTI_ACTIVITY_KIND_MEMSET: return sizeof(CUpti_ActivityMemset4);
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER: return sizeof(CUpti_ActivityAPI);
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: return sizeof(CUpti_ActivitySynchronization2);
+    case CUPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(CUpti_ActivityOverhead3);
+    case CUPTI_ACTIVITY_KIND_MARKER: return sizeof(CUpti_ActivityMarker2);
+    case CUPTI_ACTIVITY_KIND_DEVICE: return sizeof(CUpti_ActivityDevice5);
+    case CUPTI_ACTIVITY_KIND_CONTEXT: return sizeof(CUpti_ActivityContext3);
+    case CUPTI_ACTIVITY_KIND_MEMORY2: return sizeof(CUpti_ActivityMemory4);
+    case CUPTI_ACTIVITY_KIND_NAME: return sizeof(CUpti_ActivityName);
+    default: return 0;
+  }
+}
+
+// Like kineto's MockCuptiActivityBuffer: records appended back to back.
+class SyntheticBuffer {
+ public:
+  template <typename Record>
+  void add(const Record& record) {
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + (sizeof(Record) + 7) / 8 * 8);
+    std::memcpy(bytes_.data() + at, &record, sizeof(Record));
+  }
+  [[nodiscard]] std::uint8_t* data() { return reinterpret_cast<std::uint8_t*>(bytes_.data()); }
+  [[nodiscard]] std::size_t size() const { return bytes_.size(); }
+
+ private:
+  std::vector<std::byte> bytes_;
+};
+
+// cuptiActivityGetNextRecord's contract: *record == nullptr starts at the first record, else moves past it.
+CUptiResult synthetic_next(std::uint8_t* buffer, std::size_t valid_bytes, CUpti_Activity** record) {
+  std::size_t offset = 0;
+  if (*record != nullptr) {
+    offset = static_cast<std::size_t>(reinterpret_cast<std::uint8_t*>(*record) - buffer);
+    offset += (record_size((*record)->kind) + 7) / 8 * 8;
+  }
+  if (offset >= valid_bytes) return CUPTI_ERROR_MAX_LIMIT_REACHED;
+  *record = reinterpret_cast<CUpti_Activity*>(buffer + offset);
+  return record_size((*record)->kind) == 0 ? CUPTI_ERROR_INVALID_KIND : CUPTI_SUCCESS;
+}
+
+struct CountingSink : ActivitySink {
+  std::vector<KernelRecord> kernels;
+  std::vector<ApiCallRecord> apis;
+  std::vector<MarkerRecord> markers;
+  std::vector<std::string> notes;
+  int memcpys = 0, memsets = 0, syncs = 0, overheads = 0, devices = 0, contexts = 0, memory = 0;
+  void onKernel(const KernelRecord& r) override { kernels.push_back(r); }
+  void onMemcpy(const MemcpyRecord&) override { ++memcpys; }
+  void onMemset(const MemsetRecord&) override { ++memsets; }
+  void onApiCall(const ApiCallRecord& r) override { apis.push_back(r); }
+  void onSync(const SyncRecord&) override { ++syncs; }
+  void onOverhead(const OverheadRecord&) override { ++overheads; }
+  void onMarker(const MarkerRecord& r) override { markers.push_back(r); }
+  void onDevice(const DeviceRecord&) override { ++devices; }
+  void onContext(const ContextRecord&) override { ++contexts; }
+  void onMemory(const MemoryRecord&) override { ++memory; }
+  void onNote(std::string_view text) override { notes.emplace_back(text); }
+};
+
+std::string fake_namer(ApiKind api, std::uint32_t cbid) {
+  return (api == ApiKind::Runtime ? "runtime#" : "driver#") + std::to_string(cbid);
+}
+
+CUpti_ActivityKernel10 kernel(std::uint32_t device, std::uint32_t stream, std::uint32_t corr, std::uint64_t start) {
+  CUpti_ActivityKernel10 k{};
+  k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  k.start = start;
+  k.end = start + 1'000;
+  k.deviceId = device;
+  k.streamId = stream;
+  k.correlationId = corr;
+  k.gridX = k.gridY = k.gridZ = 1;
+  k.gridX = 264;
+  k.name = "gemm";
+  return k;
+}
+
+CUpti_ActivityAPI api(CUpti_ActivityKind kind, std::uint32_t cbid, std::uint32_t corr, std::uint64_t start) {
+  CUpti_ActivityAPI a{};
+  a.kind = kind;
+  a.cbid = cbid;
+  a.start = start;
+  a.end = start + 500;
+  a.processId = 1234;
+  a.threadId = 0xfffffff5u;
+  a.correlationId = corr;
+  return a;
+}
+
+CUpti_ActivityMarker2 marker(std::uint32_t flags, std::uint32_t id, std::uint64_t t, const char* name) {
+  CUpti_ActivityMarker2 m{};
+  m.kind = CUPTI_ACTIVITY_KIND_MARKER;
+  m.flags = static_cast<CUpti_ActivityFlag>(flags);
+  m.id = id;
+  m.timestamp = t;
+  m.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+  m.objectId.pt.processId = 1234;
+  m.objectId.pt.threadId = 0xfffffff5u;
+  m.name = name;
+  return m;
+}
+
+SyntheticBuffer mixed_buffer() {
+  SyntheticBuffer b;
+  CUpti_ActivityDevice5 d{};
+  d.kind = CUPTI_ACTIVITY_KIND_DEVICE;
+  d.id = 0;
+  d.name = "NVIDIA H200";
+  d.numMultiprocessors = 132;
+  b.add(d);
+  b.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 1, kT0 + 100));
+  b.add(api(CUPTI_ACTIVITY_KIND_DRIVER, 17, 1, kT0 + 150));
+  b.add(kernel(0, 7, 1, kT0 + 2'000));
+  CUpti_ActivityMemcpy6 m{};
+  m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  m.start = kT0 + 3'000;
+  m.end = kT0 + 3'500;
+  b.add(m);
+  CUpti_ActivityName unknown{};  // a kind gtv does not convert
+  unknown.kind = CUPTI_ACTIVITY_KIND_NAME;
+  b.add(unknown);
+  b.add(marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 9, kT0 + 50, "user range"));
+  return b;
+}
+
+TEST(CuptiDispatch, EveryKnownRecordOfABufferReachesTheSink) {
+  CountingSink sink;
+  ActivityDispatcher dispatcher(sink, fake_namer);
+  SyntheticBuffer buffer = mixed_buffer();
+  EXPECT_EQ(dispatcher.handle_buffer(buffer.data(), buffer.size(), synthetic_next), 6u);
+  EXPECT_EQ(dispatcher.delivered(), 6u);
+  EXPECT_EQ(dispatcher.ignored(), 1u);
+  EXPECT_EQ(sink.devices, 1);
+  ASSERT_EQ(sink.apis.size(), 2u);
+  EXPECT_EQ(sink.apis[0].name, "runtime#211");
+  EXPECT_EQ(sink.apis[0].api, ApiKind::Runtime);
+  EXPECT_EQ(sink.apis[1].name, "driver#17");
+  EXPECT_EQ(sink.apis[1].api, ApiKind::Driver);
+  ASSERT_EQ(sink.kernels.size(), 1u);
+  EXPECT_EQ(sink.kernels[0].detail.blocks_per_sm_x100, 200);  // SM count taken from the DEVICE record
+  EXPECT_EQ(sink.memcpys, 1);
+  EXPECT_TRUE(sink.markers.empty());  // the start waits for its end
+}
+
+TEST(CuptiDispatch, MarkerEndInALaterBufferCompletesTheRange) {
+  CountingSink sink;
+  ActivityDispatcher dispatcher(sink, fake_namer);
+  SyntheticBuffer first = mixed_buffer();
+  (void)dispatcher.handle_buffer(first.data(), first.size(), synthetic_next);
+  SyntheticBuffer second;
+  second.add(marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 9, kT0 + 5'000, nullptr));
+  second.add(marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 10, kT0 + 6'000, "never closed"));
+  EXPECT_EQ(dispatcher.handle_buffer(second.data(), second.size(), synthetic_next), 2u);
+  ASSERT_EQ(sink.markers.size(), 1u);
+  EXPECT_EQ(sink.markers[0].name, "user range");
+  EXPECT_EQ(sink.markers[0].end_ns - sink.markers[0].start_ns, 4'950);
+  dispatcher.finish();
+  EXPECT_EQ(sink.notes, std::vector<std::string>{"1 NVTX ranges were still open when recording stopped"});
+}
+
+TEST(CuptiDispatch, EmptyAndMissingBuffersDeliverNothing) {
+  CountingSink sink;
+  ActivityDispatcher dispatcher(sink, fake_namer);
+  SyntheticBuffer empty;
+  EXPECT_EQ(dispatcher.handle_buffer(empty.data(), 0, synthetic_next), 0u);
+  EXPECT_EQ(dispatcher.handle_buffer(nullptr, 128, synthetic_next), 0u);
+  EXPECT_EQ(dispatcher.delivered(), 0u);
+}
+
+TEST(CuptiDispatch, OneSwitchCoversEveryEnabledKind) {
+  CountingSink sink;
+  ActivityDispatcher dispatcher(sink, fake_namer);
+  SyntheticBuffer b;
+  CUpti_ActivityMemcpyPtoP4 peer{};
+  peer.kind = CUPTI_ACTIVITY_KIND_MEMCPY2;
+  b.add(peer);
+  CUpti_ActivityMemset4 set{};
+  set.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+  b.add(set);
+  CUpti_ActivitySynchronization2 sync{};
+  sync.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+  b.add(sync);
+  CUpti_ActivityOverhead3 overhead{};
+  overhead.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
+  b.add(overhead);
+  CUpti_ActivityContext3 context{};
+  context.kind = CUPTI_ACTIVITY_KIND_CONTEXT;
+  b.add(context);
+  CUpti_ActivityMemory4 memory{};
+  memory.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
+  memory.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+  b.add(memory);
+  EXPECT_EQ(dispatcher.handle_buffer(b.data(), b.size(), synthetic_next), 6u);
+  EXPECT_EQ(sink.memcpys, 1);
+  EXPECT_EQ(sink.memsets, 1);
+  EXPECT_EQ(sink.syncs, 1);
+  EXPECT_EQ(sink.overheads, 1);
+  EXPECT_EQ(sink.contexts, 1);
+  EXPECT_EQ(sink.memory, 1);
+}
+
+TEST(CuptiDispatch, BuffersIntoATraceJoinLaunchesToKernels) {
+  TraceRecorder recorder(static_cast<UnixNs>(kT0));
+  ActivityDispatcher dispatcher(recorder, fake_namer);
+  SyntheticBuffer gpu;  // the GPU buffer completes before the host one
+  gpu.add(kernel(0, 7, 1, kT0 + 2'000));
+  gpu.add(kernel(1, 13, 2, kT0 + 2'100));
+  SyntheticBuffer host;
+  host.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 1, kT0 + 100));
+  host.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 2, kT0 + 700));
+  (void)dispatcher.handle_buffer(gpu.data(), gpu.size(), synthetic_next);
+  (void)dispatcher.handle_buffer(host.data(), host.size(), synthetic_next);
+  Expected<Trace> trace = recorder.finish();
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->flows().size(), 2u);
+  for (const Flow& f : trace->flows()) {
+    EXPECT_EQ(trace->event(f.from).kind, EventKind::Runtime);
+    EXPECT_EQ(trace->event(f.to).kind, EventKind::Kernel);
+    EXPECT_EQ(trace->lane(f.to.lane).device(), static_cast<std::int64_t>(f.correlation_id) - 1);
+  }
+  auto host_lane = trace->find_lane(host_lane_key(1234, 0xfffffff5ll));
+  ASSERT_TRUE(host_lane);
+  EXPECT_EQ(trace->lane(*host_lane).events[0].start_ns, 100);
+}
+
+}  // namespace
+}  // namespace gtv::collect::cupti
