@@ -51,6 +51,11 @@ struct RunResult {
 // progress receives short human-readable lines ("warm-up", "iteration 3/10", notices); may be empty.
 [[nodiscard]] RunResult run_scenario(const RunConfig& config, const std::function<void(std::string_view)>& progress);
 
+// The device of each of `models` models: devices cycled when given (each must be in 0..gpu_count-1), else
+// round-robin over the GPUs (3 models on 2 GPUs: 0, 1, 0); all -1 (the CPU) when gpu_count is 0 and no devices
+// are asked for. Errors name the bad index and the GPUs there are.
+[[nodiscard]] Expected<std::vector<int>> assign_devices(int models, int gpu_count, const std::vector<int>& devices);
+
 // Default hidden size when RunConfig::hidden is 0.
 inline constexpr int kDefaultHiddenGpu = 10000;
 inline constexpr int kDefaultHiddenCpu = 512;

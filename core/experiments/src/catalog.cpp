@@ -1,0 +1,39 @@
+// The scenario catalogue: one row per scenario. Adding a scenario = a function in a scenarios_*.cpp file, a row
+// here and resources/scenarios/NAME.md.
+#include <algorithm>
+
+#include "scenario.h"
+
+namespace gtv::exp {
+
+const std::vector<ScenarioEntry>& scenario_table() {
+  static const std::vector<ScenarioEntry> table = {
+      {{"baseline", "each model alone, the yardstick for the others", false}, &run_baseline},
+      {{"sequential", "method 1: the models called one after another each iteration", false}, &run_sequential},
+      {{"sequential-to", "method 2: as sequential, with a redundant .to(device) of the input", false},
+       &run_sequential_to},
+      {{"list", "method 3: each iteration's outputs collected in a list", false}, &run_list},
+      {{"streams", "one CUDA stream per model, the answer the seed proposed", true}, &run_streams},
+  };
+  return table;
+}
+
+const ScenarioEntry* find_entry(std::string_view name) {
+  const auto& table = scenario_table();
+  auto it = std::find_if(table.begin(), table.end(), [&](const ScenarioEntry& e) { return e.info.name == name; });
+  return it == table.end() ? nullptr : &*it;
+}
+
+std::vector<ScenarioInfo> list_scenarios() {
+  std::vector<ScenarioInfo> infos;
+  for (const auto& entry : scenario_table()) infos.push_back(entry.info);
+  return infos;
+}
+
+std::optional<ScenarioInfo> find_scenario(std::string_view name) {
+  const ScenarioEntry* entry = find_entry(name);
+  if (entry == nullptr) return std::nullopt;
+  return entry->info;
+}
+
+}  // namespace gtv::exp

@@ -1,0 +1,72 @@
+#pragma once
+// What a scenario function gets, and the pieces every scenario is made of: building the models, the labelled
+// warm-up, iteration and forward ranges, and a timed loop measured the three ways the seed compared.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine.h"
+#include "gtv/collect/host_recorder.h"
+#include "gtv/experiments/runner.h"
+
+namespace gtv::exp {
+
+struct ScenarioContext {
+  RunConfig config;                // as given, with hidden resolved
+  NetShape shape;                  // from config
+  std::vector<int> model_devices;  // one per model; kCpuDevice on the CPU
+  Engine& engine;
+  collect::HostRecorder& host;
+  std::function<void(std::string_view)> progress;  // never empty
+
+  [[nodiscard]] bool on_gpu() const { return engine.cuda_available(); }
+  [[nodiscard]] int model_count() const { return static_cast<int>(model_devices.size()); }
+  // The distinct devices the models use, in first-use order.
+  [[nodiscard]] std::vector<int> devices_in_use() const;
+};
+
+using ScenarioFn = void (*)(ScenarioContext&);
+
+struct ScenarioEntry {
+  ScenarioInfo info;
+  ScenarioFn run = nullptr;
+};
+
+// The catalogue (catalog.cpp).
+[[nodiscard]] const std::vector<ScenarioEntry>& scenario_table();
+[[nodiscard]] const ScenarioEntry* find_entry(std::string_view name);
+
+// Builds one model per entry of model_devices inside a "build models" phase.
+void build_models(ScenarioContext& ctx);
+
+// One forward of model inside a Forward range "model M forward" on its device.
+void forward_in_range(ScenarioContext& ctx, int model, const ForwardOptions& options);
+
+// When config.warmup: one untimed pass of body inside a WarmUp range, then synchronize.
+void warm_up(ScenarioContext& ctx, const std::function<void()>& body, const std::string& name = "warm-up");
+
+// config.iters iterations of body(i), each in an Iteration range.
+void iterate(ScenarioContext& ctx, const std::function<void(int)>& body);
+
+// Runs body once inside a Phase range called name and records what three timing methods report for it:
+// stopwatch without synchronize (the seed's), stopwatch after synchronize, CUDA events (GPU only).
+void timed(ScenarioContext& ctx, const std::string& name, const std::function<void()>& body);
+
+// The scenario functions (scenarios_*.cpp).
+void run_baseline(ScenarioContext& ctx);
+void run_sequential(ScenarioContext& ctx);
+void run_sequential_to(ScenarioContext& ctx);
+void run_list(ScenarioContext& ctx);
+void run_streams(ScenarioContext& ctx);
+void run_threads(ScenarioContext& ctx);
+void run_threads_streams(ScenarioContext& ctx);
+void run_copy_pageable(ScenarioContext& ctx);
+void run_copy_pageable_nonblocking(ScenarioContext& ctx);
+void run_copy_pinned(ScenarioContext& ctx);
+void run_copy_batched(ScenarioContext& ctx);
+void run_timing_methods(ScenarioContext& ctx);
+void run_warmup(ScenarioContext& ctx);
+void run_cpu_vs_gpu(ScenarioContext& ctx);
+
+}  // namespace gtv::exp

@@ -1,0 +1,65 @@
+#include <algorithm>
+#include <memory>
+
+#include "scenario.h"
+
+namespace gtv::exp {
+
+std::string device_label(int device) {
+  return device == kCpuDevice ? std::string("cpu") : "cuda:" + std::to_string(device);
+}
+
+std::vector<int> ScenarioContext::devices_in_use() const {
+  std::vector<int> devices;
+  for (int d : model_devices)
+    if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
+  return devices;
+}
+
+void build_models(ScenarioContext& ctx) {
+  auto phase = ctx.host.scope("build models", RangeKind::Phase);
+  for (int m = 0; m < ctx.model_count(); ++m) {
+    ctx.progress("building model " + std::to_string(m) + " on " + device_label(ctx.model_devices[m]));
+    (void)ctx.engine.add_model(ctx.shape, ctx.model_devices[m]);
+  }
+  ctx.engine.synchronize();
+}
+
+void forward_in_range(ScenarioContext& ctx, int model, const ForwardOptions& options) {
+  const int device = ctx.engine.device_of(model);
+  auto range = ctx.host.scope("model " + std::to_string(model) + " forward", RangeKind::Forward, device);
+  ctx.engine.forward(model, options);
+}
+
+void warm_up(ScenarioContext& ctx, const std::function<void()>& body, const std::string& name) {
+  if (!ctx.config.warmup) return;
+  ctx.progress(name);
+  auto range = ctx.host.scope(name, RangeKind::WarmUp);
+  body();
+  ctx.engine.synchronize();
+}
+
+void iterate(ScenarioContext& ctx, const std::function<void(int)>& body) {
+  for (int i = 0; i < ctx.config.iters; ++i) {
+    auto range = ctx.host.scope("iteration " + std::to_string(i), RangeKind::Iteration);
+    body(i);
+  }
+}
+
+void timed(ScenarioContext& ctx, const std::string& name, const std::function<void()>& body) {
+  ctx.progress(name);
+  auto phase = ctx.host.scope(name, RangeKind::Phase);
+  std::unique_ptr<EventTimer> events = ctx.engine.start_event_timer();
+  const TimeNs start_ns = unix_now_ns();
+  body();
+  const TimeNs returned_ns = unix_now_ns();
+  if (events) events->stop();
+  ctx.engine.synchronize();
+  const TimeNs synced_ns = unix_now_ns();
+  phase.end();
+  ctx.host.record_measurement(name, MeasurementMethod::StopwatchNoSync, returned_ns - start_ns, start_ns, returned_ns);
+  ctx.host.record_measurement(name, MeasurementMethod::StopwatchSync, synced_ns - start_ns, start_ns, synced_ns);
+  if (events) ctx.host.record_measurement(name, MeasurementMethod::CudaEvents, events->elapsed_ns(), start_ns, synced_ns);
+}
+
+}  // namespace gtv::exp

@@ -1,0 +1,58 @@
+// The seed's own experiment: three models called from one host thread, the ways the seed tried.
+#include "scenario.h"
+
+namespace gtv::exp {
+namespace {
+
+void forward_all(ScenarioContext& ctx, const ForwardOptions& options) {
+  for (int m = 0; m < ctx.model_count(); ++m) forward_in_range(ctx, m, options);
+}
+
+// Build, warm up with one pass over the models, then the timed loop of config.iters passes.
+void loop_over_models(ScenarioContext& ctx, const ForwardOptions& options) {
+  build_models(ctx);
+  if (options.use_stream) ctx.engine.create_model_streams();
+  warm_up(ctx, [&] { forward_all(ctx, options); });
+  timed(ctx, "timed loop", [&] { iterate(ctx, [&](int) { forward_all(ctx, options); }); });
+}
+
+}  // namespace
+
+void run_baseline(ScenarioContext& ctx) {
+  build_models(ctx);
+  warm_up(ctx, [&] { forward_all(ctx, {}); });
+  for (int m = 0; m < ctx.model_count(); ++m) {
+    const std::string name = "model " + std::to_string(m) + " alone (" + device_label(ctx.engine.device_of(m)) + ")";
+    timed(ctx, name, [&] { iterate(ctx, [&](int) { forward_in_range(ctx, m, {}); }); });
+  }
+}
+
+void run_sequential(ScenarioContext& ctx) { loop_over_models(ctx, {}); }
+
+void run_sequential_to(ScenarioContext& ctx) {
+  ForwardOptions options;
+  options.redundant_to = true;
+  loop_over_models(ctx, options);
+}
+
+void run_list(ScenarioContext& ctx) {
+  ForwardOptions options;
+  options.keep_output = true;
+  build_models(ctx);
+  auto pass = [&] {
+    ctx.engine.clear_kept_outputs();  // a fresh list of outputs each iteration, as the seed's method 3
+    forward_all(ctx, options);
+  };
+  warm_up(ctx, pass);
+  timed(ctx, "timed loop", [&] { iterate(ctx, [&](int) { pass(); }); });
+  ctx.engine.clear_kept_outputs();
+}
+
+void run_streams(ScenarioContext& ctx) {
+  ForwardOptions options;
+  options.use_stream = true;
+  if (!ctx.on_gpu()) ctx.host.add_note("streams: the CPU has no streams; the models ran one after another");
+  loop_over_models(ctx, options);
+}
+
+}  // namespace gtv::exp

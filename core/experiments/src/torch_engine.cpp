@@ -1,0 +1,258 @@
+// The one Engine implementation: LibTorch (1.13 CPU from Debian or 2.x CUDA from pip), using only the API that
+// both have (see shared/gpu-facts.md). Every torch exception leaves here as an EngineError with one line.
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include <c10/core/DeviceGuard.h>
+#include <c10/core/Event.h>
+#include <c10/core/StreamGuard.h>
+#include <c10/core/impl/VirtualGuardImpl.h>
+#include <torch/cuda.h>
+#include <torch/version.h>
+
+#include "engine.h"
+#include "large_fc_net.h"
+
+namespace gtv::exp {
+namespace {
+
+std::string first_line(const char* text) {
+  std::string line(text);
+  if (auto pos = line.find('\n'); pos != std::string::npos) line.resize(pos);
+  return line;
+}
+
+// Runs f, turning torch's exceptions into EngineError.
+template <typename F>
+auto guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const c10::Error& e) {
+    throw EngineError(first_line(e.what_without_backtrace()));
+  } catch (const std::bad_alloc&) {
+    throw EngineError("out of host memory");
+  }
+}
+
+at::Device to_device(int device) {
+  if (device == kCpuDevice) return at::Device(at::kCPU);
+  return at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(device));
+}
+
+struct Model {
+  std::unique_ptr<LargeFcNet> net;
+  at::Device device{at::kCPU};
+  at::Tensor input;
+  std::optional<c10::Stream> stream;
+  at::Tensor host_pageable;  // preallocated copy targets, so the loop times the copy and not the allocation
+  at::Tensor host_pinned;    // only for GPU models: pinned memory needs CUDA
+  std::vector<at::Tensor> kept;
+};
+
+#if TORCH_VERSION_MAJOR >= 2
+// c10::Event::elapsedTime exists from LibTorch 2 on; 1.13 (Debian) is CPU-only anyway.
+class TorchEventTimer final : public EventTimer {
+ public:
+  explicit TorchEventTimer(std::vector<c10::Stream> streams) : streams_(std::move(streams)) {
+    starts_ = record_all();
+  }
+  void stop() override {
+    guarded([&] { ends_ = record_all(); });
+  }
+  [[nodiscard]] TimeNs elapsed_ns() override {
+    return guarded([&] {
+      double longest_ms = 0;
+      for (std::size_t i = 0; i < starts_.size() && i < ends_.size(); ++i) {
+        ends_[i]->synchronize();
+        longest_ms = std::max(longest_ms, starts_[i]->elapsedTime(*ends_[i]));
+      }
+      return static_cast<TimeNs>(longest_ms * 1e6);
+    });
+  }
+
+ private:
+  std::vector<std::unique_ptr<c10::Event>> record_all() {
+    std::vector<std::unique_ptr<c10::Event>> events;
+    for (const auto& stream : streams_) {
+      events.push_back(std::make_unique<c10::Event>(c10::DeviceType::CUDA, c10::EventFlag::BACKEND_DEFAULT));
+      events.back()->record(stream);
+    }
+    return events;
+  }
+  std::vector<c10::Stream> streams_;
+  std::vector<std::unique_ptr<c10::Event>> starts_;
+  std::vector<std::unique_ptr<c10::Event>> ends_;
+};
+constexpr bool kTimingEvents = true;
+#else
+constexpr bool kTimingEvents = false;
+#endif
+
+class TorchEngine final : public Engine {
+ public:
+  explicit TorchEngine(bool force_cpu) {
+    cuda_ = !force_cpu && guarded([] { return torch::cuda::is_available(); });
+    gpu_count_ = cuda_ ? static_cast<int>(guarded([] { return torch::cuda::device_count(); })) : 0;
+  }
+
+  [[nodiscard]] bool cuda_available() const override { return cuda_; }
+  [[nodiscard]] int gpu_count() const override { return gpu_count_; }
+  [[nodiscard]] std::string torch_version() const override { return TORCH_VERSION; }
+  [[nodiscard]] bool timing_events_supported() const override { return cuda_ && kTimingEvents; }
+
+  int add_model(const NetShape& shape, int device) override {
+    check_device(device);
+    return guarded([&] {
+      Model model;
+      model.device = to_device(device);
+      const c10::DeviceGuard device_guard(model.device);
+      model.net = std::make_unique<LargeFcNet>(shape, model.device);
+      const auto options = at::TensorOptions().dtype(at::kFloat);
+      model.input = at::randn({shape.batch, shape.input}, options.device(model.device));
+      model.host_pageable = at::empty({shape.batch, shape.output}, options);
+      if (model.device.is_cuda()) model.host_pinned = at::empty({shape.batch, shape.output}, options.pinned_memory(true));
+      if (device != kCpuDevice) used_devices_.insert(device);
+      models_.push_back(std::move(model));
+      return static_cast<int>(models_.size()) - 1;
+    });
+  }
+
+  [[nodiscard]] int model_count() const override { return static_cast<int>(models_.size()); }
+  [[nodiscard]] int device_of(int model) const override {
+    const auto& d = models_.at(static_cast<std::size_t>(model)).device;
+    return d.is_cuda() ? static_cast<int>(d.index()) : kCpuDevice;
+  }
+
+  void create_model_streams() override {
+    if (!cuda_) return;
+    guarded([&] {
+      const c10::impl::VirtualGuardImpl impl(c10::DeviceType::CUDA);
+      for (auto& model : models_)
+        if (model.device.is_cuda() && !model.stream) model.stream = impl.getStreamFromGlobalPool(model.device, false);
+    });
+  }
+
+  void forward(int index, const ForwardOptions& options) override {
+    guarded([&] {
+      Model& model = models_.at(static_cast<std::size_t>(index));
+      // A thread that calls cuBLAS must have its device set (gpu-facts), so the guard is always there.
+      std::optional<c10::StreamGuard> stream_guard;
+      std::optional<c10::DeviceGuard> device_guard;
+      if (options.use_stream && model.stream) {
+        stream_guard.emplace(*model.stream);
+      } else {
+        device_guard.emplace(model.device);
+      }
+      const at::Tensor x = options.redundant_to ? model.input.to(model.device) : model.input;
+      at::Tensor out = model.net->forward(x);
+      copy_to_host(model, out, options.copy);
+      if (options.keep_output) model.kept.push_back(std::move(out));
+    });
+  }
+
+  void copy_kept_outputs() override {
+    guarded([&] {
+      for (auto& model : models_) {
+        if (model.kept.empty()) continue;
+        const c10::DeviceGuard device_guard(model.device);
+        const at::Tensor all = at::cat(model.kept);
+        const at::Tensor host = all.to(at::TensorOptions().device(at::kCPU));
+        model.kept.clear();
+      }
+    });
+  }
+
+  void clear_kept_outputs() override {
+    for (auto& model : models_) model.kept.clear();
+  }
+
+  void synchronize() override {
+    if (!cuda_) return;
+    guarded([&] {
+      for (int device : used_devices_) torch::cuda::synchronize(device);
+    });
+  }
+
+  [[nodiscard]] std::unique_ptr<EventTimer> start_event_timer() override {
+#if TORCH_VERSION_MAJOR >= 2
+    if (!cuda_) return nullptr;
+    return guarded([&]() -> std::unique_ptr<EventTimer> { return std::make_unique<TorchEventTimer>(streams_in_use()); });
+#else
+    return nullptr;
+#endif
+  }
+
+  void prepare_matmul(int device, int n) override {
+    check_device(device);
+    guarded([&] {
+      auto& operands = matrices_[{device, n}];
+      if (operands.first.defined()) return;
+      const auto options = at::TensorOptions().dtype(at::kFloat).device(to_device(device));
+      const c10::DeviceGuard device_guard(to_device(device));
+      operands = {at::randn({n, n}, options), at::randn({n, n}, options)};
+      if (device != kCpuDevice) used_devices_.insert(device);
+    });
+  }
+
+  void matmul(int device, int n) override {
+    prepare_matmul(device, n);
+    guarded([&] {
+      const auto& operands = matrices_.at({device, n});
+      const c10::DeviceGuard device_guard(to_device(device));
+      const at::Tensor product = at::mm(operands.first, operands.second);
+    });
+  }
+
+ private:
+  void check_device(int device) const {
+    if (device == kCpuDevice) return;
+    if (!cuda_) throw EngineError("device " + std::to_string(device) + " needs a CUDA GPU and this run has none");
+    if (device < 0 || device >= gpu_count_)
+      throw EngineError("device " + std::to_string(device) + " does not exist: this machine has " +
+                        std::to_string(gpu_count_) + " CUDA GPU(s), 0.." + std::to_string(gpu_count_ - 1));
+  }
+
+  static void copy_to_host(Model& model, const at::Tensor& out, CopyMode mode) {
+    switch (mode) {
+      case CopyMode::None:
+        return;
+      case CopyMode::Pageable: {
+        const at::Tensor host = out.to(at::TensorOptions().device(at::kCPU));
+        return;
+      }
+      case CopyMode::PageableNonBlocking:
+        model.host_pageable.copy_(out, /*non_blocking=*/true);
+        return;
+      case CopyMode::Pinned:
+        (model.host_pinned.defined() ? model.host_pinned : model.host_pageable).copy_(out, /*non_blocking=*/true);
+        return;
+    }
+  }
+
+  // The current stream of every device in use plus the models' own streams.
+  [[nodiscard]] std::vector<c10::Stream> streams_in_use() const {
+    std::vector<c10::Stream> streams;
+    const c10::impl::VirtualGuardImpl impl(c10::DeviceType::CUDA);
+    auto add = [&](const c10::Stream& s) {
+      if (std::find(streams.begin(), streams.end(), s) == streams.end()) streams.push_back(s);
+    };
+    for (int device : used_devices_) add(impl.getStream(to_device(device)));
+    for (const auto& model : models_)
+      if (model.stream) add(*model.stream);
+    return streams;
+  }
+
+  bool cuda_ = false;
+  int gpu_count_ = 0;
+  std::vector<Model> models_;
+  std::set<int> used_devices_;
+  std::map<std::pair<int, int>, std::pair<at::Tensor, at::Tensor>> matrices_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_torch_engine(bool force_cpu) { return std::make_unique<TorchEngine>(force_cpu); }
+
+}  // namespace gtv::exp

@@ -1,0 +1,151 @@
+// Every scenario with a CPU mode runs for real at a small size, and its trace has the structure the scenario
+// promises. Expected counts come from the scenario definitions: 3 models, 3 iterations, LargeFcNet's 8 linear
+// layers (input, 6 hidden, output).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "gtv/experiments/runner.h"
+#include "trace_checks.h"
+
+namespace gtv::exp {
+namespace {
+
+using test::count_events;
+using test::count_measurements;
+using test::count_ranges;
+using test::count_ranges_named;
+
+constexpr int kModels = 3;
+constexpr int kIters = 3;
+constexpr int kLinearPerForward = 8;
+constexpr int kReluPerForward = 7;
+
+RunConfig small_cpu_config(const std::string& scenario) {
+  RunConfig config;
+  config.scenario = scenario;
+  config.models = kModels;
+  config.hidden = 64;
+  config.batch = 8;
+  config.iters = kIters;
+  config.force_cpu = true;
+  return config;
+}
+
+struct Want {
+  std::string scenario;
+  int timed_phases;  // phases measured by the stopwatches
+  int iterations;
+  int forwards;  // including the warm-up pass
+};
+
+void PrintTo(const Want& want, std::ostream* out) { *out << want.scenario; }
+
+class SeedScenarioOnCpu : public ::testing::TestWithParam<Want> {};
+
+TEST_P(SeedScenarioOnCpu, TraceHasRangesMeasurementsMetadataAndOps) {
+  const Want& want = GetParam();
+  std::vector<std::string> progress;
+  RunResult result = run_scenario(small_cpu_config(want.scenario),
+                                  [&](std::string_view line) { progress.emplace_back(line); });
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  ASSERT_TRUE(result.trace.has_value());
+  const Trace& trace = *result.trace;
+
+  EXPECT_EQ(trace.metadata().scenario, want.scenario);
+  EXPECT_EQ(trace.metadata().config.at("models"), "3");
+  EXPECT_EQ(trace.metadata().config.at("hidden"), "64");
+  EXPECT_EQ(trace.metadata().config.at("batch"), "8");
+  EXPECT_EQ(trace.metadata().config.at("iters"), "3");
+  EXPECT_EQ(trace.metadata().config.at("devices"), "cpu");
+  EXPECT_FALSE(trace.metadata().machine.at("libtorch").empty());
+  EXPECT_FALSE(trace.metadata().machine.at("host").empty());
+  EXPECT_TRUE(test::has_note_containing(trace, "running on the CPU with hidden=64"));
+  EXPECT_TRUE(test::has_note_containing(trace, "CUDA events"));
+  ASSERT_FALSE(progress.empty());
+  EXPECT_EQ(progress.front(), "CPU requested: running on the CPU with hidden=64");
+
+  EXPECT_EQ(count_ranges_named(trace, RangeKind::Scenario, want.scenario), 1);
+  EXPECT_EQ(count_ranges(trace, RangeKind::Scenario), 1);
+  EXPECT_EQ(count_ranges(trace, RangeKind::WarmUp), 1);
+  EXPECT_EQ(count_ranges(trace, RangeKind::Iteration), want.iterations);
+  EXPECT_EQ(count_ranges(trace, RangeKind::Forward), want.forwards);
+  for (int m = 0; m < kModels; ++m)
+    EXPECT_EQ(count_ranges_named(trace, RangeKind::Forward, "model " + std::to_string(m) + " forward"),
+              want.forwards / kModels);
+  for (const Range& r : trace.ranges()) {
+    if (r.kind == RangeKind::Scenario) continue;
+    EXPECT_TRUE(test::inside_some(trace, r, RangeKind::Scenario)) << r.name;
+    if (r.kind == RangeKind::Forward) {
+      EXPECT_EQ(r.device, -1);
+      EXPECT_TRUE(test::inside_some(trace, r, RangeKind::Iteration) || test::inside_some(trace, r, RangeKind::WarmUp));
+    }
+  }
+
+  EXPECT_EQ(count_measurements(trace, MeasurementMethod::StopwatchNoSync), want.timed_phases);
+  EXPECT_EQ(count_measurements(trace, MeasurementMethod::StopwatchSync), want.timed_phases);
+  EXPECT_EQ(count_measurements(trace, MeasurementMethod::CudaEvents), 0);
+  for (const Measurement& m : trace.measurements()) {
+    EXPECT_EQ(m.reported_ns, m.host_end_ns - m.host_start_ns) << m.name;
+    EXPECT_GT(m.reported_ns, 0) << m.name;
+  }
+
+  EXPECT_EQ(count_events(trace, EventKind::CpuOp, "aten::linear"), want.forwards * kLinearPerForward);
+  EXPECT_EQ(count_events(trace, EventKind::CpuOp, "aten::relu"), want.forwards * kReluPerForward);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seed, SeedScenarioOnCpu,
+                         ::testing::Values(Want{"baseline", kModels, kModels * kIters, kModels + kModels * kIters},
+                                           Want{"sequential", 1, kIters, kModels + kModels * kIters},
+                                           Want{"sequential-to", 1, kIters, kModels + kModels * kIters},
+                                           Want{"list", 1, kIters, kModels + kModels * kIters},
+                                           Want{"streams", 1, kIters, kModels + kModels * kIters}),
+                         [](const auto& param_info) {
+                           std::string name = param_info.param.scenario;
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
+
+TEST(RunOptions, NoWarmupAndNoOpTracing) {
+  RunConfig config = small_cpu_config("sequential");
+  config.warmup = false;
+  config.trace_ops = false;
+  RunResult result = run_scenario(config, {});
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  const Trace& trace = *result.trace;
+  EXPECT_EQ(count_ranges(trace, RangeKind::WarmUp), 0);
+  EXPECT_EQ(count_ranges(trace, RangeKind::Forward), kModels * kIters);
+  EXPECT_EQ(count_events(trace, EventKind::CpuOp), 0);
+}
+
+TEST(RunOptions, DefaultHiddenOnTheCpuIs512) {
+  RunConfig config = small_cpu_config("baseline");
+  config.hidden = 0;
+  config.models = 1;
+  config.iters = 1;
+  RunResult result = run_scenario(config, {});
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  EXPECT_EQ(result.trace->metadata().config.at("hidden"), std::to_string(kDefaultHiddenCpu));
+}
+
+// A model too large for any allocator (4e18 bytes for the first layer) fails while building: the run reports a
+// clear error and still returns the trace of what ran.
+TEST(RunFaults, AllocationFailureGivesAnErrorAndThePartialTrace) {
+  RunConfig config = small_cpu_config("sequential");
+  config.input = 1'000'000'000;
+  config.hidden = 1'000'000'000;
+  RunResult result = run_scenario(config, {});
+  ASSERT_FALSE(result.status.ok());
+  EXPECT_EQ(result.status.error().message.rfind("sequential: ", 0), 0u) << result.status.error().message;
+  EXPECT_EQ(result.status.error().message.find('\n'), std::string::npos);
+  ASSERT_TRUE(result.trace.has_value());
+  EXPECT_EQ(count_ranges(*result.trace, RangeKind::Scenario), 1);
+  EXPECT_EQ(count_ranges_named(*result.trace, RangeKind::Phase, "build models"), 1);
+  EXPECT_EQ(count_ranges(*result.trace, RangeKind::Iteration), 0);
+  EXPECT_TRUE(test::has_note_containing(*result.trace, "run failed: "));
+}
+
+}  // namespace
+}  // namespace gtv::exp
