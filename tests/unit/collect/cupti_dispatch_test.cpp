@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "activity_dispatch.h"
+#include "cupti_calls.h"
 #include "gtv/collect/trace_recorder.h"
 
 namespace gtv::collect::cupti {
@@ -189,9 +190,7 @@ TEST(CuptiDispatch, EmptyAndMissingBuffersDeliverNothing) {
   EXPECT_EQ(dispatcher.delivered(), 0u);
 }
 
-TEST(CuptiDispatch, OneSwitchCoversEveryEnabledKind) {
-  CountingSink sink;
-  ActivityDispatcher dispatcher(sink, fake_namer);
+SyntheticBuffer all_other_kinds_buffer() {
   SyntheticBuffer b;
   CUpti_ActivityMemcpyPtoP4 peer{};
   peer.kind = CUPTI_ACTIVITY_KIND_MEMCPY2;
@@ -212,6 +211,13 @@ TEST(CuptiDispatch, OneSwitchCoversEveryEnabledKind) {
   memory.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
   memory.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
   b.add(memory);
+  return b;
+}
+
+TEST(CuptiDispatch, OneSwitchCoversEveryEnabledKind) {
+  CountingSink sink;
+  ActivityDispatcher dispatcher(sink, fake_namer);
+  SyntheticBuffer b = all_other_kinds_buffer();
   EXPECT_EQ(dispatcher.handle_buffer(b.data(), b.size(), synthetic_next), 6u);
   EXPECT_EQ(sink.memcpys, 1);
   EXPECT_EQ(sink.memsets, 1);
@@ -243,6 +249,36 @@ TEST(CuptiDispatch, BuffersIntoATraceJoinLaunchesToKernels) {
   auto host_lane = trace->find_lane(host_lane_key(1234, 0xfffffff5ll));
   ASSERT_TRUE(host_lane);
   EXPECT_EQ(trace->lane(*host_lane).events[0].start_ns, 100);
+}
+
+}  // namespace
+}  // namespace gtv::collect::cupti
+
+namespace gtv::collect::cupti {
+namespace {
+
+// CUPTI's own iterator and callback names work without a GPU, so the production walk is checked here too:
+// this also proves the synthetic layout above matches what CUPTI expects for these struct versions.
+TEST(CuptiDispatch, CuptisOwnIteratorAndNamesWalkTheSameBuffer) {
+  CountingSink sink;
+  ActivityDispatcher dispatcher(sink, cached_api_namer());
+  SyntheticBuffer buffer = mixed_buffer();
+  EXPECT_EQ(dispatcher.handle_buffer(buffer.data(), buffer.size(), cuptiActivityGetNextRecord), 6u);
+  EXPECT_EQ(dispatcher.ignored(), 1u);
+  ASSERT_EQ(sink.apis.size(), 2u);
+  EXPECT_EQ(sink.apis[0].name, "cudaLaunchKernel");  // CUPTI says "cudaLaunchKernel_v7000"
+  EXPECT_EQ(sink.apis[1].name, "cuCtxSynchronize");
+  ASSERT_EQ(sink.kernels.size(), 1u);
+  EXPECT_EQ(sink.kernels[0].name, "gemm");
+  EXPECT_EQ(sink.kernels[0].correlation_id, 1u);
+  SyntheticBuffer others = all_other_kinds_buffer();
+  EXPECT_EQ(dispatcher.handle_buffer(others.data(), others.size(), cuptiActivityGetNextRecord), 6u);
+  EXPECT_EQ(sink.memcpys, 2);  // one in each buffer
+  EXPECT_EQ(sink.memsets, 1);
+  EXPECT_EQ(sink.syncs, 1);
+  EXPECT_EQ(sink.overheads, 1);
+  EXPECT_EQ(sink.contexts, 1);
+  EXPECT_EQ(sink.memory, 1);
 }
 
 }  // namespace
