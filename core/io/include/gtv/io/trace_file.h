@@ -1,5 +1,7 @@
 #pragma once
 // Reading and writing trace files: Chrome Trace Event JSON with Kineto's conventions, plain or gzip.
+#include <cstdint>
+#include <map>
 #include <string>
 
 #include "gtv/base/expected.h"
@@ -10,9 +12,22 @@ namespace gtv::io {
 // Progress of a long read, 0..1; return false to cancel.
 using ProgressFn = bool (*)(void* context, double fraction);
 
+// What a read did besides building the trace (also summarized in metadata().notes when something was skipped).
+struct ReadStats {
+  std::uint64_t array_elements = 0;             // elements of traceEvents
+  std::uint64_t events_skipped = 0;             // elements ignored (unknown phase, unmatched 'E', ...)
+  std::map<std::string, std::uint64_t> skipped;  // reason -> count
+  std::uint64_t json_bytes = 0;                 // size of the JSON text (after inflating)
+  bool gzip = false;
+};
+
+inline constexpr std::uint64_t kDefaultMaxInflatedBytes = std::uint64_t{4} << 30;  // 4 GiB
+
 struct ReadOptions {
   ProgressFn progress = nullptr;
   void* progress_context = nullptr;
+  ReadStats* stats = nullptr;                                // filled when set
+  std::uint64_t max_inflated_bytes = kDefaultMaxInflatedBytes;  // bound on gzip output
 };
 
 // Reads a .json or .json.gz trace (gzip is detected by its magic bytes, not by name). Errors are one line that

@@ -1,0 +1,98 @@
+// The end of reading: names, processes, the gtv section, flows, metadata, then TraceBuilder::build().
+#include "gtv/config.h"
+#include "trace_assembler.h"
+
+namespace gtv::io {
+
+void TraceAssembler::apply_names() {
+  for (const auto& [key, index] : lanes_) {
+    const PidTid id{key.pid, key.tid};
+    if (auto it = thread_names_.find(id); it != thread_names_.end()) {
+      builder_.set_lane_name(index, it->second);
+    } else if (auto s = string_thread_names_.find(id); s != string_thread_names_.end()) {
+      builder_.set_lane_name(index, s->second);
+    }
+    if (auto it = thread_sort_.find(id); it != thread_sort_.end()) builder_.set_lane_sort_index(index, it->second);
+  }
+}
+
+void TraceAssembler::apply_gtv(const GtvSection& gtv) {
+  builder_.metadata() = gtv.metadata;
+  for (const GtvLane& l : gtv.lanes) {
+    const LaneIndex index = lane_for(l.key);
+    builder_.set_lane_name(index, l.name);
+    builder_.set_lane_sort_index(index, l.sort_index);
+  }
+  for (const Range& r : gtv.ranges) builder_.add_range(r);
+  for (const Measurement& m : gtv.measurements) builder_.add_measurement(m);
+}
+
+void TraceAssembler::resolve_flows() {
+  auto lane_tid = [&](std::int64_t pid, std::int64_t tid) {
+    auto it = aliases_.find({pid, tid});
+    return it == aliases_.end() ? tid : it->second;
+  };
+  auto find = [&](const LaneKey& key) -> const LaneIndex* {
+    auto it = lanes_.find(key);
+    return it == lanes_.end() ? nullptr : &it->second;
+  };
+  for (const FlowPair& f : flow_pairs_) {
+    const std::int64_t from_tid = lane_tid(f.start.pid, f.start.tid);
+    const std::int64_t to_tid = lane_tid(f.end.pid, f.end.tid);
+    const LaneIndex* from = find(host_lane_key(f.start.pid, from_tid));
+    if (from == nullptr) from = find(gpu_lane_key(f.start.pid, from_tid));
+    const LaneIndex* to = find(gpu_lane_key(f.end.pid, to_tid));
+    if (to == nullptr) to = find(host_lane_key(f.end.pid, to_tid));
+    if (from == nullptr || to == nullptr) {
+      skip("'ac2g' flows whose events are missing");
+      continue;
+    }
+    builder_.add_flow_hint(f.id, *from, f.start.ts_ns, *to, f.end.ts_ns);
+  }
+}
+
+std::string TraceAssembler::source_tool() const {
+  if (header_.gtv) {
+    if (!header_.gtv->metadata.source_tool.empty()) return header_.gtv->metadata.source_tool;
+    return header_.gtv->writer.empty() ? std::string("gtv ") + GTV_VERSION : header_.gtv->writer;
+  }
+  return header_.kineto_keys ? "PyTorch Profiler (Kineto)" : "Chrome trace";
+}
+
+Expected<Trace> TraceAssembler::finish(ReadStats* stats) {
+  for (const auto& [id, stack] : open_begins_)
+    for (std::size_t i = 0; i < stack.size(); ++i) skip("'B' events without an 'E'");
+  for (std::size_t i = 0; i < flows_.size(); ++i) skip("'ac2g' flow events without a partner");
+  apply_names();
+  if (header_.gtv) apply_gtv(*header_.gtv);
+  if (header_.gtv && header_.gtv->has_processes) {
+    for (const ProcessInfo& p : header_.gtv->processes) builder_.process(p.pid) = p;
+  } else {
+    for (const auto& [pid, name] : string_process_names_) builder_.process(pid).name = name;
+    for (const auto& [pid, info] : processes_) {
+      ProcessInfo& p = builder_.process(pid);
+      if (!info.name.empty() || p.name.empty()) p.name = info.name;
+      p.sort_index = info.sort_index;
+      p.labels = info.labels;
+    }
+  }
+  for (const DeviceInfo& d : header_.devices) builder_.add_device(d);
+  resolve_flows();
+  TraceMetadata& meta = builder_.metadata();
+  meta.origin_unix_ns = header_.base_time_ns.value_or(0);
+  meta.source_tool = source_tool();
+  std::uint64_t skipped_total = 0;
+  for (const auto& [reason, count] : skipped_) {
+    meta.notes.push_back("reader skipped " + std::to_string(count) + " " + reason);
+    skipped_total += static_cast<std::uint64_t>(count);
+  }
+  if (stats != nullptr) {
+    stats->events_skipped = skipped_total;
+    for (const auto& [reason, count] : skipped_) stats->skipped[reason] = static_cast<std::uint64_t>(count);
+  }
+  Expected<Trace> trace = builder_.build();
+  if (!trace) return Error{file_ + ": " + trace.error().message};
+  return trace;
+}
+
+}  // namespace gtv::io

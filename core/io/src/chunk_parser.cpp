@@ -1,0 +1,31 @@
+#include "chunk_parser.h"
+
+#include <cstring>
+
+#include "event_fields.h"
+
+namespace gtv::io {
+
+ChunkParser::ChunkParser() : impl_(std::make_unique<Impl>()) {}
+ChunkParser::~ChunkParser() = default;
+
+ChunkResult ChunkParser::parse(std::string_view elements, std::uint64_t first_index) {
+  events_.clear();
+  counter_values_.clear();
+  Impl& im = *impl_;
+  const std::size_t needed = elements.size() + 2 + simdjson::SIMDJSON_PADDING;
+  if (im.capacity < needed) {
+    im.capacity = needed + needed / 4;
+    im.buffer = std::make_unique<char[]>(im.capacity);
+  }
+  char* buf = im.buffer.get();
+  buf[0] = '[';
+  std::memcpy(buf + 1, elements.data(), elements.size());
+  buf[elements.size() + 1] = ']';
+  std::memset(buf + elements.size() + 2, 0, simdjson::SIMDJSON_PADDING);
+  const std::size_t length = elements.size() + 2;
+  FieldReader reader{buf, events_, counter_values_};
+  return reader.read_chunk(im.parser, simdjson::padded_string_view(buf, length, im.capacity), first_index);
+}
+
+}  // namespace gtv::io

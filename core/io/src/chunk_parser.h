@@ -1,0 +1,41 @@
+#pragma once
+// Parses a chunk of the traceEvents array (complete elements, no brackets) with simdjson On Demand into RawEvents.
+// Nothing reaches the model until a whole chunk parsed, so a chunk that was cut at the wrong place can be retried.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "raw_event.h"
+
+namespace gtv::io {
+
+struct ChunkResult {
+  enum class Kind : std::uint8_t { Ok, Syntax, Semantic };
+  Kind kind = Kind::Ok;
+  std::size_t offset = 0;  // byte offset of the error within the chunk's elements text
+  std::uint64_t event_index = 0;  // index of the event where a semantic error was found
+  std::string message;
+};
+
+class ChunkParser {
+ public:
+  ChunkParser();
+  ~ChunkParser();
+  ChunkParser(const ChunkParser&) = delete;
+  ChunkParser& operator=(const ChunkParser&) = delete;
+
+  // elements: text between '[' and ']' that holds whole elements; first_index: index of its first element.
+  [[nodiscard]] ChunkResult parse(std::string_view elements, std::uint64_t first_index);
+
+  [[nodiscard]] const std::vector<RawEvent>& events() const { return events_; }
+  [[nodiscard]] const std::vector<CounterValue>& counter_values() const { return counter_values_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::vector<RawEvent> events_;
+  std::vector<CounterValue> counter_values_;
+};
+
+}  // namespace gtv::io

@@ -1,0 +1,153 @@
+#include "gtv_section.h"
+
+#include <simdjson.h>
+
+#include <cmath>
+
+namespace gtv::io {
+namespace {
+
+namespace dom = simdjson::dom;
+
+std::int64_t int_or(dom::element e, std::int64_t fallback) {
+  std::int64_t i = 0;
+  if (e.get_int64().get(i) == simdjson::SUCCESS) return i;
+  std::uint64_t u = 0;
+  if (e.get_uint64().get(u) == simdjson::SUCCESS) return static_cast<std::int64_t>(u);
+  double d = 0;
+  if (e.get_double().get(d) == simdjson::SUCCESS && std::isfinite(d) && std::fabs(d) < 9.2e18)
+    return std::llround(d);
+  return fallback;
+}
+
+std::int64_t int_field(dom::object o, std::string_view key, std::int64_t fallback = 0) {
+  dom::element e;
+  if (o[key].get(e) != simdjson::SUCCESS) return fallback;
+  return int_or(e, fallback);
+}
+
+std::string string_field(dom::object o, std::string_view key) {
+  std::string_view s;
+  if (o[key].get_string().get(s) != simdjson::SUCCESS) return {};
+  return std::string(s);
+}
+
+void read_string_map(dom::object o, std::string_view key, std::map<std::string, std::string>& out) {
+  dom::object m;
+  if (o[key].get_object().get(m) != simdjson::SUCCESS) return;
+  for (auto [k, v] : m) {
+    std::string_view s;
+    if (v.get_string().get(s) == simdjson::SUCCESS) out[std::string(k)] = std::string(s);
+  }
+}
+
+std::vector<std::string> string_list(dom::object o, std::string_view key) {
+  std::vector<std::string> out;
+  dom::array a;
+  if (o[key].get_array().get(a) != simdjson::SUCCESS) return out;
+  for (dom::element e : a) {
+    std::string_view s;
+    if (e.get_string().get(s) == simdjson::SUCCESS) out.emplace_back(s);
+  }
+  return out;
+}
+
+void read_metadata(dom::object o, TraceMetadata& m) {
+  m.source_tool = string_field(o, "source_tool");
+  m.scenario = string_field(o, "scenario");
+  read_string_map(o, "config", m.config);
+  read_string_map(o, "machine", m.machine);
+  m.dropped_records = int_field(o, "dropped_records");
+  m.notes = string_list(o, "notes");
+}
+
+template <typename Fn>
+void for_each_object(dom::object o, std::string_view key, Fn fn) {
+  dom::array a;
+  if (o[key].get_array().get(a) != simdjson::SUCCESS) return;
+  for (dom::element e : a) {
+    dom::object item;
+    if (e.get_object().get(item) == simdjson::SUCCESS) fn(item);
+  }
+}
+
+void read_gtv(dom::object o, GtvSection& g) {
+  g.format_version = static_cast<int>(int_field(o, "format_version"));
+  g.writer = string_field(o, "writer");
+  dom::object meta;
+  if (o["metadata"].get_object().get(meta) == simdjson::SUCCESS) read_metadata(meta, g.metadata);
+  g.has_lanes = o["lanes"].is_array();
+  for_each_object(o, "lanes", [&](dom::object l) {
+    const bool gpu = string_field(l, "kind") == "gpu";
+    const LaneKey key{gpu ? LaneKind::GpuStream : LaneKind::HostThread, int_field(l, "pid"), int_field(l, "tid")};
+    g.lanes.push_back({key, string_field(l, "name"), int_field(l, "sort_index")});
+  });
+  g.has_processes = o["processes"].is_array();
+  for_each_object(o, "processes", [&](dom::object p) {
+    g.processes.push_back({int_field(p, "pid"), string_field(p, "name"), int_field(p, "sort_index"),
+                           string_list(p, "labels")});
+  });
+  for_each_object(o, "ranges", [&](dom::object r) {
+    g.ranges.push_back({string_field(r, "name"), range_kind_from_string(string_field(r, "kind")),
+                        int_field(r, "start_ns"), int_field(r, "end_ns"), int_field(r, "pid"), int_field(r, "tid"),
+                        static_cast<std::int32_t>(int_field(r, "device", -1))});
+  });
+  for_each_object(o, "measurements", [&](dom::object r) {
+    g.measurements.push_back({string_field(r, "name"), measurement_method_from_string(string_field(r, "method")),
+                              int_field(r, "reported_ns"), int_field(r, "host_start_ns"),
+                              int_field(r, "host_end_ns"), int_field(r, "pid"), int_field(r, "tid")});
+  });
+}
+
+void read_devices(dom::array a, std::vector<DeviceInfo>& out) {
+  for (dom::element e : a) {
+    dom::object d;
+    if (e.get_object().get(d) != simdjson::SUCCESS) continue;
+    DeviceInfo info;
+    info.index = static_cast<std::int32_t>(int_field(d, "id"));
+    info.name = string_field(d, "name");
+    info.total_memory_bytes = int_field(d, "totalGlobalMem");
+    info.compute_major = static_cast<std::int32_t>(int_field(d, "computeMajor"));
+    info.compute_minor = static_cast<std::int32_t>(int_field(d, "computeMinor"));
+    info.sm_count = static_cast<std::int32_t>(int_field(d, "numSms"));
+    out.push_back(std::move(info));
+  }
+}
+
+}  // namespace
+
+bool is_interesting_top_level_key(std::string_view key) {
+  return key == "baseTimeNanoseconds" || key == "deviceProperties" || key == "gtv" || key == "schemaVersion" ||
+         key == "trace_id" || key == "cupti_version" || key == "cuda_runtime_version" ||
+         key == "distributedInfo";
+}
+
+Status parse_top_level_value(std::string_view key, std::string_view json, FileHeader& header) {
+  if (key != "baseTimeNanoseconds" && key != "deviceProperties" && key != "gtv") {
+    header.kineto_keys = header.kineto_keys || is_interesting_top_level_key(key);
+    return ok_status();
+  }
+  dom::parser parser;
+  dom::element root;
+  const simdjson::padded_string padded(json);
+  if (auto e = parser.parse(padded).get(root); e != simdjson::SUCCESS)
+    return Error{"'" + std::string(key) + "': " + simdjson::error_message(e)};
+  if (key == "baseTimeNanoseconds") {
+    if (!root.is_number()) return Error{"'baseTimeNanoseconds' is not a number"};
+    header.base_time_ns = int_or(root, 0);
+    header.kineto_keys = true;
+  } else if (key == "deviceProperties") {
+    dom::array a;
+    if (root.get_array().get(a) != simdjson::SUCCESS) return Error{"'deviceProperties' is not an array"};
+    read_devices(a, header.devices);
+    header.kineto_keys = true;
+  } else {
+    dom::object o;
+    if (root.get_object().get(o) != simdjson::SUCCESS) return Error{"'gtv' is not an object"};
+    header.gtv.emplace();
+    read_gtv(o, *header.gtv);
+  }
+  return ok_status();
+}
+
+}  // namespace gtv::io

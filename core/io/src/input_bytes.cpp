@@ -1,0 +1,159 @@
+#include "input_bytes.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace gtv::io {
+namespace {
+
+std::string gib_text(std::uint64_t bytes) {
+  return std::to_string(bytes / (1024 * 1024)) + " MiB";
+}
+
+// Closes a file descriptor on every path out.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+Expected<std::string> inflate_gzip(std::string_view bytes, const std::string& name, std::uint64_t max_bytes) {
+  z_stream zs{};
+  if (inflateInit2(&zs, 15 + 32) != Z_OK) return Error{name + ": cannot start zlib"};
+  std::string out;
+  out.resize(std::min<std::uint64_t>(max_bytes, std::max<std::uint64_t>(bytes.size() * 4, 1 << 16)));
+  std::size_t produced = 0;
+  std::size_t consumed = 0;
+  int rc = Z_OK;
+  while (true) {
+    if (produced == out.size()) {
+      if (out.size() >= max_bytes) {
+        inflateEnd(&zs);
+        return Error{name + ": gzip data inflates to more than " + gib_text(max_bytes) + " (limit)"};
+      }
+      out.resize(std::min<std::uint64_t>(max_bytes, out.size() * 2));
+    }
+    const std::size_t in_chunk = std::min<std::size_t>(bytes.size() - consumed, 1u << 30);
+    const std::size_t out_chunk = std::min<std::size_t>(out.size() - produced, 1u << 30);
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + consumed));
+    zs.avail_in = static_cast<uInt>(in_chunk);
+    zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
+    zs.avail_out = static_cast<uInt>(out_chunk);
+    rc = inflate(&zs, Z_NO_FLUSH);
+    consumed += in_chunk - zs.avail_in;
+    produced += out_chunk - zs.avail_out;
+    if (rc == Z_STREAM_END) {
+      // Concatenated gzip members are one stream (gzip -c a b > c); anything else after the end is an error.
+      if (consumed < bytes.size() && is_gzip(bytes.substr(consumed))) {
+        inflateReset(&zs);
+        continue;
+      }
+      if (consumed < bytes.size()) {
+        inflateEnd(&zs);
+        return Error{name + ": byte " + std::to_string(consumed) + ": data after the end of the gzip stream"};
+      }
+      break;
+    }
+    if (rc == Z_BUF_ERROR && consumed == bytes.size() && zs.avail_out != 0) {
+      inflateEnd(&zs);
+      return Error{name + ": truncated gzip data (ends after " + std::to_string(bytes.size()) + " bytes)"};
+    }
+    if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      std::string why = zs.msg ? zs.msg : "error " + std::to_string(rc);
+      inflateEnd(&zs);
+      return Error{name + ": corrupt gzip data near byte " + std::to_string(consumed) + ": " + why};
+    }
+  }
+  inflateEnd(&zs);
+  out.resize(produced);
+  return out;
+}
+
+InputBytes::InputBytes(InputBytes&& other) noexcept { *this = std::move(other); }
+
+InputBytes& InputBytes::operator=(InputBytes&& other) noexcept {
+  if (this == &other) return *this;
+  reset();
+  const bool owns_inflated = other.view_.data() == other.inflated_.data() && !other.inflated_.empty();
+  inflated_ = std::move(other.inflated_);
+  map_ = std::exchange(other.map_, nullptr);
+  map_size_ = std::exchange(other.map_size_, 0);
+  released_ = std::exchange(other.released_, 0);
+  view_ = owns_inflated ? std::string_view(inflated_) : other.view_;
+  other.view_ = {};
+  was_gzip_ = other.was_gzip_;
+  return *this;
+}
+
+InputBytes::~InputBytes() { reset(); }
+
+void InputBytes::reset() {
+  if (map_ != nullptr) ::munmap(map_, map_size_);
+  map_ = nullptr;
+  map_size_ = 0;
+  inflated_.clear();
+  view_ = {};
+}
+
+void InputBytes::release_before(std::size_t offset) {
+  if (map_ == nullptr) return;
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t end = offset / page * page;
+  if (end <= released_ + (8u << 20)) return;  // in steps of 8 MiB: fewer system calls
+  ::madvise(static_cast<char*>(map_) + released_, end - released_, MADV_DONTNEED);
+  released_ = end;
+}
+
+Expected<InputBytes> InputBytes::from_memory(std::string_view bytes, const std::string& name,
+                                             std::uint64_t max_inflated_bytes) {
+  InputBytes in;
+  if (is_gzip(bytes)) {
+    Expected<std::string> inflated = inflate_gzip(bytes, name, max_inflated_bytes);
+    if (!inflated) return inflated.error();
+    in.inflated_ = std::move(inflated).value();
+    in.view_ = in.inflated_;
+    in.was_gzip_ = true;
+  } else {
+    in.view_ = bytes;
+  }
+  return in;
+}
+
+Expected<InputBytes> InputBytes::load(const std::string& path, std::uint64_t max_inflated_bytes) {
+  Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (file.fd < 0) return Error{path + ": cannot open: " + std::strerror(errno)};
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0) return Error{path + ": cannot stat: " + std::strerror(errno)};
+  if (S_ISDIR(st.st_mode)) return Error{path + ": is a directory, not a trace file"};
+  const auto size = static_cast<std::size_t>(st.st_size);
+  if (size == 0) return Error{path + ": file is empty"};
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
+  if (map == MAP_FAILED) return Error{path + ": cannot map: " + std::strerror(errno)};
+  ::madvise(map, size, MADV_SEQUENTIAL);
+  InputBytes in;
+  in.map_ = map;
+  in.map_size_ = size;
+  in.view_ = std::string_view(static_cast<const char*>(map), size);
+  if (is_gzip(in.view_)) {
+    Expected<std::string> inflated = inflate_gzip(in.view_, path, max_inflated_bytes);
+    if (!inflated) return inflated.error();
+    InputBytes gz;
+    gz.inflated_ = std::move(inflated).value();
+    gz.view_ = gz.inflated_;
+    gz.was_gzip_ = true;
+    return gz;
+  }
+  return in;
+}
+
+}  // namespace gtv::io

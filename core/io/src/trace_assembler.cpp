@@ -1,0 +1,289 @@
+#include "trace_assembler.h"
+
+#include <algorithm>
+#include <array>
+
+namespace gtv::io {
+namespace {
+
+// Numbers given to string pids/tids ("Spans", "PyTorch Profiler"): far above real process and thread ids.
+constexpr std::int64_t kStringIdBase = 1'000'000'000'000;
+
+bool equals_lower(std::string_view text, std::string_view lower) {
+  if (text.size() != lower.size()) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != lower[i]) return false;
+  }
+  return true;
+}
+
+struct CategoryEntry {
+  std::string_view name;  // lower case
+  CategoryClass cls;
+};
+
+// Kineto's categories and the older capitalized ones ("Kernel", "Memcpy", "Runtime", "Operator").
+constexpr std::array<CategoryEntry, 17> kCategories = {{
+    {"kernel", {EventKind::Kernel, true}},
+    {"cpu_op", {EventKind::CpuOp, false}},
+    {"cuda_runtime", {EventKind::Runtime, false}},
+    {"gpu_memcpy", {EventKind::Memcpy, true}},
+    {"gpu_memset", {EventKind::Memset, true}},
+    {"cuda_driver", {EventKind::Driver, false}},
+    {"cuda_sync", {EventKind::Sync, false}},
+    {"user_annotation", {EventKind::Annotation, false}},
+    {"gpu_user_annotation", {EventKind::Annotation, true}},
+    {"overhead", {EventKind::Overhead, false}},
+    {"instant", {EventKind::Instant, false}},
+    {"memcpy", {EventKind::Memcpy, true}},
+    {"memset", {EventKind::Memset, true}},
+    {"runtime", {EventKind::Runtime, false}},
+    {"driver", {EventKind::Driver, false}},
+    {"operator", {EventKind::CpuOp, false}},
+    {"concurrent_kernel", {EventKind::Kernel, true}},
+}};
+
+bool is_digits(std::string_view s) {
+  if (s.empty() || s.size() > 18) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+CategoryClass classify_category(std::string_view cat) {
+  for (const CategoryEntry& e : kCategories)
+    if (equals_lower(cat, e.name)) return e.cls;
+  return {};
+}
+
+void memcpy_kinds_from_name(std::string_view name, MemcpyDetail& d) {
+  // "Memcpy DtoH (Device -> Pinned)"
+  if (name.substr(0, 7) != "Memcpy ") return;
+  std::string_view rest = name.substr(7);
+  const std::size_t space = rest.find(' ');
+  d.copy_kind = copy_kind_from_string(rest.substr(0, space));
+  const std::size_t open = rest.find('('), arrow = rest.find(" -> "), close = rest.find(')');
+  if (open == std::string_view::npos || arrow == std::string_view::npos || close == std::string_view::npos ||
+      !(open < arrow && arrow < close))
+    return;
+  d.src_kind = memory_kind_from_string(rest.substr(open + 1, arrow - open - 1));
+  d.dst_kind = memory_kind_from_string(rest.substr(arrow + 4, close - arrow - 4));
+}
+
+void memset_kind_from_name(std::string_view name, MemsetDetail& d) {
+  // "Memset (Device)"
+  const std::size_t open = name.find('('), close = name.rfind(')');
+  if (name.substr(0, 6) != "Memset" || open == std::string_view::npos || close == std::string_view::npos ||
+      close < open)
+    return;
+  d.memory_kind = memory_kind_from_string(name.substr(open + 1, close - open - 1));
+}
+
+Status TraceAssembler::error(const RawEvent& ev, std::uint64_t base_offset, const std::string& what) const {
+  return Error{file_ + ": event " + std::to_string(ev.index) + " (byte " + std::to_string(base_offset + ev.offset) +
+               "): " + what};
+}
+
+void TraceAssembler::skip(std::string_view reason) { ++skipped_[std::string(reason)]; }
+
+Status TraceAssembler::add_chunk(const std::vector<RawEvent>& events, const std::vector<CounterValue>& counters,
+                                 std::uint64_t base_offset) {
+  for (const RawEvent& ev : events)
+    if (Status s = add_event(ev, counters, base_offset); !s) return s;
+  return ok_status();
+}
+
+std::int64_t TraceAssembler::resolve_id(const IdToken& id, bool is_pid) {
+  if (id.type == IdToken::Type::Number) return id.number;
+  if (id.type == IdToken::Type::None) return 0;
+  if (is_digits(id.text)) return std::stoll(std::string(id.text));
+  auto [it, inserted] = string_ids_.try_emplace(std::string(id.text), 0);
+  if (inserted) it->second = kStringIdBase + next_string_id_++;
+  if (is_pid) string_process_names_.try_emplace(it->second, id.text);
+  return it->second;
+}
+
+LaneIndex TraceAssembler::lane_for(const LaneKey& key) {
+  if (has_last_ && key == last_key_) return last_lane_;
+  auto it = lanes_.find(key);
+  if (it == lanes_.end()) it = lanes_.emplace(key, builder_.lane(key)).first;
+  last_key_ = key;
+  last_lane_ = it->second;
+  has_last_ = true;
+  return it->second;
+}
+
+Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterValue>& counters,
+                                 std::uint64_t base_offset) {
+  if (ev.args.gtv_range) return ok_status();  // a copy of a gtv range for other viewers; ranges come from "gtv"
+  if (ev.ph.size() != 1) {
+    skip(ev.ph.empty() ? "events without 'ph'" : "events with unknown phase");
+    return ok_status();
+  }
+  const char ph = ev.ph[0];
+  static constexpr std::string_view kTimed = "XBEiICstf";
+  if (kTimed.find(ph) != std::string_view::npos && !ev.has_ts)
+    return error(ev, base_offset, "'" + std::string(ev.ph) + "' event without 'ts'");
+  switch (ph) {
+    case 'X': {
+      if (!ev.has_dur) return error(ev, base_offset, "'X' event without 'dur'");
+      if (ev.dur_ns < 0) return error(ev, base_offset, "negative duration " + std::to_string(ev.dur_ns) + " ns");
+      PendingEvent p;
+      if (make_pending(ev, p)) commit(p);
+      return ok_status();
+    }
+    case 'B': {
+      PendingEvent p;
+      if (make_pending(ev, p)) open_begins_[{resolve_id(ev.pid, true), resolve_id(ev.tid, false)}].push_back(p);
+      return ok_status();
+    }
+    case 'E': {
+      auto it = open_begins_.find({resolve_id(ev.pid, true), resolve_id(ev.tid, false)});
+      if (it == open_begins_.end() || it->second.empty()) {
+        skip("'E' events without a matching 'B'");
+        return ok_status();
+      }
+      PendingEvent p = it->second.back();
+      it->second.pop_back();
+      p.event.duration_ns = ev.ts_ns - p.event.start_ns;
+      if (p.event.duration_ns < 0)
+        return error(ev, base_offset, "'E' event before its 'B' (negative duration)");
+      commit(p);
+      return ok_status();
+    }
+    case 'i':
+    case 'I': {
+      PendingEvent p;
+      if (make_pending(ev, p)) commit(p);
+      return ok_status();
+    }
+    case 'C': add_counter(ev, counters); return ok_status();
+    case 'M': add_metadata(ev); return ok_status();
+    case 's':
+    case 'f': add_flow(ev); return ok_status();
+    default: skip("events with unknown phase"); return ok_status();
+  }
+}
+
+bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
+  CategoryClass cls = classify_category(ev.cat);
+  const bool instant = ev.ph == "i" || ev.ph == "I";
+  if (instant) cls.kind = EventKind::Instant;
+  if (ev.args.gtv_lane == "host") cls.gpu = false;
+  if (ev.args.gtv_lane == "gpu") cls.gpu = true;
+  const std::int64_t pid = resolve_id(ev.pid, true);
+  const std::int64_t tid = resolve_id(ev.tid, false);
+  if (ev.tid.type == IdToken::Type::String) string_thread_names_.try_emplace({pid, tid}, ev.tid.text);
+  const std::int64_t lane_tid = ev.args.has_gtv_tid ? ev.args.gtv_tid : tid;
+  if (ev.args.has_gtv_tid) aliases_[{pid, tid}] = lane_tid;
+  const LaneKey key = cls.gpu ? gpu_lane_key(ev.args.has_device ? ev.args.device : pid,
+                                             ev.args.has_stream ? ev.args.stream : lane_tid)
+                              : host_lane_key(pid, lane_tid);
+  p.lane = lane_for(key);
+  p.event.start_ns = ev.ts_ns;
+  p.event.duration_ns = instant ? 0 : ev.dur_ns;
+  p.event.correlation_id = ev.args.correlation;
+  p.event.name = builder_.intern(ev.name);
+  p.event.kind = cls.kind;
+  switch (cls.kind) {
+    case EventKind::Kernel: p.kernel = ev.args.kernel; break;
+    case EventKind::Memcpy:
+      memcpy_kinds_from_name(ev.name, p.memcpy);
+      p.memcpy.bytes = ev.args.bytes;
+      p.memcpy.dst_device = ev.args.dst_device;
+      if (!ev.args.copy_kind.empty()) p.memcpy.copy_kind = copy_kind_from_string(ev.args.copy_kind);
+      if (!ev.args.src_kind.empty()) p.memcpy.src_kind = memory_kind_from_string(ev.args.src_kind);
+      if (!ev.args.dst_kind.empty()) p.memcpy.dst_kind = memory_kind_from_string(ev.args.dst_kind);
+      break;
+    case EventKind::Memset:
+      memset_kind_from_name(ev.name, p.memset);
+      p.memset.bytes = ev.args.bytes;
+      p.memset.value = static_cast<std::int32_t>(ev.args.memset_value);
+      if (!ev.args.memory_kind.empty()) p.memset.memory_kind = memory_kind_from_string(ev.args.memory_kind);
+      break;
+    case EventKind::Other: p.category.assign(ev.cat); break;
+    default: break;
+  }
+  return true;
+}
+
+void TraceAssembler::commit(PendingEvent& p) {
+  switch (p.event.kind) {
+    case EventKind::Kernel: builder_.add_kernel(p.lane, p.event, p.kernel); break;
+    case EventKind::Memcpy: builder_.add_memcpy(p.lane, p.event, p.memcpy); break;
+    case EventKind::Memset: builder_.add_memset(p.lane, p.event, p.memset); break;
+    case EventKind::Other: builder_.add_other(p.lane, p.event, p.category); break;
+    default: builder_.add_event(p.lane, p.event); break;
+  }
+}
+
+void TraceAssembler::add_metadata(const RawEvent& ev) {
+  const std::int64_t pid = resolve_id(ev.pid, true);
+  const std::int64_t tid = resolve_id(ev.tid, false);
+  const RawArgs& a = ev.args;
+  if (ev.name.substr(0, 8) == "process_") processes_[pid].pid = pid;
+  if (ev.name == "process_name") {
+    processes_[pid].name = std::string(a.text_name);
+  } else if (ev.name == "process_labels") {
+    ProcessInfo& p = processes_[pid];
+    p.labels.clear();
+    std::string_view rest = a.labels;
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      if (std::string_view label = rest.substr(0, comma); !label.empty()) p.labels.emplace_back(label);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+  } else if (ev.name == "process_sort_index") {
+    processes_[pid].sort_index = a.sort_index;
+  } else if (ev.name == "thread_name") {
+    thread_names_[{pid, tid}] = std::string(a.text_name);
+  } else if (ev.name == "thread_sort_index") {
+    thread_sort_[{pid, tid}] = a.sort_index;
+  } else {
+    skip("metadata events of unknown kind");
+  }
+}
+
+void TraceAssembler::add_counter(const RawEvent& ev, const std::vector<CounterValue>& counters) {
+  const std::int64_t pid = resolve_id(ev.pid, true);
+  const std::uint32_t end = ev.args.counter_first + ev.args.counter_count;
+  for (std::uint32_t i = ev.args.counter_first; i < end && i < counters.size(); ++i) {
+    if (ev.args.counter_count == 1) {
+      builder_.add_counter_sample(pid, ev.name, {ev.ts_ns, counters[i].second});
+    } else {
+      builder_.add_counter_sample(pid, std::string(ev.name) + "/" + std::string(counters[i].first),
+                                  {ev.ts_ns, counters[i].second});
+    }
+  }
+  if (ev.args.counter_count == 0) skip("counter events without numeric args");
+}
+
+void TraceAssembler::add_flow(const RawEvent& ev) {
+  if (!equals_lower(ev.cat, "ac2g")) {
+    skip("flow events other than 'ac2g'");
+    return;
+  }
+  if (ev.id.type == IdToken::Type::None) {
+    skip("flow events without 'id'");
+    return;
+  }
+  const auto id = static_cast<std::uint64_t>(resolve_id(ev.id, false));
+  FlowPair& pair = flows_[id];
+  const FlowEnd end{resolve_id(ev.pid, true), resolve_id(ev.tid, false), ev.ts_ns};
+  if (ev.ph == "s") {
+    pair.start = end;
+    pair.has_start = true;
+  } else {
+    pair.end = end;
+    pair.has_end = true;
+  }
+  if (pair.has_start && pair.has_end) {
+    pair.id = id;
+    flow_pairs_.push_back(pair);
+    flows_.erase(id);
+  }
+}
+
+}  // namespace gtv::io

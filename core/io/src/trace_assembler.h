@@ -1,0 +1,96 @@
+#pragma once
+// Turns RawEvents into model events through TraceBuilder: chooses lanes from categories (Kineto conventions),
+// matches B/E pairs, collects metadata (M), counters (C) and "ac2g" flows, and at the end applies the file
+// header and the gtv section.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gtv/io/trace_file.h"
+#include "gtv/model/trace_builder.h"
+#include "gtv_section.h"
+#include "raw_event.h"
+
+namespace gtv::io {
+
+// What a category says about an event.
+struct CategoryClass {
+  EventKind kind = EventKind::Other;
+  bool gpu = false;  // belongs on a GPU stream lane
+};
+[[nodiscard]] CategoryClass classify_category(std::string_view cat);
+
+// Copy and memory kinds from a Kineto name: "Memcpy DtoH (Device -> Pinned)", "Memset (Device)".
+void memcpy_kinds_from_name(std::string_view name, MemcpyDetail& detail);
+void memset_kind_from_name(std::string_view name, MemsetDetail& detail);
+
+class TraceAssembler {
+ public:
+  explicit TraceAssembler(std::string file_name) : file_(std::move(file_name)) {}
+
+  // Adds one parsed chunk. Errors name the file, event index and byte offset (base_offset + event offset).
+  [[nodiscard]] Status add_chunk(const std::vector<RawEvent>& events, const std::vector<CounterValue>& counters,
+                                 std::uint64_t base_offset);
+  FileHeader& header() { return header_; }
+  [[nodiscard]] Expected<Trace> finish(ReadStats* stats);
+
+ private:
+  struct PendingEvent {
+    LaneIndex lane = 0;
+    Event event;
+    std::string category;  // for EventKind::Other
+    KernelDetail kernel;
+    MemcpyDetail memcpy;
+    MemsetDetail memset;
+  };
+  struct FlowEnd {
+    std::int64_t pid = 0, tid = 0;
+    TimeNs ts_ns = 0;
+  };
+  struct FlowPair {
+    std::uint64_t id = 0;
+    bool has_start = false, has_end = false;
+    FlowEnd start, end;
+  };
+  using PidTid = std::pair<std::int64_t, std::int64_t>;
+
+  Status add_event(const RawEvent& ev, const std::vector<CounterValue>& counters, std::uint64_t base_offset);
+  Status error(const RawEvent& ev, std::uint64_t base_offset, const std::string& what) const;
+  std::int64_t resolve_id(const IdToken& id, bool is_pid);
+  LaneIndex lane_for(const LaneKey& key);
+  bool make_pending(const RawEvent& ev, PendingEvent& out);
+  void commit(PendingEvent& p);
+  void add_metadata(const RawEvent& ev);
+  void add_counter(const RawEvent& ev, const std::vector<CounterValue>& counters);
+  void add_flow(const RawEvent& ev);
+  void skip(std::string_view reason);
+
+  void apply_names();
+  void apply_gtv(const GtvSection& gtv);
+  void resolve_flows();
+  std::string source_tool() const;
+
+  std::string file_;
+  TraceBuilder builder_;
+  FileHeader header_;
+  std::map<LaneKey, LaneIndex> lanes_;
+  LaneKey last_key_{};
+  LaneIndex last_lane_ = 0;
+  bool has_last_ = false;
+  std::unordered_map<std::string, std::int64_t> string_ids_;
+  std::map<std::int64_t, std::string> string_process_names_;
+  std::map<PidTid, std::string> string_thread_names_;
+  std::map<PidTid, std::int64_t> aliases_;  // (pid, written tid) -> lane tid, from args.gtv_tid
+  std::map<PidTid, std::vector<PendingEvent>> open_begins_;
+  std::map<PidTid, std::string> thread_names_;
+  std::map<PidTid, std::int64_t> thread_sort_;
+  std::map<std::int64_t, ProcessInfo> processes_;
+  std::unordered_map<std::uint64_t, FlowPair> flows_;
+  std::vector<FlowPair> flow_pairs_;
+  std::map<std::string, std::int64_t> skipped_;
+  std::int64_t next_string_id_ = 0;
+};
+
+}  // namespace gtv::io
