@@ -37,7 +37,10 @@ std::vector<ConcurrencyStep> sweep(const BusyAnalysis& busy) {
   return steps;
 }
 
-std::string verdict_for(const Concurrency& c) {
+std::string verdict_for(const Concurrency& c, std::size_t activity_count) {
+  if (c.gpu_count == 0 && activity_count > 0)
+    return "The GPU activity in this trace (" + std::to_string(activity_count) +
+           " item(s)) has zero duration: no GPU was busy for a measurable time.";
   if (c.gpu_count == 0) return "No GPU activity in this trace: no kernel, copy or memset ran on a GPU.";
   const std::string busiest = "GPU " + std::to_string(c.busiest_device);
   if (c.gpu_count == 1)
@@ -78,7 +81,9 @@ Concurrency analyze_concurrency(const BusyAnalysis& busy) {
   }
   c.effective_parallelism = safe_ratio(double(c.sum_busy_ns), double(c.any_busy_ns));
   c.overlap_share = safe_ratio(double(c.overlap_ns), double(c.any_busy_ns));
-  c.verdict = verdict_for(c);
+  std::size_t activity_count = 0;
+  for (const GpuBusy& g : busy.gpus) activity_count += g.activity_count;
+  c.verdict = verdict_for(c, activity_count);
   return c;
 }
 

@@ -1,7 +1,7 @@
 #include <string>
 
 #include "gtv/analysis/summary.h"
-#include "json_writer.h"
+#include "json_parts.h"
 
 namespace gtv::analysis {
 namespace {
@@ -81,8 +81,7 @@ void write_gpu(detail::JsonWriter& w, const GpuSummary& g) {
 
 std::string format_summary_text(const TraceSummary& summary) { return format_lines(summary, false); }
 
-std::string format_summary_json(const TraceSummary& s) {
-  detail::JsonWriter w;
+void detail::write_summary_json(detail::JsonWriter& w, const TraceSummary& s) {
   w.begin_object().field("source_tool", s.source_tool).field("scenario", s.scenario);
   w.field("origin_unix_ns", s.origin_unix_ns).field("start_ns", s.start_ns).field("end_ns", s.end_ns);
   w.field("duration_ns", s.duration_ns()).field("event_count", static_cast<std::uint64_t>(s.event_count));
@@ -105,6 +104,11 @@ std::string format_summary_json(const TraceSummary& s) {
   w.end_array().key("categories").begin_object();
   for (const CategoryCount& c : s.categories) w.field(c.category, static_cast<std::uint64_t>(c.count));
   w.end_object().end_object();
+}
+
+std::string format_summary_json(const TraceSummary& s) {
+  detail::JsonWriter w;
+  detail::write_summary_json(w, s);
   return w.take();
 }
 

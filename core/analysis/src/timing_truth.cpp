@@ -103,7 +103,7 @@ TimingTruth analyze_timing_truth(const Trace& trace) {
     if (by_flows) {
       auto it = std::lower_bound(launches.begin(), launches.end(), meas.host_start_ns,
                                  [](const Launched& l, TimeNs t) { return l.launch_ns < t; });
-      for (; it != launches.end() && it->launch_ns <= meas.host_end_ns; ++it)
+      for (; it != launches.end() && it->launch_ns < meas.host_end_ns; ++it)
         if (!same_pid_only || it->pid == meas.pid) add_gpu_work(m, it->gpu, work);
     } else {
       auto it = std::lower_bound(activities.by_start.begin(), activities.by_start.end(),

@@ -92,6 +92,7 @@ std::vector<DeviceWarmUp> from_kernel_names(const Trace& trace) {
       d.steady_mean_ns += k.later_sum_ns / k.later_count;
       ++d.steady_count;
     }
+    if (d.steady_count == 0) continue;  // nothing ran twice: no steady state to compare with
     finish(d);
     out.push_back(std::move(d));
   }

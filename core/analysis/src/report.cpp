@@ -1,0 +1,39 @@
+#include "gtv/analysis/report.h"
+
+namespace gtv::analysis {
+namespace {
+
+std::vector<std::string> headline(const Report& r) {
+  std::vector<std::string> out;
+  out.push_back(r.concurrency.verdict);
+  if (!r.blocking.calls.empty()) out.push_back(r.blocking.findings.front());
+  // The first device line, if it found a slow first iteration; else the costliest set-up cause.
+  for (const std::string& f : r.warmup.findings) {
+    if (f.rfind("No warm-up", 0) == 0) break;
+    out.push_back(f);
+    break;
+  }
+  for (const MeasurementTruth& m : r.timing.measurements) {
+    if (out.size() >= 6) break;
+    out.push_back(m.verdict);
+  }
+  return out;
+}
+
+}  // namespace
+
+Report analyze(const Trace& trace) {
+  Report r;
+  r.summary = summarize(trace);
+  r.busy = analyze_busy(trace);
+  r.concurrency = analyze_concurrency(r.busy);
+  r.warmup = analyze_warmup(trace);
+  r.blocking = analyze_host_blocking(trace);
+  r.launches = analyze_launches(trace);
+  r.timing = analyze_timing_truth(trace);
+  r.kernels = analyze_kernels(trace);
+  r.verdict = headline(r);
+  return r;
+}
+
+}  // namespace gtv::analysis

@@ -1,0 +1,112 @@
+#include "gtv/analysis/report.h"
+
+#include <gtest/gtest.h>
+
+#include "trace_helpers.h"
+
+namespace gtv::analysis {
+using namespace testing;
+
+namespace {
+constexpr TimeNs ms = kNsPerMs;
+
+// Two GPUs launched from one thread: 30 ms of overlap, then a pageable copy that blocks the host.
+Trace classroom_trace() {
+  TraceBuilder b;
+  b.metadata().source_tool = "gtv 0.1.0";
+  b.metadata().scenario = "method 1";
+  host_call(b, 1, 1, "cudaLaunchKernel", 0, 10 * kNsPerUs, EventKind::Runtime, 1);
+  host_call(b, 1, 1, "cudaLaunchKernel", 1 * ms, 10 * kNsPerUs, EventKind::Runtime, 2);
+  kernel(b, 0, 7, "void at::native::gemm<float>(float*)", 2 * ms, 40 * ms, 1);
+  kernel(b, 1, 7, "void at::native::gemm<float>(float*)", 12 * ms, 40 * ms, 2);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 2 * ms, 55 * ms, EventKind::Runtime, 3);
+  memcpy_event(b, 1, 7, 52 * ms, 5 * ms, {4096, CopyKind::DeviceToHost, MemoryKind::Device, MemoryKind::Pageable, -1},
+               3);
+  b.add_measurement(Measurement{"forward", MeasurementMethod::StopwatchNoSync, 2 * ms, 0, 2 * ms, 1, 1});
+  return build(b);
+}
+
+int bracket_balance(const std::string& json) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    if (json[i] == '"' && (i == 0 || json[i - 1] != '\\')) in_string = !in_string;
+    if (!in_string) depth += (json[i] == '{' || json[i] == '[') - (json[i] == '}' || json[i] == ']');
+  }
+  return depth;
+}
+}  // namespace
+
+TEST(Report, VerdictFirstThenNumbers) {
+  const Trace t = classroom_trace();
+  const Report r = analyze(t);
+  ASSERT_GE(r.verdict.size(), 3u);
+  EXPECT_EQ(r.verdict[0],
+            "2 GPUs overlapped for 30.0 ms of 55.0 ms (55%); effective parallelism 1.55 of 2 possible; ideal "
+            "(busiest GPU, GPU 1, alone) 45.0 ms.");
+  EXPECT_EQ(r.verdict[1], "cudaMemcpyAsync to pageable memory blocked the host for 55.0 ms (1 call(s), thread 1).");
+  const std::string text = format_report(r, Format::Text);
+  EXPECT_EQ(text.rfind("GPU timeline analysis: method 1\n", 0), 0u) << text;
+  const std::size_t verdict_at = text.find("2 GPUs overlapped");
+  const std::size_t numbers_at = text.find("GPU busy time\n");
+  ASSERT_NE(verdict_at, std::string::npos);
+  ASSERT_NE(numbers_at, std::string::npos);
+  EXPECT_LT(verdict_at, numbers_at);
+  EXPECT_NE(text.find("  gemm        2  80.0 ms  40.0 ms  40.0 ms  40.0 ms  100.0%\n"), std::string::npos) << text;
+  EXPECT_EQ(text, format_report(analyze(t), Format::Text));  // deterministic
+}
+
+TEST(Report, MarkdownAndJson) {
+  const Trace t = classroom_trace();
+  const Report r = analyze(t);
+  const std::string md = format_report(r, Format::Markdown);
+  EXPECT_EQ(md.rfind("# GPU timeline analysis: method 1\n\n**2 GPUs overlapped", 0), 0u) << md;
+  EXPECT_NE(md.find("## Kernels\n"), std::string::npos);
+  EXPECT_NE(md.find("| kernel | count | total | mean | min | max | share |\n|---|---:|"), std::string::npos) << md;
+  const std::string json = format_report(r, Format::Json);
+  EXPECT_EQ(bracket_balance(json), 0);
+  EXPECT_NE(json.find("\"effective_parallelism\": 1.5455"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"overlap_ns\": 30000000"), std::string::npos);
+}
+
+TEST(Report, DegenerateInputsGiveWordedReports) {
+  std::vector<Trace> traces;
+  {
+    TraceBuilder b;  // empty
+    traces.push_back(build(b));
+  }
+  {
+    TraceBuilder b;  // one event
+    host_call(b, 1, 1, "cudaSetDevice", 5, 3);
+    traces.push_back(build(b));
+  }
+  {
+    TraceBuilder b;  // zero-length events, an unknown category, flows without partners
+    kernel(b, 0, 7, "k", 10, 0, 42);
+    host_call(b, 1, 1, "cudaLaunchKernel", 0, 0, EventKind::Runtime, 43);
+    b.add_other(b.lane(host_lane_key(1, 1)), make_event(b, "x", 3, 0, EventKind::Other), "mystery_category");
+    b.add_measurement(Measurement{"m", MeasurementMethod::CudaEvents, 0, 4, 4, 1, 1});
+    traces.push_back(build(b));
+  }
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    const Report r = analyze(traces[i]);
+    for (Format f : {Format::Text, Format::Markdown, Format::Json}) {
+      const std::string out = format_report(r, f);
+      EXPECT_FALSE(out.empty());
+      EXPECT_EQ(out.find("nan"), std::string::npos) << out;
+      EXPECT_EQ(out.find("inf"), std::string::npos) << out;
+      if (f == Format::Json) {
+        EXPECT_EQ(bracket_balance(out), 0);
+      }
+    }
+    if (i < 2) {
+      EXPECT_EQ(r.verdict[0], "No GPU activity in this trace: no kernel, copy or memset ran on a GPU.");
+      EXPECT_NE(format_report(r, Format::Text).find("No kernels in this trace."), std::string::npos);
+    } else {
+      EXPECT_EQ(r.verdict[0],
+                "The GPU activity in this trace (1 item(s)) has zero duration: no GPU was busy for a measurable time.");
+    }
+  }
+  EXPECT_EQ(analyze(traces[2]).summary.categories.back().category, "mystery_category");
+}
+}  // namespace gtv::analysis
