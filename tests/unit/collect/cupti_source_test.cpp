@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "cupti_calls.h"
 #include "gtv/collect/trace_recorder.h"
 
@@ -29,6 +31,20 @@ TEST(CuptiSource, StartEitherSucceedsOrExplainsWhyInOneLine) {
   }
   EXPECT_TRUE(source.stop().ok());  // and twice is fine
   EXPECT_TRUE(recorder.finish().ok());
+}
+
+TEST(CuptiSource, StartOrNoteLeavesANoteWhenCuptiIsUnavailable) {
+  TraceRecorder recorder;
+  CuptiSource source;
+  const bool tracing = start_or_note(source, CuptiOptions{}, recorder);
+  EXPECT_EQ(tracing, source.started());
+  EXPECT_TRUE(source.stop().ok());
+  Expected<Trace> trace = recorder.finish();
+  ASSERT_TRUE(trace.ok());
+  const auto& notes = trace->metadata().notes;
+  const bool noted = !notes.empty() && notes[0].rfind("CUPTI unavailable: ", 0) == 0 &&
+                     notes[0].find("ran untraced") != std::string::npos;
+  EXPECT_EQ(noted, !tracing);
 }
 
 TEST(CuptiSource, StopWithoutStartIsHarmless) {
@@ -66,6 +82,25 @@ TEST(CuptiSource, MachineInfoNeverFailsAndSaysWhetherADriverIsThere) {
     const int count = std::stoi(info.at("gpu_count"));
     for (int i = 0; i < count; ++i) EXPECT_TRUE(info.contains("gpu" + std::to_string(i)));
   }
+}
+
+}  // namespace
+}  // namespace gtv::collect
+
+namespace gtv::collect {
+namespace {
+
+TEST(CuptiSource, NvtxInjectionPointsAtTheLoadedCuptiUnlessAlreadySet) {
+  ::unsetenv("NVTX_INJECTION64_PATH");
+  const std::string note = cupti::inject_nvtx();
+  const char* path = std::getenv("NVTX_INJECTION64_PATH");
+  ASSERT_NE(path, nullptr) << note;
+  EXPECT_NE(std::string(path).find("libcupti.so"), std::string::npos) << path;
+  EXPECT_EQ(note.rfind(std::string("NVTX injection set to ") + path, 0), 0u) << note;
+  ::setenv("NVTX_INJECTION64_PATH", "/elsewhere/libinjection.so", 1);
+  EXPECT_EQ(cupti::inject_nvtx(), "NVTX injection already set to /elsewhere/libinjection.so");
+  EXPECT_STREQ(std::getenv("NVTX_INJECTION64_PATH"), "/elsewhere/libinjection.so");
+  ::unsetenv("NVTX_INJECTION64_PATH");
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 #include "cupti_calls.h"
 
+#include <dlfcn.h>
+
 #include <array>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -116,13 +119,28 @@ Status enable_tracing(const CuptiOptions& options, CUpti_BuffersCallbackRequestF
   return ok_status();
 }
 
-void disable_tracing() {
+void disable_kinds() {
   EnabledState& state = enabled_state();
   std::lock_guard lock(state.mutex);
   for (CUpti_ActivityKind kind : state.kinds) (void)cuptiActivityDisable(kind);
   state.kinds.clear();
+}
+
+void unsubscribe() {
+  EnabledState& state = enabled_state();
+  std::lock_guard lock(state.mutex);
   if (state.subscriber != nullptr) (void)cuptiUnsubscribe(state.subscriber);
   state.subscriber = nullptr;
+}
+
+std::string inject_nvtx() {
+  constexpr const char* kVariable = "NVTX_INJECTION64_PATH";
+  if (const char* existing = std::getenv(kVariable)) return std::string("NVTX injection already set to ") + existing;
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) == 0 || info.dli_fname == nullptr)
+    return "NVTX injection not set: the path of libcupti is unknown";
+  if (::setenv(kVariable, info.dli_fname, 0) != 0) return "NVTX injection not set: setenv failed";
+  return std::string("NVTX injection set to ") + info.dli_fname + " (takes effect only before the first NVTX call)";
 }
 
 Status flush_all() {

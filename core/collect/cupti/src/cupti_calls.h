@@ -16,8 +16,12 @@ namespace gtv::collect::cupti {
 // enabled is an Error; an optional one becomes a note through sink.onNote.
 [[nodiscard]] Status enable_tracing(const CuptiOptions& options, CUpti_BuffersCallbackRequestFunc requested,
                                     CUpti_BuffersCallbackCompleteFunc completed, ActivitySink& sink);
-// Disables every kind enable_tracing enabled and unsubscribes. Safe to call when nothing is enabled.
-void disable_tracing();
+// Disables every kind enable_tracing enabled. Safe to call when nothing is enabled.
+void disable_kinds();
+// Unsubscribes (after the last flush). Safe to call when not subscribed.
+void unsubscribe();
+// Sets NVTX_INJECTION64_PATH to the loaded libcupti if unset; the note says what happened.
+[[nodiscard]] std::string inject_nvtx();
 // cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED): delivers every buffer, complete or not.
 [[nodiscard]] Status flush_all();
 

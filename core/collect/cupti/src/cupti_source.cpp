@@ -79,9 +79,11 @@ Status CuptiSource::start(const CuptiOptions& options, ActivitySink& sink) {
     g_session = session;
     g_buffer_bytes = options.buffer_bytes >= (1u << 20) ? options.buffer_bytes : (1u << 20);
   }
+  if (options.inject_nvtx) sink.onNote(cupti::inject_nvtx());
   Status enabled = cupti::enable_tracing(options, buffer_requested, buffer_completed, sink);
   if (!enabled) {
-    cupti::disable_tracing();
+    cupti::disable_kinds();
+    cupti::unsubscribe();
     std::lock_guard lock(g_mutex);
     g_session.reset();
     return enabled.error();
@@ -93,9 +95,12 @@ Status CuptiSource::start(const CuptiOptions& options, ActivitySink& sink) {
 Status CuptiSource::stop() {
   if (!started_) return ok_status();
   started_ = false;
-  // No lock of ours is held here: the flush calls buffer_completed on this thread.
+  // No lock of ours is held here: the flush calls buffer_completed on this thread. Flush, disable, then flush
+  // again for whatever was recorded in between; unsubscribe last, once nothing more can arrive.
   Status flushed = cupti::flush_all();
-  cupti::disable_tracing();
+  cupti::disable_kinds();
+  if (Status again = cupti::flush_all(); flushed && !again) flushed = again;
+  cupti::unsubscribe();
   std::shared_ptr<Session> session;
   {
     std::lock_guard lock(g_mutex);
@@ -105,6 +110,14 @@ Status CuptiSource::stop() {
   last_delivered_ = session->dispatcher->delivered();
   last_dropped_ = session->dropped.load();
   return flushed;
+}
+
+bool start_or_note(CuptiSource& source, const CuptiOptions& options, TraceRecorder& recorder) {
+  Status started = source.start(options, recorder);
+  if (!started)
+    recorder.add_note("CUPTI unavailable: " + started.error().message +
+                      "; ran untraced (host ranges and measurements only)");
+  return started.ok();
 }
 
 std::size_t CuptiSource::records_delivered() const {

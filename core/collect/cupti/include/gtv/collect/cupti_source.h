@@ -15,6 +15,7 @@
 
 #include "gtv/base/expected.h"
 #include "gtv/collect/activity_sink.h"
+#include "gtv/collect/trace_recorder.h"
 
 namespace gtv::collect {
 
@@ -27,7 +28,11 @@ struct CuptiOptions {
   bool markers = true;      // NVTX ranges as MARKER records (needs NVTX_INJECTION64_PATH=<libcupti.so>)
   bool memory = true;       // MEMORY2: allocations and frees
   bool overhead = true;     // OVERHEAD: CUPTI and driver overhead
-  std::size_t buffer_bytes = std::size_t{8} << 20;  // per CUPTI buffer (4-8 MB recommended)
+  std::size_t buffer_bytes = std::size_t{8} << 20;  // per CUPTI buffer (4-8 MB recommended; at least 1 MB)
+  // Point NVTX_INJECTION64_PATH at the loaded libcupti when it is unset, so the workload's NVTX ranges reach
+  // CUPTI as MARKER records. Only works if nothing in the process called NVTX before start(); untested on
+  // GPUs, hence off. (gtv's own ranges need none of this: they are recorded directly.)
+  bool inject_nvtx = false;
 };
 
 class CuptiSource {
@@ -54,6 +59,10 @@ class CuptiSource {
   std::size_t last_delivered_ = 0;  // counts of the last finished session
   std::size_t last_dropped_ = 0;
 };
+
+// start() for a recording that must go on without CUPTI when it is unavailable: on failure the recorder's
+// notes get "CUPTI unavailable: <why>; ran untraced (host ranges and measurements only)". True if tracing.
+bool start_or_note(CuptiSource& source, const CuptiOptions& options, TraceRecorder& recorder);
 
 // What the machine has, for the trace metadata: "cupti_api_version", "cuda_driver_version" (e.g. "13.0"),
 // "gpu_count", "gpu<N>" (device name); "cuda_driver" = "not found" without a driver. Reads the driver through
