@@ -89,6 +89,14 @@ Status record(ScenarioContext& ctx, const ScenarioEntry& entry) {
 
 }  // namespace
 
+int cuda_device_count() {
+  try {
+    return make_torch_engine(false)->gpu_count();
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
 Expected<std::vector<int>> assign_devices(int models, int gpu_count, const std::vector<int>& devices) {
   if (gpu_count <= 0) {
     if (!devices.empty()) return Error{"devices " + join_devices(devices) + " requested, but this run has no CUDA GPU"};

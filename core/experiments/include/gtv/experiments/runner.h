@@ -51,6 +51,9 @@ struct RunResult {
 // progress receives short human-readable lines ("warm-up", "iteration 3/10", notices); may be empty.
 [[nodiscard]] RunResult run_scenario(const RunConfig& config, const std::function<void(std::string_view)>& progress);
 
+// CUDA GPUs LibTorch can use here (0 without CUDA or without a GPU).
+[[nodiscard]] int cuda_device_count();
+
 // The device of each of `models` models: devices cycled when given (each must be in 0..gpu_count-1), else
 // round-robin over the GPUs (3 models on 2 GPUs: 0, 1, 0); all -1 (the CPU) when gpu_count is 0 and no devices
 // are asked for. Errors name the bad index and the GPUs there are.

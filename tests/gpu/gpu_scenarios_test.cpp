@@ -1,0 +1,84 @@
+// On the GPU test machine (2x H200): what the seed's scenarios really show, asserted on their recordings.
+// Default sizes (hidden 10000, batch 100, 10 iterations, 3 models), as the seed ran them.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <string>
+
+#include "gpu_checks.h"
+#include "gtv/experiments/runner.h"
+
+namespace gtv::exp {
+namespace {
+
+using gpu_test::find_measurement;
+using gpu_test::find_range;
+
+#define GTV_REQUIRE_GPUS(n)                                                                          \
+  do {                                                                                               \
+    if (cuda_device_count() < (n)) GTEST_SKIP() << "needs " << (n) << " CUDA GPUs, found " << cuda_device_count(); \
+  } while (false)
+
+RunResult run_default(const std::string& scenario) {
+  RunConfig config;
+  config.scenario = scenario;
+  return run_scenario(config, [](std::string_view line) { std::cerr << "  [" << line << "]\n"; });
+}
+
+bool has_note(const Trace& trace, std::string_view text) {
+  for (const auto& note : trace.metadata().notes)
+    if (note.find(text) != std::string::npos) return true;
+  return false;
+}
+
+// The checks every traced GPU run must pass.
+void expect_clean_recording(const Trace& trace) {
+  EXPECT_EQ(trace.metadata().dropped_records, 0);
+  EXPECT_FALSE(has_note(trace, "CUPTI unavailable"));
+  EXPECT_FALSE(trace.devices().empty());
+}
+
+class TwoGpuSeedScenario : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TwoGpuSeedScenario, GpusOverlapAndTheStopwatchWithoutSyncMeasuresLaunches) {
+  GTV_REQUIRE_GPUS(2);
+  RunResult result = run_default(GetParam());
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  const Trace& trace = *result.trace;
+  expect_clean_recording(trace);
+  EXPECT_EQ(trace.metadata().config.at("devices"), "0,1,0");
+  EXPECT_GT(gpu_test::kernels_on_device(trace, 0), 0);
+  EXPECT_GT(gpu_test::kernels_on_device(trace, 1), 0);
+  EXPECT_EQ(find_range(trace, RangeKind::Forward, "model 1 forward").device, 1);
+
+  const Range loop = find_range(trace, RangeKind::Phase, "timed loop");
+  const double concurrency = gpu_test::gpu_concurrency(trace, loop.start_ns, loop.end_ns);
+  std::cerr << GetParam() << ": GPU concurrency in the timed loop " << concurrency << "\n";
+  EXPECT_GT(concurrency, 1.3);
+
+  const Measurement* no_sync = find_measurement(trace, "timed loop", MeasurementMethod::StopwatchNoSync);
+  const Measurement* sync = find_measurement(trace, "timed loop", MeasurementMethod::StopwatchSync);
+  const Measurement* events = find_measurement(trace, "timed loop", MeasurementMethod::CudaEvents);
+  ASSERT_TRUE(no_sync && sync && events);
+  EXPECT_LT(2 * no_sync->reported_ns, sync->reported_ns);
+  EXPECT_GT(events->reported_ns, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seed, TwoGpuSeedScenario, ::testing::Values("sequential", "streams"));
+
+TEST(GpuFaults, OutOfMemoryGivesAClearErrorAndThePartialTrace) {
+  GTV_REQUIRE_GPUS(1);
+  RunConfig config;
+  config.scenario = "sequential";
+  config.hidden = 200000;  // a 200000 x 200000 layer is 160 GB of float32: more than an H200 holds
+  RunResult result = run_scenario(config, {});
+  ASSERT_FALSE(result.status.ok());
+  EXPECT_NE(result.status.error().message.find("out of memory"), std::string::npos) << result.status.error().message;
+  EXPECT_EQ(result.status.error().message.find('\n'), std::string::npos);
+  ASSERT_TRUE(result.trace.has_value());
+  EXPECT_EQ(find_range(*result.trace, RangeKind::Phase, "build models").kind, RangeKind::Phase);
+  EXPECT_TRUE(has_note(*result.trace, "run failed: "));
+}
+
+}  // namespace
+}  // namespace gtv::exp
