@@ -1,0 +1,92 @@
+#include <cmath>
+
+#include "document.h"
+#include "gtv/analysis/compare.h"
+#include "gtv/analysis/report.h"
+#include "json_writer.h"
+
+namespace gtv::analysis {
+namespace {
+
+std::string signed_duration(TimeNs ns) { return (ns > 0 ? "+" : "") + format_duration(ns); }
+
+std::string change(TimeNs a, TimeNs b) {
+  if (a == 0) return b == 0 ? "0%" : "new";
+  return (b >= a ? "+" : "") + percent(double(b - a) / double(a), 1);
+}
+
+detail::Document comparison_document(const Comparison& c) {
+  detail::Document doc;
+  doc.title = "Comparison: " + c.a.label + " vs " + c.b.label;
+  doc.verdict = {c.verdict};
+  detail::Table runs{{"", c.a.label, c.b.label, "change"}, {false, true, true, true}, {}, {}};
+  auto row = [&](const std::string& what, TimeNs a, TimeNs b) {
+    runs.rows.push_back({what, format_duration(a), format_duration(b), change(a, b)});
+  };
+  row("wall time", c.a.wall_ns, c.b.wall_ns);
+  row("GPU busy (any GPU)", c.a.gpu_busy_ns, c.b.gpu_busy_ns);
+  row("GPU busy (sum over GPUs)", c.a.gpu_busy_sum_ns, c.b.gpu_busy_sum_ns);
+  row("2+ GPUs overlapped", c.a.overlap_ns, c.b.overlap_ns);
+  row("kernel time", c.a.kernel_ns, c.b.kernel_ns);
+  row("host blocked", c.a.host_blocked_ns, c.b.host_blocked_ns);
+  runs.rows.push_back({"effective parallelism", fixed(c.a.effective_parallelism, 2),
+                       fixed(c.b.effective_parallelism, 2), ""});
+  runs.rows.push_back({"kernels run", std::to_string(c.a.kernel_count), std::to_string(c.b.kernel_count), ""});
+  runs.rows.push_back({"speedup (wall A / wall B)", "", fixed(c.speedup, 2) + "x", ""});
+  detail::Section numbers{"Numbers", {}, {std::move(runs)}};
+  detail::Section kernels{"Kernels", {}, {}};
+  if (c.kernels.empty()) kernels.lines.emplace_back("No kernels in either trace.");
+  detail::Table kt{{"kernel", "count " + c.a.label, "count " + c.b.label, "total " + c.a.label, "total " + c.b.label,
+                    "change"},
+                   {false, true, true, true, true, true}, {}, {}};
+  for (std::size_t i = 0; i < c.kernels.size() && i < kMaxTableRows; ++i) {
+    const KernelDiff& k = c.kernels[i];
+    kt.rows.push_back({k.name, std::to_string(k.count_a), std::to_string(k.count_b), format_duration(k.total_a_ns),
+                       format_duration(k.total_b_ns), signed_duration(k.delta_ns)});
+  }
+  if (c.kernels.size() > kMaxTableRows)
+    kt.note = std::to_string(c.kernels.size() - kMaxTableRows) + " more kernels not shown.";
+  if (!c.kernels.empty()) kernels.tables.push_back(std::move(kt));
+  doc.sections = {std::move(numbers), std::move(kernels)};
+  return doc;
+}
+
+void write_run(detail::JsonWriter& w, const RunFigures& f) {
+  w.begin_object().field("label", f.label).field("wall_ns", f.wall_ns).field("gpu_busy_ns", f.gpu_busy_ns);
+  w.field("gpu_busy_sum_ns", f.gpu_busy_sum_ns).field("overlap_ns", f.overlap_ns);
+  w.field("effective_parallelism", f.effective_parallelism, 4).field("kernel_ns", f.kernel_ns);
+  w.field("kernel_count", static_cast<std::uint64_t>(f.kernel_count));
+  w.field("gpu_count", static_cast<std::uint64_t>(f.gpu_count)).field("host_blocked_ns", f.host_blocked_ns);
+  w.end_object();
+}
+
+std::string comparison_json(const Comparison& c) {
+  detail::JsonWriter w;
+  w.begin_object().field("verdict", c.verdict).key("a");
+  write_run(w, c.a);
+  w.key("b");
+  write_run(w, c.b);
+  w.field("speedup", c.speedup, 4).key("kernels").begin_array();
+  for (std::size_t i = 0; i < c.kernels.size() && i < kMaxJsonRows; ++i) {
+    const KernelDiff& k = c.kernels[i];
+    w.begin_object().field("name", k.name).field("full_name", k.full_name);
+    w.field("count_a", static_cast<std::uint64_t>(k.count_a)).field("count_b", static_cast<std::uint64_t>(k.count_b));
+    w.field("total_a_ns", k.total_a_ns).field("total_b_ns", k.total_b_ns).field("delta_ns", k.delta_ns);
+    w.end_object();
+  }
+  w.end_array().end_object();
+  return w.take();
+}
+
+}  // namespace
+
+std::string format_comparison(const Comparison& comparison, Format format) {
+  switch (format) {
+    case Format::Text: return detail::render_text(comparison_document(comparison));
+    case Format::Markdown: return detail::render_markdown(comparison_document(comparison));
+    case Format::Json: return comparison_json(comparison);
+  }
+  return {};
+}
+
+}  // namespace gtv::analysis
