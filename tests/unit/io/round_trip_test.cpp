@@ -1,1 +1,227 @@
+// read(write(t)) == t for a trace that uses every part of the model, as plain JSON and as gzip.
+#include <simdjson.h>
+
+#include <filesystem>
 #include <gtest/gtest.h>
+#include <map>
+
+#include "gtv/io/trace_file.h"
+#include "gtv/model/trace_builder.h"
+#include "number_text.h"
+#include "test_util.h"
+
+namespace gtv::io {
+namespace {
+
+constexpr TimeNs kBig = 5'149'158'474'402'143;  // large times (as in Kineto files) keep every nanosecond
+
+Event ev(TraceBuilder& b, std::string_view name, TimeNs start, TimeNs dur, EventKind kind, std::uint64_t corr = 0) {
+  Event e;
+  e.name = b.intern(name);
+  e.start_ns = start;
+  e.duration_ns = dur;
+  e.kind = kind;
+  e.correlation_id = corr;
+  return e;
+}
+
+void add_host_events(TraceBuilder& b) {
+  const LaneIndex main = b.lane(host_lane_key(100, 101));
+  b.set_lane_name(main, "python 100 / main");
+  b.add_event(main, ev(b, "aten::linear", kBig, 10'000, EventKind::CpuOp));
+  b.add_event(main, ev(b, "cudaLaunchKernel", kBig + 1'000, 2'001, EventKind::Runtime, 5));
+  b.add_event(main, ev(b, "cudaMemcpyAsync", kBig + 4'000, 500, EventKind::Runtime, 6));
+  b.add_event(main, ev(b, "cuLaunchKernel", kBig + 4'100, 100, EventKind::Driver, 6));
+  b.add_event(main, ev(b, "partial \"overlap\"", kBig + 9'000, 3'000, EventKind::Annotation));  // ends after its parent
+  b.add_event(main, ev(b, "cudaStreamSynchronize", kBig + 13'000, 7, EventKind::Sync));
+  b.add_event(main, ev(b, "Activity Buffer Request", kBig + 14'000, 1, EventKind::Overhead));
+  b.add_event(main, ev(b, "marker\n\\ \x01 caf\xc3\xa9", kBig + 15'000, 0, EventKind::Instant));
+  b.add_event(main, ev(b, "long marker", kBig + 15'000, 9, EventKind::Instant));
+  b.add_event(main, ev(b, "cudaLaunchKernel", kBig + 16'000, 300, EventKind::Runtime, 9));
+  b.add_other(main, ev(b, "train.py(12): step", kBig + 17'000, 50, EventKind::Other), "python_function");
+  b.add_kernel(main, ev(b, "kernel on a host lane", kBig + 18'000, 5, EventKind::Kernel), KernelDetail{});
+  const LaneIndex worker = b.lane(host_lane_key(100, 102));
+  b.set_lane_sort_index(worker, 5);
+  b.add_event(worker, ev(b, "aten::mm", -2'000, 1'000, EventKind::CpuOp));  // before the origin
+  b.add_event(worker, ev(b, "aten::mm", -2'000, 1'000, EventKind::CpuOp));  // an exact duplicate
+  b.lane(host_lane_key(100, 103));                                          // a lane without events
+  const LaneIndex other_process = b.lane(host_lane_key(200, 7));
+  b.add_event(other_process, ev(b, "aten::add", kBig + 100, 10, EventKind::CpuOp));
+}
+
+void add_gpu_events(TraceBuilder& b) {
+  const LaneIndex s7 = b.lane(gpu_lane_key(0, 7));
+  KernelDetail k{{8, 16, 1}, {64, 1, 1}, 80, 6912, 97, 3};
+  b.add_kernel(s7, ev(b, "gemm", kBig + 3'000, 11'360, EventKind::Kernel, 5), k);
+  k.occupancy_pct = -1;
+  k.blocks_per_sm_x100 = -5;
+  b.add_kernel(s7, ev(b, "overlapping kernel", kBig + 3'500, 20'000, EventKind::Kernel), k);
+  b.add_memcpy(s7, ev(b, "Memcpy DtoH (Device -> Pinned)", kBig + 30'000, 11'712, EventKind::Memcpy, 6),
+               MemcpyDetail{524288, CopyKind::DeviceToHost, MemoryKind::Device, MemoryKind::Pinned, -1});
+  b.add_memset(s7, ev(b, "Memset (Device)", kBig + 50'000, 1'000, EventKind::Memset),
+               MemsetDetail{4096, MemoryKind::Device, 0});
+  b.add_event(s7, ev(b, "iteration", kBig + 2'999, 60'000, EventKind::Annotation));
+  const LaneIndex s13 = b.lane(gpu_lane_key(1, 13));
+  b.set_lane_name(s13, "stream 13 (side)");
+  b.add_memcpy(s13, ev(b, "peer copy", kBig + 40'000, 2'000, EventKind::Memcpy),
+               MemcpyDetail{1 << 20, CopyKind::PeerToPeer, MemoryKind::Device, MemoryKind::Device, 0});
+  b.add_kernel(s13, ev(b, "relu", kBig + 16'500, 700, EventKind::Kernel, 9), KernelDetail{{1, 1, 1}, {256, 1, 1}});
+  b.add_memset(s13, ev(b, "Memset (Pageable)", kBig + 60'000, 10, EventKind::Memset),
+               MemsetDetail{16, MemoryKind::Pageable, 255});
+  b.add_event(s13, ev(b, "runtime call drawn on a GPU lane", kBig + 70'000, 10, EventKind::Runtime));
+  // A flow given only by a Kineto-style hint (the events carry no correlation id).
+  b.add_flow_hint(77, b.lane(host_lane_key(100, 101)), kBig + 17'000, s13, kBig + 60'000);
+}
+
+void add_records(TraceBuilder& b) {
+  TraceMetadata& m = b.metadata();
+  m.source_tool = "gtv 0.1.0 (test)";
+  m.origin_unix_ns = 1790857026000000000;
+  m.scenario = "method 1";
+  m.config = {{"models", "3"}, {"batch", "100"}};
+  m.machine = {{"gpu0", "NVIDIA H200"}, {"host", "node \"7\""}};
+  m.dropped_records = 3;
+  m.notes = {"first note", "second, with a comma"};
+  b.add_range({"warm-up", RangeKind::WarmUp, kBig, kBig + 20'000, 100, 101, -1});
+  b.add_range({"iteration 1", RangeKind::Iteration, kBig + 10'000, kBig + 40'000, 100, 101, -1});
+  b.add_range({"forward cuda:1", RangeKind::Forward, kBig + 12'000, kBig + 15'000, 100, 101, 1});
+  b.add_measurement({"timed loop", MeasurementMethod::StopwatchNoSync, 11'400'000, kBig, kBig + 11'400'000, 100, 101});
+  b.add_measurement({"synced", MeasurementMethod::CudaEvents, 72'400'000, kBig + 5, kBig + 72'400'005, 100, 102});
+  b.add_device({0, "NVIDIA H200", 150109880320, 9, 0, 132});
+  b.add_device({1, "NVIDIA H200", 150109880320, 9, 0, 132});
+  ProcessInfo& p = b.process(100);
+  p.name = "python3";
+  p.sort_index = 100;
+  p.labels = {"CPU", "rank 0"};
+  b.process(0).name = "GPU 0";
+  b.add_counter_sample(100, "allocated bytes", {kBig, 1024});
+  b.add_counter_sample(100, "allocated bytes", {kBig + 10, 0.1});
+  b.add_counter_sample(0, "occupancy", {kBig + 20, -3.25e-7});
+}
+
+Trace rich_trace() {
+  TraceBuilder b;
+  add_host_events(b);
+  add_gpu_events(b);
+  add_records(b);
+  Expected<Trace> t = b.build();
+  EXPECT_TRUE(t.ok()) << t.error().message;
+  return std::move(t).value();
+}
+
+void expect_same_events(const Trace& a, const Trace& b, const Lane& la, const Lane& lb) {
+  ASSERT_EQ(la.events.size(), lb.events.size()) << la.name;
+  EXPECT_EQ(la.by_depth, lb.by_depth) << la.name;
+  for (std::size_t i = 0; i < la.events.size(); ++i) {
+    const Event& x = la.events[i];
+    const Event& y = lb.events[i];
+    SCOPED_TRACE(la.name + " event " + std::to_string(i) + " " + std::string(a.name(x)));
+    EXPECT_EQ(x.start_ns, y.start_ns);
+    EXPECT_EQ(x.duration_ns, y.duration_ns);
+    EXPECT_EQ(x.correlation_id, y.correlation_id);
+    EXPECT_EQ(x.depth, y.depth);
+    EXPECT_EQ(x.kind, y.kind);
+    EXPECT_EQ(a.name(x), b.name(y));
+    EXPECT_EQ(a.category(x), b.category(y));
+    if (is_gpu_activity(x.kind)) {
+      EXPECT_EQ(x.detail, y.detail);  // side tables keep their order
+    }
+  }
+}
+
+// Every field of the model; names and categories are compared as text (string ids are not kept).
+void expect_same_trace(const Trace& a, const Trace& b) {
+  EXPECT_EQ(a.metadata(), b.metadata());
+  ASSERT_EQ(a.lanes().size(), b.lanes().size());
+  for (std::size_t l = 0; l < a.lanes().size(); ++l) {
+    const Lane& la = a.lanes()[l];
+    const Lane& lb = b.lanes()[l];
+    EXPECT_EQ(la.key, lb.key);
+    EXPECT_EQ(la.name, lb.name);
+    EXPECT_EQ(la.sort_index, lb.sort_index);
+    expect_same_events(a, b, la, lb);
+  }
+  EXPECT_EQ(a.flows(), b.flows());
+  EXPECT_EQ(a.ranges(), b.ranges());
+  EXPECT_EQ(a.measurements(), b.measurements());
+  EXPECT_EQ(a.devices(), b.devices());
+  EXPECT_EQ(a.processes(), b.processes());
+  EXPECT_EQ(a.counters(), b.counters());
+  EXPECT_EQ(a.kernel_details(), b.kernel_details());
+  EXPECT_EQ(a.memcpy_details(), b.memcpy_details());
+  EXPECT_EQ(a.memset_details(), b.memset_details());
+  EXPECT_EQ(a.start_ns(), b.start_ns());
+  EXPECT_EQ(a.end_ns(), b.end_ns());
+  EXPECT_EQ(a.event_count(), b.event_count());
+}
+
+TEST(RoundTrip, RichTraceSurvivesPlainAndGzipFiles) {
+  const Trace original = rich_trace();
+  ASSERT_EQ(original.flows().size(), 4u);  // corr 5 (kernel), 6 (memcpy), 9 (relu), hint 77
+  const std::string dir = test::scratch_dir("round_trip");
+  for (const std::string name : {"trace.json", "trace.json.gz"}) {
+    SCOPED_TRACE(name);
+    const std::string path = dir + "/" + name;
+    const Status written = write_trace(original, path);
+    ASSERT_TRUE(written.ok()) << written.error().message;
+    const std::string bytes = test::read_file(path);
+    ASSERT_GE(bytes.size(), 2u);
+    EXPECT_EQ(bytes[0] == '\x1f' && bytes[1] == '\x8b', name.ends_with(".gz"));
+    Expected<Trace> back = read_trace(path);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    expect_same_trace(original, *back);
+  }
+  // Atomic writes leave no temporary files behind.
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 2);
+}
+
+TEST(RoundTrip, StringFormReadsBackAndASecondTripIsIdentical) {
+  const Trace original = rich_trace();
+  const std::string text = write_trace_to_string(original);
+  Expected<Trace> back = read_trace_from_memory(text, "memory");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  expect_same_trace(original, *back);
+  EXPECT_EQ(write_trace_to_string(*back), text);
+}
+
+// Chrome viewers reject complete events that overlap without nesting on one thread.
+TEST(RoundTrip, WrittenCompleteEventsNestOnEveryThread) {
+  const std::string text = write_trace_to_string(rich_trace());
+  simdjson::ondemand::parser parser;
+  simdjson::padded_string json(text);
+  auto doc = parser.iterate(json);
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::pair<TimeNs, TimeNs>>> by_thread;
+  std::size_t moved = 0;
+  for (auto item : doc["traceEvents"].get_array()) {
+    simdjson::ondemand::object e = item.get_object();
+    if (std::string_view(e["ph"].get_string().value()) != "X") continue;
+    const std::int64_t pid = e["pid"].get_int64();
+    const std::int64_t tid = e["tid"].get_int64();
+    TimeNs ts = 0, dur = 0;
+    ASSERT_TRUE(parse_us_as_ns(e["ts"].raw_json_token().value(), ts));
+    ASSERT_TRUE(parse_us_as_ns(e["dur"].raw_json_token().value(), dur));
+    moved += tid >= 2'000'000'000 ? 1 : 0;
+    by_thread[{pid, tid}].push_back({ts, ts + dur});
+  }
+  EXPECT_EQ(moved, 5u);  // the partial annotation, the overlapping kernel, and three range rows
+  for (auto& [thread, spans] : by_thread) {
+    std::sort(spans.begin(), spans.end(), [](auto x, auto y) { return x.first != y.first ? x.first < y.first
+                                                                                         : x.second > y.second; });
+    std::vector<TimeNs> open_ends;
+    for (const auto& [start, end] : spans) {
+      while (!open_ends.empty() && open_ends.back() <= start) open_ends.pop_back();
+      EXPECT_TRUE(open_ends.empty() || end <= open_ends.back())
+          << "pid " << thread.first << " tid " << thread.second << " at " << start;
+      open_ends.push_back(end);
+    }
+  }
+}
+
+TEST(RoundTrip, WriteIntoMissingDirectoryFailsWithPath) {
+  const Status s = write_trace(rich_trace(), "/nonexistent-dir/x/trace.json");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("/nonexistent-dir/x/trace.json"), std::string::npos) << s.error().message;
+}
+
+}  // namespace
+}  // namespace gtv::io

@@ -1,0 +1,147 @@
+#include "json_out.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "number_text.h"
+
+namespace gtv::io {
+
+JsonOut& JsonOut::str(std::string_view text) {
+  static const char* hex = "0123456789abcdef";
+  buffer_.push_back('"');
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    buffer_.append(text.substr(start, i - start));
+    start = i + 1;
+    switch (c) {
+      case '"': buffer_.append("\\\""); break;
+      case '\\': buffer_.append("\\\\"); break;
+      case '\n': buffer_.append("\\n"); break;
+      case '\t': buffer_.append("\\t"); break;
+      case '\r': buffer_.append("\\r"); break;
+      default:
+        buffer_.append("\\u00");
+        buffer_.push_back(hex[c >> 4]);
+        buffer_.push_back(hex[c & 15]);
+    }
+  }
+  buffer_.append(text.substr(start));
+  buffer_.push_back('"');
+  return *this;
+}
+
+JsonOut& JsonOut::num(std::int64_t value) {
+  char text[24];
+  auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  (void)ec;
+  buffer_.append(text, end);
+  return *this;
+}
+
+JsonOut& JsonOut::real(double value) {
+  if (!std::isfinite(value)) return raw("null");  // JSON has no NaN or infinity
+  char text[32];
+  auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  (void)ec;
+  buffer_.append(text, end);
+  return *this;
+}
+
+JsonOut& JsonOut::us(std::int64_t ns) {
+  append_ns_as_us(buffer_, ns);
+  return *this;
+}
+
+JsonOut& JsonOut::scaled(std::int64_t value, int decimals) {
+  append_scaled_decimal(buffer_, value, decimals);
+  return *this;
+}
+
+bool JsonOut::flush() {
+  const bool ok = sink_.write(buffer_);
+  buffer_.clear();
+  return ok;
+}
+
+AtomicFileSink::~AtomicFileSink() {
+  if (gz_ != nullptr) gzclose(static_cast<gzFile>(gz_));
+  else if (fd_ >= 0) ::close(fd_);
+  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+}
+
+Expected<std::unique_ptr<AtomicFileSink>> AtomicFileSink::open(const std::string& path, bool gzip) {
+  std::unique_ptr<AtomicFileSink> sink(new AtomicFileSink());
+  sink->path_ = path;
+  const std::filesystem::path target(path);
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  sink->fd_ = ::mkstemp(temp.data());
+  if (sink->fd_ < 0) return Error{path + ": cannot create a temporary file in " + dir.string() + ": " +
+                                  std::strerror(errno)};
+  sink->temp_path_ = temp;
+  ::fchmod(sink->fd_, 0644);
+  if (gzip) {
+    gzFile gz = gzdopen(sink->fd_, "wb6");
+    if (gz == nullptr) return Error{path + ": cannot start gzip compression"};
+    gzbuffer(gz, 1 << 18);
+    sink->gz_ = gz;
+  }
+  return sink;
+}
+
+bool AtomicFileSink::write(std::string_view bytes) {
+  if (!error_.empty()) return false;
+  if (gz_ != nullptr) {
+    while (!bytes.empty()) {
+      const auto n = static_cast<unsigned>(std::min<std::size_t>(bytes.size(), 1u << 30));
+      if (gzwrite(static_cast<gzFile>(gz_), bytes.data(), n) != static_cast<int>(n)) {
+        error_ = "gzip write failed";
+        return false;
+      }
+      bytes.remove_prefix(n);
+    }
+    return true;
+  }
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error_ = std::strerror(errno);
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+Status AtomicFileSink::commit() {
+  if (!error_.empty()) return Error{path_ + ": write failed: " + error_};
+  if (gz_ != nullptr) {
+    const int rc = gzclose(static_cast<gzFile>(gz_));  // also closes fd_
+    gz_ = nullptr;
+    fd_ = -1;
+    if (rc != Z_OK) return Error{path_ + ": gzip write failed (zlib error " + std::to_string(rc) + ")"};
+  } else {
+    const int rc = ::close(fd_);
+    fd_ = -1;
+    if (rc != 0) return Error{path_ + ": write failed: " + std::strerror(errno)};
+  }
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0)
+    return Error{path_ + ": cannot rename the temporary file into place: " + std::strerror(errno)};
+  temp_path_.clear();
+  return ok_status();
+}
+
+}  // namespace gtv::io
