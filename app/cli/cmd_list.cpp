@@ -5,6 +5,10 @@
 #include "gtv/config.h"
 #include "no_torch.h"
 #if GTV_WITH_TORCH
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "gtv/experiments/runner.h"
 #endif
 

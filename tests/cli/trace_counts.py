@@ -26,6 +26,13 @@ def load(path):
     return doc if isinstance(doc, list) else doc.get("traceEvents", [])
 
 
+def lane_id(value):
+    """pid/tid as the reader keys them: numbers (also when written as digit strings), else the text."""
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return value if value is not None else 0
+
+
 def to_ns(us):
     return int(Decimal(us) * 1000)
 
@@ -78,7 +85,8 @@ def summarize(events):
             if cat in BUSY_CATEGORIES and dur > 0:
                 gpu["busy"].append((start, start + dur))
         else:
-            threads[(pid, tid)] = threads.get((pid, tid), 0) + 1
+            key = (lane_id(pid), lane_id(tid))
+            threads[key] = threads.get(key, 0) + 1
     for gpu in gpus.values():
         gpu["busy_ns"] = union_length(gpu.pop("busy"))
     return {"event_count": len(events), "categories": categories, "gpus": gpus, "threads": threads}
