@@ -181,6 +181,18 @@ TEST(CuptiDispatch, MarkerEndInALaterBufferCompletesTheRange) {
   EXPECT_EQ(sink.notes, std::vector<std::string>{"1 NVTX ranges were still open when recording stopped"});
 }
 
+TEST(CuptiDispatch, DevicesKnownFromTheDriverServeKernelsToo) {
+  CountingSink sink;
+  ActivityDispatcher dispatcher(sink, fake_namer);
+  dispatcher.add_device(DeviceRecord{DeviceInfo{1, "NVIDIA H200", 0, 9, 0, 66}});
+  EXPECT_EQ(sink.devices, 1);
+  SyntheticBuffer b;
+  b.add(kernel(1, 7, 3, kT0));
+  (void)dispatcher.handle_buffer(b.data(), b.size(), synthetic_next);
+  ASSERT_EQ(sink.kernels.size(), 1u);
+  EXPECT_EQ(sink.kernels[0].detail.blocks_per_sm_x100, 400);  // 264 blocks on 66 SMs
+}
+
 TEST(CuptiDispatch, EmptyAndMissingBuffersDeliverNothing) {
   CountingSink sink;
   ActivityDispatcher dispatcher(sink, fake_namer);

@@ -147,6 +147,12 @@ TEST(CuptiGpu, MachineInfoNamesTheGpus) {
   ASSERT_TRUE(info.contains("gpu_count"));
   EXPECT_GE(std::stoi(info.at("gpu_count")), 1);
   EXPECT_FALSE(info.at("gpu0").empty());
+  const std::vector<DeviceInfo> devices = cuda_devices();
+  ASSERT_EQ(std::to_string(devices.size()), info.at("gpu_count"));
+  EXPECT_EQ(devices[0].name, info.at("gpu0"));
+  EXPECT_GT(devices[0].sm_count, 0);
+  EXPECT_GT(devices[0].total_memory_bytes, 0);
+  EXPECT_GT(devices[0].compute_major, 0);
 }
 
 }  // namespace

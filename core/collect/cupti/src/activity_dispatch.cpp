@@ -47,7 +47,9 @@ bool ActivityDispatcher::handle(const CUpti_Activity& record) {
       sink_.onOverhead(to_overhead_record(reinterpret_cast<const CUpti_ActivityOverhead3&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_MARKER: on_marker(reinterpret_cast<const CUpti_ActivityMarker2&>(record)); break;
-    case CUPTI_ACTIVITY_KIND_DEVICE: on_device(reinterpret_cast<const CUpti_ActivityDevice5&>(record)); break;
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+      add_device(to_device_record(reinterpret_cast<const CUpti_ActivityDevice5&>(record)));
+      break;
     case CUPTI_ACTIVITY_KIND_CONTEXT:
       sink_.onContext(to_context_record(reinterpret_cast<const CUpti_ActivityContext3&>(record)));
       break;
@@ -81,8 +83,7 @@ void ActivityDispatcher::on_marker(const CUpti_ActivityMarker2& m) {
   if (done) sink_.onMarker(*done);
 }
 
-void ActivityDispatcher::on_device(const CUpti_ActivityDevice5& d) {
-  DeviceRecord r = to_device_record(d);
+void ActivityDispatcher::add_device(const DeviceRecord& r) {
   {
     std::lock_guard lock(mutex_);
     sm_counts_[r.info.index] = r.info.sm_count;

@@ -30,6 +30,8 @@ class ActivityDispatcher {
   std::size_t handle_buffer(std::uint8_t* buffer, std::size_t valid_bytes, NextRecordFn next);
   // Delivers one record; false when its kind is not one gtv converts (it is counted, not delivered).
   bool handle(const CUpti_Activity& record);
+  // A device known from elsewhere (the driver): its SM count serves kernels, and the sink gets the record.
+  void add_device(const DeviceRecord& device);
   // Reports what is left at the end (NVTX ranges never closed, ends without starts) as notes.
   void finish();
 
@@ -40,7 +42,6 @@ class ActivityDispatcher {
   void on_kernel(const CUpti_ActivityKernel10& k);
   void on_api(const CUpti_ActivityAPI& a, ApiKind api);
   void on_marker(const CUpti_ActivityMarker2& m);
-  void on_device(const CUpti_ActivityDevice5& d);
   void on_memory(const CUpti_ActivityMemory4& m);
 
   ActivitySink& sink_;

@@ -2,6 +2,8 @@
 
 #include <cupti.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -19,24 +21,33 @@ namespace {
 struct Session {
   std::unique_ptr<cupti::ActivityDispatcher> dispatcher;
   ActivitySink* sink = nullptr;
-  std::size_t buffer_bytes = 0;
   std::atomic<std::size_t> dropped{0};
 };
 
-std::mutex g_mutex;
-std::shared_ptr<Session> g_session;        // set while a CuptiSource is started
-std::size_t g_buffer_bytes = 8u << 20;     // read by bufferRequested, which may run after stop()
+struct Globals {
+  std::mutex mutex;
+  std::shared_ptr<Session> session;    // set while a CuptiSource is started
+  std::size_t buffer_bytes = 8u << 20;  // read by buffer_requested, which may run after stop()
+};
+
+// Never destroyed: CUPTI may call back during process exit, after static destructors have run.
+Globals& globals() {
+  static Globals* instance = new Globals;
+  return *instance;
+}
 
 std::shared_ptr<Session> current_session() {
-  std::lock_guard lock(g_mutex);
-  return g_session;
+  std::lock_guard lock(globals().mutex);
+  return globals().session;
 }
+
+constexpr std::size_t kMinBufferBytes = std::size_t{1} << 20;
 
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
   std::size_t bytes = 0;
   {
-    std::lock_guard lock(g_mutex);
-    bytes = g_buffer_bytes;
+    std::lock_guard lock(globals().mutex);
+    bytes = globals().buffer_bytes;
   }
   *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, bytes));
   *size = *buffer != nullptr ? bytes : 0;  // size 0: CUPTI drops records and counts them
@@ -71,21 +82,23 @@ Status CuptiSource::start(const CuptiOptions& options, ActivitySink& sink) {
   register_current_thread();
   auto session = std::make_shared<Session>();
   session->sink = &sink;
-  session->buffer_bytes = options.buffer_bytes;
   session->dispatcher = std::make_unique<cupti::ActivityDispatcher>(sink, cupti::cached_api_namer());
+  for (DeviceInfo& device : cuda_devices()) session->dispatcher->add_device(DeviceRecord{std::move(device)});
   {
-    std::lock_guard lock(g_mutex);
-    if (g_session) return Error{"CUPTI tracing is already started by another CuptiSource in this process"};
-    g_session = session;
-    g_buffer_bytes = options.buffer_bytes >= (1u << 20) ? options.buffer_bytes : (1u << 20);
+    Globals& g = globals();
+    std::lock_guard lock(g.mutex);
+    if (g.session) return Error{"CUPTI tracing is already started by another CuptiSource in this process"};
+    g.session = session;
+    // aligned_alloc needs a multiple of the alignment.
+    g.buffer_bytes = (std::max(options.buffer_bytes, kMinBufferBytes) + 7) / 8 * 8;
   }
   if (options.inject_nvtx) sink.onNote(cupti::inject_nvtx());
   Status enabled = cupti::enable_tracing(options, buffer_requested, buffer_completed, sink);
   if (!enabled) {
     cupti::disable_kinds();
     cupti::unsubscribe();
-    std::lock_guard lock(g_mutex);
-    g_session.reset();
+    std::lock_guard lock(globals().mutex);
+    globals().session.reset();
     return enabled.error();
   }
   started_ = true;
@@ -103,8 +116,8 @@ Status CuptiSource::stop() {
   cupti::unsubscribe();
   std::shared_ptr<Session> session;
   {
-    std::lock_guard lock(g_mutex);
-    session = std::move(g_session);
+    std::lock_guard lock(globals().mutex);
+    session = std::move(globals().session);
   }
   session->dispatcher->finish();
   last_delivered_ = session->dispatcher->delivered();

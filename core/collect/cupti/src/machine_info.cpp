@@ -1,5 +1,5 @@
-// Machine description for the trace metadata. The driver is reached through dlopen so that gtv-cli still starts
-// on machines without one (CI, laptops): then only the CUPTI version is reported.
+// Machine description from the CUDA driver, reached through dlopen so that gtv-cli still starts on machines
+// without one (CI, laptops): then only the CUPTI version is reported and no device is listed.
 #include <cupti.h>
 #include <dlfcn.h>
 
@@ -9,63 +9,96 @@
 namespace gtv::collect {
 namespace {
 
-using CuInitFn = int (*)(unsigned int);
-using CuDriverGetVersionFn = int (*)(int*);
-using CuDeviceGetCountFn = int (*)(int*);
-using CuDeviceGetFn = int (*)(int*, int);
-using CuDeviceGetNameFn = int (*)(char*, int, int);
+// CUdevice_attribute values (cuda.h), fixed by the driver ABI.
+constexpr int kAttrMultiprocessorCount = 16;
+constexpr int kAttrComputeMajor = 75;
+constexpr int kAttrComputeMinor = 76;
+
+struct DriverApi {
+  int (*init)(unsigned int) = nullptr;
+  int (*driver_version)(int*) = nullptr;
+  int (*device_count)(int*) = nullptr;
+  int (*device_get)(int*, int) = nullptr;
+  int (*device_name)(char*, int, int) = nullptr;
+  int (*device_memory)(std::size_t*, int) = nullptr;
+  int (*device_attribute)(int*, int, int) = nullptr;
+  [[nodiscard]] bool complete() const {
+    return init && driver_version && device_count && device_get && device_name && device_memory && device_attribute;
+  }
+};
+
+template <typename Fn>
+void bind(void* library, Fn& fn, const char* name) {
+  fn = reinterpret_cast<Fn>(::dlsym(library, name));
+}
+
+// The driver's entry points, loaded once; nullopt without a driver. The library stays loaded: the process
+// uses CUDA anyway, and unloading a driver is never safe.
+const DriverApi* driver_api() {
+  static const std::optional<DriverApi> api = []() -> std::optional<DriverApi> {
+    void* cuda = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (cuda == nullptr) return std::nullopt;
+    DriverApi d;
+    bind(cuda, d.init, "cuInit");
+    bind(cuda, d.driver_version, "cuDriverGetVersion");
+    bind(cuda, d.device_count, "cuDeviceGetCount");
+    bind(cuda, d.device_get, "cuDeviceGet");
+    bind(cuda, d.device_name, "cuDeviceGetName");
+    bind(cuda, d.device_memory, "cuDeviceTotalMem_v2");
+    bind(cuda, d.device_attribute, "cuDeviceGetAttribute");
+    if (!d.complete()) return std::nullopt;
+    return d;
+  }();
+  return api ? &*api : nullptr;
+}
 
 // CUDA encodes versions as 1000 * major + 10 * minor: 13000 -> "13.0".
 std::string cuda_version_text(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-template <typename Fn>
-Fn symbol(void* library, const char* name) {
-  return reinterpret_cast<Fn>(::dlsym(library, name));
-}
-
-void add_driver_info(std::map<std::string, std::string>& info) {
-  void* cuda = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (cuda == nullptr) {
-    info["cuda_driver"] = "not found";
-    return;
-  }
-  auto cu_init = symbol<CuInitFn>(cuda, "cuInit");
-  auto cu_driver_version = symbol<CuDriverGetVersionFn>(cuda, "cuDriverGetVersion");
-  auto cu_count = symbol<CuDeviceGetCountFn>(cuda, "cuDeviceGetCount");
-  auto cu_device = symbol<CuDeviceGetFn>(cuda, "cuDeviceGet");
-  auto cu_name = symbol<CuDeviceGetNameFn>(cuda, "cuDeviceGetName");
-  int version = 0;
-  if (cu_driver_version != nullptr && cu_driver_version(&version) == 0)
-    info["cuda_driver_version"] = cuda_version_text(version);
-  int count = 0;
-  if (cu_init != nullptr && cu_count != nullptr && cu_init(0) == 0 && cu_count(&count) == 0) {
-    info["gpu_count"] = std::to_string(count);
-    for (int i = 0; i < count && cu_device != nullptr && cu_name != nullptr; ++i) {
-      int device = 0;
-      char name[256] = {};
-      if (cu_device(&device, i) == 0 && cu_name(name, sizeof name - 1, device) == 0)
-        info["gpu" + std::to_string(i)] = name;
-    }
-  }
-  // The library stays loaded: CUDA is in use by the process anyway, and unloading a driver is never safe.
-}
-
 }  // namespace
 
 namespace cupti {
-bool cuda_driver_present() {
-  // Kept loaded on success: the process is about to use CUDA anyway.
-  return ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL) != nullptr;
-}
+bool cuda_driver_present() { return driver_api() != nullptr; }
 }  // namespace cupti
+
+std::vector<DeviceInfo> cuda_devices() {
+  std::vector<DeviceInfo> devices;
+  const DriverApi* d = driver_api();
+  int count = 0;
+  if (d == nullptr || d->init(0) != 0 || d->device_count(&count) != 0) return devices;
+  for (int i = 0; i < count; ++i) {
+    int device = 0;
+    if (d->device_get(&device, i) != 0) continue;
+    DeviceInfo info;
+    info.index = i;
+    char name[256] = {};
+    if (d->device_name(name, sizeof name - 1, device) == 0) info.name = name;
+    std::size_t bytes = 0;
+    if (d->device_memory(&bytes, device) == 0) info.total_memory_bytes = static_cast<std::int64_t>(bytes);
+    (void)d->device_attribute(&info.compute_major, kAttrComputeMajor, device);
+    (void)d->device_attribute(&info.compute_minor, kAttrComputeMinor, device);
+    (void)d->device_attribute(&info.sm_count, kAttrMultiprocessorCount, device);
+    devices.push_back(std::move(info));
+  }
+  return devices;
+}
 
 std::map<std::string, std::string> cuda_machine_info() {
   std::map<std::string, std::string> info;
   std::uint32_t cupti_version = 0;
   if (cuptiGetVersion(&cupti_version) == CUPTI_SUCCESS) info["cupti_api_version"] = std::to_string(cupti_version);
-  add_driver_info(info);
+  const DriverApi* d = driver_api();
+  if (d == nullptr) {
+    info["cuda_driver"] = "not found";
+    return info;
+  }
+  int version = 0;
+  if (d->driver_version(&version) == 0) info["cuda_driver_version"] = cuda_version_text(version);
+  const std::vector<DeviceInfo> devices = cuda_devices();
+  info["gpu_count"] = std::to_string(devices.size());
+  for (const DeviceInfo& device : devices) info["gpu" + std::to_string(device.index)] = device.name;
   return info;
 }
 

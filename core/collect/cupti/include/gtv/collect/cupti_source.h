@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "gtv/base/expected.h"
 #include "gtv/collect/activity_sink.h"
@@ -69,5 +70,10 @@ bool start_or_note(CuptiSource& source, const CuptiOptions& options, TraceRecord
 // dlopen("libcuda.so.1"), so it works (reporting less) on machines with no driver. Keys that cannot be read are
 // left out. The CUDA runtime and LibTorch versions are the experiments' to add (they link those libraries).
 [[nodiscard]] std::map<std::string, std::string> cuda_machine_info();
+
+// The GPUs the driver sees (name, memory, compute capability, SMs), in CUDA ordinal order (the device ids
+// CUPTI uses); empty without a driver or GPU. start() also hands these to the sink, since CUPTI emits DEVICE
+// records only for devices it sees initialised while tracing.
+[[nodiscard]] std::vector<DeviceInfo> cuda_devices();
 
 }  // namespace gtv::collect
