@@ -20,6 +20,7 @@ struct RecorderState {
   std::unordered_map<std::uint64_t, std::pair<std::int64_t, std::int64_t>> api_thread;  // correlation -> pid, tid
   std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names;
   std::vector<ContextRecord> contexts;
+  std::map<std::int32_t, DeviceInfo> devices;  // merged from every source (driver, CUPTI, experiments)
   std::vector<MemoryRecord> memory;
   std::size_t untimed_records = 0;   // CUPTI gives 0/0 when it could not time a record
   std::size_t reversed_records = 0;  // end before start: kept with zero duration

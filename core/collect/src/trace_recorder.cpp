@@ -112,7 +112,17 @@ void TraceRecorder::onMarker(const MarkerRecord& r) {
 
 void TraceRecorder::onDevice(const DeviceRecord& r) {
   std::lock_guard lock(mutex_);
-  state_->builder.add_device(r.info);
+  // Several sources describe a device, some only partly (a name): a known field is never blanked.
+  auto [it, fresh] = state_->devices.try_emplace(r.info.index, r.info);
+  if (fresh) return;
+  DeviceInfo& d = it->second;
+  if (!r.info.name.empty()) d.name = r.info.name;
+  if (r.info.total_memory_bytes > 0) d.total_memory_bytes = r.info.total_memory_bytes;
+  if (r.info.compute_major > 0) {
+    d.compute_major = r.info.compute_major;
+    d.compute_minor = r.info.compute_minor;
+  }
+  if (r.info.sm_count > 0) d.sm_count = r.info.sm_count;
 }
 
 void TraceRecorder::onContext(const ContextRecord& r) {

@@ -92,6 +92,8 @@ void TraceRecorder::apply_pending(RecorderState& s) {
   name_lanes(s);
   add_memory_counters(s, origin_unix_ns_);
   add_summary_notes(s);
+  for (auto& [index, device] : s.devices) s.builder.add_device(std::move(device));
+  s.devices.clear();
   TraceMetadata& meta = s.builder.metadata();
   meta.origin_unix_ns = origin_unix_ns_;
   if (!s.source_tool_set) meta.source_tool = std::string("gtv ") + GTV_VERSION;

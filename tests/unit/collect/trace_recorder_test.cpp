@@ -268,6 +268,18 @@ TEST(TraceRecorder, DevicesComeFromDeviceRecords) {
   EXPECT_EQ(trace.devices()[1].sm_count, 132);
 }
 
+TEST(TraceRecorder, PartialDeviceDescriptionsAreMergedNotBlanked) {
+  TraceRecorder recorder(kOrigin);
+  recorder.onDevice(DeviceRecord{DeviceInfo{0, "NVIDIA H200", 150'000'000'000, 9, 0, 132}});
+  DeviceRecord name_only;
+  name_only.info.index = 0;
+  name_only.info.name = "H200 (renamed)";
+  recorder.onDevice(name_only);
+  Trace trace = finish_ok(recorder);
+  ASSERT_EQ(trace.devices().size(), 1u);
+  EXPECT_EQ(trace.devices()[0], (DeviceInfo{0, "H200 (renamed)", 150'000'000'000, 9, 0, 132}));
+}
+
 TEST(TraceRecorder, FinishEmptiesTheRecorderButKeepsTheOrigin) {
   TraceRecorder recorder(kOrigin);
   recorder.onKernel(kernel(kOrigin + 1, kOrigin + 2, 0, 7, 0));
