@@ -181,7 +181,7 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
   const LaneKey key = cls.gpu ? gpu_lane_key(ev.args.has_device ? ev.args.device : pid,
                                              ev.args.has_stream ? ev.args.stream : lane_tid)
                               : host_lane_key(pid, lane_tid);
-  p.lane = lane_for(key);
+  p.lane = key;
   p.event.start_ns = ev.ts_ns;
   p.event.duration_ns = instant ? 0 : ev.dur_ns;
   p.event.correlation_id = ev.args.correlation;
@@ -210,12 +210,13 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
 }
 
 void TraceAssembler::commit(PendingEvent& p) {
+  const LaneIndex lane = lane_for(p.lane);
   switch (p.event.kind) {
-    case EventKind::Kernel: builder_.add_kernel(p.lane, p.event, p.kernel); break;
-    case EventKind::Memcpy: builder_.add_memcpy(p.lane, p.event, p.memcpy); break;
-    case EventKind::Memset: builder_.add_memset(p.lane, p.event, p.memset); break;
-    case EventKind::Other: builder_.add_other(p.lane, p.event, p.category); break;
-    default: builder_.add_event(p.lane, p.event); break;
+    case EventKind::Kernel: builder_.add_kernel(lane, p.event, p.kernel); break;
+    case EventKind::Memcpy: builder_.add_memcpy(lane, p.event, p.memcpy); break;
+    case EventKind::Memset: builder_.add_memset(lane, p.event, p.memset); break;
+    case EventKind::Other: builder_.add_other(lane, p.event, p.category); break;
+    default: builder_.add_event(lane, p.event); break;
   }
 }
 

@@ -38,7 +38,7 @@ class TraceAssembler {
 
  private:
   struct PendingEvent {
-    LaneIndex lane = 0;
+    LaneKey lane;  // resolved to a lane when committed, so an unclosed 'B' leaves no empty lane
     Event event;
     std::string category;  // for EventKind::Other
     KernelDetail kernel;

@@ -14,6 +14,8 @@ namespace {
 
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 constexpr int kMaxCutTries = 8;
+// One event may not exceed this: it bounds the parser's memory (about six times the chunk) on hostile input.
+constexpr std::size_t kMaxEventBytes = std::size_t{64} << 20;
 
 class FileReader {
  public:
@@ -183,6 +185,9 @@ Status FileReader::read_events(std::size_t& pos, bool bare) {
         break;
       }
       if (window_end == s_.size()) return final_error(pos);
+      if (window >= kMaxEventBytes)
+        return event_error(index_, pos, "event is larger than " + std::to_string(kMaxEventBytes >> 20) +
+                                            " MiB (limit)");
       window *= 2;
     }
     input_.release_before(pos);

@@ -1,1 +1,134 @@
+// The reader on the small hand-written traces in tests/data/edge (expected values worked out by hand from the
+// files, see the comments).
 #include <gtest/gtest.h>
+
+#include "gtv/io/trace_file.h"
+#include "test_util.h"
+
+namespace gtv::io {
+namespace {
+
+std::string edge(const char* name) { return std::string(GTV_TEST_DATA_DIR) + "/edge/" + name; }
+
+const Lane& lane_of(const Trace& t, const LaneKey& key) {
+  const auto index = t.find_lane(key);
+  EXPECT_TRUE(index.has_value());
+  return t.lane(index.value_or(0));
+}
+
+TEST(Reader, BareArrayWithoutClosingBracket) {
+  Expected<Trace> t = read_trace(edge("bare_array_unterminated.json"));
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const Lane& lane = lane_of(*t, host_lane_key(1, 2));
+  ASSERT_EQ(lane.events.size(), 2u);
+  EXPECT_EQ(lane.events[0].start_ns, 10'000);
+  EXPECT_EQ(lane.events[0].duration_ns, 5'000);
+  EXPECT_EQ(lane.events[1].start_ns, 20'500);
+  EXPECT_EQ(lane.events[1].duration_ns, 250);
+  EXPECT_EQ(t->metadata().source_tool, "Chrome trace");
+  EXPECT_EQ(t->metadata().origin_unix_ns, 0);
+}
+
+TEST(Reader, AbsoluteEpochMicrosecondsKeepNanoseconds) {
+  Expected<Trace> t = read_trace(edge("absolute_epoch_us.json"));
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const Lane& lane = lane_of(*t, host_lane_key(9, 9));
+  ASSERT_EQ(lane.events.size(), 2u);
+  EXPECT_EQ(lane.events[0].start_ns, 1'790'857'026'123'456'789);
+  EXPECT_EQ(lane.events[1].start_ns, 1'790'857'026'123'457'123);
+  EXPECT_EQ(lane.events[1].duration_ns, 1);
+}
+
+TEST(Reader, BeginEndCountersMetadataFlowsAndSkips) {
+  ReadStats stats;
+  ReadOptions options;
+  options.stats = &stats;
+  Expected<Trace> t = read_trace(edge("begin_end_and_friends.json"), options);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(stats.array_elements, 24u);
+  EXPECT_EQ(t->event_count(), 8u);
+  EXPECT_EQ(t->lanes().size(), 3u);  // (1,1), the "Spans" lane, GPU 0 stream 7; no lane for the unclosed 'B'
+  const Lane& main = lane_of(*t, host_lane_key(1, 1));
+  EXPECT_EQ(main.name, "main thread");
+  EXPECT_EQ(main.sort_index, -3);
+  ASSERT_EQ(main.events.size(), 3u);
+  EXPECT_EQ(t->name(main.events[0]), "outer");  // B 100 .. E 150
+  EXPECT_EQ(main.events[0].duration_ns, 50'000);
+  EXPECT_EQ(t->name(main.events[1]), "inner");  // B 110 .. E 120
+  EXPECT_EQ(main.events[1].duration_ns, 10'000);
+  EXPECT_EQ(main.events[1].depth, 1);
+  EXPECT_EQ(main.events[2].kind, EventKind::Runtime);  // old category "Runtime"
+  const Lane& gpu = lane_of(*t, gpu_lane_key(0, 7));
+  ASSERT_EQ(gpu.events.size(), 3u);
+  const MemcpyDetail* copy = t->memcpy_detail(gpu.events[0]);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(*copy, (MemcpyDetail{4096, CopyKind::HostToDevice, MemoryKind::Pageable, MemoryKind::Device, -1}));
+  const KernelDetail* kernel = t->kernel_detail(gpu.events[1]);
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(*kernel, (KernelDetail{{4, 2, 1}, {128, 1, 1}, 32, 1024, 97, 12}));
+  const MemsetDetail* memset = t->memset_detail(gpu.events[2]);
+  ASSERT_NE(memset, nullptr);
+  EXPECT_EQ(*memset, (MemsetDetail{64, MemoryKind::Device, 0}));
+  // The ac2g pair (end listed before start) joins the launch at 200 us to the kernel at 250 us.
+  ASSERT_EQ(t->flows().size(), 1u);
+  EXPECT_EQ(t->flows()[0].correlation_id, 42u);
+  EXPECT_EQ(t->name(t->event(t->flows()[0].from)), "launch");
+  EXPECT_EQ(t->name(t->event(t->flows()[0].to)), "gemm");
+  ASSERT_EQ(t->counters().size(), 3u);
+  EXPECT_EQ(t->counters()[0].name, "Memory/allocated");
+  EXPECT_EQ(t->counters()[1].name, "Memory/reserved");
+  EXPECT_EQ(t->counters()[1].samples, (std::vector<CounterSample>{{130'000, 4096.5}}));
+  EXPECT_EQ(t->counters()[2].name, "Load");
+  EXPECT_EQ(t->counters()[2].samples, (std::vector<CounterSample>{{140'001, 0.5}}));
+  ASSERT_EQ(t->processes().size(), 2u);
+  EXPECT_EQ(t->processes()[0].name, "trainer");
+  EXPECT_EQ(t->processes()[1].name, "Spans");  // a string pid keeps its text as the process name
+  const Lane& spans = t->lane(*t->find_lane(host_lane_key(t->processes()[1].pid, t->lanes()[1].key.tid)));
+  EXPECT_EQ(spans.name, "Trace tick");
+  EXPECT_EQ(spans.events.size(), 2u);
+  EXPECT_EQ(spans.events[0].kind, EventKind::Instant);
+  // Skipped: unmatched E, unclosed B, phases P and b, unknown M, a fwdbwd flow, an ac2g start without end.
+  EXPECT_EQ(stats.events_skipped, 7u);
+  EXPECT_EQ(stats.skipped["events with unknown phase"], 2u);
+  EXPECT_EQ(stats.skipped["'E' events without a matching 'B'"], 1u);
+  EXPECT_EQ(t->metadata().notes.size(), 6u);  // one note per reason
+}
+
+TEST(Reader, GzipIsDetectedByContentNotName) {
+  const std::string dir = test::scratch_dir("gzip_by_content");
+  const std::string plain = test::read_file(edge("absolute_epoch_us.json"));
+  test::write_file(dir + "/compressed.json", test::gzip_bytes(plain));  // no .gz suffix
+  test::write_file(dir + "/plain.json.gz", plain);                     // .gz suffix, not compressed
+  for (const char* name : {"compressed.json", "plain.json.gz"}) {
+    ReadStats stats;
+    ReadOptions options;
+    options.stats = &stats;
+    Expected<Trace> t = read_trace(dir + "/" + name, options);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ(t->event_count(), 2u);
+    EXPECT_EQ(stats.gzip, std::string(name) == "compressed.json");
+  }
+}
+
+TEST(Reader, ManyChunksGiveTheSameResultAsOne) {
+  // About 2.7 MiB of events: several 1 MiB chunks, cut inside strings that contain "}," on purpose.
+  std::string json = "{\"traceEvents\": [";
+  const int n = 20'000;
+  for (int i = 0; i < n; ++i) {
+    json += (i ? ",\n" : "") + std::string("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op},{\\\"x\\\"}, ") +
+            std::to_string(i % 7) + "\", \"pid\": 1, \"tid\": " + std::to_string(i % 3) + ", \"ts\": " +
+            std::to_string(i) + ".5, \"dur\": 0.25, \"args\": {\"Input Dims\": [[1, 2], [3]]}}";
+  }
+  json += "]}";
+  ASSERT_GT(json.size(), 2u << 20);
+  Expected<Trace> t = read_trace_from_memory(json, "generated");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->event_count(), static_cast<std::size_t>(n));
+  const Lane& lane = lane_of(*t, host_lane_key(1, 2));
+  ASSERT_EQ(lane.events.size(), static_cast<std::size_t>(n / 3));
+  EXPECT_EQ(lane.events.back().start_ns, 19'997'500);  // the last i with i % 3 == 2 is 19997
+  EXPECT_EQ(t->name(lane.events.back()), "op},{\"x\"}, 5");  // 19997 % 7 == 5
+}
+
+}  // namespace
+}  // namespace gtv::io
