@@ -12,9 +12,23 @@ import gzip
 import json
 from decimal import Decimal
 
-GPU_CATEGORIES = {"kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation"}
+# Kineto categories (and the older capitalized ones, matched case-insensitively) -> (category as gtv reports it,
+# on a GPU lane). Anything else keeps its text and sits on a host lane.
+KNOWN_CATEGORIES = {
+    "kernel": ("kernel", True), "concurrent_kernel": ("kernel", True),
+    "gpu_memcpy": ("gpu_memcpy", True), "memcpy": ("gpu_memcpy", True),
+    "gpu_memset": ("gpu_memset", True), "memset": ("gpu_memset", True),
+    "gpu_user_annotation": ("user_annotation", True), "user_annotation": ("user_annotation", False),
+    "cuda_runtime": ("cuda_runtime", False), "runtime": ("cuda_runtime", False),
+    "cuda_driver": ("cuda_driver", False), "driver": ("cuda_driver", False),
+    "cuda_sync": ("cuda_sync", False), "cpu_op": ("cpu_op", False), "operator": ("cpu_op", False),
+    "overhead": ("overhead", False), "instant": ("instant", False),
+}
 BUSY_CATEGORIES = {"kernel", "gpu_memcpy", "gpu_memset"}
-CATEGORY_NAMES = {"gpu_user_annotation": "user_annotation"}
+
+
+def classify(cat):
+    return KNOWN_CATEGORIES.get(cat.lower(), (cat, False))
 
 
 def load(path):
@@ -22,7 +36,15 @@ def load(path):
         raw = f.read()
     if raw[:2] == b"\x1f\x8b":
         raw = gzip.decompress(raw)
-    doc = json.loads(raw, parse_float=Decimal)
+    text = raw.decode("utf-8")
+    try:
+        doc = json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError:
+        # Chrome's JSON Array Format allows the closing "]" to be missing (a trace cut off while recording).
+        stripped = text.rstrip().rstrip(",")
+        if not stripped.lstrip().startswith("["):
+            raise
+        doc = json.loads(stripped + "]", parse_float=Decimal)
     return doc if isinstance(doc, list) else doc.get("traceEvents", [])
 
 
@@ -74,15 +96,15 @@ def count(path):
 def summarize(events):
     categories, gpus, threads = {}, {}, {}
     for cat, pid, tid, start, dur in events:
-        name = CATEGORY_NAMES.get(cat, cat)
+        name, on_gpu = classify(cat)
         categories[name] = categories.get(name, 0) + 1
-        if cat in GPU_CATEGORIES:
+        if on_gpu:
             gpu = gpus.setdefault(int(pid), {"kernel_count": 0, "kernel_ns": 0, "busy": [], "streams": {}})
             gpu["streams"][int(tid)] = gpu["streams"].get(int(tid), 0) + 1
-            if cat == "kernel":
+            if name == "kernel":
                 gpu["kernel_count"] += 1
                 gpu["kernel_ns"] += dur
-            if cat in BUSY_CATEGORIES and dur > 0:
+            if name in BUSY_CATEGORIES and dur > 0:
                 gpu["busy"].append((start, start + dur))
         else:
             key = (lane_id(pid), lane_id(tid))
