@@ -14,6 +14,20 @@ const std::vector<ScenarioEntry>& scenario_table() {
        &run_sequential_to},
       {{"list", "method 3: each iteration's outputs collected in a list", false}, &run_list},
       {{"streams", "one CUDA stream per model, the answer the seed proposed", true}, &run_streams},
+      {{"threads", "one host thread per model, default streams", false}, &run_threads},
+      {{"threads-streams", "one host thread and one stream per model", true}, &run_threads_streams},
+      {{"copy-pageable", "each output copied to the host with .to(kCPU): serializes everything", true},
+       &run_copy_pageable},
+      {{"copy-pinned", "outputs copied non_blocking into pinned buffers, one synchronize at the end", true},
+       &run_copy_pinned},
+      {{"copy-pageable-nonblocking", "non_blocking copies into pageable memory: still synchronous", true},
+       &run_copy_pageable_nonblocking},
+      {{"copy-batched", "outputs stay on the GPU, one copy per model at the end", true}, &run_copy_batched},
+      {{"timing-methods", "one model timed by stopwatch, stopwatch after synchronize and CUDA events", true},
+       &run_timing_methods},
+      {{"warmup", "first against second matrix product and forward: where the cold-start time goes", true},
+       &run_warmup},
+      {{"cpu-vs-gpu", "the same matrix products on the CPU and on each GPU, small and large", true}, &run_cpu_vs_gpu},
   };
   return table;
 }

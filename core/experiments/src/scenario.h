@@ -51,7 +51,13 @@ void iterate(ScenarioContext& ctx, const std::function<void(int)>& body);
 
 // Runs body once inside a Phase range called name and records what three timing methods report for it:
 // stopwatch without synchronize (the seed's), stopwatch after synchronize, CUDA events (GPU only).
-void timed(ScenarioContext& ctx, const std::string& name, const std::function<void()>& body);
+// kind: Phase for timed loops, WarmUp when the measured work is itself a first, cold call.
+void timed(ScenarioContext& ctx, const std::string& name, const std::function<void()>& body,
+           RangeKind kind = RangeKind::Phase);
+
+// The two matrix sizes of warmup and cpu-vs-gpu: 4 and 4000 with a GPU; 4 and the hidden size on the CPU, so
+// the CPU run stays short.
+[[nodiscard]] std::vector<int> matmul_sizes(const ScenarioContext& ctx);
 
 // The scenario functions (scenarios_*.cpp).
 void run_baseline(ScenarioContext& ctx);

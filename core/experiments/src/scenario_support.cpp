@@ -46,9 +46,9 @@ void iterate(ScenarioContext& ctx, const std::function<void(int)>& body) {
   }
 }
 
-void timed(ScenarioContext& ctx, const std::string& name, const std::function<void()>& body) {
+void timed(ScenarioContext& ctx, const std::string& name, const std::function<void()>& body, RangeKind kind) {
   ctx.progress(name);
-  auto phase = ctx.host.scope(name, RangeKind::Phase);
+  auto phase = ctx.host.scope(name, kind);
   std::unique_ptr<EventTimer> events = ctx.engine.start_event_timer();
   const TimeNs start_ns = unix_now_ns();
   body();
@@ -60,6 +60,14 @@ void timed(ScenarioContext& ctx, const std::string& name, const std::function<vo
   ctx.host.record_measurement(name, MeasurementMethod::StopwatchNoSync, returned_ns - start_ns, start_ns, returned_ns);
   ctx.host.record_measurement(name, MeasurementMethod::StopwatchSync, synced_ns - start_ns, start_ns, synced_ns);
   if (events) ctx.host.record_measurement(name, MeasurementMethod::CudaEvents, events->elapsed_ns(), start_ns, synced_ns);
+}
+
+}  // namespace gtv::exp
+
+namespace gtv::exp {
+
+std::vector<int> matmul_sizes(const ScenarioContext& ctx) {
+  return {4, ctx.on_gpu() ? 4000 : ctx.config.hidden};
 }
 
 }  // namespace gtv::exp

@@ -3,6 +3,7 @@
 // layers (input, 6 hidden, output).
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@ struct Want {
   int timed_phases;  // phases measured by the stopwatches
   int iterations;
   int forwards;  // including the warm-up pass
+  int models_used = kModels;
 };
 
 void PrintTo(const Want& want, std::ostream* out) { *out << want.scenario; }
@@ -73,7 +75,7 @@ TEST_P(SeedScenarioOnCpu, TraceHasRangesMeasurementsMetadataAndOps) {
   EXPECT_EQ(count_ranges(trace, RangeKind::Forward), want.forwards);
   for (int m = 0; m < kModels; ++m)
     EXPECT_EQ(count_ranges_named(trace, RangeKind::Forward, "model " + std::to_string(m) + " forward"),
-              want.forwards / kModels);
+              m < want.models_used ? want.forwards / want.models_used : 0);
   for (const Range& r : trace.ranges()) {
     if (r.kind == RangeKind::Scenario) continue;
     EXPECT_TRUE(test::inside_some(trace, r, RangeKind::Scenario)) << r.name;
@@ -100,13 +102,67 @@ INSTANTIATE_TEST_SUITE_P(Seed, SeedScenarioOnCpu,
                                            Want{"sequential", 1, kIters, kModels + kModels * kIters},
                                            Want{"sequential-to", 1, kIters, kModels + kModels * kIters},
                                            Want{"list", 1, kIters, kModels + kModels * kIters},
-                                           Want{"streams", 1, kIters, kModels + kModels * kIters}),
+                                           Want{"streams", 1, kIters, kModels + kModels * kIters},
+                                           // Each worker thread records its own iterations.
+                                           Want{"threads", 1, kModels * kIters, kModels + kModels * kIters},
+                                           Want{"threads-streams", 1, kModels * kIters, kModels + kModels * kIters},
+                                           Want{"copy-pageable", 1, kIters, kModels + kModels * kIters},
+                                           Want{"copy-pinned", 1, kIters, kModels + kModels * kIters},
+                                           Want{"copy-pageable-nonblocking", 1, kIters, kModels + kModels * kIters},
+                                           Want{"copy-batched", 1, kIters, kModels + kModels * kIters},
+                                           Want{"timing-methods", 1, kIters, 1 + kIters, 1}),
                          [](const auto& param_info) {
                            std::string name = param_info.param.scenario;
                            for (char& c : name)
                              if (c == '-') c = '_';
                            return name;
                          });
+
+TEST(ThreadsOnCpu, EachModelRunsOnItsOwnHostThread) {
+  RunResult result = run_scenario(small_cpu_config("threads"), {});
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  std::set<std::int64_t> forward_threads;
+  std::int64_t main_tid = -1;
+  for (const Range& r : result.trace->ranges()) {
+    if (r.kind == RangeKind::Forward) forward_threads.insert(r.tid);
+    if (r.kind == RangeKind::Scenario) main_tid = r.tid;
+  }
+  EXPECT_EQ(forward_threads.size(), static_cast<std::size_t>(2 * kModels));  // warm-up and timed loop threads
+  EXPECT_EQ(forward_threads.count(main_tid), 0u);
+}
+
+TEST(CopyBatchedOnCpu, CopiesOnceAfterTheLoop) {
+  RunResult result = run_scenario(small_cpu_config("copy-batched"), {});
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  EXPECT_EQ(count_ranges_named(*result.trace, RangeKind::Phase, "copy outputs to host"), 2);  // warm-up, loop
+  EXPECT_EQ(count_events(*result.trace, EventKind::CpuOp, "aten::cat"), 2 * kModels);
+}
+
+TEST(WarmupOnCpu, FirstAndSecondProductsAndForwardsAreRangedAndMeasured) {
+  RunResult result = run_scenario(small_cpu_config("warmup"), {});
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  const Trace& trace = *result.trace;
+  for (const char* name : {"first matmul N=4 on cpu", "first matmul N=64 on cpu", "first forward of model 0"})
+    EXPECT_EQ(count_ranges_named(trace, RangeKind::WarmUp, name), 1) << name;
+  for (const char* name : {"second matmul N=4 on cpu", "second matmul N=64 on cpu", "second forward of model 0"})
+    EXPECT_EQ(count_ranges_named(trace, RangeKind::Phase, name), 1) << name;
+  EXPECT_EQ(count_ranges_named(trace, RangeKind::WarmUp, "first use of cpu (operands)"), 1);
+  EXPECT_EQ(count_measurements(trace, MeasurementMethod::StopwatchSync), 6);
+  EXPECT_EQ(count_events(trace, EventKind::CpuOp, "aten::mm"), 4);
+  EXPECT_EQ(count_ranges(trace, RangeKind::Forward), 2);
+}
+
+TEST(CpuVsGpuOnCpu, TimesTheCpuProductsAtBothSizes) {
+  RunResult result = run_scenario(small_cpu_config("cpu-vs-gpu"), {});
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  const Trace& trace = *result.trace;
+  EXPECT_EQ(count_ranges_named(trace, RangeKind::Phase, "3 x matmul N=4 on cpu"), 1);
+  EXPECT_EQ(count_ranges_named(trace, RangeKind::Phase, "3 x matmul N=64 on cpu"), 1);
+  EXPECT_EQ(count_ranges(trace, RangeKind::WarmUp), 2);
+  EXPECT_EQ(count_ranges(trace, RangeKind::Iteration), 2 * kIters);
+  EXPECT_EQ(count_events(trace, EventKind::CpuOp, "aten::mm"), 2 * (1 + kIters));
+  EXPECT_TRUE(test::has_note_containing(trace, "only the CPU side ran"));
+}
 
 TEST(RunOptions, NoWarmupAndNoOpTracing) {
   RunConfig config = small_cpu_config("sequential");
