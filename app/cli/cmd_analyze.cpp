@@ -2,7 +2,7 @@
 #include <ostream>
 
 #include "command.h"
-#include "gtv/analysis/format.h"
+#include "gtv/analysis/report.h"
 #include "load.h"
 
 namespace gtv::cli {
@@ -13,7 +13,8 @@ int run_analyze(const ParsedArgs& args, Io io) {
   if (!format) return usage_error(analyze_command().spec, format.error().message, io);
   const std::optional<Trace> trace = load_trace_or_report(args.positionals[0], io);
   if (!trace) return kExitBadInput;
-  return input_error("analyze: the analysis report is not in this build yet", io);
+  io.out << analysis::format_report(analysis::analyze(*trace), *format);
+  return kExitOk;
 }
 
 }  // namespace

@@ -1,12 +1,22 @@
 // gtv-cli compare A B [--format text|markdown|json]: two runs side by side.
+#include <filesystem>
 #include <ostream>
 
 #include "command.h"
-#include "gtv/analysis/format.h"
+#include "gtv/analysis/compare.h"
 #include "load.h"
 
 namespace gtv::cli {
 namespace {
+
+// The file name without directories and trace extensions names a run in the report ("streams" for
+// traces/streams.json.gz), so the columns say which run is which.
+std::string run_label(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (const std::string_view suffix : {".gz", ".json"})
+    if (name.size() > suffix.size() && name.ends_with(suffix)) name.resize(name.size() - suffix.size());
+  return name;
+}
 
 int run_compare(const ParsedArgs& args, Io io) {
   const auto format = analysis::format_from_string(args.value("--format").value_or("text"));
@@ -15,7 +25,10 @@ int run_compare(const ParsedArgs& args, Io io) {
   if (!a) return kExitBadInput;
   const std::optional<Trace> b = load_trace_or_report(args.positionals[1], io);
   if (!b) return kExitBadInput;
-  return input_error("compare: the comparison report is not in this build yet", io);
+  const std::string label_a = run_label(args.positionals[0]);
+  const std::string label_b = run_label(args.positionals[1]);
+  io.out << analysis::format_comparison(analysis::compare(*a, *b, label_a, label_b), *format);
+  return kExitOk;
 }
 
 }  // namespace

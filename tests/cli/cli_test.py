@@ -218,6 +218,64 @@ def case_trace_gen(args):
         check(info["flow_count"] == flows, "every ac2g flow joined (%d of %d)" % (info["flow_count"], flows))
 
 
+def case_analyze(args):
+    for path in fixtures(args.data):
+        reports = {}
+        for fmt in ("text", "markdown", "json"):
+            r = cli(args, "analyze", path, "--format", fmt)
+            check(r.returncode == 0 and r.stdout.strip() != "", "analyze %s --format %s: exit 0 with a report (%s)"
+                  % (path, fmt, r.stderr.strip()))
+            reports[fmt] = r.stdout
+        if not reports["json"]:
+            continue
+        report = json.loads(reports["json"])
+        compare_counts("analyze --format json " + path, comparable(report["summary"]), trace_counts.count(path))
+        first = [line for line in reports["text"].splitlines() if line.strip() and set(line) - set("=-")][1]
+        check(report["verdict"] and first == report["verdict"][0], path + ": the text report starts with the verdict")
+        check(reports["markdown"].startswith("#"), path + ": markdown starts with a heading")
+
+
+def stem(path):
+    name = os.path.basename(path)
+    for suffix in (".gz", ".json"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
+def run_figures_expected(path):
+    counts = trace_counts.count(path)
+    gpus = counts["gpus"].values()
+    return {"label": stem(path), "wall_ns": counts["span_ns"], "kernel_count": sum(g["kernel_count"] for g in gpus),
+            "kernel_ns": sum(g["kernel_ns"] for g in gpus), "gpu_busy_sum_ns": sum(g["busy_ns"] for g in gpus)}
+
+
+def case_compare(args):
+    paths = fixtures(args.data)
+    for a, b in zip(paths, paths[1:] + paths[:1]):
+        r = cli(args, "compare", a, b, "--format", "json")
+        check(r.returncode == 0, "compare %s %s: exit 0 (%s)" % (a, b, r.stderr.strip()))
+        if r.returncode != 0:
+            continue
+        result = json.loads(r.stdout)
+        for side, path in (("a", a), ("b", b)):
+            got = {k: result[side][k] for k in ("label", "wall_ns", "kernel_count", "kernel_ns", "gpu_busy_sum_ns")}
+            expected = run_figures_expected(path)
+            check(got == expected, "compare: %s side %s is %r, expected %r" % (path, side, got, expected))
+        for fmt in ("text", "markdown"):
+            r = cli(args, "compare", a, b, "--format=" + fmt)
+            check(r.returncode == 0 and stem(a) in r.stdout and stem(b) in r.stdout, "compare --format " + fmt)
+    for path in paths:
+        r = cli(args, "compare", path, path, "--format", "json")
+        if r.returncode != 0:
+            check(False, "compare %s with itself: exit 0" % path)
+            continue
+        result = json.loads(r.stdout)
+        if result["a"]["wall_ns"] > 0:
+            check(result["speedup"] == 1, path + ": a trace against itself has speedup 1")
+        check(all(k["delta_ns"] == 0 for k in result["kernels"]), path + ": no kernel changes against itself")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("case")

@@ -111,4 +111,6 @@ def summarize(events):
             threads[key] = threads.get(key, 0) + 1
     for gpu in gpus.values():
         gpu["busy_ns"] = union_length(gpu.pop("busy"))
-    return {"event_count": len(events), "categories": categories, "gpus": gpus, "threads": threads}
+    span_ns = max(s + d for _, _, _, s, d in events) - min(s for _, _, _, s, _ in events) if events else 0
+    return {"event_count": len(events), "categories": categories, "gpus": gpus, "threads": threads,
+            "span_ns": span_ns}
