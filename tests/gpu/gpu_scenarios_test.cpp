@@ -2,6 +2,7 @@
 // Default sizes (hidden 10000, batch 100, 10 iterations, 3 models), as the seed ran them.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <iostream>
 #include <string>
 
@@ -78,6 +79,67 @@ TEST(GpuFaults, OutOfMemoryGivesAClearErrorAndThePartialTrace) {
   ASSERT_TRUE(result.trace.has_value());
   EXPECT_EQ(find_range(*result.trace, RangeKind::Phase, "build models").kind, RangeKind::Phase);
   EXPECT_TRUE(has_note(*result.trace, "run failed: "));
+}
+
+}  // namespace
+}  // namespace gtv::exp
+
+namespace gtv::exp {
+namespace {
+
+double loop_concurrency(const Trace& trace) {
+  const Range loop = find_range(trace, RangeKind::Phase, "timed loop");
+  return gpu_test::gpu_concurrency(trace, loop.start_ns, loop.end_ns);
+}
+
+TEST(CopyScenarios, PageableCopiesSerializeTheGpus) {
+  GTV_REQUIRE_GPUS(2);
+  RunResult result = run_default("copy-pageable");
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  expect_clean_recording(*result.trace);
+  const double concurrency = loop_concurrency(*result.trace);
+  std::cerr << "copy-pageable: GPU concurrency " << concurrency << "\n";
+  EXPECT_LT(concurrency, 1.1);
+}
+
+TEST(CopyScenarios, PinnedNonBlockingCopiesKeepTheOverlap) {
+  GTV_REQUIRE_GPUS(2);
+  RunResult result = run_default("copy-pinned");
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  expect_clean_recording(*result.trace);
+  const double concurrency = loop_concurrency(*result.trace);
+  std::cerr << "copy-pinned: GPU concurrency " << concurrency << "\n";
+  EXPECT_GT(concurrency, 1.3);
+}
+
+TEST(WarmupScenario, FirstSmallProductCostsAtLeastFiveTimesTheSecond) {
+  GTV_REQUIRE_GPUS(1);
+  RunResult result = run_default("warmup");
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  expect_clean_recording(*result.trace);
+  const auto* first = find_measurement(*result.trace, "first matmul N=4 on cuda:0", MeasurementMethod::StopwatchSync);
+  const auto* second = find_measurement(*result.trace, "second matmul N=4 on cuda:0", MeasurementMethod::StopwatchSync);
+  ASSERT_TRUE(first && second);
+  std::cerr << "warmup: first " << first->reported_ns << " ns, second " << second->reported_ns << " ns\n";
+  EXPECT_GE(first->reported_ns, 5 * second->reported_ns);
+}
+
+TEST(TimingMethodsScenario, StopwatchWithoutSyncMissesTheWorkWhileEventsMatchTheTruth) {
+  GTV_REQUIRE_GPUS(1);
+  RunResult result = run_default("timing-methods");
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  const Trace& trace = *result.trace;
+  expect_clean_recording(trace);
+  const Range work = find_range(trace, RangeKind::Phase, "timed work");
+  const TimeNs truth_ns = gpu_test::gpu_span_ns(trace, work.start_ns, work.end_ns);
+  const auto* no_sync = find_measurement(trace, "timed work", MeasurementMethod::StopwatchNoSync);
+  const auto* events = find_measurement(trace, "timed work", MeasurementMethod::CudaEvents);
+  ASSERT_TRUE(no_sync && events);
+  std::cerr << "timing-methods: truth " << truth_ns << " ns, no sync " << no_sync->reported_ns << " ns, events "
+            << events->reported_ns << " ns\n";
+  ASSERT_GT(truth_ns, 0);
+  EXPECT_LT(2 * no_sync->reported_ns, truth_ns);
+  EXPECT_LT(std::abs(static_cast<double>(events->reported_ns - truth_ns)), 0.1 * static_cast<double>(truth_ns));
 }
 
 }  // namespace
