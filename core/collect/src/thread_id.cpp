@@ -40,8 +40,10 @@ void register_current_thread() {
   const KnownThread self{current_tid(), static_cast<std::uint64_t>(::pthread_self())};
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  // A tid can be reused by a new thread after the old one ended: replace the stale entry.
-  std::erase_if(r.threads, [&](const KnownThread& t) { return t.os_tid == self.os_tid; });
+  // Ids of ended threads are reused by new ones (pthread ids quickly, tids rarely): the newest thread wins.
+  // Entries are kept after a thread ends, because its CUPTI records are often flushed only at the end.
+  std::erase_if(r.threads,
+                [&](const KnownThread& t) { return t.os_tid == self.os_tid || t.pthread_id == self.pthread_id; });
   r.threads.push_back(self);
   registered = true;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "activity_dispatch.h"
@@ -191,6 +192,32 @@ TEST(CuptiDispatch, DevicesKnownFromTheDriverServeKernelsToo) {
   (void)dispatcher.handle_buffer(b.data(), b.size(), synthetic_next);
   ASSERT_EQ(sink.kernels.size(), 1u);
   EXPECT_EQ(sink.kernels[0].detail.blocks_per_sm_x100, 400);  // 264 blocks on 66 SMs
+}
+
+TEST(CuptiDispatch, BuffersCompletingOnSeveralThreadsAtOnceLoseNothing) {
+  TraceRecorder recorder(static_cast<UnixNs>(kT0));
+  ActivityDispatcher dispatcher(recorder, fake_namer);
+  constexpr int kThreads = 4, kBuffers = 50;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&dispatcher, t] {
+      for (int i = 0; i < kBuffers; ++i) {
+        const auto id = static_cast<std::uint32_t>(t * kBuffers + i + 1);
+        SyntheticBuffer b;
+        b.add(kernel(0, 7, id, kT0 + id * 10'000));
+        b.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, 211, id, kT0 + id * 10'000 - 5'000));
+        b.add(marker(CUPTI_ACTIVITY_FLAG_MARKER_START, id, kT0 + id * 10'000, "range"));
+        b.add(marker(CUPTI_ACTIVITY_FLAG_MARKER_END, id, kT0 + id * 10'000 + 1, nullptr));
+        (void)dispatcher.handle_buffer(b.data(), b.size(), synthetic_next);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(dispatcher.delivered(), static_cast<std::size_t>(4 * kThreads * kBuffers));
+  Expected<Trace> trace = recorder.finish();
+  ASSERT_TRUE(trace.ok());
+  EXPECT_EQ(trace->flows().size(), static_cast<std::size_t>(kThreads * kBuffers));
+  EXPECT_EQ(trace->event_count(), static_cast<std::size_t>(3 * kThreads * kBuffers));  // kernel, API, marker
 }
 
 TEST(CuptiDispatch, EmptyAndMissingBuffersDeliverNothing) {
