@@ -92,6 +92,14 @@ std::string what_blocked(const BlockingCall& c) {
   }
 }
 
+// "Thread 646 (python3)" from the lane name "thread 646 (python3)"; the tid is not repeated.
+std::string thread_label(std::int64_t tid, const std::string& name) {
+  const std::string plain = "thread " + std::to_string(tid);
+  if (name.empty() || name == plain) return "Thread " + std::to_string(tid);
+  if (name.rfind(plain, 0) == 0) return "T" + name.substr(1);
+  return "Thread " + std::to_string(tid) + " (" + name + ")";
+}
+
 std::vector<std::string> findings_for(const HostBlocking& h) {
   struct Group {
     TimeNs total_ns = 0;
@@ -110,7 +118,7 @@ std::vector<std::string> findings_for(const HostBlocking& h) {
                                         std::to_string(g.count) + " call(s), thread " + std::to_string(tid) + ").");
   }
   for (const ThreadBlocking& t : h.threads)
-    ranked.emplace_back(t.blocked_ns, "Thread " + std::to_string(t.tid) + " (" + t.name + ") waited for the GPU " +
+    ranked.emplace_back(t.blocked_ns, thread_label(t.tid, t.name) + " waited for the GPU " +
                                           format_duration(t.blocked_ns) + " of its " + format_duration(t.span_ns) +
                                           " (" + percent(t.blocked_share) + ").");
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });

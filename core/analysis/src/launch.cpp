@@ -46,7 +46,7 @@ StreamQueue queue_of(const Lane& lane, const std::vector<TimeNs>& launch_ns) {
   return q;
 }
 
-std::vector<std::string> findings_for(const LaunchAnalysis& a) {
+std::vector<std::string> findings_for(const LaunchAnalysis& a, TimeNs trace_start_ns) {
   std::vector<std::string> out;
   if (a.all.count == 0) {
     out.emplace_back("No launch is joined to its GPU work (no flows): launch latency is unknown.");
@@ -61,7 +61,7 @@ std::vector<std::string> findings_for(const LaunchAnalysis& a) {
   if (deepest && deepest->max_depth > 0)
     out.push_back("Deepest queue: " + std::to_string(deepest->max_depth) + " item(s) launched but unfinished on GPU " +
                   std::to_string(deepest->device) + " stream " + std::to_string(deepest->stream) + " at " +
-                  format_duration(deepest->max_depth_at_ns) + ".");
+                  format_duration(deepest->max_depth_at_ns - trace_start_ns) + " into the trace.");
   if (a.activities_without_flow > 0)
     out.push_back(std::to_string(a.activities_without_flow) +
                   " GPU activities have no launch in the trace (no matching correlation id).");
@@ -120,7 +120,7 @@ LaunchAnalysis analyze_launches(const Trace& trace) {
   a.activities_without_flow -= flowed_activities;
   a.all = latency_stats(all);
   for (auto& [device, values] : per_device) a.devices.push_back({device, latency_stats(values)});
-  a.findings = findings_for(a);
+  a.findings = findings_for(a, trace.start_ns());
   return a;
 }
 

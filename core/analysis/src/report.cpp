@@ -7,12 +7,7 @@ std::vector<std::string> headline(const Report& r) {
   std::vector<std::string> out;
   out.push_back(r.concurrency.verdict);
   if (!r.blocking.calls.empty()) out.push_back(r.blocking.findings.front());
-  // The first device line, if it found a slow first iteration; else the costliest set-up cause.
-  for (const std::string& f : r.warmup.findings) {
-    if (f.rfind("No warm-up", 0) == 0) break;
-    out.push_back(f);
-    break;
-  }
+  if (!r.warmup.headline.empty()) out.push_back(r.warmup.headline);
   for (const MeasurementTruth& m : r.timing.measurements) {
     if (out.size() >= 6) break;
     out.push_back(m.verdict);

@@ -15,6 +15,8 @@ namespace gtv::analysis::detail {
 [[nodiscard]] Section timing_section(const Report& r);
 [[nodiscard]] Section kernel_section(const Report& r);
 
+// A time as an offset from the start of the trace, as the timeline shows it.
+[[nodiscard]] std::string at(const Report& r, TimeNs time_ns);
 [[nodiscard]] std::string more_rows_note(std::size_t total, std::size_t shown, const std::string& what);
 
 }  // namespace gtv::analysis::detail

@@ -16,6 +16,8 @@ std::string device_name(const Report& r, std::int64_t device) {
 
 }  // namespace
 
+std::string at(const Report& r, TimeNs time_ns) { return format_duration(time_ns - r.summary.start_ns); }
+
 std::string more_rows_note(std::size_t total, std::size_t shown, const std::string& what) {
   return total > shown ? std::to_string(total - shown) + " more " + what + " not shown." : "";
 }
@@ -84,10 +86,10 @@ Section blocking_section(const Report& r) {
   for (const BlockingCall& c : h.calls) calls.push_back(&c);
   std::stable_sort(calls.begin(), calls.end(),
                    [](const BlockingCall* a, const BlockingCall* b) { return a->duration_ns > b->duration_ns; });
-  Table t{{"thread", "call", "kind", "start", "blocked"}, {false, false, false, true, true}, {}, {}};
+  Table t{{"thread", "call", "kind", "at", "blocked"}, {false, false, false, true, true}, {}, {}};
   for (std::size_t i = 0; i < calls.size() && i < kMaxTableRows; ++i)
     t.rows.push_back({std::to_string(calls[i]->tid), calls[i]->name, std::string(to_string(calls[i]->kind)),
-                      format_duration(calls[i]->start_ns), format_duration(calls[i]->duration_ns)});
+                      at(r, calls[i]->start_ns), format_duration(calls[i]->duration_ns)});
   t.note = more_rows_note(calls.size(), kMaxTableRows, "blocking calls");
   sec.tables.push_back(std::move(t));
   return sec;
@@ -110,10 +112,10 @@ Section warmup_section(const Report& r) {
   for (const WarmUpSegment& s : w.segments) segs.push_back(&s);
   std::stable_sort(segs.begin(), segs.end(),
                    [](const WarmUpSegment* a, const WarmUpSegment* b) { return a->time_ns > b->time_ns; });
-  Table t{{"cause", "thread", "start", "time", "calls", "first call"}, {false, false, true, true, true, false}, {}, {}};
+  Table t{{"cause", "thread", "at", "time", "calls", "first call"}, {false, false, true, true, true, false}, {}, {}};
   for (std::size_t i = 0; i < segs.size() && i < kMaxTableRows; ++i)
     t.rows.push_back({std::string(to_string(segs[i]->cause)), std::to_string(segs[i]->tid),
-                      format_duration(segs[i]->start_ns), format_duration(segs[i]->time_ns),
+                      at(r, segs[i]->start_ns), format_duration(segs[i]->time_ns),
                       std::to_string(segs[i]->call_count), segs[i]->first_call});
   t.note = more_rows_note(segs.size(), kMaxTableRows, "warm-up segments");
   sec.tables.push_back(std::move(t));

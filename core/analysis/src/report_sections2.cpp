@@ -20,7 +20,7 @@ Section launch_section(const Report& r) {
     Table t{{"GPU", "stream", "deepest queue", "at"}, {false, false, true, true}, {}, {}};
     for (const StreamQueue& q : a.streams)
       t.rows.push_back({std::to_string(q.device), std::to_string(q.stream), std::to_string(q.max_depth),
-                        format_duration(q.max_depth_at_ns)});
+                        at(r, q.max_depth_at_ns)});
     sec.tables.push_back(std::move(t));
   }
   return sec;

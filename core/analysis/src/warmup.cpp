@@ -145,6 +145,25 @@ std::vector<std::string> warmup_findings(const WarmUp& w) {
   return out;
 }
 
+// A first iteration at least 1.5x the steady ones is worth saying first; otherwise the costliest set-up work.
+std::string headline_of(const WarmUp& w) {
+  const DeviceWarmUp* worst = nullptr;
+  for (const DeviceWarmUp& d : w.devices)
+    if (d.steady_count > 0 && d.slowdown >= 1.5 && (!worst || d.cold_start_ns > worst->cold_start_ns)) worst = &d;
+  if (worst) {
+    const std::string who = worst->device < 0 ? std::string("all devices") : "GPU " + std::to_string(worst->device);
+    return "Warm-up: the first " + std::string(worst->basis == WarmUpBasis::Ranges ? "iteration" : "runs of kernels") +
+           " on " + who + " took " + fixed(worst->slowdown, 1) + "x the steady time (" +
+           format_duration(worst->first_ns) + " vs " + format_duration(worst->steady_mean_ns) + ").";
+  }
+  const WarmUpCauseTotal* top = nullptr;
+  for (const WarmUpCauseTotal& c : w.causes)
+    if (!top || c.time_ns > top->time_ns) top = &c;
+  if (!top) return {};
+  return "Warm-up: " + std::string(to_string(top->cause)) + " cost the host " + format_duration(top->time_ns) + " (" +
+         std::to_string(top->call_count) + " call(s)).";
+}
+
 }  // namespace
 
 WarmUp analyze_warmup(const Trace& trace) {
@@ -166,6 +185,7 @@ WarmUp analyze_warmup(const Trace& trace) {
     if (t.segment_count > 0) w.causes.push_back(t);
   w.segment_time_ns = total_length_ns(merged(std::move(all)));
   w.findings = warmup_findings(w);
+  w.headline = headline_of(w);
   return w;
 }
 

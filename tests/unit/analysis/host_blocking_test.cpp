@@ -61,7 +61,7 @@ TEST(HostBlocking, FindingsInPlainWordsLargestFirst) {
   const HostBlocking h = analyze_host_blocking(t);
   const std::vector<std::string> expected{
       "cudaDeviceSynchronize blocked the host for 1.00 s (1 call(s), thread 6).",
-      "Thread 6 (thread 6) waited for the GPU 1.00 s of its 1.00 s (100%).",
+      "Thread 6 waited for the GPU 1.00 s of its 1.00 s (100%).",
       "Thread 5 (main) waited for the GPU 101.0 ms of its 420.0 ms (24%).",
       "cudaStreamSynchronize blocked the host for 50.0 ms (1 call(s), thread 5).",
       "cudaMemcpyAsync to pageable memory blocked the host for 31.0 ms (1 call(s), thread 5).",

@@ -82,6 +82,7 @@ TEST(WarmUp, TotalsPerCauseAndFindings) {
   EXPECT_EQ(w.devices[0].basis, WarmUpBasis::KernelNames);
   EXPECT_EQ(w.devices[0].cold_start_ns, 0);
   EXPECT_EQ(w.findings[1], "Context creation: 2 call(s) in 2 segment(s), 150.0 ms on the host.");
+  EXPECT_EQ(w.headline, "Warm-up: context creation cost the host 150.0 ms (2 call(s)).");
 }
 
 TEST(WarmUp, FirstIterationAgainstSteadyFromRanges) {
@@ -109,6 +110,7 @@ TEST(WarmUp, FirstIterationAgainstSteadyFromRanges) {
             "GPU 0: the first iteration (iteration 0) took 100.0 ms against 10.0 ms for the 3 steady one(s) (10.0x); "
             "warm-up cost 90.0 ms.");
   EXPECT_EQ(w.findings[1], "GPU 0: the recorded warm-up phase took 50.0 ms.");
+  EXPECT_EQ(w.headline, "Warm-up: the first iteration on GPU 0 took 10.0x the steady time (100.0 ms vs 10.0 ms).");
 }
 
 TEST(WarmUp, FirstRunsOfKernelNamesWithoutRanges) {
@@ -140,5 +142,6 @@ TEST(WarmUp, NothingToReport) {
   EXPECT_TRUE(w.devices.empty());
   ASSERT_EQ(w.findings.size(), 1u);
   EXPECT_EQ(w.findings[0], "No warm-up found: no iteration ranges, no repeated kernels and no set-up calls.");
+  EXPECT_EQ(w.headline, "");
 }
 }  // namespace gtv::analysis

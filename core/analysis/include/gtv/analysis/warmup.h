@@ -61,7 +61,9 @@ struct WarmUp {
   std::vector<WarmUpSegment> segments;    // by start
   std::vector<WarmUpCauseTotal> causes;   // only causes seen, in enum order
   TimeNs segment_time_ns = 0;             // union of all segments' call time
-  std::vector<std::string> findings;      // plain words, most costly first
+  std::vector<std::string> findings;      // plain words
+  std::string headline;  // the one finding worth a verdict line (a slow first iteration or the costliest set-up
+                         // cause); empty when warm-up cost nothing notable
 };
 
 // The cause recognised from an API name alone, if any (context creation also needs the call to be long).
