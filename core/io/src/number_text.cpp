@@ -64,12 +64,45 @@ bool read_decimal(std::string_view s, Decimal& d) {
   return i == s.size();
 }
 
+// The common case in trace files: [-]digits[.digits] with at most 18 significant digits kept, no exponent.
+// Returns false (without a verdict) when the slow path must decide.
+bool parse_simple(std::string_view s, int scale_digits, std::int64_t& out) {
+  std::size_t i = 0;
+  const bool negative = !s.empty() && s[0] == '-';
+  if (negative) ++i;
+  std::uint64_t value = 0;
+  int digits = 0;
+  const std::size_t int_start = i;
+  for (; i < s.size() && is_digit(s[i]); ++i, ++digits) value = value * 10 + static_cast<unsigned>(s[i] - '0');
+  if (i == int_start || digits > 15) return false;
+  int frac = 0;
+  bool round_up = false;
+  if (i < s.size() && s[i] == '.') {
+    const std::size_t frac_start = ++i;
+    for (; i < s.size() && is_digit(s[i]); ++i) {
+      if (frac < scale_digits) {
+        value = value * 10 + static_cast<unsigned>(s[i] - '0');
+        ++frac;
+      } else if (i == frac_start + static_cast<std::size_t>(scale_digits)) {
+        round_up = s[i] >= '5';
+      }
+    }
+    if (i == frac_start) return false;
+  }
+  if (i != s.size()) return false;  // exponent or junk: slow path
+  for (; frac < scale_digits; ++frac) value *= 10;
+  if (round_up) ++value;
+  out = negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
+  return true;
+}
+
 }  // namespace
 
 bool parse_scaled_decimal(std::string_view token, int scale_digits, std::int64_t& out) {
   while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
                             token.back() == '\t'))
     token.remove_suffix(1);
+  if (scale_digits >= 0 && scale_digits <= 3 && parse_simple(token, scale_digits, out)) return true;
   Decimal d;
   if (!read_decimal(token, d)) return false;
   Int128 value = d.mantissa;

@@ -106,12 +106,12 @@ std::int64_t TraceAssembler::resolve_id(const IdToken& id, bool is_pid) {
 }
 
 LaneIndex TraceAssembler::lane_for(const LaneKey& key) {
-  if (has_last_ && key == last_key_) return last_lane_;
+  // Events alternate between a handful of lanes: a short linear scan beats the map for typical traces.
+  for (const auto& [k, index] : recent_lanes_)
+    if (k == key) return index;
   auto it = lanes_.find(key);
   if (it == lanes_.end()) it = lanes_.emplace(key, builder_.lane(key)).first;
-  last_key_ = key;
-  last_lane_ = it->second;
-  has_last_ = true;
+  if (recent_lanes_.size() < kRecentLanes) recent_lanes_.emplace_back(key, it->second);
   return it->second;
 }
 
