@@ -21,8 +21,17 @@ std::string process_name() {
 
 HostRecorder::HostRecorder(TraceRecorder& recorder, bool emit_nvtx)
     : recorder_(recorder), emit_nvtx_(emit_nvtx && nvtx_available()), pid_(current_pid()) {
-  register_current_thread();
+  note_thread();
   recorder_.set_process_name(pid_, process_name());
+}
+
+void HostRecorder::note_thread() {
+  // Once per thread and recorder; the lock-free check keeps per-op recording cheap.
+  thread_local const TraceRecorder* noted_for = nullptr;
+  if (noted_for == &recorder_) return;
+  noted_for = &recorder_;
+  register_current_thread();
+  recorder_.set_default_thread_name(pid_, current_tid(), current_thread_name());
 }
 
 HostRecorder::Scope::Scope(HostRecorder* owner, std::string name, RangeKind kind, std::int32_t device,
@@ -59,7 +68,7 @@ void HostRecorder::Scope::end() {
 }
 
 HostRecorder::Scope HostRecorder::scope(std::string name, RangeKind kind, std::int32_t device) {
-  register_current_thread();
+  note_thread();
   if (emit_nvtx_) nvtx_push(name);
   return Scope(this, std::move(name), kind, device, unix_now_ns());
 }
@@ -73,21 +82,24 @@ void HostRecorder::end_scope(Scope& scope) {
 
 void HostRecorder::record_range(std::string name, RangeKind kind, UnixNs start_ns, UnixNs end_ns,
                                 std::int32_t device) {
+  note_thread();
   recorder_.add_range(std::move(name), kind, start_ns, end_ns, pid_, current_tid(), device);
 }
 
 void HostRecorder::record_measurement(std::string name, MeasurementMethod method, TimeNs reported_ns,
                                       UnixNs host_start_ns, UnixNs host_end_ns) {
+  note_thread();
   recorder_.add_measurement(std::move(name), method, reported_ns, host_start_ns, host_end_ns, pid_, current_tid());
 }
 
 void HostRecorder::record_host_event(std::string_view name, EventKind kind, UnixNs start_ns, UnixNs end_ns,
                                      std::int64_t tid) {
+  note_thread();
   recorder_.add_host_event(name, kind, start_ns, end_ns, pid_, tid < 0 ? current_tid() : tid);
 }
 
 void HostRecorder::name_current_thread(std::string name) {
-  register_current_thread();
+  note_thread();
   recorder_.set_thread_name(pid_, current_tid(), std::move(name));
 }
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+
 #include <fstream>
 #include <future>
 #include <latch>
@@ -142,6 +144,30 @@ TEST(HostRecorder, MetadataThreadAndProcessNames) {
   ASSERT_EQ(trace.processes().size(), 1u);
   EXPECT_EQ(trace.processes()[0].pid, current_pid());
   EXPECT_EQ(trace.processes()[0].name, expected_name);
+}
+
+TEST(HostRecorder, LanesTakeTheOsThreadNameUntilNamedExplicitly) {
+  TraceRecorder trace_recorder(kOrigin);
+  HostRecorder host(trace_recorder, false);
+  auto [tid_a, tid_b] = std::async(std::launch::async, [&host] {
+    ::pthread_setname_np(::pthread_self(), "loader");
+    host.record_host_event("op", EventKind::CpuOp, kOrigin + 1, kOrigin + 2);
+    const std::int64_t a = current_tid();
+    std::int64_t b = 0;
+    std::thread([&] {  // a second thread, named explicitly after it recorded under its OS name
+      ::pthread_setname_np(::pthread_self(), "os-name");
+      host.record_host_event("op", EventKind::CpuOp, kOrigin + 1, kOrigin + 2);
+      host.name_current_thread("worker cuda:1");
+      b = current_tid();
+    }).join();
+    return std::make_pair(a, b);
+  }).get();
+  Trace trace = finish_ok(trace_recorder);
+  auto a = trace.find_lane(host_lane_key(current_pid(), tid_a));
+  auto b = trace.find_lane(host_lane_key(current_pid(), tid_b));
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(trace.lane(*a).name, "thread " + std::to_string(tid_a) + " (loader)");
+  EXPECT_EQ(trace.lane(*b).name, "thread " + std::to_string(tid_b) + " (worker cuda:1)");
 }
 
 TEST(HostRecorder, EachThreadRecordsOnItsOwnLane) {

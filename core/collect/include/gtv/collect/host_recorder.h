@@ -66,6 +66,8 @@ class HostRecorder {
 
  private:
   void end_scope(Scope& scope);
+  // Registers the calling thread (for CUPTI's thread ids) and gives its lane the OS thread name by default.
+  void note_thread();
   TraceRecorder& recorder_;
   bool emit_nvtx_;
   std::int64_t pid_;

@@ -57,6 +57,8 @@ class TraceRecorder final : public ActivitySink {
   void add_host_event(std::string_view name, EventKind kind, UnixNs start_ns, UnixNs end_ns, std::int64_t pid,
                       std::int64_t tid, std::uint64_t correlation_id = kNoCorrelation);
   void set_thread_name(std::int64_t pid, std::int64_t tid, std::string name);
+  // A default name (the OS thread name) that an explicit set_thread_name replaces, whatever the order.
+  void set_default_thread_name(std::int64_t pid, std::int64_t tid, std::string name);
   void set_process_name(std::int64_t pid, std::string name);
 
   void set_source_tool(std::string tool);  // default "gtv <version>"
