@@ -1,6 +1,7 @@
 #include "bench_util.h"
 
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,13 @@ namespace gtv::bench {
 
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 double median(std::vector<double> values) {
@@ -69,6 +77,13 @@ std::optional<std::int64_t> proc_status_kb(const char* field) {
 std::string self_executable() {
   std::error_code error;
   return std::filesystem::read_symlink("/proc/self/exe", error).string();
+}
+
+std::string load_average() {
+  std::ifstream file("/proc/loadavg");
+  std::string line;
+  std::getline(file, line);
+  return line;
 }
 
 std::uint64_t file_bytes(const std::string& path) {

@@ -78,21 +78,26 @@ bool parse_options(int argc, char** argv, Options& options) {
 }
 
 // Median seconds of read_trace; also reports the event count it loaded.
-bool time_gtv(const std::string& path, int runs, double& median_s, std::size_t& events) {
+bool time_gtv(const std::string& path, int runs, double& median_s, double& median_cpu_s, std::size_t& events) {
   std::vector<double> times;
+  std::vector<double> cpu_times;
   for (int run = 0; run < runs; ++run) {
     const double start = now_seconds();
+    const double cpu_start = gtv::bench::process_cpu_seconds();
     auto trace = gtv::io::read_trace(path);
     const double elapsed = now_seconds() - start;
+    const double cpu = gtv::bench::process_cpu_seconds() - cpu_start;
     if (!trace) {
       std::fprintf(stderr, "gtv-bench-load: %s\n", trace.error().message.c_str());
       return false;
     }
     events = trace->event_count();
     times.push_back(elapsed);
-    std::fprintf(stderr, "  read_trace run %d: %.3f s\n", run + 1, elapsed);
+    cpu_times.push_back(cpu);
+    std::fprintf(stderr, "  read_trace run %d: %.3f s wall, %.3f s CPU\n", run + 1, elapsed, cpu);
   }
   median_s = median(times);
+  median_cpu_s = median(cpu_times);
   return true;
 }
 
@@ -144,6 +149,7 @@ int main(int argc, char** argv) {
   if (argc == 3 && std::string_view(argv[1]) == "--rss-child") return rss_child(argv[2]);
   Options options;
   if (!parse_options(argc, argv, options)) return 2;
+  const std::string load_before = gtv::bench::load_average();
   bool generated = false;
   if (options.file.empty()) {
     options.file = (std::filesystem::temp_directory_path() / ("gtv-bench-" + std::to_string(options.events) + ".json"))
@@ -161,19 +167,21 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(stats.events), now_seconds() - start);
     generated = true;
   }
-  double gtv_s = 0, python_s = 0;
+  double gtv_s = 0, gtv_cpu_s = 0, python_s = 0;
   std::size_t events = 0;
   Memory memory;
-  const bool ok = time_gtv(options.file, options.runs, gtv_s, events) &&
+  const bool ok = time_gtv(options.file, options.runs, gtv_s, gtv_cpu_s, events) &&
                   (options.python_runs == 0 || time_python(options.file, options.python_runs, python_s)) &&
                   measure_memory(options.file, memory);
   const double megabytes = static_cast<double>(gtv::bench::file_bytes(options.file)) / 1e6;
   if (generated && !options.keep) std::filesystem::remove(options.file);
   if (!ok) return 1;
-  std::printf("| events | file MB | gtv read_trace (median of %d) | python3 json.load (median of %d) | speedup | "
-              "peak RSS B/event | retained RSS B/event |\n|---|---|---|---|---|---|---|\n",
+  std::printf("| events | file MB | gtv read_trace wall (median of %d) | its CPU time | python3 json.load wall "
+              "(median of %d) | speedup | peak RSS B/event | retained RSS B/event |\n|---|---|---|---|---|---|---|---|\n",
               options.runs, options.python_runs);
-  std::printf("| %zu | %.1f | %.3f s | %.3f s | %.1fx | %.0f | %.0f |\n", events, megabytes, gtv_s, python_s,
-              gtv_s > 0 ? python_s / gtv_s : 0.0, memory.peak_bytes_per_event, memory.retained_bytes_per_event);
+  std::printf("| %zu | %.1f | %.3f s | %.3f s | %.3f s | %.1fx | %.0f | %.0f |\n", events, megabytes, gtv_s, gtv_cpu_s,
+              python_s, gtv_s > 0 ? python_s / gtv_s : 0.0, memory.peak_bytes_per_event,
+              memory.retained_bytes_per_event);
+  std::printf("\n/proc/loadavg before: %s; after: %s\n", load_before.c_str(), gtv::bench::load_average().c_str());
   return 0;
 }
