@@ -53,6 +53,41 @@ std::vector<DeviceWarmUp> from_ranges(const Trace& trace) {
   return out;
 }
 
+bool is_iteration_mark(std::string_view name) {
+  auto starts = [&](std::string_view p) {
+    if (name.size() < p.size()) return false;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(name[i])) != p[i]) return false;
+    return true;
+  };
+  return starts("iteration") || starts("profilerstep#") || starts("step ");
+}
+
+// PyTorch traces mark iterations with record_function annotations ("ProfilerStep#3", "iteration") rather than
+// gtv ranges; two or more such marks on host threads stand in for Iteration ranges of no particular device.
+std::vector<DeviceWarmUp> from_iteration_annotations(const Trace& trace) {
+  std::vector<const Event*> marks;
+  const Lane* lane_of_marks = nullptr;
+  for (const Lane& lane : trace.lanes()) {
+    if (lane.is_gpu()) continue;
+    for (const Event& e : lane.events)
+      if (e.kind == EventKind::Annotation && e.depth == 0 && is_iteration_mark(trace.name(e))) {
+        if (!lane_of_marks) lane_of_marks = &lane;
+        if (lane_of_marks == &lane) marks.push_back(&e);  // one thread's iterations: others may be nested copies
+      }
+  }
+  if (marks.size() < 2) return {};
+  DeviceWarmUp d;
+  d.range_name = std::string(trace.name(*marks.front()));
+  d.first_ns = marks.front()->duration_ns;
+  TimeNs steady_sum = 0;
+  for (std::size_t i = 1; i < marks.size(); ++i) steady_sum += marks[i]->duration_ns;
+  d.steady_count = marks.size() - 1;
+  d.steady_mean_ns = steady_sum / static_cast<TimeNs>(d.steady_count);
+  finish(d);
+  return {d};
+}
+
 struct KernelRuns {
   TimeNs first_start_ns = 0;
   TimeNs first_ns = 0;
@@ -111,7 +146,9 @@ std::vector<DeviceWarmUp> device_warmup(const Trace& trace) {
   const bool has_ranges = std::any_of(trace.ranges().begin(), trace.ranges().end(), [](const Range& r) {
     return r.kind == RangeKind::Iteration || r.kind == RangeKind::Forward || r.kind == RangeKind::WarmUp;
   });
-  return has_ranges ? from_ranges(trace) : from_kernel_names(trace);
+  if (has_ranges) return from_ranges(trace);
+  if (auto from_marks = from_iteration_annotations(trace); !from_marks.empty()) return from_marks;
+  return from_kernel_names(trace);
 }
 
 namespace {
@@ -151,9 +188,9 @@ std::string headline_of(const WarmUp& w) {
   for (const DeviceWarmUp& d : w.devices)
     if (d.steady_count > 0 && d.slowdown >= 1.5 && (!worst || d.cold_start_ns > worst->cold_start_ns)) worst = &d;
   if (worst) {
-    const std::string who = worst->device < 0 ? std::string("all devices") : "GPU " + std::to_string(worst->device);
+    const std::string where = worst->device < 0 ? std::string() : " on GPU " + std::to_string(worst->device);
     return "Warm-up: the first " + std::string(worst->basis == WarmUpBasis::Ranges ? "iteration" : "runs of kernels") +
-           " on " + who + " took " + fixed(worst->slowdown, 1) + "x the steady time (" +
+           where + " took " + fixed(worst->slowdown, 1) + "x the steady time (" +
            format_duration(worst->first_ns) + " vs " + format_duration(worst->steady_mean_ns) + ").";
   }
   const WarmUpCauseTotal* top = nullptr;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "gtv/analysis/host_blocking.h"
 #include "gtv/analysis/warmup.h"
 
 namespace gtv::analysis {
@@ -20,9 +21,9 @@ constexpr TimeNs kSegmentGapNs = 1 * kNsPerMs;
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 bool is_context_call(std::string_view name) {
-  static constexpr std::array<std::string_view, 9> kNames{
-      "cudaSetDevice", "cudaFree",         "cudaGetDeviceCount",        "cudaInitDevice", "cuInit",
-      "cuCtxCreate",   "cuCtxCreate_v2",   "cuDevicePrimaryCtxRetain", "cudaDeviceSynchronize"};
+  static constexpr std::array<std::string_view, 8> kNames{
+      "cudaSetDevice", "cudaFree",       "cudaGetDeviceCount",       "cudaInitDevice",
+      "cuInit",        "cuCtxCreate",    "cuCtxCreate_v2",           "cuDevicePrimaryCtxRetain"};
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
@@ -101,7 +102,11 @@ struct LaneClassifier {
     if (e.kind != EventKind::Runtime && e.kind != EventKind::Driver) return std::nullopt;
     const std::string_view name = trace.name(e);
     const bool long_call = e.duration_ns >= kContextCreationMinNs;
-    if (long_call && (first_api_call_of_process || is_context_call(name))) return WarmUpCause::ContextCreation;
+    // A long first call is context creation, unless it is a wait or copy that is long for its own reasons.
+    BlockingKind waits{};
+    if (long_call && first_api_call_of_process && !blocking_kind_of_call(name, waits) && !is_async_copy_call(name))
+      return WarmUpCause::ContextCreation;
+    if (long_call && is_context_call(name)) return WarmUpCause::ContextCreation;
     if (is_context_call(name)) return std::nullopt;  // short: the context already existed
     if (auto cause = names.of(e.name)) return cause;
     if (e.duration_ns >= kSlowFirstLaunchMinNs && is_launch_call(name)) {

@@ -133,6 +133,33 @@ TEST(WarmUp, FirstRunsOfKernelNamesWithoutRanges) {
   EXPECT_DOUBLE_EQ(d[0].slowdown, 69.0 / 18.0);
 }
 
+TEST(WarmUp, IterationAnnotationsStandInForRanges) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "ProfilerStep#0", 0, 40 * ms, EventKind::Annotation);
+  host_call(b, 1, 1, "aten::mm", 1 * ms, 5 * ms, EventKind::CpuOp);
+  host_call(b, 1, 1, "ProfilerStep#1", 50 * ms, 10 * ms, EventKind::Annotation);
+  host_call(b, 1, 1, "ProfilerStep#2", 70 * ms, 6 * ms, EventKind::Annotation);
+  host_call(b, 1, 2, "iteration", 0, 1 * ms, EventKind::Annotation);  // another thread: not counted
+  const Trace t = build(b);
+  const WarmUp w = analyze_warmup(t);
+  ASSERT_EQ(w.devices.size(), 1u);
+  EXPECT_EQ(w.devices[0].device, -1);
+  EXPECT_EQ(w.devices[0].basis, WarmUpBasis::Ranges);
+  EXPECT_EQ(w.devices[0].range_name, "ProfilerStep#0");
+  EXPECT_EQ(w.devices[0].first_ns, 40 * ms);
+  EXPECT_EQ(w.devices[0].steady_mean_ns, 8 * ms);
+  EXPECT_EQ(w.devices[0].cold_start_ns, 32 * ms);
+  EXPECT_EQ(w.headline, "Warm-up: the first iteration took 5.0x the steady time (40.0 ms vs 8.00 ms).");
+}
+
+TEST(WarmUp, LongFirstWaitIsNotContextCreation) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 0, 50 * ms);  // waiting for work, not creating a context
+  host_call(b, 1, 1, "cudaMemcpy", 60 * ms, 50 * ms);
+  const Trace t = build(b);
+  EXPECT_TRUE(find_warmup_segments(t).empty());
+}
+
 TEST(WarmUp, NothingToReport) {
   TraceBuilder b;
   host_call(b, 1, 1, "cudaSetDevice", 0, 5);  // short: no context creation
