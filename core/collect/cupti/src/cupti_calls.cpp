@@ -95,19 +95,24 @@ std::string describe_failure(const char* call, CUptiResult result) {
   return message;
 }
 
+// The state is only swapped under the mutex: no CUPTI call is made while it is held (a CUPTI call may deliver
+// buffers, and the rule is never to call CUPTI with a lock of ours held).
 Status enable_tracing(const CuptiOptions& options, CUpti_BuffersCallbackRequestFunc requested,
                       CUpti_BuffersCallbackCompleteFunc completed, ActivitySink& sink) {
   EnabledState& state = enabled_state();
-  std::lock_guard lock(state.mutex);  // CUPTI calls below never call back into gtv, so holding it is safe
-  if (CUptiResult r = cuptiSubscribe(&state.subscriber, ignore_callback, nullptr); r != CUPTI_SUCCESS) {
-    state.subscriber = nullptr;
+  CUpti_SubscriberHandle subscriber = nullptr;
+  if (CUptiResult r = cuptiSubscribe(&subscriber, ignore_callback, nullptr); r != CUPTI_SUCCESS)
     return Error{describe_failure("cuptiSubscribe", r)};
+  {
+    std::lock_guard lock(state.mutex);
+    state.subscriber = subscriber;
   }
   if (CUptiResult r = cuptiActivityRegisterCallbacks(requested, completed); r != CUPTI_SUCCESS)
     return Error{describe_failure("cuptiActivityRegisterCallbacks", r)};
   for (const KindSpec& k : kinds_for(options)) {
     const CUptiResult r = cuptiActivityEnable(k.kind);
     if (r == CUPTI_SUCCESS) {
+      std::lock_guard lock(state.mutex);
       state.kinds.push_back(k.kind);
       continue;
     }
@@ -121,16 +126,22 @@ Status enable_tracing(const CuptiOptions& options, CUpti_BuffersCallbackRequestF
 
 void disable_kinds() {
   EnabledState& state = enabled_state();
-  std::lock_guard lock(state.mutex);
-  for (CUpti_ActivityKind kind : state.kinds) (void)cuptiActivityDisable(kind);
-  state.kinds.clear();
+  std::vector<CUpti_ActivityKind> kinds;
+  {
+    std::lock_guard lock(state.mutex);
+    kinds.swap(state.kinds);
+  }
+  for (CUpti_ActivityKind kind : kinds) (void)cuptiActivityDisable(kind);
 }
 
 void unsubscribe() {
   EnabledState& state = enabled_state();
-  std::lock_guard lock(state.mutex);
-  if (state.subscriber != nullptr) (void)cuptiUnsubscribe(state.subscriber);
-  state.subscriber = nullptr;
+  CUpti_SubscriberHandle subscriber = nullptr;
+  {
+    std::lock_guard lock(state.mutex);
+    std::swap(subscriber, state.subscriber);
+  }
+  if (subscriber != nullptr) (void)cuptiUnsubscribe(subscriber);
 }
 
 std::string inject_nvtx() {
