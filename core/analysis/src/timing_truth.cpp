@@ -73,6 +73,24 @@ std::string verdict_for(const MeasurementTruth& m) {
          percent(abs_rel) + ").";
 }
 
+std::vector<MethodError> method_errors(const std::vector<MeasurementTruth>& measurements) {
+  std::map<MeasurementMethod, MethodError> per_method;
+  for (const MeasurementTruth& m : measurements) {
+    MethodError& e = per_method[m.method];
+    e.method = m.method;
+    ++e.count;
+    e.mean_relative_error += m.relative_error;
+    e.mean_abs_relative_error += std::fabs(m.relative_error);
+  }
+  std::vector<MethodError> out;
+  for (auto& [method, e] : per_method) {
+    e.mean_relative_error /= double(e.count);
+    e.mean_abs_relative_error /= double(e.count);
+    out.push_back(e);
+  }
+  return out;
+}
+
 }  // namespace
 
 TimingTruth analyze_timing_truth(const Trace& trace) {
@@ -120,19 +138,7 @@ TimingTruth analyze_timing_truth(const Trace& trace) {
     m.verdict = verdict_for(m);
     out.measurements.push_back(std::move(m));
   }
-  std::map<MeasurementMethod, MethodError> per_method;
-  for (const MeasurementTruth& m : out.measurements) {
-    MethodError& e = per_method[m.method];
-    e.method = m.method;
-    ++e.count;
-    e.mean_relative_error += m.relative_error;
-    e.mean_abs_relative_error += std::fabs(m.relative_error);
-  }
-  for (auto& [method, e] : per_method) {
-    e.mean_relative_error /= double(e.count);
-    e.mean_abs_relative_error /= double(e.count);
-    out.methods.push_back(e);
-  }
+  out.methods = method_errors(out.measurements);
   for (const MeasurementTruth& m : out.measurements) out.findings.push_back(m.verdict);
   return out;
 }
