@@ -3,6 +3,7 @@
 // machine without a driver every test is skipped.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include <cstdint>
 #include <vector>
@@ -82,6 +83,36 @@ const Event* find_event(const Trace& trace, std::string_view name, const Lane** 
         return &e;
       }
   return nullptr;
+}
+
+// First in this file on purpose: NVTX reads NVTX_INJECTION64_PATH once, at the process's first NVTX call.
+// Checks that CuptiOptions::inject_nvtx, set from inside the program, brings the workload's NVTX ranges in.
+TEST(CuptiGpu, NvtxRangesReachCuptiWhenInjectedFromInside) {
+  Driver d;
+  if (!load_driver(d) || d.cuInit(0) != 0) GTEST_SKIP() << "no CUDA driver or GPU";
+  TraceRecorder recorder;
+  HostRecorder host(recorder, true);
+  CuptiSource cupti;
+  CuptiOptions options;
+  options.inject_nvtx = true;
+  Status started = cupti.start(options, recorder);
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  {
+    auto r = host.scope("gtv range", RangeKind::Phase);  // domain "gtv": recorded as a Range only
+    nvtxRangePushA("user range");
+    run_work(d);
+    nvtxRangePop();
+  }
+  ASSERT_TRUE(cupti.stop().ok());
+  Expected<Trace> built = recorder.finish();
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  const Lane* lane = nullptr;
+  const Event* user = find_event(*built, "user range", &lane);
+  ASSERT_NE(user, nullptr) << "no MARKER record: NVTX injection from inside the process did not take effect";
+  EXPECT_EQ(user->kind, EventKind::Annotation);
+  EXPECT_EQ(lane->key, host_lane_key(current_pid(), current_tid()));
+  EXPECT_EQ(find_event(*built, "gtv range"), nullptr);
+  EXPECT_EQ(built->ranges().size(), 1u);
 }
 
 TEST(CuptiGpu, DriverWorkOnDeviceZeroIsTracedWithDetailsLanesAndFlows) {
