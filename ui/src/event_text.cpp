@@ -64,14 +64,14 @@ std::string lane_location(const Trace& trace, LaneIndex lane_index) {
   return "Process " + std::to_string(lane.key.pid) + " / thread " + std::to_string(lane.key.tid);
 }
 
-std::vector<Field> event_fields(const Trace& trace, EventRef ref) {
+std::vector<Field> event_fields(const Trace& trace, EventRef ref, TimeNs origin_ns) {
   const Event& e = trace.event(ref);
   std::vector<Field> out;
   out.emplace_back("name", std::string(trace.name(e)));
   out.emplace_back("category", std::string(trace.category(e)));
-  out.emplace_back("start", format_time_exact(e.start_ns));
+  out.emplace_back("start", format_time_exact(e.start_ns - origin_ns));
   out.emplace_back("duration", format_duration_exact(e.duration_ns));
-  out.emplace_back("end", format_time_exact(e.end_ns()));
+  out.emplace_back("end", format_time_exact(e.end_ns() - origin_ns));
   out.emplace_back("where", lane_location(trace, ref.lane));
   out.emplace_back("lane", trace.lane(ref.lane).name);
   out.emplace_back("depth", std::to_string(e.depth));
@@ -85,8 +85,8 @@ std::vector<Field> event_fields(const Trace& trace, EventRef ref) {
   return out;
 }
 
-std::string tooltip_text(const Trace& trace, EventRef ref) {
-  const std::vector<Field> fields = event_fields(trace, ref);
+std::string tooltip_text(const Trace& trace, EventRef ref, TimeNs origin_ns) {
+  const std::vector<Field> fields = event_fields(trace, ref, origin_ns);
   std::string text = fields.front().second;
   for (std::size_t i = 1; i < fields.size(); ++i) {
     const std::string& key = fields[i].first;

@@ -14,9 +14,10 @@ using Field = std::pair<std::string, std::string>;
 [[nodiscard]] std::string lane_location(const Trace& trace, LaneIndex lane);
 // Every field of the event, in display order: name, kind, start, duration, end, location, correlation, and the
 // kind's details (launch configuration, bytes, copy kind, memory kinds).
-[[nodiscard]] std::vector<Field> event_fields(const Trace& trace, EventRef ref);
+// Times are shown relative to origin_ns (the UI passes the trace start, so every trace starts at 0).
+[[nodiscard]] std::vector<Field> event_fields(const Trace& trace, EventRef ref, TimeNs origin_ns = 0);
 // Tooltip text: one "key: value" per line, the name alone on the first.
-[[nodiscard]] std::string tooltip_text(const Trace& trace, EventRef ref);
+[[nodiscard]] std::string tooltip_text(const Trace& trace, EventRef ref, TimeNs origin_ns = 0);
 // "1,234,567" style byte count with a unit: "4.00 MB (4,000,000 bytes)".
 [[nodiscard]] std::string format_bytes(std::int64_t bytes);
 // Start time relative to the origin, exact: "12.345678 ms".

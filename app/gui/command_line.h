@@ -1,0 +1,25 @@
+#pragma once
+// gtv's command line: `gtv [TRACE...]` opens the traces in tabs; `gtv --export OUT [--range T0:T1]
+// [--size WxH] [--scale F] [--dark] [--font-scale F] TRACE` renders one image with no window.
+#include <QStringList>
+#include <optional>
+
+#include "gtv/ui/export.h"
+
+namespace gtv::app {
+
+struct CommandLine {
+  QStringList traces;
+  std::optional<ui::ExportOptions> export_options;
+  bool dark = false;
+  double font_scale = 1.0;
+};
+
+// True when argv asks for --export: the caller then picks the offscreen platform before QApplication exists.
+[[nodiscard]] bool wants_export(int argc, char** argv);
+// Parses QCoreApplication::arguments(); errors are one line.
+[[nodiscard]] Expected<CommandLine> parse_command_line(const QStringList& arguments);
+// Loads the trace and writes the image; returns the process exit code, printing errors to stderr.
+[[nodiscard]] int run_export(const CommandLine& command_line);
+
+}  // namespace gtv::app

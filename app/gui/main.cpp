@@ -1,0 +1,33 @@
+// gtv: opens traces in tabs, or with --export renders one image headless (no display needed).
+#include <QApplication>
+#include <QFile>
+#include <cstdio>
+
+#include "command_line.h"
+#include "gtv/ui/main_window.h"
+
+namespace {
+
+// The trace shown when gtv starts with no argument: recorded on two H200s, embedded in the binary.
+const char* kBundledTrace = ":/traces/default.json.gz";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (gtv::app::wants_export(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("gtv");
+  QApplication::setApplicationName("gtv");
+  auto command_line = gtv::app::parse_command_line(QApplication::arguments());
+  if (!command_line) {
+    std::fprintf(stderr, "gtv: %s\n", command_line.error().message.c_str());
+    return 2;
+  }
+  if (command_line->export_options) return gtv::app::run_export(*command_line);
+  gtv::ui::MainWindow window;
+  for (const QString& path : command_line->traces) window.open_file(path);
+  if (command_line->traces.isEmpty() && QFile::exists(kBundledTrace)) window.open_file(kBundledTrace);
+  window.show();
+  return QApplication::exec();
+}

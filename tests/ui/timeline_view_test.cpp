@@ -1,0 +1,287 @@
+// QtTest (offscreen): the timeline view, its interaction, documents in the main window, and export.
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QWheelEvent>
+#include <QtTest/QtTest>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+#include "gtv/ui/export.h"
+#include "gtv/ui/lane_plottable.h"
+#include "gtv/ui/main_window.h"
+#include "gtv/ui/side_panels.h"
+#include "gtv/ui/timeline_view.h"
+#include "gtv/ui/trace_document.h"
+#include "gtv/ui/trace_tab.h"
+#include "test_traces.h"
+
+#if GTV_IO_AVAILABLE
+#include "gtv/io/trace_file.h"
+#endif
+
+using namespace gtv;
+using namespace gtv::ui;
+
+class TimelineViewTest : public QObject {
+  Q_OBJECT
+
+ private:
+  std::unique_ptr<TimelineView> make_view(int width = 1000, int height = 600) {
+    auto view = std::make_unique<TimelineView>();
+    view->resize(width, height);
+    view->set_trace(std::make_shared<const Trace>(test::small_trace()));
+    view->replot_now();
+    return view;
+  }
+  static EventRef find(const Trace& t, std::string_view name) {
+    for (LaneIndex l = 0; l < t.lanes().size(); ++l)
+      for (std::uint32_t i = 0; i < t.lane(l).events.size(); ++i)
+        if (t.name(t.lane(l).events[i]) == name) return {l, i};
+    return {};
+  }
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void lanesOfATrace() {
+    auto view = make_view();
+    const auto& rows = view->layout().rows();
+    QCOMPARE(rows.size(), std::size_t{6});  // process header, thread, GPU 0 header, stream, GPU 1 header, stream
+    QCOMPARE(rows[0].label, std::string("Process 100  python"));
+    QCOMPARE(rows[1].kind, RowKind::Lane);
+    QCOMPARE(rows[1].depth_rows, 2);  // forward with launches nested inside
+    QCOMPARE(rows[2].label, std::string("GPU 0  NVIDIA H200"));
+    QCOMPARE(rows[4].label, std::string("GPU 1  NVIDIA H200"));
+    QCOMPARE(view->trace()->lane(rows[5].lane).key, gpu_lane_key(1, 7));
+  }
+
+  void fitShowsTheTraceWithMargins() {
+    auto view = make_view();
+    QCOMPARE(view->window(), fit_window(0, 100'000));
+    QCOMPARE(view->window(), (TimeWindow{-2'000, 102'000}));
+  }
+
+  void wheelZoomsAtTheCursor() {
+    auto view = make_view();
+    const TimeWindow before = view->window();
+    const QRectF lanes = view->lane_rect();
+    const QPointF pos(lanes.left() + 300, lanes.top() + 10);
+    const TimeNs anchor = TimeMapping(before, lanes.width()).time_at(300);
+    QWheelEvent wheel(pos, view->plot()->mapToGlobal(pos), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view->plot(), &wheel);
+    QCOMPARE(view->window(), zoom_window(before, anchor, 1.25));
+  }
+
+  void keysZoomAndPan() {
+    auto view = make_view();
+    const double width = view->lane_rect().width();
+    TimeWindow expected = view->window();
+    QTest::keyClick(view->plot(), Qt::Key_Plus);
+    expected = zoom_window(expected, expected.t0_ns + expected.span_ns() / 2, 1.5);
+    QCOMPARE(view->window(), expected);
+    QTest::keyClick(view->plot(), Qt::Key_W);
+    expected = zoom_window(expected, expected.t0_ns + expected.span_ns() / 2, 1.5);
+    QCOMPARE(view->window(), expected);
+    QTest::keyClick(view->plot(), Qt::Key_D);
+    expected = pan_window(expected, 0.1 * width, width);
+    QCOMPARE(view->window(), expected);
+    QTest::keyClick(view->plot(), Qt::Key_A);
+    expected = pan_window(expected, -0.1 * width, width);
+    QCOMPARE(view->window(), expected);
+    QTest::keyClick(view->plot(), Qt::Key_F);
+    QCOMPARE(view->window(), fit_window(0, 100'000));
+  }
+
+  void dragPansAndCtrlDragZoomsToTheBox() {
+    auto view = make_view();
+    view->zoom_by(4);
+    const TimeWindow before = view->window();
+    const QRectF lanes = view->lane_rect();
+    const QPoint a(static_cast<int>(lanes.left()) + 400, static_cast<int>(lanes.top()) + 5);
+    const QPoint b = a - QPoint(100, 0);
+    QTest::mousePress(view->plot(), Qt::LeftButton, Qt::NoModifier, a);
+    QTest::mouseMove(view->plot(), b);
+    QTest::mouseRelease(view->plot(), Qt::LeftButton, Qt::NoModifier, b);
+    QCOMPARE(view->window(), pan_window(before, 100, lanes.width()));
+
+    view->fit();
+    const TimeWindow fitted = view->window();
+    const TimeMapping map(fitted, lanes.width());
+    const QPoint c(static_cast<int>(lanes.left()) + 200, static_cast<int>(lanes.top()) + 5);
+    const QPoint d = c + QPoint(300, 20);
+    QTest::mousePress(view->plot(), Qt::LeftButton, Qt::ControlModifier, c);
+    QTest::mouseMove(view->plot(), d);
+    QTest::mouseRelease(view->plot(), Qt::LeftButton, Qt::ControlModifier, d);
+    QCOMPARE(view->window(), (TimeWindow{map.time_at(c.x() - lanes.left()), map.time_at(d.x() - lanes.left())}));
+  }
+
+  void shiftDragMeasures() {
+    auto view = make_view();
+    const QRectF lanes = view->lane_rect();
+    const TimeMapping map(view->window(), lanes.width());
+    const QPoint a(static_cast<int>(lanes.left()) + 500, static_cast<int>(lanes.top()) + 5);
+    const QPoint b = a - QPoint(250, 0);
+    QTest::mousePress(view->plot(), Qt::LeftButton, Qt::ShiftModifier, a);
+    QTest::mouseMove(view->plot(), b);
+    QTest::mouseRelease(view->plot(), Qt::LeftButton, Qt::ShiftModifier, b);
+    QVERIFY(view->measured().has_value());
+    QCOMPARE(*view->measured(), (TimeWindow{map.time_at(250), map.time_at(500)}));
+  }
+
+  void tooltipOfAKernel() {
+    auto view = make_view();
+    const EventRef gemm = find(*view->trace(), "gemm_big");
+    const auto centre = view->event_center(gemm);
+    QVERIFY(centre.has_value());
+    QCOMPARE(view->tooltip_at(*centre), QStringLiteral("gemm_big\n"
+                                                       "start: 50.000 us\n"
+                                                       "duration: 40.000 us\n"
+                                                       "where: GPU 0 / stream 7\n"
+                                                       "correlation: 2\n"
+                                                       "grid: (128, 1, 1)\n"
+                                                       "block: (256, 1, 1)\n"
+                                                       "registers/thread: 32\n"
+                                                       "shared memory: 0 bytes"));
+  }
+
+  void clickSelectsAndJumpsAlongTheFlow() {
+    auto view = make_view();
+    DetailsPanel details(view.get());
+    const EventRef gemm = find(*view->trace(), "gemm_big");
+    const QPoint centre = view->event_center(gemm)->toPoint();
+    QTest::mouseClick(view->plot(), Qt::LeftButton, Qt::NoModifier, centre);
+    QVERIFY(view->selected().has_value());
+    QCOMPARE(*view->selected(), gemm);
+    QVERIFY(details.text().contains(QStringLiteral("launched by")));
+    QVERIFY(view->jump_to_flow());
+    const EventRef launch = view->trace()->flow_of(gemm)->from;
+    QCOMPARE(*view->selected(), launch);
+    QCOMPARE(view->trace()->event(launch).correlation_id, std::uint64_t{2});
+  }
+
+  void searchFindsKernelsInTimeOrder() {
+    auto view = make_view();
+    QCOMPARE(view->set_search(QStringLiteral("_")), std::size_t{2});  // gemm_big, relu_small
+    QVERIFY(view->search_next());
+    QCOMPARE(view->trace()->name(view->trace()->event(*view->selected())), std::string_view("gemm_big"));
+    QVERIFY(view->search_next());
+    QCOMPARE(view->trace()->name(view->trace()->event(*view->selected())), std::string_view("relu_small"));
+    QVERIFY(view->search_previous());
+    QCOMPARE(view->trace()->name(view->trace()->event(*view->selected())), std::string_view("gemm_big"));
+  }
+
+  void collapseAndHideLanes() {
+    auto view = make_view();
+    view->toggle_lane_collapsed(0);
+    QCOMPARE(view->layout().rows()[1].depth_rows, 1);
+    view->set_lane_hidden(1, true);
+    QCOMPARE(view->layout().row_of_lane(1), -1);
+    view->toggle_group({LaneKind::GpuStream, 1});
+    QCOMPARE(view->layout().row_of_lane(2), -1);
+    view->show_all_lanes();
+    QCOMPARE(view->layout().row_of_lane(2), 5);
+  }
+
+  void exportedPixelsCarryTheKernelColour() {
+    QTemporaryDir dir;
+    auto view = make_view(1000, 600);
+    const EventRef gemm = find(*view->trace(), "gemm_big");
+    const EventRef relu = find(*view->trace(), "relu_small");
+    ExportOptions options;
+    options.path = dir.filePath("out.png");
+    options.width_px = view->plot()->width();
+    options.height_px = view->plot()->height();
+    QVERIFY(export_timeline(*view, options).ok());
+    QImage image(options.path);
+    QCOMPARE(image.size(), QSize(options.width_px, options.height_px));
+    for (EventRef ref : {gemm, relu}) {
+      const Event& e = view->trace()->event(ref);
+      const TimeMapping map(view->window(), view->lane_rect().width());
+      // Three quarters along the event, clear of its left-aligned name.
+      const double x = view->lane_rect().left() + map.x_of(e.start_ns + e.duration_ns * 3 / 4);
+      const double y = view->event_center(ref)->y();
+      const QRgb expected = static_cast<QRgb>(kernel_color(view->trace()->name(e)));
+      QCOMPARE(image.pixel(static_cast<int>(x), static_cast<int>(y)) & 0xffffff, expected);
+    }
+    QVERIFY(!QFile::exists(options.path + ".part"));
+  }
+
+  void exportsVectorFormats() {
+    QTemporaryDir dir;
+    auto view = make_view();
+    for (const char* name : {"out.svg", "out.pdf", "out.jpg"}) {
+      ExportOptions options;
+      options.path = dir.filePath(name);
+      options.whole_trace = true;
+      QVERIFY2(export_timeline(*view, options).ok(), name);
+      QVERIFY(QFileInfo(options.path).size() > 1000);
+    }
+    QFile svg(dir.filePath("out.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("gemm_big"));  // names stay text in vector output
+    ExportOptions bad;
+    bad.path = dir.filePath("out.bmpx");
+    QVERIFY(!export_timeline(*view, bad).ok());
+  }
+
+  void badFileOpensAnErrorAndLeavesOtherTabs() {
+    QStringList errors;
+    MainWindow::set_error_hook([&](const QString&, const QString& message) { errors << message; });
+    MainWindow window;
+    auto* good = new TraceDocument(QStringLiteral("good.json"));
+    good->set_trace(test::small_trace());
+    TraceTab* good_tab = window.open_document(good);
+    QTemporaryDir dir;
+    const QString bad_path = dir.filePath("bad.json");
+    QFile bad(bad_path);
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("{\"traceEvents\": [ {\"ph\": ");
+    bad.close();
+    window.open_file(bad_path);
+    QCOMPARE(window.tabs()->count(), 2);
+    QTRY_COMPARE(errors.size(), 1);
+    QVERIFY2(errors.front().contains(QStringLiteral("bad.json")), qPrintable(errors.front()));
+    QCOMPARE(window.tabs()->count(), 1);
+    QCOMPARE(window.tabs()->widget(0), good_tab);
+    QVERIFY(good_tab->view()->trace() != nullptr);
+    QCOMPARE(window.recent_files().front(), QFileInfo(bad_path).absoluteFilePath());
+    MainWindow::set_error_hook({});
+  }
+
+#if GTV_IO_AVAILABLE
+  void opensAFileInTheBackground() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("small.json.gz");
+    QVERIFY(io::write_trace(test::small_trace(), path.toStdString()).ok());
+    MainWindow window;
+    TraceTab* tab = window.open_file(path);
+    QSignalSpy loaded(tab->document(), &TraceDocument::loaded);
+    QTRY_VERIFY(tab->view()->trace() != nullptr);
+    QCOMPARE(tab->view()->trace()->event_count(), std::size_t{7});
+    QCOMPARE(tab->kernels()->table()->rowCount(), 3);
+    QVERIFY(tab->view()->layout().row_of_lane(2) >= 0);
+  }
+
+  void opensARecordedPyTorchTrace() {
+    const LoadResult result = load_trace_file(QStringLiteral(GTV_TEST_DATA_DIR "/pytorch/two_gpus_schedule.json.gz"));
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    TimelineView view;
+    view.resize(1200, 800);
+    view.set_trace(result.trace);
+    view.replot_now();
+    for (const LaneKey key : {gpu_lane_key(0, 7), gpu_lane_key(1, 16), gpu_lane_key(1, 23)}) {
+      const auto lane = result.trace->find_lane(key);
+      QVERIFY(lane.has_value());
+      QVERIFY(view.layout().row_of_lane(*lane) >= 0);
+    }
+    QVERIFY(view.lanes_plottable()->last_span_count() > 0);
+  }
+#endif
+};
+
+QTEST_MAIN(TimelineViewTest)
+#include "timeline_view_test.moc"

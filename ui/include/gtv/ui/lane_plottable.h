@@ -1,0 +1,46 @@
+#pragma once
+// The one plottable that draws every visible lane. It asks gtv::query_lod what is visible in the window at the
+// current pixel width and draws only that: single events as named rectangles, merged sub-pixel runs as hatched
+// blocks. Cost follows the pixels on screen, not the events in the trace.
+#include <qcustomplot.h>
+
+#include <vector>
+
+#include "gtv/model/lod.h"
+#include "gtv/ui/timeline_state.h"
+
+namespace gtv::ui {
+
+class LanePlottable : public QCPAbstractPlottable {
+  Q_OBJECT
+ public:
+  LanePlottable(QCPAxis* key_axis, QCPAxis* value_axis, const TimelineState* state);
+
+  double selectTest(const QPointF& pos, bool only_selectable, QVariant* details = nullptr) const override;
+  QCPRange getKeyRange(bool& found_range, QCP::SignDomain domain = QCP::sdBoth) const override;
+  QCPRange getValueRange(bool& found_range, QCP::SignDomain domain = QCP::sdBoth,
+                         const QCPRange& key_range = QCPRange()) const override;
+  // Spans drawn in the last paint (for tests and the benchmark).
+  [[nodiscard]] std::size_t last_span_count() const { return last_span_count_; }
+
+ protected:
+  void draw(QCPPainter* painter) override;
+  void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
+
+ private:
+  struct RowGeometry {
+    QRectF lane_area;
+    double y_top = 0;
+    double left = 0;
+  };
+  void draw_row_background(QCPPainter* painter, const LaneRow& row, int row_number, const RowGeometry& g) const;
+  void draw_lane(QCPPainter* painter, const LaneRow& row, const TimeMapping& map, const RowGeometry& g);
+  void draw_span(QCPPainter* painter, const Lane& lane, const LodSpan& span, const QRectF& r) const;
+  [[nodiscard]] bool block_has_match(const Lane& lane, const LodSpan& span) const;
+
+  const TimelineState* state_;
+  std::vector<LodSpan> spans_;  // reused across paints
+  std::size_t last_span_count_ = 0;
+};
+
+}  // namespace gtv::ui

@@ -1,0 +1,62 @@
+#pragma once
+// Layers drawn around and over the lanes: the lane name header left of the lanes, and the overlays (analysis
+// bands, iteration marks, selection, flow arrow, measured range, box-zoom rectangle) on top.
+#include <qcustomplot.h>
+
+#include "gtv/ui/timeline_state.h"
+
+namespace gtv::ui {
+
+// Time axis labels in ns/us/ms/s chosen from the visible span.
+class TimeTicker : public QCPAxisTicker {
+ public:
+  TimeTicker() = default;
+  // Labels count from origin_ns (the trace start).
+  void set_origin_ns(TimeNs origin_ns) { origin_ns_ = origin_ns; }
+
+ protected:
+  double getTickStep(const QCPRange& range) override;
+  QString getTickLabel(double tick, const QLocale& locale, QChar format_char, int precision) override;
+  QVector<double> createTickVector(double tick_step, const QCPRange& range) override;
+
+ private:
+  double step_ns_ = 1;
+  TimeNs origin_ns_ = 0;
+  TimeUnit unit_;
+};
+
+class LaneHeaders : public QCPLayerable {
+  Q_OBJECT
+ public:
+  LaneHeaders(QCustomPlot* plot, const TimelineState* state, QCPAxisRect* axis_rect);
+
+ protected:
+  void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
+  void draw(QCPPainter* painter) override;
+
+ private:
+  const TimelineState* state_;
+  QCPAxisRect* axis_rect_;
+};
+
+class TimelineOverlays : public QCPLayerable {
+  Q_OBJECT
+ public:
+  TimelineOverlays(QCustomPlot* plot, const TimelineState* state, QCPAxisRect* axis_rect);
+
+ protected:
+  void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
+  void draw(QCPPainter* painter) override;
+
+ private:
+  void draw_bands(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
+  void draw_overlap_strip(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
+  void draw_selection(QCPPainter* painter, const TimeMapping& map, const QRectF& lanes) const;
+  void draw_measure(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
+  [[nodiscard]] std::optional<QRectF> event_rect(EventRef ref, const TimeMapping& map, const QRectF& lanes) const;
+
+  const TimelineState* state_;
+  QCPAxisRect* axis_rect_;
+};
+
+}  // namespace gtv::ui

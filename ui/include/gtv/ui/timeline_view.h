@@ -1,0 +1,124 @@
+#pragma once
+// TimelineView: the lanes of one trace on a time axis. A QCustomPlot with one LanePlottable (LOD drawing), a
+// header layer with lane names and an overlay layer; input is handled here (see timeline_input.cpp) so every
+// zoom and pan goes through the tested TimeWindow math.
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "gtv/ui/timeline_state.h"
+
+class QCustomPlot;
+class QScrollBar;
+
+namespace gtv::ui {
+
+class LanePlottable;
+class TimeTicker;
+
+class TimelineView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TimelineView(QWidget* parent = nullptr);
+  ~TimelineView() override;
+
+  void set_trace(std::shared_ptr<const Trace> trace);
+  [[nodiscard]] const Trace* trace() const { return state_.trace.get(); }
+  void set_overlays(OverlayData overlays);
+  void set_theme(const Theme& theme);
+  [[nodiscard]] const Theme& theme() const { return state_.theme; }
+
+  // Time window; set_window clamps to bounds() (the trace extent with a small margin).
+  [[nodiscard]] TimeWindow window() const { return state_.window; }
+  [[nodiscard]] TimeWindow bounds() const;
+  void set_window(TimeWindow window);
+  void fit();
+  void zoom_at(double x_px, double factor);  // x in plot pixels; factor > 1 zooms in
+  void zoom_by(double factor);               // around the centre
+  void pan_by_px(double dx_px);
+  void zoom_to_selection();
+  [[nodiscard]] double scroll_px() const { return state_.scroll_px; }
+  void set_scroll_px(double y_px);
+
+  [[nodiscard]] const LaneLayout& layout() const { return state_.layout; }
+  [[nodiscard]] QRectF lane_rect() const;  // lane area in plot pixels
+  [[nodiscard]] std::optional<EventRef> event_at(QPointF plot_pos) const;
+  [[nodiscard]] std::optional<QPointF> event_center(EventRef ref) const;
+  [[nodiscard]] QString tooltip_at(QPointF plot_pos) const;
+  // The drawn span (single event or merged block) under a point at the current level of detail.
+  struct Block {
+    LaneIndex lane = 0;
+    std::uint32_t first_index = 0;
+    std::uint32_t count = 0;
+    TimeNs start_ns = 0;
+    TimeNs end_ns = 0;
+  };
+  [[nodiscard]] std::optional<Block> block_at(QPointF plot_pos) const;
+
+  void select(std::optional<EventRef> ref);
+  [[nodiscard]] std::optional<EventRef> selected() const { return state_.selected; }
+  // Selects ref and brings it into view (keeping the zoom unless the event is wider than the window).
+  void jump_to(EventRef ref);
+  // Jumps to the launch or kernel linked to the selection by a flow; false if there is none.
+  bool jump_to_flow();
+
+  // Highlights events whose name contains text (case-insensitive); returns how many events match.
+  std::size_t set_search(const QString& text);
+  [[nodiscard]] const std::vector<EventRef>& search_results() const { return search_results_; }
+  bool search_next();
+  bool search_previous();
+
+  void toggle_lane_collapsed(LaneIndex lane);
+  void set_lane_hidden(LaneIndex lane, bool hidden);
+  void show_all_lanes();
+  void toggle_group(GroupKey group);
+  [[nodiscard]] const LaneViewState& lane_state() const { return state_.lane_state; }
+
+  [[nodiscard]] std::optional<TimeWindow> measured() const { return state_.measure; }
+  void set_measure(std::optional<TimeWindow> range);
+
+  [[nodiscard]] QCustomPlot* plot() const { return plot_; }
+  [[nodiscard]] LanePlottable* lanes_plottable() const { return lanes_; }
+  // Lays out and draws now (tests, export, benchmark).
+  void replot_now();
+
+ signals:
+  void window_changed();
+  void selection_changed();
+  void measure_changed();
+  void lanes_changed();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void relayout();
+  void apply_window();
+  void update_scrollbar();
+  void request_replot();
+  void apply_theme_to_plot();
+  [[nodiscard]] double header_width_px() const;
+  [[nodiscard]] TimeMapping mapping() const;
+  // input (timeline_input.cpp)
+  bool on_wheel(class QWheelEvent* event);
+  bool on_press(class QMouseEvent* event);
+  bool on_move(class QMouseEvent* event);
+  bool on_release(class QMouseEvent* event);
+  bool on_key(class QKeyEvent* event);
+  void on_header_click(QPointF pos, bool context_menu);
+
+  enum class Drag { None, Pan, Box, Measure };
+  TimelineState state_;
+  QCustomPlot* plot_ = nullptr;
+  QScrollBar* scrollbar_ = nullptr;
+  LanePlottable* lanes_ = nullptr;
+  TimeTicker* ticker_ = nullptr;  // owned by the axes
+  std::vector<EventRef> search_results_;
+  Drag drag_ = Drag::None;
+  QPointF press_pos_;
+  TimeWindow press_window_;
+  double press_scroll_px_ = 0;
+  bool moved_ = false;
+};
+
+}  // namespace gtv::ui

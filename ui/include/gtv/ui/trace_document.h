@@ -1,0 +1,65 @@
+#pragma once
+// A trace opened in the program: loaded in a background thread (progress reported through a signal), holding the
+// immutable Trace and its analysis. The result arrives once, through loaded() or failed() (hotspot's
+// PerfParser::eventsAvailable pattern).
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <memory>
+
+#include "gtv/base/expected.h"
+#include "gtv/ui/document_analysis.h"
+
+namespace gtv::ui {
+
+struct LoadResult {
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const DocumentAnalysis> analysis;
+  QString error;  // one line; empty on success
+};
+
+// Reads and analyses a trace in the calling thread (the worker, and `gtv --export`).
+// progress(fraction) may be called from that thread; it returns false to cancel.
+using LoadProgress = std::function<bool(double)>;
+[[nodiscard]] LoadResult load_trace_file(const QString& path, const LoadProgress& progress = {});
+[[nodiscard]] LoadResult load_trace_bytes(const QByteArray& bytes, const QString& name,
+                                          const LoadProgress& progress = {});
+[[nodiscard]] LoadResult analyse_trace(Trace trace);
+
+class TraceDocument : public QObject {
+  Q_OBJECT
+ public:
+  explicit TraceDocument(QString path, QObject* parent = nullptr);
+  ~TraceDocument() override;
+
+  // Starts loading path (or, for a ":/" resource path, the embedded bytes) in the background.
+  void load();
+  // Takes a trace built in memory (tests, generated traces); emits loaded() synchronously.
+  void set_trace(Trace trace);
+
+  [[nodiscard]] const QString& path() const { return path_; }
+  [[nodiscard]] QString title() const;
+  [[nodiscard]] bool is_loading() const { return loading_; }
+  [[nodiscard]] std::shared_ptr<const Trace> trace() const { return result_.trace; }
+  [[nodiscard]] std::shared_ptr<const DocumentAnalysis> analysis() const { return result_.analysis; }
+  [[nodiscard]] const QString& error() const { return result_.error; }
+  // Blocks until a load started by load() has delivered its result (tests, command line).
+  void wait();
+
+ signals:
+  void progress(double fraction);
+  void loaded();
+  void failed(const QString& message);
+
+ private:
+  void deliver(LoadResult result);
+
+  QString path_;
+  LoadResult result_;
+  bool loading_ = false;
+  std::shared_ptr<std::atomic<bool>> cancelled_ = std::make_shared<std::atomic<bool>>(false);
+  QFutureWatcher<LoadResult> watcher_;
+};
+
+}  // namespace gtv::ui

@@ -1,0 +1,42 @@
+#pragma once
+// One tab of the main window: a document's progress while it loads, then its timeline with the side panels.
+#include <QWidget>
+
+class QProgressBar;
+class QStackedWidget;
+class QTabWidget;
+class QTextBrowser;
+
+namespace gtv::ui {
+
+class DetailsPanel;
+class KernelTable;
+class TimelineView;
+class TraceDocument;
+
+class TraceTab : public QWidget {
+  Q_OBJECT
+ public:
+  // Takes ownership of document (as a child).
+  explicit TraceTab(TraceDocument* document, QWidget* parent = nullptr);
+  [[nodiscard]] TraceDocument* document() const { return document_; }
+  [[nodiscard]] TimelineView* view() const { return view_; }
+  [[nodiscard]] DetailsPanel* details() const { return details_; }
+  [[nodiscard]] KernelTable* kernels() const { return kernels_; }
+  [[nodiscard]] QTextBrowser* summary() const { return summary_; }
+
+ private:
+  void on_loaded();
+
+  TraceDocument* document_;
+  QStackedWidget* stack_;
+  QProgressBar* progress_;
+  TimelineView* view_;
+  QTabWidget* side_;
+  DetailsPanel* details_;
+  QTextBrowser* summary_;
+  KernelTable* kernels_;
+  QTextBrowser* legend_;
+};
+
+}  // namespace gtv::ui

@@ -1,0 +1,60 @@
+#include "gtv/ui/timeline_layers.h"
+
+namespace gtv::ui {
+
+QVector<double> TimeTicker::createTickVector(double tick_step, const QCPRange& range) {
+  // Ticks fall on round times since the origin, not on round absolute times.
+  const QCPRange shifted(range.lower - static_cast<double>(origin_ns_), range.upper - static_cast<double>(origin_ns_));
+  QVector<double> ticks = QCPAxisTicker::createTickVector(tick_step, shifted);
+  for (double& t : ticks) t += static_cast<double>(origin_ns_);
+  return ticks;
+}
+
+double TimeTicker::getTickStep(const QCPRange& range) {
+  step_ns_ = QCPAxisTicker::getTickStep(range);
+  unit_ = choose_time_unit(static_cast<TimeNs>(range.size()));
+  return step_ns_;
+}
+
+QString TimeTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
+  return QString::fromStdString(format_axis_time(tick - static_cast<double>(origin_ns_), unit_, step_ns_));
+}
+
+LaneHeaders::LaneHeaders(QCustomPlot* plot, const TimelineState* state, QCPAxisRect* axis_rect)
+    : QCPLayerable(plot), state_(state), axis_rect_(axis_rect) {}
+
+void LaneHeaders::applyDefaultAntialiasingHint(QCPPainter* painter) const { painter->setAntialiasing(true); }
+
+void LaneHeaders::draw(QCPPainter* painter) {
+  if (!state_->trace) return;
+  const QRectF lanes = state_->lane_rect(axis_rect_->rect());
+  const QRectF area(0, lanes.top(), lanes.left(), lanes.height());
+  painter->save();
+  painter->setClipRect(area);
+  painter->fillRect(area, state_->theme.header_background);
+  const QFont group_font = state_->theme.font(9, true);
+  const QFont lane_font = state_->theme.font(9);
+  const auto& rows = state_->layout.rows();
+  for (const LaneRow& row : rows) {
+    const double y = state_->row_y(lanes, row.top_px);
+    if (y > area.bottom()) break;
+    if (y + row.height_px < area.top()) continue;
+    const bool header = row.kind != RowKind::Lane;
+    const double line_px = header ? row.height_px : state_->layout.options().depth_px;
+    if (header) painter->fillRect(QRectF(0, y, area.width(), row.height_px), state_->theme.group_background);
+    const bool expandable = header || state_->trace->lane(row.lane).depth_count() > 1;
+    const QString arrow = expandable ? (row.collapsed ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ")) : "  ";
+    painter->setFont(header ? group_font : lane_font);
+    painter->setPen(state_->theme.text);
+    const double indent = header ? 4 : 16;
+    const QRectF text_rect(indent, y, area.width() - indent - 4, line_px);
+    const QString text = arrow + QString::fromStdString(row.label);
+    painter->drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft,
+                      painter->fontMetrics().elidedText(text, Qt::ElideRight, static_cast<int>(text_rect.width())));
+  }
+  painter->setPen(state_->theme.grid);
+  painter->drawLine(QPointF(area.right(), area.top()), QPointF(area.right(), area.bottom()));
+  painter->restore();
+}
+
+}  // namespace gtv::ui

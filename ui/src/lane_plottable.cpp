@@ -1,0 +1,135 @@
+#include "gtv/ui/lane_plottable.h"
+
+#include <algorithm>
+
+namespace gtv::ui {
+namespace {
+
+QColor to_qcolor(Rgb rgb) { return QColor::fromRgb(static_cast<QRgb>(rgb)); }
+
+// Labels are worth drawing only where a few characters fit.
+constexpr double kMinLabelPx = 28;
+// Larger merged blocks are shown as matching the search only if a short scan finds a match.
+constexpr std::uint32_t kMaxBlockScan = 256;
+
+}  // namespace
+
+LanePlottable::LanePlottable(QCPAxis* key_axis, QCPAxis* value_axis, const TimelineState* state)
+    : QCPAbstractPlottable(key_axis, value_axis), state_(state) {
+  setSelectable(QCP::stNone);
+  setAntialiasedFill(false);
+}
+
+double LanePlottable::selectTest(const QPointF&, bool, QVariant*) const { return -1; }
+
+QCPRange LanePlottable::getKeyRange(bool& found_range, QCP::SignDomain) const {
+  found_range = state_->trace != nullptr;
+  if (!found_range) return {};
+  return {static_cast<double>(state_->trace->start_ns()), static_cast<double>(state_->trace->end_ns())};
+}
+
+QCPRange LanePlottable::getValueRange(bool& found_range, QCP::SignDomain, const QCPRange&) const {
+  found_range = true;
+  return {0, 1};
+}
+
+void LanePlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const {
+  painter->fillRect(rect, QColor(0x4e, 0x79, 0xa7));
+}
+
+void LanePlottable::draw(QCPPainter* painter) {
+  last_span_count_ = 0;
+  if (!state_->trace || !mKeyAxis) return;
+  const QRectF axis_rect = mKeyAxis->axisRect()->rect();
+  RowGeometry g;
+  g.lane_area = state_->lane_rect(axis_rect);
+  g.left = g.lane_area.left();
+  if (g.lane_area.width() < 1 || g.lane_area.height() < 1) return;
+  painter->save();
+  painter->setClipRect(g.lane_area);
+  painter->setAntialiasing(false);
+  painter->setFont(state_->theme.font(8));
+  const TimeMapping map(state_->window, g.lane_area.width());
+  const auto& rows = state_->layout.rows();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    g.y_top = state_->row_y(g.lane_area, rows[i].top_px);
+    if (g.y_top > g.lane_area.bottom()) break;
+    if (g.y_top + rows[i].height_px < g.lane_area.top()) continue;
+    draw_row_background(painter, rows[i], static_cast<int>(i), g);
+    if (rows[i].kind == RowKind::Lane) draw_lane(painter, rows[i], map, g);
+  }
+  painter->restore();
+}
+
+void LanePlottable::draw_row_background(QCPPainter* painter, const LaneRow& row, int row_number,
+                                        const RowGeometry& g) const {
+  const QRectF band(g.lane_area.left(), g.y_top, g.lane_area.width(), row.height_px);
+  if (row.kind != RowKind::Lane) {
+    painter->fillRect(band, state_->theme.group_background);
+  } else if (row_number % 2 == 0) {
+    painter->fillRect(band, state_->theme.lane_stripe);
+  }
+}
+
+void LanePlottable::draw_lane(QCPPainter* painter, const LaneRow& row, const TimeMapping& map, const RowGeometry& g) {
+  const Lane& lane = state_->trace->lane(row.lane);
+  query_lod(lane, {state_->window.t0_ns, state_->window.t1_ns, map.width_px()}, spans_);
+  const double depth_px = state_->layout.options().depth_px;
+  for (const LodSpan& span : spans_) {
+    if (span.depth >= row.depth_rows) break;  // spans come ordered by depth
+    double x0 = g.left + map.x_of(span.start_ns);
+    double x1 = g.left + map.x_of(span.end_ns);
+    x0 = std::max(x0, g.left - 2);
+    x1 = std::min(x1, g.lane_area.right() + 2);
+    const QRectF r(x0, g.y_top + span.depth * depth_px + 1, std::max(x1 - x0, 1.0), depth_px - 2);
+    draw_span(painter, lane, span, r);
+    ++last_span_count_;
+  }
+}
+
+bool LanePlottable::block_has_match(const Lane& lane, const LodSpan& span) const {
+  const std::uint32_t n = std::min(span.count, kMaxBlockScan);
+  // A block holds consecutive events of one depth; scan forward over its events at that depth.
+  std::uint32_t seen = 0;
+  for (std::uint32_t i = span.first_index; i < lane.events.size() && seen < n; ++i) {
+    const Event& e = lane.events[i];
+    if (e.depth != span.depth) continue;
+    if (e.start_ns >= span.end_ns) break;
+    ++seen;
+    if (e.name < state_->name_matches.size() && state_->name_matches[e.name]) return true;
+  }
+  return false;
+}
+
+void LanePlottable::draw_span(QCPPainter* painter, const Lane& lane, const LodSpan& span, const QRectF& r) const {
+  const Event& e = lane.events[span.first_index];
+  QColor fill = to_qcolor(state_->color_of(e));
+  bool match = false;
+  if (state_->search_active) {
+    match = span.count == 1 ? (e.name < state_->name_matches.size() && state_->name_matches[e.name])
+                            : block_has_match(lane, span);
+    if (!match) fill.setAlpha(60);
+  }
+  if (span.count > 1) {
+    painter->fillRect(r, fill.darker(125));
+    if (r.width() >= 4) painter->fillRect(r, QBrush(QColor(0, 0, 0, 90), Qt::BDiagPattern));
+  } else {
+    painter->fillRect(r, fill);
+    if (r.width() >= kMinLabelPx) {
+      const QString name = QString::fromUtf8(state_->trace->name(e).data(),
+                                             static_cast<qsizetype>(state_->trace->name(e).size()));
+      const QRectF text_rect = r.adjusted(3, 0, -2, 0);
+      const QString shown = painter->fontMetrics().elidedText(name, Qt::ElideRight, static_cast<int>(text_rect.width()));
+      if (!shown.isEmpty()) {
+        painter->setPen(to_qcolor(text_color_on(state_->color_of(e))));
+        painter->drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft, shown);
+      }
+    }
+  }
+  if (match) {
+    painter->setPen(QPen(state_->theme.search_match, 2));
+    painter->drawRect(r.adjusted(1, 1, -1, -1));
+  }
+}
+
+}  // namespace gtv::ui

@@ -1,0 +1,205 @@
+#include "gtv/ui/main_window.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+
+#include "gtv/ui/export.h"
+#include "gtv/ui/timeline_view.h"
+#include "gtv/ui/trace_document.h"
+#include "gtv/ui/trace_tab.h"
+
+namespace gtv::ui {
+namespace {
+
+MainWindow::ErrorHook& error_hook() {
+  static MainWindow::ErrorHook hook;
+  return hook;
+}
+constexpr int kMaxRecent = 10;
+const char* kRecentKey = "recentFiles";
+
+}  // namespace
+
+void MainWindow::set_error_hook(ErrorHook hook) { error_hook() = std::move(hook); }
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), tabs_(new QTabWidget(this)) {
+  setWindowTitle(tr("gtv - GPU Timeline Visualizer"));
+  setAcceptDrops(true);
+  tabs_->setTabsClosable(true);
+  tabs_->setDocumentMode(true);
+  setCentralWidget(tabs_);
+  connect(tabs_, &QTabWidget::tabCloseRequested, this, [this](int index) {
+    QWidget* w = tabs_->widget(index);
+    tabs_->removeTab(index);
+    w->deleteLater();
+    if (tabs_->count() == 0) show_empty_hint();
+  });
+  build_menus();
+  build_toolbar();
+  resize(1500, 900);
+  show_empty_hint();
+}
+
+void MainWindow::show_empty_hint() {
+  statusBar()->showMessage(tr("Open a trace (Ctrl+O) or drop a .json / .json.gz file here"));
+}
+
+TraceTab* MainWindow::open_file(const QString& path) {
+  auto* document = new TraceDocument(path);
+  TraceTab* tab = open_document(document);
+  if (!path.startsWith(QStringLiteral(":/"))) add_recent(QFileInfo(path).absoluteFilePath());
+  document->load();
+  return tab;
+}
+
+TraceTab* MainWindow::open_document(TraceDocument* document) {
+  auto* tab = new TraceTab(document);
+  const int index = tabs_->addTab(tab, document->title());
+  tabs_->setTabToolTip(index, document->path());
+  tabs_->setCurrentIndex(index);
+  connect(document, &TraceDocument::failed, this, [this, tab](const QString& message) { on_failed(tab, message); });
+  connect(document, &TraceDocument::loaded, this, [this, document] {
+    statusBar()->showMessage(tr("%1: %2 events").arg(document->title()).arg(document->trace()->event_count()), 5000);
+  });
+  tab->view()->set_theme(dark_ ? dark_theme(font_scale_) : light_theme(font_scale_));
+  return tab;
+}
+
+void MainWindow::on_failed(TraceTab* tab, const QString& message) {
+  const int index = tabs_->indexOf(tab);
+  if (index >= 0) tabs_->removeTab(index);
+  tab->deleteLater();
+  if (error_hook()) error_hook()(tr("Cannot open trace"), message);
+  else QMessageBox::critical(this, tr("Cannot open trace"), message);
+}
+
+TraceTab* MainWindow::current_tab() const { return qobject_cast<TraceTab*>(tabs_->currentWidget()); }
+
+void MainWindow::build_menus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::open_dialog);
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  file->addAction(tr("&Export image..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::export_dialog);
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  refresh_recent_menu();
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("&Fit"), this, [this] { if (auto* t = current_tab()) t->view()->fit(); });
+  view->addAction(tr("Zoom to &selection"), this, [this] { if (auto* t = current_tab()) t->view()->zoom_to_selection(); });
+  view->addAction(tr("Show all lanes"), this, [this] { if (auto* t = current_tab()) t->view()->show_all_lanes(); });
+  QAction* dark = view->addAction(tr("&Dark theme"));
+  dark->setCheckable(true);
+  connect(dark, &QAction::toggled, this, [this](bool on) { dark_ = on; apply_theme(); });
+  QMenu* scale = view->addMenu(tr("Presentation font scale"));
+  auto* group = new QActionGroup(this);
+  for (double s : {1.0, 1.25, 1.5, 2.0}) {
+    QAction* a = scale->addAction(QStringLiteral("%1x").arg(s));
+    a->setCheckable(true);
+    a->setChecked(s == 1.0);
+    group->addAction(a);
+    connect(a, &QAction::triggered, this, [this, s] { font_scale_ = s; apply_theme(); });
+  }
+}
+
+void MainWindow::build_toolbar() {
+  QToolBar* bar = addToolBar(tr("Timeline"));
+  bar->addAction(tr("Open"), this, &MainWindow::open_dialog);
+  bar->addAction(tr("Fit (F)"), this, [this] { if (auto* t = current_tab()) t->view()->fit(); });
+  bar->addAction(tr("Zoom in (+)"), this, [this] { if (auto* t = current_tab()) t->view()->zoom_by(1.5); });
+  bar->addAction(tr("Zoom out (-)"), this, [this] { if (auto* t = current_tab()) t->view()->zoom_by(1 / 1.5); });
+  bar->addSeparator();
+  search_ = new QLineEdit;
+  search_->setPlaceholderText(tr("Search kernels by name (Enter: next)"));
+  search_->setClearButtonEnabled(true);
+  search_->setMaximumWidth(320);
+  bar->addWidget(search_);
+  search_count_ = new QLabel;
+  auto run_search = [this] {
+    TraceTab* t = current_tab();
+    if (!t) return;
+    const std::size_t n = t->view()->set_search(search_->text());
+    search_count_->setText(search_->text().isEmpty() ? QString() : tr(" %1 matches ").arg(n));
+  };
+  connect(search_, &QLineEdit::textChanged, this, run_search);
+  connect(search_, &QLineEdit::returnPressed, this, [this] { if (auto* t = current_tab()) t->view()->search_next(); });
+  bar->addAction(tr("Previous"), this, [this] { if (auto* t = current_tab()) t->view()->search_previous(); });
+  bar->addAction(tr("Next"), this, [this] { if (auto* t = current_tab()) t->view()->search_next(); });
+  bar->addWidget(search_count_);
+  auto* focus_search = new QAction(this);
+  focus_search->setShortcut(QKeySequence::Find);
+  connect(focus_search, &QAction::triggered, search_, [this] { search_->setFocus(); search_->selectAll(); });
+  addAction(focus_search);
+}
+
+void MainWindow::apply_theme() {
+  for (int i = 0; i < tabs_->count(); ++i)
+    if (auto* t = qobject_cast<TraceTab*>(tabs_->widget(i)))
+      t->view()->set_theme(dark_ ? dark_theme(font_scale_) : light_theme(font_scale_));
+}
+
+void MainWindow::open_dialog() {
+  const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open trace"), QString(),
+                                                          tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
+  for (const QString& path : paths) open_file(path);
+}
+
+void MainWindow::export_dialog() {
+  TraceTab* t = current_tab();
+  if (!t || !t->view()->trace()) return;
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export image"), QStringLiteral("timeline.png"),
+                                                    tr("Images (*.png *.jpg *.pdf *.svg)"));
+  if (path.isEmpty()) return;
+  ExportOptions options;
+  options.path = path;
+  options.width_px = t->view()->width();
+  options.height_px = t->view()->height();
+  options.scale = QFileInfo(path).suffix().toLower() == "pdf" ? 1.0 : 2.0;  // print quality for raster
+  const Status status = export_timeline(*t->view(), options);
+  if (!status.ok()) {
+    if (error_hook()) error_hook()(tr("Export failed"), QString::fromStdString(status.error().message));
+    else QMessageBox::critical(this, tr("Export failed"), QString::fromStdString(status.error().message));
+  }
+}
+
+QStringList MainWindow::recent_files() const { return QSettings().value(kRecentKey).toStringList(); }
+
+void MainWindow::add_recent(const QString& path) {
+  QStringList list = recent_files();
+  list.removeAll(path);
+  list.prepend(path);
+  while (list.size() > kMaxRecent) list.removeLast();
+  QSettings().setValue(kRecentKey, list);
+  refresh_recent_menu();
+}
+
+void MainWindow::refresh_recent_menu() {
+  recent_menu_->clear();
+  for (const QString& path : recent_files())
+    recent_menu_->addAction(path, this, [this, path] { open_file(path); });
+  recent_menu_->setEnabled(!recent_menu_->isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) open_file(url.toLocalFile());
+  event->acceptProposedAction();
+}
+
+}  // namespace gtv::ui

@@ -1,0 +1,131 @@
+#include "gtv/ui/side_panels.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "gtv/ui/event_text.h"
+#include "gtv/ui/palette.h"
+#include "gtv/ui/timeline_view.h"
+
+namespace gtv::ui {
+namespace {
+
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString hex(Rgb rgb) { return QStringLiteral("#%1").arg(rgb, 6, 16, QLatin1Char('0')); }
+
+// Sorts by the number in UserRole, not by the displayed text ("9 ms" < "10 ms").
+class NumberItem : public QTableWidgetItem {
+ public:
+  NumberItem(const QString& text, double value) : QTableWidgetItem(text) {
+    setData(Qt::UserRole, value);
+    setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  }
+  bool operator<(const QTableWidgetItem& other) const override {
+    return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
+  }
+};
+
+}  // namespace
+
+DetailsPanel::DetailsPanel(TimelineView* view, QWidget* parent)
+    : QWidget(parent), view_(view), browser_(new QTextBrowser(this)), jump_(new QPushButton(tr("Go to linked event"), this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(browser_, 1);
+  layout->addWidget(jump_);
+  connect(jump_, &QPushButton::clicked, view_, [this] { view_->jump_to_flow(); });
+  connect(view_, &TimelineView::selection_changed, this, &DetailsPanel::refresh);
+  refresh();
+}
+
+void DetailsPanel::refresh() {
+  const Trace* trace = view_->trace();
+  const auto selected = view_->selected();
+  if (!trace || !selected) {
+    browser_->setHtml(tr("<p>Click an event to see all its fields.</p>"));
+    jump_->setEnabled(false);
+    return;
+  }
+  QString html = QStringLiteral("<table cellspacing='2'>");
+  for (const auto& [key, value] : event_fields(*trace, *selected, trace->start_ns()))
+    html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(esc(key), esc(value));
+  const auto flow = trace->flow_of(*selected);
+  if (flow) {
+    const bool from_here = flow->from == *selected;
+    const EventRef other = from_here ? flow->to : flow->from;
+    html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                .arg(from_here ? tr("launched") : tr("launched by"),
+                     esc(std::string(trace->name(trace->event(other))) + " (" + lane_location(*trace, other.lane) + ")"));
+  }
+  browser_->setHtml(html + QStringLiteral("</table>"));
+  jump_->setEnabled(flow.has_value());
+}
+
+QString DetailsPanel::text() const { return browser_->toPlainText(); }
+
+QString summary_html(const Trace& trace, const DocumentAnalysis& analysis) {
+  QString html = QStringLiteral("<h3>Verdict</h3><ul>");
+  for (const std::string& line : analysis.verdict) html += "<li>" + esc(line) + "</li>";
+  if (analysis.verdict.empty()) html += QStringLiteral("<li>No analysis for this trace.</li>");
+  html += QStringLiteral("</ul><h3>Numbers</h3><p>%1 events, %2 lanes, span %3, kernel time %4 in %5 kernels</p>")
+              .arg(trace.event_count())
+              .arg(trace.lanes().size())
+              .arg(esc(format_duration(trace.end_ns() - trace.start_ns())), esc(format_duration(analysis.kernel_total_ns)))
+              .arg(analysis.kernels.size());
+  if (!analysis.summary_text.empty()) html += "<pre>" + esc(analysis.summary_text) + "</pre>";
+  return html;
+}
+
+KernelTable::KernelTable(QWidget* parent) : QWidget(parent), table_(new QTableWidget(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(table_);
+  table_->setColumnCount(6);
+  table_->setHorizontalHeaderLabels({tr("Kernel"), tr("Count"), tr("Total"), tr("Mean"), tr("Max"), tr("% GPU")});
+  table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  connect(table_, &QTableWidget::cellDoubleClicked, this,
+          [this](int row, int) { emit kernel_activated(table_->item(row, 0)->text()); });
+}
+
+void KernelTable::set_rows(const DocumentAnalysis& analysis) {
+  table_->setSortingEnabled(false);
+  table_->setRowCount(static_cast<int>(analysis.kernels.size()));
+  int r = 0;
+  for (const KernelRow& k : analysis.kernels) {
+    auto* name = new QTableWidgetItem(QString::fromStdString(k.name));
+    name->setData(Qt::DecorationRole, QColor::fromRgb(static_cast<QRgb>(kernel_color(k.name))));
+    name->setToolTip(name->text());
+    table_->setItem(r, 0, name);
+    table_->setItem(r, 1, new NumberItem(QString::number(k.count), static_cast<double>(k.count)));
+    table_->setItem(r, 2, new NumberItem(QString::fromStdString(format_duration(k.total_ns)), static_cast<double>(k.total_ns)));
+    table_->setItem(r, 3, new NumberItem(QString::fromStdString(format_duration(k.mean_ns())), static_cast<double>(k.mean_ns())));
+    table_->setItem(r, 4, new NumberItem(QString::fromStdString(format_duration(k.max_ns)), static_cast<double>(k.max_ns)));
+    const double share = analysis.kernel_total_ns ? 100.0 * static_cast<double>(k.total_ns) / static_cast<double>(analysis.kernel_total_ns) : 0;
+    table_->setItem(r, 5, new NumberItem(QString::number(share, 'f', 1), share));
+    ++r;
+  }
+  table_->setSortingEnabled(true);
+  table_->sortByColumn(2, Qt::DescendingOrder);
+}
+
+QString legend_html(const DocumentAnalysis& analysis, std::size_t kernel_count) {
+  auto swatch = [](Rgb rgb, const QString& text) {
+    return QStringLiteral("<tr><td bgcolor='%1' width='24'>&nbsp;</td><td>%2</td></tr>").arg(hex(rgb), text.toHtmlEscaped());
+  };
+  QString html = QStringLiteral("<table cellspacing='3'>");
+  for (EventKind kind : {EventKind::Memcpy, EventKind::Memset, EventKind::Runtime, EventKind::Driver, EventKind::Sync,
+                         EventKind::CpuOp, EventKind::Annotation, EventKind::Overhead})
+    html += swatch(kind_color(kind), QString::fromUtf8(to_string(kind).data(), static_cast<qsizetype>(to_string(kind).size())));
+  html += QStringLiteral("<tr><td colspan='2'><i>hatched: many short events merged; hover for the count</i></td></tr>");
+  html += QStringLiteral("<tr><td colspan='2'><b>Kernels (by total time)</b></td></tr>");
+  for (std::size_t i = 0; i < analysis.kernels.size() && i < kernel_count; ++i)
+    html += swatch(kernel_color(analysis.kernels[i].name), QString::fromStdString(analysis.kernels[i].name));
+  return html + QStringLiteral("</table>");
+}
+
+}  // namespace gtv::ui

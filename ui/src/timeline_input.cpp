@@ -1,0 +1,240 @@
+// Mouse, wheel and keyboard input of TimelineView, and the operations they trigger (search, lane toggles).
+#include <QKeyEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gtv/ui/timeline_view.h"
+
+namespace gtv::ui {
+namespace {
+
+constexpr double kKeyZoomFactor = 1.5;
+constexpr double kKeyPanFraction = 0.1;  // of the width per key press
+constexpr double kClickSlopPx = 3;
+
+}  // namespace
+
+bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched != plot_) return QWidget::eventFilter(watched, event);
+  switch (event->type()) {
+    case QEvent::Wheel: return on_wheel(static_cast<QWheelEvent*>(event));
+    case QEvent::MouseButtonPress: return on_press(static_cast<QMouseEvent*>(event));
+    case QEvent::MouseMove: return on_move(static_cast<QMouseEvent*>(event));
+    case QEvent::MouseButtonRelease: return on_release(static_cast<QMouseEvent*>(event));
+    case QEvent::MouseButtonDblClick: return true;
+    case QEvent::KeyPress: return on_key(static_cast<QKeyEvent*>(event));
+    default: return QWidget::eventFilter(watched, event);
+  }
+}
+
+bool TimelineView::on_wheel(QWheelEvent* event) {
+  const double steps = event->angleDelta().y() / 120.0;
+  if (event->modifiers() & Qt::ShiftModifier) {
+    set_scroll_px(state_.scroll_px - steps * 3 * state_.theme.depth_px());
+  } else if (event->modifiers() & Qt::AltModifier) {
+    pan_by_px(-event->angleDelta().x() / 120.0 * 0.1 * lane_rect().width());
+  } else {
+    zoom_at(event->position().x(), std::pow(1.25, steps));
+  }
+  return true;
+}
+
+bool TimelineView::on_press(QMouseEvent* event) {
+  const QPointF pos = event->position();
+  plot_->setFocus();
+  if (pos.x() < lane_rect().left()) {
+    on_header_click(pos, event->button() == Qt::RightButton);
+    return true;
+  }
+  if (event->button() != Qt::LeftButton) return true;
+  press_pos_ = pos;
+  press_window_ = state_.window;
+  press_scroll_px_ = state_.scroll_px;
+  moved_ = false;
+  if (event->modifiers() & Qt::ShiftModifier) {
+    drag_ = Drag::Measure;
+  } else if (event->modifiers() & Qt::ControlModifier) {
+    drag_ = Drag::Box;
+  } else {
+    drag_ = Drag::Pan;
+  }
+  return true;
+}
+
+bool TimelineView::on_move(QMouseEvent* event) {
+  const QPointF pos = event->position();
+  if (drag_ == Drag::None) {
+    const QString tip = tooltip_at(pos);
+    if (tip.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(event->globalPosition().toPoint(), tip, plot_);
+    return true;
+  }
+  moved_ = moved_ || (pos - press_pos_).manhattanLength() > kClickSlopPx;
+  if (!moved_) return true;
+  const QRectF area = lane_rect();
+  const TimeMapping map(press_window_, area.width());
+  switch (drag_) {
+    case Drag::Pan:
+      set_window(pan_window(press_window_, press_pos_.x() - pos.x(), area.width()));
+      set_scroll_px(press_scroll_px_ + press_pos_.y() - pos.y());
+      break;
+    case Drag::Measure: {
+      const TimeNs a = map.time_at(press_pos_.x() - area.left());
+      const TimeNs b = map.time_at(pos.x() - area.left());
+      set_measure(TimeWindow{std::min(a, b), std::max(a, b)});
+      break;
+    }
+    case Drag::Box:
+      state_.box = QRectF(press_pos_, pos).normalized();
+      request_replot();
+      break;
+    case Drag::None: break;
+  }
+  return true;
+}
+
+bool TimelineView::on_release(QMouseEvent* event) {
+  const Drag drag = drag_;
+  drag_ = Drag::None;
+  if (drag == Drag::None) return true;
+  const QPointF pos = event->position();
+  if (!moved_) {
+    select(event_at(pos));
+    if (drag == Drag::Measure) set_measure(std::nullopt);
+    return true;
+  }
+  if (drag == Drag::Box) {
+    state_.box.reset();
+    const QRectF area = lane_rect();
+    const TimeMapping map(press_window_, area.width());
+    const double x0 = std::min(press_pos_.x(), pos.x()) - area.left();
+    const double x1 = std::max(press_pos_.x(), pos.x()) - area.left();
+    if (x1 - x0 >= 2) set_window({map.time_at(x0), map.time_at(x1)});
+    request_replot();
+  }
+  return true;
+}
+
+bool TimelineView::on_key(QKeyEvent* event) {
+  const double width = lane_rect().width();
+  switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+    case Qt::Key_W: zoom_by(kKeyZoomFactor); return true;
+    case Qt::Key_Minus:
+    case Qt::Key_S: zoom_by(1 / kKeyZoomFactor); return true;
+    case Qt::Key_Left:
+    case Qt::Key_A: pan_by_px(-kKeyPanFraction * width); return true;
+    case Qt::Key_Right:
+    case Qt::Key_D: pan_by_px(kKeyPanFraction * width); return true;
+    case Qt::Key_Up: set_scroll_px(state_.scroll_px - state_.theme.depth_px() * 3); return true;
+    case Qt::Key_Down: set_scroll_px(state_.scroll_px + state_.theme.depth_px() * 3); return true;
+    case Qt::Key_F:
+      if (state_.selected || state_.measure) zoom_to_selection();
+      else fit();
+      return true;
+    case Qt::Key_Escape:
+      select(std::nullopt);
+      set_measure(std::nullopt);
+      return true;
+    default: return false;
+  }
+}
+
+void TimelineView::on_header_click(QPointF pos, bool context_menu) {
+  const QRectF area = lane_rect();
+  const int row = state_.layout.row_at(pos.y() - area.top() + state_.scroll_px);
+  if (row < 0) return;
+  const LaneRow r = state_.layout.rows()[static_cast<std::size_t>(row)];
+  if (!context_menu) {
+    if (r.kind == RowKind::Lane) toggle_lane_collapsed(r.lane);
+    else toggle_group(r.group);
+    return;
+  }
+  QMenu menu(this);
+  if (r.kind == RowKind::Lane) {
+    menu.addAction(tr("Hide lane"), this, [this, lane = r.lane] { set_lane_hidden(lane, true); });
+  }
+  menu.addAction(tr("Show all lanes"), this, [this] { show_all_lanes(); });
+  menu.exec(plot_->mapToGlobal(pos.toPoint()));
+}
+
+void TimelineView::toggle_lane_collapsed(LaneIndex lane) {
+  auto& set = state_.lane_state.collapsed_lanes;
+  if (!set.erase(lane)) set.insert(lane);
+  relayout();
+}
+
+void TimelineView::set_lane_hidden(LaneIndex lane, bool hidden) {
+  if (hidden) state_.lane_state.hidden_lanes.insert(lane);
+  else state_.lane_state.hidden_lanes.erase(lane);
+  relayout();
+}
+
+void TimelineView::show_all_lanes() {
+  state_.lane_state.hidden_lanes.clear();
+  state_.lane_state.collapsed_groups.clear();
+  relayout();
+}
+
+void TimelineView::toggle_group(GroupKey group) {
+  auto& set = state_.lane_state.collapsed_groups;
+  if (!set.erase(group)) set.insert(group);
+  relayout();
+}
+
+std::size_t TimelineView::set_search(const QString& text) {
+  search_results_.clear();
+  state_.search_active = !text.isEmpty() && state_.trace;
+  state_.name_matches.clear();
+  if (state_.search_active) {
+    const StringPool& strings = state_.trace->strings();
+    const std::string needle = text.toLower().toStdString();
+    state_.name_matches.assign(strings.size(), 0);
+    for (StringId id = 1; id < strings.size(); ++id) {
+      const std::string_view name = strings.view(id);
+      state_.name_matches[id] = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()))
+                                    .toLower().contains(QString::fromStdString(needle));
+    }
+    const auto lanes = state_.trace->lanes();
+    for (LaneIndex l = 0; l < lanes.size(); ++l)
+      for (std::uint32_t i = 0; i < lanes[l].events.size(); ++i)
+        if (state_.name_matches[lanes[l].events[i].name]) search_results_.push_back({l, i});
+    std::stable_sort(search_results_.begin(), search_results_.end(), [&](EventRef a, EventRef b) {
+      return state_.trace->event(a).start_ns < state_.trace->event(b).start_ns;
+    });
+  }
+  request_replot();
+  return search_results_.size();
+}
+
+bool TimelineView::search_next() {
+  if (search_results_.empty()) return false;
+  auto it = search_results_.begin();
+  if (state_.selected) {
+    auto current = std::find(search_results_.begin(), search_results_.end(), *state_.selected);
+    if (current != search_results_.end()) it = std::next(current) == search_results_.end() ? search_results_.begin()
+                                                                                            : std::next(current);
+  }
+  jump_to(*it);
+  return true;
+}
+
+bool TimelineView::search_previous() {
+  if (search_results_.empty()) return false;
+  auto it = std::prev(search_results_.end());
+  if (state_.selected) {
+    auto current = std::find(search_results_.begin(), search_results_.end(), *state_.selected);
+    if (current != search_results_.end() && current != search_results_.begin()) it = std::prev(current);
+  }
+  jump_to(*it);
+  return true;
+}
+
+}  // namespace gtv::ui

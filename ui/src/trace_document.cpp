@@ -1,0 +1,116 @@
+#include "gtv/ui/trace_document.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QtConcurrent/QtConcurrentRun>
+
+#if GTV_IO_AVAILABLE
+#include "gtv/io/trace_file.h"
+#endif
+
+namespace gtv::ui {
+namespace {
+
+#if GTV_IO_AVAILABLE
+bool forward_progress(void* context, double fraction) {
+  const auto* progress = static_cast<const LoadProgress*>(context);
+  return !*progress || (*progress)(fraction);
+}
+
+io::ReadOptions read_options(const LoadProgress& progress) {
+  io::ReadOptions options;
+  options.progress = &forward_progress;
+  options.progress_context = const_cast<LoadProgress*>(&progress);
+  return options;
+}
+#endif
+
+LoadResult from_expected(Expected<Trace> trace) {
+  if (!trace) {
+    LoadResult result;
+    result.error = QString::fromStdString(trace.error().message);
+    return result;
+  }
+  return analyse_trace(std::move(trace).value());
+}
+
+}  // namespace
+
+LoadResult analyse_trace(Trace trace) {
+  LoadResult result;
+  auto shared = std::make_shared<const Trace>(std::move(trace));
+  result.analysis = std::make_shared<const DocumentAnalysis>(analyse_document(*shared));
+  result.trace = std::move(shared);
+  return result;
+}
+
+LoadResult load_trace_bytes(const QByteArray& bytes, const QString& name, const LoadProgress& progress) {
+#if GTV_IO_AVAILABLE
+  return from_expected(io::read_trace_from_memory(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                                                  name.toStdString(), read_options(progress)));
+#else
+  (void)bytes;
+  (void)progress;
+  return from_expected(Error{name.toStdString() + ": this build cannot read trace files (gtv_io missing)"});
+#endif
+}
+
+LoadResult load_trace_file(const QString& path, const LoadProgress& progress) {
+  if (path.startsWith(QStringLiteral(":/"))) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return from_expected(Error{path.toStdString() + ": cannot open resource"});
+    return load_trace_bytes(file.readAll(), path, progress);
+  }
+#if GTV_IO_AVAILABLE
+  return from_expected(io::read_trace(path.toStdString(), read_options(progress)));
+#else
+  (void)progress;
+  return from_expected(Error{path.toStdString() + ": this build cannot read trace files (gtv_io missing)"});
+#endif
+}
+
+TraceDocument::TraceDocument(QString path, QObject* parent) : QObject(parent), path_(std::move(path)) {
+  connect(&watcher_, &QFutureWatcher<LoadResult>::finished, this, [this] { deliver(watcher_.result()); });
+}
+
+TraceDocument::~TraceDocument() {
+  cancelled_->store(true);
+  watcher_.waitForFinished();
+}
+
+QString TraceDocument::title() const { return QFileInfo(path_).fileName(); }
+
+void TraceDocument::load() {
+  if (loading_) return;
+  loading_ = true;
+  const QString path = path_;
+  auto cancelled = cancelled_;
+  QObject* self = this;
+  // The worker posts progress to the document; posted events die with the object, and the destructor
+  // cancels and waits, so the worker never outlives it.
+  watcher_.setFuture(QtConcurrent::run([path, cancelled, self] {
+    const LoadProgress progress = [cancelled, self](double fraction) {
+      QMetaObject::invokeMethod(self, [self, fraction] { emit static_cast<TraceDocument*>(self)->progress(fraction); },
+                                Qt::QueuedConnection);
+      return !cancelled->load();
+    };
+    return load_trace_file(path, progress);
+  }));
+}
+
+void TraceDocument::set_trace(Trace trace) { deliver(analyse_trace(std::move(trace))); }
+
+void TraceDocument::wait() {
+  watcher_.waitForFinished();
+  if (loading_) deliver(watcher_.result());
+}
+
+void TraceDocument::deliver(LoadResult result) {
+  if (!loading_ && (result_.trace || !result_.error.isEmpty())) return;  // delivered once
+  loading_ = false;
+  result_ = std::move(result);
+  if (result_.error.isEmpty()) emit loaded();
+  else emit failed(result_.error);
+}
+
+}  // namespace gtv::ui
