@@ -3,11 +3,11 @@
 // it all into the final Trace. Records arrive with absolute Unix ns times from any thread (CUPTI delivers on
 // its own thread, out of order); each call takes an internal lock, converts times to ns relative to the
 // origin, and adds the event. finish() joins what needs the whole recording (synchronization records to the
-// lane of the API call that waited, NVTX/marker ids, memory counters) and builds the Trace.
+// lane of the API call that waited, lane names, memory counters, merged devices) and builds the Trace.
 //
-// Lanes: API calls, host events, overhead and markers go to host lanes (pid, tid) named
-// "<process> / thread <tid>" or the thread's name; kernels, copies and memsets to GPU lanes (device, stream)
-// named "stream <N>" ("stream <N> (default)" for a context's legacy stream).
+// Lanes: API calls, host events, overhead and markers go to host lanes (pid, tid) named "thread <tid>", or
+// "thread <tid> (<name>)" once named; kernels, copies and memsets to GPU lanes (device, stream) named
+// "stream <N>" ("stream <N> (default)" for a context's legacy stream). See core/collect/README.md.
 #include <cstdint>
 #include <memory>
 #include <mutex>
