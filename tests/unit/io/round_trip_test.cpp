@@ -217,6 +217,25 @@ TEST(RoundTrip, WrittenCompleteEventsNestOnEveryThread) {
   }
 }
 
+TEST(RoundTrip, PytorchFixturesAndAnEmptyTrace) {
+  for (const char* name : {"one_gpu_basic.json.gz", "two_gpus_schedule.json.gz", "two_gpus_streams.json.gz"}) {
+    SCOPED_TRACE(name);
+    Expected<Trace> original = read_trace(std::string(GTV_TEST_DATA_DIR) + "/pytorch/" + name);
+    ASSERT_TRUE(original.ok()) << original.error().message;
+    Expected<Trace> back = read_trace_from_memory(write_trace_to_string(*original), name);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    expect_same_trace(*original, *back);
+    EXPECT_EQ(back->metadata().source_tool, "PyTorch Profiler (Kineto)");
+  }
+  TraceBuilder b;
+  b.metadata().source_tool = "empty";
+  Expected<Trace> empty = b.build();
+  ASSERT_TRUE(empty.ok());
+  Expected<Trace> back = read_trace_from_memory(write_trace_to_string(*empty), "empty.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  expect_same_trace(*empty, *back);
+}
+
 TEST(RoundTrip, WriteIntoMissingDirectoryFailsWithPath) {
   const Status s = write_trace(rich_trace(), "/nonexistent-dir/x/trace.json");
   ASSERT_FALSE(s.ok());
