@@ -1,5 +1,6 @@
 include(GoogleTest)
 # One GoogleTest binary per module. Tests find fixtures through GTV_TEST_DATA_DIR and GTV_SOURCE_DIR.
+# LABELS: the ctest label of every test in the binary (default "unit"; "gpu" for tests that need a GPU).
 function(gtv_add_unit_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -7,6 +8,10 @@ function(gtv_add_unit_test name)
   target_compile_definitions(${name} PRIVATE GTV_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
                                              GTV_BINARY_DIR="${PROJECT_BINARY_DIR}")
   gtv_set_warnings(${name})
-  set(labels unit ${ARG_LABELS})
-  gtest_discover_tests(${name} PROPERTIES LABELS "${labels}" DISCOVERY_TIMEOUT 60)
+  # One label per binary: gtest_discover_tests cannot carry a list in PROPERTIES (it splits on ';').
+  set(label unit)
+  if(ARG_LABELS)
+    list(GET ARG_LABELS 0 label)
+  endif()
+  gtest_discover_tests(${name} PROPERTIES LABELS ${label} DISCOVERY_TIMEOUT 60)
 endfunction()
