@@ -2,6 +2,8 @@
 // files, see the comments).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gtv/io/trace_file.h"
 #include "test_util.h"
 
@@ -126,7 +128,27 @@ TEST(Reader, ManyChunksGiveTheSameResultAsOne) {
   EXPECT_EQ(t->event_count(), static_cast<std::size_t>(n));
   const Lane& lane = lane_of(*t, host_lane_key(1, 2));
   ASSERT_EQ(lane.events.size(), static_cast<std::size_t>(n / 3));
-  EXPECT_EQ(lane.events.back().start_ns, 19'997'500);  // the last i with i % 3 == 2 is 19997
+  EXPECT_EQ(lane.events.back().start_ns, 19'997'500);
+  // Progress is reported per chunk, rising to 1; returning false cancels.
+  struct Progress {
+    std::vector<double> seen;
+    bool keep_going = true;
+  } progress;
+  ReadOptions options;
+  options.progress_context = &progress;
+  options.progress = [](void* context, double fraction) {
+    auto* p = static_cast<Progress*>(context);
+    p->seen.push_back(fraction);
+    return p->keep_going;
+  };
+  ASSERT_TRUE(read_trace_from_memory(json, "generated", options).ok());
+  ASSERT_GE(progress.seen.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(progress.seen.begin(), progress.seen.end()));
+  EXPECT_GT(progress.seen.back(), 0.99);
+  progress.keep_going = false;
+  Expected<Trace> cancelled = read_trace_from_memory(json, "generated", options);
+  ASSERT_FALSE(cancelled.ok());
+  EXPECT_EQ(cancelled.error().message, "generated: reading cancelled");  // the last i with i % 3 == 2 is 19997
   EXPECT_EQ(t->name(lane.events.back()), "op},{\"x\"}, 5");  // 19997 % 7 == 5
 }
 

@@ -236,6 +236,19 @@ TEST(RoundTrip, PytorchFixturesAndAnEmptyTrace) {
   expect_same_trace(*empty, *back);
 }
 
+TEST(RoundTrip, NamesThatAreNotUtf8AreWrittenAsReplacementCharacters) {
+  TraceBuilder b;
+  const LaneIndex lane = b.lane(host_lane_key(1, 1));
+  b.add_event(lane, ev(b, "ok \xc3\xa9 bad \xff\xc3 end \xed\xa0\x80", 0, 1, EventKind::CpuOp));
+  Expected<Trace> t = b.build();
+  ASSERT_TRUE(t.ok());
+  Expected<Trace> back = read_trace_from_memory(write_trace_to_string(*t), "utf8.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  // Valid é kept; 0xff, a lone lead byte and an encoded surrogate (3 bytes) each become U+FFFD (EF BF BD).
+  EXPECT_EQ(back->name(back->lane(0).events[0]),
+            "ok \xc3\xa9 bad \xef\xbf\xbd\xef\xbf\xbd end \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+}
+
 TEST(RoundTrip, WriteIntoMissingDirectoryFailsWithPath) {
   const Status s = write_trace(rich_trace(), "/nonexistent-dir/x/trace.json");
   ASSERT_FALSE(s.ok());
