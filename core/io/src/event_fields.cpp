@@ -177,8 +177,16 @@ bool FieldReader::read_id(od::value value, IdToken& out, const char* what, const
     out.type = IdToken::Type::String;
     return read_text(value, out.text, what, ev);
   }
-  if (type == od::json_type::number && number_token_as_int(value, out.number)) {
-    out.type = IdToken::Type::Number;
+  if (type == od::json_type::number) {
+    if (number_token_as_int(value, out.number)) {
+      out.type = IdToken::Type::Number;
+    } else {  // beyond int64 (e.g. a 64-bit flow id): keep its text, which maps to a stable number like a string
+      out.type = IdToken::Type::String;
+      out.text = value.raw_json_token();
+      while (!out.text.empty() && (out.text.back() == ' ' || out.text.back() == '\n' || out.text.back() == '\r' ||
+                                   out.text.back() == '\t'))
+        out.text.remove_suffix(1);
+    }
     return true;
   }
   return semantic(ev, std::string("'") + what + "' is not a number or string");

@@ -101,7 +101,7 @@ std::int64_t TraceAssembler::resolve_id(const IdToken& id, bool is_pid) {
   if (is_digits(id.text)) return std::stoll(std::string(id.text));
   auto [it, inserted] = string_ids_.try_emplace(std::string(id.text), 0);
   if (inserted) it->second = kStringIdBase + next_string_id_++;
-  if (is_pid) string_process_names_.try_emplace(it->second, id.text);
+  if (is_pid && !id.text.empty()) string_process_names_.try_emplace(it->second, id.text);
   return it->second;
 }
 
@@ -175,7 +175,8 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
   if (ev.args.gtv_lane == "gpu") cls.gpu = true;
   const std::int64_t pid = resolve_id(ev.pid, true);
   const std::int64_t tid = resolve_id(ev.tid, false);
-  if (ev.tid.type == IdToken::Type::String) string_thread_names_.try_emplace({pid, tid}, ev.tid.text);
+  if (ev.tid.type == IdToken::Type::String && !ev.tid.text.empty())
+    string_thread_names_.try_emplace({pid, tid}, ev.tid.text);
   const std::int64_t lane_tid = ev.args.has_gtv_tid ? ev.args.gtv_tid : tid;
   if (ev.args.has_gtv_tid) aliases_[{pid, tid}] = lane_tid;
   const LaneKey key = cls.gpu ? gpu_lane_key(ev.args.has_device ? ev.args.device : pid,

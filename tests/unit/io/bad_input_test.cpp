@@ -153,6 +153,19 @@ TEST(BadInput, HundredMegabyteString) {
   EXPECT_EQ(t->event_count(), 1u);
 }
 
+TEST(BadInput, IdsBeyondInt64AreKeptAsText) {
+  Expected<Trace> t = read_trace_from_memory(
+      R"([{"ph": "X", "cat": "cuda_runtime", "ts": 1, "dur": 1, "pid": 1, "tid": 18446744073709551615},)"
+      R"( {"ph": "s", "cat": "ac2g", "id": 18446744073709551615, "ts": 1, "pid": 1, "tid": 18446744073709551615},)"
+      R"( {"ph": "f", "cat": "ac2g", "id": 18446744073709551615, "ts": 5, "pid": 0, "tid": 7, "bp": "e"},)"
+      R"( {"ph": "X", "cat": "kernel", "ts": 5, "dur": 1, "pid": 0, "tid": 7}])",
+      "ids.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->lanes().size(), 2u);
+  EXPECT_EQ(t->lanes()[0].name, "18446744073709551615");
+  EXPECT_EQ(t->flows().size(), 1u);
+}
+
 TEST(BadInput, UnknownPhasesAreSkippedAndCounted) {
   ReadStats stats;
   ReadOptions options;
