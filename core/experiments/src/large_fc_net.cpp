@@ -21,7 +21,7 @@ LargeFcNet::Layer LargeFcNet::make_layer(std::int64_t in, std::int64_t out, cons
 }
 
 at::Tensor LargeFcNet::forward(const at::Tensor& x) const {
-  at::NoGradGuard no_grad;
+  const c10::NoGradGuard no_grad;
   at::Tensor h = at::relu(at::linear(x, layers_.front().weight, layers_.front().bias));
   for (std::size_t i = 1; i + 1 < layers_.size(); ++i) {
     h = at::relu(at::linear(h, layers_[i].weight, layers_[i].bias));

@@ -1,5 +1,6 @@
 // The one Engine implementation: LibTorch (1.13 CPU from Debian or 2.x CUDA from pip), using only the API that
 // both have (see shared/gpu-facts.md). Every torch exception leaves here as an EngineError with one line.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
