@@ -28,4 +28,25 @@ ChunkResult ChunkParser::parse(std::string_view elements, std::uint64_t first_in
   return reader.read_chunk(im.parser, simdjson::padded_string_view(buf, length, im.capacity), first_index);
 }
 
+bool ChunkParser::can_parse_in_place(std::size_t readable_after) {
+  return readable_after >= simdjson::SIMDJSON_PADDING + 1;
+}
+
+ChunkResult ChunkParser::parse_in_place(char* elements, std::size_t size, std::size_t readable_after,
+                                        std::uint64_t first_index) {
+  events_.clear();
+  counter_values_.clear();
+  char* begin = elements - 1;
+  const char saved_begin = *begin;
+  const char saved_end = elements[size];
+  *begin = '[';
+  elements[size] = ']';
+  FieldReader reader{begin, events_, counter_values_};
+  ChunkResult result = reader.read_chunk(
+      impl_->parser, simdjson::padded_string_view(begin, size + 2, size + 1 + readable_after), first_index);
+  *begin = saved_begin;
+  elements[size] = saved_end;
+  return result;
+}
+
 }  // namespace gtv::io

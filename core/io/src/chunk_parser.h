@@ -27,6 +27,11 @@ class ChunkParser {
 
   // elements: text between '[' and ']' that holds whole elements; first_index: index of its first element.
   [[nodiscard]] ChunkResult parse(std::string_view elements, std::uint64_t first_index);
+  // The same without copying: elements[-1] and elements[size] are overwritten with '[' and ']' while parsing and
+  // restored after; readable_after bytes after elements[size] must be readable (simdjson reads ahead).
+  [[nodiscard]] ChunkResult parse_in_place(char* elements, std::size_t size, std::size_t readable_after,
+                                           std::uint64_t first_index);
+  [[nodiscard]] static bool can_parse_in_place(std::size_t readable_after);
 
   [[nodiscard]] const std::vector<RawEvent>& events() const { return events_; }
   [[nodiscard]] const std::vector<CounterValue>& counter_values() const { return counter_values_; }

@@ -97,6 +97,10 @@ ChunkResult FieldReader::read_chunk(od::parser& parser, simdjson::padded_string_
     ev.offset = offset_of(last_location_);
     if (!read_event(element, ev)) return result_;
   }
+  // The array must end where the chunk ends: a cut after a "}]" inside a later value would otherwise close the
+  // wrapper early and silently drop the rest.
+  const char* rest = nullptr;
+  if (doc.current_location().get(rest) != simdjson::OUT_OF_BOUNDS) syntax(simdjson::TAPE_ERROR, rest);
   return result_;
 }
 

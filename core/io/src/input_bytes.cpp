@@ -18,6 +18,8 @@ std::string gib_text(std::uint64_t bytes) {
 }
 
 // Closes a file descriptor on every path out.
+constexpr std::size_t kInflatePadding = 128;
+
 struct Fd {
   int fd = -1;
   ~Fd() {
@@ -75,7 +77,7 @@ Expected<std::string> inflate_gzip(std::string_view bytes, const std::string& na
     }
   }
   inflateEnd(&zs);
-  out.resize(produced);
+  out.resize(produced + kInflatePadding);  // readable (and writable) bytes after the data for in-place parsing
   return out;
 }
 
@@ -89,13 +91,25 @@ InputBytes& InputBytes::operator=(InputBytes&& other) noexcept {
   map_ = std::exchange(other.map_, nullptr);
   map_size_ = std::exchange(other.map_size_, 0);
   released_ = std::exchange(other.released_, 0);
-  view_ = owns_inflated ? std::string_view(inflated_) : other.view_;
+  view_ = owns_inflated ? std::string_view(inflated_.data(), other.view_.size()) : other.view_;
+  writable_ = other.writable_ == nullptr ? nullptr : const_cast<char*>(view_.data());
+  readable_after_ = std::exchange(other.readable_after_, 0);
   other.view_ = {};
+  other.writable_ = nullptr;
   was_gzip_ = other.was_gzip_;
   return *this;
 }
 
 InputBytes::~InputBytes() { reset(); }
+
+void InputBytes::set_inflated(std::string bytes) {
+  inflated_ = std::move(bytes);
+  const std::size_t size = inflated_.size() - kInflatePadding;
+  view_ = std::string_view(inflated_.data(), size);
+  writable_ = inflated_.data();
+  readable_after_ = kInflatePadding;
+  was_gzip_ = true;
+}
 
 void InputBytes::reset() {
   if (map_ != nullptr) ::munmap(map_, map_size_);
@@ -103,6 +117,8 @@ void InputBytes::reset() {
   map_size_ = 0;
   inflated_.clear();
   view_ = {};
+  writable_ = nullptr;
+  readable_after_ = 0;
 }
 
 void InputBytes::release_before(std::size_t offset) {
@@ -120,9 +136,7 @@ Expected<InputBytes> InputBytes::from_memory(std::string_view bytes, const std::
   if (is_gzip(bytes)) {
     Expected<std::string> inflated = inflate_gzip(bytes, name, max_inflated_bytes);
     if (!inflated) return inflated.error();
-    in.inflated_ = std::move(inflated).value();
-    in.view_ = in.inflated_;
-    in.was_gzip_ = true;
+    in.set_inflated(std::move(inflated).value());
   } else {
     in.view_ = bytes;
   }
@@ -137,20 +151,23 @@ Expected<InputBytes> InputBytes::load(const std::string& path, std::uint64_t max
   if (S_ISDIR(st.st_mode)) return Error{path + ": is a directory, not a trace file"};
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size == 0) return Error{path + ": file is empty"};
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
+  // Private and writable: the parser puts two bytes of its own around each chunk and restores them (copy on
+  // write touches only those pages); the file itself never changes.
+  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.fd, 0);
   if (map == MAP_FAILED) return Error{path + ": cannot map: " + std::strerror(errno)};
   ::madvise(map, size, MADV_SEQUENTIAL);
   InputBytes in;
   in.map_ = map;
   in.map_size_ = size;
   in.view_ = std::string_view(static_cast<const char*>(map), size);
+  in.writable_ = static_cast<char*>(map);
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  in.readable_after_ = (page - size % page) % page;  // the rest of the last mapped page
   if (is_gzip(in.view_)) {
     Expected<std::string> inflated = inflate_gzip(in.view_, path, max_inflated_bytes);
     if (!inflated) return inflated.error();
     InputBytes gz;
-    gz.inflated_ = std::move(inflated).value();
-    gz.view_ = gz.inflated_;
-    gz.was_gzip_ = true;
+    gz.set_inflated(std::move(inflated).value());
     return gz;
   }
   return in;

@@ -21,6 +21,10 @@ class InputBytes {
 
   [[nodiscard]] std::string_view view() const { return view_; }
   [[nodiscard]] bool was_gzip() const { return was_gzip_; }
+  // Writable bytes of view() (a private mapping or our own inflated copy), or nullptr for caller-owned memory.
+  [[nodiscard]] char* writable() const { return writable_; }
+  // Bytes that may be read (not written) after the end of view().
+  [[nodiscard]] std::size_t readable_after_end() const { return readable_after_; }
   // Tells the kernel that bytes before offset will not be read again (mapped files only).
   void release_before(std::size_t offset);
 
@@ -31,11 +35,14 @@ class InputBytes {
 
  private:
   void reset();
+  void set_inflated(std::string bytes);  // bytes end with padding that is not part of view()
   std::string inflated_;
   void* map_ = nullptr;
   std::size_t map_size_ = 0;
   std::size_t released_ = 0;
   std::string_view view_;
+  char* writable_ = nullptr;
+  std::size_t readable_after_ = 0;
   bool was_gzip_ = false;
 };
 
@@ -44,7 +51,8 @@ class InputBytes {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-// Inflates all gzip members of bytes. Errors name `name`; the output may not exceed max_bytes.
+// Inflates all gzip members of bytes. Errors name `name`; the output may not exceed max_bytes. The result ends
+// with a few padding bytes that are not part of the data (InputBytes keeps them out of view()).
 [[nodiscard]] Expected<std::string> inflate_gzip(std::string_view bytes, const std::string& name,
                                                  std::uint64_t max_bytes);
 

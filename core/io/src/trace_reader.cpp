@@ -124,7 +124,10 @@ Status FileReader::read_object(std::size_t pos) {
 // Parses [pos, cut) as whole elements. False when the cut was not at an element boundary (syntax error); status
 // is set to an error for problems that no other cut can fix.
 bool FileReader::parse_chunk(std::size_t pos, std::size_t cut, Status& status) {
-  const ChunkResult r = parser_.parse(s_.substr(pos, cut - pos), index_);
+  const std::size_t readable_after = s_.size() - cut + input_.readable_after_end();
+  const ChunkResult r = input_.writable() != nullptr && pos > 0 && ChunkParser::can_parse_in_place(readable_after)
+                            ? parser_.parse_in_place(input_.writable() + pos, cut - pos, readable_after - 1, index_)
+                            : parser_.parse(s_.substr(pos, cut - pos), index_);
   if (r.kind == ChunkResult::Kind::Syntax) return false;
   if (r.kind == ChunkResult::Kind::Semantic) {
     status = event_error(r.event_index, pos + r.offset, r.message);

@@ -184,6 +184,24 @@ TEST(RoundTrip, StringFormReadsBackAndASecondTripIsIdentical) {
   EXPECT_EQ(write_trace_to_string(*back), text);
 }
 
+// Tools that rewrite JSON may move keys: the gtv object after traceEvents reads the same.
+TEST(RoundTrip, GtvObjectAfterTheEvents) {
+  const Trace original = rich_trace();
+  std::string text = write_trace_to_string(original);
+  const std::size_t begin = text.find("\n,\"gtv\":{");
+  const std::size_t end = text.find("\n,\"traceEvents\":");
+  ASSERT_NE(begin, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  const std::string gtv = text.substr(begin, end - begin);
+  text.erase(begin, end - begin);
+  const std::size_t last_brace = text.rfind('}');
+  text.insert(last_brace, gtv);
+  ASSERT_LT(text.find("\"traceEvents\""), text.find("\"gtv\""));
+  Expected<Trace> back = read_trace_from_memory(text, "moved.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  expect_same_trace(original, *back);
+}
+
 // Chrome viewers reject complete events that overlap without nesting on one thread.
 TEST(RoundTrip, WrittenCompleteEventsNestOnEveryThread) {
   const std::string text = write_trace_to_string(rich_trace());
