@@ -51,10 +51,11 @@ TEST(TimeMapping, FitAddsAMarginOnEachSide) {
 }
 
 TEST(TimeMapping, UnitsFollowTheSpan) {
-  EXPECT_STREQ(choose_time_unit(5'000).suffix, "ns");
-  EXPECT_STREQ(choose_time_unit(50'000).suffix, "us");
-  EXPECT_STREQ(choose_time_unit(50'000'000).suffix, "ms");
-  EXPECT_STREQ(choose_time_unit(20'000'000'000).suffix, "s");
+  EXPECT_STREQ(choose_time_unit(1'999).suffix, "ns");
+  EXPECT_STREQ(choose_time_unit(2'000).suffix, "us");
+  EXPECT_STREQ(choose_time_unit(1'999'999).suffix, "us");
+  EXPECT_STREQ(choose_time_unit(7'700'000).suffix, "ms");
+  EXPECT_STREQ(choose_time_unit(2'000'000'000).suffix, "s");
 }
 
 TEST(TimeMapping, AxisLabelsHaveJustEnoughDecimals) {

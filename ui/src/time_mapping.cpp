@@ -50,9 +50,10 @@ TimeWindow fit_window(TimeNs start_ns, TimeNs end_ns, double margin_fraction) {
 
 TimeUnit choose_time_unit(TimeNs span_ns) {
   const TimeNs abs_ns = span_ns < 0 ? -span_ns : span_ns;
-  if (abs_ns >= 10 * kNsPerS) return {1e9, "s"};
-  if (abs_ns >= 10 * kNsPerMs) return {1e6, "ms"};
-  if (abs_ns >= 10 * kNsPerUs) return {1e3, "us"};
+  // Two units or more: ticks then fall on 0.5-unit steps or coarser ("0.5 ms", not "500 us").
+  if (abs_ns >= 2 * kNsPerS) return {1e9, "s"};
+  if (abs_ns >= 2 * kNsPerMs) return {1e6, "ms"};
+  if (abs_ns >= 2 * kNsPerUs) return {1e3, "us"};
   return {1.0, "ns"};
 }
 

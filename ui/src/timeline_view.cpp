@@ -37,7 +37,6 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   lanes_ = new LanePlottable(plot_->xAxis, plot_->yAxis, &state_);
   new LaneHeaders(plot_, &state_, plot_->axisRect());
   new TimelineOverlays(plot_, &state_, plot_->axisRect());
-  plot_->layer("overlay")->setMode(QCPLayer::lmBuffered);
   connect(scrollbar_, &QScrollBar::valueChanged, this, [this](int value) {
     if (static_cast<int>(state_.scroll_px) == value) return;
     state_.scroll_px = value;
@@ -81,7 +80,7 @@ void TimelineView::set_theme(const Theme& theme) {
 void TimelineView::apply_theme_to_plot() {
   const Theme& t = state_.theme;
   plot_->setBackground(t.background);
-  plot_->axisRect()->setBackground(t.background);
+  plot_->axisRect()->setBackground(Qt::NoBrush);  // the plot background shows through: one fill less per replot
   for (QCPAxis* axis : {plot_->xAxis, plot_->xAxis2}) {
     axis->setBasePen(QPen(t.text));
     axis->setTickPen(QPen(t.text));

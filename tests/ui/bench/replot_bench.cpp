@@ -1,0 +1,79 @@
+// Offscreen replot benchmark of the timeline: full view of 1M and 10M events at 1920x1080, and a zoomed-in view.
+// Prints the median over repeated replots. Usage: gtv_ui_replot_bench [--quick]
+#include <QApplication>
+#include <QElapsedTimer>
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <vector>
+
+#include "gtv/ui/lane_plottable.h"
+#include "gtv/ui/timeline_view.h"
+#include "synthetic_trace.h"
+
+namespace {
+
+using namespace gtv;
+using namespace gtv::ui;
+
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+struct Timing {
+  double wall_ms = 0;  // median wall time
+  double cpu_ms = 0;   // median thread CPU time: less disturbed when other processes share the cores
+};
+
+Timing median_replot(TimelineView& view, int repeats) {
+  std::vector<double> wall, cpu;
+  view.replot_now();  // warm caches (fonts, buffers)
+  for (int i = 0; i < repeats; ++i) {
+    QElapsedTimer timer;
+    timer.start();
+    const double cpu0 = thread_cpu_ms();
+    view.replot_now();
+    cpu.push_back(thread_cpu_ms() - cpu0);
+    wall.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+  }
+  std::sort(wall.begin(), wall.end());
+  std::sort(cpu.begin(), cpu.end());
+  return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
+}
+
+void run(std::size_t events, int repeats) {
+  QElapsedTimer build;
+  build.start();
+  auto trace = std::make_shared<const Trace>(bench::synthetic_trace(events));
+  const double build_ms = static_cast<double>(build.nsecsElapsed()) / 1e6;
+  TimelineView view;
+  view.resize(1920, 1080);
+  view.set_trace(trace);
+  view.replot_now();
+  const Timing full = median_replot(view, repeats);
+  const std::size_t full_spans = view.lanes_plottable()->last_span_count();
+  const TimeNs mid = (trace->start_ns() + trace->end_ns()) / 2;
+  view.set_window({mid, mid + 200'000});  // 200 us: every event is several pixels wide
+  const Timing zoom = median_replot(view, repeats);
+  const std::size_t zoom_spans = view.lanes_plottable()->last_span_count();
+  std::printf("%9zu events, %zu lanes (built in %.0f ms)\n  full view:      median %.2f ms wall, %.2f ms CPU (%zu spans)\n"
+              "  zoomed 200 us:  median %.2f ms wall, %.2f ms CPU (%zu spans)\n",
+              trace->event_count(), trace->lanes().size(), build_ms, full.wall_ms, full.cpu_ms, full_spans, zoom.wall_ms,
+              zoom.cpu_ms, zoom_spans);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  const int quick_repeats = qEnvironmentVariableIntValue("GTV_BENCH_REPEATS") > 0 ? qEnvironmentVariableIntValue("GTV_BENCH_REPEATS") : 5;
+  std::printf("gtv timeline replot, offscreen, 1920x1080, median of %d\n", quick ? quick_repeats : 30);
+  run(1'000'000, quick ? quick_repeats : 30);
+  if (!quick) run(10'000'000, 30);
+  return 0;
+}

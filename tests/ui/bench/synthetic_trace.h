@@ -1,0 +1,59 @@
+#pragma once
+// A synthetic trace of a given size for the replot benchmark: GPU streams of back-to-back kernels (1-20 us, short
+// gaps) and host threads with launches nested under ops, spread over a few hundred milliseconds per million events.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtv/model/trace_builder.h"
+
+namespace gtv::ui::bench {
+
+inline Trace synthetic_trace(std::size_t event_count, int gpus = 2, int streams_per_gpu = 4, int host_threads = 4) {
+  TraceBuilder b;
+  std::mt19937_64 rng(42);
+  std::uniform_int_distribution<TimeNs> duration_ns(1'000, 20'000);
+  std::uniform_int_distribution<TimeNs> gap_ns(100, 5'000);
+  std::vector<StringId> kernels;
+  for (int i = 0; i < 40; ++i) kernels.push_back(b.intern("kernel_" + std::to_string(i) + "_sgemm_128x64"));
+  const StringId launch = b.intern("cudaLaunchKernel");
+  const StringId op = b.intern("aten::linear");
+  std::vector<LaneIndex> lanes;
+  for (int g = 0; g < gpus; ++g)
+    for (int s = 0; s < streams_per_gpu; ++s) lanes.push_back(b.lane(gpu_lane_key(g, 7 + s)));
+  const std::size_t gpu_lanes = lanes.size();
+  for (int t = 0; t < host_threads; ++t) lanes.push_back(b.lane(host_lane_key(1000, 1 + t)));
+  const std::size_t per_lane = event_count / lanes.size();
+  for (std::size_t l = 0; l < lanes.size(); ++l) {
+    TimeNs t = 0;
+    const bool gpu = l < gpu_lanes;
+    for (std::size_t i = 0; i < per_lane; ++i) {
+      Event e;
+      e.start_ns = t;
+      e.duration_ns = duration_ns(rng);
+      if (gpu) {
+        e.kind = EventKind::Kernel;
+        e.name = kernels[i % kernels.size()];
+        b.add_event(lanes[l], e);
+      } else if (i % 2 == 0) {
+        e.kind = EventKind::CpuOp;  // an op that holds the next launch
+        e.name = op;
+        e.duration_ns = 12'000;
+        b.add_event(lanes[l], e);
+        continue;  // the launch below starts inside it
+      } else {
+        e.kind = EventKind::Runtime;
+        e.name = launch;
+        e.start_ns = t + 2'000;
+        e.duration_ns = 5'000;
+        b.add_event(lanes[l], e);
+        e.duration_ns = 12'000;
+      }
+      t += e.duration_ns + gap_ns(rng);
+    }
+  }
+  return std::move(b.build().value());
+}
+
+}  // namespace gtv::ui::bench
