@@ -153,6 +153,41 @@ TEST(BadInput, HundredMegabyteString) {
   EXPECT_EQ(t->event_count(), 1u);
 }
 
+TEST(BadInput, RandomByteFlipsNeverCrash) {
+  // A multi-event trace with every phase; each run flips a few bytes. Whatever happens must be a trace or one
+  // line naming the file (the ASan/UBSan build checks the memory side).
+  std::string good = R"({"baseTimeNanoseconds": 5, "deviceProperties": [{"id": 0, "name": "GPU"}], "traceEvents": [)";
+  for (int i = 0; i < 200; ++i) {
+    good += std::string(i ? "," : "") + R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": )" +
+            std::to_string(i * 10) + R"(.5, "dur": 1, "args": {"grid": [1, 2, 3], "correlation": )" +
+            std::to_string(i) + R"(}}, {"ph": "B", "pid": 1, "tid": 1, "ts": )" + std::to_string(i * 10) +
+            R"(}, {"ph": "E", "pid": 1, "tid": 1, "ts": )" + std::to_string(i * 10 + 5) +
+            R"(}, {"ph": "C", "name": "c", "pid": 1, "ts": 1, "args": {"v": 1.5}})";
+  }
+  good += "]}";
+  ASSERT_TRUE(read_trace_from_memory(good, "fuzz.json").ok());
+  std::mt19937 rng(42);
+  const std::string alphabet = "{}[],:\"\\ 0123456789.-eE\x00\xff";
+  for (int run = 0; run < 300; ++run) {
+    std::string text = good;
+    for (int flips = 0; flips < 3; ++flips) text[rng() % text.size()] = alphabet[rng() % alphabet.size()];
+    Expected<Trace> t = read_trace_from_memory(text, "fuzz.json");
+    if (!t.ok()) expect_line(t.error().message, {}, "fuzz.json");
+  }
+}
+
+TEST(BadInput, FileOfExactlyOnePage) {
+  // No readable bytes after the mapping: the last chunk is parsed from a copy instead of in place.
+  std::string text(kGood);
+  text.insert(text.size() - 2, std::string(4096 - text.size(), ' '));
+  ASSERT_EQ(text.size(), 4096u);
+  const std::string path = test::scratch_dir("one_page") + "/page.json";
+  test::write_file(path, text);
+  Expected<Trace> t = read_trace(path);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->event_count(), 2u);
+}
+
 TEST(BadInput, IdsBeyondInt64AreKeptAsText) {
   Expected<Trace> t = read_trace_from_memory(
       R"([{"ph": "X", "cat": "cuda_runtime", "ts": 1, "dur": 1, "pid": 1, "tid": 18446744073709551615},)"
