@@ -4,14 +4,20 @@
 #include <cstdio>
 #include <cstring>
 
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QTabWidget>
+
+#include "gtv/ui/main_window.h"
 #include "gtv/ui/timeline_view.h"
+#include "gtv/ui/trace_tab.h"
 #include "gtv/ui/trace_document.h"
 
 namespace gtv::app {
 
 bool wants_export(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--export") == 0 || std::strncmp(argv[i], "--export=", 9) == 0) return true;
+    if (std::strncmp(argv[i], "--export", 8) == 0 || std::strncmp(argv[i], "--window-shot", 13) == 0) return true;
   return false;
 }
 
@@ -26,7 +32,9 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   const QCommandLineOption scale_opt("scale", "Raster scale factor (2 for print).", "factor", "1");
   const QCommandLineOption dark_opt("dark", "Dark theme.");
   const QCommandLineOption font_opt("font-scale", "Presentation font scale.", "factor", "1");
-  parser.addOptions({export_opt, range_opt, size_opt, scale_opt, dark_opt, font_opt});
+  const QCommandLineOption shot_opt("window-shot", "Save a picture of the whole window and exit.", "out");
+  const QCommandLineOption side_opt("side-tab", "Side panel shown in the window shot.", "name", "summary");
+  parser.addOptions({export_opt, range_opt, size_opt, scale_opt, dark_opt, font_opt, shot_opt, side_opt});
   parser.process(arguments);  // handles --help and unknown options (exits with a message)
   CommandLine cl;
   cl.traces = parser.positionalArguments();
@@ -34,6 +42,8 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   bool ok = true;
   cl.font_scale = parser.value(font_opt).toDouble(&ok);
   if (!ok || cl.font_scale < 0.5 || cl.font_scale > 4) return Error{"--font-scale must be a number in 0.5..4"};
+  cl.window_shot = parser.value(shot_opt);
+  cl.side_tab = parser.value(side_opt);
   if (!parser.isSet(export_opt)) return cl;
   ui::ExportOptions o;
   o.path = parser.value(export_opt);
@@ -75,6 +85,35 @@ int run_export(const CommandLine& cl) {
   }
   std::printf("wrote %s\n", qPrintable(cl.export_options->path));
   return 0;
+}
+
+int run_window_shot(const CommandLine& cl) {
+  ui::MainWindow window;
+  window.resize(1700, 950);
+  window.set_dark(cl.dark);
+  window.set_font_scale(cl.font_scale);
+  QStringList errors;
+  ui::MainWindow::set_error_hook([&](const QString&, const QString& message) { errors << message; });
+  for (const QString& path : cl.traces) window.open_file(path);
+  window.show();
+  QElapsedTimer timer;
+  timer.start();
+  auto loading = [&] {
+    for (int i = 0; i < window.tabs()->count(); ++i)
+      if (auto* tab = qobject_cast<ui::TraceTab*>(window.tabs()->widget(i)); tab && tab->document()->is_loading())
+        return true;
+    return false;
+  };
+  while (loading() && timer.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+  for (const QString& e : errors) std::fprintf(stderr, "gtv: %s\n", qPrintable(e));
+  if (auto* tab = window.current_tab()) tab->show_side_tab(cl.side_tab);
+  QCoreApplication::processEvents();
+  if (!window.grab().save(cl.window_shot)) {
+    std::fprintf(stderr, "gtv: %s: could not write the picture\n", qPrintable(cl.window_shot));
+    return 1;
+  }
+  std::printf("wrote %s\n", qPrintable(cl.window_shot));
+  return errors.isEmpty() ? 0 : 1;
 }
 
 }  // namespace gtv::app

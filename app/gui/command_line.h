@@ -11,6 +11,8 @@ namespace gtv::app {
 struct CommandLine {
   QStringList traces;
   std::optional<ui::ExportOptions> export_options;
+  QString window_shot;  // --window-shot: picture of the whole window (docs), then exit
+  QString side_tab;     // --side-tab: which side panel the shot shows (details, summary, kernels, legend)
   bool dark = false;
   double font_scale = 1.0;
 };
@@ -21,5 +23,7 @@ struct CommandLine {
 [[nodiscard]] Expected<CommandLine> parse_command_line(const QStringList& arguments);
 // Loads the trace and writes the image; returns the process exit code, printing errors to stderr.
 [[nodiscard]] int run_export(const CommandLine& command_line);
+// Opens the traces in a window, waits for them to load, and saves a picture of the window.
+[[nodiscard]] int run_window_shot(const CommandLine& command_line);
 
 }  // namespace gtv::app

@@ -25,7 +25,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (command_line->export_options) return gtv::app::run_export(*command_line);
+  if (!command_line->window_shot.isEmpty()) return gtv::app::run_window_shot(*command_line);
   gtv::ui::MainWindow window;
+  window.set_dark(command_line->dark);
+  window.set_font_scale(command_line->font_scale);
   for (const QString& path : command_line->traces) window.open_file(path);
   if (command_line->traces.isEmpty() && QFile::exists(kBundledTrace)) window.open_file(kBundledTrace);
   window.show();

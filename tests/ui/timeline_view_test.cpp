@@ -2,6 +2,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QWheelEvent>
 #include <QtTest/QtTest>
@@ -172,6 +173,75 @@ class TimelineViewTest : public QObject {
     QCOMPARE(view->trace()->name(view->trace()->event(*view->selected())), std::string_view("relu_small"));
     QVERIFY(view->search_previous());
     QCOMPARE(view->trace()->name(view->trace()->event(*view->selected())), std::string_view("gemm_big"));
+  }
+
+  void mergedBlocksTellTheirCountInTheTooltip() {
+    TraceBuilder b;
+    const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+    for (int i = 0; i < 1000; ++i) {  // 1000 kernels of 100 ns every 200 ns: sub-pixel at full view
+      Event e;
+      e.start_ns = i * 200;
+      e.duration_ns = 100;
+      e.kind = EventKind::Kernel;
+      e.name = b.intern("tiny");
+      b.add_event(gpu, e);
+    }
+    TimelineView view;
+    view.resize(1000, 400);
+    view.set_trace(std::make_shared<const Trace>(std::move(b.build().value())));
+    view.set_window({0, 200'000});
+    view.replot_now();
+    QCOMPARE(view.lanes_plottable()->last_span_count(), std::size_t{1});
+    const QRectF lanes = view.lane_rect();
+    const double y = lanes.top() + view.layout().depth_top_px(1, 0) + 5;
+    const QString tip = view.tooltip_at(QPointF(lanes.left() + lanes.width() / 2, y));
+    QVERIFY2(tip.startsWith(QStringLiteral("1000 events merged")), qPrintable(tip));
+  }
+
+  void analysisOverlaysReserveBands() {
+    TraceBuilder b;
+    const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+    Event e;
+    e.start_ns = 1'000;
+    e.duration_ns = 50'000;
+    e.kind = EventKind::Kernel;
+    e.name = b.intern("k");
+    b.add_event(gpu, e);
+    Measurement m;
+    m.name = "loop";
+    m.method = MeasurementMethod::StopwatchNoSync;
+    m.reported_ns = 5'000;
+    m.host_start_ns = 0;
+    m.host_end_ns = 5'000;
+    b.add_measurement(m);
+    b.add_range({"iteration 0", RangeKind::Iteration, 0, 30'000, 1, 1, -1});
+    const Trace trace = std::move(b.build().value());
+    const DocumentAnalysis analysis = analyse_document(trace);
+    QCOMPARE(analysis.overlays.iterations.size(), std::size_t{1});
+    QVERIFY(!analysis.overlays.brackets.empty());
+    QCOMPARE(analysis.overlays.brackets.front().start_ns, TimeNs{0});
+    QCOMPARE(analysis.overlays.brackets.front().end_ns, TimeNs{5'000});
+    QCOMPARE(analysis.kernels.size(), std::size_t{1});
+    QCOMPARE(analysis.kernels.front().total_ns, TimeNs{50'000});
+    TimelineView view;
+    view.resize(800, 400);
+    view.set_trace(std::make_shared<const Trace>(test::small_trace()));
+    view.replot_now();
+    const double top_without = view.lane_rect().top();
+    view.set_overlays(analysis.overlays);
+    view.replot_now();
+    QVERIFY(view.lane_rect().top() > top_without);
+  }
+
+  void kernelTableSortsByNumbers() {
+    const Trace trace = test::small_trace();
+    const DocumentAnalysis analysis = analyse_document(trace);
+    KernelTable table;
+    table.set_rows(analysis);
+    QCOMPARE(table.table()->rowCount(), 3);
+    QCOMPARE(table.table()->item(0, 0)->text(), QStringLiteral("gemm_big"));  // 40 us, most total time first
+    table.table()->sortByColumn(2, Qt::AscendingOrder);
+    QCOMPARE(table.table()->item(2, 0)->text(), QStringLiteral("gemm_big"));
   }
 
   void collapseAndHideLanes() {

@@ -144,6 +144,16 @@ void MainWindow::build_toolbar() {
   addAction(focus_search);
 }
 
+void MainWindow::set_dark(bool dark) {
+  dark_ = dark;
+  apply_theme();
+}
+
+void MainWindow::set_font_scale(double scale) {
+  font_scale_ = scale;
+  apply_theme();
+}
+
 void MainWindow::apply_theme() {
   for (int i = 0; i < tabs_->count(); ++i)
     if (auto* t = qobject_cast<TraceTab*>(tabs_->widget(i)))

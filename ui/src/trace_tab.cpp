@@ -41,6 +41,7 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   splitter->addWidget(side_);
   splitter->setStretchFactor(0, 4);
   splitter->setStretchFactor(1, 1);
+  splitter->setSizes({1300, 420});
   stack_->addWidget(splitter);
 
   connect(document_, &TraceDocument::progress, progress_,
@@ -51,6 +52,11 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
     view_->search_next();
   });
   if (document_->trace()) on_loaded();
+}
+
+void TraceTab::show_side_tab(const QString& name) {
+  for (int i = 0; i < side_->count(); ++i)
+    if (side_->tabText(i).compare(name, Qt::CaseInsensitive) == 0) side_->setCurrentIndex(i);
 }
 
 void TraceTab::on_loaded() {

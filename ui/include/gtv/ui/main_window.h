@@ -26,6 +26,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
   [[nodiscard]] TraceTab* current_tab() const;
   [[nodiscard]] QStringList recent_files() const;
+  void set_dark(bool dark);
+  void set_font_scale(double scale);
 
   // Errors go through this hook (tests capture them); by default a QMessageBox.
   using ErrorHook = std::function<void(const QString& title, const QString& message)>;

@@ -24,6 +24,8 @@ class TraceTab : public QWidget {
   [[nodiscard]] DetailsPanel* details() const { return details_; }
   [[nodiscard]] KernelTable* kernels() const { return kernels_; }
   [[nodiscard]] QTextBrowser* summary() const { return summary_; }
+  // Brings a side panel to the front by name: "details", "summary", "kernels" or "legend".
+  void show_side_tab(const QString& name);
 
  private:
   void on_loaded();
