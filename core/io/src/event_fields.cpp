@@ -18,6 +18,8 @@ bool read_known_arg(const Key& key, od::value& v, RawArgs& a);
 
 // Integer from a JSON number (decimals are rounded), without going through double.
 bool number_token_as_int(od::value& value, std::int64_t& out, int scale_digits = 0) {
+  // Plain integers (most args) through simdjson; a failed get_int64 does not consume the value.
+  if (scale_digits == 0 && value.get_int64().get(out) == simdjson::SUCCESS) return true;
   std::string_view token = value.raw_json_token();
   if (token.empty() || !(token[0] == '-' || (token[0] >= '0' && token[0] <= '9'))) return false;
   return parse_scaled_decimal(token, scale_digits, out);

@@ -136,7 +136,10 @@ Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterVa
     }
     case 'B': {
       PendingEvent p;
-      if (make_pending(ev, p)) open_begins_[{resolve_id(ev.pid, true), resolve_id(ev.tid, false)}].push_back(p);
+      if (!make_pending(ev, p)) return ok_status();
+      p.owned_category.assign(p.category);
+      p.category = {};
+      open_begins_[{resolve_id(ev.pid, true), resolve_id(ev.tid, false)}].push_back(std::move(p));
       return ok_status();
     }
     case 'E': {
@@ -145,8 +148,9 @@ Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterVa
         skip("'E' events without a matching 'B'");
         return ok_status();
       }
-      PendingEvent p = it->second.back();
+      PendingEvent p = std::move(it->second.back());
       it->second.pop_back();
+      p.category = p.owned_category;
       p.event.duration_ns = ev.ts_ns - p.event.start_ns;
       if (p.event.duration_ns < 0)
         return error(ev, base_offset, "'E' event before its 'B' (negative duration)");
@@ -204,7 +208,7 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
       p.memset.value = static_cast<std::int32_t>(ev.args.memset_value);
       if (!ev.args.memory_kind.empty()) p.memset.memory_kind = memory_kind_from_string(ev.args.memory_kind);
       break;
-    case EventKind::Other: p.category.assign(ev.cat); break;
+    case EventKind::Other: p.category = ev.cat; break;
     default: break;
   }
   return true;

@@ -40,7 +40,8 @@ class TraceAssembler {
   struct PendingEvent {
     LaneKey lane;  // resolved to a lane when committed, so an unclosed 'B' leaves no empty lane
     Event event;
-    std::string category;  // for EventKind::Other
+    std::string_view category;   // for EventKind::Other: into the parser's buffer, or into owned_category
+    std::string owned_category;  // only for 'B' events, which outlive their chunk
     KernelDetail kernel;
     MemcpyDetail memcpy;
     MemsetDetail memset;

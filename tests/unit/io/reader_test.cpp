@@ -96,6 +96,23 @@ TEST(Reader, BeginEndCountersMetadataFlowsAndSkips) {
   EXPECT_EQ(t->metadata().notes.size(), 6u);  // one note per reason
 }
 
+TEST(Reader, IntegerArgsGivenWithDecimalsAreRounded) {
+  Expected<Trace> t = read_trace_from_memory(
+      R"([{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 1, "pid": 0.0, "tid": 7.4,)"
+      R"( "args": {"shared memory": 1024.5, "registers per thread": 3e1, "grid": [1.6, 2, 3], "correlation": 9}}])",
+      "decimals.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  ASSERT_EQ(t->lanes().size(), 1u);
+  EXPECT_EQ(t->lanes()[0].key, gpu_lane_key(0, 7));
+  const KernelDetail* k = t->kernel_detail(t->lanes()[0].events[0]);
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->shared_memory_bytes, 1025);  // half away from zero
+  EXPECT_EQ(k->registers_per_thread, 30);
+  EXPECT_EQ(k->grid[0], 2);
+  EXPECT_EQ(k->grid[1], 2);
+  EXPECT_EQ(t->lanes()[0].events[0].correlation_id, 9u);
+}
+
 TEST(Reader, GzipIsDetectedByContentNotName) {
   const std::string dir = test::scratch_dir("gzip_by_content");
   const std::string plain = test::read_file(edge("absolute_epoch_us.json"));
