@@ -3,6 +3,7 @@
 usage: cli_test.py CASE --cli PATH --data DIR --work DIR [--trace-gen PATH]
 """
 import argparse
+import gzip
 import json
 import os
 import shutil
@@ -163,6 +164,40 @@ def compare_counts(label, got, expected):
         check(got[key] == expected[key], "%s: %s is %r, expected %r" % (label, key, got[key], expected[key]))
     got_threads, expected_threads = split_threads(got["threads"]), split_threads(expected["threads"])
     check(got_threads == expected_threads, "%s: threads are %r, expected %r" % (label, got_threads, expected_threads))
+
+
+def case_run(args):
+    """LibTorch builds: list, unknown scenario, and a small CPU-sized run whose trace records what was asked."""
+    listed = cli(args, "list")
+    check(listed.returncode == 0, "list: exit 0")
+    names = [line.split()[0] for line in listed.stdout.splitlines() if line.strip()]
+    check("sequential" in names and "baseline" in names, "list names the seed scenarios")
+    missing = os.path.join(args.work, "nosuch.json")
+    r = cli(args, "run", "nosuch", "-o", missing)
+    check(r.returncode == 2, "run nosuch: exit 2")
+    check(all(name in r.stderr for name in names), "run nosuch: prints the scenario list")
+    check(not os.path.exists(missing), "run nosuch: writes nothing")
+    out = os.path.join(args.work, "sequential.json.gz")
+    r = cli(args, "run", "sequential", "--models", "2", "--hidden", "32", "--batch", "4", "--iters", "2",
+            "--no-warmup", "--all-api", "-o", out)
+    check(r.returncode == 0, "run sequential: exit 0 (%s)" % r.stderr.strip()[-300:])
+    check("gtv-cli run:" in r.stderr, "run: progress lines on stderr")
+    if r.returncode != 0:
+        return
+    with open(out, "rb") as f:
+        raw = f.read()
+    check(raw[:2] == b"\x1f\x8b", "run -o *.gz writes gzip")
+    gtv = json.loads(gzip.decompress(raw))["gtv"]
+    config = gtv["metadata"]["config"]
+    asked = {"models": "2", "hidden": "32", "batch": "4", "iters": "2", "warmup": "false", "all_api": "true"}
+    check({k: config.get(k) for k in asked} == asked, "the trace records the options: %r" % config)
+    check(gtv["metadata"]["scenario"] == "sequential", "the trace names its scenario")
+    check(not any(r["kind"] == "warmup" for r in gtv["ranges"]), "--no-warmup: no warm-up range")
+    info = info_json(args, out)
+    if info is not None:
+        compare_counts("run trace", comparable(info), trace_counts.count(out))
+        check(info["range_count"] == len(gtv["ranges"]), "info counts the ranges of the run")
+        check(info["measurement_count"] == len(gtv["measurements"]) > 0, "info counts the measurements")
 
 
 def case_info_fixtures(args):

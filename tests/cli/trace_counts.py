@@ -5,6 +5,8 @@ that docs/trace-format.md documents (Kineto conventions):
 - "X" events are events; a "B"/"E" pair on one (pid, tid) is one event; "i"/"I" events are instants.
 - GPU activity (cat kernel, gpu_memcpy, gpu_memset, gpu_user_annotation) sits on GPU lanes: pid = device,
   tid = stream. Everything else sits on host lanes (pid, tid).
+- "X" events with args.gtv_range are copies of gtv's ranges (kept in the top-level "gtv" object) written for
+  other viewers; they are not events.
 - Categories are reported as the model names them: user_annotation and gpu_user_annotation are both
   "user_annotation"; instants are "instant"; unknown categories keep their text.
 """
@@ -78,6 +80,8 @@ def count(path):
     for e in load(path):
         ph = e.get("ph")
         cat = e.get("cat", "")
+        if ph == "X" and isinstance(e.get("args"), dict) and "gtv_range" in e["args"]:
+            continue
         if ph == "X":
             events.append((cat, e.get("pid"), e.get("tid"), to_ns(e["ts"]), to_ns(e.get("dur", 0))))
         elif ph in ("i", "I"):
