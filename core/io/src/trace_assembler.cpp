@@ -123,7 +123,7 @@ Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterVa
     return ok_status();
   }
   const char ph = ev.ph[0];
-  static constexpr std::string_view kTimed = "XBEiICstf";
+  static constexpr std::string_view kTimed = "XBEiICsf";
   if (kTimed.find(ph) != std::string_view::npos && !ev.has_ts)
     return error(ev, base_offset, "'" + std::string(ev.ph) + "' event without 'ts'");
   switch (ph) {
