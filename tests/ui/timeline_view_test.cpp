@@ -143,6 +143,7 @@ class TimelineViewTest : public QObject {
                                                        "duration: 40.000 us\n"
                                                        "where: GPU 0 / stream 7\n"
                                                        "correlation: 2\n"
+                                                       "launched by: cudaLaunchKernel (Process 100 / thread 1)\n"
                                                        "grid: (128, 1, 1)\n"
                                                        "block: (256, 1, 1)\n"
                                                        "registers/thread: 32\n"

@@ -76,6 +76,12 @@ std::vector<Field> event_fields(const Trace& trace, EventRef ref, TimeNs origin_
   out.emplace_back("lane", trace.lane(ref.lane).name);
   out.emplace_back("depth", std::to_string(e.depth));
   if (e.correlation_id != kNoCorrelation) out.emplace_back("correlation", std::to_string(e.correlation_id));
+  if (const auto flow = trace.flow_of(ref)) {
+    const bool launch = flow->from == ref;
+    const EventRef other = launch ? flow->to : flow->from;
+    out.emplace_back(launch ? "launches" : "launched by",
+                     std::string(trace.name(trace.event(other))) + " (" + lane_location(trace, other.lane) + ")");
+  }
   if (const KernelDetail* k = trace.kernel_detail(e)) kernel_fields(*k, out);
   if (const MemcpyDetail* m = trace.memcpy_detail(e)) memcpy_fields(*m, e.duration_ns, out);
   if (const MemsetDetail* s = trace.memset_detail(e)) {

@@ -53,13 +53,6 @@ void DetailsPanel::refresh() {
   for (const auto& [key, value] : event_fields(*trace, *selected, trace->start_ns()))
     html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(esc(key), esc(value));
   const auto flow = trace->flow_of(*selected);
-  if (flow) {
-    const bool from_here = flow->from == *selected;
-    const EventRef other = from_here ? flow->to : flow->from;
-    html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
-                .arg(from_here ? tr("launched") : tr("launched by"),
-                     esc(std::string(trace->name(trace->event(other))) + " (" + lane_location(*trace, other.lane) + ")"));
-  }
   browser_->setHtml(html + QStringLiteral("</table>"));
   jump_->setEnabled(flow.has_value());
 }
