@@ -15,8 +15,8 @@ namespace {
 using gpu_test::find_measurement;
 using gpu_test::find_range;
 
-#define GTV_REQUIRE_GPUS(n)                                                                          \
-  do {                                                                                               \
+#define GTV_REQUIRE_GPUS(n)                                                                                        \
+  do {                                                                                                             \
     if (cuda_device_count() < (n)) GTEST_SKIP() << "needs " << (n) << " CUDA GPUs, found " << cuda_device_count(); \
   } while (false)
 

@@ -2,10 +2,10 @@
 // LargeFcNet, the seed's model: input -> hidden (ReLU), six hidden layers (Linear + ReLU + Dropout), -> output.
 // With the seed's sizes (100, 10000, 100) it holds 602 M parameters (2.4 GB of float32), so one forward is a
 // few milliseconds of GEMMs on an H200. Torch types appear here: include only from torch translation units.
-#include <vector>
-
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
+
+#include <vector>
 
 #include "engine.h"
 

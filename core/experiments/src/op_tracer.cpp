@@ -1,9 +1,9 @@
 #include "op_tracer.h"
 
+#include <ATen/record_function.h>
+
 #include <atomic>
 #include <memory>
-
-#include <ATen/record_function.h>
 
 #include "gtv/base/time.h"
 

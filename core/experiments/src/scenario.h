@@ -51,9 +51,10 @@ void iterate(ScenarioContext& ctx, const std::function<void(int)>& body);
 
 // Runs body once inside a Phase range called name and records what three timing methods report for it:
 // stopwatch without synchronize (the seed's), stopwatch after synchronize, CUDA events (GPU only).
-// kind: Phase for timed loops, WarmUp when the measured work is itself a first, cold call.
+// kind: Phase for timed loops, WarmUp when the measured work is itself a first, cold call. gpu_work: false for
+// work on the CPU, which CUDA events cannot see (no event measurement then).
 void timed(ScenarioContext& ctx, const std::string& name, const std::function<void()>& body,
-           RangeKind kind = RangeKind::Phase);
+           RangeKind kind = RangeKind::Phase, bool gpu_work = true);
 
 // The two matrix sizes of warmup and cpu-vs-gpu: 4 and 4000 with a GPU; 4 and the hidden size on the CPU, so
 // the CPU run stays short.

@@ -46,10 +46,11 @@ void iterate(ScenarioContext& ctx, const std::function<void(int)>& body) {
   }
 }
 
-void timed(ScenarioContext& ctx, const std::string& name, const std::function<void()>& body, RangeKind kind) {
+void timed(ScenarioContext& ctx, const std::string& name, const std::function<void()>& body, RangeKind kind,
+           bool gpu_work) {
   ctx.progress(name);
   auto phase = ctx.host.scope(name, kind);
-  std::unique_ptr<EventTimer> events = ctx.engine.start_event_timer();
+  std::unique_ptr<EventTimer> events = gpu_work ? ctx.engine.start_event_timer() : nullptr;
   const TimeNs start_ns = unix_now_ns();
   body();
   const TimeNs returned_ns = unix_now_ns();
@@ -59,15 +60,14 @@ void timed(ScenarioContext& ctx, const std::string& name, const std::function<vo
   phase.end();
   ctx.host.record_measurement(name, MeasurementMethod::StopwatchNoSync, returned_ns - start_ns, start_ns, returned_ns);
   ctx.host.record_measurement(name, MeasurementMethod::StopwatchSync, synced_ns - start_ns, start_ns, synced_ns);
-  if (events) ctx.host.record_measurement(name, MeasurementMethod::CudaEvents, events->elapsed_ns(), start_ns, synced_ns);
+  if (events)
+    ctx.host.record_measurement(name, MeasurementMethod::CudaEvents, events->elapsed_ns(), start_ns, synced_ns);
 }
 
 }  // namespace gtv::exp
 
 namespace gtv::exp {
 
-std::vector<int> matmul_sizes(const ScenarioContext& ctx) {
-  return {4, ctx.on_gpu() ? 4000 : ctx.config.hidden};
-}
+std::vector<int> matmul_sizes(const ScenarioContext& ctx) { return {4, ctx.on_gpu() ? 4000 : ctx.config.hidden}; }
 
 }  // namespace gtv::exp

@@ -11,11 +11,12 @@ std::string product_name(const char* which, int n, int device) {
 // iters products on device after one untimed warm-up product.
 void time_products(ScenarioContext& ctx, int device, int n) {
   ctx.engine.prepare_matmul(device, n);
-  warm_up(ctx, [&] { ctx.engine.matmul(device, n); }, "warm-up " + product_name("first", n, device));
-  const std::string name = std::to_string(ctx.config.iters) + " x matmul N=" + std::to_string(n) + " on " + device_label(device);
-  timed(ctx, name, [&] {
-    iterate(ctx, [&](int) { ctx.engine.matmul(device, n); });
-  });
+  warm_up(
+      ctx, [&] { ctx.engine.matmul(device, n); }, "warm-up " + product_name("first", n, device));
+  const std::string name =
+      std::to_string(ctx.config.iters) + " x matmul N=" + std::to_string(n) + " on " + device_label(device);
+  auto loop = [&] { iterate(ctx, [&](int) { ctx.engine.matmul(device, n); }); };
+  timed(ctx, name, loop, RangeKind::Phase, device != kCpuDevice);
 }
 
 }  // namespace
@@ -39,13 +40,16 @@ void run_warmup(ScenarioContext& ctx) {
       ctx.engine.synchronize();
     }
     for (int n : matmul_sizes(ctx)) {
-      timed(ctx, product_name("first", n, device), [&] { ctx.engine.matmul(device, n); }, RangeKind::WarmUp);
-      timed(ctx, product_name("second", n, device), [&] { ctx.engine.matmul(device, n); });
+      const bool gpu_work = device != kCpuDevice;
+      auto product = [&] { ctx.engine.matmul(device, n); };
+      timed(ctx, product_name("first", n, device), product, RangeKind::WarmUp, gpu_work);
+      timed(ctx, product_name("second", n, device), product, RangeKind::Phase, gpu_work);
     }
   }
   ctx.model_devices.resize(1);
   build_models(ctx);
-  timed(ctx, "first forward of model 0", [&] { forward_in_range(ctx, 0, {}); }, RangeKind::WarmUp);
+  timed(
+      ctx, "first forward of model 0", [&] { forward_in_range(ctx, 0, {}); }, RangeKind::WarmUp);
   timed(ctx, "second forward of model 0", [&] { forward_in_range(ctx, 0, {}); });
 }
 

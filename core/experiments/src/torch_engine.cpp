@@ -1,17 +1,17 @@
 // The one Engine implementation: LibTorch (1.13 CPU from Debian or 2.x CUDA from pip), using only the API that
 // both have (see shared/gpu-facts.md). Every torch exception leaves here as an EngineError with one line.
-#include <algorithm>
-#include <map>
-#include <optional>
-#include <set>
-#include <utility>
-
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/Event.h>
 #include <c10/core/StreamGuard.h>
 #include <c10/core/impl/VirtualGuardImpl.h>
 #include <torch/cuda.h>
 #include <torch/version.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
 
 #include "engine.h"
 #include "large_fc_net.h"
@@ -56,9 +56,7 @@ struct Model {
 // c10::Event::elapsedTime exists from LibTorch 2 on; 1.13 (Debian) is CPU-only anyway.
 class TorchEventTimer final : public EventTimer {
  public:
-  explicit TorchEventTimer(std::vector<c10::Stream> streams) : streams_(std::move(streams)) {
-    starts_ = record_all();
-  }
+  explicit TorchEventTimer(std::vector<c10::Stream> streams) : streams_(std::move(streams)) { starts_ = record_all(); }
   void stop() override {
     guarded([&] { ends_ = record_all(); });
   }
@@ -113,7 +111,8 @@ class TorchEngine final : public Engine {
       const auto options = at::TensorOptions().dtype(at::kFloat);
       model.input = at::randn({shape.batch, shape.input}, options.device(model.device));
       model.host_pageable = at::empty({shape.batch, shape.output}, options);
-      if (model.device.is_cuda()) model.host_pinned = at::empty({shape.batch, shape.output}, options.pinned_memory(true));
+      if (model.device.is_cuda())
+        model.host_pinned = at::empty({shape.batch, shape.output}, options.pinned_memory(true));
       if (device != kCpuDevice) used_devices_.insert(device);
       models_.push_back(std::move(model));
       return static_cast<int>(models_.size()) - 1;
@@ -179,7 +178,11 @@ class TorchEngine final : public Engine {
   [[nodiscard]] std::unique_ptr<EventTimer> start_event_timer() override {
 #if TORCH_VERSION_MAJOR >= 2
     if (!cuda_) return nullptr;
-    return guarded([&]() -> std::unique_ptr<EventTimer> { return std::make_unique<TorchEventTimer>(streams_in_use()); });
+    return guarded([&]() -> std::unique_ptr<EventTimer> {
+      std::vector<c10::Stream> streams = streams_in_use();
+      if (streams.empty()) return nullptr;  // no GPU in use yet: nothing an event could time
+      return std::make_unique<TorchEventTimer>(std::move(streams));
+    });
 #else
     return nullptr;
 #endif

@@ -49,8 +49,8 @@ class SeedScenarioOnCpu : public ::testing::TestWithParam<Want> {};
 TEST_P(SeedScenarioOnCpu, TraceHasRangesMeasurementsMetadataAndOps) {
   const Want& want = GetParam();
   std::vector<std::string> progress;
-  RunResult result = run_scenario(small_cpu_config(want.scenario),
-                                  [&](std::string_view line) { progress.emplace_back(line); });
+  RunResult result =
+      run_scenario(small_cpu_config(want.scenario), [&](std::string_view line) { progress.emplace_back(line); });
   ASSERT_TRUE(result.status.ok()) << result.status.error().message;
   ASSERT_TRUE(result.trace.has_value());
   const Trace& trace = *result.trace;
@@ -98,18 +98,18 @@ TEST_P(SeedScenarioOnCpu, TraceHasRangesMeasurementsMetadataAndOps) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seed, SeedScenarioOnCpu,
-                         ::testing::Values(Want{"baseline", kModels, kModels * kIters, kModels + kModels * kIters},
-                                           Want{"sequential", 1, kIters, kModels + kModels * kIters},
-                                           Want{"sequential-to", 1, kIters, kModels + kModels * kIters},
-                                           Want{"list", 1, kIters, kModels + kModels * kIters},
-                                           Want{"streams", 1, kIters, kModels + kModels * kIters},
+                         ::testing::Values(Want{"baseline", kModels, kModels* kIters, kModels + kModels* kIters},
+                                           Want{"sequential", 1, kIters, kModels + kModels* kIters},
+                                           Want{"sequential-to", 1, kIters, kModels + kModels* kIters},
+                                           Want{"list", 1, kIters, kModels + kModels* kIters},
+                                           Want{"streams", 1, kIters, kModels + kModels* kIters},
                                            // Each worker thread records its own iterations.
-                                           Want{"threads", 1, kModels * kIters, kModels + kModels * kIters},
-                                           Want{"threads-streams", 1, kModels * kIters, kModels + kModels * kIters},
-                                           Want{"copy-pageable", 1, kIters, kModels + kModels * kIters},
-                                           Want{"copy-pinned", 1, kIters, kModels + kModels * kIters},
-                                           Want{"copy-pageable-nonblocking", 1, kIters, kModels + kModels * kIters},
-                                           Want{"copy-batched", 1, kIters, kModels + kModels * kIters},
+                                           Want{"threads", 1, kModels* kIters, kModels + kModels* kIters},
+                                           Want{"threads-streams", 1, kModels* kIters, kModels + kModels* kIters},
+                                           Want{"copy-pageable", 1, kIters, kModels + kModels* kIters},
+                                           Want{"copy-pinned", 1, kIters, kModels + kModels* kIters},
+                                           Want{"copy-pageable-nonblocking", 1, kIters, kModels + kModels* kIters},
+                                           Want{"copy-batched", 1, kIters, kModels + kModels* kIters},
                                            Want{"timing-methods", 1, kIters, 1 + kIters, 1}),
                          [](const auto& param_info) {
                            std::string name = param_info.param.scenario;

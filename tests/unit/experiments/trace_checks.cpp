@@ -5,8 +5,8 @@
 namespace gtv::exp::test {
 
 int count_ranges(const Trace& trace, RangeKind kind) {
-  return static_cast<int>(std::count_if(trace.ranges().begin(), trace.ranges().end(),
-                                        [&](const Range& r) { return r.kind == kind; }));
+  return static_cast<int>(
+      std::count_if(trace.ranges().begin(), trace.ranges().end(), [&](const Range& r) { return r.kind == kind; }));
 }
 
 int count_ranges_named(const Trace& trace, RangeKind kind, std::string_view name) {

@@ -14,8 +14,8 @@
 namespace gtv::exp {
 
 struct ScenarioInfo {
-  std::string name;     // "sequential"
-  std::string summary;  // one line for `gtv-cli list`
+  std::string name;        // "sequential"
+  std::string summary;     // one line for `gtv-cli list`
   bool needs_gpu = false;  // true: without a CUDA GPU the scenario cannot show its point (it may still run)
 };
 
@@ -44,7 +44,7 @@ struct RunConfig {
 };
 
 struct RunResult {
-  std::optional<Trace> trace;  // what ran, also when the run failed part way (e.g. out of GPU memory)
+  std::optional<Trace> trace;   // what ran, also when the run failed part way (e.g. out of GPU memory)
   Status status = ok_status();  // the first error, one line
 };
 
