@@ -95,6 +95,7 @@ int run_window_shot(const CommandLine& cl) {
   QStringList errors;
   ui::MainWindow::set_error_hook([&](const QString&, const QString& message) { errors << message; });
   for (const QString& path : cl.traces) window.open_file(path);
+  if (cl.traces.isEmpty()) window.open_file(kBundledTrace);
   window.show();
   QElapsedTimer timer;
   timer.start();

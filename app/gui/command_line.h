@@ -8,6 +8,9 @@
 
 namespace gtv::app {
 
+// The trace shown when gtv starts with no argument: recorded on two H200s, embedded in the binary.
+inline constexpr const char* kBundledTrace = ":/traces/default.json.gz";
+
 struct CommandLine {
   QStringList traces;
   std::optional<ui::ExportOptions> export_options;

@@ -6,13 +6,6 @@
 #include "command_line.h"
 #include "gtv/ui/main_window.h"
 
-namespace {
-
-// The trace shown when gtv starts with no argument: recorded on two H200s, embedded in the binary.
-const char* kBundledTrace = ":/traces/default.json.gz";
-
-}  // namespace
-
 int main(int argc, char** argv) {
   if (gtv::app::wants_export(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -30,7 +23,8 @@ int main(int argc, char** argv) {
   window.set_dark(command_line->dark);
   window.set_font_scale(command_line->font_scale);
   for (const QString& path : command_line->traces) window.open_file(path);
-  if (command_line->traces.isEmpty() && QFile::exists(kBundledTrace)) window.open_file(kBundledTrace);
+  if (command_line->traces.isEmpty() && QFile::exists(gtv::app::kBundledTrace))
+    window.open_file(gtv::app::kBundledTrace);
   window.show();
   return QApplication::exec();
 }

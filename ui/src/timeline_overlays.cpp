@@ -59,9 +59,12 @@ void TimelineOverlays::draw_bands(QCPPainter* painter, const TimeMapping& map, c
     const double x0 = left + map.x_of(s.start_ns), x1 = left + map.x_of(s.end_ns);
     const QRectF r(x0, area.top(), std::max(x1 - x0, 1.0), area.height());
     painter->fillRect(r, QColor(0xff, 0x99, 0x00, 38));
+    if (r.width() < 40) continue;  // too narrow to name: the shading alone marks it
     painter->setPen(QColor(0xc0, 0x60, 0x00));
-    painter->drawText(r.adjusted(2, state_->top_band_px, -2, 0), Qt::AlignTop | Qt::AlignLeft | Qt::TextWordWrap,
-                      QString::fromStdString("warm-up: " + s.label));
+    const QRectF text_rect(r.left() + 2, area.bottom() - state_->bottom_band_px - 16, r.width() - 4, 14);
+    painter->drawText(text_rect, Qt::AlignLeft | Qt::AlignVCenter,
+                      painter->fontMetrics().elidedText(QString::fromStdString("warm-up: " + s.label), Qt::ElideRight,
+                                                        static_cast<int>(text_rect.width())));
   }
   painter->setPen(QPen(state_->theme.grid.darker(130), 1, Qt::DotLine));
   for (const Mark& m : o.iterations) {

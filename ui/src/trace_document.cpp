@@ -78,7 +78,10 @@ TraceDocument::~TraceDocument() {
   watcher_.waitForFinished();
 }
 
-QString TraceDocument::title() const { return QFileInfo(path_).fileName(); }
+QString TraceDocument::title() const {
+  if (path_.startsWith(QStringLiteral(":/"))) return tr("bundled trace (2x H200)");
+  return QFileInfo(path_).fileName();
+}
 
 void TraceDocument::load() {
   if (loading_) return;
