@@ -51,8 +51,10 @@ bool parse_options(int argc, char** argv, Options& options) {
       ok = false;
     }
     if (!ok) {
-      std::fprintf(stderr, "gtv-bench-analysis: bad option %s\n"
-                           "usage: gtv-bench-analysis [--events N] [--file F] [--runs R] [--keep]\n", argv[i]);
+      std::fprintf(stderr,
+                   "gtv-bench-analysis: bad option %s\n"
+                   "usage: gtv-bench-analysis [--events N] [--file F] [--runs R] [--keep]\n",
+                   argv[i]);
       return false;
     }
   }
@@ -67,8 +69,8 @@ int main(int argc, char** argv) {
   const std::string load_before = gtv::bench::load_average();
   bool generated = false;
   if (options.file.empty()) {
-    options.file = (std::filesystem::temp_directory_path() / ("gtv-bench-" + std::to_string(options.events) + ".json"))
-                       .string();
+    options.file =
+        (std::filesystem::temp_directory_path() / ("gtv-bench-" + std::to_string(options.events) + ".json")).string();
     gtv::bench::GeneratorConfig config;
     config.event_count = options.events;
     gtv::bench::GeneratorStats stats;
@@ -97,8 +99,8 @@ int main(int argc, char** argv) {
   }
   std::printf("| events | flows | analyze(): all analyses (median of %d) | verdict lines |\n|---|---|---|---|\n",
               options.runs);
-  std::printf("| %zu | %zu | %.3f s | %zu |\n", trace->event_count(), trace->flows().size(),
-              gtv::bench::median(times), verdict_lines);
+  std::printf("| %zu | %zu | %.3f s | %zu |\n", trace->event_count(), trace->flows().size(), gtv::bench::median(times),
+              verdict_lines);
   std::printf("\n/proc/loadavg before: %s; after: %s\n", load_before.c_str(), gtv::bench::load_average().c_str());
   return 0;
 }

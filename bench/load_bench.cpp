@@ -42,9 +42,8 @@ int rss_child(const std::string& path) {
   const auto peak_hwm = gtv::bench::proc_status_kb("VmHWM");
   const auto retained_rss = gtv::bench::proc_status_kb("VmRSS");
   if (!baseline_hwm || !baseline_rss || !peak_hwm || !retained_rss) return 1;
-  std::printf("%lld %lld %lld %lld %zu\n", static_cast<long long>(*baseline_hwm),
-              static_cast<long long>(*baseline_rss), static_cast<long long>(*peak_hwm),
-              static_cast<long long>(*retained_rss), trace->event_count());
+  std::printf("%lld %lld %lld %lld %zu\n", static_cast<long long>(*baseline_hwm), static_cast<long long>(*baseline_rss),
+              static_cast<long long>(*peak_hwm), static_cast<long long>(*retained_rss), trace->event_count());
   return 0;
 }
 
@@ -63,14 +62,21 @@ bool parse_options(int argc, char** argv, Options& options) {
       options.keep = true;
       continue;
     }
-    if (arg == "--events" && has_value) ok = parse_int(argv[++i], options.events);
-    else if (arg == "--file" && has_value) options.file = argv[++i];
-    else if (arg == "--runs" && has_value) ok = parse_int(argv[++i], options.runs) && options.runs > 0;
-    else if (arg == "--python-runs" && has_value) ok = parse_int(argv[++i], options.python_runs);
-    else ok = false;
+    if (arg == "--events" && has_value)
+      ok = parse_int(argv[++i], options.events);
+    else if (arg == "--file" && has_value)
+      options.file = argv[++i];
+    else if (arg == "--runs" && has_value)
+      ok = parse_int(argv[++i], options.runs) && options.runs > 0;
+    else if (arg == "--python-runs" && has_value)
+      ok = parse_int(argv[++i], options.python_runs);
+    else
+      ok = false;
     if (!ok) {
-      std::fprintf(stderr, "gtv-bench-load: bad option %s\nusage: gtv-bench-load [--events N] [--file F] "
-                           "[--runs R] [--python-runs R] [--keep]\n", argv[i]);
+      std::fprintf(stderr,
+                   "gtv-bench-load: bad option %s\nusage: gtv-bench-load [--events N] [--file F] "
+                   "[--runs R] [--python-runs R] [--keep]\n",
+                   argv[i]);
       return false;
     }
   }
@@ -106,8 +112,8 @@ bool time_python(const std::string& path, int runs, double& median_s) {
   std::vector<double> times;
   for (int run = 0; run < runs; ++run) {
     const double start = now_seconds();
-    const int status = gtv::bench::run_process({"python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", path},
-                                               nullptr);
+    const int status =
+        gtv::bench::run_process({"python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", path}, nullptr);
     const double elapsed = now_seconds() - start;
     if (status != 0) {
       std::fprintf(stderr, "gtv-bench-load: python3 json.load failed (status %d)\n", status);
@@ -130,8 +136,10 @@ bool measure_memory(const std::string& path, Memory& memory) {
   const int status = gtv::bench::run_process({gtv::bench::self_executable(), "--rss-child", path}, &out);
   long long baseline_hwm = 0, baseline_rss = 0, peak_hwm = 0, retained_rss = 0;
   std::size_t events = 0;
-  if (status != 0 || std::sscanf(out.c_str(), "%lld %lld %lld %lld %zu", &baseline_hwm, &baseline_rss, &peak_hwm,
-                                 &retained_rss, &events) != 5 || events == 0) {
+  if (status != 0 ||
+      std::sscanf(out.c_str(), "%lld %lld %lld %lld %zu", &baseline_hwm, &baseline_rss, &peak_hwm, &retained_rss,
+                  &events) != 5 ||
+      events == 0) {
     std::fprintf(stderr, "gtv-bench-load: the memory probe failed (status %d)\n", status);
     return false;
   }
@@ -152,8 +160,8 @@ int main(int argc, char** argv) {
   const std::string load_before = gtv::bench::load_average();
   bool generated = false;
   if (options.file.empty()) {
-    options.file = (std::filesystem::temp_directory_path() / ("gtv-bench-" + std::to_string(options.events) + ".json"))
-                       .string();
+    options.file =
+        (std::filesystem::temp_directory_path() / ("gtv-bench-" + std::to_string(options.events) + ".json")).string();
     gtv::bench::GeneratorConfig config;
     config.event_count = options.events;
     gtv::bench::GeneratorStats stats;
@@ -176,9 +184,10 @@ int main(int argc, char** argv) {
   const double megabytes = static_cast<double>(gtv::bench::file_bytes(options.file)) / 1e6;
   if (generated && !options.keep) std::filesystem::remove(options.file);
   if (!ok) return 1;
-  std::printf("| events | file MB | gtv read_trace wall (median of %d) | its CPU time | python3 json.load wall "
-              "(median of %d) | speedup | peak RSS B/event | retained RSS B/event |\n|---|---|---|---|---|---|---|---|\n",
-              options.runs, options.python_runs);
+  std::printf(
+      "| events | file MB | gtv read_trace wall (median of %d) | its CPU time | python3 json.load wall "
+      "(median of %d) | speedup | peak RSS B/event | retained RSS B/event |\n|---|---|---|---|---|---|---|---|\n",
+      options.runs, options.python_runs);
   std::printf("| %zu | %.1f | %.3f s | %.3f s | %.3f s | %.1fx | %.0f | %.0f |\n", events, megabytes, gtv_s, gtv_cpu_s,
               python_s, gtv_s > 0 ? python_s / gtv_s : 0.0, memory.peak_bytes_per_event,
               memory.retained_bytes_per_event);

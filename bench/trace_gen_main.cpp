@@ -53,10 +53,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gtv-trace-gen: %s\n", error.c_str());
     return 1;
   }
-  std::printf("%s: %llu events (%llu cpu_op, %llu cuda_runtime, %llu kernel, %llu gpu_memcpy), %llu flows, %llu bytes\n",
-              path.c_str(), static_cast<unsigned long long>(stats.events),
-              static_cast<unsigned long long>(stats.cpu_ops), static_cast<unsigned long long>(stats.runtime_calls),
-              static_cast<unsigned long long>(stats.kernels), static_cast<unsigned long long>(stats.memcpys),
-              static_cast<unsigned long long>(stats.flows), static_cast<unsigned long long>(stats.bytes));
+  std::printf(
+      "%s: %llu events (%llu cpu_op, %llu cuda_runtime, %llu kernel, %llu gpu_memcpy), %llu flows, %llu bytes\n",
+      path.c_str(), static_cast<unsigned long long>(stats.events), static_cast<unsigned long long>(stats.cpu_ops),
+      static_cast<unsigned long long>(stats.runtime_calls), static_cast<unsigned long long>(stats.kernels),
+      static_cast<unsigned long long>(stats.memcpys), static_cast<unsigned long long>(stats.flows),
+      static_cast<unsigned long long>(stats.bytes));
   return 0;
 }

@@ -14,7 +14,7 @@ constexpr std::int64_t kHostPid = 2834121;
 constexpr std::int64_t kHostTidBase = 2834121;
 constexpr std::int64_t kStreamIds[] = {7, 13, 17, 21, 25, 29, 33, 37};
 constexpr std::int64_t kBaseTimeNs = 1'790'857'026'000'000'000;  // baseTimeNanoseconds (Unix ns)
-constexpr std::int64_t kFirstTsUs = 5'149'158'474'000;  // as in real Kineto traces (us)
+constexpr std::int64_t kFirstTsUs = 5'149'158'474'000;           // as in real Kineto traces (us)
 
 // A PyTorch op and the kernel it launches, with a plausible launch configuration.
 struct OpKernel {
@@ -27,21 +27,35 @@ struct OpKernel {
 };
 
 constexpr std::array<OpKernel, 6> kOps = {{
-    {"aten::addmm", "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
+    {"aten::addmm",
+     "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_"
+     "cublas",
      79, 128, 168, 98304},
     {"aten::relu",
-     "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2>)",
+     "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous "
+     "namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
+     "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() "
+     "const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::(anonymous "
+     "namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
+     "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() "
+     "const::{lambda(float)#1}, at::detail::Array<char*, 2>)",
      1954, 128, 26, 0},
     {"aten::native_dropout",
-     "void at::native::(anonymous namespace)::fused_dropout_kernel_vec<float, float, unsigned int, 1, 4, bool>(at::cuda::detail::TensorInfo<float const, unsigned int>, at::cuda::detail::TensorInfo<float, unsigned int>, at::cuda::detail::TensorInfo<bool, unsigned int>, unsigned int, float, at::PhiloxCudaState)",
+     "void at::native::(anonymous namespace)::fused_dropout_kernel_vec<float, float, unsigned int, 1, 4, "
+     "bool>(at::cuda::detail::TensorInfo<float const, unsigned int>, at::cuda::detail::TensorInfo<float, unsigned "
+     "int>, at::cuda::detail::TensorInfo<bool, unsigned int>, unsigned int, float, at::PhiloxCudaState)",
      264, 256, 40, 0},
     {"aten::fill_",
-     "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)",
+     "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> "
+     ">(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)",
      1172, 128, 16, 0},
-    {"aten::mm", "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize64x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
+    {"aten::mm",
+     "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize64x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_"
+     "cublas",
      157, 128, 154, 65536},
     {"aten::add_",
-     "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)",
+     "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, "
+     "3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)",
      3907, 128, 20, 0},
 }};
 
@@ -148,7 +162,10 @@ void metadata_event(Writer& w, std::string_view what, std::int64_t pid, std::int
 class GroupEmitter {
  public:
   GroupEmitter(const GeneratorConfig& config, Writer& writer, GeneratorStats& stats)
-      : config_(config), w_(writer), stats_(stats), rng_{config.seed},
+      : config_(config),
+        w_(writer),
+        stats_(stats),
+        rng_{config.seed},
         host_ns_(static_cast<std::size_t>(config.host_threads), std::int64_t{kFirstTsUs} * 1000),
         stream_free_ns_(static_cast<std::size_t>(config.gpus * config.streams_per_gpu), 0) {}
 
@@ -172,13 +189,13 @@ class GroupEmitter {
 
     cpu_op(copy ? std::string_view("aten::copy_") : op.op, tid, op_start, op_end - op_start, external);
     if (budget < 2) return;
-    runtime(copy ? "cudaMemcpyAsync" : "cudaLaunchKernel", copy ? 41 : 211, tid, launch_start, launch_dur,
-            correlation, external);
+    runtime(copy ? "cudaMemcpyAsync" : "cudaLaunchKernel", copy ? 41 : 211, tid, launch_start, launch_dur, correlation,
+            external);
     if (budget < 3) return;
     const std::size_t slot = static_cast<std::size_t>(gpu * config_.streams_per_gpu + stream_slot);
     const std::int64_t stream = kStreamIds[slot % std::size(kStreamIds)];
-    const std::int64_t gpu_start = std::max(launch_start + launch_dur / 2 + rng_.between(3000, 9000),
-                                            stream_free_ns_[slot]);
+    const std::int64_t gpu_start =
+        std::max(launch_start + launch_dur / 2 + rng_.between(3000, 9000), stream_free_ns_[slot]);
     const std::int64_t gpu_dur = copy ? rng_.between(4000, 60000) : rng_.between(2000, 45000);
     stream_free_ns_[slot] = gpu_start + gpu_dur + rng_.between(500, 2000);
     if (copy)
@@ -247,8 +264,8 @@ class GroupEmitter {
   void memcpy_event(int gpu, std::int64_t stream, std::int64_t start, std::int64_t dur, std::uint64_t correlation,
                     std::uint64_t ext) {
     const bool to_device = correlation % 2 == 0;
-    event_head(w_, "gpu_memcpy", to_device ? "Memcpy HtoD (Pageable -> Device)" : "Memcpy DtoH (Device -> Pinned)",
-               gpu, stream, start, dur);
+    event_head(w_, "gpu_memcpy", to_device ? "Memcpy HtoD (Pageable -> Device)" : "Memcpy DtoH (Device -> Pinned)", gpu,
+               stream, start, dur);
     gpu_args(gpu, stream, correlation, ext);
     const std::int64_t bytes = 40000 * (1 + static_cast<std::int64_t>(correlation % 64));
     w_.text(",\n      \"bytes\": ");
@@ -275,10 +292,11 @@ void write_header(const GeneratorConfig& config, Writer& w) {
   for (int gpu = 0; gpu < config.gpus; ++gpu) {
     w.text(gpu == 0 ? "\n    {\n      \"id\": " : ",\n    {\n      \"id\": ");
     w.integer(gpu);
-    w.text(", \"name\": \"NVIDIA H200\", \"totalGlobalMem\": 150110011392,\n"
-           "      \"computeMajor\": 9, \"computeMinor\": 0,\n      \"maxThreadsPerBlock\": 1024, "
-           "\"maxThreadsPerMultiprocessor\": 2048,\n      \"regsPerBlock\": 65536, \"warpSize\": 32,\n"
-           "      \"sharedMemPerBlock\": 49152, \"numSms\": 132\n    }");
+    w.text(
+        ", \"name\": \"NVIDIA H200\", \"totalGlobalMem\": 150110011392,\n"
+        "      \"computeMajor\": 9, \"computeMinor\": 0,\n      \"maxThreadsPerBlock\": 1024, "
+        "\"maxThreadsPerMultiprocessor\": 2048,\n      \"regsPerBlock\": 65536, \"warpSize\": 32,\n"
+        "      \"sharedMemPerBlock\": 49152, \"numSms\": 132\n    }");
   }
   w.text("\n  ],\n  \"traceEvents\": [\n  {\n    \"name\": \"process_labels\", \"ph\": \"M\", \"ts\": ");
   w.integer(kFirstTsUs);
@@ -298,8 +316,8 @@ void write_metadata(const GeneratorConfig& config, Writer& w) {
     metadata_event(w, "process_labels", gpu, 0, "labels", "GPU " + std::to_string(gpu), true);
     metadata_event(w, "process_sort_index", gpu, 0, "sort_index", std::to_string(gpu + 0x1000000), false);
     for (int slot = 0; slot < config.streams_per_gpu; ++slot) {
-      const std::int64_t stream = kStreamIds[static_cast<std::size_t>(gpu * config.streams_per_gpu + slot) %
-                                             std::size(kStreamIds)];
+      const std::int64_t stream =
+          kStreamIds[static_cast<std::size_t>(gpu * config.streams_per_gpu + slot) % std::size(kStreamIds)];
       metadata_event(w, "thread_name", gpu, stream, "name", "stream " + std::to_string(stream), true);
     }
   }
@@ -317,8 +335,9 @@ bool generate_trace(const GeneratorConfig& config, std::FILE* file, GeneratorSta
     emitter.emit(group, config.event_count - stats.events);
     writer.maybe_flush();
   }
-  writer.text("\n  ],\n  \"traceName\": \"gtv-trace-gen\",\n  \"displayTimeUnit\": \"ms\",\n"
-              "  \"baseTimeNanoseconds\": ");
+  writer.text(
+      "\n  ],\n  \"traceName\": \"gtv-trace-gen\",\n  \"displayTimeUnit\": \"ms\",\n"
+      "  \"baseTimeNanoseconds\": ");
   writer.integer(kBaseTimeNs);
   writer.text("\n}\n");
   const bool ok = writer.flush();

@@ -29,8 +29,8 @@ struct OptionSpec {
 }
 
 struct CommandSpec {
-  std::string_view name;     // "info"
-  std::string_view summary;  // one line for the command list
+  std::string_view name;         // "info"
+  std::string_view summary;      // one line for the command list
   std::string_view positionals;  // "FILE", "A B"; shown in the usage line
   std::size_t min_positionals = 0;
   std::size_t max_positionals = 0;

@@ -38,17 +38,16 @@ void print_scenarios(std::ostream& out) {
 #endif
 
 const Command& list_command() {
-  static const Command command{
-      CommandSpec{
-          .name = "list",
-          .summary = "list the experiment scenarios (needs a LibTorch build)",
-          .positionals = "",
-          .min_positionals = 0,
-          .max_positionals = 0,
-          .options = {},
-          .details = "Run one with `gtv-cli run SCENARIO -o FILE`.",
-      },
-      &run_list};
+  static const Command command{CommandSpec{
+                                   .name = "list",
+                                   .summary = "list the experiment scenarios (needs a LibTorch build)",
+                                   .positionals = "",
+                                   .min_positionals = 0,
+                                   .max_positionals = 0,
+                                   .options = {},
+                                   .details = "Run one with `gtv-cli run SCENARIO -o FILE`.",
+                               },
+                               &run_list};
   return command;
 }
 

@@ -70,7 +70,8 @@ int run_run(const ParsedArgs& args, Io io) {
     if (written) io.err << "gtv-cli run: the trace of what ran so far is in " << out_path << "\n";
     return kExitBadInput;
   }
-  if (!written) return input_error(result.trace ? "run: the trace could not be written" : "run: no trace came back", io);
+  if (!written)
+    return input_error(result.trace ? "run: the trace could not be written" : "run: no trace came back", io);
   io.err << "wrote " << out_path << " (" << result.trace->event_count() << " events)\n";
   return kExitOk;
 }

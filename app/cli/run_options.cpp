@@ -25,7 +25,8 @@ Expected<std::vector<int>> parse_device_list(std::string_view text) {
     const std::size_t comma = text.find(',');
     const std::string_view item = text.substr(0, comma);
     const Expected<long long> device = parse_count("--devices", item);
-    if (!device || *device > 1024) return Error{"option --devices needs GPU indices like 0,1,2, got '" + std::string(item) + "'"};
+    if (!device || *device > 1024)
+      return Error{"option --devices needs GPU indices like 0,1,2, got '" + std::string(item) + "'"};
     devices.push_back(static_cast<int>(*device));
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);
