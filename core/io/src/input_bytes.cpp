@@ -102,13 +102,13 @@ InputBytes& InputBytes::operator=(InputBytes&& other) noexcept {
 
 InputBytes::~InputBytes() { reset(); }
 
-void InputBytes::set_inflated(std::string bytes) {
+void InputBytes::set_owned(std::string bytes, bool gzip) {
   inflated_ = std::move(bytes);
   const std::size_t size = inflated_.size() - kInflatePadding;
   view_ = std::string_view(inflated_.data(), size);
   writable_ = inflated_.data();
   readable_after_ = kInflatePadding;
-  was_gzip_ = true;
+  was_gzip_ = gzip;
 }
 
 void InputBytes::reset() {
@@ -136,9 +136,35 @@ Expected<InputBytes> InputBytes::from_memory(std::string_view bytes, const std::
   if (is_gzip(bytes)) {
     Expected<std::string> inflated = inflate_gzip(bytes, name, max_inflated_bytes);
     if (!inflated) return inflated.error();
-    in.set_inflated(std::move(inflated).value());
+    in.set_owned(std::move(inflated).value(), true);
   } else {
     in.view_ = bytes;
+  }
+  return in;
+}
+
+// Pipes, character devices and file systems that cannot map: read everything, bounded like inflated data.
+Expected<InputBytes> InputBytes::read_stream(int fd, const std::string& path, std::uint64_t max_bytes) {
+  std::string bytes;
+  char buffer[1 << 16];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error{path + ": read failed: " + std::strerror(errno)};
+    if (n == 0) break;
+    if (bytes.size() + static_cast<std::size_t>(n) > max_bytes)
+      return Error{path + ": more than " + gib_text(max_bytes) + " (limit)"};
+    bytes.append(buffer, static_cast<std::size_t>(n));
+  }
+  if (bytes.empty()) return Error{path + ": file is empty"};
+  InputBytes in;
+  if (is_gzip(bytes)) {
+    Expected<std::string> inflated = inflate_gzip(bytes, path, max_bytes);
+    if (!inflated) return inflated.error();
+    in.set_owned(std::move(inflated).value(), true);
+  } else {
+    bytes.append(kInflatePadding, '\0');
+    in.set_owned(std::move(bytes), false);
   }
   return in;
 }
@@ -149,12 +175,13 @@ Expected<InputBytes> InputBytes::load(const std::string& path, std::uint64_t max
   struct stat st {};
   if (::fstat(file.fd, &st) != 0) return Error{path + ": cannot stat: " + std::strerror(errno)};
   if (S_ISDIR(st.st_mode)) return Error{path + ": is a directory, not a trace file"};
+  if (!S_ISREG(st.st_mode)) return read_stream(file.fd, path, max_inflated_bytes);
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size == 0) return Error{path + ": file is empty"};
   // Private and writable: the parser puts two bytes of its own around each chunk and restores them (copy on
   // write touches only those pages); the file itself never changes.
   void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.fd, 0);
-  if (map == MAP_FAILED) return Error{path + ": cannot map: " + std::strerror(errno)};
+  if (map == MAP_FAILED) return read_stream(file.fd, path, max_inflated_bytes);
   ::madvise(map, size, MADV_SEQUENTIAL);
   InputBytes in;
   in.map_ = map;
@@ -167,7 +194,7 @@ Expected<InputBytes> InputBytes::load(const std::string& path, std::uint64_t max
     Expected<std::string> inflated = inflate_gzip(in.view_, path, max_inflated_bytes);
     if (!inflated) return inflated.error();
     InputBytes gz;
-    gz.set_inflated(std::move(inflated).value());
+    gz.set_owned(std::move(inflated).value(), true);
     return gz;
   }
   return in;

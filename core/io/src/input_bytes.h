@@ -35,7 +35,8 @@ class InputBytes {
 
  private:
   void reset();
-  void set_inflated(std::string bytes);  // bytes end with padding that is not part of view()
+  void set_owned(std::string bytes, bool gzip);  // bytes end with padding that is not part of view()
+  [[nodiscard]] static Expected<InputBytes> read_stream(int fd, const std::string& path, std::uint64_t max_bytes);
   std::string inflated_;
   void* map_ = nullptr;
   std::size_t map_size_ = 0;

@@ -2,7 +2,10 @@
 // files, see the comments).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <thread>
 
 #include "gtv/io/trace_file.h"
 #include "test_util.h"
@@ -127,6 +130,19 @@ TEST(Reader, GzipIsDetectedByContentNotName) {
     EXPECT_EQ(t->event_count(), 2u);
     EXPECT_EQ(stats.gzip, std::string(name) == "compressed.json");
   }
+}
+
+TEST(Reader, PipesAreReadWithoutMapping) {
+  const std::string dir = test::scratch_dir("pipe");
+  const std::string fifo = dir + "/trace.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string gz = test::gzip_bytes(test::read_file(edge("absolute_epoch_us.json")));
+  std::thread writer([&] { test::write_file(fifo, gz); });
+  Expected<Trace> t = read_trace(fifo);
+  writer.join();
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->event_count(), 2u);
+  EXPECT_EQ(t->lane(0).events[0].start_ns, 1'790'857'026'123'456'789);
 }
 
 TEST(Reader, ManyChunksGiveTheSameResultAsOne) {
