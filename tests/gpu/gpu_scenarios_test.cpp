@@ -144,3 +144,22 @@ TEST(TimingMethodsScenario, StopwatchWithoutSyncMissesTheWorkWhileEventsMatchThe
 
 }  // namespace
 }  // namespace gtv::exp
+
+namespace gtv::exp {
+namespace {
+
+// Runs the scenario before anything else touches CUDA in this process (ctest runs each test in its own process):
+// CUDA reads CUDA_LAUNCH_BLOCKING when it starts.
+TEST(LaunchBlockingScenario, BlockingLaunchesSerializeTheGpus) {
+  RunResult result = run_default("launch-blocking");
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  if (result.trace->metadata().config.at("devices") != "0,1,0") GTEST_SKIP() << "needs 2 CUDA GPUs";
+  expect_clean_recording(*result.trace);
+  const Range loop = find_range(*result.trace, RangeKind::Phase, "timed loop");
+  const double concurrency = gpu_test::gpu_concurrency(*result.trace, loop.start_ns, loop.end_ns);
+  std::cerr << "launch-blocking: GPU concurrency " << concurrency << "\n";
+  EXPECT_LT(concurrency, 1.1);
+}
+
+}  // namespace
+}  // namespace gtv::exp

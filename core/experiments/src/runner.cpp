@@ -1,6 +1,9 @@
 // run_scenario: validate, place the models, start collection, run the scenario, and always hand back the trace
 // of what ran, also when the scenario failed part way.
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -12,6 +15,20 @@
 
 namespace gtv::exp {
 namespace {
+
+// Whether a scenario already ran on a GPU in this process: CUDA reads CUDA_LAUNCH_BLOCKING once, when it starts.
+std::atomic<bool> g_gpu_used{false};
+
+Status enable_launch_blocking() {
+  const char* value = std::getenv("CUDA_LAUNCH_BLOCKING");
+  if (value != nullptr && std::strcmp(value, "1") == 0) return ok_status();
+  if (g_gpu_used.load())
+    return Error{
+        "launch-blocking must be the first GPU run of its process (CUDA reads CUDA_LAUNCH_BLOCKING when "
+        "it starts): run it on its own, e.g. gtv-cli run launch-blocking"};
+  if (setenv("CUDA_LAUNCH_BLOCKING", "1", 1) != 0) return Error{"cannot set CUDA_LAUNCH_BLOCKING=1"};
+  return ok_status();
+}
 
 std::string unknown_scenario_message(std::string_view name) {
   std::string message = "unknown scenario '" + std::string(name) + "'; valid scenarios:";
@@ -117,6 +134,8 @@ RunResult run_scenario(const RunConfig& config, const std::function<void(std::st
   const ScenarioEntry* entry = find_entry(config.scenario);
   if (entry == nullptr) return {std::nullopt, Error{unknown_scenario_message(config.scenario)}};
   if (Status s = validate(config); !s) return {std::nullopt, s};
+  if (entry->launch_blocking && !config.force_cpu)
+    if (Status s = enable_launch_blocking(); !s) return {std::nullopt, s};
   std::unique_ptr<Engine> engine;
   try {
     engine = make_torch_engine(config.force_cpu);
@@ -125,6 +144,7 @@ RunResult run_scenario(const RunConfig& config, const std::function<void(std::st
   }
   auto placement = assign_devices(config.models, engine->gpu_count(), config.devices);
   if (!placement) return {std::nullopt, placement.error()};
+  if (engine->cuda_available()) g_gpu_used.store(true);
 
   collect::TraceRecorder recorder;
   collect::HostRecorder host(recorder);

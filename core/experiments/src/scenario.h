@@ -31,6 +31,7 @@ using ScenarioFn = void (*)(ScenarioContext&);
 struct ScenarioEntry {
   ScenarioInfo info;
   ScenarioFn run = nullptr;
+  bool launch_blocking = false;  // needs CUDA_LAUNCH_BLOCKING=1 set before CUDA starts in this process
 };
 
 // The catalogue (catalog.cpp).
@@ -75,5 +76,6 @@ void run_copy_batched(ScenarioContext& ctx);
 void run_timing_methods(ScenarioContext& ctx);
 void run_warmup(ScenarioContext& ctx);
 void run_cpu_vs_gpu(ScenarioContext& ctx);
+void run_launch_blocking(ScenarioContext& ctx);
 
 }  // namespace gtv::exp

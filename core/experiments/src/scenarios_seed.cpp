@@ -48,6 +48,13 @@ void run_list(ScenarioContext& ctx) {
   ctx.engine.clear_kept_outputs();
 }
 
+// The runner has set CUDA_LAUNCH_BLOCKING=1 before CUDA started: each launch returns only when its kernel is done.
+void run_launch_blocking(ScenarioContext& ctx) {
+  ctx.host.add_note(ctx.on_gpu() ? "CUDA_LAUNCH_BLOCKING=1: every launch waited for its kernel"
+                                 : "launch-blocking: CUDA_LAUNCH_BLOCKING has no effect on the CPU; as sequential");
+  loop_over_models(ctx, {});
+}
+
 void run_streams(ScenarioContext& ctx) {
   ForwardOptions options;
   options.use_stream = true;

@@ -110,7 +110,8 @@ INSTANTIATE_TEST_SUITE_P(Seed, SeedScenarioOnCpu,
                                            Want{"copy-pinned", 1, kIters, kModels + kModels* kIters},
                                            Want{"copy-pageable-nonblocking", 1, kIters, kModels + kModels* kIters},
                                            Want{"copy-batched", 1, kIters, kModels + kModels* kIters},
-                                           Want{"timing-methods", 1, kIters, 1 + kIters, 1}),
+                                           Want{"timing-methods", 1, kIters, 1 + kIters, 1},
+                                           Want{"launch-blocking", 1, kIters, kModels + kModels* kIters}),
                          [](const auto& param_info) {
                            std::string name = param_info.param.scenario;
                            for (char& c : name)
