@@ -1,4 +1,5 @@
 // QtTest (offscreen): the timeline view, its interaction, documents in the main window, and export.
+#include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -294,6 +295,13 @@ class TimelineViewTest : public QObject {
     QFile svg(dir.filePath("out.svg"));
     QVERIFY(svg.open(QIODevice::ReadOnly));
     QVERIFY(svg.readAll().contains("gemm_big"));  // names stay text in vector output
+    ExportOptions scaled;
+    scaled.path = dir.filePath("scaled.png");
+    scaled.width_px = 400;
+    scaled.height_px = 300;
+    scaled.scale = 2;
+    QVERIFY(export_timeline(*view, scaled).ok());
+    QCOMPARE(QImage(scaled.path).size(), QSize(800, 600));
     ExportOptions bad;
     bad.path = dir.filePath("out.bmpx");
     QVERIFY(!export_timeline(*view, bad).ok());
@@ -323,7 +331,35 @@ class TimelineViewTest : public QObject {
     MainWindow::set_error_hook({});
   }
 
+  void jumpingToAnEventInACollapsedGroupShowsIt() {
+    auto view = make_view();
+    view->toggle_group({LaneKind::GpuStream, 1});
+    const EventRef relu = find(*view->trace(), "relu_small");
+    QCOMPARE(view->layout().row_of_lane(relu.lane), -1);
+    view->jump_to(relu);
+    QVERIFY(view->layout().row_of_lane(relu.lane) >= 0);
+    QCOMPARE(*view->selected(), relu);
+  }
+
 #if GTV_IO_AVAILABLE
+  void dropOpensTabs() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("dropped.json");
+    QVERIFY(io::write_trace(test::small_trace(), path.toStdString()).ok());
+    MainWindow window;
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QCOMPARE(window.tabs()->count(), 1);
+    QCOMPARE(window.tabs()->tabText(0), QStringLiteral("dropped.json"));
+    auto* tab = qobject_cast<TraceTab*>(window.tabs()->widget(0));
+    QTRY_VERIFY(tab->view()->trace() != nullptr);
+  }
+
   void opensAFileInTheBackground() {
     QTemporaryDir dir;
     const QString path = dir.filePath("small.json.gz");

@@ -91,7 +91,8 @@ void MainWindow::build_menus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::open_dialog);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
-  file->addAction(tr("&Export image..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::export_dialog);
+  file->addAction(tr("&Export visible range..."), QKeySequence(tr("Ctrl+E")), this, [this] { export_dialog(false); });
+  file->addAction(tr("Export &whole trace..."), this, [this] { export_dialog(true); });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
   refresh_recent_menu();
@@ -166,7 +167,7 @@ void MainWindow::open_dialog() {
   for (const QString& path : paths) open_file(path);
 }
 
-void MainWindow::export_dialog() {
+void MainWindow::export_dialog(bool whole_trace) {
   TraceTab* t = current_tab();
   if (!t || !t->view()->trace()) return;
   const QString path = QFileDialog::getSaveFileName(this, tr("Export image"), QStringLiteral("timeline.png"),
@@ -174,8 +175,9 @@ void MainWindow::export_dialog() {
   if (path.isEmpty()) return;
   ExportOptions options;
   options.path = path;
+  options.whole_trace = whole_trace;
   options.width_px = t->view()->width();
-  options.height_px = t->view()->height();
+  options.height_px = whole_trace ? 0 : t->view()->height();  // whole trace: tall enough for every lane
   options.scale = QFileInfo(path).suffix().toLower() == "pdf" ? 1.0 : 2.0;  // print quality for raster
   const Status status = export_timeline(*t->view(), options);
   if (!status.ok()) {

@@ -56,6 +56,7 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
   state_.search_active = false;
   search_results_.clear();
   state_.name_colors.clear();
+  emit selection_changed();
   if (state_.trace) {
     const StringPool& strings = state_.trace->strings();
     state_.name_colors.resize(strings.size());
@@ -259,6 +260,11 @@ void TimelineView::jump_to(EventRef ref) {
   } else {
     const TimeNs centre = e.start_ns + e.duration_ns / 2;
     set_window({centre - span / 2, centre - span / 2 + span});
+  }
+  if (state_.layout.row_of_lane(ref.lane) < 0) {  // hidden, or its group collapsed: show it
+    state_.lane_state.hidden_lanes.erase(ref.lane);
+    state_.lane_state.collapsed_groups.erase(group_of(state_.trace->lane(ref.lane).key));
+    relayout();
   }
   const int row = state_.layout.row_of_lane(ref.lane);
   if (row >= 0) {

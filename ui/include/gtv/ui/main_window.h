@@ -41,7 +41,7 @@ class MainWindow : public QMainWindow {
   void build_menus();
   void build_toolbar();
   void open_dialog();
-  void export_dialog();
+  void export_dialog(bool whole_trace);
   void add_recent(const QString& path);
   void refresh_recent_menu();
   void on_failed(TraceTab* tab, const QString& message);
