@@ -81,8 +81,11 @@ void TimelineOverlays::draw_bands(QCPPainter* painter, const TimeMapping& map, c
     painter->drawLine(QPointF(x0, y + row_px - 4), QPointF(x0, y + 4));
     painter->drawLine(QPointF(x0, y + 4), QPointF(x1, y + 4));
     painter->drawLine(QPointF(x1, y + 4), QPointF(x1, y + row_px - 4));
-    painter->drawText(QRectF(x0 + 4, y + 4, std::max(x1 - x0 - 8, 200.0), row_px - 4), Qt::AlignLeft | Qt::AlignVCenter,
-                      QString::fromStdString(b.label));
+    // The label starts at the bracket but stays inside the plot when the bracket reaches the right edge.
+    const QString label = QString::fromStdString(b.label);
+    const double text_px = painter->fontMetrics().horizontalAdvance(label) + 8;
+    const double text_x = std::max(area.left(), std::min(x0 + 4, area.right() - text_px));
+    painter->drawText(QRectF(text_x, y + 4, text_px, row_px - 4), Qt::AlignLeft | Qt::AlignVCenter, label);
   }
 }
 
