@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -29,7 +30,11 @@ struct Fd {
 
 }  // namespace
 
-Expected<std::string> inflate_gzip(std::string_view bytes, const std::string& name, std::uint64_t max_bytes) {
+Expected<std::string> inflate_gzip(std::string_view bytes, const std::string& name, const ReadOptions& options) {
+  const std::uint64_t max_bytes = options.max_inflated_bytes;
+  // About twenty progress calls per stream, at least 64 KiB and at most 16 MiB of input apart.
+  const std::size_t progress_step = std::clamp<std::size_t>(bytes.size() / 20, 64 << 10, 16 << 20);
+  std::size_t next_progress = progress_step;
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 32) != Z_OK) return Error{name + ": cannot start zlib"};
   std::string out;
@@ -54,6 +59,14 @@ Expected<std::string> inflate_gzip(std::string_view bytes, const std::string& na
     rc = inflate(&zs, Z_NO_FLUSH);
     consumed += in_chunk - zs.avail_in;
     produced += out_chunk - zs.avail_out;
+    if (options.progress != nullptr && consumed >= next_progress) {
+      next_progress = consumed + progress_step;
+      if (!options.progress(options.progress_context,
+                            0.5 * static_cast<double>(consumed) / static_cast<double>(bytes.size()))) {
+        inflateEnd(&zs);
+        return Error{name + ": reading cancelled"};
+      }
+    }
     if (rc == Z_STREAM_END) {
       // Concatenated gzip members are one stream (gzip -c a b > c); anything else after the end is an error.
       if (consumed < bytes.size() && is_gzip(bytes.substr(consumed))) {
@@ -131,10 +144,10 @@ void InputBytes::release_before(std::size_t offset) {
 }
 
 Expected<InputBytes> InputBytes::from_memory(std::string_view bytes, const std::string& name,
-                                             std::uint64_t max_inflated_bytes) {
+                                             const ReadOptions& options) {
   InputBytes in;
   if (is_gzip(bytes)) {
-    Expected<std::string> inflated = inflate_gzip(bytes, name, max_inflated_bytes);
+    Expected<std::string> inflated = inflate_gzip(bytes, name, options);
     if (!inflated) return inflated.error();
     in.set_owned(std::move(inflated).value(), true);
   } else {
@@ -144,7 +157,8 @@ Expected<InputBytes> InputBytes::from_memory(std::string_view bytes, const std::
 }
 
 // Pipes, character devices and file systems that cannot map: read everything, bounded like inflated data.
-Expected<InputBytes> InputBytes::read_stream(int fd, const std::string& path, std::uint64_t max_bytes) {
+Expected<InputBytes> InputBytes::read_stream(int fd, const std::string& path, const ReadOptions& options) {
+  const std::uint64_t max_bytes = options.max_inflated_bytes;
   std::string bytes;
   char buffer[1 << 16];
   while (true) {
@@ -159,7 +173,7 @@ Expected<InputBytes> InputBytes::read_stream(int fd, const std::string& path, st
   if (bytes.empty()) return Error{path + ": file is empty"};
   InputBytes in;
   if (is_gzip(bytes)) {
-    Expected<std::string> inflated = inflate_gzip(bytes, path, max_bytes);
+    Expected<std::string> inflated = inflate_gzip(bytes, path, options);
     if (!inflated) return inflated.error();
     in.set_owned(std::move(inflated).value(), true);
   } else {
@@ -169,19 +183,19 @@ Expected<InputBytes> InputBytes::read_stream(int fd, const std::string& path, st
   return in;
 }
 
-Expected<InputBytes> InputBytes::load(const std::string& path, std::uint64_t max_inflated_bytes) {
+Expected<InputBytes> InputBytes::load(const std::string& path, const ReadOptions& options) {
   Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) return Error{path + ": cannot open: " + std::strerror(errno)};
   struct stat st {};
   if (::fstat(file.fd, &st) != 0) return Error{path + ": cannot stat: " + std::strerror(errno)};
   if (S_ISDIR(st.st_mode)) return Error{path + ": is a directory, not a trace file"};
-  if (!S_ISREG(st.st_mode)) return read_stream(file.fd, path, max_inflated_bytes);
+  if (!S_ISREG(st.st_mode)) return read_stream(file.fd, path, options);
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size == 0) return Error{path + ": file is empty"};
   // Private and writable: the parser puts two bytes of its own around each chunk and restores them (copy on
   // write touches only those pages); the file itself never changes.
   void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.fd, 0);
-  if (map == MAP_FAILED) return read_stream(file.fd, path, max_inflated_bytes);
+  if (map == MAP_FAILED) return read_stream(file.fd, path, options);
   ::madvise(map, size, MADV_SEQUENTIAL);
   InputBytes in;
   in.map_ = map;
@@ -191,7 +205,7 @@ Expected<InputBytes> InputBytes::load(const std::string& path, std::uint64_t max
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   in.readable_after_ = (page - size % page) % page;  // the rest of the last mapped page
   if (is_gzip(in.view_)) {
-    Expected<std::string> inflated = inflate_gzip(in.view_, path, max_inflated_bytes);
+    Expected<std::string> inflated = inflate_gzip(in.view_, path, options);
     if (!inflated) return inflated.error();
     InputBytes gz;
     gz.set_owned(std::move(inflated).value(), true);

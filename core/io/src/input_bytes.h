@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "gtv/base/expected.h"
+#include "gtv/io/trace_file.h"
 
 namespace gtv::io {
 
@@ -28,15 +29,16 @@ class InputBytes {
   // Tells the kernel that bytes before offset will not be read again (mapped files only).
   void release_before(std::size_t offset);
 
-  [[nodiscard]] static Expected<InputBytes> load(const std::string& path, std::uint64_t max_inflated_bytes);
+  // options: max_inflated_bytes bounds gzip output and unmappable input; progress covers inflating (0..0.5).
+  [[nodiscard]] static Expected<InputBytes> load(const std::string& path, const ReadOptions& options);
   // Wraps bytes owned by the caller; inflates them when they are gzip.
   [[nodiscard]] static Expected<InputBytes> from_memory(std::string_view bytes, const std::string& name,
-                                                        std::uint64_t max_inflated_bytes);
+                                                        const ReadOptions& options);
 
  private:
   void reset();
   void set_owned(std::string bytes, bool gzip);  // bytes end with padding that is not part of view()
-  [[nodiscard]] static Expected<InputBytes> read_stream(int fd, const std::string& path, std::uint64_t max_bytes);
+  [[nodiscard]] static Expected<InputBytes> read_stream(int fd, const std::string& path, const ReadOptions& options);
   std::string inflated_;
   void* map_ = nullptr;
   std::size_t map_size_ = 0;
@@ -52,9 +54,9 @@ class InputBytes {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-// Inflates all gzip members of bytes. Errors name `name`; the output may not exceed max_bytes. The result ends
+// Inflates all gzip members of bytes. Errors name `name`; the output may not exceed options.max_inflated_bytes. The result ends
 // with a few padding bytes that are not part of the data (InputBytes keeps them out of view()).
 [[nodiscard]] Expected<std::string> inflate_gzip(std::string_view bytes, const std::string& name,
-                                                 std::uint64_t max_bytes);
+                                                 const ReadOptions& options);
 
 }  // namespace gtv::io

@@ -194,9 +194,11 @@ Status FileReader::read_events(std::size_t& pos, bool bare) {
       window *= 2;
     }
     input_.release_before(pos);
-    if (options_.progress != nullptr &&
-        !options_.progress(options_.progress_context, static_cast<double>(pos) / static_cast<double>(s_.size())))
-      return Error{name_ + ": reading cancelled"};
+    if (options_.progress != nullptr) {
+      const double parsed = static_cast<double>(pos) / static_cast<double>(s_.size());
+      const double fraction = input_.was_gzip() ? 0.5 + 0.5 * parsed : parsed;  // inflating was the first half
+      if (!options_.progress(options_.progress_context, fraction)) return Error{name_ + ": reading cancelled"};
+    }
     pos = skip_ws(s_, pos);
     if (pos < s_.size() && s_[pos] == ',') {
       ++pos;
@@ -234,13 +236,13 @@ Status FileReader::final_error(std::size_t pos) {
 
 Expected<Trace> read_trace_from_memory(std::string_view bytes, const std::string& name, const ReadOptions& options) {
   if (bytes.empty()) return Error{name + ": file is empty"};
-  Expected<InputBytes> input = InputBytes::from_memory(bytes, name, options.max_inflated_bytes);
+  Expected<InputBytes> input = InputBytes::from_memory(bytes, name, options);
   if (!input) return input.error();
   return FileReader(*input, name, options).run();
 }
 
 Expected<Trace> read_trace(const std::string& path, const ReadOptions& options) {
-  Expected<InputBytes> input = InputBytes::load(path, options.max_inflated_bytes);
+  Expected<InputBytes> input = InputBytes::load(path, options);
   if (!input) return input.error();
   return FileReader(*input, path, options).run();
 }
