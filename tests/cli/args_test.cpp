@@ -1,0 +1,121 @@
+// Unit tests of gtv-cli's argument parser (and, in LibTorch builds, of `run`'s options).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "gtv/config.h"
+#if GTV_WITH_TORCH
+#include "run_options.h"
+#endif
+
+namespace gtv::cli {
+namespace {
+
+CommandSpec test_spec() {
+  return CommandSpec{
+      .name = "demo",
+      .summary = "a demo command",
+      .positionals = "A [B]",
+      .min_positionals = 1,
+      .max_positionals = 2,
+      .options = {flag_option("--json", "print JSON"), value_option("--format", "FMT", "output format"),
+                  value_option("--output", "FILE", "where to write", 'o')},
+      .details = "",
+  };
+}
+
+Expected<ParsedArgs> parse(std::vector<std::string> args) { return parse_args(test_spec(), args); }
+
+TEST(ArgsTest, PositionalsFlagsAndValuesInAnyOrder) {
+  auto parsed = parse({"--format", "json", "a.json", "--json", "-o", "out.json", "b.json"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ(parsed->positionals, (std::vector<std::string>{"a.json", "b.json"}));
+  EXPECT_EQ(parsed->value("--format"), "json");
+  EXPECT_EQ(parsed->value("--output"), "out.json");  // the short alias stores under the long name
+  EXPECT_TRUE(parsed->has("--json"));
+  EXPECT_EQ(parsed->value("--json"), "");
+  EXPECT_FALSE(parsed->help);
+}
+
+TEST(ArgsTest, InlineValueAndEndOfOptions) {
+  auto parsed = parse({"--format=markdown", "--", "--json", "-o"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ(parsed->value("--format"), "markdown");
+  EXPECT_EQ(parsed->positionals, (std::vector<std::string>{"--json", "-o"}));
+  EXPECT_FALSE(parsed->has("--json"));
+}
+
+TEST(ArgsTest, UsageErrorsAreOneLineNamingTheProblem) {
+  EXPECT_EQ(parse({"a", "--bogus"}).error().message, "unknown option --bogus");
+  EXPECT_EQ(parse({"a", "-x"}).error().message, "unknown option -x");
+  EXPECT_EQ(parse({"a", "--format"}).error().message, "option --format needs a value (FMT)");
+  EXPECT_EQ(parse({"a", "--json=1"}).error().message, "option --json takes no value");
+  EXPECT_EQ(parse({}).error().message, "missing argument: expected A [B]");
+  EXPECT_EQ(parse({"a", "b", "c"}).error().message, "unexpected argument 'c'");
+}
+
+TEST(ArgsTest, HelpSkipsPositionalCounts) {
+  auto parsed = parse({"--help"});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_TRUE(parsed->help);
+  EXPECT_TRUE(parse({"a", "b", "c", "-h"})->help);
+}
+
+TEST(ArgsTest, UsageTextListsEveryOption) {
+  EXPECT_EQ(usage_line(test_spec()), "usage: gtv-cli demo A [B] [--json] [--format FMT] [-o FILE]");
+  const std::string text = usage_text(test_spec());
+  for (const char* part : {"-o, --output FILE", "--format FMT", "--json", "-h, --help", "a demo command"})
+    EXPECT_NE(text.find(part), std::string::npos) << part;
+}
+
+TEST(ArgsTest, ParseCount) {
+  EXPECT_EQ(parse_count("--iters", "10").value(), 10);
+  EXPECT_EQ(parse_count("--iters", "0").value(), 0);
+  EXPECT_EQ(parse_count("--iters", "-1").error().message, "option --iters needs a non-negative integer, got '-1'");
+  EXPECT_FALSE(parse_count("--iters", "3x").ok());
+  EXPECT_FALSE(parse_count("--iters", "").ok());
+  EXPECT_FALSE(parse_count("--iters", "99999999999999999999").ok());
+}
+
+#if GTV_WITH_TORCH
+TEST(RunOptionsTest, DeviceList) {
+  EXPECT_EQ(parse_device_list("0,1,0").value(), (std::vector<int>{0, 1, 0}));
+  EXPECT_EQ(parse_device_list("2").value(), (std::vector<int>{2}));
+  EXPECT_FALSE(parse_device_list("0,,1").ok());
+  EXPECT_FALSE(parse_device_list("a").ok());
+  EXPECT_FALSE(parse_device_list("").ok());
+}
+
+TEST(RunOptionsTest, OptionsReachTheConfig) {
+  CommandSpec spec = test_spec();
+  spec.options = {value_option("--output", "FILE", "", 'o'), value_option("--models", "N", ""),
+                  value_option("--hidden", "H", ""),         value_option("--batch", "B", ""),
+                  value_option("--iters", "K", ""),          value_option("--devices", "LIST", ""),
+                  flag_option("--no-warmup", ""),            flag_option("--all-api", "")};
+  const std::vector<std::string> args = {"streams", "-o",      "t.json", "--models",  "2",        "--hidden", "64",
+                                         "--batch", "8",       "--iters", "4",        "--devices", "1,0",
+                                         "--no-warmup", "--all-api"};
+  auto parsed = parse_args(spec, args);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  auto config = run_config_from_args(*parsed);
+  ASSERT_TRUE(config.ok()) << config.error().message;
+  EXPECT_EQ(config->scenario, "streams");
+  EXPECT_EQ(config->models, 2);
+  EXPECT_EQ(config->hidden, 64);
+  EXPECT_EQ(config->batch, 8);
+  EXPECT_EQ(config->iters, 4);
+  EXPECT_EQ(config->devices, (std::vector<int>{1, 0}));
+  EXPECT_FALSE(config->warmup);
+  EXPECT_TRUE(config->all_api);
+
+  auto zero = parse_args(spec, std::vector<std::string>{"streams", "-o", "t.json", "--iters", "0"});
+  EXPECT_EQ(run_config_from_args(*zero).error().message, "option --iters needs a positive integer, got '0'");
+  auto no_output = parse_args(spec, std::vector<std::string>{"streams"});
+  EXPECT_FALSE(run_config_from_args(*no_output).ok());
+}
+#endif
+
+}  // namespace
+}  // namespace gtv::cli
