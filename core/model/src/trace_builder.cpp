@@ -154,7 +154,9 @@ Status TraceBuilder::validate() const {
 }
 
 void TraceBuilder::assign_depths(Lane& lane) {
-  std::stable_sort(lane.events.begin(), lane.events.end(), start_order);
+  // Readers and recorders mostly deliver events in order already: checking is much cheaper than sorting.
+  if (!std::is_sorted(lane.events.begin(), lane.events.end(), start_order))
+    std::stable_sort(lane.events.begin(), lane.events.end(), start_order);
   std::vector<TimeNs> open_ends;  // ends of the enclosing events, innermost last
   lane.by_depth.clear();
   for (std::size_t i = 0; i < lane.events.size(); ++i) {
@@ -190,6 +192,10 @@ void TraceBuilder::sort_lanes() {
 
 void TraceBuilder::join_flows() {
   std::unordered_map<std::uint64_t, EventRef> launch_of;
+  std::size_t host_events = 0;
+  for (const Lane& lane : trace_.lanes_)
+    if (!lane.is_gpu()) host_events += lane.events.size();
+  launch_of.reserve(host_events / 2);
   for (LaneIndex l = 0; l < trace_.lanes_.size(); ++l) {
     const Lane& lane = trace_.lanes_[l];
     if (lane.is_gpu()) continue;
@@ -201,7 +207,6 @@ void TraceBuilder::join_flows() {
         it->second = EventRef{l, i};
     }
   }
-  std::vector<bool> has_flow;
   for (LaneIndex l = 0; l < trace_.lanes_.size(); ++l) {
     const Lane& lane = trace_.lanes_[l];
     if (!lane.is_gpu()) continue;
@@ -233,10 +238,12 @@ void TraceBuilder::index_flows() {
   auto make_order = [&](auto endpoint) {
     std::vector<std::uint32_t> order(trace_.flows_.size());
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    auto less = [&](std::uint32_t a, std::uint32_t b) {
       const EventRef x = endpoint(trace_.flows_[a]), y = endpoint(trace_.flows_[b]);
       return x.lane != y.lane ? x.lane < y.lane : x.index < y.index;
-    });
+    };
+    // Flows are created in GPU-event order, so the `to` order is usually sorted already.
+    if (!std::is_sorted(order.begin(), order.end(), less)) std::sort(order.begin(), order.end(), less);
     return order;
   };
   trace_.flow_by_from_ = make_order([](const Flow& f) { return f.from; });
