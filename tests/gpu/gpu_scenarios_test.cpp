@@ -163,3 +163,35 @@ TEST(LaunchBlockingScenario, BlockingLaunchesSerializeTheGpus) {
 
 }  // namespace
 }  // namespace gtv::exp
+
+#include "gtv/config.h"
+#if GTV_WITH_CUPTI
+#include "gtv/collect/cupti_source.h"
+
+namespace gtv::exp {
+namespace {
+
+// Another CUPTI client (here a second CuptiSource; in real life torch.profiler or nsys) holds CUPTI: the run goes
+// on untraced and the trace says so.
+TEST(GpuFaults, CuptiHeldElsewhereMeansAnUntracedRunWithANote) {
+  GTV_REQUIRE_GPUS(1);
+  collect::ActivitySink elsewhere;
+  collect::CuptiSource holder;
+  ASSERT_TRUE(holder.start({}, elsewhere).ok());
+  RunConfig config;
+  config.scenario = "sequential";
+  config.models = 1;
+  config.iters = 2;
+  RunResult result = run_scenario(config, {});
+  (void)holder.stop();
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  EXPECT_TRUE(has_note(*result.trace, "CUPTI unavailable: "));
+  EXPECT_EQ(gpu_test::kernels_on_device(*result.trace, 0), 0);
+  int forwards = 0;
+  for (const Range& r : result.trace->ranges()) forwards += r.kind == RangeKind::Forward ? 1 : 0;
+  EXPECT_EQ(forwards, 3);  // warm-up and two iterations: the run itself went on
+}
+
+}  // namespace
+}  // namespace gtv::exp
+#endif
