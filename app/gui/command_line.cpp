@@ -1,17 +1,16 @@
 #include "command_line.h"
 
 #include <QCommandLineParser>
-#include <cstdio>
-#include <cstring>
-
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QTabWidget>
+#include <cstdio>
+#include <cstring>
 
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/timeline_view.h"
-#include "gtv/ui/trace_tab.h"
 #include "gtv/ui/trace_document.h"
+#include "gtv/ui/trace_tab.h"
 
 namespace gtv::app {
 

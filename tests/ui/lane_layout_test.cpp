@@ -9,8 +9,10 @@ namespace {
 
 // Two host threads of process 10 (depths 3 and 1), two streams of GPU 0 and one of GPU 1.
 std::vector<LaneDesc> lanes() {
-  return {{host_lane_key(10, 1), "main", 3}, {host_lane_key(10, 2), "worker", 1},
-          {gpu_lane_key(0, 7), "stream 7", 1}, {gpu_lane_key(0, 13), "stream 13", 2},
+  return {{host_lane_key(10, 1), "main", 3},
+          {host_lane_key(10, 2), "worker", 1},
+          {gpu_lane_key(0, 7), "stream 7", 1},
+          {gpu_lane_key(0, 13), "stream 13", 2},
           {gpu_lane_key(1, 7), "stream 7", 1}};
 }
 std::vector<std::string> labels() { return {"Process 10", "Process 10", "GPU 0", "GPU 0", "GPU 1"}; }

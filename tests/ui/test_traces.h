@@ -32,8 +32,12 @@ inline Trace small_trace() {
   b.add_event(host, event(15, 5, EventKind::Runtime, "cudaLaunchKernel", 2));
   b.add_event(host, event(25, 5, EventKind::Runtime, "cudaLaunchKernel", 3));
   KernelDetail k;
-  k.grid[0] = 128; k.grid[1] = 1; k.grid[2] = 1;
-  k.block[0] = 256; k.block[1] = 1; k.block[2] = 1;
+  k.grid[0] = 128;
+  k.grid[1] = 1;
+  k.grid[2] = 1;
+  k.block[0] = 256;
+  k.block[1] = 1;
+  k.block[2] = 1;
   k.registers_per_thread = 32;
   b.add_kernel(gpu0, event(20, 20, EventKind::Kernel, "k", 1), k);
   b.add_kernel(gpu0, event(50, 40, EventKind::Kernel, "gemm_big", 2), k);

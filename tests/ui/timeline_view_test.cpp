@@ -1,4 +1,8 @@
 // QtTest (offscreen): the timeline view, its interaction, documents in the main window, and export.
+#include "gtv/ui/timeline_view.h"
+
+#include <qcustomplot.h>
+
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -7,17 +11,15 @@
 #include <QTemporaryDir>
 #include <QWheelEvent>
 #include <QtTest/QtTest>
-#include <qcustomplot.h>
-
 #include <cmath>
 
 #include "gtv/ui/export.h"
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/side_panels.h"
-#include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
+#include "bench/synthetic_trace.h"
 #include "test_traces.h"
 
 #if GTV_IO_AVAILABLE
@@ -198,6 +200,21 @@ class TimelineViewTest : public QObject {
     const double y = lanes.top() + view.layout().depth_top_px(1, 0) + 5;
     const QString tip = view.tooltip_at(QPointF(lanes.left() + lanes.width() / 2, y));
     QVERIFY2(tip.startsWith(QStringLiteral("1000 events merged")), qPrintable(tip));
+  }
+
+  void drawsOnlyWhatTheLevelOfDetailReturns() {
+    // 12 lanes of 200k events: a full view draws merged blocks, a bounded number of spans, not 200k rectangles.
+    TimelineView view;
+    view.resize(1200, 700);
+    view.set_trace(std::make_shared<const Trace>(bench::synthetic_trace(200'000)));
+    view.replot_now();
+    const std::size_t full = view.lanes_plottable()->last_span_count();
+    QVERIFY(full > 0);
+    std::size_t expected = 0;
+    for (const Lane& lane : view.trace()->lanes())
+      expected += query_lod(lane, {view.window().t0_ns, view.window().t1_ns, view.lane_rect().width()}).size();
+    QCOMPARE(full, expected);
+    QVERIFY(full < 12 * 2 * 1200);
   }
 
   void analysisOverlaysReserveBands() {

@@ -49,10 +49,14 @@ void memcpy_fields(const MemcpyDetail& m, TimeNs duration_ns, std::vector<Field>
 std::string format_bytes(std::int64_t bytes) {
   const double b = static_cast<double>(bytes);
   char buf[64];
-  if (bytes >= 1'000'000'000) std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
-  else if (bytes >= 1'000'000) std::snprintf(buf, sizeof buf, "%.2f MB", b / 1e6);
-  else if (bytes >= 1'000) std::snprintf(buf, sizeof buf, "%.2f kB", b / 1e3);
-  else return std::to_string(bytes) + " bytes";
+  if (bytes >= 1'000'000'000)
+    std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
+  else if (bytes >= 1'000'000)
+    std::snprintf(buf, sizeof buf, "%.2f MB", b / 1e6);
+  else if (bytes >= 1'000)
+    std::snprintf(buf, sizeof buf, "%.2f kB", b / 1e3);
+  else
+    return std::to_string(bytes) + " bytes";
   return std::string(buf) + " (" + with_commas(bytes) + " bytes)";
 }
 

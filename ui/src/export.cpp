@@ -1,9 +1,9 @@
 #include "gtv/ui/export.h"
 
-#include <QFileInfo>
-#include <QSvgGenerator>
 #include <qcustomplot.h>
 
+#include <QFileInfo>
+#include <QSvgGenerator>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -30,7 +30,7 @@ bool write_svg(QCustomPlot* plot, const QString& path, int width, int height) {
 }
 
 int auto_height(TimelineView& view) {
-  view.replot_now();  // lays out, so the axis margins are known
+  view.replot_now();                                                        // lays out, so the axis margins are known
   const double chrome = view.plot()->height() - view.lane_rect().height();  // axes, bands
   return std::clamp(static_cast<int>(std::ceil(view.layout().total_height_px() + chrome)), 200, kMaxAutoHeightPx);
 }
@@ -54,8 +54,10 @@ Status export_timeline(TimelineView& view, const ExportOptions& o) {
   const TimeWindow old_window = view.window();
   const double old_scroll = view.scroll_px();
   const TimeNs origin = view.trace() ? view.trace()->start_ns() : 0;
-  if (o.range) view.set_window({o.range->t0_ns + origin, o.range->t1_ns + origin});
-  else if (o.whole_trace) view.fit();
+  if (o.range)
+    view.set_window({o.range->t0_ns + origin, o.range->t1_ns + origin});
+  else if (o.whole_trace)
+    view.fit();
   if (o.whole_trace) view.set_scroll_px(0);
   const int w = o.width_px > 0 ? o.width_px : kDefaultWidthPx;
   const int h = o.height_px > 0 ? o.height_px : auto_height(view);
@@ -82,11 +84,16 @@ Expected<TimeNs> parse_time(std::string_view text) {
   if (ec != std::errc() || ptr == text.data()) return Error{"'" + std::string(text) + "' is not a time (e.g. 12.5ms)"};
   const std::string_view unit(ptr, static_cast<std::size_t>(end - ptr));
   double ns_per_unit = 0;
-  if (unit.empty() || unit == "ms") ns_per_unit = 1e6;
-  else if (unit == "ns") ns_per_unit = 1;
-  else if (unit == "us") ns_per_unit = 1e3;
-  else if (unit == "s") ns_per_unit = 1e9;
-  else return Error{"'" + std::string(text) + "': unknown time unit (ns, us, ms, s)"};
+  if (unit.empty() || unit == "ms")
+    ns_per_unit = 1e6;
+  else if (unit == "ns")
+    ns_per_unit = 1;
+  else if (unit == "us")
+    ns_per_unit = 1e3;
+  else if (unit == "s")
+    ns_per_unit = 1e9;
+  else
+    return Error{"'" + std::string(text) + "': unknown time unit (ns, us, ms, s)"};
   return static_cast<TimeNs>(std::llround(value * ns_per_unit));
 }
 
@@ -105,8 +112,7 @@ Expected<std::pair<int, int>> parse_size(std::string_view text) {
   const auto x = text.find('x');
   int w = 0, h = 0;
   const char* end = text.data() + text.size();
-  if (x == std::string_view::npos ||
-      std::from_chars(text.data(), text.data() + x, w).ptr != text.data() + x ||
+  if (x == std::string_view::npos || std::from_chars(text.data(), text.data() + x, w).ptr != text.data() + x ||
       std::from_chars(text.data() + x + 1, end, h).ptr != end || w < 16 || h < 16 || w > 20000 || h > 20000)
     return Error{"size '" + std::string(text) + "' must be WxH in pixels, e.g. 1920x1080"};
   return std::pair{w, h};

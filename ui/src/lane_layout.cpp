@@ -47,14 +47,11 @@ LaneLayout::LaneLayout(const std::vector<LaneDesc>& lanes, const std::vector<std
 
 int LaneLayout::row_at(double y_px) const {
   if (rows_.empty() || y_px < 0 || y_px >= total_px_) return -1;
-  auto it = std::upper_bound(rows_.begin(), rows_.end(), y_px,
-                             [](double y, const LaneRow& r) { return y < r.top_px; });
+  auto it = std::upper_bound(rows_.begin(), rows_.end(), y_px, [](double y, const LaneRow& r) { return y < r.top_px; });
   return static_cast<int>(it - rows_.begin()) - 1;
 }
 
-int LaneLayout::row_of_lane(LaneIndex lane) const {
-  return lane < row_of_lane_.size() ? row_of_lane_[lane] : -1;
-}
+int LaneLayout::row_of_lane(LaneIndex lane) const { return lane < row_of_lane_.size() ? row_of_lane_[lane] : -1; }
 
 int LaneLayout::depth_at(int row, double y_px) const {
   if (row < 0 || static_cast<std::size_t>(row) >= rows_.size()) return -1;

@@ -116,10 +116,11 @@ void LanePlottable::draw_span(QCPPainter* painter, const Lane& lane, const LodSp
   } else {
     painter->fillRect(r, fill);
     if (r.width() >= kMinLabelPx) {
-      const QString name = QString::fromUtf8(state_->trace->name(e).data(),
-                                             static_cast<qsizetype>(state_->trace->name(e).size()));
+      const QString name =
+          QString::fromUtf8(state_->trace->name(e).data(), static_cast<qsizetype>(state_->trace->name(e).size()));
       const QRectF text_rect = r.adjusted(3, 0, -2, 0);
-      const QString shown = painter->fontMetrics().elidedText(name, Qt::ElideRight, static_cast<int>(text_rect.width()));
+      const QString shown =
+          painter->fontMetrics().elidedText(name, Qt::ElideRight, static_cast<int>(text_rect.width()));
       if (!shown.isEmpty()) {
         painter->setPen(to_qcolor(text_color_on(state_->color_of(e))));
         painter->drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft, shown);

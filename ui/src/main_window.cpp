@@ -81,8 +81,10 @@ void MainWindow::on_failed(TraceTab* tab, const QString& message) {
   const int index = tabs_->indexOf(tab);
   if (index >= 0) tabs_->removeTab(index);
   tab->deleteLater();
-  if (error_hook()) error_hook()(tr("Cannot open trace"), message);
-  else QMessageBox::critical(this, tr("Cannot open trace"), message);
+  if (error_hook())
+    error_hook()(tr("Cannot open trace"), message);
+  else
+    QMessageBox::critical(this, tr("Cannot open trace"), message);
 }
 
 TraceTab* MainWindow::current_tab() const { return qobject_cast<TraceTab*>(tabs_->currentWidget()); }
@@ -98,12 +100,21 @@ void MainWindow::build_menus() {
   refresh_recent_menu();
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->addAction(tr("&Fit"), this, [this] { if (auto* t = current_tab()) t->view()->fit(); });
-  view->addAction(tr("Zoom to &selection"), this, [this] { if (auto* t = current_tab()) t->view()->zoom_to_selection(); });
-  view->addAction(tr("Show all lanes"), this, [this] { if (auto* t = current_tab()) t->view()->show_all_lanes(); });
+  view->addAction(tr("&Fit"), this, [this] {
+    if (auto* t = current_tab()) t->view()->fit();
+  });
+  view->addAction(tr("Zoom to &selection"), this, [this] {
+    if (auto* t = current_tab()) t->view()->zoom_to_selection();
+  });
+  view->addAction(tr("Show all lanes"), this, [this] {
+    if (auto* t = current_tab()) t->view()->show_all_lanes();
+  });
   QAction* dark = view->addAction(tr("&Dark theme"));
   dark->setCheckable(true);
-  connect(dark, &QAction::toggled, this, [this](bool on) { dark_ = on; apply_theme(); });
+  connect(dark, &QAction::toggled, this, [this](bool on) {
+    dark_ = on;
+    apply_theme();
+  });
   QMenu* scale = view->addMenu(tr("Presentation font scale"));
   auto* group = new QActionGroup(this);
   for (double s : {1.0, 1.25, 1.5, 2.0}) {
@@ -111,16 +122,25 @@ void MainWindow::build_menus() {
     a->setCheckable(true);
     a->setChecked(s == 1.0);
     group->addAction(a);
-    connect(a, &QAction::triggered, this, [this, s] { font_scale_ = s; apply_theme(); });
+    connect(a, &QAction::triggered, this, [this, s] {
+      font_scale_ = s;
+      apply_theme();
+    });
   }
 }
 
 void MainWindow::build_toolbar() {
   QToolBar* bar = addToolBar(tr("Timeline"));
   bar->addAction(tr("Open"), this, &MainWindow::open_dialog);
-  bar->addAction(tr("Fit (F)"), this, [this] { if (auto* t = current_tab()) t->view()->fit(); });
-  bar->addAction(tr("Zoom in (+)"), this, [this] { if (auto* t = current_tab()) t->view()->zoom_by(1.5); });
-  bar->addAction(tr("Zoom out (-)"), this, [this] { if (auto* t = current_tab()) t->view()->zoom_by(1 / 1.5); });
+  bar->addAction(tr("Fit (F)"), this, [this] {
+    if (auto* t = current_tab()) t->view()->fit();
+  });
+  bar->addAction(tr("Zoom in (+)"), this, [this] {
+    if (auto* t = current_tab()) t->view()->zoom_by(1.5);
+  });
+  bar->addAction(tr("Zoom out (-)"), this, [this] {
+    if (auto* t = current_tab()) t->view()->zoom_by(1 / 1.5);
+  });
   bar->addSeparator();
   search_ = new QLineEdit;
   search_->setPlaceholderText(tr("Search kernels by name (Enter: next)"));
@@ -135,13 +155,22 @@ void MainWindow::build_toolbar() {
     search_count_->setText(search_->text().isEmpty() ? QString() : tr(" %1 matches ").arg(n));
   };
   connect(search_, &QLineEdit::textChanged, this, run_search);
-  connect(search_, &QLineEdit::returnPressed, this, [this] { if (auto* t = current_tab()) t->view()->search_next(); });
-  bar->addAction(tr("Previous"), this, [this] { if (auto* t = current_tab()) t->view()->search_previous(); });
-  bar->addAction(tr("Next"), this, [this] { if (auto* t = current_tab()) t->view()->search_next(); });
+  connect(search_, &QLineEdit::returnPressed, this, [this] {
+    if (auto* t = current_tab()) t->view()->search_next();
+  });
+  bar->addAction(tr("Previous"), this, [this] {
+    if (auto* t = current_tab()) t->view()->search_previous();
+  });
+  bar->addAction(tr("Next"), this, [this] {
+    if (auto* t = current_tab()) t->view()->search_next();
+  });
   bar->addWidget(search_count_);
   auto* focus_search = new QAction(this);
   focus_search->setShortcut(QKeySequence::Find);
-  connect(focus_search, &QAction::triggered, search_, [this] { search_->setFocus(); search_->selectAll(); });
+  connect(focus_search, &QAction::triggered, search_, [this] {
+    search_->setFocus();
+    search_->selectAll();
+  });
   addAction(focus_search);
 }
 
@@ -177,12 +206,14 @@ void MainWindow::export_dialog(bool whole_trace) {
   options.path = path;
   options.whole_trace = whole_trace;
   options.width_px = t->view()->width();
-  options.height_px = whole_trace ? 0 : t->view()->height();  // whole trace: tall enough for every lane
+  options.height_px = whole_trace ? 0 : t->view()->height();                // whole trace: tall enough for every lane
   options.scale = QFileInfo(path).suffix().toLower() == "pdf" ? 1.0 : 2.0;  // print quality for raster
   const Status status = export_timeline(*t->view(), options);
   if (!status.ok()) {
-    if (error_hook()) error_hook()(tr("Export failed"), QString::fromStdString(status.error().message));
-    else QMessageBox::critical(this, tr("Export failed"), QString::fromStdString(status.error().message));
+    if (error_hook())
+      error_hook()(tr("Export failed"), QString::fromStdString(status.error().message));
+    else
+      QMessageBox::critical(this, tr("Export failed"), QString::fromStdString(status.error().message));
   }
 }
 
@@ -199,8 +230,7 @@ void MainWindow::add_recent(const QString& path) {
 
 void MainWindow::refresh_recent_menu() {
   recent_menu_->clear();
-  for (const QString& path : recent_files())
-    recent_menu_->addAction(path, this, [this, path] { open_file(path); });
+  for (const QString& path : recent_files()) recent_menu_->addAction(path, this, [this, path] { open_file(path); });
   recent_menu_->setEnabled(!recent_menu_->isEmpty());
 }
 

@@ -17,17 +17,28 @@ Rgb kernel_color(std::string_view kernel_name) {
 
 Rgb kind_color(EventKind kind) {
   switch (kind) {
-    case EventKind::Kernel: return 0x4e79a7;
-    case EventKind::Memcpy: return 0xc0392b;     // copies stand out: they are what serializes GPUs
-    case EventKind::Memset: return 0xe67e22;
-    case EventKind::Runtime: return 0x8fa8c8;
-    case EventKind::Driver: return 0xa89bc9;
-    case EventKind::Sync: return 0xd9534f;       // the host waiting
-    case EventKind::CpuOp: return 0x7fb77e;
-    case EventKind::Annotation: return 0xc9b458;
-    case EventKind::Overhead: return 0x9e9e9e;
-    case EventKind::Instant: return 0x333333;
-    case EventKind::Other: return 0xb0b0b0;
+    case EventKind::Kernel:
+      return 0x4e79a7;
+    case EventKind::Memcpy:
+      return 0xc0392b;  // copies stand out: they are what serializes GPUs
+    case EventKind::Memset:
+      return 0xe67e22;
+    case EventKind::Runtime:
+      return 0x8fa8c8;
+    case EventKind::Driver:
+      return 0xa89bc9;
+    case EventKind::Sync:
+      return 0xd9534f;  // the host waiting
+    case EventKind::CpuOp:
+      return 0x7fb77e;
+    case EventKind::Annotation:
+      return 0xc9b458;
+    case EventKind::Overhead:
+      return 0x9e9e9e;
+    case EventKind::Instant:
+      return 0x333333;
+    case EventKind::Other:
+      return 0xb0b0b0;
   }
   return 0xb0b0b0;
 }

@@ -32,7 +32,10 @@ class NumberItem : public QTableWidgetItem {
 }  // namespace
 
 DetailsPanel::DetailsPanel(TimelineView* view, QWidget* parent)
-    : QWidget(parent), view_(view), browser_(new QTextBrowser(this)), jump_(new QPushButton(tr("Go to linked event"), this)) {
+    : QWidget(parent),
+      view_(view),
+      browser_(new QTextBrowser(this)),
+      jump_(new QPushButton(tr("Go to linked event"), this)) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(browser_, 1);
   layout->addWidget(jump_);
@@ -63,11 +66,12 @@ QString summary_html(const Trace& trace, const DocumentAnalysis& analysis) {
   QString html = QStringLiteral("<h3>Verdict</h3><ul>");
   for (const std::string& line : analysis.verdict) html += "<li>" + esc(line) + "</li>";
   if (analysis.verdict.empty()) html += QStringLiteral("<li>No analysis for this trace.</li>");
-  html += QStringLiteral("</ul><h3>Numbers</h3><p>%1 events, %2 lanes, span %3, kernel time %4 in %5 kernels</p>")
-              .arg(trace.event_count())
-              .arg(trace.lanes().size())
-              .arg(esc(format_duration(trace.end_ns() - trace.start_ns())), esc(format_duration(analysis.kernel_total_ns)))
-              .arg(analysis.kernels.size());
+  html +=
+      QStringLiteral("</ul><h3>Numbers</h3><p>%1 events, %2 lanes, span %3, kernel time %4 in %5 kernels</p>")
+          .arg(trace.event_count())
+          .arg(trace.lanes().size())
+          .arg(esc(format_duration(trace.end_ns() - trace.start_ns())), esc(format_duration(analysis.kernel_total_ns)))
+          .arg(analysis.kernels.size());
   if (!analysis.summary_text.empty()) html += "<pre>" + esc(analysis.summary_text) + "</pre>";
   return html;
 }
@@ -95,10 +99,15 @@ void KernelTable::set_rows(const DocumentAnalysis& analysis) {
     name->setToolTip(name->text());
     table_->setItem(r, 0, name);
     table_->setItem(r, 1, new NumberItem(QString::number(k.count), static_cast<double>(k.count)));
-    table_->setItem(r, 2, new NumberItem(QString::fromStdString(format_duration(k.total_ns)), static_cast<double>(k.total_ns)));
-    table_->setItem(r, 3, new NumberItem(QString::fromStdString(format_duration(k.mean_ns())), static_cast<double>(k.mean_ns())));
-    table_->setItem(r, 4, new NumberItem(QString::fromStdString(format_duration(k.max_ns)), static_cast<double>(k.max_ns)));
-    const double share = analysis.kernel_total_ns ? 100.0 * static_cast<double>(k.total_ns) / static_cast<double>(analysis.kernel_total_ns) : 0;
+    table_->setItem(
+        r, 2, new NumberItem(QString::fromStdString(format_duration(k.total_ns)), static_cast<double>(k.total_ns)));
+    table_->setItem(
+        r, 3, new NumberItem(QString::fromStdString(format_duration(k.mean_ns())), static_cast<double>(k.mean_ns())));
+    table_->setItem(r, 4,
+                    new NumberItem(QString::fromStdString(format_duration(k.max_ns)), static_cast<double>(k.max_ns)));
+    const double share = analysis.kernel_total_ns
+                             ? 100.0 * static_cast<double>(k.total_ns) / static_cast<double>(analysis.kernel_total_ns)
+                             : 0;
     table_->setItem(r, 5, new NumberItem(QString::number(share, 'f', 1), share));
     ++r;
   }
@@ -108,12 +117,14 @@ void KernelTable::set_rows(const DocumentAnalysis& analysis) {
 
 QString legend_html(const DocumentAnalysis& analysis, std::size_t kernel_count) {
   auto swatch = [](Rgb rgb, const QString& text) {
-    return QStringLiteral("<tr><td bgcolor='%1' width='24'>&nbsp;</td><td>%2</td></tr>").arg(hex(rgb), text.toHtmlEscaped());
+    return QStringLiteral("<tr><td bgcolor='%1' width='24'>&nbsp;</td><td>%2</td></tr>")
+        .arg(hex(rgb), text.toHtmlEscaped());
   };
   QString html = QStringLiteral("<table cellspacing='3'>");
   for (EventKind kind : {EventKind::Memcpy, EventKind::Memset, EventKind::Runtime, EventKind::Driver, EventKind::Sync,
                          EventKind::CpuOp, EventKind::Annotation, EventKind::Overhead})
-    html += swatch(kind_color(kind), QString::fromUtf8(to_string(kind).data(), static_cast<qsizetype>(to_string(kind).size())));
+    html += swatch(kind_color(kind),
+                   QString::fromUtf8(to_string(kind).data(), static_cast<qsizetype>(to_string(kind).size())));
   html += QStringLiteral("<tr><td colspan='2'><i>hatched: many short events merged; hover for the count</i></td></tr>");
   html += QStringLiteral("<tr><td colspan='2'><b>Kernels (by total time)</b></td></tr>");
   for (std::size_t i = 0; i < analysis.kernels.size() && i < kernel_count; ++i)

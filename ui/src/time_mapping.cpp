@@ -7,7 +7,8 @@
 namespace gtv::ui {
 
 TimeMapping::TimeMapping(TimeWindow window, double width_px)
-    : window_(window), width_px_(std::max(width_px, 1.0)),
+    : window_(window),
+      width_px_(std::max(width_px, 1.0)),
       ns_per_px_(static_cast<double>(std::max<TimeNs>(window.span_ns(), 1)) / width_px_) {}
 
 double TimeMapping::x_of(TimeNs t_ns) const { return static_cast<double>(t_ns - window_.t0_ns) / ns_per_px_; }
@@ -20,7 +21,8 @@ TimeWindow zoom_window(TimeWindow window, TimeNs anchor_ns, double factor) {
   if (!(factor > 0)) return window;
   const double left = static_cast<double>(anchor_ns - window.t0_ns) / factor;
   const double right = static_cast<double>(window.t1_ns - anchor_ns) / factor;
-  TimeWindow out{anchor_ns - static_cast<TimeNs>(std::llround(left)), anchor_ns + static_cast<TimeNs>(std::llround(right))};
+  TimeWindow out{anchor_ns - static_cast<TimeNs>(std::llround(left)),
+                 anchor_ns + static_cast<TimeNs>(std::llround(right))};
   if (out.span_ns() < kMinSpanNs) return window;
   return out;
 }

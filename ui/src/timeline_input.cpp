@@ -1,11 +1,11 @@
 // Mouse, wheel and keyboard input of TimelineView, and the operations they trigger (search, lane toggles).
+#include <qcustomplot.h>
+
 #include <QKeyEvent>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QWheelEvent>
-#include <qcustomplot.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -23,13 +23,20 @@ constexpr double kClickSlopPx = 3;
 bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
   if (watched != plot_) return QWidget::eventFilter(watched, event);
   switch (event->type()) {
-    case QEvent::Wheel: return on_wheel(static_cast<QWheelEvent*>(event));
-    case QEvent::MouseButtonPress: return on_press(static_cast<QMouseEvent*>(event));
-    case QEvent::MouseMove: return on_move(static_cast<QMouseEvent*>(event));
-    case QEvent::MouseButtonRelease: return on_release(static_cast<QMouseEvent*>(event));
-    case QEvent::MouseButtonDblClick: return true;
-    case QEvent::KeyPress: return on_key(static_cast<QKeyEvent*>(event));
-    default: return QWidget::eventFilter(watched, event);
+    case QEvent::Wheel:
+      return on_wheel(static_cast<QWheelEvent*>(event));
+    case QEvent::MouseButtonPress:
+      return on_press(static_cast<QMouseEvent*>(event));
+    case QEvent::MouseMove:
+      return on_move(static_cast<QMouseEvent*>(event));
+    case QEvent::MouseButtonRelease:
+      return on_release(static_cast<QMouseEvent*>(event));
+    case QEvent::MouseButtonDblClick:
+      return true;
+    case QEvent::KeyPress:
+      return on_key(static_cast<QKeyEvent*>(event));
+    default:
+      return QWidget::eventFilter(watched, event);
   }
 }
 
@@ -71,8 +78,10 @@ bool TimelineView::on_move(QMouseEvent* event) {
   const QPointF pos = event->position();
   if (drag_ == Drag::None) {
     const QString tip = tooltip_at(pos);
-    if (tip.isEmpty()) QToolTip::hideText();
-    else QToolTip::showText(event->globalPosition().toPoint(), tip, plot_);
+    if (tip.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(event->globalPosition().toPoint(), tip, plot_);
     return true;
   }
   moved_ = moved_ || (pos - press_pos_).manhattanLength() > kClickSlopPx;
@@ -94,7 +103,8 @@ bool TimelineView::on_move(QMouseEvent* event) {
       state_.box = QRectF(press_pos_, pos).normalized();
       request_replot();
       break;
-    case Drag::None: break;
+    case Drag::None:
+      break;
   }
   return true;
 }
@@ -126,24 +136,39 @@ bool TimelineView::on_key(QKeyEvent* event) {
   switch (event->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal:
-    case Qt::Key_W: zoom_by(kKeyZoomFactor); return true;
+    case Qt::Key_W:
+      zoom_by(kKeyZoomFactor);
+      return true;
     case Qt::Key_Minus:
-    case Qt::Key_S: zoom_by(1 / kKeyZoomFactor); return true;
+    case Qt::Key_S:
+      zoom_by(1 / kKeyZoomFactor);
+      return true;
     case Qt::Key_Left:
-    case Qt::Key_A: pan_by_px(-kKeyPanFraction * width); return true;
+    case Qt::Key_A:
+      pan_by_px(-kKeyPanFraction * width);
+      return true;
     case Qt::Key_Right:
-    case Qt::Key_D: pan_by_px(kKeyPanFraction * width); return true;
-    case Qt::Key_Up: set_scroll_px(state_.scroll_px - state_.theme.depth_px() * 3); return true;
-    case Qt::Key_Down: set_scroll_px(state_.scroll_px + state_.theme.depth_px() * 3); return true;
+    case Qt::Key_D:
+      pan_by_px(kKeyPanFraction * width);
+      return true;
+    case Qt::Key_Up:
+      set_scroll_px(state_.scroll_px - state_.theme.depth_px() * 3);
+      return true;
+    case Qt::Key_Down:
+      set_scroll_px(state_.scroll_px + state_.theme.depth_px() * 3);
+      return true;
     case Qt::Key_F:
-      if (state_.selected || state_.measure) zoom_to_selection();
-      else fit();
+      if (state_.selected || state_.measure)
+        zoom_to_selection();
+      else
+        fit();
       return true;
     case Qt::Key_Escape:
       select(std::nullopt);
       set_measure(std::nullopt);
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -153,8 +178,10 @@ void TimelineView::on_header_click(QPointF pos, bool context_menu) {
   if (row < 0) return;
   const LaneRow r = state_.layout.rows()[static_cast<std::size_t>(row)];
   if (!context_menu) {
-    if (r.kind == RowKind::Lane) toggle_lane_collapsed(r.lane);
-    else toggle_group(r.group);
+    if (r.kind == RowKind::Lane)
+      toggle_lane_collapsed(r.lane);
+    else
+      toggle_group(r.group);
     return;
   }
   QMenu menu(this);
@@ -172,8 +199,10 @@ void TimelineView::toggle_lane_collapsed(LaneIndex lane) {
 }
 
 void TimelineView::set_lane_hidden(LaneIndex lane, bool hidden) {
-  if (hidden) state_.lane_state.hidden_lanes.insert(lane);
-  else state_.lane_state.hidden_lanes.erase(lane);
+  if (hidden)
+    state_.lane_state.hidden_lanes.insert(lane);
+  else
+    state_.lane_state.hidden_lanes.erase(lane);
   relayout();
 }
 
@@ -200,7 +229,8 @@ std::size_t TimelineView::set_search(const QString& text) {
     for (StringId id = 1; id < strings.size(); ++id) {
       const std::string_view name = strings.view(id);
       state_.name_matches[id] = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()))
-                                    .toLower().contains(QString::fromStdString(needle));
+                                    .toLower()
+                                    .contains(QString::fromStdString(needle));
     }
     const auto lanes = state_.trace->lanes();
     for (LaneIndex l = 0; l < lanes.size(); ++l)
@@ -219,8 +249,8 @@ bool TimelineView::search_next() {
   auto it = search_results_.begin();
   if (state_.selected) {
     auto current = std::find(search_results_.begin(), search_results_.end(), *state_.selected);
-    if (current != search_results_.end()) it = std::next(current) == search_results_.end() ? search_results_.begin()
-                                                                                            : std::next(current);
+    if (current != search_results_.end())
+      it = std::next(current) == search_results_.end() ? search_results_.begin() : std::next(current);
   }
   jump_to(*it);
   return true;

@@ -1,13 +1,13 @@
 #include "gtv/ui/timeline_view.h"
 
-#include <QHBoxLayout>
-#include <QScrollBar>
 #include <qcustomplot.h>
 
+#include <QHBoxLayout>
+#include <QScrollBar>
 #include <algorithm>
 
-#include "gtv/ui/event_text.h"
 #include "gtv/model/lod.h"
+#include "gtv/ui/event_text.h"
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/timeline_layers.h"
 
@@ -196,7 +196,8 @@ std::optional<EventRef> TimelineView::event_at(QPointF pos) const {
   const LaneIndex lane = state_.layout.rows()[static_cast<std::size_t>(row)].lane;
   const TimeMapping map = mapping();
   const auto tolerance = static_cast<TimeNs>(2 * map.ns_per_px());
-  const std::int64_t index = gtv::event_at(state_.trace->lane(lane), depth, map.time_at(pos.x() - area.left()), tolerance);
+  const std::int64_t index =
+      gtv::event_at(state_.trace->lane(lane), depth, map.time_at(pos.x() - area.left()), tolerance);
   if (index < 0) return std::nullopt;
   return EventRef{lane, static_cast<std::uint32_t>(index)};
 }
@@ -217,7 +218,8 @@ QString TimelineView::tooltip_at(QPointF pos) const {
     const Lane& lane = state_.trace->lane(block->lane);
     const TimeNs origin = state_.trace->start_ns();
     return QString::fromStdString(std::to_string(block->count) + " events merged (zoom in to see them)\nfrom " +
-                                  format_duration_exact(block->start_ns - origin) + " to " + format_duration_exact(block->end_ns - origin) +
+                                  format_duration_exact(block->start_ns - origin) + " to " +
+                                  format_duration_exact(block->end_ns - origin) +
                                   "\nfirst: " + std::string(state_.trace->name(lane.events[block->first_index])) +
                                   "\nwhere: " + lane_location(*state_.trace, block->lane));
   }
@@ -237,7 +239,8 @@ std::optional<TimelineView::Block> TimelineView::block_at(QPointF pos) const {
   const LaneIndex lane = state_.layout.rows()[static_cast<std::size_t>(row)].lane;
   const TimeMapping map = mapping();
   const TimeNs t = map.time_at(pos.x() - area.left());
-  for (const LodSpan& span : query_lod(state_.trace->lane(lane), {state_.window.t0_ns, state_.window.t1_ns, area.width()}))
+  for (const LodSpan& span :
+       query_lod(state_.trace->lane(lane), {state_.window.t0_ns, state_.window.t1_ns, area.width()}))
     if (span.depth == depth && span.start_ns <= t && t < span.end_ns + static_cast<TimeNs>(map.ns_per_px()))
       return Block{lane, span.first_index, span.count, span.start_ns, span.end_ns};
   return std::nullopt;

@@ -46,8 +46,9 @@ LoadResult analyse_trace(Trace trace) {
 
 LoadResult load_trace_bytes(const QByteArray& bytes, const QString& name, const LoadProgress& progress) {
 #if GTV_IO_AVAILABLE
-  return from_expected(io::read_trace_from_memory(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                                                  name.toStdString(), read_options(progress)));
+  return from_expected(
+      io::read_trace_from_memory(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                                 name.toStdString(), read_options(progress)));
 #else
   (void)bytes;
   (void)progress;
@@ -93,8 +94,8 @@ void TraceDocument::load() {
   // cancels and waits, so the worker never outlives it.
   watcher_.setFuture(QtConcurrent::run([path, cancelled, self] {
     const LoadProgress progress = [cancelled, self](double fraction) {
-      QMetaObject::invokeMethod(self, [self, fraction] { emit static_cast<TraceDocument*>(self)->progress(fraction); },
-                                Qt::QueuedConnection);
+      QMetaObject::invokeMethod(
+          self, [self, fraction] { emit static_cast<TraceDocument*>(self)->progress(fraction); }, Qt::QueuedConnection);
       return !cancelled->load();
     };
     return load_trace_file(path, progress);
@@ -112,8 +113,10 @@ void TraceDocument::deliver(LoadResult result) {
   if (!loading_ && (result_.trace || !result_.error.isEmpty())) return;  // delivered once
   loading_ = false;
   result_ = std::move(result);
-  if (result_.error.isEmpty()) emit loaded();
-  else emit failed(result_.error);
+  if (result_.error.isEmpty())
+    emit loaded();
+  else
+    emit failed(result_.error);
 }
 
 }  // namespace gtv::ui

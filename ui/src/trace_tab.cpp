@@ -15,9 +15,16 @@
 namespace gtv::ui {
 
 TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document), stack_(new QStackedWidget(this)), progress_(new QProgressBar),
-      view_(new TimelineView), side_(new QTabWidget), details_(new DetailsPanel(view_)), summary_(new QTextBrowser),
-      kernels_(new KernelTable), legend_(new QTextBrowser) {
+    : QWidget(parent),
+      document_(document),
+      stack_(new QStackedWidget(this)),
+      progress_(new QProgressBar),
+      view_(new TimelineView),
+      side_(new QTabWidget),
+      details_(new DetailsPanel(view_)),
+      summary_(new QTextBrowser),
+      kernels_(new KernelTable),
+      legend_(new QTextBrowser) {
   document_->setParent(this);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);

@@ -2,13 +2,12 @@
 // Prints the median over repeated replots. Usage: gtv_ui_replot_bench [--quick]
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <vector>
-
-#include <QTemporaryDir>
 
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/trace_document.h"
@@ -65,10 +64,11 @@ void run(std::size_t events, int repeats) {
   view.set_window({mid, mid + 200'000});  // 200 us: every event is several pixels wide
   const Timing zoom = median_replot(view, repeats);
   const std::size_t zoom_spans = view.lanes_plottable()->last_span_count();
-  std::printf("%9zu events, %zu lanes (built in %.0f ms)\n  full view:      median %.2f ms wall, %.2f ms CPU (%zu spans)\n"
-              "  zoomed 200 us:  median %.2f ms wall, %.2f ms CPU (%zu spans)\n",
-              trace->event_count(), trace->lanes().size(), build_ms, full.wall_ms, full.cpu_ms, full_spans, zoom.wall_ms,
-              zoom.cpu_ms, zoom_spans);
+  std::printf(
+      "%9zu events, %zu lanes (built in %.0f ms)\n  full view:      median %.2f ms wall, %.2f ms CPU (%zu spans)\n"
+      "  zoomed 200 us:  median %.2f ms wall, %.2f ms CPU (%zu spans)\n",
+      trace->event_count(), trace->lanes().size(), build_ms, full.wall_ms, full.cpu_ms, full_spans, zoom.wall_ms,
+      zoom.cpu_ms, zoom_spans);
 }
 
 #if GTV_IO_AVAILABLE
@@ -86,8 +86,8 @@ void open_to_first_paint(std::size_t events) {
   view.set_trace(loaded.trace);
   if (loaded.analysis) view.set_overlays(loaded.analysis->overlays);
   view.replot_now();
-  std::printf("open %zu-event .json.gz to first paint: %.0f ms (read + analysis %.0f ms)\n", loaded.trace->event_count(),
-              static_cast<double>(timer.nsecsElapsed()) / 1e6, load_ms);
+  std::printf("open %zu-event .json.gz to first paint: %.0f ms (read + analysis %.0f ms)\n",
+              loaded.trace->event_count(), static_cast<double>(timer.nsecsElapsed()) / 1e6, load_ms);
 }
 #endif
 
@@ -97,7 +97,8 @@ int main(int argc, char** argv) {
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
-  const int quick_repeats = qEnvironmentVariableIntValue("GTV_BENCH_REPEATS") > 0 ? qEnvironmentVariableIntValue("GTV_BENCH_REPEATS") : 5;
+  const int quick_repeats =
+      qEnvironmentVariableIntValue("GTV_BENCH_REPEATS") > 0 ? qEnvironmentVariableIntValue("GTV_BENCH_REPEATS") : 5;
   std::printf("gtv timeline replot, offscreen, 1920x1080, median of %d\n", quick ? quick_repeats : 30);
   run(1'000'000, quick ? quick_repeats : 30);
   if (!quick) run(10'000'000, 30);

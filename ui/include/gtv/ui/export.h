@@ -16,10 +16,11 @@ class TimelineView;
 
 struct ExportOptions {
   QString path;
-  double scale = 1.0;                 // raster formats: pixels per layout pixel
-  int width_px = 0;                   // 0: 1600
-  int height_px = 0;                  // 0: tall enough for every lane (capped)
-  std::optional<TimeWindow> range;    // relative to the trace start; else the visible window, or the whole trace with whole_trace
+  double scale = 1.0;  // raster formats: pixels per layout pixel
+  int width_px = 0;    // 0: 1600
+  int height_px = 0;   // 0: tall enough for every lane (capped)
+  std::optional<TimeWindow>
+      range;  // relative to the trace start; else the visible window, or the whole trace with whole_trace
   bool whole_trace = false;
   int jpg_quality = 92;
 };

@@ -37,9 +37,9 @@ struct LaneRow {
 };
 
 struct LayoutOptions {
-  double depth_px = 20;   // height of one depth row
-  double header_px = 22;  // process / GPU header rows
-  double lane_gap_px = 4; // space under each lane
+  double depth_px = 20;    // height of one depth row
+  double header_px = 22;   // process / GPU header rows
+  double lane_gap_px = 4;  // space under each lane
 };
 
 struct LaneViewState {

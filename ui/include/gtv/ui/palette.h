@@ -12,9 +12,9 @@ namespace gtv::ui {
 using Rgb = std::uint32_t;
 
 // Distinct mid-tone colours that keep white or black names readable.
-inline constexpr std::array<Rgb, 16> kKernelPalette = {
-    0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7,
-    0x9c755f, 0x86bcb6, 0xd37295, 0x8cd17d, 0xb6992d, 0x499894, 0xf1ce63, 0xa0cbe8};
+inline constexpr std::array<Rgb, 16> kKernelPalette = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948,
+                                                       0xb07aa1, 0xff9da7, 0x9c755f, 0x86bcb6, 0xd37295, 0x8cd17d,
+                                                       0xb6992d, 0x499894, 0xf1ce63, 0xa0cbe8};
 
 // FNV-1a, 64 bit: stable across runs and platforms (std::hash is not).
 [[nodiscard]] std::uint64_t stable_hash(std::string_view text);

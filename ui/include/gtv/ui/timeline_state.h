@@ -22,12 +22,12 @@ struct TimelineState {
   TimeWindow window;
   double scroll_px = 0;  // vertical scroll of the lane area
   Theme theme;
-  std::vector<Rgb> name_colors;          // per StringId: the kernel colour of that name
-  std::vector<char> name_matches;        // per StringId: matches the search text
+  std::vector<Rgb> name_colors;    // per StringId: the kernel colour of that name
+  std::vector<char> name_matches;  // per StringId: matches the search text
   bool search_active = false;
   std::optional<EventRef> selected;
-  std::optional<TimeWindow> measure;     // shift-drag range
-  std::optional<QRectF> box;             // ctrl-drag box zoom, in plot pixels
+  std::optional<TimeWindow> measure;  // shift-drag range
+  std::optional<QRectF> box;          // ctrl-drag box zoom, in plot pixels
   OverlayData overlays;
   double top_band_px = 0;     // measurement brackets and ranges above the lanes
   double bottom_band_px = 0;  // overlap strip under the lanes

@@ -1,0 +1,73 @@
+#pragma once
+// Classroom mode: a recording for a projector. Large fonts and high-contrast colours, the scenario's lesson in
+// one sentence, a playback cursor that replays the recording slowly (what lies after the cursor is faded out, so
+// the class sees launches queue up and kernels start), and "predict, then reveal": the GPU lanes (and the
+// overlap strip) stay hidden until the teacher reveals them.
+#include <QWidget>
+#include <memory>
+
+#include "gtv/model/trace.h"
+#include "gtv/ui/theme.h"
+
+class QLabel;
+class QPushButton;
+class QTimer;
+
+namespace gtv::ui {
+
+class TimelineView;
+class PlaybackOverlay;
+
+// Black background, white text, fonts scaled for a projector.
+[[nodiscard]] Theme classroom_theme(double font_scale = 2.0);
+// The one-sentence lesson of a scenario (from its explanation); empty for unknown scenarios.
+[[nodiscard]] QString scenario_lesson(const QString& scenario);
+
+class ClassroomView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ClassroomView(QWidget* parent = nullptr);
+
+  // scenario: the trace's recorded scenario name is used when empty.
+  void set_trace(std::shared_ptr<const Trace> trace, const QString& scenario = {});
+  [[nodiscard]] TimelineView* view() const { return view_; }
+  [[nodiscard]] QString lesson() const;
+
+  // Playback: the cursor moves from the trace start to its end in about duration_ms of wall time.
+  void set_playback_duration_ms(int duration_ms);
+  [[nodiscard]] int playback_duration_ms() const { return duration_ms_; }
+  [[nodiscard]] TimeNs cursor_ns() const { return cursor_ns_; }
+  void set_cursor_ns(TimeNs t_ns);
+  void play();
+  void pause();
+  void restart();
+  [[nodiscard]] bool is_playing() const;
+  // One timer step (the timer calls it; public so a key press or a test can step by hand).
+  void step();
+  [[nodiscard]] TimeNs step_ns() const;
+  [[nodiscard]] static constexpr int tick_ms() { return 40; }
+
+  void set_gpu_revealed(bool revealed);
+  [[nodiscard]] bool gpu_revealed() const { return revealed_; }
+
+ signals:
+  void cursor_moved(gtv::TimeNs t_ns);
+  void playback_finished();
+
+ private:
+  void apply_lane_visibility();
+  void follow_cursor();
+
+  std::shared_ptr<const Trace> trace_;
+  QLabel* lesson_;
+  TimelineView* view_;
+  PlaybackOverlay* overlay_;
+  QTimer* timer_;
+  QPushButton* play_;
+  QPushButton* reveal_;
+  TimeNs cursor_ns_ = 0;
+  int duration_ms_ = 60000;
+  bool revealed_ = false;
+};
+
+}  // namespace gtv::ui

@@ -1,0 +1,64 @@
+#pragma once
+// Two or more runs stacked on a shared time axis, aligned at each run's first steady-state kernel
+// (run_alignment.h); zoom and pan in any of them moves all of them. Each run's header carries its numbers from
+// core/analysis: wall, GPU busy, overlap, effective parallelism, and the speedup against the first run.
+#include <QStringList>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "gtv/model/trace.h"
+#include "gtv/ui/time_mapping.h"
+
+class QLabel;
+class QSplitter;
+
+namespace gtv::ui {
+
+class TimelineView;
+struct Theme;
+
+class CompareView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit CompareView(QWidget* parent = nullptr);
+
+  // A line above the runs (e.g. why a comparison uses a stand-in recording).
+  void set_note(const QString& note);
+  [[nodiscard]] QString note() const;
+  void add_run(std::shared_ptr<const Trace> trace, const QString& label);
+  // Loads each file in the calling thread and adds it; returns the first error (one line), empty when all
+  // loaded. Labels default to the file names without .json.gz.
+  QString add_files(const QStringList& paths, const QStringList& labels = {});
+
+  [[nodiscard]] int run_count() const { return static_cast<int>(runs_.size()); }
+  [[nodiscard]] TimelineView* view(int run) const { return runs_[static_cast<std::size_t>(run)].view; }
+  [[nodiscard]] TimeNs anchor_ns(int run) const { return runs_[static_cast<std::size_t>(run)].anchor_ns; }
+  // anchor_ns(run) - anchor_ns(0): time t of run 0 is shown beside t + offset_ns(run) of that run.
+  [[nodiscard]] TimeNs offset_ns(int run) const;
+  [[nodiscard]] QString figures_text(int run) const;
+
+  // Sets the window in run 0's time; the others follow with their offsets.
+  void set_window(TimeWindow window_run0);
+  // Shows the union of all runs on the aligned axis.
+  void fit();
+  void set_theme(const Theme& theme);
+
+ private:
+  struct Run {
+    std::shared_ptr<const Trace> trace;
+    QString label;
+    TimeNs anchor_ns = 0;
+    TimelineView* view = nullptr;
+    QLabel* header = nullptr;
+  };
+  void sync_from(int run);
+  void refresh_figures();
+
+  QLabel* note_;
+  QSplitter* splitter_;
+  std::vector<Run> runs_;
+  bool syncing_ = false;
+};
+
+}  // namespace gtv::ui

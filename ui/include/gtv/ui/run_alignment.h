@@ -1,0 +1,30 @@
+#pragma once
+// Where runs line up when they are stacked for comparison, and the one-sentence lesson of a scenario. Pure
+// functions with no Qt, unit tested on their own.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gtv/model/trace.h"
+
+namespace gtv::ui {
+
+// The first steady-state GPU kernel: the first kernel starting at or after the end of the last WarmUp range;
+// without WarmUp ranges, the first kernel. Its start (relative to the trace origin), or nullopt when the trace
+// has no kernel after the warm-up.
+[[nodiscard]] std::optional<TimeNs> steady_state_anchor_ns(const Trace& trace);
+
+// The anchor used for alignment: steady_state_anchor_ns, else the trace start (a trace without kernels still
+// stacks, at its beginning).
+[[nodiscard]] TimeNs alignment_anchor_ns(const Trace& trace);
+
+// Shift of each run's time axis against the first run: offsets[i] = anchors[i] - anchors[0], so that time t in
+// run 0 is shown beside time t + offsets[i] in run i. Empty for no anchors.
+[[nodiscard]] std::vector<TimeNs> alignment_offsets_ns(const std::vector<TimeNs>& anchors_ns);
+
+// The first sentence of the "**Lesson.**" paragraph of a scenario explanation (markdown), joined onto one line;
+// else the first sentence of the first paragraph that is not a heading. Empty when there is no text.
+[[nodiscard]] std::string lesson_sentence(std::string_view markdown);
+
+}  // namespace gtv::ui

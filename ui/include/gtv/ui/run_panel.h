@@ -1,0 +1,88 @@
+#pragma once
+// The run panel: pick a scenario (its explanation beside it), set models, hidden size, batch, iterations and the
+// device mapping, press Run. The run happens in a RunJob (off the UI thread) with a progress bar and Cancel; the
+// saved file is announced with run_saved() (the main window opens it as a tab). The bundled H200 recordings are
+// listed next to it; open_recording() asks for one. A build without LibTorch only lists the recordings.
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTextBrowser;
+
+namespace gtv::ui {
+
+class RunJob;
+struct RunOutcome;
+
+// Where the bundled recordings are: $GTV_RECORDINGS_DIR, <exe>/../share/gtv/traces/h200x2, or the source tree's
+// resources/traces/h200x2; empty when none exists.
+[[nodiscard]] QString bundled_recordings_dir();
+// The default data directory of runs: QStandardPaths::AppDataLocation.
+[[nodiscard]] QString default_data_dir();
+
+class RunPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit RunPanel(QWidget* parent = nullptr);
+  ~RunPanel() override;
+
+  void set_data_dir(const QString& dir) { data_dir_ = dir; }
+  [[nodiscard]] const QString& data_dir() const { return data_dir_; }
+  [[nodiscard]] bool can_run() const;
+  [[nodiscard]] bool is_running() const;
+
+  // Widgets, for tests and the main window.
+  [[nodiscard]] QComboBox* scenario_box() const { return scenario_; }
+  [[nodiscard]] QSpinBox* models_box() const { return models_; }
+  [[nodiscard]] QSpinBox* hidden_box() const { return hidden_; }
+  [[nodiscard]] QSpinBox* batch_box() const { return batch_; }
+  [[nodiscard]] QSpinBox* iters_box() const { return iters_; }
+  [[nodiscard]] QLineEdit* devices_edit() const { return devices_; }
+  [[nodiscard]] QPushButton* run_button() const { return run_; }
+  [[nodiscard]] QPushButton* cancel_button() const { return cancel_; }
+  [[nodiscard]] QProgressBar* progress_bar() const { return progress_; }
+  [[nodiscard]] QLabel* status_label() const { return status_; }
+  [[nodiscard]] QListWidget* recordings() const { return recordings_; }
+
+  void start_run();
+  void cancel_run();
+
+ signals:
+  void run_saved(const QString& path);
+  void run_failed(const QString& message);
+  void run_cancelled();
+  void open_recording(const QString& path);
+
+ private:
+  QWidget* build_form();
+  QWidget* build_recordings();
+  void show_explanation();
+  void on_progress(const QString& line);
+  void on_finished(const RunOutcome& outcome);
+  void set_running(bool running);
+
+  QString data_dir_;
+  QComboBox* scenario_ = nullptr;
+  QTextBrowser* explanation_ = nullptr;
+  QSpinBox* models_ = nullptr;
+  QSpinBox* hidden_ = nullptr;
+  QSpinBox* batch_ = nullptr;
+  QSpinBox* iters_ = nullptr;
+  QLineEdit* devices_ = nullptr;
+  QPushButton* run_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* status_ = nullptr;
+  QLabel* gpu_note_ = nullptr;
+  QListWidget* recordings_ = nullptr;
+  RunJob* job_ = nullptr;
+  int expected_steps_ = 1;
+  int steps_seen_ = 0;
+};
+
+}  // namespace gtv::ui

@@ -1,0 +1,245 @@
+#include "gtv/ui/run_panel.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <optional>
+
+#include "gtv/config.h"
+#include "gtv/ui/run_job.h"
+
+namespace gtv::ui {
+namespace {
+
+QSpinBox* spin(int min, int max, int value, QWidget* parent) {
+  auto* box = new QSpinBox(parent);
+  box->setRange(min, max);
+  box->setValue(value);
+  return box;
+}
+
+#if GTV_WITH_TORCH
+// "0,1,0" -> {0, 1, 0}; empty -> {} (round-robin); anything else is an error naming the bad item.
+std::optional<std::vector<int>> parse_devices(const QString& text, QString* error) {
+  std::vector<int> devices;
+  if (text.trimmed().isEmpty()) return devices;
+  for (const QString& item : text.split(QLatin1Char(','))) {
+    bool ok = false;
+    const int d = item.trimmed().toInt(&ok);
+    if (!ok || d < 0) {
+      *error = QStringLiteral("device mapping: '%1' is not a GPU index (use e.g. 0,1,0)").arg(item.trimmed());
+      return std::nullopt;
+    }
+    devices.push_back(d);
+  }
+  return devices;
+}
+#endif
+
+}  // namespace
+
+QString bundled_recordings_dir() {
+  QStringList candidates;
+  if (!qEnvironmentVariableIsEmpty("GTV_RECORDINGS_DIR")) candidates << qEnvironmentVariable("GTV_RECORDINGS_DIR");
+  candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/gtv/traces/h200x2")
+             << QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2");
+  for (const QString& dir : candidates)
+    if (QFileInfo(dir).isDir()) return QDir(dir).absolutePath();
+  return {};
+}
+
+QString default_data_dir() { return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation); }
+
+RunPanel::RunPanel(QWidget* parent) : QWidget(parent), data_dir_(default_data_dir()) {
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(build_form());
+  layout->addWidget(build_recordings(), 1);
+}
+
+RunPanel::~RunPanel() = default;
+
+QWidget* RunPanel::build_form() {
+  auto* box = new QWidget(this);
+  auto* form = new QFormLayout(box);
+  scenario_ = new QComboBox(box);
+  explanation_ = new QTextBrowser(box);
+  explanation_->setMinimumHeight(160);
+  models_ = spin(1, 16, 3, box);
+  hidden_ = spin(0, 100000, 0, box);
+  hidden_->setSpecialValueText(tr("default (10000 GPU, 512 CPU)"));
+  batch_ = spin(1, 100000, 100, box);
+  iters_ = spin(1, 10000, 10, box);
+  devices_ = new QLineEdit(box);
+  devices_->setPlaceholderText(tr("round-robin, or e.g. 0,1,0"));
+  run_ = new QPushButton(tr("Run"), box);
+  cancel_ = new QPushButton(tr("Cancel"), box);
+  cancel_->setEnabled(false);
+  progress_ = new QProgressBar(box);
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  status_ = new QLabel(box);
+  status_->setWordWrap(true);
+  gpu_note_ = new QLabel(box);
+  gpu_note_->setWordWrap(true);
+  form->addRow(tr("Scenario"), scenario_);
+  form->addRow(explanation_);
+  form->addRow(tr("Models"), models_);
+  form->addRow(tr("Hidden"), hidden_);
+  form->addRow(tr("Batch"), batch_);
+  form->addRow(tr("Iterations"), iters_);
+  form->addRow(tr("Devices"), devices_);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(run_);
+  buttons->addWidget(cancel_);
+  form->addRow(buttons);
+  form->addRow(progress_);
+  form->addRow(status_);
+  form->addRow(gpu_note_);
+  connect(run_, &QPushButton::clicked, this, &RunPanel::start_run);
+  connect(cancel_, &QPushButton::clicked, this, &RunPanel::cancel_run);
+  connect(scenario_, &QComboBox::currentIndexChanged, this, &RunPanel::show_explanation);
+#if GTV_WITH_TORCH
+  for (const exp::ScenarioInfo& s : exp::list_scenarios()) {
+    scenario_->addItem(QString::fromStdString(s.name));
+    scenario_->setItemData(scenario_->count() - 1, QString::fromStdString(s.summary), Qt::ToolTipRole);
+  }
+  const int gpus = exp::cuda_device_count();
+  gpu_note_->setText(gpus > 0 ? tr("%1 CUDA GPU(s) here.").arg(gpus)
+                              : tr("No CUDA GPU here: runs use the CPU mode (no GPU lanes). The H200 recordings "
+                                   "below show what the scenarios do on two GPUs."));
+  job_ = new RunJob(this);
+  connect(job_, &RunJob::progress_line, this, &RunPanel::on_progress);
+  connect(job_, &RunJob::finished, this, &RunPanel::on_finished);
+#else
+  gpu_note_->setText(tr("This build cannot run experiments (built without LibTorch); open a recording below."));
+  run_->setEnabled(false);
+  for (QWidget* w : std::initializer_list<QWidget*>{scenario_, models_, hidden_, batch_, iters_, devices_})
+    w->setEnabled(false);
+#endif
+  show_explanation();
+  return box;
+}
+
+QWidget* RunPanel::build_recordings() {
+  auto* box = new QWidget(this);
+  auto* layout = new QVBoxLayout(box);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(new QLabel(tr("Recorded on 2x H200 (double-click to open):"), box));
+  recordings_ = new QListWidget(box);
+  layout->addWidget(recordings_);
+  const QString dir = bundled_recordings_dir();
+  if (!dir.isEmpty()) {
+    const QStringList files = QDir(dir).entryList({QStringLiteral("*.json.gz")}, QDir::Files, QDir::Name);
+    for (const QString& f : files) {
+      auto* item = new QListWidgetItem(QString(f).remove(QStringLiteral(".json.gz")), recordings_);
+      item->setData(Qt::UserRole, QDir(dir).filePath(f));
+    }
+  }
+  if (recordings_->count() == 0) recordings_->addItem(tr("(no bundled recordings found)"));
+  connect(recordings_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    const QString path = item->data(Qt::UserRole).toString();
+    if (!path.isEmpty()) emit open_recording(path);
+  });
+  return box;
+}
+
+void RunPanel::show_explanation() {
+#if GTV_WITH_TORCH
+  const auto text = exp::scenario_explanation(scenario_->currentText().toStdString());
+  explanation_->setMarkdown(text ? QString::fromUtf8(text->data(), static_cast<qsizetype>(text->size()))
+                                 : QString());
+#else
+  explanation_->setPlainText(tr("This build cannot run experiments."));
+#endif
+}
+
+bool RunPanel::can_run() const { return GTV_WITH_TORCH != 0; }
+
+bool RunPanel::is_running() const {
+#if GTV_WITH_TORCH
+  return job_->is_running();
+#else
+  return false;
+#endif
+}
+
+void RunPanel::start_run() {
+#if GTV_WITH_TORCH
+  if (job_->is_running()) return;
+  QString error;
+  const auto devices = parse_devices(devices_->text(), &error);
+  if (!devices) {
+    status_->setText(error);
+    emit run_failed(error);
+    return;
+  }
+  exp::RunConfig config;
+  config.scenario = scenario_->currentText().toStdString();
+  config.models = models_->value();
+  config.hidden = hidden_->value();
+  config.batch = batch_->value();
+  config.iters = iters_->value();
+  config.devices = *devices;
+  expected_steps_ = config.models + 3;  // building each model, warm-up, the timed phases
+  steps_seen_ = 0;
+  progress_->setRange(0, expected_steps_);
+  progress_->setValue(0);
+  status_->setText(tr("starting %1...").arg(scenario_->currentText()));
+  set_running(job_->start(config, data_dir_));
+#endif
+}
+
+void RunPanel::cancel_run() {
+#if GTV_WITH_TORCH
+  if (!job_->is_running()) return;
+  job_->cancel();
+  cancel_->setEnabled(false);
+  status_->setText(tr("cancelling (stops at the next step)..."));
+#endif
+}
+
+void RunPanel::on_progress(const QString& line) {
+  ++steps_seen_;
+  if (steps_seen_ >= expected_steps_) progress_->setRange(0, steps_seen_ + 1);  // more steps than guessed
+  progress_->setValue(steps_seen_);
+  status_->setText(line);
+}
+
+void RunPanel::on_finished(const RunOutcome& outcome) {
+  set_running(false);
+  if (outcome.cancelled) {
+    progress_->setValue(0);
+    status_->setText(tr("cancelled: nothing saved"));
+    emit run_cancelled();
+    return;
+  }
+  progress_->setValue(progress_->maximum());
+  if (!outcome.saved_path.isEmpty()) {
+    status_->setText(outcome.error.isEmpty() ? tr("saved %1").arg(outcome.saved_path)
+                                             : tr("saved %1 (the run failed part way: %2)")
+                                                   .arg(outcome.saved_path, outcome.error));
+    emit run_saved(outcome.saved_path);
+    return;
+  }
+  status_->setText(tr("run failed: %1").arg(outcome.error));
+  emit run_failed(outcome.error);
+}
+
+void RunPanel::set_running(bool running) {
+  run_->setEnabled(!running && can_run());
+  cancel_->setEnabled(running);
+}
+
+}  // namespace gtv::ui
