@@ -100,7 +100,7 @@ std::string thread_label(std::int64_t tid, const std::string& name) {
   return "Thread " + std::to_string(tid) + " (" + name + ")";
 }
 
-std::vector<std::string> findings_for(const HostBlocking& h) {
+std::vector<std::string> findings_for(HostBlocking& h) {
   struct Group {
     TimeNs total_ns = 0;
     std::size_t count = 0;
@@ -112,10 +112,15 @@ std::vector<std::string> findings_for(const HostBlocking& h) {
     ++g.count;
   }
   std::vector<std::pair<TimeNs, std::string>> ranked;
+  TimeNs headline_ns = -1;
   for (const auto& [key, g] : groups) {
     const auto& [what, pid, tid] = key;
     ranked.emplace_back(g.total_ns, what + " blocked the host for " + format_duration(g.total_ns) + " (" +
                                         std::to_string(g.count) + " call(s), thread " + std::to_string(tid) + ").");
+    if (g.total_ns > headline_ns) {
+      headline_ns = g.total_ns;
+      h.headline = ranked.back().second;
+    }
   }
   for (const ThreadBlocking& t : h.threads)
     ranked.emplace_back(t.blocked_ns, thread_label(t.tid, t.name) + " waited for the GPU " +

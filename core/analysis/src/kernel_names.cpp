@@ -1,5 +1,7 @@
 #include <cxxabi.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <memory>
 
@@ -44,6 +46,26 @@ std::string_view last_component(std::string_view s) {
   return start < s.size() ? s.substr(start) : s;
 }
 
+// Wrapper kernels ("cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_tn_align1>") say nothing by their own
+// name: the first template argument is the real kernel.
+bool is_generic_wrapper(std::string_view base) {
+  return base.rfind("Kernel", 0) == 0 || base == "kernel" || base == "device_kernel";
+}
+
+std::string first_template_argument(std::string_view s, std::string_view base) {
+  const std::size_t at = s.find(std::string(base) + "<");
+  if (at == std::string_view::npos) return {};
+  int depth = 0;
+  const std::size_t begin = at + base.size() + 1;
+  for (std::size_t i = begin; i < s.size(); ++i) {
+    if (s[i] == '<' || s[i] == '(') ++depth;
+    if (s[i] == ')') --depth;
+    if (s[i] == '>' && depth-- == 0) return std::string(s.substr(begin, i - begin));
+    if (s[i] == ',' && depth == 0) return std::string(s.substr(begin, i - begin));
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string demangle(std::string_view name) {
@@ -62,6 +84,15 @@ std::string shorten_kernel_name(std::string_view name) {
   const std::string no_templates = without_template_arguments(without_parameters(s));
   std::string out(last_component(no_templates));
   while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (is_generic_wrapper(out)) {
+    const std::string arg = first_template_argument(without_parameters(s), out);
+    const std::string inner(last_component(without_template_arguments(arg)));
+    // Only a kernel-like identifier ("cutlass_80_simt_sgemm_..."), not a type such as "int" or "float".
+    const bool identifier = std::all_of(inner.begin(), inner.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (identifier && inner.find('_') != std::string::npos) out += "<" + inner + ">";
+  }
   if (out.empty()) out = full;
   if (out.size() > kMaxShortLength) out = out.substr(0, kMaxShortLength - 3) + "...";
   return out;

@@ -6,7 +6,7 @@ namespace {
 std::vector<std::string> headline(const Report& r) {
   std::vector<std::string> out;
   out.push_back(r.concurrency.verdict);
-  if (!r.blocking.calls.empty()) out.push_back(r.blocking.findings.front());
+  if (!r.blocking.headline.empty()) out.push_back(r.blocking.headline);
   if (!r.warmup.headline.empty()) out.push_back(r.warmup.headline);
   for (const MeasurementTruth& m : r.timing.measurements) {
     if (out.size() >= 6) break;

@@ -102,10 +102,11 @@ Section warmup_section(const Report& r) {
     Table t{{"GPU", "basis", "first", "steady mean", "steady count", "cost", "slowdown"},
             {false, false, true, true, true, true, true}, {}, {}};
     for (const DeviceWarmUp& d : w.devices)
-      t.rows.push_back({gpu_label(d.device), d.basis == WarmUpBasis::Ranges ? "ranges" : "kernel names",
+      if (d.first_ns > 0 || d.steady_count > 0)  // a warm-up range alone is told in the findings
+        t.rows.push_back({gpu_label(d.device), d.basis == WarmUpBasis::Ranges ? "ranges" : "kernel names",
                         format_duration(d.first_ns), format_duration(d.steady_mean_ns), std::to_string(d.steady_count),
                         format_duration(d.cold_start_ns), d.steady_count > 0 ? fixed(d.slowdown, 1) + "x" : "-"});
-    sec.tables.push_back(std::move(t));
+    if (!t.rows.empty()) sec.tables.push_back(std::move(t));
   }
   if (w.segments.empty()) return sec;
   std::vector<const WarmUpSegment*> segs;

@@ -174,7 +174,7 @@ std::vector<std::string> warmup_findings(const WarmUp& w) {
                    [](const WarmUpCauseTotal& a, const WarmUpCauseTotal& b) { return a.time_ns > b.time_ns; });
   for (const WarmUpCauseTotal& c : by_time) {
     std::string text(to_string(c.cause));
-    text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    if (text.rfind("cu", 0) != 0) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
     out.push_back(text + ": " + std::to_string(c.call_count) + " call(s) in " + std::to_string(c.segment_count) +
                   " segment(s), " + format_duration(c.time_ns) + " on the host.");
   }

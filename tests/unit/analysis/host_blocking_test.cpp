@@ -68,6 +68,7 @@ TEST(HostBlocking, FindingsInPlainWordsLargestFirst) {
       "Synchronous cudaMemcpy blocked the host for 20.0 ms (1 call(s), thread 5).",
   };
   EXPECT_EQ(h.findings, expected);
+  EXPECT_EQ(h.headline, "cudaDeviceSynchronize blocked the host for 1.00 s (1 call(s), thread 6).");
 }
 
 TEST(HostBlocking, NoBlocking) {
@@ -77,6 +78,7 @@ TEST(HostBlocking, NoBlocking) {
   const HostBlocking h = analyze_host_blocking(t);
   EXPECT_TRUE(h.threads.empty());
   EXPECT_EQ(h.total_blocked_ns, 0);
+  EXPECT_EQ(h.headline, "");
   EXPECT_EQ(h.findings,
             std::vector<std::string>{"No host thread waited for the GPU: no synchronizing calls or blocking copies."});
 }

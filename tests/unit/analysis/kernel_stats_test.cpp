@@ -20,6 +20,10 @@ TEST(KernelNames, ShortensTemplatesParametersAndNamespaces) {
   EXPECT_EQ(demangle("_Z6kernelPfi"), "kernel(float*, int)");
   EXPECT_EQ(demangle("not_mangled"), "not_mangled");
   EXPECT_EQ(shorten_kernel_name(""), "");
+  EXPECT_EQ(shorten_kernel_name("void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_tn_align1>(cutlass_80_simt_"
+                                "sgemm_256x128_8x4_tn_align1::Params)"),
+            "Kernel2<cutlass_80_simt_sgemm_256x128_8x4_tn_align1>");
+  EXPECT_EQ(shorten_kernel_name("void kernel<int, 3>(int)"), "kernel");  // argument is no kernel name: left out
   EXPECT_EQ(shorten_kernel_name(std::string(100, 'k')), std::string(77, 'k') + "...");
 }
 

@@ -46,6 +46,7 @@ struct HostBlocking {
   std::vector<BlockingCall> calls;      // outermost blocking calls, by start
   TimeNs total_blocked_ns = 0;          // sum over threads
   std::vector<std::string> findings;    // plain words, largest first
+  std::string headline;                 // what blocked most ("cudaMemcpyAsync to pageable memory blocked ...")
 };
 
 // The kind of a host API call by name alone; false if it does not block by itself (async copies need their
