@@ -198,6 +198,13 @@ def case_run(args):
         compare_counts("run trace", comparable(info), trace_counts.count(out))
         check(info["range_count"] == len(gtv["ranges"]), "info counts the ranges of the run")
         check(info["measurement_count"] == len(gtv["measurements"]) > 0, "info counts the measurements")
+    # A model too large for any memory (200000^2 floats = 160 GB per layer): exit 1, and the trace of what ran
+    # before the failure is still written and readable.
+    partial = os.path.join(args.work, "too_large.json")
+    r = cli(args, "run", "baseline", "--hidden", "200000", "--iters", "1", "-o", partial)
+    check(r.returncode == 1, "run --hidden 200000: exit 1 (got %d)" % r.returncode)
+    check(partial in r.stderr, "run --hidden 200000: says where the partial trace is")
+    check(os.path.exists(partial) and info_json(args, partial) is not None, "the partial trace is readable")
 
 
 def case_info_fixtures(args):
