@@ -188,9 +188,14 @@ int main(int argc, char** argv) {
       "| events | file MB | gtv read_trace wall (median of %d) | its CPU time | python3 json.load wall "
       "(median of %d) | speedup | peak RSS B/event | retained RSS B/event |\n|---|---|---|---|---|---|---|---|\n",
       options.runs, options.python_runs);
-  std::printf("| %zu | %.1f | %.3f s | %.3f s | %.3f s | %.1fx | %.0f | %.0f |\n", events, megabytes, gtv_s, gtv_cpu_s,
-              python_s, gtv_s > 0 ? python_s / gtv_s : 0.0, memory.peak_bytes_per_event,
-              memory.retained_bytes_per_event);
+  char python_cell[32] = "not run";
+  char speedup_cell[32] = "-";
+  if (options.python_runs > 0) {
+    std::snprintf(python_cell, sizeof python_cell, "%.3f s", python_s);
+    if (gtv_s > 0) std::snprintf(speedup_cell, sizeof speedup_cell, "%.1fx", python_s / gtv_s);
+  }
+  std::printf("| %zu | %.1f | %.3f s | %.3f s | %s | %s | %.0f | %.0f |\n", events, megabytes, gtv_s, gtv_cpu_s,
+              python_cell, speedup_cell, memory.peak_bytes_per_event, memory.retained_bytes_per_event);
   std::printf("\n/proc/loadavg before: %s; after: %s\n", load_before.c_str(), gtv::bench::load_average().c_str());
   return 0;
 }
