@@ -19,8 +19,8 @@ std::vector<std::string> headline(const Report& r) {
 
 Report analyze(const Trace& trace) {
   Report r;
-  r.summary = summarize(trace);
   r.busy = analyze_busy(trace);
+  r.summary = summarize(trace, r.busy);
   r.concurrency = analyze_concurrency(r.busy);
   r.warmup = analyze_warmup(trace);
   r.blocking = analyze_host_blocking(trace);

@@ -49,7 +49,9 @@ std::vector<CategoryCount> count_categories(const Trace& trace) {
 
 }  // namespace
 
-TraceSummary summarize(const Trace& trace) {
+TraceSummary summarize(const Trace& trace) { return summarize(trace, analyze_busy(trace)); }
+
+TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy) {
   TraceSummary s;
   const TraceMetadata& meta = trace.metadata();
   s.source_tool = meta.source_tool;
@@ -72,7 +74,6 @@ TraceSummary summarize(const Trace& trace) {
       add_host_lane(trace, lane, processes);
   }
   for (const DeviceInfo& d : trace.devices()) gpu_of(gpus, d.index).name = d.name;
-  const BusyAnalysis busy = analyze_busy(trace);
   for (const GpuBusy& b : busy.gpus) {
     GpuSummary& g = gpu_of(gpus, b.device);
     g.kernel_count = b.kernel_count;

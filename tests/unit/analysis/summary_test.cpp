@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gtv/analysis/busy.h"
 #include "trace_helpers.h"
 
 namespace gtv::analysis {
@@ -92,6 +93,7 @@ TEST(Summary, JsonIsWellFormedAndDeterministic) {
   const Trace t = two_gpu_trace();
   const std::string json = format_summary_json(summarize(t));
   EXPECT_EQ(json, format_summary_json(summarize(t)));
+  EXPECT_EQ(json, format_summary_json(summarize(t, analyze_busy(t))));  // reusing busy times changes nothing
   EXPECT_EQ(json.front(), '{');
   EXPECT_NE(json.find("\"event_count\": 8"), std::string::npos) << json;
   EXPECT_NE(json.find("\"kernel\": 3"), std::string::npos) << json;

@@ -59,7 +59,11 @@ struct TraceSummary {
   [[nodiscard]] TimeNs duration_ns() const { return end_ns - start_ns; }
 };
 
+struct BusyAnalysis;
+
 [[nodiscard]] TraceSummary summarize(const Trace& trace);
+// The same, reusing busy times already computed for the whole trace (analyze_busy(trace)).
+[[nodiscard]] TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy);
 
 [[nodiscard]] std::string format_summary_text(const TraceSummary& summary);
 [[nodiscard]] std::string format_summary_json(const TraceSummary& summary);
