@@ -42,7 +42,7 @@ int help_for(const std::vector<std::string>& rest) {
   return gtv::cli::kExitOk;
 }
 
-int run_command(const Command& command, const std::vector<std::string>& rest) {
+int dispatch(const Command& command, const std::vector<std::string>& rest) {
   const gtv::cli::Io io{std::cout, std::cerr};
   auto parsed = gtv::cli::parse_args(command.spec, rest);
   if (!parsed) return gtv::cli::usage_error(command.spec, parsed.error().message, io);
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     return gtv::cli::kExitUsage;
   }
   try {
-    return run_command(*command, rest);
+    return dispatch(*command, rest);
   } catch (const std::exception& e) {  // last resort: a one-line message, never an abort
     std::cerr << "gtv-cli " << first << ": " << e.what() << "\n";
     return gtv::cli::kExitBadInput;
