@@ -195,3 +195,27 @@ TEST(GpuFaults, CuptiHeldElsewhereMeansAnUntracedRunWithANote) {
 }  // namespace
 }  // namespace gtv::exp
 #endif
+
+namespace gtv::exp {
+namespace {
+
+// Runs before anything else touches CUDA in this process: the workers are forked, and a CUDA the parent started
+// would be unusable in them.
+TEST(ProcessesScenario, OneProcessPerGpuOverlaps) {
+  RunResult result = run_default("processes");
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  const Trace& trace = *result.trace;
+  if (trace.metadata().config.at("devices") != "0,1,0") GTEST_SKIP() << "needs 2 CUDA GPUs";
+  expect_clean_recording(trace);
+  EXPECT_EQ(trace.metadata().config.at("workers"), "2");
+  EXPECT_GT(gpu_test::kernels_on_device(trace, 0), 0);
+  EXPECT_GT(gpu_test::kernels_on_device(trace, 1), 0);
+  EXPECT_FALSE(trace.flows().empty());
+  const Range all = find_range(trace, RangeKind::Scenario, "processes");
+  const double concurrency = gpu_test::gpu_concurrency(trace, all.start_ns, all.end_ns);
+  std::cerr << "processes: GPU concurrency over the whole run " << concurrency << "\n";
+  EXPECT_GT(concurrency, 1.3);
+}
+
+}  // namespace
+}  // namespace gtv::exp

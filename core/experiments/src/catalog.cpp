@@ -28,6 +28,7 @@ const std::vector<ScenarioEntry>& scenario_table() {
       {{"warmup", "first against second matrix product and forward: where the cold-start time goes", true},
        &run_warmup},
       {{"cpu-vs-gpu", "the same matrix products on the CPU and on each GPU, small and large", true}, &run_cpu_vs_gpu},
+      {{"processes", "one worker process per GPU, each with its own CUPTI, traces merged", true}, nullptr, false, true},
       {{"launch-blocking", "sequential with CUDA_LAUNCH_BLOCKING=1: the case that really is serial", true},
        &run_launch_blocking,
        true},

@@ -89,6 +89,14 @@ class Engine {
 // force_cpu: ignore GPUs even when present.
 [[nodiscard]] std::unique_ptr<Engine> make_torch_engine(bool force_cpu);
 
-[[nodiscard]] std::string device_label(int device);  // "cuda:1", "cpu"
+[[nodiscard]] std::string device_label(int device);
+
+// Whether this process has asked CUDA anything yet (an engine made without force_cpu): CUDA reads
+// CUDA_LAUNCH_BLOCKING when it starts, and a CUDA the parent started is unusable in forked children.
+[[nodiscard]] bool cuda_touched_in_this_process();
+
+// In a freshly forked worker: one CPU thread for LibTorch, because an OpenMP pool the parent started does not
+// survive fork.
+void prepare_forked_child();  // "cuda:1", "cpu"
 
 }  // namespace gtv::exp

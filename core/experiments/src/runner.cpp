@@ -1,7 +1,6 @@
 // run_scenario: validate, place the models, start collection, run the scenario, and always hand back the trace
 // of what ran, also when the scenario failed part way.
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -16,13 +15,10 @@
 namespace gtv::exp {
 namespace {
 
-// Whether a scenario already ran on a GPU in this process: CUDA reads CUDA_LAUNCH_BLOCKING once, when it starts.
-std::atomic<bool> g_gpu_used{false};
-
 Status enable_launch_blocking() {
   const char* value = std::getenv("CUDA_LAUNCH_BLOCKING");
   if (value != nullptr && std::strcmp(value, "1") == 0) return ok_status();
-  if (g_gpu_used.load())
+  if (cuda_touched_in_this_process())
     return Error{
         "launch-blocking must be the first GPU run of its process (CUDA reads CUDA_LAUNCH_BLOCKING when "
         "it starts): run it on its own, e.g. gtv-cli run launch-blocking"};
@@ -134,6 +130,9 @@ RunResult run_scenario(const RunConfig& config, const std::function<void(std::st
   const ScenarioEntry* entry = find_entry(config.scenario);
   if (entry == nullptr) return {std::nullopt, Error{unknown_scenario_message(config.scenario)}};
   if (Status s = validate(config); !s) return {std::nullopt, s};
+  std::function<void(std::string_view)> report = progress;
+  if (!report) report = [](std::string_view) {};
+  if (entry->in_processes) return run_in_processes(config, report);
   if (entry->launch_blocking && !config.force_cpu)
     if (Status s = enable_launch_blocking(); !s) return {std::nullopt, s};
   std::unique_ptr<Engine> engine;
@@ -144,15 +143,12 @@ RunResult run_scenario(const RunConfig& config, const std::function<void(std::st
   }
   auto placement = assign_devices(config.models, engine->gpu_count(), config.devices);
   if (!placement) return {std::nullopt, placement.error()};
-  if (engine->cuda_available()) g_gpu_used.store(true);
 
   collect::TraceRecorder recorder;
   collect::HostRecorder host(recorder);
   RunConfig resolved = config;
   if (resolved.hidden == 0) resolved.hidden = engine->cuda_available() ? kDefaultHiddenGpu : kDefaultHiddenCpu;
   const NetShape shape{resolved.input, resolved.hidden, resolved.output, resolved.dropout, resolved.batch};
-  std::function<void(std::string_view)> report = progress;
-  if (!report) report = [](std::string_view) {};
   ScenarioContext ctx{resolved, shape, std::move(placement.value()), *engine, host, report};
   if (!engine->cuda_available()) {
     const std::string notice = std::string(config.force_cpu ? "CPU requested" : "no CUDA GPU") +

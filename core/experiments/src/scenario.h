@@ -32,7 +32,11 @@ struct ScenarioEntry {
   ScenarioInfo info;
   ScenarioFn run = nullptr;
   bool launch_blocking = false;  // needs CUDA_LAUNCH_BLOCKING=1 set before CUDA starts in this process
+  bool in_processes = false;     // run by run_in_processes instead of run
 };
+
+// The `processes` scenario: worker processes forked before this process starts CUDA (scenarios_processes.cpp).
+[[nodiscard]] RunResult run_in_processes(const RunConfig& config, const std::function<void(std::string_view)>& report);
 
 // The catalogue (catalog.cpp).
 [[nodiscard]] const std::vector<ScenarioEntry>& scenario_table();

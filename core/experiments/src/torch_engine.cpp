@@ -1,5 +1,6 @@
 // The one Engine implementation: LibTorch (1.13 CPU from Debian or 2.x CUDA from pip), using only the API that
 // both have (see shared/gpu-facts.md). Every torch exception leaves here as an EngineError with one line.
+#include <ATen/Parallel.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/Event.h>
 #include <c10/core/StreamGuard.h>
@@ -8,6 +9,7 @@
 #include <torch/version.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <optional>
 #include <set>
@@ -52,6 +54,8 @@ struct Model {
   std::vector<at::Tensor> kept;
 };
 
+std::atomic<bool> g_cuda_touched{false};
+
 #if TORCH_VERSION_MAJOR >= 2
 // c10::Event::elapsedTime exists from LibTorch 2 on; 1.13 (Debian) is CPU-only anyway.
 class TorchEventTimer final : public EventTimer {
@@ -92,6 +96,7 @@ constexpr bool kTimingEvents = false;
 class TorchEngine final : public Engine {
  public:
   explicit TorchEngine(bool force_cpu) {
+    if (!force_cpu) g_cuda_touched.store(true);
     cuda_ = !force_cpu && guarded([] { return torch::cuda::is_available(); });
     gpu_count_ = cuda_ ? static_cast<int>(guarded([] { return torch::cuda::device_count(); })) : 0;
   }
@@ -256,6 +261,10 @@ class TorchEngine final : public Engine {
 };
 
 }  // namespace
+
+bool cuda_touched_in_this_process() { return g_cuda_touched.load(); }
+
+void prepare_forked_child() { at::set_num_threads(1); }
 
 std::unique_ptr<Engine> make_torch_engine(bool force_cpu) { return std::make_unique<TorchEngine>(force_cpu); }
 

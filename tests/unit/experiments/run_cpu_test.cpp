@@ -165,6 +165,32 @@ TEST(CpuVsGpuOnCpu, TimesTheCpuProductsAtBothSizes) {
   EXPECT_TRUE(test::has_note_containing(trace, "only the CPU side ran"));
 }
 
+TEST(ProcessesOnCpu, OneWorkerProcessPerModelMergedIntoOneTrace) {
+  RunResult result = run_scenario(small_cpu_config("processes"), {});
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  const Trace& trace = *result.trace;
+  EXPECT_EQ(trace.metadata().scenario, "processes");
+  EXPECT_EQ(trace.metadata().config.at("workers"), "3");
+  EXPECT_EQ(trace.metadata().config.at("devices"), "cpu,cpu,cpu");
+  ASSERT_EQ(count_ranges_named(trace, RangeKind::Scenario, "processes"), 1);
+  EXPECT_EQ(count_ranges_named(trace, RangeKind::Scenario, "sequential"), kModels);
+  EXPECT_EQ(count_ranges(trace, RangeKind::Forward), kModels * (1 + kIters));
+  EXPECT_EQ(count_measurements(trace, MeasurementMethod::StopwatchSync), kModels);
+  EXPECT_EQ(count_events(trace, EventKind::CpuOp, "aten::linear"), kModels * (1 + kIters) * kLinearPerForward);
+  std::set<std::int64_t> worker_pids;
+  Range all;
+  for (const Range& r : trace.ranges())
+    if (r.name == "processes") all = r;
+  for (const Range& r : trace.ranges()) {
+    if (r.kind == RangeKind::Forward) worker_pids.insert(r.pid);
+    EXPECT_LE(all.start_ns, r.start_ns) << r.name;
+    EXPECT_LE(r.end_ns, all.end_ns) << r.name;
+  }
+  EXPECT_EQ(worker_pids.size(), static_cast<std::size_t>(kModels));
+  EXPECT_EQ(worker_pids.count(all.pid), 0u);
+  EXPECT_EQ(trace.processes().size(), static_cast<std::size_t>(kModels));
+}
+
 TEST(RunOptions, NoWarmupAndNoOpTracing) {
   RunConfig config = small_cpu_config("sequential");
   config.warmup = false;

@@ -1,0 +1,202 @@
+// `processes`: one worker process per GPU (one per model on the CPU), each running `sequential` for its models
+// with its own CUPTI, merged on the shared clock. Workers are forked before this process touches CUDA (a CUDA
+// context does not survive fork); each sends its trace back through a pipe as gtv JSON.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <tuple>
+
+#include "gtv/collect/thread_id.h"
+#include "gtv/config.h"
+#include "gtv/io/trace_file.h"
+#include "scenario.h"
+#include "trace_merge.h"
+
+namespace gtv::exp {
+namespace {
+
+struct Worker {
+  int device = kCpuDevice;
+  int models = 0;
+  pid_t pid = -1;
+  int read_fd = -1;
+  std::string bytes;  // its trace, as gtv JSON
+  int exit_status = 0;
+  [[nodiscard]] std::string label(std::size_t index) const {
+    return "worker " + std::to_string(index) + " (" + device_label(device) + ")";
+  }
+};
+
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+std::string read_all(int fd) {
+  std::string bytes;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return bytes;
+    bytes.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+// Runs body in a forked child whose stdout-like result goes through a pipe; returns the child's pid and read end.
+template <typename Body>
+Expected<std::pair<pid_t, int>> fork_with_pipe(Body body) {
+  int fds[2];
+  if (::pipe(fds) != 0) return Error{"cannot create a pipe for a worker process"};
+  const pid_t pid = ::fork();
+  if (pid < 0) return Error{"cannot start a worker process (fork failed)"};
+  if (pid == 0) {
+    ::close(fds[0]);
+    prepare_forked_child();
+    const int code = body(fds[1]);
+    ::close(fds[1]);
+    ::_exit(code);
+  }
+  ::close(fds[1]);
+  return std::pair{pid, fds[0]};
+}
+
+int wait_exit(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+std::string describe_exit(int status) {
+  if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+  return "status " + std::to_string(status);
+}
+
+// GPUs, counted in a child so this process never starts CUDA.
+int probe_gpu_count(bool force_cpu) {
+  if (force_cpu) return 0;
+  auto child = fork_with_pipe([](int fd) { return write_all(fd, std::to_string(cuda_device_count())) ? 0 : 1; });
+  if (!child) return 0;
+  const std::string text = read_all(child->second);
+  ::close(child->second);
+  (void)wait_exit(child->first);
+  return text.empty() ? 0 : std::stoi(text);
+}
+
+std::vector<Worker> plan_workers(const std::vector<int>& placement) {
+  std::vector<Worker> workers;
+  for (int device : placement) {
+    auto it = std::find_if(workers.begin(), workers.end(), [&](const Worker& w) { return w.device == device; });
+    if (device == kCpuDevice || it == workers.end()) {
+      Worker worker;
+      worker.device = device;
+      worker.models = 1;
+      workers.push_back(std::move(worker));
+    } else {
+      ++it->models;
+    }
+  }
+  return workers;
+}
+
+int run_worker(const RunConfig& config, const Worker& worker, int fd) {
+  RunConfig mine = config;
+  mine.scenario = "sequential";
+  mine.models = worker.models;
+  mine.devices = worker.device == kCpuDevice ? std::vector<int>{} : std::vector<int>{worker.device};
+  mine.force_cpu = config.force_cpu || worker.device == kCpuDevice;
+  const RunResult result = run_scenario(mine, {});
+  if (result.trace && !write_all(fd, io::write_trace_to_string(*result.trace))) return 3;
+  return result.status.ok() ? 0 : (result.trace ? 1 : 2);
+}
+
+std::map<std::string, std::string> describe_config(const RunConfig& c, int gpus, const std::vector<int>& placement,
+                                                   std::size_t workers) {
+  std::string devices;
+  for (int d : placement) devices += (devices.empty() ? "" : ",") + (d == kCpuDevice ? "cpu" : std::to_string(d));
+  const int hidden = c.hidden != 0 ? c.hidden : (gpus > 0 ? kDefaultHiddenGpu : kDefaultHiddenCpu);
+  return {{"models", std::to_string(c.models)},
+          {"input", std::to_string(c.input)},
+          {"hidden", std::to_string(hidden)},
+          {"output", std::to_string(c.output)},
+          {"batch", std::to_string(c.batch)},
+          {"iters", std::to_string(c.iters)},
+          {"devices", devices},
+          {"workers", std::to_string(workers)},
+          {"warmup", c.warmup ? "true" : "false"}};
+}
+
+RunResult merge_workers(const RunConfig& config, const std::vector<Worker>& workers, int gpus,
+                        const std::vector<int>& placement, TimeNs origin_ns, TimeNs end_ns) {
+  TraceMetadata meta;
+  meta.source_tool = std::string("gtv ") + GTV_VERSION;
+  meta.scenario = "processes";
+  meta.config = describe_config(config, gpus, placement, workers.size());
+  if (gpus == 0) meta.notes.push_back("no CUDA GPU: one CPU worker process per model");
+  Status status = ok_status();
+  std::vector<Trace> traces;
+  traces.reserve(workers.size());  // parts point into it
+  std::vector<MergePart> parts;
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    const Worker& w = workers[i];
+    const bool failed = !WIFEXITED(w.exit_status) || WEXITSTATUS(w.exit_status) != 0;
+    if (failed) {
+      meta.notes.push_back(w.label(i) + " failed: " + describe_exit(w.exit_status));
+      if (status.ok()) status = Error{"processes: " + w.label(i) + " failed (" + describe_exit(w.exit_status) + ")"};
+    }
+    if (w.bytes.empty()) {
+      meta.notes.push_back(w.label(i) + ": no trace came back");
+      continue;
+    }
+    auto trace = io::read_trace_from_memory(w.bytes, w.label(i));
+    if (!trace) {
+      meta.notes.push_back(w.label(i) + ": its trace could not be read: " + trace.error().message);
+      continue;
+    }
+    traces.push_back(std::move(trace.value()));
+    parts.push_back({&traces.back(), w.label(i)});
+  }
+  const Range scenario{
+      "processes", RangeKind::Scenario, 0, end_ns - origin_ns, collect::current_pid(), collect::current_tid(), -1};
+  auto merged = merge_traces(parts, std::move(meta), {scenario}, origin_ns);
+  if (!merged) return {std::nullopt, merged.error()};
+  return {std::move(merged.value()), status};
+}
+
+}  // namespace
+
+RunResult run_in_processes(const RunConfig& config, const std::function<void(std::string_view)>& report) {
+  if (!config.force_cpu && cuda_touched_in_this_process())
+    return {std::nullopt, Error{"processes must run before this process uses CUDA (forked workers cannot use a "
+                                "CUDA their parent started): run it on its own, e.g. gtv-cli run processes"}};
+  const TimeNs origin_ns = unix_now_ns();
+  const int gpus = probe_gpu_count(config.force_cpu);
+  auto placement = assign_devices(config.models, gpus, config.devices);
+  if (!placement) return {std::nullopt, placement.error()};
+  std::vector<Worker> workers = plan_workers(*placement);
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    auto child = fork_with_pipe([&](int fd) { return run_worker(config, workers[i], fd); });
+    if (!child) return {std::nullopt, child.error()};
+    std::tie(workers[i].pid, workers[i].read_fd) = *child;
+    report(workers[i].label(i) + " started, pid " + std::to_string(workers[i].pid));
+  }
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    workers[i].bytes = read_all(workers[i].read_fd);
+    ::close(workers[i].read_fd);
+    workers[i].exit_status = wait_exit(workers[i].pid);
+    report(workers[i].label(i) + " finished: " + describe_exit(workers[i].exit_status));
+  }
+  const TimeNs end_ns = unix_now_ns();
+  return merge_workers(config, workers, gpus, *placement, origin_ns, end_ns);
+}
+
+}  // namespace gtv::exp
