@@ -1,0 +1,34 @@
+#pragma once
+// Issue 7's additions to the main window, installed from outside so MainWindow itself stays as it is: the run
+// panel as a dock, and a Runs menu with "Compare runs...", the classic comparisons of the bundled recordings and
+// classroom mode for the current trace.
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+namespace gtv::ui {
+
+class ClassroomView;
+class CompareView;
+class MainWindow;
+class RunPanel;
+
+struct ClassicComparison {
+  QString title;      // "sequential vs streams"
+  QStringList files;  // recording names in resources/traces/h200x2, without .json.gz
+  QString note;       // shown above the runs (why a stand-in is used)
+};
+// sequential vs streams, threads vs processes (stand-in: threads vs threads-streams, since `processes` is not
+// recorded), pageable vs pinned.
+[[nodiscard]] std::vector<ClassicComparison> classic_comparisons();
+
+// Adds the dock and the menu; returns the run panel.
+RunPanel* install_run_features(MainWindow* window);
+
+// Opens the files stacked in a new tab; nullptr with *error set (one line) when one cannot be read.
+CompareView* open_compare(MainWindow* window, const QStringList& paths, const QString& note, QString* error);
+CompareView* open_classic_comparison(MainWindow* window, const ClassicComparison& comparison, QString* error);
+// Opens the current tab's trace in classroom mode in a new tab; nullptr when no loaded trace is current.
+ClassroomView* open_classroom(MainWindow* window);
+
+}  // namespace gtv::ui

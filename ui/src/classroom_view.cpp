@@ -1,0 +1,230 @@
+#include "gtv/ui/classroom_view.h"
+
+#include <QEvent>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <qcustomplot.h>
+
+#include "gtv/config.h"
+#include "gtv/ui/document_analysis.h"
+#include "gtv/ui/run_alignment.h"
+#include "gtv/ui/timeline_view.h"
+#if GTV_WITH_TORCH
+#include "gtv/experiments/runner.h"
+#endif
+
+namespace gtv::ui {
+
+// Drawn over the plot: everything after the cursor is covered by the background at high opacity (faded), the
+// cursor is a bright line, and while the GPU lanes are hidden a prompt asks the class to predict them.
+class PlaybackOverlay : public QWidget {
+ public:
+  PlaybackOverlay(TimelineView* view, QWidget* parent) : QWidget(parent), view_(view) {
+    setAttribute(Qt::WA_TransparentForMouseEvents);
+    setAttribute(Qt::WA_NoSystemBackground);
+    parent->installEventFilter(this);
+    setGeometry(parent->rect());
+  }
+  void set_cursor(TimeNs t_ns) {
+    cursor_ns_ = t_ns;
+    update();
+  }
+  void set_prompt(const QString& prompt) {
+    prompt_ = prompt;
+    update();
+  }
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (watched == parentWidget() && event->type() == QEvent::Resize) setGeometry(parentWidget()->rect());
+    return false;
+  }
+  void paintEvent(QPaintEvent*) override {
+    const QRectF lanes = view_->lane_rect();
+    const TimeWindow w = view_->window();
+    if (lanes.width() <= 0 || w.span_ns() <= 0) return;
+    const double x = lanes.left() + static_cast<double>(cursor_ns_ - w.t0_ns) / static_cast<double>(w.span_ns()) *
+                                        lanes.width();
+    const Theme& theme = view_->theme();
+    QPainter p(this);
+    const double fade_left = std::clamp(x, lanes.left(), lanes.right());
+    QColor fade = theme.background;
+    fade.setAlpha(225);
+    p.fillRect(QRectF(QPointF(fade_left, lanes.top()), lanes.bottomRight()), fade);
+    if (x >= lanes.left() && x <= lanes.right()) {
+      p.setPen(QPen(QColor(0xff, 0xd0, 0x00), 3));
+      p.drawLine(QPointF(x, lanes.top()), QPointF(x, lanes.bottom()));
+    }
+    if (!prompt_.isEmpty()) {
+      p.setPen(QColor(0xff, 0xd0, 0x00));
+      p.setFont(theme.font(12, true));
+      p.drawText(lanes.adjusted(10, 10, -10, -10), Qt::AlignBottom | Qt::AlignHCenter | Qt::TextWordWrap, prompt_);
+    }
+  }
+
+ private:
+  TimelineView* view_;
+  TimeNs cursor_ns_ = 0;
+  QString prompt_;
+};
+
+Theme classroom_theme(double font_scale) {
+  Theme t;
+  t.dark = true;
+  t.font_scale = font_scale;
+  t.background = QColor(0, 0, 0);
+  t.text = QColor(0xff, 0xff, 0xff);
+  t.header_background = QColor(0x10, 0x10, 0x10);
+  t.group_background = QColor(0x30, 0x30, 0x30);
+  t.lane_stripe = QColor(0x0c, 0x0c, 0x0c);
+  t.grid = QColor(0x60, 0x60, 0x60);
+  t.selection = QColor(0xff, 0xff, 0xff);
+  t.search_match = QColor(0xff, 0xff, 0x00);
+  t.flow = QColor(0xff, 0x40, 0xa0);
+  t.measure = QColor(0x40, 0xc0, 0xff);
+  return t;
+}
+
+QString scenario_lesson(const QString& scenario) {
+  if (scenario.isEmpty()) return {};
+#if GTV_WITH_TORCH
+  if (const auto text = exp::scenario_explanation(scenario.toStdString()))
+    return QString::fromStdString(lesson_sentence(*text));
+#endif
+  QFile file(QStringLiteral(GTV_SOURCE_DIR "/resources/scenarios/%1.md").arg(scenario));
+  if (!file.open(QIODevice::ReadOnly)) return {};
+  return QString::fromStdString(lesson_sentence(file.readAll().toStdString()));
+}
+
+ClassroomView::ClassroomView(QWidget* parent)
+    : QWidget(parent), lesson_(new QLabel(this)), view_(new TimelineView(this)), timer_(new QTimer(this)) {
+  const Theme theme = classroom_theme();
+  setAutoFillBackground(true);
+  QPalette pal = palette();
+  pal.setColor(QPalette::Window, theme.background);
+  pal.setColor(QPalette::WindowText, theme.text);
+  setPalette(pal);
+  lesson_->setWordWrap(true);
+  lesson_->setFont(theme.font(11, true));
+  lesson_->setStyleSheet(QStringLiteral("color: #ffd000; padding: 8px;"));
+  view_->set_theme(theme);
+  overlay_ = new PlaybackOverlay(view_, view_->plot());
+  connect(view_, &TimelineView::window_changed, overlay_, qOverload<>(&QWidget::update));
+  connect(view_, &TimelineView::lanes_changed, overlay_, qOverload<>(&QWidget::update));
+
+  auto* bar = new QHBoxLayout;
+  play_ = new QPushButton(tr("Play"), this);
+  auto* restart = new QPushButton(tr("Restart"), this);
+  auto* slower = new QPushButton(tr("Slower"), this);
+  auto* faster = new QPushButton(tr("Faster"), this);
+  reveal_ = new QPushButton(tr("Reveal GPUs"), this);
+  reveal_->setCheckable(true);
+  for (QPushButton* b : {play_, restart, slower, faster, reveal_}) {
+    b->setFont(theme.font(7, true));
+    bar->addWidget(b);
+  }
+  bar->addStretch(1);
+  connect(play_, &QPushButton::clicked, this, [this] { is_playing() ? pause() : play(); });
+  connect(restart, &QPushButton::clicked, this, &ClassroomView::restart);
+  connect(slower, &QPushButton::clicked, this, [this] { set_playback_duration_ms(duration_ms_ * 2); });
+  connect(faster, &QPushButton::clicked, this, [this] { set_playback_duration_ms(duration_ms_ / 2); });
+  connect(reveal_, &QPushButton::toggled, this, &ClassroomView::set_gpu_revealed);
+  connect(timer_, &QTimer::timeout, this, &ClassroomView::step);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(lesson_);
+  layout->addWidget(view_, 1);
+  layout->addLayout(bar);
+}
+
+void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString& scenario) {
+  trace_ = std::move(trace);
+  view_->set_trace(trace_);
+  const QString name = scenario.isEmpty() ? QString::fromStdString(trace_->metadata().scenario) : scenario;
+  const QString lesson = scenario_lesson(name);
+  lesson_->setText(lesson.isEmpty() ? name : QStringLiteral("%1: %2").arg(name, lesson));
+  revealed_ = false;
+  reveal_->setChecked(false);
+  apply_lane_visibility();
+  view_->fit();
+  set_cursor_ns(trace_->start_ns());
+}
+
+QString ClassroomView::lesson() const { return lesson_->text(); }
+
+void ClassroomView::set_playback_duration_ms(int duration_ms) { duration_ms_ = std::max(duration_ms, tick_ms()); }
+
+TimeNs ClassroomView::step_ns() const {
+  if (!trace_) return 1;
+  const TimeNs span = trace_->end_ns() - trace_->start_ns();
+  const TimeNs steps = std::max<TimeNs>(1, duration_ms_ / tick_ms());
+  return std::max<TimeNs>(1, (span + steps - 1) / steps);
+}
+
+void ClassroomView::set_cursor_ns(TimeNs t_ns) {
+  cursor_ns_ = trace_ ? std::clamp(t_ns, trace_->start_ns(), trace_->end_ns()) : t_ns;
+  overlay_->set_cursor(cursor_ns_);
+  follow_cursor();
+  emit cursor_moved(cursor_ns_);
+}
+
+void ClassroomView::follow_cursor() {
+  // Keep the cursor in view when the teacher has zoomed in: page so it sits at a fifth of the window.
+  const TimeWindow w = view_->window();
+  if (cursor_ns_ >= w.t0_ns && cursor_ns_ <= w.t1_ns) return;
+  const TimeNs t0 = cursor_ns_ - w.span_ns() / 5;
+  view_->set_window({t0, t0 + w.span_ns()});
+}
+
+void ClassroomView::play() {
+  if (!trace_) return;
+  if (cursor_ns_ >= trace_->end_ns()) set_cursor_ns(trace_->start_ns());
+  timer_->start(tick_ms());
+  play_->setText(tr("Pause"));
+}
+
+void ClassroomView::pause() {
+  timer_->stop();
+  play_->setText(tr("Play"));
+}
+
+void ClassroomView::restart() {
+  if (trace_) set_cursor_ns(trace_->start_ns());
+}
+
+bool ClassroomView::is_playing() const { return timer_->isActive(); }
+
+void ClassroomView::step() {
+  if (!trace_) return;
+  set_cursor_ns(cursor_ns_ + step_ns());
+  if (cursor_ns_ >= trace_->end_ns()) {
+    pause();
+    emit playback_finished();
+  }
+}
+
+void ClassroomView::set_gpu_revealed(bool revealed) {
+  revealed_ = revealed;
+  if (reveal_->isChecked() != revealed) reveal_->setChecked(revealed);
+  apply_lane_visibility();
+}
+
+void ClassroomView::apply_lane_visibility() {
+  if (!trace_) return;
+  const auto lanes = trace_->lanes();
+  for (LaneIndex i = 0; i < lanes.size(); ++i)
+    if (lanes[i].is_gpu()) view_->set_lane_hidden(i, !revealed_);
+  // The overlap strip would give the answer away, so it appears with the GPU lanes.
+  view_->set_overlays(revealed_ ? analyse_document(*trace_).overlays : OverlayData{});
+  overlay_->set_prompt(revealed_ ? QString()
+                                 : tr("GPU lanes hidden: when do the GPUs run? Predict, then press Reveal GPUs."));
+  view_->replot_now();
+}
+
+}  // namespace gtv::ui

@@ -1,0 +1,125 @@
+#include "gtv/ui/run_features.h"
+
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QTabWidget>
+
+#include "gtv/ui/classroom_view.h"
+#include "gtv/ui/compare_view.h"
+#include "gtv/ui/main_window.h"
+#include "gtv/ui/run_panel.h"
+#include "gtv/ui/trace_document.h"
+#include "gtv/ui/trace_tab.h"
+
+namespace gtv::ui {
+namespace {
+
+QString file_stem(const QString& path) {
+  QString name = QFileInfo(path).fileName();
+  for (const char* ext : {".json.gz", ".json"})
+    if (name.endsWith(QLatin1String(ext))) return name.chopped(static_cast<qsizetype>(qstrlen(ext)));
+  return name;
+}
+
+void add_tab(MainWindow* window, QWidget* widget, const QString& title, const QString& tooltip) {
+  const int index = window->tabs()->addTab(widget, title);
+  window->tabs()->setTabToolTip(index, tooltip);
+  window->tabs()->setCurrentIndex(index);
+}
+
+void build_menu(MainWindow* window, QDockWidget* dock) {
+  QMenu* menu = window->menuBar()->addMenu(QObject::tr("&Runs"));
+  menu->addAction(dock->toggleViewAction());
+  menu->addAction(QObject::tr("&Compare runs..."), window, [window] {
+    const QStringList paths = QFileDialog::getOpenFileNames(window, QObject::tr("Runs to compare (two or more)"),
+                                                            {}, QObject::tr("Traces (*.json *.json.gz)"));
+    if (paths.size() < 2) return;
+    QString error;
+    if (!open_compare(window, paths, {}, &error)) QMessageBox::warning(window, QObject::tr("Compare"), error);
+  });
+  QMenu* classic = menu->addMenu(QObject::tr("C&lassic comparisons (H200 recordings)"));
+  classic->setToolTipsVisible(true);
+  for (const ClassicComparison& c : classic_comparisons()) {
+    QAction* action = classic->addAction(c.title, window, [window, c] {
+      QString error;
+      if (!open_classic_comparison(window, c, &error)) QMessageBox::warning(window, c.title, error);
+    });
+    action->setToolTip(c.note.isEmpty() ? c.files.join(QStringLiteral(" vs ")) : c.note);
+    action->setEnabled(!bundled_recordings_dir().isEmpty());
+  }
+  menu->addAction(QObject::tr("Classroom &mode (current trace)"), QKeySequence(QObject::tr("Ctrl+Shift+C")), window,
+                  [window] {
+                    if (!open_classroom(window))
+                      QMessageBox::information(window, QObject::tr("Classroom mode"),
+                                               QObject::tr("Open a trace first; classroom mode replays it."));
+                  });
+}
+
+}  // namespace
+
+std::vector<ClassicComparison> classic_comparisons() {
+  return {
+      {QObject::tr("sequential vs streams"), {QStringLiteral("sequential"), QStringLiteral("streams")}, {}},
+      {QObject::tr("threads vs processes"),
+       {QStringLiteral("threads"), QStringLiteral("threads-streams")},
+       QObject::tr("The processes scenario has no recording yet: threads is compared with threads-streams "
+                   "(threads, each model on its own stream) instead.")},
+      {QObject::tr("pageable vs pinned"), {QStringLiteral("copy-pageable"), QStringLiteral("copy-pinned")}, {}},
+  };
+}
+
+RunPanel* install_run_features(MainWindow* window) {
+  auto* panel = new RunPanel;
+  auto* dock = new QDockWidget(QObject::tr("Run an experiment"), window);
+  dock->setObjectName(QStringLiteral("runPanelDock"));
+  dock->setWidget(panel);
+  window->addDockWidget(Qt::RightDockWidgetArea, dock);
+  dock->hide();  // the timeline gets the room until the user asks for the panel (Runs menu)
+  QObject::connect(panel, &RunPanel::run_saved, window, [window](const QString& path) { window->open_file(path); });
+  QObject::connect(panel, &RunPanel::open_recording, window,
+                   [window](const QString& path) { window->open_file(path); });
+  build_menu(window, dock);
+  return panel;
+}
+
+CompareView* open_compare(MainWindow* window, const QStringList& paths, const QString& note, QString* error) {
+  auto* view = new CompareView;
+  view->set_note(note);
+  if (QString e = view->add_files(paths); !e.isEmpty()) {
+    *error = e;
+    delete view;
+    return nullptr;
+  }
+  QStringList stems;
+  for (const QString& p : paths) stems << file_stem(p);
+  add_tab(window, view, QObject::tr("compare: %1").arg(stems.join(QStringLiteral(" vs "))), paths.join('\n'));
+  return view;
+}
+
+CompareView* open_classic_comparison(MainWindow* window, const ClassicComparison& comparison, QString* error) {
+  const QString dir = bundled_recordings_dir();
+  if (dir.isEmpty()) {
+    *error = QObject::tr("the bundled H200 recordings are not installed");
+    return nullptr;
+  }
+  QStringList paths;
+  for (const QString& f : comparison.files) paths << dir + QLatin1Char('/') + f + QStringLiteral(".json.gz");
+  return open_compare(window, paths, comparison.note, error);
+}
+
+ClassroomView* open_classroom(MainWindow* window) {
+  TraceTab* tab = window->current_tab();
+  if (tab == nullptr || !tab->document()->trace()) return nullptr;
+  const auto trace = tab->document()->trace();
+  QString scenario = QString::fromStdString(trace->metadata().scenario);
+  if (scenario.isEmpty()) scenario = file_stem(tab->document()->path());
+  auto* view = new ClassroomView;
+  view->set_trace(trace, scenario);
+  add_tab(window, view, QObject::tr("classroom: %1").arg(scenario), tab->document()->path());
+  return view;
+}
+
+}  // namespace gtv::ui
