@@ -48,6 +48,7 @@ void iterate(ScenarioContext& ctx, const std::function<void(int)>& body) {
 
 void timed(ScenarioContext& ctx, const std::string& name, const std::function<void()>& body, RangeKind kind,
            bool gpu_work) {
+  if (ctx.config.before_timed_work) ctx.config.before_timed_work();
   ctx.progress(name);
   auto phase = ctx.host.scope(name, kind);
   std::unique_ptr<EventTimer> events = gpu_work ? ctx.engine.start_event_timer() : nullptr;

@@ -1,12 +1,14 @@
 // `processes`: one worker process per GPU (one per model on the CPU), each running `sequential` for its models
 // with its own CUPTI, merged on the shared clock. Workers are forked before this process touches CUDA (a CUDA
 // context does not survive fork); each sends its trace back through a pipe as gtv JSON.
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <tuple>
+#include <utility>
 
 #include "gtv/collect/thread_id.h"
 #include "gtv/config.h"
@@ -81,6 +83,54 @@ std::string describe_exit(int status) {
   return "status " + std::to_string(status);
 }
 
+// Workers build their models and warm up at their own pace (context creation alone differs by 100 ms); the
+// gate makes their timed loops start together, as one process per GPU would be used: each worker says "ready"
+// on one pipe and waits for "go" on another. A worker that dies before it is ready no longer holds the others.
+struct StartGate {
+  int ready[2] = {-1, -1};
+  int go[2] = {-1, -1};
+
+  [[nodiscard]] bool open() { return ::pipe(ready) == 0 && ::pipe(go) == 0; }
+
+  // In a worker: announce, then block until the parent opens the gate (or goes away).
+  void wait_in_worker() const {
+    (void)write_all(ready[1], "r");
+    char byte = 0;
+    while (::read(go[0], &byte, 1) < 0 && errno == EINTR) {
+    }
+  }
+  void close_parent_ends_in_worker() const {
+    ::close(ready[0]);
+    ::close(go[1]);
+  }
+  void close_all() {
+    for (int* fd : {&ready[0], &ready[1], &go[0], &go[1]})
+      if (*fd >= 0) ::close(std::exchange(*fd, -1));
+  }
+};
+
+bool exited_without_reaping(pid_t pid) {
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
+// In the parent: waits until every live worker is ready, then opens the gate for all of them at once.
+void open_gate_when_ready(StartGate& gate, const std::vector<pid_t>& pids) {
+  std::size_t ready = 0;
+  while (ready < pids.size()) {
+    pollfd pfd{gate.ready[0], POLLIN, 0};
+    if (::poll(&pfd, 1, 200) > 0) {
+      char bytes[64];
+      const ssize_t n = ::read(gate.ready[0], bytes, sizeof bytes);
+      if (n > 0) ready += static_cast<std::size_t>(n);
+      continue;
+    }
+    const auto dead = std::count_if(pids.begin(), pids.end(), exited_without_reaping);
+    if (ready + static_cast<std::size_t>(dead) >= pids.size()) break;
+  }
+  for (std::size_t i = 0; i < pids.size(); ++i) (void)write_all(gate.go[1], "g");
+}
+
 // GPUs, counted in a child so this process never starts CUDA.
 int probe_gpu_count(bool force_cpu) {
   if (force_cpu) return 0;
@@ -108,8 +158,12 @@ std::vector<Worker> plan_workers(const std::vector<int>& placement) {
   return workers;
 }
 
-int run_worker(const RunConfig& config, const Worker& worker, int fd) {
+int run_worker(const RunConfig& config, const Worker& worker, const StartGate& gate, int fd) {
+  gate.close_parent_ends_in_worker();
   RunConfig mine = config;
+  mine.before_timed_work = [&gate, waited = false]() mutable {
+    if (!std::exchange(waited, true)) gate.wait_in_worker();
+  };
   mine.scenario = "sequential";
   mine.models = worker.models;
   mine.devices = worker.device == kCpuDevice ? std::vector<int>{} : std::vector<int>{worker.device};
@@ -183,12 +237,24 @@ RunResult run_in_processes(const RunConfig& config, const std::function<void(std
   auto placement = assign_devices(config.models, gpus, config.devices);
   if (!placement) return {std::nullopt, placement.error()};
   std::vector<Worker> workers = plan_workers(*placement);
+  StartGate gate;
+  if (!gate.open()) return {std::nullopt, Error{"cannot create the pipes that start the workers together"}};
+  std::vector<pid_t> pids;
   for (std::size_t i = 0; i < workers.size(); ++i) {
-    auto child = fork_with_pipe([&](int fd) { return run_worker(config, workers[i], fd); });
-    if (!child) return {std::nullopt, child.error()};
+    auto child = fork_with_pipe([&](int fd) { return run_worker(config, workers[i], gate, fd); });
+    if (!child) {
+      gate.close_all();  // workers already started see the gate close and go on
+      return {std::nullopt, child.error()};
+    }
     std::tie(workers[i].pid, workers[i].read_fd) = *child;
+    pids.push_back(workers[i].pid);
     report(workers[i].label(i) + " started, pid " + std::to_string(workers[i].pid));
   }
+  ::close(std::exchange(gate.ready[1], -1));
+  ::close(std::exchange(gate.go[0], -1));
+  open_gate_when_ready(gate, pids);
+  report("all workers ready: timed loops start together");
+  gate.close_all();
   for (std::size_t i = 0; i < workers.size(); ++i) {
     workers[i].bytes = read_all(workers[i].read_fd);
     ::close(workers[i].read_fd);
