@@ -35,6 +35,10 @@ class ChunkParser {
 
   [[nodiscard]] const std::vector<RawEvent>& events() const { return events_; }
   [[nodiscard]] const std::vector<CounterValue>& counter_values() const { return counter_values_; }
+  // Renumbers the events parsed with first_index 0 once the index of the chunk's first element is known.
+  void set_first_index(std::uint64_t first_index) {
+    for (RawEvent& ev : events_) ev.index += first_index;
+  }
 
  private:
   struct Impl;

@@ -1,9 +1,13 @@
 // read_trace: the top level of the file is walked with small scalar helpers; the event array is cut into chunks
 // of about 1 MiB at element boundaries and each chunk is parsed with simdjson On Demand. Memory stays bounded
-// by the chunk size (not the file size), and pages of a mapped file that were parsed are released.
+// by the chunk size (not the file size), and pages of a mapped file that were parsed are released. On a
+// multi-core machine the chunks are parsed ahead on worker threads (ChunkPrefetcher) while this thread assembles
+// the model from them in file order.
+#include <memory>
 #include <string>
 
 #include "chunk_parser.h"
+#include "chunk_prefetcher.h"
 #include "gtv/io/trace_file.h"
 #include "input_bytes.h"
 #include "json_scan.h"
@@ -14,6 +18,9 @@ namespace {
 
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 constexpr int kMaxCutTries = 8;
+// Each start of the prefetcher costs threads and may waste the chunks parsed ahead: on input where its cuts keep
+// failing, the rest is read sequentially.
+constexpr int kMaxPrefetchStarts = 16;
 // One event may not exceed this: it bounds the parser's memory (about six times the chunk) on hostile input.
 constexpr std::size_t kMaxEventBytes = std::size_t{64} << 20;
 
@@ -27,6 +34,8 @@ class FileReader {
  private:
   Status read_object(std::size_t pos);
   Status read_events(std::size_t& pos, bool bare);
+  Status take_prefetched(ChunkPrefetcher& prefetch, std::size_t& pos, bool& taken);
+  Status parse_next_chunk(std::size_t& pos, bool bare);
   bool parse_chunk(std::size_t pos, std::size_t cut, Status& status);
   std::size_t exact_cut(std::size_t pos, std::size_t limit) const;
   Status final_error(std::size_t pos);
@@ -155,6 +164,8 @@ std::size_t FileReader::exact_cut(std::size_t pos, std::size_t limit) const {
 }
 
 Status FileReader::read_events(std::size_t& pos, bool bare) {
+  std::unique_ptr<ChunkPrefetcher> prefetch;
+  int prefetch_starts = 0;
   while (true) {
     pos = skip_ws(s_, pos);
     if (pos >= s_.size()) {
@@ -165,33 +176,20 @@ Status FileReader::read_events(std::size_t& pos, bool bare) {
       ++pos;
       return ok_status();
     }
-    Status status = ok_status();
-    std::size_t window = kChunkBytes;
-    while (true) {
-      const std::size_t window_end = std::min(s_.size(), pos + window);
-      std::size_t cut = previous_cut(s_, pos, window_end, bare);
-      bool parsed = false;
-      for (int tries = 1; cut != std::string_view::npos; ++tries) {
-        if (parse_chunk(pos, cut, status)) {
-          parsed = true;
-          break;
-        }
-        if (tries < kMaxCutTries) {
-          cut = previous_cut(s_, pos, cut - 1, bare);
-        } else {
-          cut = tries == kMaxCutTries ? exact_cut(pos, window_end) : std::string_view::npos;
-        }
+    if (prefetch == nullptr && prefetch_starts < kMaxPrefetchStarts) {
+      // (Re)started after a chunk the workers could not cut cleanly was read sequentially.
+      if (const unsigned workers = ChunkPrefetcher::worker_count(s_.size() - pos, kChunkBytes); workers > 0) {
+        prefetch = std::make_unique<ChunkPrefetcher>(s_, pos, bare, kChunkBytes, workers);
+        ++prefetch_starts;
       }
-      if (!status) return status;
-      if (parsed) {
-        pos = cut;
-        break;
-      }
-      if (window_end == s_.size()) return final_error(pos);
-      if (window >= kMaxEventBytes)
-        return event_error(index_, pos, "event is larger than " + std::to_string(kMaxEventBytes >> 20) +
-                                            " MiB (limit)");
-      window *= 2;
+    }
+    bool taken = false;
+    if (prefetch != nullptr) {
+      if (Status st = take_prefetched(*prefetch, pos, taken); !st) return st;
+      if (!taken) prefetch.reset();  // this chunk sequentially, exactly as without prefetching
+    }
+    if (!taken) {
+      if (Status st = parse_next_chunk(pos, bare); !st) return st;
     }
     input_.release_before(pos);
     if (options_.progress != nullptr) {
@@ -208,6 +206,51 @@ Status FileReader::read_events(std::size_t& pos, bool bare) {
     } else if (!(pos >= s_.size() && bare)) {
       return error_at(pos, "expected ',' or ']' in 'traceEvents' but found " + describe_char(s_, pos));
     }
+  }
+}
+
+// Takes the chunk at pos from the prefetcher when it parsed cleanly (taken); otherwise leaves pos alone.
+Status FileReader::take_prefetched(ChunkPrefetcher& prefetch, std::size_t& pos, bool& taken) {
+  PrefetchedChunk* chunk = prefetch.next();
+  taken = chunk != nullptr && chunk->ok && chunk->start == pos;
+  if (!taken) return ok_status();
+  chunk->parser.set_first_index(index_);
+  Status status = assembler_.add_chunk(chunk->parser.events(), chunk->parser.counter_values(), pos);
+  index_ += chunk->parser.events().size();
+  pos = chunk->cut;
+  prefetch.release();
+  return status;
+}
+
+// Parses the chunk that starts at pos, trying cuts and growing the window as needed; pos moves past it.
+Status FileReader::parse_next_chunk(std::size_t& pos, bool bare) {
+  Status status = ok_status();
+  std::size_t window = kChunkBytes;
+  while (true) {
+    const std::size_t window_end = std::min(s_.size(), pos + window);
+    std::size_t cut = previous_cut(s_, pos, window_end, bare);
+    bool parsed = false;
+    for (int tries = 1; cut != std::string_view::npos; ++tries) {
+      if (parse_chunk(pos, cut, status)) {
+        parsed = true;
+        break;
+      }
+      if (tries < kMaxCutTries) {
+        cut = previous_cut(s_, pos, cut - 1, bare);
+      } else {
+        cut = tries == kMaxCutTries ? exact_cut(pos, window_end) : std::string_view::npos;
+      }
+    }
+    if (!status) return status;
+    if (parsed) {
+      pos = cut;
+      return ok_status();
+    }
+    if (window_end == s_.size()) return final_error(pos);
+    if (window >= kMaxEventBytes)
+      return event_error(index_, pos, "event is larger than " + std::to_string(kMaxEventBytes >> 20) +
+                                          " MiB (limit)");
+    window *= 2;
   }
 }
 
