@@ -21,6 +21,9 @@ constexpr int kMaxCutTries = 8;
 // Each start of the prefetcher costs threads and may waste the chunks parsed ahead: on input where its cuts keep
 // failing, the rest is read sequentially.
 constexpr int kMaxPrefetchStarts = 16;
+// Chunks parsed ahead are smaller: each worker slot holds about five times its chunk (copy, simdjson's indexes
+// and strings, events), and half a MiB keeps peak memory at the sequential reader's level at no cost in speed.
+constexpr std::size_t kPrefetchChunkBytes = kChunkBytes / 2;
 // One event may not exceed this: it bounds the parser's memory (about six times the chunk) on hostile input.
 constexpr std::size_t kMaxEventBytes = std::size_t{64} << 20;
 
@@ -179,7 +182,7 @@ Status FileReader::read_events(std::size_t& pos, bool bare) {
     if (prefetch == nullptr && prefetch_starts < kMaxPrefetchStarts) {
       // (Re)started after a chunk the workers could not cut cleanly was read sequentially.
       if (const unsigned workers = ChunkPrefetcher::worker_count(s_.size() - pos, kChunkBytes); workers > 0) {
-        prefetch = std::make_unique<ChunkPrefetcher>(s_, pos, bare, kChunkBytes, workers);
+        prefetch = std::make_unique<ChunkPrefetcher>(s_, pos, bare, kPrefetchChunkBytes, workers);
         ++prefetch_starts;
       }
     }
