@@ -108,6 +108,19 @@ class TorchEngine final : public Engine {
 
   int add_model(const NetShape& shape, int device) override {
     check_device(device);
+    const bool first_gpu_model = device != kCpuDevice && used_devices_.empty();
+    const int index = add_model_on(shape, device);
+    if (first_gpu_model) {
+      // Make a GPU of this run the thread's current device (after the model's DeviceGuard has restored the old
+      // one): torch's event record restores the current device with a checked cudaSetDevice, which creates a
+      // context on a GPU the run never uses (seen on 2x H200: a `processes` worker on cuda:1 stalled 204 ms
+      // creating one on cuda:0 when its timed loop began).
+      guarded([&] { c10::impl::VirtualGuardImpl(c10::DeviceType::CUDA).setDevice(to_device(device)); });
+    }
+    return index;
+  }
+
+  int add_model_on(const NetShape& shape, int device) {
     return guarded([&] {
       Model model;
       model.device = to_device(device);
