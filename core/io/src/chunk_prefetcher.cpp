@@ -1,6 +1,8 @@
 #include "chunk_prefetcher.h"
 
 #include <algorithm>
+#include <exception>
+#include <system_error>
 
 #include "json_scan.h"
 
@@ -33,7 +35,12 @@ ChunkPrefetcher::ChunkPrefetcher(std::string_view s, std::size_t start, bool bar
   const std::size_t slot_count = std::size_t{workers} + 1;
   for (std::size_t i = 0; i < slot_count; ++i) slots_.push_back(std::make_unique<Slot>());
   threads_.reserve(workers);
-  for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+  try {
+    for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+  } catch (const std::system_error&) {
+    // No more threads (resource limits): the ones started do the work; with none, the reader goes sequential.
+    if (threads_.empty()) chain_ended_ = true;
+  }
 }
 
 ChunkPrefetcher::~ChunkPrefetcher() {
@@ -89,7 +96,11 @@ void ChunkPrefetcher::work() {
     }
     lock.unlock();
     PrefetchedChunk& c = slot->chunk;
-    c.ok = c.parser.parse(s_.substr(c.start, c.cut - c.start), 0).kind == ChunkResult::Kind::Ok;
+    try {
+      c.ok = c.parser.parse(s_.substr(c.start, c.cut - c.start), 0).kind == ChunkResult::Kind::Ok;
+    } catch (const std::exception&) {
+      c.ok = false;  // out of memory here: the reader parses this chunk itself and reports what happens there
+    }
     lock.lock();
     slot->state = SlotState::Ready;
     ready_cv_.notify_all();
