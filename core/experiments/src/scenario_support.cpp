@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 
 #include "scenario.h"
 
@@ -41,6 +42,7 @@ void warm_up(ScenarioContext& ctx, const std::function<void()>& body, const std:
 
 void iterate(ScenarioContext& ctx, const std::function<void(int)>& body) {
   for (int i = 0; i < ctx.config.iters; ++i) {
+    if (ctx.config.cancelled && ctx.config.cancelled()) throw std::runtime_error("cancelled");
     auto range = ctx.host.scope("iteration " + std::to_string(i), RangeKind::Iteration);
     body(i);
   }

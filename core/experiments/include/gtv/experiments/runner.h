@@ -41,6 +41,9 @@ struct RunConfig {
   bool trace_ops = true;     // PyTorch op ranges (RecordFunction callbacks) as CpuOp events
   bool cupti = true;         // trace GPU activity with CUPTI when the build and machine allow
   bool force_cpu = false;    // run on the CPU even when a GPU is present
+  // Asked before each iteration (from the running thread): true stops the run there with the error
+  // "cancelled" (the UI's Cancel). Empty: never cancelled.
+  std::function<bool()> cancelled;
   // Called right before each timed phase starts (outside its measurement): the `processes` scenario uses it to
   // start every worker's timed loop at the same moment. May be empty.
   std::function<void()> before_timed_work;
