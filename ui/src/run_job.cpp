@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <stdexcept>
 
 #if GTV_WITH_TORCH
@@ -38,14 +39,20 @@ RunOutcome run_and_save(const exp::RunConfig& config, const QString& data_dir,
     if (cancelled->load()) throw Cancelled();
     forward(line);
   };
+  exp::RunConfig cancellable = config;
+  cancellable.cancelled = [cancelled] { return cancelled->load(); };
   RunOutcome outcome;
   exp::RunResult result;
   try {
-    result = exp::run_scenario(config, progress);
+    result = exp::run_scenario(cancellable, progress);
   } catch (const Cancelled&) {
     outcome.cancelled = true;  // thrown outside record(), before the scenario started
     return outcome;
   }
+  if (result.trace)
+    outcome.iterations_done = static_cast<int>(std::count_if(
+        result.trace->ranges().begin(), result.trace->ranges().end(),
+        [](const Range& r) { return r.kind == RangeKind::Iteration; }));
   if (cancelled->load()) {
     outcome.cancelled = true;
     return outcome;

@@ -215,10 +215,12 @@ void RunPanel::on_progress(const QString& line) {
   if (steps_seen_ >= expected_steps_) progress_->setRange(0, steps_seen_ + 1);  // more steps than guessed
   progress_->setValue(steps_seen_);
   status_->setText(line);
+  emit progress_line(line);
 }
 
 void RunPanel::on_finished(const RunOutcome& outcome) {
   set_running(false);
+  last_outcome_ = outcome;
   if (outcome.cancelled) {
     progress_->setValue(0);
     status_->setText(tr("cancelled: nothing saved"));

@@ -1,9 +1,9 @@
 #pragma once
 // One experiment run off the UI thread (LibTorch builds only): run_scenario in a worker, its progress lines
 // forwarded as signals, the trace saved atomically under <data dir>/runs/<scenario>-<timestamp>.json.gz.
-// Cancel: run_scenario has no cancel hook, so the progress callback throws at the next progress line (the
-// scenario's next phase); record() catches it and returns early, and a cancelled run is never written (a file
-// that was already renamed into place when Cancel came is removed), so no half-written or stale file is left.
+// Cancel: RunConfig::cancelled is asked before each iteration and the progress callback throws at the next
+// progress line, so the run stops at the next iteration or step; a cancelled run is never written (a file
+// already renamed into place when Cancel came is removed), so no half-written or stale file is left.
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
@@ -21,6 +21,7 @@ struct RunOutcome {
   QString saved_path;  // empty when nothing was saved
   QString error;       // one line; may be set with a saved (partial) trace
   bool cancelled = false;
+  int iterations_done = 0;  // Iteration ranges in what ran (also for a cancelled run, whose trace is dropped)
 };
 
 // <data_dir>/runs/<scenario>-<yyyyMMdd-HHmmss>[-N].json.gz, the first name not taken yet.

@@ -5,6 +5,8 @@
 // listed next to it; open_recording() asks for one. A build without LibTorch only lists the recordings.
 #include <QWidget>
 
+#include "gtv/ui/run_job.h"
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -17,7 +19,6 @@ class QTextBrowser;
 namespace gtv::ui {
 
 class RunJob;
-struct RunOutcome;
 
 // Where the bundled recordings are: $GTV_RECORDINGS_DIR, <exe>/../share/gtv/traces/h200x2, or the source tree's
 // resources/traces/h200x2; empty when none exists.
@@ -35,6 +36,8 @@ class RunPanel : public QWidget {
   [[nodiscard]] const QString& data_dir() const { return data_dir_; }
   [[nodiscard]] bool can_run() const;
   [[nodiscard]] bool is_running() const;
+  // What the last run that ended reported (saved path, error, cancelled, iterations done).
+  [[nodiscard]] const RunOutcome& last_outcome() const { return last_outcome_; }
 
   // Widgets, for tests and the main window.
   [[nodiscard]] QComboBox* scenario_box() const { return scenario_; }
@@ -56,6 +59,7 @@ class RunPanel : public QWidget {
   void run_saved(const QString& path);
   void run_failed(const QString& message);
   void run_cancelled();
+  void progress_line(const QString& line);  // each progress line of the running job
   void open_recording(const QString& path);
 
  private:
@@ -81,6 +85,7 @@ class RunPanel : public QWidget {
   QLabel* gpu_note_ = nullptr;
   QListWidget* recordings_ = nullptr;
   RunJob* job_ = nullptr;
+  RunOutcome last_outcome_;
   int expected_steps_ = 1;
   int steps_seen_ = 0;
 };
