@@ -1,0 +1,175 @@
+// QtTest (offscreen): runs stacked in the compare view are aligned at their first steady-state kernel and move
+// together; classroom mode hides the GPU lanes until revealed and its playback reaches the end.
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QtTest/QtTest>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "gtv/config.h"
+#include "gtv/io/trace_file.h"
+#include "gtv/ui/classroom_view.h"
+#include "gtv/ui/compare_view.h"
+#include "gtv/ui/main_window.h"
+#include "gtv/ui/run_alignment.h"
+#include "gtv/ui/run_features.h"
+#include "gtv/ui/timeline_view.h"
+
+using namespace gtv;
+using namespace gtv::ui;
+
+namespace {
+
+QString recording(const char* name) {
+  return QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2/%1.json.gz").arg(QLatin1String(name));
+}
+
+// Written out here rather than calling run_alignment: the first GPU kernel at or after the last warm-up's end.
+TimeNs expected_anchor_ns(const Trace& trace) {
+  TimeNs warm_end = std::numeric_limits<TimeNs>::min();
+  for (const Range& r : trace.ranges())
+    if (r.kind == RangeKind::WarmUp && r.end_ns > warm_end) warm_end = r.end_ns;
+  TimeNs best = std::numeric_limits<TimeNs>::max();
+  for (const Lane& lane : trace.lanes())
+    for (const Event& e : lane.events)
+      if (lane.is_gpu() && e.kind == EventKind::Kernel && e.start_ns >= warm_end && e.start_ns < best)
+        best = e.start_ns;
+  return best;
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+class CompareClassroomTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void compare_aligns_at_first_steady_kernel();
+  void compare_locks_zoom_and_pan();
+  void classic_comparisons_open_as_tabs();
+  void classroom_hides_gpu_lanes_until_revealed();
+  void classroom_playback_reaches_the_end();
+};
+
+void CompareClassroomTest::compare_aligns_at_first_steady_kernel() {
+  CompareView view;
+  view.resize(1200, 800);
+  QCOMPARE(view.add_files({recording("sequential"), recording("streams")}), QString());
+  QCOMPARE(view.run_count(), 2);
+  auto a = io::read_trace(recording("sequential").toStdString());
+  auto b = io::read_trace(recording("streams").toStdString());
+  QVERIFY(a && b);
+  QVERIFY(!a->ranges().empty());  // the recordings carry warm-up ranges, so this is the steady-state case
+  const TimeNs anchor_a = expected_anchor_ns(*a);
+  const TimeNs anchor_b = expected_anchor_ns(*b);
+  QVERIFY(anchor_a != std::numeric_limits<TimeNs>::max());
+  QCOMPARE(view.anchor_ns(0), anchor_a);
+  QCOMPARE(view.anchor_ns(1), anchor_b);
+  QCOMPARE(view.offset_ns(0), TimeNs{0});
+  QCOMPARE(view.offset_ns(1), anchor_b - anchor_a);
+  // A window around run 0's anchor shows the same stretch, shifted by the offset, in run 1.
+  const TimeWindow w{anchor_a - 1'000'000, anchor_a + 2'000'000};
+  view.set_window(w);
+  QCOMPARE(view.view(0)->window(), w);
+  QCOMPARE(view.view(1)->window(), (TimeWindow{w.t0_ns + anchor_b - anchor_a, w.t1_ns + anchor_b - anchor_a}));
+  QVERIFY(view.figures_text(1).contains(QStringLiteral("speedup vs sequential")));
+  QVERIFY(view.figures_text(0).contains(QStringLiteral("overlap")));
+}
+
+void CompareClassroomTest::compare_locks_zoom_and_pan() {
+  CompareView view;
+  view.resize(1200, 800);
+  QCOMPARE(view.add_files({recording("copy-pageable"), recording("copy-pinned")}), QString());
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  const TimeNs offset = view.offset_ns(1);
+  view.set_window({view.anchor_ns(0) - 2'000'000, view.anchor_ns(0) + 2'000'000});
+  view.view(1)->zoom_by(2.0);  // zoom in run 1: run 0 follows
+  const TimeWindow w1 = view.view(1)->window();
+  QCOMPARE(w1.span_ns(), TimeNs{2'000'000});
+  QCOMPARE(view.view(0)->window(), (TimeWindow{w1.t0_ns - offset, w1.t1_ns - offset}));
+  view.view(0)->pan_by_px(-40);  // pan in run 0: run 1 follows
+  const TimeWindow w0 = view.view(0)->window();
+  QVERIFY(w0.t0_ns != w1.t0_ns - offset);
+  QCOMPARE(view.view(1)->window(), (TimeWindow{w0.t0_ns + offset, w0.t1_ns + offset}));
+}
+
+void CompareClassroomTest::classic_comparisons_open_as_tabs() {
+  MainWindow window;
+  const auto classics = classic_comparisons();
+  QCOMPARE(classics.size(), std::size_t{3});
+  const int before = window.tabs()->count();
+  for (const ClassicComparison& c : classics) {
+    QString error;
+    CompareView* view = open_classic_comparison(&window, c, &error);
+    QVERIFY2(view != nullptr, qPrintable(error));
+    QCOMPARE(view->run_count(), 2);
+    QCOMPARE(view->note(), c.note);
+  }
+  QCOMPARE(window.tabs()->count(), before + 3);
+  QVERIFY(classics[1].note.contains(QStringLiteral("processes")));
+  QString error;
+  QVERIFY(open_compare(&window, {recording("sequential"), QStringLiteral("/nonexistent/x.json")}, {}, &error) ==
+          nullptr);
+  QVERIFY(!error.isEmpty());
+  QCOMPARE(window.tabs()->count(), before + 3);
+}
+
+void CompareClassroomTest::classroom_hides_gpu_lanes_until_revealed() {
+  auto loaded = io::read_trace(recording("sequential").toStdString());
+  QVERIFY(loaded);
+  auto trace = std::make_shared<const Trace>(std::move(loaded.value()));
+  ClassroomView view;
+  view.resize(1600, 900);
+  view.set_trace(trace);
+  const std::string md = file_text(GTV_SOURCE_DIR "/resources/scenarios/sequential.md");
+  const QString lesson = QString::fromStdString(lesson_sentence(md));
+  QVERIFY(!lesson.isEmpty());
+  QVERIFY(view.lesson().contains(lesson));
+  std::set<LaneIndex> gpu_lanes;
+  for (LaneIndex i = 0; i < trace->lanes().size(); ++i)
+    if (trace->lane(i).is_gpu()) gpu_lanes.insert(i);
+  QVERIFY(!gpu_lanes.empty());
+  QVERIFY(!view.gpu_revealed());
+  for (LaneIndex i = 0; i < trace->lanes().size(); ++i)
+    QCOMPARE(view.view()->lane_state().hidden_lanes.count(i), gpu_lanes.count(i));
+  view.set_gpu_revealed(true);
+  QVERIFY(view.view()->lane_state().hidden_lanes.empty());
+  QVERIFY(view.view()->theme().font_scale >= 2.0);
+  QCOMPARE(view.view()->theme().background, QColor(0, 0, 0));
+}
+
+void CompareClassroomTest::classroom_playback_reaches_the_end() {
+  auto loaded = io::read_trace(recording("streams").toStdString());
+  QVERIFY(loaded);
+  auto trace = std::make_shared<const Trace>(std::move(loaded.value()));
+  ClassroomView view;
+  view.resize(1200, 700);
+  view.set_trace(trace);
+  view.set_playback_duration_ms(400);
+  QCOMPARE(view.cursor_ns(), trace->start_ns());
+  QSignalSpy moved(&view, &ClassroomView::cursor_moved);
+  QSignalSpy finished(&view, &ClassroomView::playback_finished);
+  view.play();
+  QVERIFY(view.is_playing());
+  QVERIFY(finished.wait(60000));
+  QCOMPARE(view.cursor_ns(), trace->end_ns());
+  QVERIFY(!view.is_playing());
+  const TimeNs span = trace->end_ns() - trace->start_ns();
+  const TimeNs step = view.step_ns();
+  QCOMPARE(step, (span + 9) / 10);  // 400 ms in 40 ms ticks: 10 steps
+  QCOMPARE(moved.count(), static_cast<int>((span + step - 1) / step));
+  // Each step moved the cursor forward by one step (the last one stops at the end).
+  for (int i = 0; i + 1 < moved.count(); ++i)
+    QCOMPARE(moved[i][0].value<TimeNs>(), trace->start_ns() + step * (i + 1));
+}
+
+QTEST_MAIN(CompareClassroomTest)
+#include "compare_classroom_test.moc"
