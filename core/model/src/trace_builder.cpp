@@ -222,14 +222,16 @@ void TraceBuilder::join_flows() {
   std::sort(joined_to.begin(), joined_to.end(),
             [](EventRef a, EventRef b) { return a.lane != b.lane ? a.lane < b.lane : a.index < b.index; });
   for (const FlowHint& hint : flow_hints_) {
-    const std::int64_t from = event_for_flow_end(trace_.lanes_[hint.from_lane], hint.from_ts_ns);
+    // The `to` end first: most hints (Kineto's ac2g pairs) repeat a correlation join, and then `from` is not needed.
     const std::int64_t to = event_for_flow_end(trace_.lanes_[hint.to_lane], hint.to_ts_ns);
-    if (from < 0 || to < 0) continue;
+    if (to < 0) continue;
     const EventRef to_ref{hint.to_lane, static_cast<std::uint32_t>(to)};
     if (std::binary_search(joined_to.begin(), joined_to.end(), to_ref, [](EventRef a, EventRef b) {
           return a.lane != b.lane ? a.lane < b.lane : a.index < b.index;
         }))
       continue;  // already joined by correlation id
+    const std::int64_t from = event_for_flow_end(trace_.lanes_[hint.from_lane], hint.from_ts_ns);
+    if (from < 0) continue;
     trace_.flows_.push_back({hint.id, EventRef{hint.from_lane, static_cast<std::uint32_t>(from)}, to_ref});
   }
 }
