@@ -29,7 +29,7 @@ std::size_t element_cut(std::string_view s, std::size_t floor, std::size_t limit
 ChunkPrefetcher::ChunkPrefetcher(std::string_view s, std::size_t start, bool bare, std::size_t chunk_bytes,
                                  unsigned workers)
     : s_(s), bare_(bare), chunk_bytes_(chunk_bytes), chain_pos_(start) {
-  // One slot more than workers: the one being assembled by the reader. Assembling a chunk takes about a quarter
+  // One slot more than workers: the one being assembled by the reader. Assembling a chunk takes about a third
   // of the CPU time of parsing it (perf on the 1,000,000-event benchmark), so workers rarely wait for a slot; more
   // slots would only raise memory (each holds a parser, a copy of its chunk and its events).
   const std::size_t slot_count = std::size_t{workers} + 1;
