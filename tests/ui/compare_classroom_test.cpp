@@ -2,6 +2,7 @@
 // together; classroom mode hides the GPU lanes until revealed and its playback reaches the end.
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QtTest/QtTest>
 #include <fstream>
 #include <limits>
@@ -114,7 +115,12 @@ void CompareClassroomTest::classic_comparisons_open_as_tabs() {
     QCOMPARE(view->note(), c.note);
   }
   QCOMPARE(window.tabs()->count(), before + 3);
-  QVERIFY(classics[1].note.contains(QStringLiteral("processes")));
+  // The bundled recordings have `processes`; a directory without it gets the stand-in and a note.
+  QCOMPARE(classics[1].files, (QStringList{QStringLiteral("threads"), QStringLiteral("processes")}));
+  QTemporaryDir empty;
+  const auto stand_in = classic_comparisons(empty.path());
+  QCOMPARE(stand_in[1].files, (QStringList{QStringLiteral("threads"), QStringLiteral("threads-streams")}));
+  QVERIFY(stand_in[1].note.contains(QStringLiteral("processes scenario has no recording")));
   QString error;
   QVERIFY(open_compare(&window, {recording("sequential"), QStringLiteral("/nonexistent/x.json")}, {}, &error) ==
           nullptr);

@@ -46,7 +46,9 @@ class PlaybackOverlay : public QWidget {
     return false;
   }
   void paintEvent(QPaintEvent*) override {
-    const QRectF lanes = view_->lane_rect();
+    // The lanes' width, but the axis rect's height: the brackets above and the overlap strip below fade too.
+    const QRectF axis = view_->plot()->axisRect()->rect();
+    const QRectF lanes(view_->lane_rect().left(), axis.top(), view_->lane_rect().width(), axis.height());
     const TimeWindow w = view_->window();
     if (lanes.width() <= 0 || w.span_ns() <= 0) return;
     const double x = lanes.left() + static_cast<double>(cursor_ns_ - w.t0_ns) / static_cast<double>(w.span_ns()) *

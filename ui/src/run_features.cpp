@@ -60,16 +60,24 @@ void build_menu(MainWindow* window, QDockWidget* dock) {
 
 }  // namespace
 
-std::vector<ClassicComparison> classic_comparisons() {
+std::vector<ClassicComparison> classic_comparisons(const QString& recordings_dir) {
+  const bool have_processes = QFileInfo::exists(recordings_dir + QStringLiteral("/processes.json.gz"));
+  ClassicComparison threads{QObject::tr("threads vs processes"),
+                            {QStringLiteral("threads"), QStringLiteral("processes")},
+                            {}};
+  if (!have_processes) {
+    threads.files[1] = QStringLiteral("threads-streams");
+    threads.note = QObject::tr("The processes scenario has no recording here: threads is compared with "
+                               "threads-streams (threads, each model on its own stream) instead.");
+  }
   return {
       {QObject::tr("sequential vs streams"), {QStringLiteral("sequential"), QStringLiteral("streams")}, {}},
-      {QObject::tr("threads vs processes"),
-       {QStringLiteral("threads"), QStringLiteral("threads-streams")},
-       QObject::tr("The processes scenario has no recording yet: threads is compared with threads-streams "
-                   "(threads, each model on its own stream) instead.")},
+      threads,
       {QObject::tr("pageable vs pinned"), {QStringLiteral("copy-pageable"), QStringLiteral("copy-pinned")}, {}},
   };
 }
+
+std::vector<ClassicComparison> classic_comparisons() { return classic_comparisons(bundled_recordings_dir()); }
 
 RunPanel* install_run_features(MainWindow* window) {
   auto* panel = new RunPanel;

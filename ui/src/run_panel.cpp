@@ -10,11 +10,13 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <optional>
 
 #include "gtv/config.h"
@@ -115,6 +117,7 @@ QWidget* RunPanel::build_form() {
     scenario_->addItem(QString::fromStdString(s.name));
     scenario_->setItemData(scenario_->count() - 1, QString::fromStdString(s.summary), Qt::ToolTipRole);
   }
+  scenario_->setCurrentIndex(std::max(0, scenario_->findText(QStringLiteral("sequential"))));
   const int gpus = exp::cuda_device_count();
   gpu_note_->setText(gpus > 0 ? tr("%1 CUDA GPU(s) here.").arg(gpus)
                               : tr("No CUDA GPU here: runs use the CPU mode (no GPU lanes). The H200 recordings "
@@ -158,8 +161,11 @@ QWidget* RunPanel::build_recordings() {
 void RunPanel::show_explanation() {
 #if GTV_WITH_TORCH
   const auto text = exp::scenario_explanation(scenario_->currentText().toStdString());
-  explanation_->setMarkdown(text ? QString::fromUtf8(text->data(), static_cast<qsizetype>(text->size()))
-                                 : QString());
+  QString markdown = text ? QString::fromUtf8(text->data(), static_cast<qsizetype>(text->size())) : QString();
+  // The file's title is a level-1 heading, too large for a side panel.
+  markdown.replace(QRegularExpression(QStringLiteral("^# "), QRegularExpression::MultilineOption),
+                   QStringLiteral("#### "));
+  explanation_->setMarkdown(markdown);
 #else
   explanation_->setPlainText(tr("This build cannot run experiments."));
 #endif

@@ -18,9 +18,10 @@ struct ClassicComparison {
   QStringList files;  // recording names in resources/traces/h200x2, without .json.gz
   QString note;       // shown above the runs (why a stand-in is used)
 };
-// sequential vs streams, threads vs processes (stand-in: threads vs threads-streams, since `processes` is not
-// recorded), pageable vs pinned.
-[[nodiscard]] std::vector<ClassicComparison> classic_comparisons();
+// sequential vs streams, threads vs processes, pageable vs pinned, from the recordings in recordings_dir (where
+// `processes` is not recorded, threads vs threads-streams stands in, with a note saying so).
+[[nodiscard]] std::vector<ClassicComparison> classic_comparisons(const QString& recordings_dir);
+[[nodiscard]] std::vector<ClassicComparison> classic_comparisons();  // of bundled_recordings_dir()
 
 // Adds the dock and the menu; returns the run panel.
 RunPanel* install_run_features(MainWindow* window);
