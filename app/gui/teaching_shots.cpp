@@ -1,0 +1,158 @@
+#include "teaching_shots.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QEventLoop>
+#include <QFile>
+#include <cstdio>
+#include <cstring>
+#include <algorithm>
+#include <memory>
+
+#include "gtv/io/trace_file.h"
+#include "gtv/ui/classroom_view.h"
+#include "gtv/ui/compare_view.h"
+#include "gtv/ui/main_window.h"
+#include "gtv/ui/run_features.h"
+#include "gtv/ui/run_panel.h"
+#include "gtv/ui/timeline_view.h"
+#include "gtv/ui/trace_document.h"
+#include "gtv/ui/trace_tab.h"
+
+namespace gtv::app {
+namespace {
+
+constexpr const char* kModes[] = {"--compare-shot", "--classroom-shot", "--run-panel-shot"};
+
+struct ShotArgs {
+  QString mode;
+  QString out;
+  QSize size{1600, 900};
+  double cursor = 0.5;
+  bool reveal = false;
+  QStringList traces;
+};
+
+// One-line error in *error when the arguments are malformed.
+std::optional<ShotArgs> parse(const QStringList& args, QString* error) {
+  ShotArgs s;
+  for (int i = 1; i < args.size(); ++i) {
+    const QString& a = args[i];
+    auto next = [&]() -> QString { return i + 1 < args.size() ? args[++i] : QString(); };
+    if (a == QLatin1String("--size")) {
+      const QStringList wh = next().split(QLatin1Char('x'));
+      if (wh.size() != 2 || wh[0].toInt() <= 0 || wh[1].toInt() <= 0) {
+        *error = QStringLiteral("--size wants WxH, e.g. 1600x900");
+        return std::nullopt;
+      }
+      s.size = QSize(wh[0].toInt(), wh[1].toInt());
+    } else if (a == QLatin1String("--cursor")) {
+      bool ok = false;
+      s.cursor = next().toDouble(&ok);
+      if (!ok || s.cursor < 0 || s.cursor > 1) {
+        *error = QStringLiteral("--cursor wants a fraction of the trace between 0 and 1");
+        return std::nullopt;
+      }
+    } else if (a == QLatin1String("--reveal")) {
+      s.reveal = true;
+    } else if (s.mode.isEmpty() && std::any_of(std::begin(kModes), std::end(kModes),
+                                               [&](const char* m) { return a == QLatin1String(m); })) {
+      s.mode = a;
+      s.out = next();
+    } else {
+      s.traces << a;
+    }
+  }
+  if (s.out.isEmpty()) *error = QStringLiteral("%1 wants an output file").arg(s.mode);
+  if (s.mode == QLatin1String("--compare-shot") && s.traces.size() < 2)
+    *error = QStringLiteral("--compare-shot wants two or more traces");
+  if (s.mode == QLatin1String("--classroom-shot") && s.traces.size() != 1)
+    *error = QStringLiteral("--classroom-shot wants one trace");
+  if (!error->isEmpty()) return std::nullopt;
+  return s;
+}
+
+int save(QWidget* widget, const QString& out) {
+  widget->show();
+  QCoreApplication::processEvents();
+  for (auto* view : widget->findChildren<ui::TimelineView*>()) view->replot_now();
+  QCoreApplication::processEvents();
+  if (!widget->grab().save(out)) {
+    std::fprintf(stderr, "gtv: %s: could not write the picture\n", qPrintable(out));
+    return 1;
+  }
+  std::printf("wrote %s\n", qPrintable(out));
+  return 0;
+}
+
+int compare_shot(const ShotArgs& s) {
+  ui::CompareView view;
+  view.resize(s.size);
+  if (const QString e = view.add_files(s.traces); !e.isEmpty()) {
+    std::fprintf(stderr, "gtv: %s\n", qPrintable(e));
+    return 1;
+  }
+  view.show();
+  QCoreApplication::processEvents();
+  view.fit();
+  return save(&view, s.out);
+}
+
+int classroom_shot(const ShotArgs& s) {
+  auto loaded = io::read_trace(s.traces[0].toStdString());
+  if (!loaded) {
+    std::fprintf(stderr, "gtv: %s\n", loaded.error().message.c_str());
+    return 1;
+  }
+  auto trace = std::make_shared<const Trace>(std::move(loaded.value()));
+  ui::ClassroomView view;
+  view.resize(s.size);
+  view.set_trace(trace);
+  view.set_gpu_revealed(s.reveal);
+  view.show();
+  QCoreApplication::processEvents();
+  view.view()->fit();
+  const double span = static_cast<double>(trace->end_ns() - trace->start_ns());
+  view.set_cursor_ns(trace->start_ns() + static_cast<TimeNs>(s.cursor * span));
+  return save(&view, s.out);
+}
+
+int run_panel_shot(const ShotArgs& s) {
+  ui::MainWindow window;
+  window.resize(s.size);
+  ui::install_run_features(&window);
+  for (auto* dock : window.findChildren<QDockWidget*>())
+    if (dock->objectName() == QLatin1String("runPanelDock")) dock->show();
+  for (const QString& path : s.traces) window.open_file(path);
+  window.show();
+  for (int i = 0; i < window.tabs()->count(); ++i)
+    if (auto* tab = qobject_cast<ui::TraceTab*>(window.tabs()->widget(i))) tab->document()->wait();
+  QCoreApplication::processEvents();
+  return save(&window, s.out);
+}
+
+}  // namespace
+
+bool wants_teaching_shot(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    for (const char* m : kModes)
+      if (std::strcmp(argv[i], m) == 0) return true;
+  return false;
+}
+
+std::optional<int> run_teaching_shot(const QStringList& arguments) {
+  const bool wanted = std::any_of(std::begin(kModes), std::end(kModes),
+                                  [&](const char* m) { return arguments.contains(QLatin1String(m)); });
+  if (!wanted) return std::nullopt;
+  QString error;
+  const auto s = parse(arguments, &error);
+  if (!s) {
+    std::fprintf(stderr, "gtv: %s\n", qPrintable(error));
+    return 2;
+  }
+  if (s->mode == QLatin1String("--compare-shot")) return compare_shot(*s);
+  if (s->mode == QLatin1String("--classroom-shot")) return classroom_shot(*s);
+  return run_panel_shot(*s);
+}
+
+}  // namespace gtv::app
