@@ -80,7 +80,11 @@ void CompareClassroomTest::compare_aligns_at_first_steady_kernel() {
   view.set_window(w);
   QCOMPARE(view.view(0)->window(), w);
   QCOMPARE(view.view(1)->window(), (TimeWindow{w.t0_ns + anchor_b - anchor_a, w.t1_ns + anchor_b - anchor_a}));
-  QVERIFY(view.figures_text(1).contains(QStringLiteral("speedup vs sequential")));
+  QVERIFY(view.figures_text(1).contains(QStringLiteral("speedup (whole trace) vs sequential")));
+  const QString steady = QString::number(static_cast<double>(steady_span_ns(*a)) /
+                                             static_cast<double>(steady_span_ns(*b)), 'f', 2);
+  QVERIFY2(view.figures_text(1).contains(steady + QStringLiteral("&times;</b> vs sequential")),
+           qPrintable(view.figures_text(1)));
   QVERIFY(view.figures_text(0).contains(QStringLiteral("overlap")));
 }
 
@@ -100,6 +104,17 @@ void CompareClassroomTest::compare_locks_zoom_and_pan() {
   const TimeWindow w0 = view.view(0)->window();
   QVERIFY(w0.t0_ns != w1.t0_ns - offset);
   QCOMPARE(view.view(1)->window(), (TimeWindow{w0.t0_ns + offset, w0.t1_ns + offset}));
+  // Fit and a zoom out past the ends stay inside what both runs can show, so they stay locked (no clamping).
+  const TimeWindow b0 = view.view(0)->bounds();
+  const TimeWindow b1 = view.view(1)->bounds();
+  const TimeWindow shared{std::max(b0.t0_ns, b1.t0_ns - offset), std::min(b0.t1_ns, b1.t1_ns - offset)};
+  QCOMPARE(view.shared_bounds(), shared);
+  view.fit();
+  QCOMPARE(view.view(0)->window(), shared);
+  QCOMPARE(view.view(1)->window(), (TimeWindow{shared.t0_ns + offset, shared.t1_ns + offset}));
+  view.view(1)->zoom_by(0.25);
+  QCOMPARE(view.view(0)->window(), shared);
+  QCOMPARE(view.view(1)->window(), (TimeWindow{shared.t0_ns + offset, shared.t1_ns + offset}));
 }
 
 void CompareClassroomTest::classic_comparisons_open_as_tabs() {

@@ -55,11 +55,23 @@ TEST(RunAlignment, FirstKernelAfterTheLastWarmUp) {
   // After 130 us: GPU 0's kernel at 150 (the copy at 135 is no kernel), GPU 1's at 200 -> 150 us.
   EXPECT_EQ(steady_state_anchor_ns(trace), 150 * kUs);
   EXPECT_EQ(alignment_anchor_ns(trace), 150 * kUs);
+  // Steady part: from 150 us to the end of GPU 1's kernel at 200 + 5 us.
+  EXPECT_EQ(steady_span_ns(trace), 55 * kUs);
 }
 
 TEST(RunAlignment, WithoutWarmUpTheFirstKernel) {
   const Trace trace = two_gpu_trace(false);
   EXPECT_EQ(steady_state_anchor_ns(trace), 10 * kUs);
+  EXPECT_EQ(steady_span_ns(trace), 195 * kUs);
+}
+
+TEST(RunAlignment, SteadySpanCountsCopiesEndingLast) {
+  TraceBuilder b;
+  const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+  b.add_kernel(gpu, event_at(b, 40, 5, EventKind::Kernel, "k"), {});
+  b.add_memcpy(gpu, event_at(b, 50, 30, EventKind::Memcpy, "copy"), {});
+  const Trace trace = std::move(b.build().value());
+  EXPECT_EQ(steady_span_ns(trace), 40 * kUs);  // 40 us to the copy's end at 80 us
 }
 
 TEST(RunAlignment, KernelStartingAtTheWarmUpEndCounts) {
@@ -80,6 +92,7 @@ TEST(RunAlignment, NoKernelFallsBackToTheTraceStart) {
   const Trace trace = std::move(b.build().value());
   EXPECT_FALSE(steady_state_anchor_ns(trace).has_value());
   EXPECT_EQ(alignment_anchor_ns(trace), 30 * kUs);
+  EXPECT_EQ(steady_span_ns(trace), 0);
 }
 
 TEST(RunAlignment, OffsetsAgainstTheFirstRun) {

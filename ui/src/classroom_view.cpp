@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QShortcut>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -122,22 +123,31 @@ ClassroomView::ClassroomView(QWidget* parent)
 
   auto* bar = new QHBoxLayout;
   play_ = new QPushButton(tr("Play"), this);
-  auto* restart = new QPushButton(tr("Restart"), this);
+  auto* restart_button = new QPushButton(tr("Restart"), this);
   auto* slower = new QPushButton(tr("Slower"), this);
   auto* faster = new QPushButton(tr("Faster"), this);
   reveal_ = new QPushButton(tr("Reveal GPUs"), this);
   reveal_->setCheckable(true);
-  for (QPushButton* b : {play_, restart, slower, faster, reveal_}) {
+  for (QPushButton* b : {play_, restart_button, slower, faster, reveal_}) {
     b->setFont(theme.font(7, true));
     bar->addWidget(b);
   }
   bar->addStretch(1);
   connect(play_, &QPushButton::clicked, this, [this] { is_playing() ? pause() : play(); });
-  connect(restart, &QPushButton::clicked, this, &ClassroomView::restart);
+  connect(restart_button, &QPushButton::clicked, this, &ClassroomView::restart);
   connect(slower, &QPushButton::clicked, this, [this] { set_playback_duration_ms(duration_ms_ * 2); });
   connect(faster, &QPushButton::clicked, this, [this] { set_playback_duration_ms(duration_ms_ / 2); });
   connect(reveal_, &QPushButton::toggled, this, &ClassroomView::set_gpu_revealed);
   connect(timer_, &QTimer::timeout, this, &ClassroomView::step);
+  // A presenter's clicker or keyboard: Space plays and pauses, R reveals, Home restarts.
+  auto shortcut = [this](QKeySequence keys, auto slot) {
+    auto* s = new QShortcut(keys, this);
+    s->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(s, &QShortcut::activated, this, slot);
+  };
+  shortcut(QKeySequence(Qt::Key_Space), [this] { is_playing() ? pause() : play(); });
+  shortcut(QKeySequence(Qt::Key_R), [this] { set_gpu_revealed(!revealed_); });
+  shortcut(QKeySequence(Qt::Key_Home), [this] { restart(); });
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(lesson_);

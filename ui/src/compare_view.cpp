@@ -82,15 +82,28 @@ TimeNs CompareView::offset_ns(int run) const {
   return alignment_offsets_ns(anchors)[static_cast<std::size_t>(run)];
 }
 
+TimeWindow CompareView::shared_bounds() const {
+  // Each view clamps its window to its own trace; in run 0's time the windows every view accepts unchanged are
+  // the intersection of the shifted bounds, so keeping to it keeps the runs locked together.
+  TimeWindow shared = view(0)->bounds();
+  for (int i = 1; i < run_count(); ++i) {
+    const TimeWindow b = view(i)->bounds();
+    shared.t0_ns = std::max(shared.t0_ns, b.t0_ns - offset_ns(i));
+    shared.t1_ns = std::min(shared.t1_ns, b.t1_ns - offset_ns(i));
+  }
+  if (shared.t1_ns - shared.t0_ns < kMinSpanNs) return view(0)->bounds();  // no common stretch: run 0 leads
+  return shared;
+}
+
 void CompareView::sync_from(int run) {
   if (syncing_) return;
   syncing_ = true;
   const TimeWindow w = view(run)->window();
   const TimeNs base = offset_ns(run);
+  const TimeWindow w0 = clamp_window({w.t0_ns - base, w.t1_ns - base}, shared_bounds());
   for (int i = 0; i < run_count(); ++i) {
-    if (i == run) continue;
-    const TimeNs shift = offset_ns(i) - base;
-    view(i)->set_window({w.t0_ns + shift, w.t1_ns + shift});
+    const TimeWindow wanted{w0.t0_ns + offset_ns(i), w0.t1_ns + offset_ns(i)};
+    if (view(i)->window() != wanted) view(i)->set_window(wanted);
   }
   syncing_ = false;
 }
@@ -101,17 +114,7 @@ void CompareView::set_window(TimeWindow window_run0) {
 }
 
 void CompareView::fit() {
-  if (runs_.empty()) return;
-  TimeNs t0 = 0;
-  TimeNs t1 = 0;
-  for (int i = 0; i < run_count(); ++i) {
-    const Trace& t = *runs_[static_cast<std::size_t>(i)].trace;
-    const TimeNs s = t.start_ns() - offset_ns(i);
-    const TimeNs e = t.end_ns() - offset_ns(i);
-    t0 = i == 0 ? s : std::min(t0, s);
-    t1 = i == 0 ? e : std::max(t1, e);
-  }
-  set_window({t0, std::max(t1, t0 + kMinSpanNs)});
+  if (!runs_.empty()) set_window(shared_bounds());
 }
 
 void CompareView::set_theme(const Theme& theme) {
@@ -120,10 +123,15 @@ void CompareView::set_theme(const Theme& theme) {
 
 QString CompareView::figures_text(int run) const {
   const Run& r = runs_[static_cast<std::size_t>(run)];
-  QString text = QStringLiteral("<b>%1</b> &nbsp; aligned at its first steady kernel (t = %2)")
-                     .arg(r.label.toHtmlEscaped(), dur(r.anchor_ns - r.trace->start_ns()));
-#if GTV_ANALYSIS_AVAILABLE
   const Run& first = runs_.front();
+  const TimeNs steady_ns = steady_span_ns(*r.trace);
+  QString text = QStringLiteral("<b>%1</b> &nbsp; aligned at its first steady kernel (t = %2); steady part %3")
+                     .arg(r.label.toHtmlEscaped(), dur(r.anchor_ns - r.trace->start_ns()), dur(steady_ns));
+  if (const TimeNs first_steady_ns = steady_span_ns(*first.trace); run > 0 && steady_ns > 0 && first_steady_ns > 0)
+    text += QStringLiteral(" (<b>%1&times;</b> vs %2)")
+                .arg(static_cast<double>(first_steady_ns) / static_cast<double>(steady_ns), 0, 'f', 2)
+                .arg(first.label.toHtmlEscaped());
+#if GTV_ANALYSIS_AVAILABLE
   const analysis::Comparison c = analysis::compare(*first.trace, *r.trace, first.label.toStdString(),
                                                    r.label.toStdString());
   const analysis::RunFigures& f = c.b;
@@ -136,7 +144,7 @@ QString CompareView::figures_text(int run) const {
               .arg(share, 0, 'f', 0)
               .arg(f.effective_parallelism, 0, 'f', 2);
   if (run > 0 && c.speedup > 0)
-    text += QStringLiteral(" &middot; <b>speedup vs %1: %2&times;</b>")
+    text += QStringLiteral(" &middot; speedup (whole trace) vs %1: %2&times;")
                 .arg(first.label.toHtmlEscaped())
                 .arg(c.speedup, 0, 'f', 2);
 #endif

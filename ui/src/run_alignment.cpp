@@ -56,6 +56,15 @@ std::optional<TimeNs> steady_state_anchor_ns(const Trace& trace) {
 
 TimeNs alignment_anchor_ns(const Trace& trace) { return steady_state_anchor_ns(trace).value_or(trace.start_ns()); }
 
+TimeNs steady_span_ns(const Trace& trace) {
+  const TimeNs anchor_ns = alignment_anchor_ns(trace);
+  TimeNs last_end_ns = anchor_ns;
+  for (const Lane& lane : trace.lanes())
+    for (const Event& e : lane.events)
+      if (lane.is_gpu() && is_gpu_activity(e.kind)) last_end_ns = std::max(last_end_ns, e.end_ns());
+  return last_end_ns - anchor_ns;
+}
+
 std::vector<TimeNs> alignment_offsets_ns(const std::vector<TimeNs>& anchors_ns) {
   std::vector<TimeNs> offsets;
   offsets.reserve(anchors_ns.size());

@@ -40,8 +40,10 @@ class CompareView : public QWidget {
 
   // Sets the window in run 0's time; the others follow with their offsets.
   void set_window(TimeWindow window_run0);
-  // Shows the union of all runs on the aligned axis.
+  // Shows the stretch all runs share on the aligned axis.
   void fit();
+  // The windows (in run 0's time) that every run can show without clamping: zoom and pan stay inside them.
+  [[nodiscard]] TimeWindow shared_bounds() const;
   void set_theme(const Theme& theme);
 
  private:

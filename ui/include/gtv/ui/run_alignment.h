@@ -19,6 +19,10 @@ namespace gtv::ui {
 // stacks, at its beginning).
 [[nodiscard]] TimeNs alignment_anchor_ns(const Trace& trace);
 
+// From the alignment anchor to the end of the last GPU activity (kernel, copy or memset): the steady part of the
+// run, compared across runs without their start-up. 0 when no GPU activity ends after the anchor.
+[[nodiscard]] TimeNs steady_span_ns(const Trace& trace);
+
 // Shift of each run's time axis against the first run: offsets[i] = anchors[i] - anchors[0], so that time t in
 // run 0 is shown beside time t + offsets[i] in run i. Empty for no anchors.
 [[nodiscard]] std::vector<TimeNs> alignment_offsets_ns(const std::vector<TimeNs>& anchors_ns);
