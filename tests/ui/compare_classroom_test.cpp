@@ -17,6 +17,8 @@
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/run_features.h"
 #include "gtv/ui/timeline_view.h"
+#include "gtv/ui/trace_document.h"
+#include "gtv/ui/trace_tab.h"
 
 using namespace gtv;
 using namespace gtv::ui;
@@ -136,11 +138,25 @@ void CompareClassroomTest::classic_comparisons_open_as_tabs() {
   const auto stand_in = classic_comparisons(empty.path());
   QCOMPARE(stand_in[1].files, (QStringList{QStringLiteral("threads"), QStringLiteral("threads-streams")}));
   QVERIFY(stand_in[1].note.contains(QStringLiteral("processes scenario has no recording")));
+  // Compare open traces: fewer than two trace tabs is a one-line message; with two, both are stacked.
+  QString too_few;
+  QVERIFY(compare_open_traces(&window, &too_few) == nullptr);
+  QVERIFY(too_few.contains(QStringLiteral("two or more")));
+  window.open_file(recording("sequential"))->document()->wait();
+  window.open_file(recording("streams"))->document()->wait();
+  QString none;
+  CompareView* open = compare_open_traces(&window, &none);
+  QVERIFY2(open != nullptr, qPrintable(none));
+  QCOMPARE(open->run_count(), 2);
+  auto seq = io::read_trace(recording("sequential").toStdString());
+  QVERIFY(seq);
+  QCOMPARE(open->anchor_ns(0), expected_anchor_ns(*seq));
+  QCOMPARE(window.tabs()->count(), before + 6);
   QString error;
   QVERIFY(open_compare(&window, {recording("sequential"), QStringLiteral("/nonexistent/x.json")}, {}, &error) ==
           nullptr);
   QVERIFY(!error.isEmpty());
-  QCOMPARE(window.tabs()->count(), before + 3);
+  QCOMPARE(window.tabs()->count(), before + 6);
 }
 
 void CompareClassroomTest::classroom_hides_gpu_lanes_until_revealed() {

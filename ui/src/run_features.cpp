@@ -40,6 +40,10 @@ void build_menu(MainWindow* window, QDockWidget* dock) {
     QString error;
     if (!open_compare(window, paths, {}, &error)) QMessageBox::warning(window, QObject::tr("Compare"), error);
   });
+  menu->addAction(QObject::tr("Compare &open traces"), window, [window] {
+    QString error;
+    if (!compare_open_traces(window, &error)) QMessageBox::information(window, QObject::tr("Compare"), error);
+  });
   QMenu* classic = menu->addMenu(QObject::tr("C&lassic comparisons (H200 recordings)"));
   classic->setToolTipsVisible(true);
   for (const ClassicComparison& c : classic_comparisons()) {
@@ -50,6 +54,13 @@ void build_menu(MainWindow* window, QDockWidget* dock) {
     action->setToolTip(c.note.isEmpty() ? c.files.join(QStringLiteral(" vs ")) : c.note);
     action->setEnabled(!bundled_recordings_dir().isEmpty());
   }
+  classic->addSeparator();
+  classic->addAction(QObject::tr("All three"), window, [window] {
+    for (const ClassicComparison& c : classic_comparisons()) {
+      QString error;
+      if (!open_classic_comparison(window, c, &error)) QMessageBox::warning(window, c.title, error);
+    }
+  });
   menu->addAction(QObject::tr("Classroom &mode (current trace)"), QKeySequence(QObject::tr("Ctrl+Shift+C")), window,
                   [window] {
                     if (!open_classroom(window))
@@ -116,6 +127,25 @@ CompareView* open_classic_comparison(MainWindow* window, const ClassicComparison
   QStringList paths;
   for (const QString& f : comparison.files) paths << dir + QLatin1Char('/') + f + QStringLiteral(".json.gz");
   return open_compare(window, paths, comparison.note, error);
+}
+
+CompareView* compare_open_traces(MainWindow* window, QString* error) {
+  std::vector<TraceDocument*> documents;
+  for (int i = 0; i < window->tabs()->count(); ++i)
+    if (auto* tab = qobject_cast<TraceTab*>(window->tabs()->widget(i)); tab && tab->document()->trace())
+      documents.push_back(tab->document());
+  if (documents.size() < 2) {
+    *error = QObject::tr("Open two or more traces first (runs from the panel open as tabs).");
+    return nullptr;
+  }
+  auto* view = new CompareView;
+  QStringList titles;
+  for (TraceDocument* d : documents) {
+    view->add_run(d->trace(), d->title());
+    titles << d->title();
+  }
+  add_tab(window, view, QObject::tr("compare: %1 runs").arg(documents.size()), titles.join('\n'));
+  return view;
 }
 
 ClassroomView* open_classroom(MainWindow* window) {

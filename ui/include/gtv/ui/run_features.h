@@ -29,6 +29,9 @@ RunPanel* install_run_features(MainWindow* window);
 // Opens the files stacked in a new tab; nullptr with *error set (one line) when one cannot be read.
 CompareView* open_compare(MainWindow* window, const QStringList& paths, const QString& note, QString* error);
 CompareView* open_classic_comparison(MainWindow* window, const ClassicComparison& comparison, QString* error);
+// Stacks the traces of every loaded trace tab (e.g. runs just made with the panel); nullptr with *error set when
+// fewer than two are open.
+CompareView* compare_open_traces(MainWindow* window, QString* error);
 // Opens the current tab's trace in classroom mode in a new tab; nullptr when no loaded trace is current.
 ClassroomView* open_classroom(MainWindow* window);
 
