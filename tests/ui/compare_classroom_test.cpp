@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 #include <fstream>
+#include <qcustomplot.h>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -59,6 +60,7 @@ class CompareClassroomTest : public QObject {
   void classic_comparisons_open_as_tabs();
   void classroom_hides_gpu_lanes_until_revealed();
   void classroom_playback_reaches_the_end();
+  void classroom_fades_what_is_after_the_cursor();
 };
 
 void CompareClassroomTest::compare_aligns_at_first_steady_kernel() {
@@ -206,6 +208,46 @@ void CompareClassroomTest::classroom_playback_reaches_the_end() {
   // Each step moved the cursor forward by one step (the last one stops at the end).
   for (int i = 0; i + 1 < moved.count(); ++i)
     QCOMPARE(moved[i][0].value<TimeNs>(), trace->start_ns() + step * (i + 1));
+}
+
+void CompareClassroomTest::classroom_fades_what_is_after_the_cursor() {
+  auto loaded = io::read_trace(recording("sequential").toStdString());
+  QVERIFY(loaded);
+  auto trace = std::make_shared<const Trace>(std::move(loaded.value()));
+  ClassroomView view;
+  view.resize(1600, 900);
+  view.set_trace(trace);
+  view.set_gpu_revealed(true);
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  view.view()->fit();
+  // The longest GPU kernel: wide enough that its centre pixel is its own colour.
+  std::optional<EventRef> longest;
+  TimeNs longest_ns = 0;
+  for (LaneIndex l = 0; l < trace->lanes().size(); ++l) {
+    const Lane& lane = trace->lane(l);
+    for (std::uint32_t i = 0; lane.is_gpu() && i < lane.events.size(); ++i)
+      if (lane.events[i].kind == EventKind::Kernel && lane.events[i].duration_ns > longest_ns) {
+        longest_ns = lane.events[i].duration_ns;
+        longest = EventRef{l, i};
+      }
+  }
+  QVERIFY(longest.has_value());
+  auto grab_at = [&](TimeNs cursor_ns) {
+    view.set_cursor_ns(cursor_ns);
+    view.view()->replot_now();
+    return view.grab().toImage();
+  };
+  const auto centre = view.view()->event_center(*longest);
+  QVERIFY(centre.has_value());
+  const QPoint p = view.view()->plot()->mapTo(&view, centre->toPoint());
+  const QColor shown = grab_at(trace->end_ns()).pixelColor(p);    // cursor at the end: nothing faded
+  const QColor faded = grab_at(trace->start_ns()).pixelColor(p);  // cursor at the start: all of it after
+  QVERIFY2(shown.value() > 80, qPrintable(shown.name()));  // a kernel colour, not the black background
+  // The fade covers it with the background (black) at 225/255: about an eighth of the colour is left.
+  for (auto channel : {&QColor::red, &QColor::green, &QColor::blue})
+    QVERIFY2((faded.*channel)() <= (shown.*channel)() * 30 / 255 + 2,
+             qPrintable(shown.name() + QStringLiteral(" -> ") + faded.name()));
 }
 
 QTEST_MAIN(CompareClassroomTest)
