@@ -179,7 +179,18 @@ void CompareClassroomTest::classroom_hides_gpu_lanes_until_revealed() {
   QVERIFY(!view.gpu_revealed());
   for (LaneIndex i = 0; i < trace->lanes().size(); ++i)
     QCOMPARE(view.view()->lane_state().hidden_lanes.count(i), gpu_lanes.count(i));
+  // The status line counts the launches waiting at the cursor; GPU work running appears only once revealed.
+  const TimeNs t = expected_anchor_ns(*trace) - 1;
+  int queued = 0;
+  for (const Flow& f : trace->flows())
+    if (trace->event(f.from).start_ns <= t && trace->event(f.to).start_ns > t) ++queued;
+  QVERIFY(queued > 0);
+  view.set_cursor_ns(t);
+  QVERIFY2(view.status_text().contains(QStringLiteral(" %1 launches queued").arg(queued)),
+           qPrintable(view.status_text()));
+  QVERIFY(!view.status_text().contains(QStringLiteral("running")));
   view.set_gpu_revealed(true);
+  QVERIFY(view.status_text().contains(QStringLiteral("GPU ops running")));
   QVERIFY(view.view()->lane_state().hidden_lanes.empty());
   QVERIFY(view.view()->theme().font_scale >= 2.0);
   QCOMPARE(view.view()->theme().background, QColor(0, 0, 0));

@@ -14,6 +14,7 @@
 
 #include "gtv/config.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/playback_stats.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/timeline_view.h"
 #if GTV_WITH_TORCH
@@ -133,6 +134,10 @@ ClassroomView::ClassroomView(QWidget* parent)
     bar->addWidget(b);
   }
   bar->addStretch(1);
+  status_ = new QLabel(this);
+  status_->setFont(theme.font(8, true));
+  status_->setStyleSheet(QStringLiteral("color: #ffffff;"));
+  bar->addWidget(status_);
   connect(play_, &QPushButton::clicked, this, [this] { is_playing() ? pause() : play(); });
   connect(restart_button, &QPushButton::clicked, this, &ClassroomView::restart);
   connect(slower, &QPushButton::clicked, this, [this] { set_playback_duration_ms(duration_ms_ * 2); });
@@ -170,6 +175,8 @@ void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString&
 
 QString ClassroomView::lesson() const { return lesson_->text(); }
 
+QString ClassroomView::status_text() const { return status_->text(); }
+
 void ClassroomView::set_playback_duration_ms(int duration_ms) { duration_ms_ = std::max(duration_ms, tick_ms()); }
 
 TimeNs ClassroomView::step_ns() const {
@@ -182,8 +189,20 @@ TimeNs ClassroomView::step_ns() const {
 void ClassroomView::set_cursor_ns(TimeNs t_ns) {
   cursor_ns_ = trace_ ? std::clamp(t_ns, trace_->start_ns(), trace_->end_ns()) : t_ns;
   overlay_->set_cursor(cursor_ns_);
+  update_status();
   follow_cursor();
   emit cursor_moved(cursor_ns_);
+}
+
+void ClassroomView::update_status() {
+  if (!trace_) return;
+  // Running GPU work would answer the prediction, so it is shown with the GPU lanes.
+  const PlaybackStats stats = playback_stats(*trace_, cursor_ns_);
+  QString text = tr("t = %1 · %2 launches queued")
+                     .arg(QString::fromStdString(format_duration(cursor_ns_ - trace_->start_ns())))
+                     .arg(stats.queued_launches);
+  if (revealed_) text += tr(" · %1 GPU ops running").arg(stats.running_gpu_ops);
+  status_->setText(text);
 }
 
 void ClassroomView::follow_cursor() {
@@ -234,6 +253,7 @@ void ClassroomView::apply_lane_visibility() {
     if (lanes[i].is_gpu()) view_->set_lane_hidden(i, !revealed_);
   // The overlap strip would give the answer away, so it appears with the GPU lanes.
   view_->set_overlays(revealed_ ? analyse_document(*trace_).overlays : OverlayData{});
+  update_status();
   overlay_->set_prompt(revealed_ ? QString()
                                  : tr("GPU lanes hidden: when do the GPUs run? Predict, then press Reveal GPUs."));
   view_->replot_now();

@@ -32,6 +32,8 @@ class ClassroomView : public QWidget {
   void set_trace(std::shared_ptr<const Trace> trace, const QString& scenario = {});
   [[nodiscard]] TimelineView* view() const { return view_; }
   [[nodiscard]] QString lesson() const;
+  // The line under the timeline: cursor time, launches queued, and (once revealed) GPU operations running.
+  [[nodiscard]] QString status_text() const;
 
   // Playback: the cursor moves from the trace start to its end in about duration_ms of wall time.
   void set_playback_duration_ms(int duration_ms);
@@ -57,6 +59,7 @@ class ClassroomView : public QWidget {
  private:
   void apply_lane_visibility();
   void follow_cursor();
+  void update_status();
 
   std::shared_ptr<const Trace> trace_;
   QLabel* lesson_;
@@ -65,6 +68,7 @@ class ClassroomView : public QWidget {
   QTimer* timer_;
   QPushButton* play_;
   QPushButton* reveal_;
+  QLabel* status_ = nullptr;
   TimeNs cursor_ns_ = 0;
   int duration_ms_ = 60000;
   bool revealed_ = false;
