@@ -4,9 +4,9 @@
 #include <cstdio>
 
 #include "command_line.h"
-#include "teaching_shots.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
+#include "teaching_shots.h"
 
 int main(int argc, char** argv) {
   if ((gtv::app::wants_export(argc, argv) || gtv::app::wants_teaching_shot(argc, argv)) &&

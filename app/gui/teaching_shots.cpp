@@ -4,9 +4,9 @@
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFile>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <memory>
 
 #include "gtv/io/trace_file.h"

@@ -1,11 +1,12 @@
 // QtTest (offscreen): runs stacked in the compare view are aligned at their first steady-state kernel and move
 // together; classroom mode hides the GPU lanes until revealed and its playback reaches the end.
+#include <qcustomplot.h>
+
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 #include <fstream>
-#include <qcustomplot.h>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -85,8 +86,8 @@ void CompareClassroomTest::compare_aligns_at_first_steady_kernel() {
   QCOMPARE(view.view(0)->window(), w);
   QCOMPARE(view.view(1)->window(), (TimeWindow{w.t0_ns + anchor_b - anchor_a, w.t1_ns + anchor_b - anchor_a}));
   QVERIFY(view.figures_text(1).contains(QStringLiteral("speedup (whole trace) vs sequential")));
-  const QString steady = QString::number(static_cast<double>(steady_span_ns(*a)) /
-                                             static_cast<double>(steady_span_ns(*b)), 'f', 2);
+  const QString steady =
+      QString::number(static_cast<double>(steady_span_ns(*a)) / static_cast<double>(steady_span_ns(*b)), 'f', 2);
   QVERIFY2(view.figures_text(1).contains(steady + QStringLiteral("&times;</b> vs sequential")),
            qPrintable(view.figures_text(1)));
   QVERIFY(view.figures_text(0).contains(QStringLiteral("overlap")));
@@ -217,8 +218,7 @@ void CompareClassroomTest::classroom_playback_reaches_the_end() {
   QCOMPARE(step, (span + 9) / 10);  // 400 ms in 40 ms ticks: 10 steps
   QCOMPARE(moved.count(), static_cast<int>((span + step - 1) / step));
   // Each step moved the cursor forward by one step (the last one stops at the end).
-  for (int i = 0; i + 1 < moved.count(); ++i)
-    QCOMPARE(moved[i][0].value<TimeNs>(), trace->start_ns() + step * (i + 1));
+  for (int i = 0; i + 1 < moved.count(); ++i) QCOMPARE(moved[i][0].value<TimeNs>(), trace->start_ns() + step * (i + 1));
 }
 
 void CompareClassroomTest::classroom_fades_what_is_after_the_cursor() {
@@ -254,7 +254,7 @@ void CompareClassroomTest::classroom_fades_what_is_after_the_cursor() {
   const QPoint p = view.view()->plot()->mapTo(&view, centre->toPoint());
   const QColor shown = grab_at(trace->end_ns()).pixelColor(p);    // cursor at the end: nothing faded
   const QColor faded = grab_at(trace->start_ns()).pixelColor(p);  // cursor at the start: all of it after
-  QVERIFY2(shown.value() > 80, qPrintable(shown.name()));  // a kernel colour, not the black background
+  QVERIFY2(shown.value() > 80, qPrintable(shown.name()));         // a kernel colour, not the black background
   // The fade covers it with the background (black) at 225/255: about an eighth of the colour is left.
   for (auto channel : {&QColor::red, &QColor::green, &QColor::blue})
     QVERIFY2((faded.*channel)() <= (shown.*channel)() * 30 / 255 + 2,

@@ -1,7 +1,8 @@
 // Launches queued and GPU operations running under the classroom playback cursor.
+#include "gtv/ui/playback_stats.h"
+
 #include <gtest/gtest.h>
 
-#include "gtv/ui/playback_stats.h"
 #include "test_traces.h"
 
 namespace gtv::ui {

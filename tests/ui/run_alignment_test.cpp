@@ -1,4 +1,6 @@
 // The alignment anchor of stacked runs and the lesson sentence of a scenario explanation.
+#include "gtv/ui/run_alignment.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -6,7 +8,6 @@
 
 #include "gtv/config.h"
 #include "gtv/model/trace_builder.h"
-#include "gtv/ui/run_alignment.h"
 
 namespace gtv::ui {
 namespace {

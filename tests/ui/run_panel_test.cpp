@@ -1,5 +1,7 @@
 // QtTest (offscreen, LibTorch builds): a CPU run started from the run panel finishes, opens a tab and writes
 // its file under the data directory; Cancel stops a run and leaves no file behind.
+#include "gtv/ui/run_panel.h"
+
 #include <QComboBox>
 #include <QDirIterator>
 #include <QLabel>
@@ -16,7 +18,6 @@
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
-#include "gtv/ui/run_panel.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
 

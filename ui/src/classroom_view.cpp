@@ -1,5 +1,7 @@
 #include "gtv/ui/classroom_view.h"
 
+#include <qcustomplot.h>
+
 #include <QEvent>
 #include <QFile>
 #include <QHBoxLayout>
@@ -10,7 +12,6 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <qcustomplot.h>
 
 #include "gtv/config.h"
 #include "gtv/ui/document_analysis.h"
@@ -53,8 +54,8 @@ class PlaybackOverlay : public QWidget {
     const QRectF lanes(view_->lane_rect().left(), axis.top(), view_->lane_rect().width(), axis.height());
     const TimeWindow w = view_->window();
     if (lanes.width() <= 0 || w.span_ns() <= 0) return;
-    const double x = lanes.left() + static_cast<double>(cursor_ns_ - w.t0_ns) / static_cast<double>(w.span_ns()) *
-                                        lanes.width();
+    const double x =
+        lanes.left() + static_cast<double>(cursor_ns_ - w.t0_ns) / static_cast<double>(w.span_ns()) * lanes.width();
     const Theme& theme = view_->theme();
     QPainter p(this);
     const double fade_left = std::clamp(x, lanes.left(), lanes.right());

@@ -132,14 +132,14 @@ QString CompareView::figures_text(int run) const {
                 .arg(static_cast<double>(first_steady_ns) / static_cast<double>(steady_ns), 0, 'f', 2)
                 .arg(first.label.toHtmlEscaped());
 #if GTV_ANALYSIS_AVAILABLE
-  const analysis::Comparison c = analysis::compare(*first.trace, *r.trace, first.label.toStdString(),
-                                                   r.label.toStdString());
+  const analysis::Comparison c =
+      analysis::compare(*first.trace, *r.trace, first.label.toStdString(), r.label.toStdString());
   const analysis::RunFigures& f = c.b;
-  const double share = f.gpu_busy_ns > 0 ? 100.0 * static_cast<double>(f.overlap_ns) /
-                                               static_cast<double>(f.gpu_busy_ns)
-                                         : 0.0;
-  text += QStringLiteral(" &nbsp;|&nbsp; wall %1 &middot; GPU busy %2 &middot; overlap (2+ GPUs) %3 = %4% "
-                         "&middot; parallelism %5")
+  const double share =
+      f.gpu_busy_ns > 0 ? 100.0 * static_cast<double>(f.overlap_ns) / static_cast<double>(f.gpu_busy_ns) : 0.0;
+  text += QStringLiteral(
+              " &nbsp;|&nbsp; wall %1 &middot; GPU busy %2 &middot; overlap (2+ GPUs) %3 = %4% "
+              "&middot; parallelism %5")
               .arg(dur(f.wall_ns), dur(f.gpu_busy_ns), dur(f.overlap_ns))
               .arg(share, 0, 'f', 0)
               .arg(f.effective_parallelism, 0, 'f', 2);

@@ -34,8 +34,8 @@ void build_menu(MainWindow* window, QDockWidget* dock) {
   QMenu* menu = window->menuBar()->addMenu(QObject::tr("&Runs"));
   menu->addAction(dock->toggleViewAction());
   menu->addAction(QObject::tr("&Compare runs..."), window, [window] {
-    const QStringList paths = QFileDialog::getOpenFileNames(window, QObject::tr("Runs to compare (two or more)"),
-                                                            {}, QObject::tr("Traces (*.json *.json.gz)"));
+    const QStringList paths = QFileDialog::getOpenFileNames(window, QObject::tr("Runs to compare (two or more)"), {},
+                                                            QObject::tr("Traces (*.json *.json.gz)"));
     if (paths.size() < 2) return;
     QString error;
     if (!open_compare(window, paths, {}, &error)) QMessageBox::warning(window, QObject::tr("Compare"), error);
@@ -73,13 +73,13 @@ void build_menu(MainWindow* window, QDockWidget* dock) {
 
 std::vector<ClassicComparison> classic_comparisons(const QString& recordings_dir) {
   const bool have_processes = QFileInfo::exists(recordings_dir + QStringLiteral("/processes.json.gz"));
-  ClassicComparison threads{QObject::tr("threads vs processes"),
-                            {QStringLiteral("threads"), QStringLiteral("processes")},
-                            {}};
+  ClassicComparison threads{
+      QObject::tr("threads vs processes"), {QStringLiteral("threads"), QStringLiteral("processes")}, {}};
   if (!have_processes) {
     threads.files[1] = QStringLiteral("threads-streams");
-    threads.note = QObject::tr("The processes scenario has no recording here: threads is compared with "
-                               "threads-streams (threads, each model on its own stream) instead.");
+    threads.note = QObject::tr(
+        "The processes scenario has no recording here: threads is compared with "
+        "threads-streams (threads, each model on its own stream) instead.");
   }
   return {
       {QObject::tr("sequential vs streams"), {QStringLiteral("sequential"), QStringLiteral("streams")}, {}},

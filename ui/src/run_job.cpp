@@ -17,11 +17,10 @@ namespace gtv::ui {
 
 QString run_file_path(const QString& data_dir, const QString& scenario) {
   const QString dir = QDir(data_dir).filePath(QStringLiteral("runs"));
-  const QString stem = scenario + QLatin1Char('-') +
-                       QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+  const QString stem =
+      scenario + QLatin1Char('-') + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
   QString path = QDir(dir).filePath(stem + QStringLiteral(".json.gz"));
-  for (int n = 2; QFile::exists(path); ++n)
-    path = QDir(dir).filePath(stem + QStringLiteral("-%1.json.gz").arg(n));
+  for (int n = 2; QFile::exists(path); ++n) path = QDir(dir).filePath(stem + QStringLiteral("-%1.json.gz").arg(n));
   return path;
 }
 
@@ -50,9 +49,9 @@ RunOutcome run_and_save(const exp::RunConfig& config, const QString& data_dir,
     return outcome;
   }
   if (result.trace)
-    outcome.iterations_done = static_cast<int>(std::count_if(
-        result.trace->ranges().begin(), result.trace->ranges().end(),
-        [](const Range& r) { return r.kind == RangeKind::Iteration; }));
+    outcome.iterations_done =
+        static_cast<int>(std::count_if(result.trace->ranges().begin(), result.trace->ranges().end(),
+                                       [](const Range& r) { return r.kind == RangeKind::Iteration; }));
   if (cancelled->load()) {
     outcome.cancelled = true;
     return outcome;
@@ -99,7 +98,11 @@ bool RunJob::start(const exp::RunConfig& config, const QString& data_dir) {
   auto forward = [self](std::string_view line) {
     const QString text = QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size()));
     QMetaObject::invokeMethod(
-        self.data(), [self, text] { if (self) emit self->progress_line(text); }, Qt::QueuedConnection);
+        self.data(),
+        [self, text] {
+          if (self) emit self->progress_line(text);
+        },
+        Qt::QueuedConnection);
   };
   watcher_.setFuture(QtConcurrent::run([config, data_dir, cancelled = cancelled_, forward] {
     return run_and_save(config, data_dir, cancelled, forward);

@@ -10,8 +10,8 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
-#include <QRegularExpression>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTextBrowser>
@@ -235,9 +235,9 @@ void RunPanel::on_finished(const RunOutcome& outcome) {
   }
   progress_->setValue(progress_->maximum());
   if (!outcome.saved_path.isEmpty()) {
-    status_->setText(outcome.error.isEmpty() ? tr("saved %1").arg(outcome.saved_path)
-                                             : tr("saved %1 (the run failed part way: %2)")
-                                                   .arg(outcome.saved_path, outcome.error));
+    status_->setText(outcome.error.isEmpty()
+                         ? tr("saved %1").arg(outcome.saved_path)
+                         : tr("saved %1 (the run failed part way: %2)").arg(outcome.saved_path, outcome.error));
     emit run_saved(outcome.saved_path);
     return;
   }
