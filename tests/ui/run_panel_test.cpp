@@ -16,8 +16,10 @@
 #include <QtTest/QtTest>
 
 #include "gtv/io/trace_file.h"
+#include "gtv/ui/compare_view.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
+#include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
 
@@ -95,6 +97,16 @@ void RunPanelTest::cpu_run_opens_a_tab_and_writes_its_file() {
   QCOMPARE(on_disk->metadata().config.at("hidden"), std::string("32"));
   QCOMPARE(tab->document()->trace()->event_count(), on_disk->event_count());
   QVERIFY(on_disk->event_count() > 0);
+
+  // The run beside its H200 recording, stacked in a new tab.
+  QVERIFY(panel->compare_button()->isEnabled());
+  QTest::mouseClick(panel->compare_button(), Qt::LeftButton);
+  QCOMPARE(window.tabs()->count(), tabs_before + 2);
+  auto* compare = qobject_cast<CompareView*>(window.tabs()->currentWidget());
+  QVERIFY(compare != nullptr);
+  QCOMPARE(compare->run_count(), 2);
+  QCOMPARE(compare->view(1)->trace()->event_count(),
+           io::read_trace(recording_of(QStringLiteral("sequential")).toStdString())->event_count());
 }
 
 void RunPanelTest::cancel_leaves_no_file() {

@@ -100,6 +100,11 @@ RunPanel* install_run_features(MainWindow* window) {
   QObject::connect(panel, &RunPanel::run_saved, window, [window](const QString& path) { window->open_file(path); });
   QObject::connect(panel, &RunPanel::open_recording, window,
                    [window](const QString& path) { window->open_file(path); });
+  QObject::connect(panel, &RunPanel::compare_requested, window, [window](const QStringList& paths) {
+    QString error;
+    if (!open_compare(window, paths, QObject::tr("Your run (first) and the run recorded on 2x H200 (second)."), &error))
+      QMessageBox::warning(window, QObject::tr("Compare"), error);
+  });
   build_menu(window, dock);
   return panel;
 }

@@ -62,6 +62,12 @@ QString bundled_recordings_dir() {
   return {};
 }
 
+QString recording_of(const QString& scenario) {
+  const QString dir = bundled_recordings_dir();
+  const QString path = dir + QLatin1Char('/') + scenario + QStringLiteral(".json.gz");
+  return !dir.isEmpty() && !scenario.isEmpty() && QFileInfo::exists(path) ? path : QString();
+}
+
 QString default_data_dir() { return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation); }
 
 RunPanel::RunPanel(QWidget* parent) : QWidget(parent), data_dir_(default_data_dir()) {
@@ -88,6 +94,8 @@ QWidget* RunPanel::build_form() {
   run_ = new QPushButton(tr("Run"), box);
   cancel_ = new QPushButton(tr("Cancel"), box);
   cancel_->setEnabled(false);
+  compare_ = new QPushButton(tr("Compare the last run with its H200 recording"), box);
+  compare_->setEnabled(false);
   progress_ = new QProgressBar(box);
   progress_->setRange(0, 1);
   progress_->setValue(0);
@@ -106,11 +114,15 @@ QWidget* RunPanel::build_form() {
   buttons->addWidget(run_);
   buttons->addWidget(cancel_);
   form->addRow(buttons);
+  form->addRow(compare_);
   form->addRow(progress_);
   form->addRow(status_);
   form->addRow(gpu_note_);
   connect(run_, &QPushButton::clicked, this, &RunPanel::start_run);
   connect(cancel_, &QPushButton::clicked, this, &RunPanel::cancel_run);
+  connect(compare_, &QPushButton::clicked, this, [this] {
+    emit compare_requested({last_outcome_.saved_path, recording_of(last_scenario_)});
+  });
   connect(scenario_, &QComboBox::currentIndexChanged, this, &RunPanel::show_explanation);
 #if GTV_WITH_TORCH
   for (const exp::ScenarioInfo& s : exp::list_scenarios()) {
@@ -193,6 +205,7 @@ void RunPanel::start_run() {
   }
   exp::RunConfig config;
   config.scenario = scenario_->currentText().toStdString();
+  last_scenario_ = scenario_->currentText();
   config.models = models_->value();
   config.hidden = hidden_->value();
   config.batch = batch_->value();
@@ -238,6 +251,7 @@ void RunPanel::on_finished(const RunOutcome& outcome) {
     status_->setText(outcome.error.isEmpty()
                          ? tr("saved %1").arg(outcome.saved_path)
                          : tr("saved %1 (the run failed part way: %2)").arg(outcome.saved_path, outcome.error));
+    compare_->setEnabled(!recording_of(last_scenario_).isEmpty());
     emit run_saved(outcome.saved_path);
     return;
   }

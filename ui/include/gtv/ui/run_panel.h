@@ -23,6 +23,8 @@ class RunJob;
 // Where the bundled recordings are: $GTV_RECORDINGS_DIR, <exe>/../share/gtv/traces/h200x2, or the source tree's
 // resources/traces/h200x2; empty when none exists.
 [[nodiscard]] QString bundled_recordings_dir();
+// The bundled recording of a scenario, or empty when there is none.
+[[nodiscard]] QString recording_of(const QString& scenario);
 // The default data directory of runs: QStandardPaths::AppDataLocation.
 [[nodiscard]] QString default_data_dir();
 
@@ -48,6 +50,7 @@ class RunPanel : public QWidget {
   [[nodiscard]] QLineEdit* devices_edit() const { return devices_; }
   [[nodiscard]] QPushButton* run_button() const { return run_; }
   [[nodiscard]] QPushButton* cancel_button() const { return cancel_; }
+  [[nodiscard]] QPushButton* compare_button() const { return compare_; }
   [[nodiscard]] QProgressBar* progress_bar() const { return progress_; }
   [[nodiscard]] QLabel* status_label() const { return status_; }
   [[nodiscard]] QListWidget* recordings() const { return recordings_; }
@@ -61,6 +64,8 @@ class RunPanel : public QWidget {
   void run_cancelled();
   void progress_line(const QString& line);  // each progress line of the running job
   void open_recording(const QString& path);
+  // The last saved run and the H200 recording of the same scenario, to be stacked.
+  void compare_requested(const QStringList& paths);
 
  private:
   QWidget* build_form();
@@ -80,6 +85,8 @@ class RunPanel : public QWidget {
   QLineEdit* devices_ = nullptr;
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;
+  QPushButton* compare_ = nullptr;
+  QString last_scenario_;
   QProgressBar* progress_ = nullptr;
   QLabel* status_ = nullptr;
   QLabel* gpu_note_ = nullptr;
