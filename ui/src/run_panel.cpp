@@ -94,7 +94,7 @@ QWidget* RunPanel::build_form() {
   run_ = new QPushButton(tr("Run"), box);
   cancel_ = new QPushButton(tr("Cancel"), box);
   cancel_->setEnabled(false);
-  compare_ = new QPushButton(tr("Compare the last run with its H200 recording"), box);
+  compare_ = new QPushButton(tr("Compare last run with H200"), box);
   compare_->setEnabled(false);
   progress_ = new QProgressBar(box);
   progress_->setRange(0, 1);
