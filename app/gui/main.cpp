@@ -2,16 +2,43 @@
 #include <QApplication>
 #include <QFile>
 #include <cstdio>
+#include <string_view>
 
 #include "command_line.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
 #include "teaching_shots.h"
 
+namespace {
+
+bool wants_help(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version") return true;
+  }
+  return false;
+}
+
+bool has_display() {
+  return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  if ((gtv::app::wants_export(argc, argv) || gtv::app::wants_teaching_shot(argc, argv)) &&
-      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+  const bool headless = gtv::app::wants_export(argc, argv) || gtv::app::wants_teaching_shot(argc, argv) ||
+                        wants_help(argc, argv);
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    if (headless) {
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+    } else if (!has_display()) {
+      // Qt would abort with a plugin error: say what to do instead.
+      std::fprintf(stderr,
+                   "gtv: no display (DISPLAY/WAYLAND_DISPLAY unset): run it on a desktop, or make an image with "
+                   "gtv --export out.png TRACE, or use gtv-cli\n");
+      return 1;
+    }
+  }
   QApplication app(argc, argv);
   QApplication::setOrganizationName("gtv");
   QApplication::setApplicationName("gtv");
