@@ -185,7 +185,7 @@ void TimelineView::update_scrollbar() {
 
 QRectF TimelineView::lane_rect() const { return state_.lane_rect(plot_->axisRect()->rect()); }
 
-std::optional<EventRef> TimelineView::event_at(QPointF pos) const {
+std::optional<TimelineView::LaneDepth> TimelineView::lane_depth_at(QPointF pos) const {
   if (!state_.trace) return std::nullopt;
   const QRectF area = lane_rect();
   if (!area.contains(pos)) return std::nullopt;
@@ -193,13 +193,18 @@ std::optional<EventRef> TimelineView::event_at(QPointF pos) const {
   const int row = state_.layout.row_at(layout_y);
   const int depth = state_.layout.depth_at(row, layout_y);
   if (depth < 0) return std::nullopt;
-  const LaneIndex lane = state_.layout.rows()[static_cast<std::size_t>(row)].lane;
+  return LaneDepth{state_.layout.rows()[static_cast<std::size_t>(row)].lane, depth};
+}
+
+std::optional<EventRef> TimelineView::event_at(QPointF pos) const {
+  const auto at = lane_depth_at(pos);
+  if (!at) return std::nullopt;
   const TimeMapping map = mapping();
   const auto tolerance = static_cast<TimeNs>(2 * map.ns_per_px());
   const std::int64_t index =
-      gtv::event_at(state_.trace->lane(lane), depth, map.time_at(pos.x() - area.left()), tolerance);
+      gtv::event_at(state_.trace->lane(at->lane), at->depth, map.time_at(pos.x() - lane_rect().left()), tolerance);
   if (index < 0) return std::nullopt;
-  return EventRef{lane, static_cast<std::uint32_t>(index)};
+  return EventRef{at->lane, static_cast<std::uint32_t>(index)};
 }
 
 std::optional<QPointF> TimelineView::event_center(EventRef ref) const {
@@ -229,14 +234,11 @@ QString TimelineView::tooltip_at(QPointF pos) const {
 }
 
 std::optional<TimelineView::Block> TimelineView::block_at(QPointF pos) const {
-  if (!state_.trace) return std::nullopt;
+  const auto at = lane_depth_at(pos);
+  if (!at) return std::nullopt;
+  const LaneIndex lane = at->lane;
+  const int depth = at->depth;
   const QRectF area = lane_rect();
-  if (!area.contains(pos)) return std::nullopt;
-  const double layout_y = pos.y() - area.top() + state_.scroll_px;
-  const int row = state_.layout.row_at(layout_y);
-  const int depth = state_.layout.depth_at(row, layout_y);
-  if (depth < 0) return std::nullopt;
-  const LaneIndex lane = state_.layout.rows()[static_cast<std::size_t>(row)].lane;
   const TimeMapping map = mapping();
   const TimeNs t = map.time_at(pos.x() - area.left());
   for (const LodSpan& span :

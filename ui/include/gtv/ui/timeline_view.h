@@ -92,6 +92,12 @@ class TimelineView : public QWidget {
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  struct LaneDepth {
+    LaneIndex lane;
+    int depth;
+  };
+  // The lane row and nesting depth under a plot position, if it is over an event row.
+  [[nodiscard]] std::optional<LaneDepth> lane_depth_at(QPointF plot_pos) const;
   void relayout();
   void apply_window();
   void update_scrollbar();
