@@ -3,6 +3,8 @@
 #include <cupti.h>
 #include <dlfcn.h>
 
+#include <string>
+
 #include "cupti_calls.h"
 #include "gtv/collect/cupti_source.h"
 
@@ -57,6 +59,35 @@ std::string cuda_version_text(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
+// The NVIDIA driver's own version ("580.159.04"), from NVML; empty without it.
+std::string nvidia_driver_version() {
+  void* nvml = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (nvml == nullptr) return {};
+  int (*init)() = nullptr;
+  int (*get_version)(char*, unsigned int) = nullptr;
+  int (*shutdown)() = nullptr;
+  bind(nvml, init, "nvmlInit_v2");
+  bind(nvml, get_version, "nvmlSystemGetDriverVersion");
+  bind(nvml, shutdown, "nvmlShutdown");
+  std::string version;
+  if (init && get_version && shutdown && init() == 0) {
+    char text[96] = {};
+    if (get_version(text, sizeof text - 1) == 0) version = text;
+    (void)shutdown();
+  }
+  ::dlclose(nvml);
+  return version;
+}
+
+// The CUDA runtime this process already loaded (LibTorch's libcudart), if any: never loads one itself.
+std::string cuda_runtime_version() {
+  int (*get_version)(int*) = nullptr;
+  bind(RTLD_DEFAULT, get_version, "cudaRuntimeGetVersion");
+  int version = 0;
+  if (get_version == nullptr || get_version(&version) != 0) return {};
+  return cuda_version_text(version);
+}
+
 }  // namespace
 
 namespace cupti {
@@ -96,6 +127,8 @@ std::map<std::string, std::string> cuda_machine_info() {
   }
   int version = 0;
   if (d->driver_version(&version) == 0) info["cuda_driver_version"] = cuda_version_text(version);
+  if (std::string driver = nvidia_driver_version(); !driver.empty()) info["nvidia_driver"] = driver;
+  if (std::string runtime = cuda_runtime_version(); !runtime.empty()) info["cuda_runtime_version"] = runtime;
   const std::vector<DeviceInfo> devices = cuda_devices();
   info["gpu_count"] = std::to_string(devices.size());
   for (const DeviceInfo& device : devices) info["gpu" + std::to_string(device.index)] = device.name;
