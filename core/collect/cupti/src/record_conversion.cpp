@@ -88,15 +88,21 @@ std::int64_t id_or_unknown(std::uint32_t cupti_id) {
   return cupti_id == CUPTI_INVALID_STREAM_ID ? -1 : static_cast<std::int64_t>(cupti_id);
 }
 
+// The fields every GPU activity record carries (kernels, copies, memsets) under the same names in CUPTI.
+template <typename Record, typename Activity>
+void fill_gpu_activity(Record& r, const Activity& a) {
+  r.start_ns = static_cast<UnixNs>(a.start);
+  r.end_ns = static_cast<UnixNs>(a.end);
+  r.device = static_cast<std::int32_t>(a.deviceId);
+  r.context_id = a.contextId;
+  r.stream = id_or_unknown(a.streamId);
+  r.correlation_id = a.correlationId;
+}
+
 KernelRecord to_kernel_record(const CUpti_ActivityKernel10& k, std::int32_t sm_count) {
   KernelRecord r;
   r.name = demangle(k.name);
-  r.start_ns = static_cast<UnixNs>(k.start);
-  r.end_ns = static_cast<UnixNs>(k.end);
-  r.device = static_cast<std::int32_t>(k.deviceId);
-  r.context_id = k.contextId;
-  r.stream = id_or_unknown(k.streamId);
-  r.correlation_id = k.correlationId;
+  fill_gpu_activity(r, k);
   r.detail.grid[0] = k.gridX;
   r.detail.grid[1] = k.gridY;
   r.detail.grid[2] = k.gridZ;
@@ -114,13 +120,9 @@ KernelRecord to_kernel_record(const CUpti_ActivityKernel10& k, std::int32_t sm_c
 
 MemcpyRecord to_memcpy_record(const CUpti_ActivityMemcpy6& m) {
   MemcpyRecord r;
-  r.start_ns = static_cast<UnixNs>(m.start);
-  r.end_ns = static_cast<UnixNs>(m.end);
-  r.device = static_cast<std::int32_t>(m.deviceId);
-  r.context_id = m.contextId;
-  r.stream = id_or_unknown(m.streamId);
+  fill_gpu_activity(r, m);
   // correlationId joins the driver call; with driver tracing off CUPTI may give only the runtime one.
-  r.correlation_id = m.correlationId != 0 ? m.correlationId : m.runtimeCorrelationId;
+  if (m.correlationId == 0) r.correlation_id = m.runtimeCorrelationId;
   r.detail.bytes = static_cast<std::int64_t>(m.bytes);
   r.detail.copy_kind = copy_kind_from_cupti(m.copyKind);
   r.detail.src_kind = memory_kind_from_cupti(m.srcKind);
@@ -130,12 +132,7 @@ MemcpyRecord to_memcpy_record(const CUpti_ActivityMemcpy6& m) {
 
 MemcpyRecord to_memcpy_record(const CUpti_ActivityMemcpyPtoP4& m) {
   MemcpyRecord r;
-  r.start_ns = static_cast<UnixNs>(m.start);
-  r.end_ns = static_cast<UnixNs>(m.end);
-  r.device = static_cast<std::int32_t>(m.deviceId);
-  r.context_id = m.contextId;
-  r.stream = id_or_unknown(m.streamId);
-  r.correlation_id = m.correlationId;
+  fill_gpu_activity(r, m);
   r.detail.bytes = static_cast<std::int64_t>(m.bytes);
   r.detail.copy_kind = copy_kind_from_cupti(m.copyKind);
   if (r.detail.copy_kind == CopyKind::Unknown || r.detail.copy_kind == CopyKind::DeviceToDevice)
@@ -148,12 +145,7 @@ MemcpyRecord to_memcpy_record(const CUpti_ActivityMemcpyPtoP4& m) {
 
 MemsetRecord to_memset_record(const CUpti_ActivityMemset4& m) {
   MemsetRecord r;
-  r.start_ns = static_cast<UnixNs>(m.start);
-  r.end_ns = static_cast<UnixNs>(m.end);
-  r.device = static_cast<std::int32_t>(m.deviceId);
-  r.context_id = m.contextId;
-  r.stream = id_or_unknown(m.streamId);
-  r.correlation_id = m.correlationId;
+  fill_gpu_activity(r, m);
   r.detail.bytes = static_cast<std::int64_t>(m.bytes);
   r.detail.memory_kind = memory_kind_from_cupti(m.memoryKind);
   r.detail.value = static_cast<std::int32_t>(m.value);
