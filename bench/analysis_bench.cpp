@@ -69,12 +69,8 @@ int main(int argc, char** argv) {
   const std::string load_before = gtv::bench::load_average();
   bool generated = false;
   if (options.file.empty()) {
-    options.file =
-        (std::filesystem::temp_directory_path() / ("gtv-bench-" + std::to_string(options.events) + ".json")).string();
-    gtv::bench::GeneratorConfig config;
-    config.event_count = options.events;
     gtv::bench::GeneratorStats stats;
-    const std::string error = gtv::bench::generate_trace_file(config, options.file, stats);
+    const std::string error = gtv::bench::generate_temp_trace(options.events, options.file, stats);
     if (!error.empty()) {
       std::fprintf(stderr, "gtv-bench-analysis: %s\n", error.c_str());
       return 1;

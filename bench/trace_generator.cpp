@@ -4,6 +4,7 @@
 #include <array>
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <string_view>
 #include <vector>
 
@@ -360,6 +361,13 @@ std::string generate_trace_file(const GeneratorConfig& config, const std::string
     return path + ": cannot rename the temporary file into place";
   }
   return {};
+}
+
+std::string generate_temp_trace(std::uint64_t events, std::string& path, GeneratorStats& stats) {
+  path = (std::filesystem::temp_directory_path() / ("gtv-bench-" + std::to_string(events) + ".json")).string();
+  GeneratorConfig config;
+  config.event_count = events;
+  return generate_trace_file(config, path, stats);
 }
 
 }  // namespace gtv::bench

@@ -32,5 +32,8 @@ bool generate_trace(const GeneratorConfig& config, std::FILE* file, GeneratorSta
 // Writes to path atomically (path.tmp, then rename). Error text on failure, empty on success.
 [[nodiscard]] std::string generate_trace_file(const GeneratorConfig& config, const std::string& path,
                                               GeneratorStats& stats);
+// The benchmarks' default input: a trace of `events` events written to the temporary directory; `path` receives
+// its name. Error text on failure, empty on success.
+[[nodiscard]] std::string generate_temp_trace(std::uint64_t events, std::string& path, GeneratorStats& stats);
 
 }  // namespace gtv::bench
