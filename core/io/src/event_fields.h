@@ -26,12 +26,12 @@ class FieldReader {
 
  private:
   // Returns false with result_ set on an error.
-  bool read_event(od::value element, RawEvent& ev);
+  bool read_event(od::value& element, RawEvent& ev);
   bool read_field(od::field& field, RawEvent& ev, bool& counters_open);
-  bool read_args(od::value value, RawEvent& ev, bool collect_counters);
-  bool read_id(od::value value, IdToken& out, const char* what, const RawEvent& ev);
-  bool read_time(od::value value, TimeNs& out, const char* what, const RawEvent& ev);
-  bool read_text(od::value value, std::string_view& out, const char* what, const RawEvent& ev);
+  bool read_args(od::value& value, RawEvent& ev, bool collect_counters);
+  bool read_id(od::value& value, IdToken& out, const char* what, const RawEvent& ev);
+  bool read_time(od::value& value, TimeNs& out, const char* what, const RawEvent& ev);
+  bool read_text(od::value& value, std::string_view& out, const char* what, const RawEvent& ev);
 
   bool syntax(simdjson::error_code error, const char* location);
   bool semantic(const RawEvent& ev, std::string message);
