@@ -10,22 +10,30 @@ ChunkParser::ChunkParser() : impl_(std::make_unique<Impl>()) {}
 ChunkParser::~ChunkParser() = default;
 
 ChunkResult ChunkParser::parse(std::string_view elements, std::uint64_t first_index) {
-  events_.clear();
-  counter_values_.clear();
+  std::memcpy(buffer_for(elements.size()), elements.data(), elements.size());
+  return parse_buffer(elements.size(), first_index);
+}
+
+char* ChunkParser::buffer_for(std::size_t size) {
   Impl& im = *impl_;
-  const std::size_t needed = elements.size() + 2 + simdjson::SIMDJSON_PADDING;
+  const std::size_t needed = size + 2 + simdjson::SIMDJSON_PADDING;
   if (im.capacity < needed) {
     im.capacity = needed + needed / 4;
     im.buffer = std::make_unique<char[]>(im.capacity);
   }
+  return im.buffer.get() + 1;  // after the '[' parse_buffer puts first
+}
+
+ChunkResult ChunkParser::parse_buffer(std::size_t size, std::uint64_t first_index) {
+  events_.clear();
+  counter_values_.clear();
+  Impl& im = *impl_;
   char* buf = im.buffer.get();
   buf[0] = '[';
-  std::memcpy(buf + 1, elements.data(), elements.size());
-  buf[elements.size() + 1] = ']';
-  std::memset(buf + elements.size() + 2, 0, simdjson::SIMDJSON_PADDING);
-  const std::size_t length = elements.size() + 2;
+  buf[size + 1] = ']';
+  std::memset(buf + size + 2, 0, simdjson::SIMDJSON_PADDING);
   FieldReader reader{buf, events_, counter_values_};
-  return reader.read_chunk(im.parser, simdjson::padded_string_view(buf, length, im.capacity), first_index);
+  return reader.read_chunk(im.parser, simdjson::padded_string_view(buf, size + 2, im.capacity), first_index);
 }
 
 bool ChunkParser::can_parse_in_place(std::size_t readable_after) {

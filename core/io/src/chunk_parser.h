@@ -27,6 +27,10 @@ class ChunkParser {
 
   // elements: text between '[' and ']' that holds whole elements; first_index: index of its first element.
   [[nodiscard]] ChunkResult parse(std::string_view elements, std::uint64_t first_index);
+  // The same in two steps, for callers that fill the parser's own buffer: buffer_for(size) returns where the
+  // size bytes of elements go, then parse_buffer(size, ...) parses them.
+  [[nodiscard]] char* buffer_for(std::size_t size);
+  [[nodiscard]] ChunkResult parse_buffer(std::size_t size, std::uint64_t first_index);
   // The same without copying: elements[-1] and elements[size] are overwritten with '[' and ']' while parsing and
   // restored after; readable_after bytes after elements[size] must be readable (simdjson reads ahead).
   [[nodiscard]] ChunkResult parse_in_place(char* elements, std::size_t size, std::size_t readable_after,

@@ -26,9 +26,9 @@ std::size_t element_cut(std::string_view s, std::size_t floor, std::size_t limit
 
 }  // namespace
 
-ChunkPrefetcher::ChunkPrefetcher(std::string_view s, std::size_t start, bool bare, std::size_t chunk_bytes,
+ChunkPrefetcher::ChunkPrefetcher(const InputBytes& input, std::size_t start, bool bare, std::size_t chunk_bytes,
                                  unsigned workers)
-    : s_(s), bare_(bare), chunk_bytes_(chunk_bytes), chain_pos_(start) {
+    : input_(input), s_(input.view()), bare_(bare), chunk_bytes_(chunk_bytes), chain_pos_(start) {
   // One slot more than workers: the one being assembled by the reader. Assembling a chunk takes about a third
   // of the CPU time of parsing it (perf on the 1,000,000-event benchmark), so workers rarely wait for a slot; more
   // slots would only raise memory (each holds a parser, a copy of its chunk and its events).
@@ -97,7 +97,9 @@ void ChunkPrefetcher::work() {
     lock.unlock();
     PrefetchedChunk& c = slot->chunk;
     try {
-      c.ok = c.parser.parse(s_.substr(c.start, c.cut - c.start), 0).kind == ChunkResult::Kind::Ok;
+      const std::size_t size = c.cut - c.start;
+      c.ok = input_.copy_out(c.start, size, c.parser.buffer_for(size)) &&
+             c.parser.parse_buffer(size, 0).kind == ChunkResult::Kind::Ok;
     } catch (const std::exception&) {
       c.ok = false;  // out of memory here: the reader parses this chunk itself and reports what happens there
     }

@@ -4,7 +4,7 @@
 //
 // The chunks are exactly those the sequential reader would try first: each starts where the previous one ended
 // and ends at previous_cut(start, start + chunk_bytes). Workers only read the input (each parses a copy of its
-// chunk in its own ChunkParser) and their events carry indexes counted from 0 within the chunk. The reader takes
+// chunk in its own ChunkParser, read from the file by InputBytes::copy_out) and their events carry indexes counted from 0 within the chunk. The reader takes
 // the chunks strictly in file order; when one did not parse cleanly (a cut inside a string, or any error), it
 // stops the prefetcher and continues with its sequential code from that chunk, so results and error messages
 // (always the first error in file order) are identical to a sequential read.
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "chunk_parser.h"
+#include "input_bytes.h"
 
 namespace gtv::io {
 
@@ -29,8 +30,8 @@ struct PrefetchedChunk {
 
 class ChunkPrefetcher {
  public:
-  // s: the whole input; start: first element of the array; bare: the array form (may end at end of file).
-  ChunkPrefetcher(std::string_view s, std::size_t start, bool bare, std::size_t chunk_bytes, unsigned workers);
+  // input: the whole input; start: first element of the array; bare: the array form (may end at end of file).
+  ChunkPrefetcher(const InputBytes& input, std::size_t start, bool bare, std::size_t chunk_bytes, unsigned workers);
   ~ChunkPrefetcher();
   ChunkPrefetcher(const ChunkPrefetcher&) = delete;
   ChunkPrefetcher& operator=(const ChunkPrefetcher&) = delete;
@@ -54,6 +55,7 @@ class ChunkPrefetcher {
   void work();
   [[nodiscard]] Slot* claim_locked();  // cuts the next chunk and assigns it a slot; nullptr when none
 
+  const InputBytes& input_;
   std::string_view s_;
   bool bare_;
   std::size_t chunk_bytes_;

@@ -101,6 +101,7 @@ InputBytes& InputBytes::operator=(InputBytes&& other) noexcept {
   reset();
   const bool owns_inflated = other.view_.data() == other.inflated_.data() && !other.inflated_.empty();
   inflated_ = std::move(other.inflated_);
+  fd_ = std::exchange(other.fd_, -1);
   map_ = std::exchange(other.map_, nullptr);
   map_size_ = std::exchange(other.map_size_, 0);
   released_ = std::exchange(other.released_, 0);
@@ -126,6 +127,8 @@ void InputBytes::set_owned(std::string bytes, bool gzip) {
 
 void InputBytes::reset() {
   if (map_ != nullptr) ::munmap(map_, map_size_);
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
   map_ = nullptr;
   map_size_ = 0;
   inflated_.clear();
@@ -141,6 +144,23 @@ void InputBytes::release_before(std::size_t offset) {
   if (end <= released_ + (8u << 20)) return;  // in steps of 8 MiB: fewer system calls
   ::madvise(static_cast<char*>(map_) + released_, end - released_, MADV_DONTNEED);
   released_ = end;
+}
+
+bool InputBytes::copy_out(std::size_t offset, std::size_t size, char* out) const {
+  if (offset > view_.size() || size > view_.size() - offset) return false;
+  if (fd_ < 0) {
+    std::memcpy(out, view_.data() + offset, size);
+    return true;
+  }
+  while (size > 0) {
+    const ssize_t n = ::pread(fd_, out, size, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;  // an error, or the file shrank while we read it
+    out += n;
+    offset += static_cast<std::size_t>(n);
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
 }
 
 Expected<InputBytes> InputBytes::from_memory(std::string_view bytes, const std::string& name,
@@ -198,6 +218,7 @@ Expected<InputBytes> InputBytes::load(const std::string& path, const ReadOptions
   if (map == MAP_FAILED) return read_stream(file.fd, path, options);
   ::madvise(map, size, MADV_SEQUENTIAL);
   InputBytes in;
+  in.fd_ = std::exchange(file.fd, -1);
   in.map_ = map;
   in.map_size_ = size;
   in.view_ = std::string_view(static_cast<const char*>(map), size);

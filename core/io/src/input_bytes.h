@@ -28,6 +28,10 @@ class InputBytes {
   [[nodiscard]] std::size_t readable_after_end() const { return readable_after_; }
   // Tells the kernel that bytes before offset will not be read again (mapped files only).
   void release_before(std::size_t offset);
+  // Copies view()[offset, offset + size) to out. From a mapped file this reads the file (pread) instead of the
+  // mapping: cheaper than faulting the pages in and dropping them again, and safe from any thread. False when the
+  // file could not be read (the caller then reads through view(), which reports what happened).
+  [[nodiscard]] bool copy_out(std::size_t offset, std::size_t size, char* out) const;
 
   // options: max_inflated_bytes bounds gzip output and unmappable input; progress covers inflating (0..0.5).
   [[nodiscard]] static Expected<InputBytes> load(const std::string& path, const ReadOptions& options);
@@ -40,6 +44,7 @@ class InputBytes {
   void set_owned(std::string bytes, bool gzip);  // bytes end with padding that is not part of view()
   [[nodiscard]] static Expected<InputBytes> read_stream(int fd, const std::string& path, const ReadOptions& options);
   std::string inflated_;
+  int fd_ = -1;  // the mapped file, kept open for copy_out
   void* map_ = nullptr;
   std::size_t map_size_ = 0;
   std::size_t released_ = 0;

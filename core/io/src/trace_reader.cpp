@@ -182,7 +182,7 @@ Status FileReader::read_events(std::size_t& pos, bool bare) {
     if (prefetch == nullptr && prefetch_starts < kMaxPrefetchStarts) {
       // (Re)started after a chunk the workers could not cut cleanly was read sequentially.
       if (const unsigned workers = ChunkPrefetcher::worker_count(s_.size() - pos, kChunkBytes); workers > 0) {
-        prefetch = std::make_unique<ChunkPrefetcher>(s_, pos, bare, kPrefetchChunkBytes, workers);
+        prefetch = std::make_unique<ChunkPrefetcher>(input_, pos, bare, kPrefetchChunkBytes, workers);
         ++prefetch_starts;
       }
     }
