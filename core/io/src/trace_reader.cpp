@@ -59,6 +59,8 @@ class FileReader {
   TraceAssembler assembler_;
   ChunkParser parser_;
   std::uint64_t index_ = 0;  // index of the next element of traceEvents
+  std::uint64_t chunks_ = 0;
+  std::uint64_t chunks_ahead_ = 0;
   bool seen_events_ = false;
 };
 
@@ -86,6 +88,8 @@ Expected<Trace> FileReader::run() {
     stats->array_elements = index_;
     stats->json_bytes = s_.size();
     stats->gzip = input_.was_gzip();
+    stats->chunks = chunks_;
+    stats->chunks_parsed_ahead = chunks_ahead_;
   }
   return assembler_.finish(stats);
 }
@@ -194,6 +198,8 @@ Status FileReader::read_events(std::size_t& pos, bool bare) {
     if (!taken) {
       if (Status st = parse_next_chunk(pos, bare); !st) return st;
     }
+    ++chunks_;
+    if (taken) ++chunks_ahead_;
     input_.release_before(pos);
     if (options_.progress != nullptr) {
       const double parsed = static_cast<double>(pos) / static_cast<double>(s_.size());

@@ -145,16 +145,23 @@ TEST(Reader, PipesAreReadWithoutMapping) {
   EXPECT_EQ(t->lane(0).events[0].start_ns, 1'790'857'026'123'456'789);
 }
 
-TEST(Reader, ManyChunksGiveTheSameResultAsOne) {
-  // About 2.7 MiB of events: several 1 MiB chunks, cut inside strings that contain "}," on purpose.
+// About 2.7 MiB of events: several 1 MiB chunks; with tricky names, cut inside strings that contain "}," and
+// "},{" on purpose.
+constexpr int kManyChunksEvents = 20'000;
+std::string many_chunks_json(bool tricky_names = true) {
+  const std::string name = tricky_names ? "op},{\\\"x\\\"}, " : "op ";
   std::string json = "{\"traceEvents\": [";
-  const int n = 20'000;
-  for (int i = 0; i < n; ++i) {
-    json += (i ? ",\n" : "") + std::string("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op},{\\\"x\\\"}, ") +
+  for (int i = 0; i < kManyChunksEvents; ++i) {
+    json += (i ? ",\n" : "") + std::string("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"") + name +
             std::to_string(i % 7) + "\", \"pid\": 1, \"tid\": " + std::to_string(i % 3) + ", \"ts\": " +
             std::to_string(i) + ".5, \"dur\": 0.25, \"args\": {\"Input Dims\": [[1, 2], [3]]}}";
   }
-  json += "]}";
+  return json + "]}";
+}
+
+TEST(Reader, ManyChunksGiveTheSameResultAsOne) {
+  const std::string json = many_chunks_json();
+  const int n = kManyChunksEvents;
   ASSERT_GT(json.size(), 2u << 20);
   Expected<Trace> t = read_trace_from_memory(json, "generated");
   ASSERT_TRUE(t.ok()) << t.error().message;
@@ -196,6 +203,32 @@ TEST(Reader, ManyChunksGiveTheSameResultAsOne) {
   EXPECT_LT(progress.seen.front(), 0.5);  // from inflating
   EXPECT_GT(progress.seen.back(), 0.99);  // the last i with i % 3 == 2 is 19997
   EXPECT_EQ(t->name(lane.events.back()), "op},{\"x\"}, 5");  // 19997 % 7 == 5
+}
+
+// A mapped file is parsed from chunks read with pread on the worker threads, memory from chunks copied out of it:
+// both must give the same trace (compared through the writer, which writes every field the model holds).
+TEST(Reader, FileAndMemoryGiveTheSameTrace) {
+  const std::string json = many_chunks_json(false);
+  const std::string path = test::scratch_dir("FileAndMemoryGiveTheSameTrace") + "/many.json";
+  test::write_file(path, json);
+  ReadStats file_stats, memory_stats;
+  ReadOptions file_options, memory_options;
+  file_options.stats = &file_stats;
+  memory_options.stats = &memory_stats;
+  Expected<Trace> from_file = read_trace(path, file_options);
+  Expected<Trace> from_memory = read_trace_from_memory(json, "many.json", memory_options);
+  ASSERT_TRUE(from_file.ok()) << from_file.error().message;
+  ASSERT_TRUE(from_memory.ok()) << from_memory.error().message;
+  EXPECT_EQ(from_file->event_count(), static_cast<std::size_t>(kManyChunksEvents));
+  EXPECT_EQ(write_trace_to_string(*from_file), write_trace_to_string(*from_memory));
+  // On a multi-core machine the workers parsed the chunks (the last may be left to the reader when its end is not
+  // within a chunk's reach), so both ways of getting a chunk's bytes were used.
+  EXPECT_GE(file_stats.chunks, 5u);
+  EXPECT_EQ(file_stats.chunks, memory_stats.chunks);
+  if (std::thread::hardware_concurrency() > 1) {
+    EXPECT_GE(file_stats.chunks_parsed_ahead + 1, file_stats.chunks);
+    EXPECT_GE(memory_stats.chunks_parsed_ahead + 1, memory_stats.chunks);
+  }
 }
 
 }  // namespace

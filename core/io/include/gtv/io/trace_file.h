@@ -19,6 +19,8 @@ struct ReadStats {
   std::map<std::string, std::uint64_t> skipped;  // reason -> count
   std::uint64_t json_bytes = 0;                 // size of the JSON text (after inflating)
   bool gzip = false;
+  std::uint64_t chunks = 0;                     // pieces of traceEvents parsed
+  std::uint64_t chunks_parsed_ahead = 0;        // of those, parsed on worker threads (multi-core machines)
 };
 
 inline constexpr std::uint64_t kDefaultMaxInflatedBytes = std::uint64_t{4} << 30;  // 4 GiB
