@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <unordered_map>
+
+#include "flow_join.h"
 
 namespace gtv {
 namespace {
@@ -20,35 +21,6 @@ bool lane_order(const Lane& a, const Lane& b) {
   if (a.key.pid != b.key.pid) return a.key.pid < b.key.pid;
   if (a.sort_index != b.sort_index) return a.sort_index < b.sort_index;
   return a.key.tid < b.key.tid;
-}
-
-// Host launches are preferred in this order when several host events share a correlation id.
-int launch_priority(EventKind kind) {
-  switch (kind) {
-    case EventKind::Runtime: return 3;
-    case EventKind::Driver: return 2;
-    case EventKind::CpuOp: return 0;  // Kineto's cpu_op carries External id, not correlation: never a launch
-    default: return 1;
-  }
-}
-
-// The deepest event of lane that starts exactly at ts, else the deepest one containing ts; -1 if none.
-std::int64_t event_for_flow_end(const Lane& lane, TimeNs ts) {
-  std::int64_t found = -1;
-  auto it = std::lower_bound(lane.events.begin(), lane.events.end(), ts,
-                             [](const Event& e, TimeNs t) { return e.start_ns < t; });
-  for (auto e = it; e != lane.events.end() && e->start_ns == ts; ++e) {
-    if (found < 0 || e->depth > lane.events[static_cast<std::size_t>(found)].depth) found = e - lane.events.begin();
-  }
-  if (found >= 0) return found;
-  for (auto e = it; e != lane.events.begin();) {  // walk back over events that may contain ts
-    --e;
-    if (e->start_ns <= ts && e->end_ns() >= ts) {
-      if (found < 0 || e->depth > lane.events[static_cast<std::size_t>(found)].depth) found = e - lane.events.begin();
-      if (e->depth == 0) break;
-    }
-  }
-  return found;
 }
 
 }  // namespace
@@ -191,65 +163,9 @@ void TraceBuilder::sort_lanes() {
 }
 
 void TraceBuilder::join_flows() {
-  std::unordered_map<std::uint64_t, EventRef> launch_of;
-  std::size_t host_events = 0;
-  for (const Lane& lane : trace_.lanes_)
-    if (!lane.is_gpu()) host_events += lane.events.size();
-  launch_of.reserve(host_events / 2);
-  for (LaneIndex l = 0; l < trace_.lanes_.size(); ++l) {
-    const Lane& lane = trace_.lanes_[l];
-    if (lane.is_gpu()) continue;
-    for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
-      const Event& e = lane.events[i];
-      if (e.correlation_id == kNoCorrelation || launch_priority(e.kind) == 0) continue;
-      auto [it, inserted] = launch_of.try_emplace(e.correlation_id, EventRef{l, i});
-      if (!inserted && launch_priority(e.kind) > launch_priority(trace_.event(it->second).kind))
-        it->second = EventRef{l, i};
-    }
-  }
-  for (LaneIndex l = 0; l < trace_.lanes_.size(); ++l) {
-    const Lane& lane = trace_.lanes_[l];
-    if (!lane.is_gpu()) continue;
-    for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
-      const Event& e = lane.events[i];
-      if (e.correlation_id == kNoCorrelation) continue;
-      if (auto it = launch_of.find(e.correlation_id); it != launch_of.end())
-        trace_.flows_.push_back({e.correlation_id, it->second, EventRef{l, i}});
-    }
-  }
-  std::vector<EventRef> joined_to;
-  for (const Flow& f : trace_.flows_) joined_to.push_back(f.to);
-  std::sort(joined_to.begin(), joined_to.end(),
-            [](EventRef a, EventRef b) { return a.lane != b.lane ? a.lane < b.lane : a.index < b.index; });
-  for (const FlowHint& hint : flow_hints_) {
-    // The `to` end first: most hints (Kineto's ac2g pairs) repeat a correlation join, and then `from` is not needed.
-    const std::int64_t to = event_for_flow_end(trace_.lanes_[hint.to_lane], hint.to_ts_ns);
-    if (to < 0) continue;
-    const EventRef to_ref{hint.to_lane, static_cast<std::uint32_t>(to)};
-    if (std::binary_search(joined_to.begin(), joined_to.end(), to_ref, [](EventRef a, EventRef b) {
-          return a.lane != b.lane ? a.lane < b.lane : a.index < b.index;
-        }))
-      continue;  // already joined by correlation id
-    const std::int64_t from = event_for_flow_end(trace_.lanes_[hint.from_lane], hint.from_ts_ns);
-    if (from < 0) continue;
-    trace_.flows_.push_back({hint.id, EventRef{hint.from_lane, static_cast<std::uint32_t>(from)}, to_ref});
-  }
-}
-
-void TraceBuilder::index_flows() {
-  auto make_order = [&](auto endpoint) {
-    std::vector<std::uint32_t> order(trace_.flows_.size());
-    std::iota(order.begin(), order.end(), 0);
-    auto less = [&](std::uint32_t a, std::uint32_t b) {
-      const EventRef x = endpoint(trace_.flows_[a]), y = endpoint(trace_.flows_[b]);
-      return x.lane != y.lane ? x.lane < y.lane : x.index < y.index;
-    };
-    // Flows are created in GPU-event order, so the `to` order is usually sorted already.
-    if (!std::is_sorted(order.begin(), order.end(), less)) std::sort(order.begin(), order.end(), less);
-    return order;
-  };
-  trace_.flow_by_from_ = make_order([](const Flow& f) { return f.from; });
-  trace_.flow_by_to_ = make_order([](const Flow& f) { return f.to; });
+  trace_.flows_ = flow_join::join(trace_.lanes_, flow_hints_);
+  trace_.flow_by_from_ = flow_join::order_by_from(trace_.lanes_, trace_.flows_);
+  trace_.flow_by_to_ = flow_join::order_by_to(trace_.lanes_, trace_.flows_);
 }
 
 void TraceBuilder::compute_extent() {
@@ -273,7 +189,6 @@ Expected<Trace> TraceBuilder::build() {
   for (Lane& lane : trace_.lanes_) assign_depths(lane);
   sort_lanes();
   join_flows();
-  index_flows();
   std::sort(trace_.ranges_.begin(), trace_.ranges_.end(),
             [](const Range& a, const Range& b) { return a.start_ns < b.start_ns; });
   std::sort(trace_.devices_.begin(), trace_.devices_.end(),

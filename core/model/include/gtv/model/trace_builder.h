@@ -43,7 +43,7 @@ class TraceBuilder {
   // Validates (no negative durations) and finalizes. Errors name the lane and the event.
   [[nodiscard]] Expected<Trace> build();
 
- private:
+  // What add_flow_hint records.
   struct FlowHint {
     std::uint64_t id;
     LaneIndex from_lane;
@@ -51,11 +51,12 @@ class TraceBuilder {
     LaneIndex to_lane;
     TimeNs to_ts_ns;
   };
+
+ private:
   Status validate() const;
   void sort_lanes();
   void assign_depths(Lane& lane);
   void join_flows();
-  void index_flows();
   void compute_extent();
 
   Trace trace_;
