@@ -1,6 +1,7 @@
 #include "number_text.h"
 
 #include <charconv>
+#include <cstring>
 #include <limits>
 
 namespace gtv::io {
@@ -64,32 +65,53 @@ bool read_decimal(std::string_view s, Decimal& d) {
   return i == s.size();
 }
 
-// The common case in trace files: [-]digits[.digits] with at most 18 significant digits kept, no exponent.
-// Returns false (without a verdict) when the slow path must decide.
+bool is_blank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// The value of the eight ASCII digits at p, or false when they are not all digits (SWAR: one 64-bit load).
+bool eight_digits(const char* p, std::uint64_t& value) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, sizeof v);
+  // Every byte is 0x30..0x39: its high nibble is 3, and adding 6 keeps it 3.
+  if (((v & 0xF0F0F0F0F0F0F0F0ull) | (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) !=
+      0x3333333333333333ull)
+    return false;
+  v -= 0x3030303030303030ull;
+  v = (v * 10) + (v >> 8);  // pairs of digits
+  value = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+           (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+          32;
+  return true;
+}
+
+// The common case in trace files: [-]digits[.digits] with at most 15 integer digits, then only blanks, and no
+// exponent. Returns false (without a verdict) when the exact path must decide.
 bool parse_simple(std::string_view s, int scale_digits, std::int64_t& out) {
-  std::size_t i = 0;
-  const bool negative = !s.empty() && s[0] == '-';
-  if (negative) ++i;
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  const char* const int_start = p;
   std::uint64_t value = 0;
-  int digits = 0;
-  const std::size_t int_start = i;
-  for (; i < s.size() && is_digit(s[i]); ++i, ++digits) value = value * 10 + static_cast<unsigned>(s[i] - '0');
-  if (i == int_start || digits > 15) return false;
+  for (std::uint64_t eight = 0; end - p >= 8 && p - int_start <= 8 && eight_digits(p, eight); p += 8)
+    value = value * 100'000'000 + eight;
+  for (; p < end && is_digit(*p); ++p) value = value * 10 + static_cast<unsigned>(*p - '0');
+  if (p == int_start || p - int_start > 15) return false;  // (value may have wrapped only in the second case)
   int frac = 0;
   bool round_up = false;
-  if (i < s.size() && s[i] == '.') {
-    const std::size_t frac_start = ++i;
-    for (; i < s.size() && is_digit(s[i]); ++i) {
+  if (p < end && *p == '.') {
+    const char* const frac_start = ++p;
+    for (; p < end && is_digit(*p); ++p) {
       if (frac < scale_digits) {
-        value = value * 10 + static_cast<unsigned>(s[i] - '0');
+        value = value * 10 + static_cast<unsigned>(*p - '0');
         ++frac;
-      } else if (i == frac_start + static_cast<std::size_t>(scale_digits)) {
-        round_up = s[i] >= '5';
+      } else if (p == frac_start + scale_digits) {
+        round_up = *p >= '5';
       }
     }
-    if (i == frac_start) return false;
+    if (p == frac_start) return false;
   }
-  if (i != s.size()) return false;  // exponent or junk: slow path
+  while (p < end && is_blank(*p)) ++p;
+  if (p != end) return false;  // exponent or junk: the exact path
   for (; frac < scale_digits; ++frac) value *= 10;
   if (round_up) ++value;
   out = negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
@@ -99,10 +121,12 @@ bool parse_simple(std::string_view s, int scale_digits, std::int64_t& out) {
 }  // namespace
 
 bool parse_scaled_decimal(std::string_view token, int scale_digits, std::int64_t& out) {
-  while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
-                            token.back() == '\t'))
-    token.remove_suffix(1);
   if (scale_digits >= 0 && scale_digits <= 3 && parse_simple(token, scale_digits, out)) return true;
+  return parse_scaled_decimal_exact(token, scale_digits, out);
+}
+
+bool parse_scaled_decimal_exact(std::string_view token, int scale_digits, std::int64_t& out) {
+  while (!token.empty() && is_blank(token.back())) token.remove_suffix(1);
   Decimal d;
   if (!read_decimal(token, d)) return false;
   Int128 value = d.mantissa;
@@ -117,6 +141,7 @@ bool parse_scaled_decimal(std::string_view token, int scale_digits, std::int64_t
     round_up = value % 10 >= 5;
     value /= 10;
   }
+  if (exp < 0) round_up = false;  // ran out of digits above the first one dropped: that one was a 0
   if (round_up) ++value;
   if (value > kLimit + (d.negative ? 1 : 0)) return false;
   out = d.negative ? static_cast<std::int64_t>(-value) : static_cast<std::int64_t>(value);

@@ -14,6 +14,9 @@ namespace gtv::io {
 // it multiplied by 10^scale_digits, rounded half away from zero. False if the text is not a JSON number or the
 // result does not fit in int64. Microseconds to nanoseconds: scale_digits = 3.
 [[nodiscard]] bool parse_scaled_decimal(std::string_view token, int scale_digits, std::int64_t& out);
+// The same through 128-bit arithmetic only (parse_scaled_decimal takes a faster path for plain numbers and falls
+// back to this one); separate so that tests can hold the two against each other.
+[[nodiscard]] bool parse_scaled_decimal_exact(std::string_view token, int scale_digits, std::int64_t& out);
 
 [[nodiscard]] inline bool parse_us_as_ns(std::string_view token, TimeNs& out_ns) {
   return parse_scaled_decimal(token, 3, out_ns);

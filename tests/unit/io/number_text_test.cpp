@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <random>
+#include <string>
 
 namespace gtv::io {
 namespace {
@@ -29,6 +31,8 @@ TEST(NumberText, MicrosecondsToExactNanoseconds) {
   EXPECT_EQ(us("-0.0005"), -1);
   EXPECT_EQ(us("2.9999999"), 3'000);
   EXPECT_EQ(us("7 \n"), 7'000);  // simdjson's raw tokens carry trailing blanks
+  EXPECT_EQ(us("0.00006"), 0);   // 0.06 ns: the digit that decides rounding is the 0 after the point
+  EXPECT_EQ(us("-0.00096"), -1);
 }
 
 TEST(NumberText, RejectsNonNumbersAndOverflow) {
@@ -38,6 +42,35 @@ TEST(NumberText, RejectsNonNumbersAndOverflow) {
     EXPECT_FALSE(parse_us_as_ns(bad, ns)) << bad;
   EXPECT_TRUE(parse_us_as_ns("9223372036854775.807", ns));
   EXPECT_EQ(ns, std::numeric_limits<std::int64_t>::max());
+}
+
+TEST(NumberText, FastPathAgreesWithTheExactOne) {
+  // Random tokens around the fast path's limits: 0-20 integer digits (8-digit steps, the 15-digit limit), 0-9
+  // decimals, signs, leading zeros, trailing blanks, exponents and junk; every scale the readers use.
+  std::mt19937 rng(2026);
+  auto digits = [&](int n) {
+    std::string d;
+    for (int i = 0; i < n; ++i) d += static_cast<char>('0' + rng() % 10);
+    return d;
+  };
+  const char* tails[] = {"", "", "", " ", "\n  ", "e3", "E-2", "x", "."};
+  int checked = 0;
+  for (int i = 0; i < 200'000; ++i) {
+    std::string token = rng() % 4 == 0 ? "-" : "";
+    token += digits(static_cast<int>(rng() % 21));
+    if (rng() % 2 == 0) token += "." + digits(static_cast<int>(rng() % 10));
+    token += tails[rng() % std::size(tails)];
+    const int scale = static_cast<int>(rng() % 4);
+    std::int64_t fast = 0, exact = 0;
+    const bool fast_ok = parse_scaled_decimal(token, scale, fast);
+    const bool exact_ok = parse_scaled_decimal_exact(token, scale, exact);
+    ASSERT_EQ(fast_ok, exact_ok) << token << " scale " << scale;
+    if (fast_ok) {
+      ASSERT_EQ(fast, exact) << token << " scale " << scale;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100'000);
 }
 
 TEST(NumberText, OtherScales) {
