@@ -51,7 +51,7 @@ class LaunchTable {
     dense_ = hi - lo < 4 * static_cast<std::uint64_t>(launches);
     first_id_ = dense_ ? lo : 0;
     const std::size_t capacity = dense_ ? static_cast<std::size_t>(hi - lo + 1) : std::bit_ceil(launches * 2);
-    shift_ = 64 - std::countr_zero(capacity);
+    if (!dense_) shift_ = 64 - std::countr_zero(capacity);  // hash to the top log2(capacity) bits
     slots_.assign(capacity, Slot{});
     for_each_launch([&](const Event& e, EventRef ref) {
       Slot& slot = slot_for(e.correlation_id);
