@@ -36,6 +36,7 @@ void TraceAssembler::resolve_flows() {
     auto it = lanes_.find(key);
     return it == lanes_.end() ? nullptr : &it->second;
   };
+  builder_.reserve_flow_hints(flow_pairs_.size());
   for (const FlowPair& f : flow_pairs_) {
     const std::int64_t from_tid = lane_tid(f.start.pid, f.start.tid);
     const std::int64_t to_tid = lane_tid(f.end.pid, f.end.tid);

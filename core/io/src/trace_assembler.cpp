@@ -88,8 +88,19 @@ Status TraceAssembler::error(const RawEvent& ev, std::uint64_t base_offset, cons
 
 void TraceAssembler::skip(std::string_view reason) { ++skipped_[std::string(reason)]; }
 
+// Once a 16th of the input was read, sizes the storage for all of it, with a fifth more for uneven files (too much
+// room costs address space only; too little, one more doubling).
+void TraceAssembler::size_storage(std::uint64_t bytes_read) {
+  if (storage_sized_ || input_bytes_ == 0 || bytes_read == 0 || bytes_read < input_bytes_ / 16) return;
+  storage_sized_ = true;
+  const double factor = 1.2 * static_cast<double>(input_bytes_) / static_cast<double>(bytes_read);
+  builder_.reserve_for_growth(factor);
+  flow_pairs_.reserve(static_cast<std::size_t>(static_cast<double>(flow_pairs_.size()) * factor));
+}
+
 Status TraceAssembler::add_chunk(const std::vector<RawEvent>& events, const std::vector<CounterValue>& counters,
                                  std::uint64_t base_offset) {
+  size_storage(base_offset);  // the chunk starts after what was read so far
   for (const RawEvent& ev : events)
     if (Status s = add_event(ev, counters, base_offset); !s) return s;
   return ok_status();

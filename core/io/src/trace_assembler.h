@@ -28,7 +28,10 @@ void memset_kind_from_name(std::string_view name, MemsetDetail& detail);
 
 class TraceAssembler {
  public:
-  explicit TraceAssembler(std::string file_name) : file_(std::move(file_name)) {}
+  // input_bytes: size of the JSON text, when known: once a 16th of it was added, the builder's storage is sized
+  // for the rest (TraceBuilder::reserve_for_growth).
+  explicit TraceAssembler(std::string file_name, std::uint64_t input_bytes = 0)
+      : file_(std::move(file_name)), input_bytes_(input_bytes) {}
 
   // Adds one parsed chunk. Errors name the file, event index and byte offset (base_offset + event offset).
   [[nodiscard]] Status add_chunk(const std::vector<RawEvent>& events, const std::vector<CounterValue>& counters,
@@ -67,6 +70,7 @@ class TraceAssembler {
   void add_counter(const RawEvent& ev, const std::vector<CounterValue>& counters);
   void add_flow(const RawEvent& ev);
   void skip(std::string_view reason);
+  void size_storage(std::uint64_t bytes_read);
 
   void apply_names();
   void apply_gtv(const GtvSection& gtv);
@@ -91,6 +95,8 @@ class TraceAssembler {
   std::vector<FlowPair> flow_pairs_;
   std::map<std::string, std::int64_t> skipped_;
   std::int64_t next_string_id_ = 0;
+  std::uint64_t input_bytes_ = 0;
+  bool storage_sized_ = false;
 };
 
 }  // namespace gtv::io

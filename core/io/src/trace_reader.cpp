@@ -30,7 +30,7 @@ constexpr std::size_t kMaxEventBytes = std::size_t{64} << 20;
 class FileReader {
  public:
   FileReader(InputBytes& input, std::string name, const ReadOptions& options)
-      : input_(input), s_(input.view()), name_(std::move(name)), options_(options), assembler_(name_) {}
+      : input_(input), s_(input.view()), name_(std::move(name)), options_(options), assembler_(name_, s_.size()) {}
 
   Expected<Trace> run();
 

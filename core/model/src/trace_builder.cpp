@@ -75,6 +75,18 @@ void TraceBuilder::add_other(LaneIndex lane, Event event, std::string_view categ
   add_event(lane, event);
 }
 
+void TraceBuilder::reserve_for_growth(double factor) {
+  auto grow = [factor](auto& v) {
+    const double wanted = static_cast<double>(v.size()) * factor;
+    if (wanted > static_cast<double>(v.capacity()) && wanted < static_cast<double>(v.max_size()))
+      v.reserve(static_cast<std::size_t>(wanted));
+  };
+  for (Lane& lane : trace_.lanes_) grow(lane.events);
+  grow(trace_.kernels_);
+  grow(trace_.memcpys_);
+  grow(trace_.memsets_);
+}
+
 void TraceBuilder::add_device(DeviceInfo device) {
   for (auto& d : trace_.devices_) {
     if (d.index == device.index) {

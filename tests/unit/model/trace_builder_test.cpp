@@ -115,6 +115,45 @@ TEST(TraceBuilder, FlowHintsJoinEventsWithoutCorrelation) {
   EXPECT_EQ(t->name(t->event(t->flows()[0].to)), "gemm");
 }
 
+TEST(TraceBuilder, ReserveForGrowthMakesRoomAndChangesNothingElse) {
+  auto fill = [](TraceBuilder& b, int from, int to) {
+    const LaneIndex host = b.lane(host_lane_key(1, 1));
+    const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+    for (int i = from; i < to; ++i) {
+      b.add_event(host, make(b, "cudaLaunchKernel", 100 * i, 5, EventKind::Runtime, static_cast<std::uint64_t>(i + 1)));
+      b.add_kernel(gpu, make(b, "gemm", 100 * i + 20, 50, EventKind::Kernel, static_cast<std::uint64_t>(i + 1)),
+                   KernelDetail{{i, 1, 1}, {128, 1, 1}, 32, 0, 0, -1});
+    }
+  };
+  TraceBuilder plain, sized;
+  fill(plain, 0, 1000);
+  fill(sized, 0, 100);
+  sized.reserve_for_growth(12.0);  // as a reader does after a 16th of its input: room for 1200 per lane
+  sized.reserve_for_growth(0.5);   // less than there is: nothing to do
+  sized.reserve_for_growth(1e30);  // more than a vector can hold: ignored, not thrown
+  fill(sized, 100, 1000);
+  Expected<Trace> a = plain.build();
+  Expected<Trace> b = sized.build();
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->lanes().size(), b->lanes().size());
+  for (LaneIndex l = 0; l < a->lanes().size(); ++l) {
+    const auto& ea = a->lane(l).events;
+    const auto& eb = b->lane(l).events;
+    ASSERT_EQ(ea.size(), 1000u);
+    ASSERT_EQ(ea.size(), eb.size());
+    for (std::size_t i = 0; i < ea.size(); ++i) {
+      EXPECT_EQ(ea[i].start_ns, eb[i].start_ns);
+      EXPECT_EQ(ea[i].correlation_id, eb[i].correlation_id);
+      EXPECT_EQ(a->name(ea[i]), b->name(eb[i]));
+    }
+    EXPECT_GE(eb.capacity(), 1200u);  // one allocation for all 1000 events
+  }
+  ASSERT_EQ(b->kernel_details().size(), 1000u);
+  EXPECT_GE(b->kernel_details().capacity(), 1200u);
+  EXPECT_EQ(b->kernel_details()[999].grid[0], 999);
+  EXPECT_EQ(a->flows(), b->flows());
+}
+
 TEST(TraceBuilder, RejectsNegativeDurations) {
   TraceBuilder b;
   const LaneIndex host = b.lane(host_lane_key(1, 1));

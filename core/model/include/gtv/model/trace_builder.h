@@ -39,6 +39,12 @@ class TraceBuilder {
   void add_flow_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane, TimeNs to_ts_ns);
 
   [[nodiscard]] std::size_t event_count() const { return event_count_; }
+  // Room for about `factor` times what was added so far, spread over the lanes and detail tables as they are now,
+  // so that their storage grows once instead of doubling step by step (each step copies and faults in fresh
+  // pages). For readers that know which share of their input they have read; untouched room is address space only.
+  void reserve_for_growth(double factor);
+  // Room for this many flow hints.
+  void reserve_flow_hints(std::size_t count) { flow_hints_.reserve(count); }
 
   // Validates (no negative durations) and finalizes. Errors name the lane and the event.
   [[nodiscard]] Expected<Trace> build();
