@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <new>
 #include <numeric>
 
 #include "flow_join.h"
@@ -78,8 +79,12 @@ void TraceBuilder::add_other(LaneIndex lane, Event event, std::string_view categ
 void TraceBuilder::reserve_for_growth(double factor) {
   auto grow = [factor](auto& v) {
     const double wanted = static_cast<double>(v.size()) * factor;
-    if (wanted > static_cast<double>(v.capacity()) && wanted < static_cast<double>(v.max_size()))
+    if (wanted <= static_cast<double>(v.capacity()) || wanted >= static_cast<double>(v.max_size())) return;
+    try {
       v.reserve(static_cast<std::size_t>(wanted));
+    } catch (const std::bad_alloc&) {
+      // Only an estimate was refused (a file whose events all come first): the vector grows as it fills.
+    }
   };
   for (Lane& lane : trace_.lanes_) grow(lane.events);
   grow(trace_.kernels_);
