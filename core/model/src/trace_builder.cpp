@@ -92,6 +92,17 @@ void TraceBuilder::reserve_for_growth(double factor) {
   grow(trace_.memsets_);
 }
 
+// Gives back room a growth estimate reserved far beyond what came (at most twice the size is kept).
+void TraceBuilder::release_unused_room() {
+  auto trim = [](auto& v) {
+    if (v.capacity() > 2 * v.size() + 1024) v.shrink_to_fit();
+  };
+  for (Lane& lane : trace_.lanes_) trim(lane.events);
+  trim(trace_.kernels_);
+  trim(trace_.memcpys_);
+  trim(trace_.memsets_);
+}
+
 void TraceBuilder::add_device(DeviceInfo device) {
   for (auto& d : trace_.devices_) {
     if (d.index == device.index) {
@@ -203,6 +214,7 @@ void TraceBuilder::compute_extent() {
 
 Expected<Trace> TraceBuilder::build() {
   if (Status s = validate(); !s) return s.error();
+  release_unused_room();
   for (Lane& lane : trace_.lanes_) assign_depths(lane);
   sort_lanes();
   join_flows();

@@ -152,6 +152,14 @@ TEST(TraceBuilder, ReserveForGrowthMakesRoomAndChangesNothingElse) {
   EXPECT_GE(b->kernel_details().capacity(), 1200u);
   EXPECT_EQ(b->kernel_details()[999].grid[0], 999);
   EXPECT_EQ(a->flows(), b->flows());
+  // An estimate far above what came is given back at build(): 10,000 reserved for 20 events.
+  TraceBuilder overestimated;
+  fill(overestimated, 0, 10);
+  overestimated.reserve_for_growth(1000.0);
+  Expected<Trace> c = overestimated.build();
+  ASSERT_TRUE(c.ok());
+  EXPECT_LT(c->lane(0).events.capacity(), 1000u);
+  EXPECT_LT(c->kernel_details().capacity(), 1000u);
 }
 
 TEST(TraceBuilder, RejectsNegativeDurations) {

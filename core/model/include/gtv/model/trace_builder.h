@@ -60,6 +60,7 @@ class TraceBuilder {
 
  private:
   Status validate() const;
+  void release_unused_room();
   void sort_lanes();
   void assign_depths(Lane& lane);
   void join_flows();
