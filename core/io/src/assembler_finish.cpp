@@ -81,6 +81,7 @@ Expected<Trace> TraceAssembler::finish(ReadStats* stats) {
   resolve_flows();
   TraceMetadata& meta = builder_.metadata();
   meta.origin_unix_ns = header_.base_time_ns.value_or(0);
+  if (header_.distributed.rank >= 0) meta.distributed = header_.distributed;
   meta.source_tool = source_tool();
   std::uint64_t skipped_total = 0;
   for (const auto& [reason, count] : skipped_) {

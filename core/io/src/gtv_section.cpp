@@ -123,7 +123,7 @@ bool is_interesting_top_level_key(std::string_view key) {
 }
 
 Status parse_top_level_value(std::string_view key, std::string_view json, FileHeader& header) {
-  if (key != "baseTimeNanoseconds" && key != "deviceProperties" && key != "gtv") {
+  if (key != "baseTimeNanoseconds" && key != "deviceProperties" && key != "gtv" && key != "distributedInfo") {
     header.kineto_keys = header.kineto_keys || is_interesting_top_level_key(key);
     return ok_status();
   }
@@ -140,6 +140,15 @@ Status parse_top_level_value(std::string_view key, std::string_view json, FileHe
     dom::array a;
     if (root.get_array().get(a) != simdjson::SUCCESS) return Error{"'deviceProperties' is not an array"};
     read_devices(a, header.devices);
+    header.kineto_keys = true;
+  } else if (key == "distributedInfo") {
+    dom::object o;
+    if (root.get_object().get(o) != simdjson::SUCCESS) return Error{"'distributedInfo' is not an object"};
+    header.distributed.rank = int_field(o, "rank", -1);
+    header.distributed.world_size = int_field(o, "world_size", 0);
+    header.distributed.backend = string_field(o, "backend");
+    if (header.distributed.rank < 0 || header.distributed.world_size <= header.distributed.rank)
+      header.distributed = DistributedInfo{};  // a rank outside its world says nothing we can use
     header.kineto_keys = true;
   } else {
     dom::object o;

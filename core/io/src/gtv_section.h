@@ -37,6 +37,7 @@ struct FileHeader {
   std::vector<DeviceInfo> devices;        // "deviceProperties"
   bool kineto_keys = false;               // schemaVersion, deviceProperties, trace_id, ...
   std::optional<GtvSection> gtv;
+  DistributedInfo distributed;            // "distributedInfo"
 };
 
 // Parses the JSON text of one top-level value into header. `key` is the top-level key. Errors are one line

@@ -19,6 +19,11 @@ void TraceWriter::header() {
     out_.key("numSms").num(d.sm_count).close('}');
   }
   out_.close(']');
+  if (const DistributedInfo& dist = t_.metadata().distributed; dist.rank >= 0) {
+    out_.raw("\n").key("distributedInfo").open('{');
+    out_.key("backend").str(dist.backend).key("rank").num(dist.rank).key("world_size").num(dist.world_size);
+    out_.close('}');
+  }
 }
 
 void TraceWriter::gtv_section() {

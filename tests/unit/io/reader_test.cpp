@@ -99,6 +99,27 @@ TEST(Reader, BeginEndCountersMetadataFlowsAndSkips) {
   EXPECT_EQ(t->metadata().notes.size(), 6u);  // one note per reason
 }
 
+TEST(Reader, DistributedInfoNamesTheRankAndSurvivesAWrite) {
+  const std::string json = R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 1,
+    "world_size": 4, "pg_count": 1}, "traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 7, "ts": 10.0, "dur": 2.0}]})";
+  Expected<Trace> t = read_trace_from_memory(json, "rank1.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->metadata().distributed.rank, 1);
+  EXPECT_EQ(t->metadata().distributed.world_size, 4);
+  EXPECT_EQ(t->metadata().distributed.backend, "nccl");
+  Expected<Trace> again = read_trace_from_memory(write_trace_to_string(*t), "again.json");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->metadata().distributed, t->metadata().distributed);
+}
+
+TEST(Reader, ARankOutsideItsWorldIsIgnored) {
+  const std::string json = R"({"distributedInfo": {"rank": 5, "world_size": 2}, "traceEvents": []})";
+  Expected<Trace> t = read_trace_from_memory(json, "bad_rank.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->metadata().distributed.rank, -1);
+}
+
 TEST(Reader, IntegerArgsGivenWithDecimalsAreRounded) {
   Expected<Trace> t = read_trace_from_memory(
       R"([{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 1, "pid": 0.0, "tid": 7.4,)"

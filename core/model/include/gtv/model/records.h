@@ -90,6 +90,15 @@ struct CounterSeries {
   friend bool operator==(const CounterSeries&, const CounterSeries&) = default;
 };
 
+// The torch.distributed process that recorded a trace (Kineto's top-level "distributedInfo"); rank -1 when the
+// trace does not say.
+struct DistributedInfo {
+  std::int64_t rank = -1;
+  std::int64_t world_size = 0;
+  std::string backend;  // "nccl", "gloo"
+  friend bool operator==(const DistributedInfo&, const DistributedInfo&) = default;
+};
+
 struct TraceMetadata {
   std::string source_tool;  // "gtv 0.1.0", "PyTorch Profiler (Kineto)", "Chrome trace"
   TimeNs origin_unix_ns = 0;  // absolute time of relative 0
@@ -98,6 +107,7 @@ struct TraceMetadata {
   std::map<std::string, std::string> machine;  // gpu names, driver, cuda, libtorch versions, host name
   std::int64_t dropped_records = 0;            // CUPTI records lost
   std::vector<std::string> notes;              // "CUPTI unavailable: run untraced", "ran on the CPU"
+  DistributedInfo distributed;
   friend bool operator==(const TraceMetadata&, const TraceMetadata&) = default;
 };
 
