@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records the PyTorch profiler fixtures in this folder on a machine with CUDA GPUs.
 
-Usage: python3 record_fixtures.py OUT_DIR
+Usage: python3 record_fixtures.py OUT_DIR [one_gpu|two_gpus|conv|ddp ...]
 
 Each fixture is a small real workload traced by torch.profiler with CPU and CUDA activities and written with
 export_chrome_trace, then gzipped. They are what `gtv` must open as "someone else's trace":
@@ -9,7 +9,11 @@ export_chrome_trace, then gzipped. They are what `gtv` must open as "someone els
     back to the host, record_function ranges, recorded shapes;
   - one_gpu_basic.json.gz: a few matrix products on cuda:0 on the default stream (plain settings);
   - two_gpus_schedule.json.gz: the same two-GPU loop under a wait/warmup/active schedule (what the profiler
-    writes when users follow the tutorial), with memory profiling on.
+    writes when users follow the tutorial), with memory profiling on;
+  - conv_training.json.gz: a small convolutional net trained for a few steps under a schedule (recorded after
+    warm-up, as users record their own training): one kernel name runs at several layer shapes;
+  - ddp_rank0.json.gz, ddp_rank1.json.gz: the same net trained with DistributedDataParallel (NCCL), one process
+    per GPU, each rank recorded under a schedule into its own file (distributedInfo names rank and world size).
 """
 import gzip
 import os
@@ -90,13 +94,78 @@ def record_one_gpu(out_dir):
     gzip_file(path)
 
 
+def conv_net(device):
+    torch.manual_seed(0)
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(3, 32, 3, padding=1), torch.nn.ReLU(),
+        torch.nn.Conv2d(32, 64, 3, padding=1, stride=2), torch.nn.ReLU(),
+        torch.nn.Conv2d(64, 64, 3, padding=1, stride=2), torch.nn.ReLU(),
+        torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(64, 10)).to(device)
+
+
+def train_steps(model, optimizer, data, target, prof, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    for _ in range(steps):
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(data), target)
+        loss.backward()
+        optimizer.step()
+        prof.step()
+
+
+def record_conv_training(out_dir):
+    model = conv_net("cuda:0")
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    data = torch.randn(64, 3, 64, 64, device="cuda:0")
+    target = torch.randint(0, 10, (64,), device="cuda:0")
+    sched = schedule(wait=1, warmup=2, active=3, repeat=1)
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], schedule=sched) as prof:
+        train_steps(model, optimizer, data, target, prof, 6)
+    torch.cuda.synchronize()
+    path = os.path.join(out_dir, "conv_training.json")
+    prof.export_chrome_trace(path)
+    gzip_file(path)
+
+
+def ddp_worker(rank, world_size, out_dir, port):
+    import torch.distributed as dist
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    torch.cuda.set_device(rank)
+    dist.init_process_group("nccl", rank=rank, world_size=world_size)
+    model = torch.nn.parallel.DistributedDataParallel(conv_net(f"cuda:{rank}"), device_ids=[rank])
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    data = torch.randn(64, 3, 64, 64, device=f"cuda:{rank}")
+    target = torch.randint(0, 10, (64,), device=f"cuda:{rank}")
+    sched = schedule(wait=1, warmup=2, active=3, repeat=1)
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], schedule=sched) as prof:
+        train_steps(model, optimizer, data, target, prof, 6)
+    torch.cuda.synchronize()
+    path = os.path.join(out_dir, f"ddp_rank{rank}.json")
+    prof.export_chrome_trace(path)
+    gzip_file(path)
+    dist.destroy_process_group()
+
+
+def record_ddp(out_dir):
+    import torch.multiprocessing as mp
+    mp.spawn(ddp_worker, args=(2, out_dir, 29517), nprocs=2, join=True)
+
+
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else "."
     os.makedirs(out_dir, exist_ok=True)
     print("torch", torch.__version__, "cuda", torch.version.cuda, "gpus", torch.cuda.device_count())
-    record_one_gpu(out_dir)
+    only = sys.argv[2:]  # fixture groups to record: one_gpu two_gpus conv ddp (all when none named)
+    if not only or "one_gpu" in only:
+        record_one_gpu(out_dir)
+    if not only or "conv" in only:
+        record_conv_training(out_dir)
     if torch.cuda.device_count() >= 2:
-        record_two_gpus(out_dir)
+        if not only or "two_gpus" in only:
+            record_two_gpus(out_dir)
+        if not only or "ddp" in only:
+            record_ddp(out_dir)
     else:
         print("only one GPU: two-GPU fixtures not recorded")
 
