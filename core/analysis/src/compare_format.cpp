@@ -15,25 +15,35 @@ std::string change(TimeNs a, TimeNs b) {
   return (b >= a ? "+" : "") + percent(double(b - a) / double(a), 1);
 }
 
-detail::Document comparison_document(const Comparison& c) {
-  detail::Document doc;
-  doc.title = "Comparison: " + c.a.label + " vs " + c.b.label;
-  doc.verdict = {c.verdict};
+std::string speedup_text(double speedup) { return speedup > 0 ? fixed(speedup, 2) + "x" : "unknown"; }
+
+// Effective parallelism means nothing without GPU work.
+std::string parallelism_text(const RunFigures& f) {
+  return f.gpu_busy_ns > 0 ? fixed(f.effective_parallelism, 2) : "no GPU work";
+}
+
+detail::Table numbers_table(const Comparison& c) {
   detail::Table runs{{"", c.a.label, c.b.label, "change"}, {false, true, true, true}, {}, {}};
   auto row = [&](const std::string& what, TimeNs a, TimeNs b) {
     runs.rows.push_back({what, format_duration(a), format_duration(b), change(a, b)});
   };
-  row("wall time", c.a.wall_ns, c.b.wall_ns);
+  if (c.basis != CompareBasis::WholeTrace) row(c.basis_what + " (basis)", c.basis_a_ns, c.basis_b_ns);
+  row("wall time (whole trace)", c.a.wall_ns, c.b.wall_ns);
   row("GPU busy (any GPU)", c.a.gpu_busy_ns, c.b.gpu_busy_ns);
   row("GPU busy (sum over GPUs)", c.a.gpu_busy_sum_ns, c.b.gpu_busy_sum_ns);
   row("2+ GPUs overlapped", c.a.overlap_ns, c.b.overlap_ns);
   row("kernel time", c.a.kernel_ns, c.b.kernel_ns);
   row("host blocked", c.a.host_blocked_ns, c.b.host_blocked_ns);
-  runs.rows.push_back({"effective parallelism", fixed(c.a.effective_parallelism, 2),
-                       fixed(c.b.effective_parallelism, 2), ""});
+  runs.rows.push_back({"effective parallelism", parallelism_text(c.a), parallelism_text(c.b), ""});
   runs.rows.push_back({"kernels run", std::to_string(c.a.kernel_count), std::to_string(c.b.kernel_count), ""});
-  runs.rows.push_back({"speedup (wall A / wall B)", "", fixed(c.speedup, 2) + "x", ""});
-  detail::Section numbers{"Numbers", {}, {std::move(runs)}};
+  runs.rows.push_back({"speedup on the " + c.basis_what + " (basis)", "", speedup_text(c.speedup), ""});
+  if (c.basis != CompareBasis::WholeTrace)
+    runs.rows.push_back({"speedup (whole-trace wall)", "", speedup_text(c.wall_speedup), ""});
+  runs.note = c.basis_what.empty() ? "" : "Basis: " + c.basis_text + ".";
+  return runs;
+}
+
+detail::Section kernels_section(const Comparison& c) {
   detail::Section kernels{"Kernels", {}, {}};
   if (c.kernels.empty()) kernels.lines.emplace_back("No kernels in either trace.");
   detail::Table kt{{"kernel", "count " + c.a.label, "count " + c.b.label, "total " + c.a.label, "total " + c.b.label,
@@ -47,7 +57,15 @@ detail::Document comparison_document(const Comparison& c) {
   if (c.kernels.size() > kMaxTableRows)
     kt.note = std::to_string(c.kernels.size() - kMaxTableRows) + " more kernels not shown.";
   if (!c.kernels.empty()) kernels.tables.push_back(std::move(kt));
-  doc.sections = {std::move(numbers), std::move(kernels)};
+  return kernels;
+}
+
+detail::Document comparison_document(const Comparison& c) {
+  detail::Document doc;
+  doc.title = "Comparison: " + c.a.label + " vs " + c.b.label;
+  doc.verdict = {c.verdict};
+  if (!c.wall_line.empty()) doc.verdict.push_back(c.wall_line);
+  doc.sections = {detail::Section{"Numbers", {}, {numbers_table(c)}}, kernels_section(c)};
   return doc;
 }
 
@@ -66,7 +84,9 @@ std::string comparison_json(const Comparison& c) {
   write_run(w, c.a);
   w.key("b");
   write_run(w, c.b);
-  w.field("speedup", c.speedup, 4).key("kernels").begin_array();
+  w.field("speedup", c.speedup, 4).field("basis", compare_basis_key(c.basis)).field("basis_text", c.basis_text);
+  w.field("basis_what", c.basis_what).field("basis_a_ns", c.basis_a_ns).field("basis_b_ns", c.basis_b_ns);
+  w.field("wall_speedup", c.wall_speedup, 4).field("wall_line", c.wall_line).key("kernels").begin_array();
   for (std::size_t i = 0; i < c.kernels.size() && i < kMaxJsonRows; ++i) {
     const KernelDiff& k = c.kernels[i];
     w.begin_object().field("name", k.name).field("full_name", k.full_name);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gtv/analysis/format.h"
+#include "gtv/analysis/summary.h"
 
 namespace gtv::analysis {
 namespace {
@@ -37,12 +38,17 @@ std::vector<ConcurrencyStep> sweep(const BusyAnalysis& busy) {
   return steps;
 }
 
-std::string verdict_for(const Concurrency& c, std::size_t activity_count) {
+std::string verdict_for(const Concurrency& c, std::size_t activity_count, const DistributedInfo& rank) {
   if (c.gpu_count == 0 && activity_count > 0)
     return "The GPU activity in this trace (" + std::to_string(activity_count) +
            " item(s)) has zero duration: no GPU was busy for a measurable time.";
   if (c.gpu_count == 0) return "No GPU activity in this trace: no kernel, copy or memset ran on a GPU.";
   const std::string busiest = "GPU " + std::to_string(c.busiest_device);
+  if (c.gpu_count == 1 && rank.rank >= 0)
+    return "This trace is " + rank_text(rank) + ": its one GPU (" + busiest + ") was busy " +
+           format_duration(c.any_busy_ns) + " of " + format_duration(c.wall_ns) + " (" +
+           percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns))) +
+           "); the other ranks' GPUs are in their own files, so concurrency across ranks is not measured here.";
   if (c.gpu_count == 1)
     return "Only one GPU (" + busiest + ") did work: busy " + format_duration(c.any_busy_ns) + " of " +
            format_duration(c.wall_ns) + " (" + percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns))) +
@@ -61,7 +67,7 @@ std::string verdict_for(const Concurrency& c, std::size_t activity_count) {
 
 }  // namespace
 
-Concurrency analyze_concurrency(const BusyAnalysis& busy) {
+Concurrency analyze_concurrency(const BusyAnalysis& busy, const DistributedInfo& distributed) {
   Concurrency c;
   c.wall_ns = busy.window_ns();
   for (const GpuBusy& g : busy.gpus) {
@@ -83,10 +89,29 @@ Concurrency analyze_concurrency(const BusyAnalysis& busy) {
   c.overlap_share = safe_ratio(double(c.overlap_ns), double(c.any_busy_ns));
   std::size_t activity_count = 0;
   for (const GpuBusy& g : busy.gpus) activity_count += g.activity_count;
-  c.verdict = verdict_for(c, activity_count);
+  c.verdict = verdict_for(c, activity_count, distributed);
   return c;
 }
 
-Concurrency analyze_concurrency(const Trace& trace) { return analyze_concurrency(analyze_busy(trace)); }
+Concurrency analyze_concurrency_within(const BusyAnalysis& busy, TimeNs start_ns, TimeNs end_ns,
+                                      const DistributedInfo& distributed) {
+  BusyAnalysis clipped;
+  clipped.window_start_ns = start_ns;
+  clipped.window_end_ns = std::max(start_ns, end_ns);
+  for (const GpuBusy& g : busy.gpus) {
+    GpuBusy& c = clipped.gpus.emplace_back();
+    c.device = g.device;
+    for (const Interval& iv : g.busy) {
+      const Interval in{std::max(iv.start_ns, start_ns), std::min(iv.end_ns, end_ns)};
+      if (in.length_ns() > 0) c.busy.push_back(in);
+    }
+    c.activity_count = c.busy.size();
+  }
+  return analyze_concurrency(clipped, distributed);
+}
+
+Concurrency analyze_concurrency(const Trace& trace) {
+  return analyze_concurrency(analyze_busy(trace), trace.metadata().distributed);
+}
 
 }  // namespace gtv::analysis

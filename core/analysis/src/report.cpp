@@ -1,15 +1,105 @@
 #include "gtv/analysis/report.h"
 
+#include <array>
+#include <cctype>
+
+#include "json_parts.h"
+#include "report_document.h"
+
 namespace gtv::analysis {
+namespace detail {
+
+// The order of the report: what happened on the GPUs, why they were idle, where the host waited, warm-up, then
+// the supporting numbers and what tracing cost.
+constexpr std::array<ReportPart, 10> kParts{{
+    {overview_section, nullptr},
+    {concurrency_section, concurrency_json},
+    {idle_causes_section, idle_causes_json},
+    {blocking_section, blocking_json},
+    {warmup_section, warmup_json},
+    {timing_section, timing_json},
+    {busy_section, busy_json},
+    {launch_section, launch_json},
+    {kernel_section, kernel_json},
+    {tracing_cost_section, tracing_cost_json},
+}};
+
+std::string at(const Report& r, TimeNs time_ns) { return format_duration(time_ns - r.summary.start_ns); }
+
+std::string more_rows_note(std::size_t total, std::size_t shown, const std::string& what) {
+  return total > shown ? std::to_string(total - shown) + " more " + what + " not shown." : "";
+}
+
+std::string gpu_label(std::int64_t device) { return device < 0 ? "all" : std::to_string(device); }
+
+std::string device_name(const Report& r, std::int64_t device) {
+  for (const GpuSummary& g : r.summary.gpus)
+    if (g.index == device) return g.name.empty() ? "unknown" : g.name;
+  return "unknown";
+}
+
+void json_strings(JsonWriter& w, std::string_view key, const std::vector<std::string>& lines) {
+  w.key(key).begin_array();
+  for (const auto& l : lines) w.value(l);
+  w.end_array();
+}
+
+Document report_document(const Report& r) {
+  Document doc;
+  doc.title = "GPU timeline analysis" + (r.summary.scenario.empty() ? std::string() : ": " + r.summary.scenario);
+  doc.verdict = r.verdict;
+  for (const ReportPart& part : kParts) doc.sections.push_back(part.section(r));
+  return doc;
+}
+
 namespace {
+
+std::string report_json(const Report& r) {
+  JsonWriter w;
+  w.begin_object();
+  json_strings(w, "verdict", r.verdict);
+  w.key("summary");
+  write_summary_json(w, r.summary);
+  for (const ReportPart& part : kParts)
+    if (part.json) part.json(w, r);
+  w.end_object();
+  return w.take();
+}
+
+}  // namespace
+}  // namespace detail
+
+namespace {
+
+// "In the timed loop, the 2 GPUs never ran..." from "The 2 GPUs never ran...": a sentence joined after a phrase.
+std::string joined_after(const std::string& phrase, std::string sentence) {
+  const bool capital_word = sentence.size() > 1 && std::isupper(static_cast<unsigned char>(sentence[0])) &&
+                            std::islower(static_cast<unsigned char>(sentence[1]));
+  if (capital_word) sentence[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(sentence[0])));
+  return phrase + ", " + sentence;
+}
+
+// The warm-up headline, with how much of it the region paid: first-use work before a timed loop does not slow it.
+std::string warmup_headline(const Report& r) {
+  std::string out = r.warmup.headline;
+  if (out.empty() || !r.region.from_measurements || r.warmup.host_cost_ns == 0 || out.back() != '.') return out;
+  const TimeNs inside_ns = warmup_host_cost_within(r.warmup, r.region.start_ns, r.region.end_ns);
+  out.pop_back();
+  if (inside_ns == 0) return out + "; none of the first-use work fell inside " + r.region.name + ".";
+  return out + "; " + format_duration(inside_ns) + " of the first-use work fell inside " + r.region.name + ".";
+}
 
 std::vector<std::string> headline(const Report& r) {
   std::vector<std::string> out;
-  out.push_back(r.concurrency.verdict);
+  if (r.region.from_measurements && r.region_concurrency.gpu_count > 0)
+    out.push_back(joined_after("In " + r.region.name, r.region_concurrency.verdict));
+  else
+    out.push_back(r.concurrency.verdict);
+  if (!r.idle.headline.empty()) out.push_back(r.idle.headline);
   if (!r.blocking.headline.empty()) out.push_back(r.blocking.headline);
-  if (!r.warmup.headline.empty()) out.push_back(r.warmup.headline);
+  if (std::string warmup = warmup_headline(r); !warmup.empty()) out.push_back(std::move(warmup));
   for (const MeasurementTruth& m : r.timing.measurements) {
-    if (out.size() >= 6) break;
+    if (out.size() >= 7) break;
     out.push_back(m.verdict);
   }
   return out;
@@ -21,14 +111,30 @@ Report analyze(const Trace& trace) {
   Report r;
   r.busy = analyze_busy(trace);
   r.summary = summarize(trace, r.busy);
-  r.concurrency = analyze_concurrency(r.busy);
+  r.concurrency = analyze_concurrency(r.busy, trace.metadata().distributed);
+  r.timing = analyze_timing_truth(trace);
+  r.region = region_of_interest(trace, r.timing);
+  r.region_concurrency = r.region.from_measurements
+                             ? analyze_concurrency_within(r.busy, r.region.start_ns, r.region.end_ns,
+                                                          trace.metadata().distributed)
+                             : r.concurrency;
   r.warmup = analyze_warmup(trace);
   r.blocking = analyze_host_blocking(trace);
+  r.idle = analyze_idle_causes(trace, r.region, r.blocking, r.warmup);
   r.launches = analyze_launches(trace);
-  r.timing = analyze_timing_truth(trace);
   r.kernels = analyze_kernels(trace);
+  r.tracing = analyze_tracing_cost(trace, r.region);
   r.verdict = headline(r);
   return r;
+}
+
+std::string format_report(const Report& report, Format format) {
+  switch (format) {
+    case Format::Text: return detail::render_text(detail::report_document(report));
+    case Format::Markdown: return detail::render_markdown(detail::report_document(report));
+    case Format::Json: return detail::report_json(report);
+  }
+  return {};
 }
 
 }  // namespace gtv::analysis

@@ -56,6 +56,7 @@ TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy) {
   const TraceMetadata& meta = trace.metadata();
   s.source_tool = meta.source_tool;
   s.scenario = meta.scenario;
+  s.distributed = meta.distributed;
   s.origin_unix_ns = meta.origin_unix_ns;
   s.start_ns = trace.start_ns();
   s.end_ns = trace.end_ns();

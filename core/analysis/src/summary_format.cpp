@@ -37,6 +37,7 @@ std::string format_lines(const TraceSummary& s, bool markdown) {
   };
   field("Source", or_unknown(s.source_tool));
   if (!s.scenario.empty()) field("Scenario", s.scenario);
+  if (s.distributed.rank >= 0) field("Rank", rank_text(s.distributed));
   field("Time span", span_line(s));
   field("Events", counts_line(s));
   if (s.dropped_records > 0) field("Dropped records", std::to_string(s.dropped_records));
@@ -81,8 +82,16 @@ void write_gpu(detail::JsonWriter& w, const GpuSummary& g) {
 
 std::string format_summary_text(const TraceSummary& summary) { return format_lines(summary, false); }
 
+std::string rank_text(const DistributedInfo& d) {
+  return "rank " + std::to_string(d.rank) + " of " + std::to_string(d.world_size) +
+         (d.backend.empty() ? std::string() : " (" + d.backend + ")");
+}
+
 void detail::write_summary_json(detail::JsonWriter& w, const TraceSummary& s) {
   w.begin_object().field("source_tool", s.source_tool).field("scenario", s.scenario);
+  if (s.distributed.rank >= 0)
+    w.key("distributed").begin_object().field("rank", s.distributed.rank).field("world_size", s.distributed.world_size)
+        .field("backend", s.distributed.backend).end_object();
   w.field("origin_unix_ns", s.origin_unix_ns).field("start_ns", s.start_ns).field("end_ns", s.end_ns);
   w.field("duration_ns", s.duration_ns()).field("event_count", static_cast<std::uint64_t>(s.event_count));
   w.field("flow_count", static_cast<std::uint64_t>(s.flow_count));

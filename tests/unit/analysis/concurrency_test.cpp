@@ -75,4 +75,35 @@ TEST(Concurrency, DegenerateInputs) {
   EXPECT_EQ(analyze_concurrency(o).verdict,
             "Only one GPU (GPU 3) did work: busy 30 ns of 60 ns (50%); nothing ran concurrently on another GPU.");
 }
+
+TEST(Concurrency, WithinAWindowClipsTheBusyTime) {
+  // GPU 0 busy [0,100), GPU 1 busy [50,200); the window [80,180) sees GPU 0 for 20 ns and GPU 1 for 100 ns,
+  // overlapping 20 ns: parallelism (20 + 100) / 100 = 1.20 where the whole trace says (100 + 150) / 200 = 1.25.
+  TraceBuilder b;
+  kernel(b, 0, 7, "a", 0, 100);
+  kernel(b, 1, 7, "b", 50, 150);
+  const Trace t = build(b);
+  const BusyAnalysis busy = analyze_busy(t);
+  const Concurrency whole = analyze_concurrency(busy);
+  EXPECT_DOUBLE_EQ(whole.effective_parallelism, 1.25);
+  const Concurrency c = analyze_concurrency_within(busy, 80, 180);
+  EXPECT_EQ(c.wall_ns, 100);
+  EXPECT_EQ(c.any_busy_ns, 100);
+  EXPECT_EQ(c.overlap_ns, 20);
+  EXPECT_EQ(c.sum_busy_ns, 120);
+  EXPECT_DOUBLE_EQ(c.effective_parallelism, 1.2);
+  // A window where only GPU 1 works says one GPU did work there.
+  EXPECT_EQ(analyze_concurrency_within(busy, 150, 200).gpu_count, 1u);
+}
+
+TEST(Concurrency, OneRankOfADistributedRunSaysWhereTheOtherGpusAre) {
+  TraceBuilder b;
+  kernel(b, 1, 7, "k", 0, 30);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 0, 60, EventKind::Sync);
+  b.metadata().distributed = DistributedInfo{1, 2, "nccl"};
+  const Trace t = build(b);
+  EXPECT_EQ(analyze_concurrency(t).verdict,
+            "This trace is rank 1 of 2 (nccl): its one GPU (GPU 1) was busy 30 ns of 60 ns (50%); the other ranks' "
+            "GPUs are in their own files, so concurrency across ranks is not measured here.");
+}
 }  // namespace gtv::analysis

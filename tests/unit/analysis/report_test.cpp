@@ -40,11 +40,24 @@ int bracket_balance(const std::string& json) {
 TEST(Report, VerdictFirstThenNumbers) {
   const Trace t = classroom_trace();
   const Report r = analyze(t);
-  ASSERT_GE(r.verdict.size(), 3u);
+  ASSERT_GE(r.verdict.size(), 4u);
+  // The measured "forward" launched both kernels: its truth runs to the end of the later one, 52 ms, so the region
+  // is [0, 52 ms): GPU 0 busy [2, 42), GPU 1 busy [12, 52), overlapping [12, 42).
+  EXPECT_EQ(r.region.start_ns, 0);
+  EXPECT_EQ(r.region.end_ns, 52 * ms);
+  EXPECT_EQ(r.region.name, "the forward");
   EXPECT_EQ(r.verdict[0],
-            "2 GPUs overlapped for 30.0 ms of 55.0 ms (55%); effective parallelism 1.55 of 2 possible; ideal "
-            "(busiest GPU, GPU 1, alone) 45.0 ms.");
-  EXPECT_EQ(r.verdict[1], "cudaMemcpyAsync to pageable memory blocked the host for 55.0 ms (1 call(s), thread 1).");
+            "In the forward, 2 GPUs overlapped for 30.0 ms of 50.0 ms (60%); effective parallelism 1.60 of 2 possible; "
+            "ideal (busiest GPU, GPU 0, alone) 40.0 ms.");
+  // GPU 0 is idle [0, 2) (the first launch on its way) and [42, 52) (nothing more for it): 12 ms of 52 ms.
+  EXPECT_EQ(r.verdict[1],
+            "GPU 0 idle for 23% of the forward: mostly nothing placed on it (its last work ended before the end of the "
+            "forward), 10.0 ms of 12.0 ms idle.");
+  EXPECT_EQ(r.verdict[2], "cudaMemcpyAsync to pageable memory blocked the host for 55.0 ms (1 call(s), thread 1).");
+  // The whole trace, start-up included, is still told in the concurrency section.
+  EXPECT_NE(format_report(r, Format::Text)
+                .find("Over the whole trace, start-up included: 2 GPUs overlapped for 30.0 ms of 55.0 ms (55%)"),
+            std::string::npos);
   const std::string text = format_report(r, Format::Text);
   EXPECT_EQ(text.rfind("GPU timeline analysis: method 1\n", 0), 0u) << text;
   const std::size_t verdict_at = text.find("2 GPUs overlapped");
@@ -60,13 +73,64 @@ TEST(Report, MarkdownAndJson) {
   const Trace t = classroom_trace();
   const Report r = analyze(t);
   const std::string md = format_report(r, Format::Markdown);
-  EXPECT_EQ(md.rfind("# GPU timeline analysis: method 1\n\n**2 GPUs overlapped", 0), 0u) << md;
+  EXPECT_EQ(md.rfind("# GPU timeline analysis: method 1\n\n**In the forward, 2 GPUs overlapped", 0), 0u) << md;
   EXPECT_NE(md.find("## Kernels\n"), std::string::npos);
   EXPECT_NE(md.find("| kernel | count | total | mean | min | max | share |\n|---|---:|"), std::string::npos) << md;
   const std::string json = format_report(r, Format::Json);
   EXPECT_EQ(bracket_balance(json), 0);
   EXPECT_NE(json.find("\"effective_parallelism\": 1.5455"), std::string::npos) << json;
   EXPECT_NE(json.find("\"overlap_ns\": 30000000"), std::string::npos);
+  // The keys the JSON report promises (docs/cli.md), each present once.
+  for (const char* key : {"\"verdict\":", "\"summary\":", "\"concurrency\":", "\"region\":", "\"idle_causes\":",
+                          "\"idle\":", "\"host_blocking\":", "\"stalls\":", "\"warmup\":", "\"findings\":",
+                          "\"timing\":", "\"busy\":", "\"launches\":", "\"kernels\":", "\"tracing_cost\":"}) {
+    const std::size_t at = json.find(key);
+    EXPECT_NE(at, std::string::npos) << key;
+  }
+  EXPECT_NE(json.find("\"effective_parallelism\": 1.6000"), std::string::npos) << "the region's parallelism";
+}
+
+TEST(Report, WarmUpBeforeTheTimedLoopIsSaidToBeOutsideIt) {
+  // A 50 ms context creation, then a timed loop [100, 110) ms: the headline says the loop paid none of it.
+  TraceBuilder b;
+  host_call(b, 1, 1, "cudaSetDevice", 0, 50 * ms);
+  host_call(b, 1, 1, "cudaLaunchKernel", 100 * ms, 10 * kNsPerUs, EventKind::Runtime, 1);
+  kernel(b, 0, 7, "k", 101 * ms, 5 * ms, 1);
+  b.add_measurement(Measurement{"timed loop", MeasurementMethod::StopwatchSync, 10 * ms, 100 * ms, 110 * ms, 1, 1});
+  const Report r = analyze(build(b));
+  ASSERT_FALSE(r.warmup.headline.empty());
+  bool said = false;
+  for (const std::string& line : r.verdict)
+    said = said ||
+           (line.rfind("Warm-up: ", 0) == 0 && line.find("; none of the first-use work fell inside the timed loop.") != std::string::npos);
+  EXPECT_TRUE(said) << r.warmup.headline;
+}
+
+TEST(Report, TheRegionOfTwoWorkersIsBothTheirTimedLoops) {
+  // Two processes time their own loops: [10, 40) ms and [12, 30) ms; worker 1's kernel ends at 45 ms.
+  TraceBuilder b;
+  host_call(b, 100, 100, "cudaLaunchKernel", 11 * ms, 10 * kNsPerUs, EventKind::Runtime, 1);
+  kernel(b, 0, 7, "k", 12 * ms, 20 * ms, 1);
+  host_call(b, 200, 200, "cudaLaunchKernel", 13 * ms, 10 * kNsPerUs, EventKind::Runtime, 2);
+  kernel(b, 1, 7, "k", 14 * ms, 31 * ms, 2);
+  b.add_measurement(Measurement{"worker 0 (cuda:0): timed loop", MeasurementMethod::StopwatchSync, 30 * ms, 10 * ms,
+                                40 * ms, 100, 100});
+  b.add_measurement(Measurement{"worker 1 (cuda:1): timed loop", MeasurementMethod::StopwatchSync, 18 * ms, 12 * ms,
+                                30 * ms, 200, 200});
+  const Trace t = build(b);
+  const Region region = region_of_interest(t, analyze_timing_truth(t));
+  EXPECT_TRUE(region.from_measurements);
+  EXPECT_EQ(region.start_ns, 10 * ms);
+  EXPECT_EQ(region.end_ns, 45 * ms);
+  EXPECT_EQ(region.name, "the timed loops of 2 processes");
+  // Without measurements the region is the whole trace, and the verdict does not claim a timed window.
+  TraceBuilder plain;
+  kernel(plain, 0, 7, "k", 5, 10);
+  const Trace p = build(plain);
+  const Region whole = region_of_interest(p, analyze_timing_truth(p));
+  EXPECT_FALSE(whole.from_measurements);
+  EXPECT_EQ(whole.name, "the whole trace");
+  EXPECT_EQ(analyze(p).verdict[0].rfind("In the", 0), std::string::npos);
 }
 
 TEST(Report, DegenerateInputsGiveWordedReports) {
@@ -95,6 +159,8 @@ TEST(Report, DegenerateInputsGiveWordedReports) {
       EXPECT_FALSE(out.empty());
       EXPECT_EQ(out.find("nan"), std::string::npos) << out;
       EXPECT_EQ(out.find("inf"), std::string::npos) << out;
+      EXPECT_EQ(out.find("0.00x"), std::string::npos) << out;
+      EXPECT_EQ(out.find("parallelism 0.00"), std::string::npos) << out;
       if (f == Format::Json) {
         EXPECT_EQ(bracket_balance(out), 0);
       }

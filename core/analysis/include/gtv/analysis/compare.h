@@ -1,5 +1,8 @@
 #pragma once
-// Two traces (or two scenarios) side by side: wall time, GPU busy time, overlap, speedup, and per-kernel changes.
+// Two traces (or two scenarios) side by side: the speedup of the work both measured (the measurements they
+// share, by the truth gtv computed for each; else their timed windows; else their aligned steady parts; else the
+// whole trace, each basis said in words), GPU busy time, overlap, and per-kernel changes.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,12 +34,32 @@ struct KernelDiff {
   TimeNs delta_ns = 0;  // b - a
 };
 
+enum class CompareBasis : std::uint8_t { SharedMeasurements, TimedWindows, SteadyParts, WholeTrace };
+[[nodiscard]] std::string_view compare_basis_key(CompareBasis basis);  // "shared_measurements", ...
+
+// The steady part of a trace, where runs are aligned to be compared: from the first kernel that starts after the
+// last warm-up range (the first kernel when there is none) to the end of the last GPU activity. Nullopt without
+// kernels.
+struct SteadyPart {
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  [[nodiscard]] TimeNs length_ns() const { return end_ns - start_ns; }
+};
+[[nodiscard]] std::optional<SteadyPart> steady_part(const Trace& trace);
+
 struct Comparison {
   RunFigures a;
   RunFigures b;
-  double speedup = 0;  // wall a / wall b: > 1 means B is faster; 0 when unknown
+  CompareBasis basis = CompareBasis::WholeTrace;
+  std::string basis_text;    // in words: "the truth of the measurements both traces share"
+  std::string basis_what;    // what was timed: "timed loop", "the timed windows", "the steady parts", "wall time"
+  TimeNs basis_a_ns = 0;     // the time compared, in A and in B
+  TimeNs basis_b_ns = 0;
+  double speedup = 0;        // basis a / basis b: > 1 means B is faster; 0 when unknown
+  double wall_speedup = 0;   // whole-trace wall a / wall b: a secondary line
   std::vector<KernelDiff> kernels;  // by |delta| (largest first), then full name
-  std::string verdict;
+  std::string verdict;        // the speedup on the basis, said with its basis
+  std::string wall_line;      // whole-trace wall time, everything recorded: a secondary line
 };
 
 [[nodiscard]] RunFigures run_figures(const Trace& trace, std::string label);

@@ -7,23 +7,31 @@
 #include "gtv/analysis/concurrency.h"
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/host_blocking.h"
+#include "gtv/analysis/idle_causes.h"
 #include "gtv/analysis/kernel_stats.h"
 #include "gtv/analysis/launch.h"
+#include "gtv/analysis/region.h"
 #include "gtv/analysis/summary.h"
 #include "gtv/analysis/timing_truth.h"
+#include "gtv/analysis/tracing_cost.h"
 #include "gtv/analysis/warmup.h"
 
 namespace gtv::analysis {
 
+// The one analysis product: computed once per trace (off the UI thread in the GUI) and shown by every front end.
 struct Report {
   TraceSummary summary;
   BusyAnalysis busy;
-  Concurrency concurrency;
+  Concurrency concurrency;         // over the whole trace
+  Concurrency region_concurrency;  // inside the region of interest (equal to the above when that is the whole trace)
+  TimingTruth timing;
+  Region region;
   WarmUp warmup;
   HostBlocking blocking;
+  IdleCauses idle;
   LaunchAnalysis launches;
-  TimingTruth timing;
   KernelStats kernels;
+  TracingCost tracing;
   std::vector<std::string> verdict;  // the headline sentences, most important first
 };
 

@@ -45,6 +45,7 @@ struct CategoryCount {
 struct TraceSummary {
   std::string source_tool;
   std::string scenario;
+  DistributedInfo distributed;  // rank -1: not a rank of a distributed run (or the trace does not say)
   TimeNs origin_unix_ns = 0;
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
@@ -66,6 +67,8 @@ struct BusyAnalysis;
 [[nodiscard]] TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy);
 
 [[nodiscard]] std::string format_summary_text(const TraceSummary& summary);
+// "rank 1 of 4 (nccl)".
+[[nodiscard]] std::string rank_text(const DistributedInfo& distributed);
 [[nodiscard]] std::string format_summary_json(const TraceSummary& summary);
 // Text, Markdown (same content as text, in a code block) or JSON.
 [[nodiscard]] std::string format_summary(const TraceSummary& summary, Format format);

@@ -1,78 +1,93 @@
 #pragma once
-// Warm-up: what the first iteration cost against the steady ones, and which one-time set-up work (context
-// creation, lazy module loading, cuBLAS set-up, allocator growth, stream pool, peer access) took the time,
-// recognised from the API calls that do it (see docs and gpu-facts.md for the signatures).
+// Warm-up: costs the steady state does not pay. First-use work recognised from the calls and records that do it
+// (context creation, module loading in every spelling CUPTI uses, cuBLAS/cuDNN set-up, allocator growth, the
+// stream pool, peer access) and kernels slower on their first run than on later runs of the same kernel with the
+// same grid and block. Costs paid on every launch (cuKernelGetFunction, cuLibraryGetKernel...) count only for
+// the first launch of each kernel on a device. Also: the first iteration against the median of the later ones,
+// per host thread, on like-for-like bases (synchronized time, GPU time).
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "gtv/analysis/intervals.h"
 #include "gtv/model/trace.h"
 
 namespace gtv::analysis {
 
 enum class WarmUpCause : std::uint8_t {
   ContextCreation,
-  LazyModuleLoading,
-  CublasSetup,
+  ModuleLoading,  // lazy module / function loading
+  LibrarySetup,   // cuBLAS / cuDNN handle and workspace set-up
   AllocatorGrowth,
   StreamPool,
   PeerAccess,
+  SlowFirstKernel,  // a kernel's first run slower than its later runs with the same grid and block
 };
-inline constexpr int kWarmUpCauseCount = 6;
-[[nodiscard]] std::string_view to_string(WarmUpCause cause);  // "context creation", "lazy module loading", ...
+inline constexpr int kWarmUpCauseCount = 7;
+[[nodiscard]] std::string_view to_string(WarmUpCause cause);         // "context creation", "module loading", ...
+[[nodiscard]] std::string_view warmup_cause_key(WarmUpCause cause);  // stable JSON key: "context_creation", ...
 
-// A run of calls of one cause on one host thread, with gaps below 1 ms between them.
-struct WarmUpSegment {
+// One group of first-use work: calls (or a first kernel run) of one cause on one host thread (or GPU stream),
+// for one device, with gaps below 1 ms between them.
+struct WarmUpFinding {
   WarmUpCause cause = WarmUpCause::ContextCreation;
-  std::int64_t pid = 0;
-  std::int64_t tid = 0;
-  TimeNs start_ns = 0;
-  TimeNs end_ns = 0;
-  TimeNs time_ns = 0;  // union of the calls' durations (nested calls count once)
-  std::size_t call_count = 0;
-  std::string first_call;  // name of the first call, e.g. "cudaSetDevice"
+  std::int64_t device = -1;     // the GPU it was for, -1 when unknown
+  std::int64_t pid = 0;         // host process; for SlowFirstKernel the GPU lane's pid (= device)
+  std::int64_t tid = 0;         // host thread; for SlowFirstKernel the stream
+  bool on_gpu = false;          // SlowFirstKernel: the spans are on a GPU lane
+  TimeNs start_ns = 0;          // first span start
+  TimeNs end_ns = 0;            // last span end
+  TimeNs cost_ns = 0;           // what it cost: union of the spans (for a slow first kernel: first run - median later)
+  std::size_t count = 0;        // calls or kernel runs
+  std::string first_call;       // name of the first call or kernel
+  std::vector<Interval> spans;  // merged spans of the calls / kernels involved: what a band covers, exactly
 };
 
 struct WarmUpCauseTotal {
   WarmUpCause cause = WarmUpCause::ContextCreation;
-  std::size_t call_count = 0;
-  std::size_t segment_count = 0;
-  TimeNs time_ns = 0;
+  std::size_t count = 0;  // calls or kernel runs
+  std::size_t finding_count = 0;
+  TimeNs cost_ns = 0;                 // host causes: union of their findings' spans; slow first kernels: sum of costs
+  std::vector<std::int64_t> devices;  // devices of its findings, ascending; -1 (unknown) first when present
 };
 
-enum class WarmUpBasis : std::uint8_t { Ranges, KernelNames };
-
-// First iteration against the steady ones, for one device (-1: ranges not tied to a device).
-struct DeviceWarmUp {
-  std::int64_t device = -1;
-  WarmUpBasis basis = WarmUpBasis::Ranges;
-  std::string range_name;       // name of the first iteration range (Ranges basis)
-  TimeNs first_ns = 0;          // first iteration (Ranges) or first occurrences of repeated kernels (KernelNames)
-  TimeNs steady_mean_ns = 0;    // mean of the later iterations / later occurrences
-  std::size_t steady_count = 0; // iterations (or repeated kernel names) behind the mean
-  TimeNs cold_start_ns = 0;     // first - steady mean (0 or more; what warm-up cost)
-  TimeNs warmup_range_ns = 0;   // total of WarmUp ranges for this device
-  double slowdown = 0;          // first / steady mean, 0 if unknown
+// The first iteration of one host thread against the median of its later ones. Iterations are grouped per
+// thread and per enclosing phase (one loop), so the first of a loop is compared with the rest of that loop only.
+struct IterationWarmUp {
+  std::int64_t pid = 0;
+  std::int64_t tid = 0;
+  std::int64_t device = -1;      // when all its iterations' GPU work ran on one device, else -1
+  std::string series;            // what was compared: "iterations of \"timed loop\"", "\"model 0 forward\" ranges"
+  std::string first_name;        // "iteration 0", "ProfilerStep#3"
+  std::size_t steady_count = 0;  // later iterations behind the median
+  bool synchronized = false;     // every iteration's host range ended after its GPU work: host time is wall time
+  bool communication = false;    // launched NCCL kernels: wall time would hold waits for peer ranks
+  TimeNs first_start_ns = 0;     // host range of the first iteration
+  TimeNs first_end_ns = 0;
+  TimeNs first_use_ns = 0;   // first-use work (host findings of this thread) inside the first iteration
+  TimeNs first_host_ns = 0;  // host range length
+  TimeNs steady_host_median_ns = 0;
+  TimeNs first_gpu_ns = 0;  // busy time of the GPU work launched inside, summed over GPUs (NCCL left out)
+  TimeNs steady_gpu_median_ns = 0;
+  double sync_ratio = 0;  // first / median host time, synchronized and without NCCL only; else 0
+  double gpu_ratio = 0;   // first / median of GPU time; 0 when unknown
 };
 
 struct WarmUp {
-  std::vector<DeviceWarmUp> devices;      // by device
-  std::vector<WarmUpSegment> segments;    // by start
-  std::vector<WarmUpCauseTotal> causes;   // only causes seen, in enum order
-  TimeNs segment_time_ns = 0;             // union of all segments' call time
-  std::vector<std::string> findings;      // plain words
-  std::string headline;  // the one finding worth a verdict line (a slow first iteration or the costliest set-up
-                         // cause); empty when warm-up cost nothing notable
+  std::vector<WarmUpFinding> findings;      // by start
+  std::vector<WarmUpCauseTotal> causes;     // only causes seen, by cost, largest first
+  std::vector<IterationWarmUp> iterations;  // by pid, tid
+  TimeNs host_cost_ns = 0;                  // union of all host findings' spans
+  std::vector<std::string> lines;           // plain words
+  std::string headline;  // the one sentence for the verdict; empty when there is nothing worth a verdict line
 };
 
-// The cause recognised from an API name alone, if any (context creation also needs the call to be long).
+// The cause recognised from an API or overhead name alone, if any.
 [[nodiscard]] bool warmup_cause_of_call(std::string_view api_name, WarmUpCause& cause);
 
 [[nodiscard]] WarmUp analyze_warmup(const Trace& trace);
-
-// Parts, exposed for tests.
-[[nodiscard]] std::vector<WarmUpSegment> find_warmup_segments(const Trace& trace);
-[[nodiscard]] std::vector<DeviceWarmUp> device_warmup(const Trace& trace);
+// How much of the host's first-use work lies inside [start_ns, end_ns): the union of the host findings' spans there.
+[[nodiscard]] TimeNs warmup_host_cost_within(const WarmUp& warmup, TimeNs start_ns, TimeNs end_ns);
 
 }  // namespace gtv::analysis

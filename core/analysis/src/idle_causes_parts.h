@@ -1,0 +1,72 @@
+#pragma once
+// The pieces the idle-cause analysis is built from: attributed spans with interned details, what each host thread
+// was doing over time, and the words. Internal to gtv_analysis.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gtv/analysis/idle_causes.h"
+
+namespace gtv::analysis::idle {
+
+// Details repeat across thousands of pieces ("cudaDeviceSynchronize"), so pieces carry an id into one table.
+class Details {
+ public:
+  [[nodiscard]] std::uint32_t id(const std::string& text);
+  [[nodiscard]] const std::string& text(std::uint32_t id) const { return texts_[id]; }
+
+ private:
+  std::vector<std::string> texts_;
+  std::unordered_map<std::string, std::uint32_t> ids_;
+};
+
+// A span of time with a cause and a detail: a piece of GPU idle time, or a labelled span of a host thread.
+struct Piece {
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  IdleCause cause = IdleCause::Unknown;
+  std::uint32_t detail = 0;
+};
+
+// What each host thread was doing, as sorted, disjoint labelled spans in three layers that take precedence in
+// this order: blocked in a call (HostBlocked or PeerRank), first-use work (WarmUp), runs of launches for one GPU
+// (detail = the device, cause unset).
+class HostThreads {
+ public:
+  HostThreads(const Trace& trace, const HostBlocking& blocking, const WarmUp& warmup, Details& details);
+
+  // Cuts [start_ns, end_ns) of host lane `lane` into pieces for an idle GPU `device` and appends them to out:
+  // blocked, warm-up, launching for another GPU, and the rest HostBusy.
+  void explain(LaneIndex lane, std::int64_t device, TimeNs start_ns, TimeNs end_ns, std::vector<Piece>& out) const;
+
+ private:
+  struct Layers {
+    std::vector<Piece> blocked;
+    std::vector<Piece> warmup;
+    std::vector<Piece> launch_runs;  // detail: the device launched for (not a Details id)
+  };
+  void add_blocking(const Trace& trace, const HostBlocking& blocking);
+  void add_warmup(const Trace& trace, const WarmUp& warmup);
+  void add_launch_runs(const Trace& trace);
+  [[nodiscard]] std::uint32_t launching_detail(std::int64_t device) const;
+
+  std::vector<Layers> lanes_;  // by lane index
+  Details& details_;
+  std::uint32_t busy_detail_ = 0;
+  mutable std::vector<std::pair<std::int64_t, std::uint32_t>> launching_ids_;  // per device launched for
+};
+
+// Sorts by start and clips each span to begin after the previous one ends, so the earlier span wins an overlap.
+void make_disjoint(std::vector<Piece>& spans);
+
+// The sentence parts.
+[[nodiscard]] std::string imbalance_detail(const Trace& trace, const Region& region, std::int64_t device,
+                                           std::span<const GpuIdle> gpus);
+[[nodiscard]] std::vector<std::string> idle_lines(const IdleCauses& idle);
+[[nodiscard]] std::string idle_headline(const IdleCauses& idle);
+// "host blocked in cudaMemcpyAsync to pageable memory", "nothing placed on it (GPU 0 holds 2 of the 3 models)".
+[[nodiscard]] std::string cause_phrase(IdleCause cause, const std::string& detail, const std::string& duration);
+
+}  // namespace gtv::analysis::idle
