@@ -9,7 +9,6 @@
 #include <cstring>
 #include <memory>
 
-#include "gtv/io/trace_file.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/main_window.h"
@@ -99,15 +98,15 @@ int compare_shot(const ShotArgs& s) {
 }
 
 int classroom_shot(const ShotArgs& s) {
-  auto loaded = io::read_trace(s.traces[0].toStdString());
-  if (!loaded) {
-    std::fprintf(stderr, "gtv: %s\n", loaded.error().message.c_str());
+  const ui::LoadResult loaded = ui::load_trace_file(s.traces[0]);
+  if (!loaded.error.isEmpty()) {
+    std::fprintf(stderr, "gtv: %s\n", qPrintable(loaded.error));
     return 1;
   }
-  auto trace = std::make_shared<const Trace>(std::move(loaded.value()));
+  const auto trace = loaded.trace;
   ui::ClassroomView view;
   view.resize(s.size);
-  view.set_trace(trace);
+  view.set_trace(trace, {}, loaded.analysis);
   view.set_gpu_revealed(s.reveal);
   view.show();
   QCoreApplication::processEvents();

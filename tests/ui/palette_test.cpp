@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace gtv::ui {
 namespace {
 
@@ -15,6 +17,13 @@ TEST(Palette, KernelColourComesFromTheNameOnly) {
   EXPECT_EQ(kernel_color(name), kKernelPalette[stable_hash(name) % kKernelPalette.size()]);
   EXPECT_EQ(event_color(EventKind::Kernel, name), kernel_color(std::string(name)));
   EXPECT_EQ(event_color(EventKind::Memcpy, name), kind_color(EventKind::Memcpy));
+}
+
+TEST(Palette, EveryIdleCauseHasItsOwnColour) {
+  std::set<Rgb> colours;
+  for (int c = 0; c < kIdleCauseColorCount; ++c) colours.insert(idle_cause_color(c));
+  EXPECT_EQ(colours.size(), static_cast<std::size_t>(kIdleCauseColorCount));
+  EXPECT_EQ(idle_cause_color(-1), idle_cause_color(kIdleCauseColorCount));  // out of range: one neutral grey
 }
 
 TEST(Palette, TextContrast) {

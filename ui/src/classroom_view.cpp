@@ -161,8 +161,10 @@ ClassroomView::ClassroomView(QWidget* parent)
   layout->addLayout(bar);
 }
 
-void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString& scenario) {
+void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString& scenario,
+                              std::shared_ptr<const DocumentAnalysis> analysis) {
   trace_ = std::move(trace);
+  analysis_ = std::move(analysis);
   view_->set_trace(trace_);
   const QString name = scenario.isEmpty() ? QString::fromStdString(trace_->metadata().scenario) : scenario;
   const QString lesson = scenario_lesson(name);
@@ -253,7 +255,7 @@ void ClassroomView::apply_lane_visibility() {
   for (LaneIndex i = 0; i < lanes.size(); ++i)
     if (lanes[i].is_gpu()) view_->set_lane_hidden(i, !revealed_);
   // The overlap strip would give the answer away, so it appears with the GPU lanes.
-  view_->set_overlays(revealed_ ? analyse_document(*trace_).overlays : OverlayData{});
+  view_->set_overlays(revealed_ && analysis_ ? analysis_->overlays : OverlayData{});
   update_status();
   overlay_->set_prompt(revealed_ ? QString()
                                  : tr("GPU lanes hidden: when do the GPUs run? Predict, then press Reveal GPUs."));

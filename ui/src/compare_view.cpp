@@ -6,14 +6,11 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "gtv/analysis/compare.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
-
-#if GTV_ANALYSIS_AVAILABLE
-#include "gtv/analysis/compare.h"
-#endif
 
 namespace gtv::ui {
 namespace {
@@ -61,6 +58,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   layout->addWidget(run.view, 1);
   splitter_->addWidget(box);
   const int index = run_count();
+  run.figures = compute_figures(run, runs_.empty() ? nullptr : &runs_.front());
   runs_.push_back(std::move(run));
   connect(runs_.back().view, &TimelineView::window_changed, this, [this, index] { sync_from(index); });
   refresh_figures();
@@ -121,33 +119,37 @@ void CompareView::set_theme(const Theme& theme) {
   for (const Run& r : runs_) r.view->set_theme(theme);
 }
 
-QString CompareView::figures_text(int run) const {
-  const Run& r = runs_[static_cast<std::size_t>(run)];
-  const Run& first = runs_.front();
-  const TimeNs steady_ns = steady_span_ns(*r.trace);
-  QString text = QStringLiteral("<b>%1</b> &nbsp; aligned at its first steady kernel (t = %2); steady part %3")
-                     .arg(r.label.toHtmlEscaped(), dur(r.anchor_ns - r.trace->start_ns()), dur(steady_ns));
-  if (const TimeNs first_steady_ns = steady_span_ns(*first.trace); run > 0 && steady_ns > 0 && first_steady_ns > 0)
-    text += QStringLiteral(" (<b>%1&times;</b> vs %2)")
-                .arg(static_cast<double>(first_steady_ns) / static_cast<double>(steady_ns), 0, 'f', 2)
-                .arg(first.label.toHtmlEscaped());
-#if GTV_ANALYSIS_AVAILABLE
+QString CompareView::figures_text(int run) const { return runs_[static_cast<std::size_t>(run)].figures; }
+
+// A run's header: its own figures, and for every run after the first the core comparison against the first run,
+// headlined by the speedup on the basis that comparison chose (said in its words), whole-trace wall time second.
+QString CompareView::compute_figures(const Run& r, const Run* first) const {
+  QString text = QStringLiteral("<b>%1</b> &nbsp; aligned at its first steady kernel (t = %2)")
+                     .arg(r.label.toHtmlEscaped(), dur(r.anchor_ns - r.trace->start_ns()));
+  const analysis::RunFigures f = analysis::run_figures(*r.trace, r.label.toStdString());
+  if (f.gpu_busy_ns > 0) {
+    const double share = 100.0 * static_cast<double>(f.overlap_ns) / static_cast<double>(f.gpu_busy_ns);
+    text += QStringLiteral(
+                " &nbsp;|&nbsp; wall %1 &middot; GPU busy %2 &middot; overlap (2+ GPUs) %3 = %4% "
+                "&middot; parallelism %5")
+                .arg(dur(f.wall_ns), dur(f.gpu_busy_ns), dur(f.overlap_ns))
+                .arg(share, 0, 'f', 0)
+                .arg(f.effective_parallelism, 0, 'f', 2);
+  } else {
+    text += QStringLiteral(" &nbsp;|&nbsp; wall %1 &middot; no GPU work recorded").arg(dur(f.wall_ns));
+  }
+  if (first == nullptr) return text;
   const analysis::Comparison c =
-      analysis::compare(*first.trace, *r.trace, first.label.toStdString(), r.label.toStdString());
-  const analysis::RunFigures& f = c.b;
-  const double share =
-      f.gpu_busy_ns > 0 ? 100.0 * static_cast<double>(f.overlap_ns) / static_cast<double>(f.gpu_busy_ns) : 0.0;
-  text += QStringLiteral(
-              " &nbsp;|&nbsp; wall %1 &middot; GPU busy %2 &middot; overlap (2+ GPUs) %3 = %4% "
-              "&middot; parallelism %5")
-              .arg(dur(f.wall_ns), dur(f.gpu_busy_ns), dur(f.overlap_ns))
-              .arg(share, 0, 'f', 0)
-              .arg(f.effective_parallelism, 0, 'f', 2);
-  if (run > 0 && c.speedup > 0)
-    text += QStringLiteral(" &middot; speedup (whole trace) vs %1: %2&times;")
-                .arg(first.label.toHtmlEscaped())
-                .arg(c.speedup, 0, 'f', 2);
-#endif
+      analysis::compare(*first->trace, *r.trace, first->label.toStdString(), r.label.toStdString());
+  const QString basis = QString::fromStdString(c.basis_text).toHtmlEscaped();
+  text += QStringLiteral("<br>speedup vs %1: ").arg(first->label.toHtmlEscaped());
+  if (c.speedup > 0)
+    text += QStringLiteral("<b>%1&times;</b> (%2 &rarr; %3, %4)")
+                .arg(c.speedup, 0, 'f', 2)
+                .arg(dur(c.basis_a_ns), dur(c.basis_b_ns), basis);
+  else
+    text += QStringLiteral("unknown (%1)").arg(basis);
+  if (c.wall_speedup > 0) text += QStringLiteral(" &middot; whole trace %1&times;").arg(c.wall_speedup, 0, 'f', 2);
   return text;
 }
 

@@ -6,33 +6,6 @@
 #include "gtv/ui/event_text.h"
 
 namespace gtv::ui {
-
-std::vector<KernelRow> kernel_rows(const Trace& trace) {
-  std::unordered_map<StringId, KernelRow> by_name;
-  for (const Lane& lane : trace.lanes()) {
-    if (!lane.is_gpu()) continue;
-    for (const Event& e : lane.events) {
-      if (e.kind != EventKind::Kernel) continue;
-      KernelRow& row = by_name[e.name];
-      if (row.count == 0) {
-        row.name = std::string(trace.name(e));
-        row.min_ns = row.max_ns = e.duration_ns;
-      }
-      ++row.count;
-      row.total_ns += e.duration_ns;
-      row.min_ns = std::min(row.min_ns, e.duration_ns);
-      row.max_ns = std::max(row.max_ns, e.duration_ns);
-    }
-  }
-  std::vector<KernelRow> rows;
-  rows.reserve(by_name.size());
-  for (auto& [id, row] : by_name) rows.push_back(std::move(row));
-  std::sort(rows.begin(), rows.end(), [](const KernelRow& a, const KernelRow& b) {
-    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
-  });
-  return rows;
-}
-
 namespace {
 
 void add_iterations(const Trace& trace, OverlayData& o) {
@@ -40,24 +13,65 @@ void add_iterations(const Trace& trace, OverlayData& o) {
     if (r.kind == RangeKind::Iteration) o.iterations.push_back({r.start_ns, r.name});
 }
 
-#if GTV_ANALYSIS_AVAILABLE
-void add_analysis(const Trace& trace, DocumentAnalysis& d) {
-  d.concurrency = analysis::analyze_concurrency(trace);
-  d.warmup = analysis::analyze_warmup(trace);
-  d.timing = analysis::analyze_timing_truth(trace);
-  d.summary_text = analysis::format_summary_text(analysis::summarize(trace));
-  if (!d.concurrency.verdict.empty()) d.verdict.push_back(d.concurrency.verdict);
-  for (const auto& f : d.warmup.findings) d.verdict.push_back(f);
-  for (const auto& f : d.timing.findings) d.verdict.push_back(f);
-  OverlayData& o = d.overlays;
-  for (const auto& s : d.warmup.segments)
-    o.warmup.push_back({s.start_ns, s.end_ns, std::string(analysis::to_string(s.cause))});
-  for (const auto& step : d.concurrency.steps) {
-    o.busy_gpus.push_back({step.start_ns, step.busy_gpus});
-    if (&step == &d.concurrency.steps.back()) o.busy_gpus.push_back({step.end_ns, 0});
+std::string plural(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+std::string warmup_label(const analysis::WarmUpFinding& f) {
+  std::string label = "warm-up: " + std::string(analysis::to_string(f.cause));
+  if (f.device >= 0) label += " (GPU " + std::to_string(f.device) + ")";
+  return label;
+}
+
+std::string warmup_tooltip(const analysis::WarmUpFinding& f) {
+  std::string text = "warm-up: " + std::string(analysis::to_string(f.cause));
+  if (f.device >= 0) text += " for GPU " + std::to_string(f.device);
+  text += "\n" + plural(f.count, f.on_gpu ? "kernel run" : "call");
+  if (!f.first_call.empty()) text += ", first: " + f.first_call;
+  text += "\ncost " + format_duration(f.cost_ns);
+  text += f.cause == analysis::WarmUpCause::SlowFirstKernel ? " (first run minus the median of later runs)"
+                                                            : " (the union of its calls)";
+  if (f.spans.size() > 1) text += " in " + plural(f.spans.size(), "span");
+  return text;
+}
+
+// Every span of every finding, exactly: the band never covers time between the calls.
+void add_warmup(const analysis::WarmUp& warmup, OverlayData& o) {
+  for (std::size_t i = 0; i < warmup.findings.size(); ++i) {
+    const analysis::WarmUpFinding& f = warmup.findings[i];
+    const std::string label = warmup_label(f);
+    const std::string tooltip = warmup_tooltip(f);
+    for (const analysis::Interval& span : f.spans) o.warmup.push_back({span.start_ns, span.end_ns, label, tooltip, i});
   }
-  o.gpu_count = static_cast<int>(d.concurrency.gpu_count);
-  for (const auto& m : d.timing.measurements) {
+  std::stable_sort(o.warmup.begin(), o.warmup.end(),
+                   [](const ShadedSegment& a, const ShadedSegment& b) { return a.start_ns < b.start_ns; });
+}
+
+std::string idle_tooltip(const analysis::IdleInterval& idle) {
+  std::string text = "GPU " + std::to_string(idle.device) + " idle " + format_duration(idle.end_ns - idle.start_ns) +
+                     ": " + std::string(analysis::to_string(idle.cause));
+  if (!idle.detail.empty()) text += " (" + idle.detail + ")";
+  return text;
+}
+
+static_assert(kIdleCauseColorCount >= analysis::kIdleCauseCount, "every idle cause needs its own colour");
+
+void add_idle(const analysis::IdleCauses& idle, OverlayData& o) {
+  for (int c = 0; c < analysis::kIdleCauseCount; ++c)
+    o.idle_cause_names.emplace_back(analysis::to_string(static_cast<analysis::IdleCause>(c)));
+  if (idle.intervals.empty()) return;
+  for (const analysis::GpuIdle& gpu : idle.gpus) o.idle_devices.push_back(gpu.device);
+  for (const analysis::IdleInterval& i : idle.intervals) {
+    o.idle.push_back({i.device, i.start_ns, i.end_ns, static_cast<int>(i.cause), idle_tooltip(i)});
+    if (std::find(o.idle_devices.begin(), o.idle_devices.end(), i.device) == o.idle_devices.end())
+      o.idle_devices.push_back(i.device);
+  }
+  std::sort(o.idle_devices.begin(), o.idle_devices.end());
+  std::stable_sort(o.idle.begin(), o.idle.end(), [](const IdleBand& a, const IdleBand& b) {
+    return a.device != b.device ? a.device < b.device : a.start_ns < b.start_ns;
+  });
+}
+
+void add_timing(const analysis::TimingTruth& timing, OverlayData& o) {
+  for (const auto& m : timing.measurements) {
     const int method = static_cast<int>(m.method);
     o.brackets.push_back({m.host_start_ns, m.host_end_ns,
                           std::string(to_string(m.method)) + " reported " + format_duration(m.reported_ns), method});
@@ -65,23 +79,48 @@ void add_analysis(const Trace& trace, DocumentAnalysis& d) {
       o.brackets.push_back({m.host_start_ns, m.host_start_ns + m.truth_ns, "truth " + format_duration(m.truth_ns), 3});
   }
 }
-#else
-void add_analysis(const Trace& trace, DocumentAnalysis& d) {
-  for (const Measurement& m : trace.measurements())
-    d.overlays.brackets.push_back({m.host_start_ns, m.host_end_ns,
-                                   std::string(to_string(m.method)) + " reported " + format_duration(m.reported_ns),
-                                   static_cast<int>(m.method)});
+
+void add_busy_strip(const analysis::Concurrency& concurrency, OverlayData& o) {
+  for (const auto& step : concurrency.steps) o.busy_gpus.push_back({step.start_ns, step.busy_gpus});
+  if (!concurrency.steps.empty()) o.busy_gpus.push_back({concurrency.steps.back().end_ns, 0});
+  o.gpu_count = static_cast<int>(concurrency.gpu_count);
 }
-#endif
+
+// The table colours a kernel as the timeline does: by its name as the trace spells it. The report keys kernels by
+// the demangled name, which is that spelling unless the trace stores mangled names.
+std::vector<Rgb> kernel_colors(const Trace& trace, const analysis::KernelStats& kernels) {
+  std::unordered_map<std::string, std::string> raw_of_demangled;
+  const StringPool& strings = trace.strings();
+  for (StringId id = 0; id < strings.size(); ++id)
+    if (const std::string_view raw = strings.view(id); raw.substr(0, 2) == "_Z")
+      raw_of_demangled.emplace(analysis::demangle(raw), std::string(raw));
+  std::vector<Rgb> colors;
+  colors.reserve(kernels.kernels.size());
+  for (const analysis::KernelStat& k : kernels.kernels) {
+    const auto it = raw_of_demangled.find(k.full_name);
+    colors.push_back(kernel_color(it == raw_of_demangled.end() ? k.full_name : it->second));
+  }
+  return colors;
+}
 
 }  // namespace
 
+OverlayData overlays_of(const Trace& trace, const analysis::Report& report) {
+  OverlayData o;
+  add_iterations(trace, o);
+  add_warmup(report.warmup, o);
+  add_idle(report.idle, o);
+  add_timing(report.timing, o);
+  add_busy_strip(report.concurrency, o);
+  return o;
+}
+
 DocumentAnalysis analyse_document(const Trace& trace) {
   DocumentAnalysis d;
-  d.kernels = kernel_rows(trace);
-  for (const KernelRow& k : d.kernels) d.kernel_total_ns += k.total_ns;
-  add_iterations(trace, d.overlays);
-  add_analysis(trace, d);
+  d.report = analysis::analyze(trace);
+  d.report_text = analysis::format_report(d.report, analysis::Format::Text);
+  d.kernel_colors = kernel_colors(trace, d.report.kernels);
+  d.overlays = overlays_of(trace, d.report);
   return d;
 }
 

@@ -47,6 +47,15 @@ Rgb event_color(EventKind kind, std::string_view name) {
   return kind == EventKind::Kernel ? kernel_color(name) : kind_color(kind);
 }
 
+Rgb idle_cause_color(int cause) {
+  // host blocked, launching for another GPU, host busy, nothing placed, waiting on a dependency, warm-up,
+  // peer rank, unknown, queued gap
+  constexpr std::array<Rgb, kIdleCauseColorCount> kIdleColors = {0xd62728, 0xff7f0e, 0xbcbd22, 0x555555, 0x9467bd,
+                                                                 0x8c564b, 0x17becf, 0xbbbbbb, 0xe377c2};
+  if (cause < 0 || cause >= kIdleCauseColorCount) return 0xbbbbbb;
+  return kIdleColors[static_cast<std::size_t>(cause)];
+}
+
 Rgb text_color_on(Rgb fill) {
   const int r = static_cast<int>((fill >> 16) & 0xff);
   const int g = static_cast<int>((fill >> 8) & 0xff);

@@ -160,7 +160,7 @@ ClassroomView* open_classroom(MainWindow* window) {
   QString scenario = QString::fromStdString(trace->metadata().scenario);
   if (scenario.isEmpty()) scenario = file_stem(tab->document()->path());
   auto* view = new ClassroomView;
-  view->set_trace(trace, scenario);
+  view->set_trace(trace, scenario, tab->document()->analysis());
   add_tab(window, view, QObject::tr("classroom: %1").arg(scenario), tab->document()->path());
   return view;
 }

@@ -14,6 +14,8 @@
 namespace gtv::ui {
 namespace {
 
+constexpr int kFullNameRole = Qt::UserRole + 1;
+
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 QString hex(Rgb rgb) { return QStringLiteral("#%1").arg(rgb, 6, 16, QLatin1Char('0')); }
 
@@ -28,6 +30,15 @@ class NumberItem : public QTableWidgetItem {
     return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
   }
 };
+
+QTableWidgetItem* duration_item(TimeNs ns) {
+  return new NumberItem(QString::fromStdString(format_duration(ns)), static_cast<double>(ns));
+}
+
+QString swatch(Rgb rgb, const QString& text) {
+  return QStringLiteral("<tr><td bgcolor='%1' width='24'>&nbsp;</td><td>%2</td></tr>")
+      .arg(hex(rgb), text.toHtmlEscaped());
+}
 
 }  // namespace
 
@@ -63,16 +74,19 @@ void DetailsPanel::refresh() {
 QString DetailsPanel::text() const { return browser_->toPlainText(); }
 
 QString summary_html(const Trace& trace, const DocumentAnalysis& analysis) {
+  const analysis::Report& report = analysis.report;
   QString html = QStringLiteral("<h3>Verdict</h3><ul>");
-  for (const std::string& line : analysis.verdict) html += "<li>" + esc(line) + "</li>";
-  if (analysis.verdict.empty()) html += QStringLiteral("<li>No analysis for this trace.</li>");
-  html +=
-      QStringLiteral("</ul><h3>Numbers</h3><p>%1 events, %2 lanes, span %3, kernel time %4 in %5 kernels</p>")
-          .arg(trace.event_count())
-          .arg(trace.lanes().size())
-          .arg(esc(format_duration(trace.end_ns() - trace.start_ns())), esc(format_duration(analysis.kernel_total_ns)))
-          .arg(analysis.kernels.size());
-  if (!analysis.summary_text.empty()) html += "<pre>" + esc(analysis.summary_text) + "</pre>";
+  for (const std::string& line : report.verdict) html += "<li>" + esc(line) + "</li>";
+  if (report.verdict.empty()) html += QStringLiteral("<li>Nothing to say about this trace.</li>");
+  html += QStringLiteral("</ul><p>%1 events, %2 lanes, span %3</p>")
+              .arg(trace.event_count())
+              .arg(trace.lanes().size())
+              .arg(esc(format_duration(trace.end_ns() - trace.start_ns())));
+  // The report exactly as `gtv-cli analyze` prints it: host blocking, idle causes, launch latency, warm-up and
+  // the tracing cost all reach the window in the same words.
+  if (!analysis.report_text.empty())
+    html += QStringLiteral("<h3>Report</h3><pre style='white-space: pre-wrap'>") + esc(analysis.report_text) +
+            QStringLiteral("</pre>");
   return html;
 }
 
@@ -86,49 +100,50 @@ KernelTable::KernelTable(QWidget* parent) : QWidget(parent), table_(new QTableWi
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   connect(table_, &QTableWidget::cellDoubleClicked, this,
-          [this](int row, int) { emit kernel_activated(table_->item(row, 0)->text()); });
+          [this](int row, int) { emit kernel_activated(table_->item(row, 0)->data(kFullNameRole).toString()); });
 }
 
 void KernelTable::set_rows(const DocumentAnalysis& analysis) {
+  const std::vector<analysis::KernelStat>& kernels = analysis.report.kernels.kernels;
   table_->setSortingEnabled(false);
-  table_->setRowCount(static_cast<int>(analysis.kernels.size()));
-  int r = 0;
-  for (const KernelRow& k : analysis.kernels) {
+  table_->setRowCount(static_cast<int>(kernels.size()));
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const analysis::KernelStat& k = kernels[i];
+    const int r = static_cast<int>(i);
     auto* name = new QTableWidgetItem(QString::fromStdString(k.name));
-    name->setData(Qt::DecorationRole, QColor::fromRgb(static_cast<QRgb>(kernel_color(k.name))));
-    name->setToolTip(name->text());
+    const Rgb color = i < analysis.kernel_colors.size() ? analysis.kernel_colors[i] : kernel_color(k.full_name);
+    name->setData(Qt::DecorationRole, QColor::fromRgb(static_cast<QRgb>(color)));
+    name->setToolTip(QString::fromStdString(k.full_name));
+    name->setData(kFullNameRole, name->toolTip());  // what the timeline search looks for: the name as traced
     table_->setItem(r, 0, name);
     table_->setItem(r, 1, new NumberItem(QString::number(k.count), static_cast<double>(k.count)));
-    table_->setItem(
-        r, 2, new NumberItem(QString::fromStdString(format_duration(k.total_ns)), static_cast<double>(k.total_ns)));
-    table_->setItem(
-        r, 3, new NumberItem(QString::fromStdString(format_duration(k.mean_ns())), static_cast<double>(k.mean_ns())));
-    table_->setItem(r, 4,
-                    new NumberItem(QString::fromStdString(format_duration(k.max_ns)), static_cast<double>(k.max_ns)));
-    const double share = analysis.kernel_total_ns
-                             ? 100.0 * static_cast<double>(k.total_ns) / static_cast<double>(analysis.kernel_total_ns)
-                             : 0;
-    table_->setItem(r, 5, new NumberItem(QString::number(share, 'f', 1), share));
-    ++r;
+    table_->setItem(r, 2, duration_item(k.total_ns));
+    table_->setItem(r, 3, duration_item(k.mean_ns));
+    table_->setItem(r, 4, duration_item(k.max_ns));
+    table_->setItem(r, 5, new NumberItem(QString::number(100.0 * k.share, 'f', 1), 100.0 * k.share));
   }
   table_->setSortingEnabled(true);
   table_->sortByColumn(2, Qt::DescendingOrder);
 }
 
 QString legend_html(const DocumentAnalysis& analysis, std::size_t kernel_count) {
-  auto swatch = [](Rgb rgb, const QString& text) {
-    return QStringLiteral("<tr><td bgcolor='%1' width='24'>&nbsp;</td><td>%2</td></tr>")
-        .arg(hex(rgb), text.toHtmlEscaped());
-  };
   QString html = QStringLiteral("<table cellspacing='3'>");
   for (EventKind kind : {EventKind::Memcpy, EventKind::Memset, EventKind::Runtime, EventKind::Driver, EventKind::Sync,
                          EventKind::CpuOp, EventKind::Annotation, EventKind::Overhead})
     html += swatch(kind_color(kind),
                    QString::fromUtf8(to_string(kind).data(), static_cast<qsizetype>(to_string(kind).size())));
   html += QStringLiteral("<tr><td colspan='2'><i>hatched: many short events merged; hover for the count</i></td></tr>");
+  const OverlayData& o = analysis.overlays;
+  if (!o.idle.empty()) {
+    html += QStringLiteral("<tr><td colspan='2'><b>Why a GPU was idle (rows under the lanes)</b></td></tr>");
+    for (std::size_t c = 0; c < o.idle_cause_names.size(); ++c)
+      html += swatch(idle_cause_color(static_cast<int>(c)), QString::fromStdString(o.idle_cause_names[c]));
+  }
+  const auto& kernels = analysis.report.kernels.kernels;
   html += QStringLiteral("<tr><td colspan='2'><b>Kernels (by total time)</b></td></tr>");
-  for (std::size_t i = 0; i < analysis.kernels.size() && i < kernel_count; ++i)
-    html += swatch(kernel_color(analysis.kernels[i].name), QString::fromStdString(analysis.kernels[i].name));
+  for (std::size_t i = 0; i < kernels.size() && i < kernel_count; ++i)
+    html += swatch(i < analysis.kernel_colors.size() ? analysis.kernel_colors[i] : kernel_color(kernels[i].full_name),
+                   QString::fromStdString(kernels[i].name));
   return html + QStringLiteral("</table>");
 }
 

@@ -1,6 +1,8 @@
 #include <QPainterPath>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <vector>
 
 #include "gtv/ui/timeline_layers.h"
 
@@ -39,6 +41,7 @@ void TimelineOverlays::draw(QCPPainter* painter) {
   painter->setClipRect(area);
   draw_bands(painter, map, area);
   draw_overlap_strip(painter, map, area);
+  draw_idle_rows(painter, map, area);
   painter->setClipRect(lanes);
   draw_selection(painter, map, lanes);
   painter->setClipRect(area);
@@ -54,23 +57,14 @@ void TimelineOverlays::draw(QCPPainter* painter) {
 void TimelineOverlays::draw_bands(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {
   const OverlayData& o = state_->overlays;
   const double left = area.left();
-  painter->setFont(state_->theme.font(8));
-  for (const ShadedSegment& s : o.warmup) {
-    const double x0 = left + map.x_of(s.start_ns), x1 = left + map.x_of(s.end_ns);
-    const QRectF r(x0, area.top(), std::max(x1 - x0, 1.0), area.height());
-    painter->fillRect(r, QColor(0xff, 0x99, 0x00, 38));
-    if (r.width() < 40) continue;  // too narrow to name: the shading alone marks it
-    painter->setPen(QColor(0xc0, 0x60, 0x00));
-    const QRectF text_rect(r.left() + 2, area.bottom() - state_->bottom_band_px - 16, r.width() - 4, 14);
-    painter->drawText(text_rect, Qt::AlignLeft | Qt::AlignVCenter,
-                      painter->fontMetrics().elidedText(QString::fromStdString("warm-up: " + s.label), Qt::ElideRight,
-                                                        static_cast<int>(text_rect.width())));
-  }
+  draw_warmup(painter, map, area);
   painter->setPen(QPen(state_->theme.grid.darker(130), 1, Qt::DotLine));
   for (const Mark& m : o.iterations) {
+    if (m.time_ns < state_->window.t0_ns || m.time_ns > state_->window.t1_ns) continue;
     const double x = left + map.x_of(m.time_ns);
     painter->drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
   }
+  painter->setFont(state_->theme.font(8));
   const double row_px = state_->theme.depth_px();
   for (std::size_t i = 0; i < o.brackets.size(); ++i) {
     const Bracket& b = o.brackets[i];
@@ -89,10 +83,50 @@ void TimelineOverlays::draw_bands(QCPPainter* painter, const TimeMapping& map, c
   }
 }
 
+// Warm-up: a translucent band over exactly each span of first-use work (never the time between the calls), and
+// each finding named once, at its first visible span, in the first of three label rows where the name fits.
+void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {
+  const OverlayData& o = state_->overlays;
+  if (o.warmup.empty()) return;
+  const QRectF lanes = state_->lane_rect(area);
+  const QColor fill(0xff, 0x99, 0x00, 46);
+  QColor label_background = state_->theme.background;
+  label_background.setAlpha(210);
+  constexpr std::size_t kLabelRows = 3;
+  std::array<double, kLabelRows> row_free_x;
+  row_free_x.fill(-1e9);
+  std::vector<char> named;
+  for (const ShadedSegment& s : o.warmup) named.resize(std::max(named.size(), s.finding + 1), 0);
+  painter->setFont(state_->theme.font(8));
+  const double text_h = painter->fontMetrics().height() + 2;
+  // Labels go just under the last lane row, near what they name; when the lanes fill the view, at its bottom.
+  const double labels_top = std::min(state_->row_y(lanes, state_->layout.total_height_px()) + 4,
+                                     lanes.bottom() - static_cast<double>(kLabelRows) * text_h);
+  for (const ShadedSegment& s : o.warmup) {
+    if (s.end_ns < state_->window.t0_ns || s.start_ns > state_->window.t1_ns) continue;
+    const double x0 = area.left() + map.x_of(s.start_ns), x1 = area.left() + map.x_of(s.end_ns);
+    painter->fillRect(QRectF(x0, lanes.top(), std::max(x1 - x0, 1.0), lanes.height()), fill);
+    if (named[s.finding]) continue;
+    const QString label = QString::fromStdString(s.label);
+    const double text_x = std::max(x0, area.left()) + 2;
+    const double text_px = painter->fontMetrics().horizontalAdvance(label) + 8;
+    for (std::size_t row = 0; row < kLabelRows; ++row) {
+      if (row_free_x[row] > text_x) continue;
+      const QRectF text_rect(text_x, labels_top + static_cast<double>(row) * text_h, text_px, text_h);
+      painter->fillRect(text_rect, label_background);
+      painter->setPen(QColor(0xc0, 0x60, 0x00));
+      painter->drawText(text_rect.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
+      row_free_x[row] = text_rect.right() + 8;
+      named[s.finding] = 1;
+      break;
+    }
+  }
+}
+
 void TimelineOverlays::draw_overlap_strip(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {
   const OverlayData& o = state_->overlays;
-  if (state_->bottom_band_px <= 0 || o.busy_gpus.empty() || o.gpu_count <= 0) return;
-  const QRectF strip(area.left(), area.bottom() - state_->bottom_band_px, area.width(), state_->bottom_band_px);
+  if (state_->busy_strip_px <= 0 || o.busy_gpus.empty() || o.gpu_count <= 0) return;
+  const QRectF strip = state_->busy_strip_rect(area);
   painter->fillRect(strip, state_->theme.header_background);
   const double unit_px = (strip.height() - 4) / o.gpu_count;
   for (std::size_t i = 0; i < o.busy_gpus.size(); ++i) {
@@ -109,6 +143,78 @@ void TimelineOverlays::draw_overlap_strip(QCPPainter* painter, const TimeMapping
   painter->setPen(state_->theme.text);
   painter->setFont(state_->theme.font(8));
   painter->drawText(strip.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("GPUs busy"));
+}
+
+namespace {
+
+// Idle intervals narrower than a pixel pile up per pixel column: the column takes the colour of the cause that
+// covers most of it, as opaque as the share of the column's time that is idle, so 400 gaps of 2 us in 60 ms read
+// as the faint trace they are, not as a solid bar.
+class IdleColumn {
+ public:
+  IdleColumn(QCPPainter* painter, const QRectF& row, double ns_per_px)
+      : painter_(painter), row_(row), ns_per_px_(ns_per_px) {}
+  ~IdleColumn() { flush(); }
+  void add(double x_px, TimeNs length_ns, int cause) {
+    const int column = static_cast<int>(std::floor(x_px));
+    if (column != column_) flush();
+    column_ = column;
+    if (cause >= 0 && cause < kIdleCauseColorCount) covered_ns_[static_cast<std::size_t>(cause)] += length_ns;
+  }
+  void flush() {
+    const auto top = std::max_element(covered_ns_.begin(), covered_ns_.end());
+    TimeNs total_ns = 0;
+    for (const TimeNs ns : covered_ns_) total_ns += ns;
+    if (total_ns > 0) {
+      QColor c = QColor::fromRgb(static_cast<QRgb>(idle_cause_color(static_cast<int>(top - covered_ns_.begin()))));
+      c.setAlphaF(static_cast<float>(std::clamp(static_cast<double>(total_ns) / ns_per_px_, 0.2, 1.0)));
+      painter_->fillRect(QRectF(column_, row_.top() + 1, 1, row_.height() - 2), c);
+    }
+    covered_ns_.fill(0);
+  }
+
+ private:
+  QCPPainter* painter_;
+  QRectF row_;
+  double ns_per_px_;
+  int column_ = 0;
+  std::array<TimeNs, kIdleCauseColorCount> covered_ns_{};
+};
+
+}  // namespace
+
+// One row per GPU under the busy strip: each idle interval in its cause's colour (idle_cause_color), the row
+// named in the header column; only the intervals inside the visible window are visited.
+void TimelineOverlays::draw_idle_rows(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {
+  const OverlayData& o = state_->overlays;
+  if (state_->idle_row_px <= 0) return;
+  painter->setFont(state_->theme.font(8));
+  for (std::size_t row = 0; row < o.idle_devices.size(); ++row) {
+    const QRectF r = state_->idle_row_rect(area, row);
+    const QRectF header(0, r.top(), area.left(), r.height());
+    painter->setClipRect(header);
+    painter->fillRect(header, state_->theme.header_background);
+    painter->setPen(state_->theme.text);
+    painter->drawText(header.adjusted(16, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                      QStringLiteral("GPU %1 idle, by cause").arg(o.idle_devices[row]));
+    painter->setClipRect(r);
+    painter->fillRect(r, state_->theme.header_background);
+    const std::span<const IdleBand> bands = idle_of_device(o, o.idle_devices[row]);
+    IdleColumn column(painter, r, map.ns_per_px());
+    for (std::size_t i = first_idle_ending_after(bands, state_->window.t0_ns); i < bands.size(); ++i) {
+      const IdleBand& b = bands[i];
+      if (b.start_ns > state_->window.t1_ns) break;
+      const double x0 = r.left() + map.x_of(b.start_ns), x1 = r.left() + map.x_of(b.end_ns);
+      if (x1 - x0 < 1) {
+        column.add(x0, b.end_ns - b.start_ns, b.cause);
+        continue;
+      }
+      column.flush();
+      painter->fillRect(QRectF(x0, r.top() + 1, x1 - x0, r.height() - 2),
+                        QColor::fromRgb(static_cast<QRgb>(idle_cause_color(b.cause))));
+    }
+  }
+  painter->setClipRect(area);
 }
 
 std::optional<QRectF> TimelineOverlays::event_rect(EventRef ref, const TimeMapping& map, const QRectF& lanes) const {

@@ -110,7 +110,9 @@ void TimelineView::relayout() {
   const OverlayData& o = state_.overlays;
   const std::size_t bracket_rows = std::min<std::size_t>(o.brackets.size(), 4);
   state_.top_band_px = static_cast<double>(bracket_rows) * state_.theme.depth_px() + (bracket_rows ? 6 : 0);
-  state_.bottom_band_px = o.busy_gpus.empty() ? 0 : 36 * state_.theme.font_scale;
+  state_.busy_strip_px = o.busy_gpus.empty() ? 0 : 36 * state_.theme.font_scale;
+  state_.idle_row_px = o.idle.empty() ? 0 : 15 * state_.theme.font_scale;
+  state_.bottom_band_px = state_.busy_strip_px + static_cast<double>(o.idle_devices.size()) * state_.idle_row_px;
   plot_->axisRect()->setMargins(QMargins(static_cast<int>(header_width_px()), 0, 0, 0));
   update_scrollbar();
   emit lanes_changed();
@@ -228,9 +230,30 @@ QString TimelineView::tooltip_at(QPointF pos) const {
                                   "\nfirst: " + std::string(state_.trace->name(lane.events[block->first_index])) +
                                   "\nwhere: " + lane_location(*state_.trace, block->lane));
   }
-  const auto ref = event_at(pos);
-  if (!ref) return {};
-  return QString::fromStdString(tooltip_text(*state_.trace, *ref, state_.trace->start_ns()));
+  if (const auto ref = event_at(pos))
+    return QString::fromStdString(tooltip_text(*state_.trace, *ref, state_.trace->start_ns()));
+  return overlay_tooltip_at(pos);
+}
+
+// Under the lanes: the idle interval of the row's GPU; over the lanes where no event is: the warm-up span.
+QString TimelineView::overlay_tooltip_at(QPointF pos) const {
+  if (!state_.trace) return {};
+  const QRectF axis = plot_->axisRect()->rect();
+  const QRectF lanes = lane_rect();
+  if (pos.x() < lanes.left() || pos.x() > lanes.right()) return {};
+  const TimeMapping map = mapping();
+  const TimeNs t = map.time_at(pos.x() - lanes.left());
+  const auto tolerance = static_cast<TimeNs>(2 * map.ns_per_px());
+  const OverlayData& o = state_.overlays;
+  for (std::size_t row = 0; row < o.idle_devices.size(); ++row) {
+    if (!state_.idle_row_rect(axis, row).contains(pos)) continue;
+    const IdleBand* band = idle_band_at(o, o.idle_devices[row], t, tolerance);
+    return band ? QString::fromStdString(band->tooltip) : QString();
+  }
+  if (!lanes.contains(pos)) return {};
+  const ShadedSegment* span = warmup_at(o, t, tolerance);
+  if (!span) return {};
+  return QString::fromStdString(span->tooltip + "\nthis span: " + format_duration(span->end_ns - span->start_ns));
 }
 
 std::optional<TimelineView::Block> TimelineView::block_at(QPointF pos) const {

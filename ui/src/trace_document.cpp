@@ -4,14 +4,11 @@
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
-#if GTV_IO_AVAILABLE
 #include "gtv/io/trace_file.h"
-#endif
 
 namespace gtv::ui {
 namespace {
 
-#if GTV_IO_AVAILABLE
 bool forward_progress(void* context, double fraction) {
   const auto* progress = static_cast<const LoadProgress*>(context);
   return !*progress || (*progress)(fraction);
@@ -23,7 +20,6 @@ io::ReadOptions read_options(const LoadProgress& progress) {
   options.progress_context = const_cast<LoadProgress*>(&progress);
   return options;
 }
-#endif
 
 LoadResult from_expected(Expected<Trace> trace) {
   if (!trace) {
@@ -45,15 +41,9 @@ LoadResult analyse_trace(Trace trace) {
 }
 
 LoadResult load_trace_bytes(const QByteArray& bytes, const QString& name, const LoadProgress& progress) {
-#if GTV_IO_AVAILABLE
   return from_expected(
       io::read_trace_from_memory(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
                                  name.toStdString(), read_options(progress)));
-#else
-  (void)bytes;
-  (void)progress;
-  return from_expected(Error{name.toStdString() + ": this build cannot read trace files (gtv_io missing)"});
-#endif
 }
 
 LoadResult load_trace_file(const QString& path, const LoadProgress& progress) {
@@ -62,12 +52,7 @@ LoadResult load_trace_file(const QString& path, const LoadProgress& progress) {
     if (!file.open(QIODevice::ReadOnly)) return from_expected(Error{path.toStdString() + ": cannot open resource"});
     return load_trace_bytes(file.readAll(), path, progress);
   }
-#if GTV_IO_AVAILABLE
   return from_expected(io::read_trace(path.toStdString(), read_options(progress)));
-#else
-  (void)progress;
-  return from_expected(Error{path.toStdString() + ": this build cannot read trace files (gtv_io missing)"});
-#endif
 }
 
 TraceDocument::TraceDocument(QString path, QObject* parent) : QObject(parent), path_(std::move(path)) {

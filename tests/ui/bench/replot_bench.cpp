@@ -9,12 +9,10 @@
 #include <ctime>
 #include <vector>
 
-#include "gtv/ui/lane_plottable.h"
-#include "gtv/ui/trace_document.h"
-#if GTV_IO_AVAILABLE
 #include "gtv/io/trace_file.h"
-#endif
+#include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/timeline_view.h"
+#include "gtv/ui/trace_document.h"
 #include "synthetic_trace.h"
 
 namespace {
@@ -71,7 +69,6 @@ void run(std::size_t events, int repeats) {
       zoom.cpu_ms, zoom_spans);
 }
 
-#if GTV_IO_AVAILABLE
 // Open a file to first paint: read + analyse (as TraceDocument does in its worker), then lay out and draw.
 void open_to_first_paint(std::size_t events) {
   QTemporaryDir dir;
@@ -89,7 +86,6 @@ void open_to_first_paint(std::size_t events) {
   std::printf("open %zu-event .json.gz to first paint: %.0f ms (read + analysis %.0f ms)\n",
               loaded.trace->event_count(), static_cast<double>(timer.nsecsElapsed()) / 1e6, load_ms);
 }
-#endif
 
 }  // namespace
 
@@ -102,8 +98,6 @@ int main(int argc, char** argv) {
   std::printf("gtv timeline replot, offscreen, 1920x1080, median of %d\n", quick ? quick_repeats : 30);
   run(1'000'000, quick ? quick_repeats : 30);
   if (!quick) run(10'000'000, 30);
-#if GTV_IO_AVAILABLE
   open_to_first_paint(1'000'000);
-#endif
   return 0;
 }

@@ -15,6 +15,7 @@ class QTimer;
 
 namespace gtv::ui {
 
+struct DocumentAnalysis;
 class TimelineView;
 class PlaybackOverlay;
 
@@ -28,8 +29,10 @@ class ClassroomView : public QWidget {
  public:
   explicit ClassroomView(QWidget* parent = nullptr);
 
-  // scenario: the trace's recorded scenario name is used when empty.
-  void set_trace(std::shared_ptr<const Trace> trace, const QString& scenario = {});
+  // scenario: the trace's recorded scenario name is used when empty. analysis: the document's analysis, whose
+  // overlays (the GPUs-busy strip, idle causes, warm-up) appear with the GPU lanes; none without it.
+  void set_trace(std::shared_ptr<const Trace> trace, const QString& scenario = {},
+                 std::shared_ptr<const DocumentAnalysis> analysis = {});
   [[nodiscard]] TimelineView* view() const { return view_; }
   [[nodiscard]] QString lesson() const;
   // The line under the timeline: cursor time, launches queued, and (once revealed) GPU operations running.
@@ -62,6 +65,7 @@ class ClassroomView : public QWidget {
   void update_status();
 
   std::shared_ptr<const Trace> trace_;
+  std::shared_ptr<const DocumentAnalysis> analysis_;
   QLabel* lesson_;
   TimelineView* view_;
   PlaybackOverlay* overlay_;

@@ -1,7 +1,8 @@
 #pragma once
 // Two or more runs stacked on a shared time axis, aligned at each run's first steady-state kernel
 // (run_alignment.h); zoom and pan in any of them moves all of them. Each run's header carries its numbers from
-// core/analysis: wall, GPU busy, overlap, effective parallelism, and the speedup against the first run.
+// core/analysis: wall, GPU busy, overlap, effective parallelism, and the comparison with the first run (its
+// speedup on the basis analysis::compare chose, in that basis's words).
 #include <QStringList>
 #include <QWidget>
 #include <memory>
@@ -53,7 +54,9 @@ class CompareView : public QWidget {
     TimeNs anchor_ns = 0;
     TimelineView* view = nullptr;
     QLabel* header = nullptr;
+    QString figures;  // the header text, computed once when the run is added
   };
+  [[nodiscard]] QString compute_figures(const Run& r, const Run* first) const;
   void sync_from(int run);
   void refresh_figures();
 

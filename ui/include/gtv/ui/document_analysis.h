@@ -1,44 +1,27 @@
 #pragma once
-// The analysis a document keeps beside its trace, and what the views draw from it.
+// The analysis a document keeps beside its trace: the one analysis::Report (exactly what `gtv-cli analyze`
+// prints), its text, and what the timeline draws from it. Computed once, in the loader's worker thread; the views
+// only show it.
 #include <string>
 #include <vector>
 
+#include "gtv/analysis/report.h"
 #include "gtv/model/trace.h"
 #include "gtv/ui/overlay_data.h"
-
-#if GTV_ANALYSIS_AVAILABLE
-#include "gtv/analysis/concurrency.h"
-#include "gtv/analysis/summary.h"
-#include "gtv/analysis/timing_truth.h"
-#include "gtv/analysis/warmup.h"
-#endif
+#include "gtv/ui/palette.h"
 
 namespace gtv::ui {
 
-// Per kernel name: how often and how long it ran (the kernel table).
-struct KernelRow {
-  std::string name;
-  std::size_t count = 0;
-  TimeNs total_ns = 0;
-  TimeNs min_ns = 0;
-  TimeNs max_ns = 0;
-  [[nodiscard]] TimeNs mean_ns() const { return count ? total_ns / static_cast<TimeNs>(count) : 0; }
-};
-
 struct DocumentAnalysis {
-  std::vector<KernelRow> kernels;  // by total time, largest first
-  TimeNs kernel_total_ns = 0;
-  std::vector<std::string> verdict;  // plain-language lines for the summary panel
-  std::string summary_text;          // the full text summary
+  analysis::Report report;
+  std::string report_text;         // format_report(report, Format::Text)
+  std::vector<Rgb> kernel_colors;  // per report.kernels.kernels row: the colour its events have on the timeline
   OverlayData overlays;
-#if GTV_ANALYSIS_AVAILABLE
-  analysis::Concurrency concurrency;
-  analysis::WarmUp warmup;
-  analysis::TimingTruth timing;
-#endif
 };
 
-[[nodiscard]] std::vector<KernelRow> kernel_rows(const Trace& trace);
+// What the timeline draws from a report: warm-up spans, idle intervals, brackets, the busy strip, and the trace's
+// iteration ranges.
+[[nodiscard]] OverlayData overlays_of(const Trace& trace, const analysis::Report& report);
 [[nodiscard]] DocumentAnalysis analyse_document(const Trace& trace);
 
 }  // namespace gtv::ui

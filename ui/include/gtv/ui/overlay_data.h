@@ -1,6 +1,9 @@
 #pragma once
 // Analysis results the timeline draws over the lanes, as plain values so the view does not depend on how the
-// analysis computes them: shaded warm-up segments, measurement brackets, iteration marks, the overlap strip.
+// analysis computes them: warm-up spans, idle intervals by cause, measurement brackets, iteration marks, the
+// GPUs-busy strip. Derived once from the document's analysis::Report (document_analysis.cpp).
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -8,10 +11,22 @@
 
 namespace gtv::ui {
 
+// One span of first-use work: exactly the calls or kernel run of a warm-up finding, never a segment around them.
 struct ShadedSegment {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
-  std::string label;  // the cause: "context creation", "lazy module loading"
+  std::string label;        // "warm-up: module loading (GPU 0)"
+  std::string tooltip;      // the finding in words: cause, device, calls, cost
+  std::size_t finding = 0;  // index of its finding: spans of one finding share a label row
+};
+
+// One idle interval of one GPU, attributed to one cause.
+struct IdleBand {
+  std::int64_t device = 0;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  int cause = 0;        // analysis::IdleCause as an index: the colour (idle_cause_color)
+  std::string tooltip;  // "GPU 1 idle 4.43 ms: host blocked (cudaMemcpyAsync to pageable memory)"
 };
 
 struct Bracket {
@@ -33,11 +48,23 @@ struct Step {
 };
 
 struct OverlayData {
-  std::vector<ShadedSegment> warmup;
+  std::vector<ShadedSegment> warmup;          // by start
+  std::vector<IdleBand> idle;                 // by device, then start (per device the intervals do not overlap)
+  std::vector<std::int64_t> idle_devices;     // one idle row per device, in this order
+  std::vector<std::string> idle_cause_names;  // per cause index: "host blocked", ... (the strip's legend)
   std::vector<Bracket> brackets;
   std::vector<Mark> iterations;
   std::vector<Step> busy_gpus;
   int gpu_count = 0;
 };
+
+// The idle intervals of one device (a slice of o.idle, by start).
+[[nodiscard]] std::span<const IdleBand> idle_of_device(const OverlayData& o, std::int64_t device);
+// The first of `bands` (one device's, by start) that ends at or after t0_ns: where a draw of [t0, t1] begins.
+[[nodiscard]] std::size_t first_idle_ending_after(std::span<const IdleBand> bands, TimeNs t0_ns);
+// Hit tests for tooltips: the idle interval of `device` or the warm-up span under time t_ns, within tolerance_ns
+// (a pixel's worth of time, so a span narrower than a pixel can still be hovered); nullptr when none.
+[[nodiscard]] const IdleBand* idle_band_at(const OverlayData& o, std::int64_t device, TimeNs t_ns, TimeNs tolerance_ns);
+[[nodiscard]] const ShadedSegment* warmup_at(const OverlayData& o, TimeNs t_ns, TimeNs tolerance_ns);
 
 }  // namespace gtv::ui

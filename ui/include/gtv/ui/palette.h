@@ -22,6 +22,10 @@ inline constexpr std::array<Rgb, 16> kKernelPalette = {0x4e79a7, 0xf28e2b, 0xe15
 // Colour of a non-kernel event by kind (copies, memsets, API calls, ops...).
 [[nodiscard]] Rgb kind_color(EventKind kind);
 [[nodiscard]] Rgb event_color(EventKind kind, std::string_view name);
+// Colour of an idle-interval cause (analysis::IdleCause as an index): nine hues far apart, so the causes of a
+// GPU's idle time tell apart at a glance in the idle rows under the lanes; out-of-range indices get grey.
+inline constexpr int kIdleCauseColorCount = 9;
+[[nodiscard]] Rgb idle_cause_color(int cause);
 // Name text colour that reads on fill: black on light fills, white on dark ones.
 [[nodiscard]] Rgb text_color_on(Rgb fill);
 

@@ -1,7 +1,7 @@
 #pragma once
-// Issue 7's additions to the main window, installed from outside so MainWindow itself stays as it is: the run
-// panel as a dock, and a Runs menu with "Compare runs...", the classic comparisons of the bundled recordings and
-// classroom mode for the current trace.
+// The run panel, compare and classroom, added to the main window from outside so MainWindow itself stays as it
+// is: the run panel as a dock, and a Runs menu with "Compare runs...", the classic comparisons of the bundled
+// recordings and classroom mode for the current trace.
 #include <QString>
 #include <QStringList>
 #include <vector>

@@ -50,7 +50,9 @@ class TimelineOverlays : public QCPLayerable {
 
  private:
   void draw_bands(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
+  void draw_warmup(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
   void draw_overlap_strip(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
+  void draw_idle_rows(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
   void draw_selection(QCPPainter* painter, const TimeMapping& map, const QRectF& lanes) const;
   void draw_measure(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
   [[nodiscard]] std::optional<QRectF> event_rect(EventRef ref, const TimeMapping& map, const QRectF& lanes) const;

@@ -30,11 +30,21 @@ struct TimelineState {
   std::optional<QRectF> box;          // ctrl-drag box zoom, in plot pixels
   OverlayData overlays;
   double top_band_px = 0;     // measurement brackets and ranges above the lanes
-  double bottom_band_px = 0;  // overlap strip under the lanes
+  double bottom_band_px = 0;  // under the lanes: the GPUs-busy strip, then one idle-cause row per GPU
+  double busy_strip_px = 0;
+  double idle_row_px = 0;
 
   // The lane area inside the axis rect (between the bands).
   [[nodiscard]] QRectF lane_rect(const QRectF& axis_rect) const {
     return axis_rect.adjusted(0, top_band_px, 0, -bottom_band_px);
+  }
+  [[nodiscard]] QRectF busy_strip_rect(const QRectF& axis_rect) const {
+    return {axis_rect.left(), axis_rect.bottom() - bottom_band_px, axis_rect.width(), busy_strip_px};
+  }
+  // Row `index` of overlays.idle_devices, under the busy strip.
+  [[nodiscard]] QRectF idle_row_rect(const QRectF& axis_rect, std::size_t index) const {
+    const double top = axis_rect.bottom() - bottom_band_px + busy_strip_px + static_cast<double>(index) * idle_row_px;
+    return {axis_rect.left(), top, axis_rect.width(), idle_row_px};
   }
   [[nodiscard]] double row_y(const QRectF& lane_area, double layout_y_px) const {
     return lane_area.top() + layout_y_px - scroll_px;

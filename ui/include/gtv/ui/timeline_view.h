@@ -44,7 +44,9 @@ class TimelineView : public QWidget {
   [[nodiscard]] QRectF lane_rect() const;  // lane area in plot pixels
   [[nodiscard]] std::optional<EventRef> event_at(QPointF plot_pos) const;
   [[nodiscard]] std::optional<QPointF> event_center(EventRef ref) const;
+  // Events first; where there is none, the analysis overlays (idle intervals under the lanes, warm-up spans).
   [[nodiscard]] QString tooltip_at(QPointF plot_pos) const;
+  [[nodiscard]] QString overlay_tooltip_at(QPointF plot_pos) const;
   // The drawn span (single event or merged block) under a point at the current level of detail.
   struct Block {
     LaneIndex lane = 0;
