@@ -37,12 +37,14 @@ const Command& compare_command() {
   static const Command command{
       CommandSpec{
           .name = "compare",
-          .summary = "compare two traces: wall time, GPU busy, overlap, speedup, per-kernel differences",
+          .summary = "compare two traces: speedup of the work both measured, wall time, GPU busy, overlap, kernels",
           .positionals = "A B",
           .min_positionals = 2,
           .max_positionals = 2,
           .options = {value_option("--format", "FMT", "text (default), markdown or json")},
-          .details = "A is the reference run; B is the run compared with it.",
+          .details = "A is the reference run; B is the run compared with it. The speedup is of the measurements both "
+                     "traces share, else of their timed windows, else of their steady parts (after warm-up), else "
+                     "of the whole traces; the report says which.",
       },
       &run_compare};
   return command;
