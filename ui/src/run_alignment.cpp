@@ -1,7 +1,8 @@
 #include "gtv/ui/run_alignment.h"
 
 #include <algorithm>
-#include <limits>
+
+#include "gtv/analysis/compare.h"
 
 namespace gtv::ui {
 namespace {
@@ -38,31 +39,15 @@ std::string first_sentence(std::string_view text) {
 }  // namespace
 
 std::optional<TimeNs> steady_state_anchor_ns(const Trace& trace) {
-  TimeNs warmup_end_ns = std::numeric_limits<TimeNs>::min();
-  for (const Range& r : trace.ranges())
-    if (r.kind == RangeKind::WarmUp) warmup_end_ns = std::max(warmup_end_ns, r.end_ns);
-  std::optional<TimeNs> first;
-  for (const Lane& lane : trace.lanes()) {
-    if (!lane.is_gpu()) continue;
-    // Events are sorted by start, so the first match in a lane is that lane's earliest.
-    for (const Event& e : lane.events) {
-      if (e.kind != EventKind::Kernel || e.start_ns < warmup_end_ns) continue;
-      if (!first || e.start_ns < *first) first = e.start_ns;
-      break;
-    }
-  }
-  return first;
+  if (const auto steady = analysis::steady_part(trace)) return steady->start_ns;
+  return std::nullopt;
 }
 
 TimeNs alignment_anchor_ns(const Trace& trace) { return steady_state_anchor_ns(trace).value_or(trace.start_ns()); }
 
 TimeNs steady_span_ns(const Trace& trace) {
-  const TimeNs anchor_ns = alignment_anchor_ns(trace);
-  TimeNs last_end_ns = anchor_ns;
-  for (const Lane& lane : trace.lanes())
-    for (const Event& e : lane.events)
-      if (lane.is_gpu() && is_gpu_activity(e.kind)) last_end_ns = std::max(last_end_ns, e.end_ns());
-  return last_end_ns - anchor_ns;
+  const auto steady = analysis::steady_part(trace);
+  return steady ? steady->length_ns() : 0;
 }
 
 std::vector<TimeNs> alignment_offsets_ns(const std::vector<TimeNs>& anchors_ns) {

@@ -10,8 +10,8 @@
 
 namespace gtv::ui {
 
-// The first steady-state GPU kernel: the first kernel starting at or after the end of the last WarmUp range;
-// without WarmUp ranges, the first kernel. Its start (relative to the trace origin), or nullopt when the trace
+// The first steady-state GPU kernel (analysis::steady_part, which compare uses too): the first kernel starting at
+// or after the end of the last WarmUp range; without WarmUp ranges, the first kernel. Its start (relative to the trace origin), or nullopt when the trace
 // has no kernel after the warm-up.
 [[nodiscard]] std::optional<TimeNs> steady_state_anchor_ns(const Trace& trace);
 
