@@ -82,29 +82,26 @@ std::string imbalance_detail(const Trace& trace, const Region& region, std::int6
   return busy_share_detail(region, device, gpus);
 }
 
+// How a cause opens its phrase in a sentence about one GPU ("nothing placed on it 33.0 ms (GPU 0 holds ...)").
+std::string_view phrase_lead(IdleCause cause) {
+  switch (cause) {
+    case IdleCause::HostBlocked: return "host blocked";
+    case IdleCause::HostLaunchingOther: return "host";  // the detail continues it: "host launching work for GPU 0"
+    case IdleCause::HostBusy: return "host busy";
+    case IdleCause::NothingPlaced: return "nothing placed on it";
+    case IdleCause::WaitingOnDependency: return "launched work waiting";
+    case IdleCause::WarmUp: return "warm-up";
+    case IdleCause::PeerRank: return "waiting for a peer rank";
+    case IdleCause::QueuedGap: return "queued work not started yet";
+    case IdleCause::Unknown: return "unknown";
+  }
+  return to_string(cause);
+}
+
 std::string cause_phrase(IdleCause cause, const std::string& detail, const std::string& duration) {
   const std::string d = duration.empty() ? "" : " " + duration;
-  switch (cause) {
-    case IdleCause::HostBlocked:
-      return "host blocked" + d + " (" + detail + ")";
-    case IdleCause::HostLaunchingOther:
-      return "host " + detail + d;
-    case IdleCause::HostBusy:
-      return "host busy" + d + " (" + detail + ")";
-    case IdleCause::NothingPlaced:
-      return "nothing placed on it" + d + " (" + detail + ")";
-    case IdleCause::WaitingOnDependency:
-      return "launched work waiting" + d + " (" + detail + ")";
-    case IdleCause::WarmUp:
-      return "warm-up" + d + " (" + detail + ")";
-    case IdleCause::PeerRank:
-      return "waiting for a peer rank" + d + " (" + detail + ")";
-    case IdleCause::QueuedGap:
-      return "queued work not started yet" + d + " (" + detail + ")";
-    case IdleCause::Unknown:
-      return "unknown" + d + " (" + detail + ")";
-  }
-  return std::string(to_string(cause)) + d;
+  if (cause == IdleCause::HostLaunchingOther) return "host " + detail + d;
+  return std::string(phrase_lead(cause)) + d + " (" + detail + ")";
 }
 
 std::vector<std::string> idle_lines(const IdleCauses& idle) {
