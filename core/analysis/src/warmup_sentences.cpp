@@ -76,10 +76,10 @@ std::string gpu_clause(const IterationWarmUp& it) {
 
 std::string wall_clause(const IterationWarmUp& it) {
   if (it.sync_ratio > 0)
-    return "in wall time (the host waits for the GPU work in each iteration) the first took " +
+    return "in wall time (each iteration ends after its GPU work) the first took " +
            format_duration(it.first_host_ns) + " " + against(it.steady_host_median_ns, it.steady_count) + " (" +
            fixed(it.sync_ratio, 2) + "x)";
-  if (!it.synchronized) return "wall time is not compared: the host does not wait for the GPU work in each iteration";
+  if (!it.synchronized) return "wall time is not compared: the iterations end before their GPU work does";
   if (it.communication) return "wall time is not compared: it includes waits for other ranks (NCCL)";
   return "wall time is not compared";
 }
