@@ -57,6 +57,7 @@ TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy) {
   s.source_tool = meta.source_tool;
   s.scenario = meta.scenario;
   s.distributed = meta.distributed;
+  s.notes = meta.notes;
   s.origin_unix_ns = meta.origin_unix_ns;
   s.start_ns = trace.start_ns();
   s.end_ns = trace.end_ns();

@@ -41,6 +41,7 @@ std::string format_lines(const TraceSummary& s, bool markdown) {
   field("Time span", span_line(s));
   field("Events", counts_line(s));
   if (s.dropped_records > 0) field("Dropped records", std::to_string(s.dropped_records));
+  for (const std::string& note : s.notes) field("Note", note);
   auto section = [&](const std::string& title) { out += markdown ? "\n## " + title + "\n\n" : title + ":\n"; };
   section("Processes (" + std::to_string(s.processes.size()) + ")");
   if (s.processes.empty()) out += item + "none\n";
@@ -92,6 +93,9 @@ void detail::write_summary_json(detail::JsonWriter& w, const TraceSummary& s) {
   if (s.distributed.rank >= 0)
     w.key("distributed").begin_object().field("rank", s.distributed.rank).field("world_size", s.distributed.world_size)
         .field("backend", s.distributed.backend).end_object();
+  w.key("notes").begin_array();
+  for (const std::string& note : s.notes) w.value(note);
+  w.end_array();
   w.field("origin_unix_ns", s.origin_unix_ns).field("start_ns", s.start_ns).field("end_ns", s.end_ns);
   w.field("duration_ns", s.duration_ns()).field("event_count", static_cast<std::uint64_t>(s.event_count));
   w.field("flow_count", static_cast<std::uint64_t>(s.flow_count));

@@ -46,6 +46,7 @@ struct TraceSummary {
   std::string source_tool;
   std::string scenario;
   DistributedInfo distributed;  // rank -1: not a rank of a distributed run (or the trace does not say)
+  std::vector<std::string> notes;  // what the recorder or the reader said ("no CUDA GPU: running on the CPU ...")
   TimeNs origin_unix_ns = 0;
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
