@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "gtv/ui/first_view.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
@@ -26,7 +27,10 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   parser.addHelpOption();
   parser.addPositionalArgument("trace", "Trace files (.json, .json.gz) to open.");
   const QCommandLineOption export_opt("export", "Write an image (.png, .jpg, .pdf, .svg) and exit.", "out");
-  const QCommandLineOption range_opt("range", "Time range T0:T1 (units ns/us/ms/s; bare numbers are ms).", "T0:T1");
+  const QCommandLineOption range_opt("range",
+                                     "Time range T0:T1 (units ns/us/ms/s; bare numbers are ms). Default: the timed "
+                                     "work, as the window opens (the measurements, else the steady part).",
+                                     "T0:T1");
   const QCommandLineOption size_opt("size", "Image size in pixels.", "WxH");
   const QCommandLineOption scale_opt("scale", "Raster scale factor (2 for print).", "factor", "1");
   const QCommandLineOption dark_opt("dark", "Dark theme.");
@@ -77,7 +81,14 @@ int run_export(const CommandLine& cl) {
   view.set_trace(loaded.trace);
   if (loaded.analysis) view.set_overlays(loaded.analysis->overlays);
   view.replot_now();
-  const Status status = ui::export_timeline(view, *cl.export_options);
+  ui::ExportOptions options = *cl.export_options;
+  if (!options.range && loaded.analysis) {
+    // The image shows what the window opens on: the timed work, not the start-up before it.
+    const ui::TimeWindow first = ui::first_view_window(*loaded.trace, loaded.analysis->report);
+    const TimeNs origin = loaded.trace->start_ns();
+    options.range = ui::TimeWindow{first.t0_ns - origin, first.t1_ns - origin};
+  }
+  const Status status = ui::export_timeline(view, options);
   if (!status.ok()) {
     std::fprintf(stderr, "gtv: %s\n", status.error().message.c_str());
     return 1;

@@ -66,5 +66,48 @@ TEST(TimeMapping, AxisLabelsHaveJustEnoughDecimals) {
   EXPECT_EQ(format_axis_time(-1e-3, ms, 1'000'000), "0 ms");
 }
 
+TEST(TimeMapping, AxisLabelsAreExactOnHalfSteps) {
+  // A 2.5 ms step over a 20 ms view: the ticks are written as they are, never rounded to whole ms.
+  const AxisLabeling l = choose_axis_labeling(445e6, 465e6, 2.5e6);
+  EXPECT_FALSE(l.has_base);
+  EXPECT_EQ(axis_tick_label(447.5e6, l, true), "447.5 ms");
+  EXPECT_EQ(axis_tick_label(452.5e6, l, false), "452.5 ms");
+  EXPECT_EQ(axis_tick_label(457.5e6, l, false), "457.5 ms");
+  EXPECT_EQ(axis_tick_label(450e6, l, false), "450.0 ms");
+  EXPECT_EQ(exact_decimals(2.5), 1);
+  EXPECT_EQ(exact_decimals(0.05), 2);
+  EXPECT_EQ(exact_decimals(5), 0);
+  EXPECT_EQ(exact_decimals(0.25), 2);
+}
+
+TEST(TimeMapping, FineZoomCountsFromAnOffsetBase) {
+  // 500 us around 449.5 ms: absolute labels would be "449750 us".
+  const AxisLabeling l = choose_axis_labeling(449.5e6, 450.0e6, 50e3);
+  ASSERT_TRUE(l.has_base);
+  EXPECT_EQ(l.base_text, "449.5 ms");
+  EXPECT_EQ(axis_tick_label(449.5e6, l, true), "449.5 ms");
+  EXPECT_EQ(axis_tick_label(449.55e6, l, true), "449.5 ms + 50 us");
+  EXPECT_EQ(axis_tick_label(449.75e6, l, false), "+250 us");
+  EXPECT_EQ(axis_tick_label(449.8e6, l, false), "+300 us");
+  // A 1.7 ms view: the base is the tick before the start, offsets whole steps.
+  const AxisLabeling iteration = choose_axis_labeling(354.8e6, 356.5e6, 250e3);
+  EXPECT_EQ(iteration.base_text, "354.75 ms");
+  EXPECT_EQ(axis_tick_label(355e6, iteration, true), "354.75 ms + 250 us");
+  EXPECT_EQ(axis_tick_label(356.25e6, iteration, false), "+1500 us");
+  // A 2 us wide view: offsets in us with the step's decimals, the base written once, short.
+  const AxisLabeling fine = choose_axis_labeling(449'500'100, 449'502'100, 250);
+  ASSERT_TRUE(fine.has_base);
+  EXPECT_EQ(fine.base_text, "449.5 ms");
+  EXPECT_EQ(axis_tick_label(449'500'250, fine, true), "449.5 ms + 0.25 us");
+  EXPECT_EQ(axis_tick_label(449'501'500, fine, false), "+1.50 us");
+  // Near the origin no base is needed: "250 us" is already short.
+  const AxisLabeling near = choose_axis_labeling(0, 500e3, 50e3);
+  EXPECT_FALSE(near.has_base);
+  EXPECT_EQ(axis_tick_label(250e3, near, true), "250 us");
+  // Every label of a fine view stays short (no six-digit numbers).
+  for (double t = 449'500'100; t <= 449'502'100; t += 250)
+    EXPECT_LE(axis_tick_label(t, fine, false).size(), 9u) << axis_tick_label(t, fine, false);
+}
+
 }  // namespace
 }  // namespace gtv::ui

@@ -341,7 +341,7 @@ class TimelineViewTest : public QObject {
     QCOMPARE(window.tabs()->count(), 1);
     QCOMPARE(window.tabs()->widget(0), good_tab);
     QVERIFY(good_tab->view()->trace() != nullptr);
-    QCOMPARE(window.recent_files().front(), QFileInfo(bad_path).absoluteFilePath());
+    QVERIFY(!window.recent_files().contains(QFileInfo(bad_path).absoluteFilePath()));  // Open Recent forgets it
     MainWindow::set_error_hook({});
   }
 

@@ -192,6 +192,7 @@ TimeNs ClassroomView::step_ns() const {
 void ClassroomView::set_cursor_ns(TimeNs t_ns) {
   cursor_ns_ = trace_ ? std::clamp(t_ns, trace_->start_ns(), trace_->end_ns()) : t_ns;
   overlay_->set_cursor(cursor_ns_);
+  view_->set_labels_before_ns(cursor_ns_);  // labels past the cursor would be faded out
   update_status();
   follow_cursor();
   emit cursor_moved(cursor_ns_);

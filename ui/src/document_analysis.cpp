@@ -70,13 +70,23 @@ void add_idle(const analysis::IdleCauses& idle, OverlayData& o) {
   });
 }
 
+std::string bracket_tooltip(const analysis::MeasurementTruth& m) {
+  std::string text = (m.name.empty() ? std::string("measurement") : m.name) + "\n" + std::string(to_string(m.method)) +
+                     " reported " + format_duration(m.reported_ns) + "; truth " + format_duration(m.truth_ns) +
+                     " (host " + format_duration(m.host_end_ns - m.host_start_ns) + ")";
+  if (!m.verdict.empty()) text += "\n" + m.verdict;
+  return text;
+}
+
 void add_timing(const analysis::TimingTruth& timing, OverlayData& o) {
   for (const auto& m : timing.measurements) {
     const int method = static_cast<int>(m.method);
-    o.brackets.push_back({m.host_start_ns, m.host_end_ns,
-                          std::string(to_string(m.method)) + " reported " + format_duration(m.reported_ns), method});
+    const std::string tooltip = bracket_tooltip(m);
+    o.brackets.push_back({m.host_start_ns, m.host_end_ns, m.name,
+                          std::string(to_string(m.method)) + " " + format_duration(m.reported_ns), method, tooltip});
     if (m.truth_ns > m.host_end_ns - m.host_start_ns)
-      o.brackets.push_back({m.host_start_ns, m.host_start_ns + m.truth_ns, "truth " + format_duration(m.truth_ns), 3});
+      o.brackets.push_back(
+          {m.host_start_ns, m.host_start_ns + m.truth_ns, m.name, "truth " + format_duration(m.truth_ns), 3, tooltip});
   }
 }
 

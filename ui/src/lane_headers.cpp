@@ -1,3 +1,6 @@
+#include <cmath>
+#include <limits>
+
 #include "gtv/ui/timeline_layers.h"
 
 namespace gtv::ui {
@@ -6,18 +9,20 @@ QVector<double> TimeTicker::createTickVector(double tick_step, const QCPRange& r
   // Ticks fall on round times since the origin, not on round absolute times.
   const QCPRange shifted(range.lower - static_cast<double>(origin_ns_), range.upper - static_cast<double>(origin_ns_));
   QVector<double> ticks = QCPAxisTicker::createTickVector(tick_step, shifted);
-  for (double& t : ticks) t += static_cast<double>(origin_ns_);
+  labeling_ = choose_axis_labeling(shifted.lower, shifted.upper, tick_step);
+  // The base goes on the first tick drawn; ticks just outside the range get labels too but are not drawn.
+  first_visible_tick_ = std::numeric_limits<double>::quiet_NaN();
+  for (double& t : ticks) {
+    if (std::isnan(first_visible_tick_) && t >= shifted.lower) first_visible_tick_ = t;
+    t += static_cast<double>(origin_ns_);
+  }
   return ticks;
 }
 
-double TimeTicker::getTickStep(const QCPRange& range) {
-  step_ns_ = QCPAxisTicker::getTickStep(range);
-  unit_ = choose_time_unit(static_cast<TimeNs>(range.size()));
-  return step_ns_;
-}
-
 QString TimeTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
-  return QString::fromStdString(format_axis_time(tick - static_cast<double>(origin_ns_), unit_, step_ns_));
+  const double since_origin_ns = tick - static_cast<double>(origin_ns_);
+  return QString::fromStdString(axis_tick_label(
+      since_origin_ns, labeling_, std::fabs(since_origin_ns - first_visible_tick_) < 1e-3 * labeling_.step_ns));
 }
 
 LaneHeaders::LaneHeaders(QCustomPlot* plot, const TimelineState* state, QCPAxisRect* axis_rect)

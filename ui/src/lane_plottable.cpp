@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gtv/analysis/kernel_stats.h"
+
 namespace gtv::ui {
 namespace {
 
@@ -101,6 +103,27 @@ bool LanePlottable::block_has_match(const Lane& lane, const LodSpan& span) const
   return false;
 }
 
+const QString& LanePlottable::label_of(const Event& e) const {
+  const Trace& trace = *state_->trace;
+  if (labels_trace_ != &trace || name_labels_.size() != trace.strings().size()) {
+    labels_trace_ = &trace;
+    name_labels_.assign(trace.strings().size(), std::nullopt);
+    kernel_labels_.assign(trace.strings().size(), std::nullopt);
+  }
+  if (e.name >= name_labels_.size()) {
+    static const QString kNone;
+    return kNone;
+  }
+  const bool kernel = e.kind == EventKind::Kernel;
+  std::optional<QString>& cached = kernel ? kernel_labels_[e.name] : name_labels_[e.name];
+  if (!cached) {
+    const std::string_view name = trace.name(e);
+    cached = kernel ? QString::fromStdString(analysis::shorten_kernel_name(name))
+                    : QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+  }
+  return *cached;
+}
+
 void LanePlottable::draw_span(QCPPainter* painter, const Lane& lane, const LodSpan& span, const QRectF& r) const {
   const Event& e = lane.events[span.first_index];
   QColor fill = to_qcolor(state_->color_of(e));
@@ -116,8 +139,7 @@ void LanePlottable::draw_span(QCPPainter* painter, const Lane& lane, const LodSp
   } else {
     painter->fillRect(r, fill);
     if (r.width() >= kMinLabelPx) {
-      const QString name =
-          QString::fromUtf8(state_->trace->name(e).data(), static_cast<qsizetype>(state_->trace->name(e).size()));
+      const QString& name = label_of(e);
       const QRectF text_rect = r.adjusted(3, 0, -2, 0);
       const QString shown =
           painter->fontMetrics().elidedText(name, Qt::ElideRight, static_cast<int>(text_rect.width()));

@@ -16,6 +16,7 @@
 #include <QToolBar>
 
 #include "gtv/ui/export.h"
+#include "gtv/ui/tab_titles.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
@@ -44,6 +45,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), tabs_(new QTabWid
     QWidget* w = tabs_->widget(index);
     tabs_->removeTab(index);
     w->deleteLater();
+    refresh_tab_titles();
     if (tabs_->count() == 0) show_empty_hint();
   });
   build_menus();
@@ -67,8 +69,8 @@ TraceTab* MainWindow::open_file(const QString& path) {
 TraceTab* MainWindow::open_document(TraceDocument* document) {
   auto* tab = new TraceTab(document);
   const int index = tabs_->addTab(tab, document->title());
-  tabs_->setTabToolTip(index, document->path());
   tabs_->setCurrentIndex(index);
+  refresh_tab_titles();
   connect(document, &TraceDocument::failed, this, [this, tab](const QString& message) { on_failed(tab, message); });
   connect(document, &TraceDocument::loaded, this, [this, document] {
     statusBar()->showMessage(tr("%1: %2 events").arg(document->title()).arg(document->trace()->event_count()), 5000);
@@ -80,7 +82,11 @@ TraceTab* MainWindow::open_document(TraceDocument* document) {
 void MainWindow::on_failed(TraceTab* tab, const QString& message) {
   const int index = tabs_->indexOf(tab);
   if (index >= 0) tabs_->removeTab(index);
+  // Open Recent offers only files that open: one that failed (moved, deleted, not a trace) leaves the list.
+  if (const QString path = tab->document()->path(); !path.startsWith(QStringLiteral(":/")))
+    remove_recent(QFileInfo(path).absoluteFilePath());
   tab->deleteLater();
+  refresh_tab_titles();
   if (error_hook())
     error_hook()(tr("Cannot open trace"), message);
   else
@@ -226,6 +232,33 @@ void MainWindow::add_recent(const QString& path) {
   while (list.size() > kMaxRecent) list.removeLast();
   QSettings().setValue(kRecentKey, list);
   refresh_recent_menu();
+}
+
+void MainWindow::remove_recent(const QString& path) {
+  QStringList list = recent_files();
+  if (list.removeAll(path) == 0) return;
+  QSettings().setValue(kRecentKey, list);
+  refresh_recent_menu();
+}
+
+void MainWindow::refresh_tab_titles() {
+  // Trace tabs of files get titles that tell same-named files apart; the full path is the tooltip.
+  std::vector<int> indexes;
+  std::vector<std::string> paths;
+  for (int i = 0; i < tabs_->count(); ++i) {
+    const auto* tab = qobject_cast<TraceTab*>(tabs_->widget(i));
+    if (!tab || tab->document()->path().startsWith(QStringLiteral(":/"))) continue;
+    indexes.push_back(i);
+    paths.push_back(QFileInfo(tab->document()->path()).absoluteFilePath().toStdString());
+  }
+  const std::vector<std::string> titles = distinct_tab_titles(paths);
+  for (std::size_t k = 0; k < indexes.size(); ++k) {
+    tabs_->setTabText(indexes[k], QString::fromStdString(titles[k]));
+    tabs_->setTabToolTip(indexes[k], QString::fromStdString(paths[k]));
+  }
+  for (int i = 0; i < tabs_->count(); ++i)
+    if (const auto* tab = qobject_cast<TraceTab*>(tabs_->widget(i)); tab && tabs_->tabToolTip(i).isEmpty())
+      tabs_->setTabToolTip(i, tab->document()->path());
 }
 
 void MainWindow::refresh_recent_menu() {

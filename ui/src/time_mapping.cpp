@@ -59,16 +59,68 @@ TimeUnit choose_time_unit(TimeNs span_ns) {
   return {1.0, "ns"};
 }
 
-std::string format_axis_time(double t_ns, TimeUnit unit, double step_ns) {
-  // Enough decimals that two neighbouring ticks differ in their text.
-  const double step_units = step_ns / unit.ns_per_unit;
+int exact_decimals(double step_units) {
+  // A tick step is a clean mantissa (1, 2, 2.5, 5) times a power of ten: the first power of ten that makes it a
+  // whole number writes every multiple exactly.
   int decimals = 0;
-  while (decimals < 9 && step_units * std::pow(10.0, decimals) < 0.999) ++decimals;
-  double value = t_ns / unit.ns_per_unit;
+  while (decimals < 9) {
+    const double scaled = std::fabs(step_units) * std::pow(10.0, decimals);
+    if (scaled >= 0.999 && std::fabs(scaled - std::round(scaled)) < 1e-6 * std::max(scaled, 1.0)) break;
+    ++decimals;
+  }
+  return decimals;
+}
+
+namespace {
+
+std::string format_value(double value, int decimals, const char* suffix) {
   if (std::fabs(value) < 0.5 * std::pow(10.0, -decimals)) value = 0;  // no "-0"
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f %s", decimals, value, unit.suffix);
+  std::snprintf(buf, sizeof buf, "%.*f %s", decimals, value, suffix);
   return buf;
+}
+
+// Labels wider than this many digits before the point count from a base instead.
+constexpr double kMaxAbsoluteLabelUnits = 1e4;
+
+}  // namespace
+
+std::string format_axis_time(double t_ns, TimeUnit unit, double step_ns) {
+  return format_value(t_ns / unit.ns_per_unit, exact_decimals(step_ns / unit.ns_per_unit), unit.suffix);
+}
+
+AxisLabeling choose_axis_labeling(double lower_ns, double upper_ns, double step_ns) {
+  AxisLabeling out;
+  const double span_ns = std::max(upper_ns - lower_ns, 1.0);
+  out.unit = choose_time_unit(static_cast<TimeNs>(span_ns));
+  out.step_ns = step_ns;
+  const double far_units = std::max(std::fabs(lower_ns), std::fabs(upper_ns)) / out.unit.ns_per_unit;
+  if (far_units < kMaxAbsoluteLabelUnits) return out;
+  // The base: the tick at or before the range's start, so the offsets are whole steps ("+250 us") and stay under
+  // the span's few digits.
+  out.has_base = true;
+  out.base_ns = std::floor(lower_ns / step_ns) * step_ns;
+  const TimeUnit base_unit = choose_time_unit(static_cast<TimeNs>(std::fabs(out.base_ns)));
+  std::string text = format_value(out.base_ns / base_unit.ns_per_unit, exact_decimals(step_ns / base_unit.ns_per_unit),
+                                  base_unit.suffix);
+  // One number, not a column of ticks: trailing zeros say nothing ("449.500 ms" -> "449.5 ms").
+  const std::size_t space = text.find(' ');
+  std::string number = text.substr(0, space);
+  if (number.find('.') != std::string::npos) {
+    while (number.back() == '0') number.pop_back();
+    if (number.back() == '.') number.pop_back();
+  }
+  out.base_text = number + text.substr(space);
+  return out;
+}
+
+std::string axis_tick_label(double t_ns, const AxisLabeling& labeling, bool first_visible) {
+  if (!labeling.has_base) return format_axis_time(t_ns, labeling.unit, labeling.step_ns);
+  const double offset_ns = t_ns - labeling.base_ns;
+  const std::string offset = format_axis_time(offset_ns, labeling.unit, labeling.step_ns);
+  if (!first_visible) return "+" + offset;
+  // The tick on the base is the base itself; a later first tick says both.
+  return std::fabs(offset_ns) < 1e-3 * labeling.step_ns ? labeling.base_text : labeling.base_text + " + " + offset;
 }
 
 }  // namespace gtv::ui

@@ -35,6 +35,9 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
       return true;
     case QEvent::KeyPress:
       return on_key(static_cast<QKeyEvent*>(event));
+    case QEvent::Leave:
+      hover_pos_.reset();
+      return QWidget::eventFilter(watched, event);
     default:
       return QWidget::eventFilter(watched, event);
   }
@@ -76,6 +79,10 @@ bool TimelineView::on_press(QMouseEvent* event) {
 
 bool TimelineView::on_move(QMouseEvent* event) {
   const QPointF pos = event->position();
+  if (over_time_area(pos))
+    hover_pos_ = pos;
+  else
+    hover_pos_.reset();
   if (drag_ == Drag::None) {
     const QString tip = tooltip_at(pos);
     if (tip.isEmpty())
@@ -137,11 +144,11 @@ bool TimelineView::on_key(QKeyEvent* event) {
     case Qt::Key_Plus:
     case Qt::Key_Equal:
     case Qt::Key_W:
-      zoom_by(kKeyZoomFactor);
+      zoom_by_key(kKeyZoomFactor);
       return true;
     case Qt::Key_Minus:
     case Qt::Key_S:
-      zoom_by(1 / kKeyZoomFactor);
+      zoom_by_key(1 / kKeyZoomFactor);
       return true;
     case Qt::Key_Left:
     case Qt::Key_A:
@@ -170,6 +177,19 @@ bool TimelineView::on_key(QKeyEvent* event) {
     default:
       return false;
   }
+}
+
+bool TimelineView::over_time_area(QPointF pos) const {
+  // The lanes, the brackets above them and the strips below: everything drawn on the time axis.
+  const QRectF lanes = lane_rect();
+  return QRectF(plot_->axisRect()->rect()).contains(pos) && pos.x() >= lanes.left() && pos.x() <= lanes.right();
+}
+
+void TimelineView::zoom_by_key(double factor) {
+  if (hover_pos_ && over_time_area(*hover_pos_))
+    zoom_at(hover_pos_->x(), factor);
+  else
+    zoom_by(factor);
 }
 
 void TimelineView::on_header_click(QPointF pos, bool context_menu) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "gtv/ui/label_layout.h"
 #include "gtv/ui/timeline_layers.h"
 
 namespace gtv::ui {
@@ -64,23 +65,95 @@ void TimelineOverlays::draw_bands(QCPPainter* painter, const TimeMapping& map, c
     const double x = left + map.x_of(m.time_ns);
     painter->drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
   }
+  draw_brackets(painter, map, area);
+}
+
+// Each bracket in its row (layout_bracket_labels): the line across the row's top with feet at both ends, the label
+// under the line on the theme's background.
+void TimelineOverlays::draw_brackets(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {
+  const OverlayData& o = state_->overlays;
+  if (o.brackets.empty()) return;
   painter->setFont(state_->theme.font(8));
+  const QFontMetricsF metrics(painter->fontMetrics());
+  const std::vector<LabelPlacement> placements = bracket_placements(*state_, metrics, area);
   const double row_px = state_->theme.depth_px();
+  const QColor label_background = state_->theme.background;  // opaque: no foot or iteration mark runs through text
   for (std::size_t i = 0; i < o.brackets.size(); ++i) {
+    const LabelPlacement& p = placements[i];
+    if (p.row < 0) continue;
     const Bracket& b = o.brackets[i];
     const QColor c = kBracketColors[static_cast<std::size_t>(std::clamp(b.method, 0, 3))];
-    const double y = area.top() + 4 + static_cast<double>(i % 4) * row_px;
-    const double x0 = left + map.x_of(b.start_ns), x1 = left + map.x_of(b.end_ns);
+    const double y = area.top() + 2 + static_cast<double>(p.row) * row_px;
+    // Clamped just outside the plot: deep zoom puts a long bracket's ends millions of pixels away.
+    const double x0 = std::clamp(area.left() + map.x_of(b.start_ns), area.left() - 4, area.right() + 4);
+    const double x1 = std::clamp(area.left() + map.x_of(b.end_ns), area.left() - 4, area.right() + 4);
     painter->setPen(QPen(c, 2));
-    painter->drawLine(QPointF(x0, y + row_px - 4), QPointF(x0, y + 4));
-    painter->drawLine(QPointF(x0, y + 4), QPointF(x1, y + 4));
-    painter->drawLine(QPointF(x1, y + 4), QPointF(x1, y + row_px - 4));
-    // The label starts at the bracket but stays inside the plot when the bracket reaches the right edge.
-    const QString label = QString::fromStdString(b.label);
-    const double text_px = painter->fontMetrics().horizontalAdvance(label) + 8;
-    const double text_x = std::max(area.left(), std::min(x0 + 4, area.right() - text_px));
-    painter->drawText(QRectF(text_x, y + 4, text_px, row_px - 4), Qt::AlignLeft | Qt::AlignVCenter, label);
+    painter->drawLine(QPointF(x0, y + row_px - 3), QPointF(x0, y + 1));
+    painter->drawLine(QPointF(x0, y + 1), QPointF(x1, y + 1));
+    painter->drawLine(QPointF(x1, y + 1), QPointF(x1, y + row_px - 3));
+    if (!p.labelled()) continue;
+    const QRectF text_rect(p.x_px, y + 3, p.width_px, row_px - 3);
+    painter->fillRect(text_rect, label_background);
+    painter->setPen(c.darker(115));
+    painter->drawText(text_rect.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                      bracket_label_text(b, metrics, p.width_px));
   }
+}
+
+QString bracket_label_text(const Bracket& b, const QFontMetricsF& metrics, double width_px) {
+  const QString full = QString::fromStdString(b.label());
+  const double text_px = width_px - 2 * kBracketLabelPadPx;
+  if (metrics.horizontalAdvance(full) <= text_px) return full;
+  // The number is the claim: the name gives way first, from its middle ("first ma…cuda:0").
+  const QString figure = QString::fromStdString(b.figure);
+  const QString joint = QStringLiteral(" \u2014 ");
+  const double name_px = text_px - metrics.horizontalAdvance(joint + figure);
+  const QString name = metrics.elidedText(QString::fromStdString(b.name), Qt::ElideMiddle, name_px);
+  if (!b.name.empty() && name.size() > 1) return name + joint + figure;
+  return metrics.elidedText(figure, Qt::ElideRight, text_px);
+}
+
+std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const QFontMetricsF& metrics,
+                                               const QRectF& area) {
+  const OverlayData& o = state.overlays;
+  const TimeMapping map(state.window, area.width());
+  const QString joint = QStringLiteral(" \u2014 ");
+  std::vector<LabelRequest> requests;
+  requests.reserve(o.brackets.size());
+  for (const Bracket& b : o.brackets) {
+    const QString name = QString::fromStdString(b.name);
+    const QString figure = QString::fromStdString(b.figure);
+    const double pad = 2 * kBracketLabelPadPx + 1;
+    const double full_px = metrics.horizontalAdvance(QString::fromStdString(b.label())) + pad;
+    const double min_px =
+        name.isEmpty()
+            ? full_px
+            : metrics.horizontalAdvance(name.left(3) + QStringLiteral("\u2026") + name.right(3) + joint + figure) + pad;
+    requests.push_back(
+        {area.left() + map.x_of(b.start_ns), area.left() + map.x_of(b.end_ns), full_px, std::min(min_px, full_px)});
+  }
+  double right_px = area.right();
+  if (state.labels_before_ns)
+    right_px = std::clamp(area.left() + map.x_of(*state.labels_before_ns), area.left(), right_px);
+  return layout_bracket_labels(requests, area.left(), right_px, bracket_row_count(o));
+}
+
+// As many rows as brackets ever overlap in time, so every bracket gets a row at any zoom (the layout spreads
+// brackets over at least 4 rows where there are that many, for label room); capped so a pathological trace
+// cannot push the lanes off the screen.
+int bracket_row_count(const OverlayData& o) {
+  constexpr int kMinRows = 4, kMaxRows = 16;
+  std::vector<std::pair<TimeNs, int>> edges;
+  edges.reserve(2 * o.brackets.size());
+  for (const Bracket& b : o.brackets) {
+    edges.emplace_back(b.start_ns, +1);
+    edges.emplace_back(b.end_ns, -1);
+  }
+  std::sort(edges.begin(), edges.end());  // at one instant ends (-1) come first: touching brackets share a row
+  int depth = 0, deepest = 0;
+  for (const auto& [t, delta] : edges) deepest = std::max(deepest, depth += delta);
+  const int rows = std::max(deepest, std::min<int>(static_cast<int>(o.brackets.size()), kMinRows));
+  return std::min(rows, kMaxRows);
 }
 
 // Warm-up: a translucent band over exactly each span of first-use work (never the time between the calls), and

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QScrollBar>
 #include <algorithm>
+#include <cmath>
 
 #include "gtv/model/lod.h"
 #include "gtv/ui/event_text.h"
@@ -72,6 +73,12 @@ void TimelineView::set_overlays(OverlayData overlays) {
   relayout();
 }
 
+void TimelineView::set_labels_before_ns(std::optional<TimeNs> t_ns) {
+  if (state_.labels_before_ns == t_ns) return;
+  state_.labels_before_ns = t_ns;
+  if (!state_.overlays.brackets.empty()) request_replot();
+}
+
 void TimelineView::set_theme(const Theme& theme) {
   state_.theme = theme;
   apply_theme_to_plot();
@@ -108,7 +115,7 @@ void TimelineView::relayout() {
     state_.layout = LaneLayout();
   }
   const OverlayData& o = state_.overlays;
-  const std::size_t bracket_rows = std::min<std::size_t>(o.brackets.size(), 4);
+  const auto bracket_rows = static_cast<std::size_t>(bracket_row_count(o));
   state_.top_band_px = static_cast<double>(bracket_rows) * state_.theme.depth_px() + (bracket_rows ? 6 : 0);
   state_.busy_strip_px = o.busy_gpus.empty() ? 0 : 36 * state_.theme.font_scale;
   state_.idle_row_px = o.idle.empty() ? 0 : 15 * state_.theme.font_scale;
@@ -245,6 +252,7 @@ QString TimelineView::overlay_tooltip_at(QPointF pos) const {
   const TimeNs t = map.time_at(pos.x() - lanes.left());
   const auto tolerance = static_cast<TimeNs>(2 * map.ns_per_px());
   const OverlayData& o = state_.overlays;
+  if (pos.y() >= axis.top() && pos.y() < axis.top() + state_.top_band_px) return bracket_tooltip_at(pos);
   for (std::size_t row = 0; row < o.idle_devices.size(); ++row) {
     if (!state_.idle_row_rect(axis, row).contains(pos)) continue;
     const IdleBand* band = idle_band_at(o, o.idle_devices[row], t, tolerance);
@@ -254,6 +262,25 @@ QString TimelineView::overlay_tooltip_at(QPointF pos) const {
   const ShadedSegment* span = warmup_at(o, t, tolerance);
   if (!span) return {};
   return QString::fromStdString(span->tooltip + "\nthis span: " + format_duration(span->end_ns - span->start_ns));
+}
+
+// Above the lanes: the bracket (or its label) under the mouse, in the row it was drawn in.
+QString TimelineView::bracket_tooltip_at(QPointF pos) const {
+  const QRectF axis = plot_->axisRect()->rect();
+  const QFontMetricsF metrics(state_.theme.font(8));
+  const std::vector<LabelPlacement> placements = bracket_placements(state_, metrics, axis);
+  const int row = static_cast<int>(std::floor((pos.y() - axis.top() - 2) / state_.theme.depth_px()));
+  const TimeMapping map = mapping();
+  for (std::size_t i = 0; i < placements.size(); ++i) {
+    const LabelPlacement& p = placements[i];
+    if (p.row != row) continue;
+    const Bracket& b = state_.overlays.brackets[i];
+    const double x0 = axis.left() + map.x_of(b.start_ns), x1 = axis.left() + map.x_of(b.end_ns);
+    const bool on_bracket = pos.x() >= x0 - 2 && pos.x() <= x1 + 2;
+    const bool on_label = p.labelled() && pos.x() >= p.x_px && pos.x() <= p.right_px();
+    if (on_bracket || on_label) return QString::fromStdString(b.label() + "\n" + b.tooltip);
+  }
+  return {};
 }
 
 std::optional<TimelineView::Block> TimelineView::block_at(QPointF pos) const {

@@ -8,6 +8,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "gtv/ui/first_view.h"
 #include "gtv/ui/side_panels.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
@@ -19,6 +20,7 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
       document_(document),
       stack_(new QStackedWidget(this)),
       progress_(new QProgressBar),
+      verdict_(new QLabel),
       view_(new TimelineView),
       side_(new QTabWidget),
       details_(new DetailsPanel(view_)),
@@ -39,8 +41,25 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   loading_layout->addStretch();
   stack_->addWidget(loading);
 
+  // The verdict sits above the plot, so the first view reads as an answer; it wraps instead of clipping, and
+  // can be selected and copied.
+  verdict_->setWordWrap(true);
+  verdict_->setTextFormat(Qt::PlainText);
+  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+  verdict_->setContentsMargins(8, 4, 8, 4);
+  QFont verdict_font = verdict_->font();
+  verdict_font.setPointSizeF(verdict_font.pointSizeF() * 1.1);
+  verdict_->setFont(verdict_font);
+  verdict_->hide();
+  auto* timeline = new QWidget;
+  auto* timeline_layout = new QVBoxLayout(timeline);
+  timeline_layout->setContentsMargins(0, 0, 0, 0);
+  timeline_layout->setSpacing(0);
+  timeline_layout->addWidget(verdict_);
+  timeline_layout->addWidget(view_, 1);
+
   auto* splitter = new QSplitter(Qt::Horizontal);
-  splitter->addWidget(view_);
+  splitter->addWidget(timeline);
   side_->addTab(details_, tr("Details"));
   side_->addTab(summary_, tr("Summary"));
   side_->addTab(kernels_, tr("Kernels"));
@@ -54,6 +73,7 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   connect(document_, &TraceDocument::progress, progress_,
           [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000)); });
   connect(document_, &TraceDocument::loaded, this, &TraceTab::on_loaded);
+  connect(view_, &TimelineView::selection_changed, this, &TraceTab::follow_selection);
   connect(kernels_, &KernelTable::kernel_activated, view_, [this](const QString& name) {
     view_->set_search(name);
     view_->search_next();
@@ -66,10 +86,25 @@ void TraceTab::show_side_tab(const QString& name) {
     if (side_->tabText(i).compare(name, Qt::CaseInsensitive) == 0) side_->setCurrentIndex(i);
 }
 
+QString TraceTab::current_side_tab() const { return side_->tabText(side_->currentIndex()); }
+
+void TraceTab::follow_selection() {
+  const QWidget* current = side_->currentWidget();
+  if (view_->selected() && current == summary_)
+    side_->setCurrentWidget(details_);
+  else if (!view_->selected() && current == details_)
+    side_->setCurrentWidget(summary_);
+}
+
 void TraceTab::on_loaded() {
   view_->set_trace(document_->trace());
+  side_->setCurrentWidget(summary_);
   if (const auto analysis = document_->analysis()) {
     view_->set_overlays(analysis->overlays);
+    // Open on the timed work, not on the start-up before it; F still fits the whole trace.
+    view_->set_window(first_view_window(*document_->trace(), analysis->report));
+    verdict_->setText(QString::fromStdString(verdict_line(analysis->report)));
+    verdict_->setVisible(!verdict_->text().isEmpty());
     summary_->setHtml(summary_html(*document_->trace(), *analysis));
     kernels_->set_rows(*analysis);
     legend_->setHtml(legend_html(*analysis));

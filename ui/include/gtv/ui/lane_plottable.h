@@ -4,6 +4,7 @@
 // blocks. Cost follows the pixels on screen, not the events in the trace.
 #include <qcustomplot.h>
 
+#include <optional>
 #include <vector>
 
 #include "gtv/model/lod.h"
@@ -22,6 +23,9 @@ class LanePlottable : public QCPAbstractPlottable {
                          const QCPRange& key_range = QCPRange()) const override;
   // Spans drawn in the last paint (for tests and the benchmark).
   [[nodiscard]] std::size_t last_span_count() const { return last_span_count_; }
+  // The text drawn on an event: a kernel by its base name ("Kernel2<cutlass_80_simt_sgemm_...>"), the full name
+  // being in its tooltip and details. Made once per name, not per event and replot.
+  [[nodiscard]] const QString& label_of(const Event& e) const;
 
  protected:
   void draw(QCPPainter* painter) override;
@@ -41,6 +45,9 @@ class LanePlottable : public QCPAbstractPlottable {
   const TimelineState* state_;
   std::vector<LodSpan> spans_;  // reused across paints
   std::size_t last_span_count_ = 0;
+  mutable const Trace* labels_trace_ = nullptr;                // the trace label_of's caches belong to
+  mutable std::vector<std::optional<QString>> name_labels_;    // per StringId: the name as written
+  mutable std::vector<std::optional<QString>> kernel_labels_;  // per StringId: the kernel's base name
 };
 
 }  // namespace gtv::ui

@@ -43,7 +43,9 @@ class MainWindow : public QMainWindow {
   void open_dialog();
   void export_dialog(bool whole_trace);
   void add_recent(const QString& path);
+  void remove_recent(const QString& path);
   void refresh_recent_menu();
+  void refresh_tab_titles();
   void on_failed(TraceTab* tab, const QString& message);
   void apply_theme();
   void show_empty_hint();

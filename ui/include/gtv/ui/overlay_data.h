@@ -29,11 +29,15 @@ struct IdleBand {
   std::string tooltip;  // "GPU 1 idle 4.43 ms: host blocked (cudaMemcpyAsync to pageable memory)"
 };
 
+// One measurement's host interval (or its truth, host start to the end of its GPU work) above the lanes.
 struct Bracket {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
-  std::string label;  // "stopwatch: 11.4 ms"
-  int method = 0;     // colour index
+  std::string name;     // the measurement's name: "first matmul N=4 on cuda:0" (may be empty)
+  std::string figure;   // method and number: "stopwatch 56.6 ms", "truth 65.2 ms"
+  int method = 0;       // colour index
+  std::string tooltip;  // every word of it, for a label that had to be shortened
+  [[nodiscard]] std::string label() const { return name.empty() ? figure : name + " \u2014 " + figure; }
 };
 
 struct Mark {

@@ -50,7 +50,25 @@ struct TimeUnit {
   const char* suffix = "ns";
 };
 [[nodiscard]] TimeUnit choose_time_unit(TimeNs span_ns);
-// An axis label: value in unit with just enough decimals to tell ticks step_ns apart.
+// An axis label: value in unit with the decimals that write a multiple of step_ns exactly (a 2.5 ms step reads
+// "447.5 ms", never "448 ms").
 [[nodiscard]] std::string format_axis_time(double t_ns, TimeUnit unit, double step_ns);
+// Decimals that write every multiple of step_units exactly (2.5 -> 1, 0.05 -> 2, 5 -> 0); at most 9.
+[[nodiscard]] int exact_decimals(double step_units);
+
+// How the ticks of one view are labelled: at fine zoom far from the origin, absolute values would need six digits
+// and more ("449750 us"), so the labels count from a base, the tick at or before the view's start, shown once on
+// the first visible tick ("449.5 ms" or "449.5 ms + 250 us", then "+500 us", ...).
+struct AxisLabeling {
+  TimeUnit unit;  // of the tick labels (the offsets when there is a base)
+  double step_ns = 1;
+  bool has_base = false;
+  double base_ns = 0;     // the base, in ns since the origin
+  std::string base_text;  // "449.5 ms"
+};
+// lower_ns/upper_ns: the visible range in ns since the origin; step_ns: the tick step.
+[[nodiscard]] AxisLabeling choose_axis_labeling(double lower_ns, double upper_ns, double step_ns);
+// The label of the tick at t_ns (since the origin); the first visible tick carries the base.
+[[nodiscard]] std::string axis_tick_label(double t_ns, const AxisLabeling& labeling, bool first_visible);
 
 }  // namespace gtv::ui

@@ -3,11 +3,14 @@
 // bands, iteration marks, selection, flow arrow, measured range, box-zoom rectangle) on top.
 #include <qcustomplot.h>
 
+#include <vector>
+
+#include "gtv/ui/label_layout.h"
 #include "gtv/ui/timeline_state.h"
 
 namespace gtv::ui {
 
-// Time axis labels in ns/us/ms/s chosen from the visible span.
+// Time axis labels in ns/us/ms/s chosen from the visible span, exact, from a base at fine zoom (AxisLabeling).
 class TimeTicker : public QCPAxisTicker {
  public:
   TimeTicker() = default;
@@ -15,14 +18,13 @@ class TimeTicker : public QCPAxisTicker {
   void set_origin_ns(TimeNs origin_ns) { origin_ns_ = origin_ns; }
 
  protected:
-  double getTickStep(const QCPRange& range) override;
   QString getTickLabel(double tick, const QLocale& locale, QChar format_char, int precision) override;
   QVector<double> createTickVector(double tick_step, const QCPRange& range) override;
 
  private:
-  double step_ns_ = 1;
   TimeNs origin_ns_ = 0;
-  TimeUnit unit_;
+  AxisLabeling labeling_;          // of the ticks of the last createTickVector
+  double first_visible_tick_ = 0;  // ns since the origin
 };
 
 class LaneHeaders : public QCPLayerable {
@@ -50,6 +52,7 @@ class TimelineOverlays : public QCPLayerable {
 
  private:
   void draw_bands(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
+  void draw_brackets(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
   void draw_warmup(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
   void draw_overlap_strip(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
   void draw_idle_rows(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
@@ -60,5 +63,13 @@ class TimelineOverlays : public QCPLayerable {
   const TimelineState* state_;
   QCPAxisRect* axis_rect_;
 };
+
+// Measurement brackets above the lanes: rows and labels as drawn, shared by the painter and the tooltip.
+inline constexpr double kBracketLabelPadPx = 4;
+[[nodiscard]] int bracket_row_count(const OverlayData& o);
+[[nodiscard]] std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const QFontMetricsF& metrics,
+                                                             const QRectF& area);
+// The label as it fits width_px: whole, else with the name elided in its middle, the figure always whole.
+[[nodiscard]] QString bracket_label_text(const Bracket& b, const QFontMetricsF& metrics, double width_px);
 
 }  // namespace gtv::ui

@@ -30,6 +30,8 @@ struct TimelineState {
   std::optional<QRectF> box;          // ctrl-drag box zoom, in plot pixels
   OverlayData overlays;
   double top_band_px = 0;     // measurement brackets and ranges above the lanes
+  // Bracket labels end before this time: the classroom fades what lies after its playback cursor.
+  std::optional<TimeNs> labels_before_ns;
   double bottom_band_px = 0;  // under the lanes: the GPUs-busy strip, then one idle-cause row per GPU
   double busy_strip_px = 0;
   double idle_row_px = 0;

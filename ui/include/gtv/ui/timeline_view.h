@@ -25,6 +25,8 @@ class TimelineView : public QWidget {
   void set_trace(std::shared_ptr<const Trace> trace);
   [[nodiscard]] const Trace* trace() const { return state_.trace.get(); }
   void set_overlays(OverlayData overlays);
+  // Bracket labels stay left of t_ns (nullopt: anywhere in the plot).
+  void set_labels_before_ns(std::optional<TimeNs> t_ns);
   void set_theme(const Theme& theme);
   [[nodiscard]] const Theme& theme() const { return state_.theme; }
 
@@ -47,6 +49,7 @@ class TimelineView : public QWidget {
   // Events first; where there is none, the analysis overlays (idle intervals under the lanes, warm-up spans).
   [[nodiscard]] QString tooltip_at(QPointF plot_pos) const;
   [[nodiscard]] QString overlay_tooltip_at(QPointF plot_pos) const;
+  [[nodiscard]] QString bracket_tooltip_at(QPointF plot_pos) const;
   // The drawn span (single event or merged block) under a point at the current level of detail.
   struct Block {
     LaneIndex lane = 0;
@@ -80,6 +83,7 @@ class TimelineView : public QWidget {
   void set_measure(std::optional<TimeWindow> range);
 
   [[nodiscard]] QCustomPlot* plot() const { return plot_; }
+  [[nodiscard]] const TimelineState& state() const { return state_; }
   [[nodiscard]] LanePlottable* lanes_plottable() const { return lanes_; }
   // Lays out and draws now (tests, export, benchmark).
   void replot_now();
@@ -113,6 +117,8 @@ class TimelineView : public QWidget {
   bool on_move(class QMouseEvent* event);
   bool on_release(class QMouseEvent* event);
   bool on_key(class QKeyEvent* event);
+  void zoom_by_key(double factor);  // around the mouse when it is over the time area, else the centre
+  [[nodiscard]] bool over_time_area(QPointF plot_pos) const;
   void on_header_click(QPointF pos, bool context_menu);
 
   enum class Drag { None, Pan, Box, Measure };
@@ -127,6 +133,8 @@ class TimelineView : public QWidget {
   TimeWindow press_window_;
   double press_scroll_px_ = 0;
   bool moved_ = false;
+  // Where the mouse is over the time area (cleared when it leaves): W/S zoom around it, as Perfetto does.
+  std::optional<QPointF> hover_pos_;
 };
 
 }  // namespace gtv::ui

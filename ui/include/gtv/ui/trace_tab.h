@@ -2,6 +2,7 @@
 // One tab of the main window: a document's progress while it loads, then its timeline with the side panels.
 #include <QWidget>
 
+class QLabel;
 class QProgressBar;
 class QStackedWidget;
 class QTabWidget;
@@ -24,15 +25,22 @@ class TraceTab : public QWidget {
   [[nodiscard]] DetailsPanel* details() const { return details_; }
   [[nodiscard]] KernelTable* kernels() const { return kernels_; }
   [[nodiscard]] QTextBrowser* summary() const { return summary_; }
+  // The verdict line above the plot: the report's headline sentences, word-wrapped, selectable.
+  [[nodiscard]] QLabel* verdict() const { return verdict_; }
+  // The side panel in front ("Details", "Summary", ...).
+  [[nodiscard]] QString current_side_tab() const;
   // Brings a side panel to the front by name: "details", "summary", "kernels" or "legend".
   void show_side_tab(const QString& name);
 
  private:
   void on_loaded();
+  // Details while an event is selected, the Summary (the verdict and its numbers) while none is.
+  void follow_selection();
 
   TraceDocument* document_;
   QStackedWidget* stack_;
   QProgressBar* progress_;
+  QLabel* verdict_;
   TimelineView* view_;
   QTabWidget* side_;
   DetailsPanel* details_;

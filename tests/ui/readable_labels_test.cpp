@@ -1,0 +1,165 @@
+// QtTest (offscreen): the labels the timeline draws are readable claims. Measurement brackets carry their
+// measurement's name and never overlap or clip, kernels show their base name, and axis ticks read exactly.
+#include <qcustomplot.h>
+
+#include <QtTest/QtTest>
+#include <cmath>
+
+#include "gtv/model/trace_builder.h"
+#include "gtv/ui/document_analysis.h"
+#include "gtv/ui/lane_plottable.h"
+#include "gtv/ui/timeline_layers.h"
+#include "gtv/ui/timeline_view.h"
+
+using namespace gtv;
+using namespace gtv::ui;
+
+namespace {
+
+constexpr const char* kCutlass =
+    "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_tn_align1>(cutlass_80_simt_sgemm_256x128_8x4_tn_align1::"
+    "Params)";
+
+// One GPU lane with a kernel at the start and one at 500 ms, so the view can zoom anywhere in between.
+Trace long_trace(int measurements) {
+  TraceBuilder b;
+  const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+  for (const TimeNs start : {TimeNs{0}, TimeNs{500'000'000}}) {
+    Event e;
+    e.start_ns = start;
+    e.duration_ns = 2'000'000;
+    e.kind = EventKind::Kernel;
+    e.name = b.intern(kCutlass);
+    b.add_event(gpu, e);
+  }
+  for (int i = 0; i < measurements; ++i) {
+    Measurement m;
+    m.name = "first matmul N=" + std::to_string(i) + " on cuda:0";
+    m.method = MeasurementMethod::StopwatchNoSync;
+    m.host_start_ns = 120'000'000 + i * 4'000'000;
+    m.host_end_ns = m.host_start_ns + 3'000'000;
+    m.reported_ns = 3'000'000;
+    b.add_measurement(m);
+  }
+  return std::move(b.build().value());
+}
+
+}  // namespace
+
+class ReadableLabelsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void bracketLabelsCarryTheMeasurementName() {
+    const Trace trace = long_trace(1);
+    const DocumentAnalysis analysis = analyse_document(trace);
+    QVERIFY(!analysis.overlays.brackets.empty());
+    const Bracket& b = analysis.overlays.brackets.front();
+    QCOMPARE(QString::fromStdString(b.label()), QStringLiteral("first matmul N=0 on cuda:0 \u2014 stopwatch 3.00 ms"));
+    QVERIFY(b.tooltip.find("first matmul N=0 on cuda:0") != std::string::npos);
+  }
+
+  void bracketLabelsNeverIntersectNorClip() {
+    // Thirty measurements, as in the warm-up recording, at the full view and zoomed in, in the window's size and
+    // in the projector's large font.
+    auto trace = std::make_shared<const Trace>(long_trace(30));
+    const DocumentAnalysis analysis = analyse_document(*trace);
+    for (const double scale : {1.0, 2.0}) {
+      for (const TimeWindow window :
+           {TimeWindow{0, 510'000'000}, TimeWindow{115'000'000, 245'000'000}, TimeWindow{118'000'000, 140'000'000}}) {
+        TimelineView view;
+        Theme theme = light_theme(scale);
+        view.set_theme(theme);
+        view.resize(1600, 900);
+        view.set_trace(trace);
+        view.set_overlays(analysis.overlays);
+        view.set_window(window);
+        view.replot_now();
+        const QRectF area = view.plot()->axisRect()->rect();
+        const QFontMetricsF metrics(view.state().theme.font(8));
+        const std::vector<LabelPlacement> placed = bracket_placements(view.state(), metrics, area);
+        int labelled = 0;
+        for (std::size_t i = 0; i < placed.size(); ++i) {
+          if (!placed[i].labelled()) continue;
+          ++labelled;
+          QVERIFY(placed[i].x_px >= area.left());
+          QVERIFY(placed[i].right_px() <= area.right() + 1e-6);
+          const QString text = bracket_label_text(analysis.overlays.brackets[i], metrics, placed[i].width_px);
+          QVERIFY2(metrics.horizontalAdvance(text) <= placed[i].width_px - 2 * kBracketLabelPadPx, qPrintable(text));
+          QVERIFY(text.endsWith(QStringLiteral("3.00 ms")));  // the number is never cut
+          for (std::size_t j = i + 1; j < placed.size(); ++j) {
+            if (!placed[j].labelled() || placed[j].row != placed[i].row) continue;
+            QVERIFY(placed[i].right_px() <= placed[j].x_px || placed[j].right_px() <= placed[i].x_px);
+          }
+        }
+        // Zoomed in to a few brackets there is room for labels; further out, brackets of a few pixels may leave none.
+        if (window.span_ns() < 50'000'000) QVERIFY(labelled > 0);
+      }
+    }
+  }
+
+  void kernelLabelIsTheBaseName() {
+    TimelineView view;
+    view.resize(800, 400);
+    auto trace = std::make_shared<const Trace>(long_trace(0));
+    view.set_trace(trace);
+    view.replot_now();
+    const Event& kernel = trace->lane(0).events.front();
+    QCOMPARE(view.lanes_plottable()->label_of(kernel),
+             QStringLiteral("Kernel2<cutlass_80_simt_sgemm_256x128_8x4_tn_align1>"));
+    // The tooltip keeps the full name.
+    QVERIFY(view.tooltip_at(*view.event_center({0, 0})).contains(QString::fromLatin1(kCutlass)));
+  }
+
+  void axisTicksReadExactly() {
+    TimelineView view;
+    view.resize(1600, 600);
+    view.set_trace(std::make_shared<const Trace>(long_trace(0)));
+    struct Case {
+      TimeWindow window;
+      bool base;
+    };
+    for (const Case c : {Case{{445'000'000, 465'000'000}, false}, Case{{449'500'000, 450'000'000}, true},
+                         Case{{449'500'000, 449'502'000}, true}, Case{{0, 510'000'000}, false}}) {
+      view.set_window(c.window);
+      view.replot_now();
+      const QVector<double> ticks = view.plot()->xAxis->tickVector();
+      const QVector<QString> labels = view.plot()->xAxis->tickVectorLabels();
+      QVERIFY(ticks.size() >= 3);
+      bool base_seen = false;
+      double base_ms = 0;
+      for (qsizetype i = 0; i < ticks.size(); ++i) {
+        const bool visible =
+            ticks[i] >= static_cast<double>(c.window.t0_ns) && ticks[i] <= static_cast<double>(c.window.t1_ns);
+        if (!visible) continue;
+        QString label = labels[i];
+        double label_base_ms = 0;
+        if (label.contains(QStringLiteral(" + "))) {
+          const QStringList parts = label.split(QStringLiteral(" + "));
+          QVERIFY(parts[0].endsWith(QStringLiteral(" ms")));
+          base_ms = parts[0].chopped(3).toDouble();
+          label_base_ms = base_ms;
+          label = parts[1];
+        } else if (label.startsWith('+')) {
+          base_seen = true;  // an offset label: the base was written before it
+          label_base_ms = base_ms;
+          label = label.mid(1);
+        }
+        const QStringList number_unit = label.split(' ');
+        QCOMPARE(number_unit.size(), 2);
+        const QString unit = number_unit[1];
+        const double unit_ns = unit == "s" ? 1e9 : unit == "ms" ? 1e6 : unit == "us" ? 1e3 : 1;
+        const double read_ns = label_base_ms * 1e6 + number_unit[0].toDouble() * unit_ns;
+        const bool plain = !labels[i].startsWith('+') && !labels[i].contains(QStringLiteral(" + "));
+        if (plain) base_ms = read_ns / 1e6;  // a plain label can be the base
+        // What the label says is where the tick is, to the nanosecond.
+        QVERIFY2(std::fabs(read_ns - ticks[i]) < 0.5, qPrintable(labels[i]));
+        QVERIFY2(number_unit[0].size() <= 7, qPrintable(labels[i]));  // no "449750 us"
+      }
+      QCOMPARE(base_seen, c.base);
+    }
+  }
+};
+
+QTEST_MAIN(ReadableLabelsTest)
+#include "readable_labels_test.moc"

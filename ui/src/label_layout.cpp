@@ -1,0 +1,97 @@
+#include "gtv/ui/label_layout.h"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <numeric>
+
+namespace gtv::ui {
+namespace {
+
+struct Interval {
+  double x0 = 0;
+  double x1 = 0;
+};
+
+bool meet(const Interval& a, const Interval& b, double gap_px) { return a.x0 < b.x1 + gap_px && b.x0 < a.x1 + gap_px; }
+
+}  // namespace
+
+std::vector<LabelPlacement> layout_bracket_labels(std::span<const LabelRequest> requests, double left_px,
+                                                  double right_px, int row_count, double inset_px, double gap_px) {
+  std::vector<LabelPlacement> out(requests.size());
+  if (row_count <= 0 || right_px <= left_px) return out;
+  const double plot_px = right_px - left_px;
+  auto bracket_of = [&](std::size_t i) {
+    return Interval{std::max(requests[i].x0_px, left_px), std::min(requests[i].x1_px, right_px)};
+  };
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < requests.size(); ++i)
+    if (requests[i].x1_px >= left_px && requests[i].x0_px <= right_px) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return requests[a].x0_px < requests[b].x0_px; });
+
+  // Rows first, for the brackets alone: each takes, of the rows where it fits, the one free the longest, so
+  // brackets spread over the rows and leave their labels room on both sides. Brackets may touch.
+  std::vector<double> row_end(static_cast<std::size_t>(row_count), -1e300);
+  std::vector<std::vector<std::size_t>> rows(static_cast<std::size_t>(row_count));
+  for (const std::size_t i : order) {
+    const Interval b = bracket_of(i);
+    std::size_t best = rows.size();
+    for (std::size_t row = 0; row < rows.size(); ++row)
+      if (row_end[row] <= b.x0 && (best == rows.size() || row_end[row] < row_end[best])) best = row;
+    if (best == rows.size()) continue;  // deeper than row_count: not drawn
+    row_end[best] = b.x1;
+    rows[best].push_back(i);
+    out[i] = {static_cast<int>(best), b.x0, 0};
+  }
+
+  // Then labels, left to right, each in its bracket's row: the whole label if it can, else narrowed to the
+  // bracket's width, else to min_px; under the bracket from its start, else ending at its end and reaching left.
+  std::vector<std::vector<Interval>> labels(rows.size());
+  auto fits = [&](std::size_t row, std::size_t self, Interval label) {
+    for (const std::size_t j : rows[row])
+      if (j != self && meet(bracket_of(j), label, 0)) return false;
+    return std::none_of(labels[row].begin(), labels[row].end(),
+                        [&](const Interval& other) { return meet(other, label, gap_px); });
+  };
+  for (const std::size_t i : order) {
+    if (out[i].row < 0) continue;
+    const auto row = static_cast<std::size_t>(out[i].row);
+    const LabelRequest& r = requests[i];
+    const Interval bracket = bracket_of(i);
+    // The free room on either side of the bracket in its row, for a label shortened just enough to fit there.
+    double free_left = left_px, free_right = right_px;
+    for (const std::size_t j : rows[row]) {
+      const Interval other = bracket_of(j);
+      if (j != i && other.x1 <= bracket.x1) free_left = std::max(free_left, other.x1);
+      if (j != i && other.x0 >= bracket.x0) free_right = std::min(free_right, other.x0);
+    }
+    for (const Interval& other : labels[row]) {
+      if (other.x1 <= bracket.x1) free_left = std::max(free_left, other.x1 + gap_px);
+      if (other.x0 >= bracket.x0) free_right = std::min(free_right, other.x0 - gap_px);
+    }
+    auto shortened = [&](double room_px) { return std::clamp(room_px, std::min(r.min_px, r.full_px), r.full_px); };
+    std::array<double, 5> widths = {r.full_px, shortened(free_right - bracket.x0 - inset_px),
+                                    shortened(bracket.x1 - inset_px - free_left),
+                                    shortened(bracket.x1 - bracket.x0 - inset_px), std::min(r.full_px, r.min_px)};
+    std::sort(widths.begin(), widths.end(), std::greater<>());  // the least shortened label that fits
+    bool placed = false;
+    for (const double wanted_px : widths) {
+      const double width = std::min(wanted_px, plot_px);
+      if (width <= 0) continue;
+      for (const double start : {bracket.x0 + inset_px, bracket.x1 - inset_px - width}) {
+        const double x = std::max(left_px, std::min(start, right_px - width));
+        if (placed || !fits(row, i, {x, x + width})) continue;
+        labels[row].push_back({x, x + width});
+        out[i].x_px = x;
+        out[i].width_px = width;
+        placed = true;
+      }
+      if (placed) break;
+    }
+  }
+  return out;
+}
+
+}  // namespace gtv::ui
