@@ -23,21 +23,43 @@ bool wants_export(int argc, char** argv) {
 
 Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   QCommandLineParser parser;
-  parser.setApplicationDescription("gtv: GPU Timeline Visualizer");
+  parser.setApplicationDescription(
+      "gtv: GPU Timeline Visualizer\n\n"
+      "Headless modes (no display needed; each writes a picture and exits):\n"
+      "  --export OUT TRACE                 figure: title, timeline, legend, verdict caption (.png .jpg .pdf .svg)\n"
+      "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel)\n"
+      "  --compare-shot OUT TRACE TRACE...  the compare view of two or more traces, aligned\n"
+      "  --classroom-shot OUT TRACE         classroom mode at --cursor F (0..1), GPU lanes hidden unless --reveal\n"
+      "  --run-panel-shot OUT [TRACE...]    the window with the run panel open (LibTorch builds)");
   parser.addHelpOption();
   parser.addPositionalArgument("trace", "Trace files (.json, .json.gz) to open.");
-  const QCommandLineOption export_opt("export", "Write an image (.png, .jpg, .pdf, .svg) and exit.", "out");
+  const QCommandLineOption export_opt("export",
+                                      "Write a figure (.png, .jpg, .pdf, .svg) and exit: a title line (scenario or "
+                                      "file name, GPUs), the timeline, a legend of exactly what it shows and the "
+                                      "verdict as a caption.",
+                                      "out");
   const QCommandLineOption range_opt("range",
                                      "Time range T0:T1 (units ns/us/ms/s; bare numbers are ms). Default: the timed "
                                      "work, as the window opens (the measurements, else the steady part).",
                                      "T0:T1");
-  const QCommandLineOption size_opt("size", "Image size in pixels.", "WxH");
+  const QCommandLineOption size_opt("size",
+                                    "Image size in pixels. --export: W is the width and H the most the figure may "
+                                    "take (the image is no taller than its title, lanes, legend and caption need; "
+                                    "default 1600 wide, as tall as that). Shots: the window size.",
+                                    "WxH");
   const QCommandLineOption scale_opt("scale", "Raster scale factor (2 for print).", "factor", "1");
   const QCommandLineOption dark_opt("dark", "Dark theme.");
   const QCommandLineOption font_opt("font-scale", "Presentation font scale.", "factor", "1");
   const QCommandLineOption shot_opt("window-shot", "Save a picture of the whole window and exit.", "out");
   const QCommandLineOption side_opt("side-tab", "Side panel shown in the window shot.", "name", "summary");
-  parser.addOptions({export_opt, range_opt, size_opt, scale_opt, dark_opt, font_opt, shot_opt, side_opt});
+  // Parsed by teaching_shots.cpp before this parser runs; listed here so --help names every mode.
+  const QCommandLineOption compare_opt("compare-shot", "Save the compare view of the traces and exit.", "out");
+  const QCommandLineOption classroom_opt("classroom-shot", "Save classroom mode for one trace and exit.", "out");
+  const QCommandLineOption run_panel_opt("run-panel-shot", "Save the window with the run panel and exit.", "out");
+  const QCommandLineOption cursor_opt("cursor", "Classroom shot: cursor at this fraction of the trace.", "0..1");
+  const QCommandLineOption reveal_opt("reveal", "Classroom shot: show the GPU lanes.");
+  parser.addOptions({export_opt, range_opt, size_opt, scale_opt, dark_opt, font_opt, shot_opt, side_opt, compare_opt,
+                     classroom_opt, run_panel_opt, cursor_opt, reveal_opt});
   parser.process(arguments);  // handles --help and unknown options (exits with a message)
   CommandLine cl;
   cl.traces = parser.positionalArguments();
@@ -82,6 +104,8 @@ int run_export(const CommandLine& cl) {
   if (loaded.analysis) view.set_overlays(loaded.analysis->overlays);
   view.replot_now();
   ui::ExportOptions options = *cl.export_options;
+  if (loaded.analysis)
+    options.figure = ui::figure_text(*loaded.trace, *loaded.analysis, cl.traces.front(), view.color_mode(), cl.dark);
   if (!options.range && loaded.analysis) {
     // The image shows what the window opens on: the timed work, not the start-up before it.
     const ui::TimeWindow first = ui::first_view_window(*loaded.trace, loaded.analysis->report);

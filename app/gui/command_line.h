@@ -1,6 +1,7 @@
 #pragma once
 // gtv's command line: `gtv [TRACE...]` opens the traces in tabs; `gtv --export OUT [--range T0:T1]
-// [--size WxH] [--scale F] [--dark] [--font-scale F] TRACE` renders one image with no window.
+// [--size WxH] [--scale F] [--dark] [--font-scale F] TRACE` renders one figure (title, timeline, legend,
+// caption) with no window; --help lists every headless mode, teaching_shots.cpp's too.
 #include <QStringList>
 #include <optional>
 

@@ -130,7 +130,9 @@ DocumentAnalysis analyse_document(const Trace& trace) {
   d.report = analysis::analyze(trace);
   d.report_text = analysis::format_report(d.report, analysis::Format::Text);
   d.kernel_colors = kernel_colors(trace, d.report.kernels);
+  d.owners = std::make_shared<const WorkOwners>(work_owners(trace));
   d.overlays = overlays_of(trace, d.report);
+  d.overlays.owners = d.owners;
   return d;
 }
 

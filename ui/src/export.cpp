@@ -3,12 +3,18 @@
 #include <qcustomplot.h>
 
 #include <QFileInfo>
+#include <QImage>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
 #include <QSvgGenerator>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 
+#include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_view.h"
 
 namespace gtv::ui {
@@ -16,6 +22,16 @@ namespace {
 
 constexpr int kDefaultWidthPx = 1600;
 constexpr int kMaxAutoHeightPx = 12000;
+// Every figure device paints at one resolution, so text measured once fits in PNG, JPG, PDF and SVG alike.
+constexpr int kFigureDpi = 96;
+constexpr int kDotsPerMeter = 3780;  // 96 dpi
+constexpr double kSwatchPx = 12;
+constexpr double kSwatchGapPx = 6;
+constexpr std::size_t kFigureKernels = 8;
+constexpr std::size_t kCaptionSentences = 2;
+// Vector viewers lay text out with their own font metrics, a few percent wider than Qt's at times: text is
+// measured this much wider, so a caption line or legend row never runs past the page edge there.
+constexpr double kTextSlack = 1.06;
 
 bool write_svg(QCustomPlot* plot, const QString& path, int width, int height) {
   QSvgGenerator generator;
@@ -44,6 +60,166 @@ bool write_file(TimelineView& view, const QString& suffix, const QString& tmp, c
   return false;
 }
 
+QImage metrics_image() {
+  QImage image(1, 1, QImage::Format_ARGB32);
+  image.setDotsPerMeterX(kDotsPerMeter);
+  image.setDotsPerMeterY(kDotsPerMeter);
+  return image;
+}
+
+struct FigureFonts {
+  QFont title, legend, group, caption;
+};
+
+FigureFonts figure_fonts(const Theme& theme) {
+  return {theme.font(12, true), theme.font(9), theme.font(9, true), theme.font(10)};
+}
+
+// One legend item per group title (starting a row) and per entry, in order.
+struct LegendItem {
+  QString text;
+  Rgb color = 0;
+  bool is_title = false;
+};
+
+std::vector<LegendItem> legend_items(const FigureText& figure) {
+  std::vector<LegendItem> items;
+  for (const LegendGroup& g : figure.legend) {
+    items.push_back({QString::fromStdString(g.title) + QLatin1Char(':'), 0, true});
+    for (const LegendEntry& e : g.entries) items.push_back({QString::fromStdString(e.label), e.color, false});
+  }
+  return items;
+}
+
+struct FigurePlan {
+  FigureLayout layout;
+  std::vector<LegendItem> items;
+  std::vector<QString> caption_lines;
+  FigureFonts fonts;
+};
+
+FigurePlan plan_figure(TimelineView& view, const ExportOptions& o, int width, int plot_needed) {
+  const FigureText& text = *o.figure;
+  FigurePlan plan;
+  plan.fonts = figure_fonts(view.theme());
+  QImage device = metrics_image();
+  const QFontMetricsF title(plan.fonts.title, &device), legend(plan.fonts.legend, &device),
+      group(plan.fonts.group, &device), caption(plan.fonts.caption, &device);
+  FigureMetrics m;
+  m.width_px = width;
+  m.max_height_px = o.height_px;
+  m.plot_needed_px = plot_needed;
+  m.title_px = text.title.isEmpty() ? 0 : title.height();
+  plan.items = legend_items(text);
+  for (const LegendItem& item : plan.items) {
+    const double w = item.is_title ? group.horizontalAdvance(item.text)
+                                   : kSwatchPx + kSwatchGapPx + legend.horizontalAdvance(item.text);
+    m.legend_item_widths_px.push_back(std::ceil(w * kTextSlack) + 1);
+    m.legend_item_breaks.push_back(item.is_title);
+  }
+  m.legend_item_px = std::max(legend.height(), group.height()) + 4;
+  const double inner_w = width - 2 * m.margin_px;
+  for (const std::string& line : wrap_words(text.caption.toStdString(), inner_w, [&](std::string_view piece) {
+         return kTextSlack *
+                caption.horizontalAdvance(QString::fromUtf8(piece.data(), static_cast<qsizetype>(piece.size())));
+       }))
+    plan.caption_lines.push_back(QString::fromStdString(line));
+  m.caption_line_px = caption.lineSpacing();
+  m.caption_lines = plan.caption_lines.size();
+  plan.layout = layout_figure(m);
+  return plan;
+}
+
+QRectF rect_of(const Box& b) { return QRectF(b.x, b.y, b.w, b.h); }
+
+void paint_figure(QCPPainter& p, TimelineView& view, const FigurePlan& plan, const FigureText& text, int width) {
+  const Theme& theme = view.theme();
+  const FigureLayout& f = plan.layout;
+  p.fillRect(QRectF(0, 0, width, f.height_px), theme.background);
+  p.setPen(theme.text);
+  if (!text.title.isEmpty()) {
+    p.setFont(plan.fonts.title);
+    p.drawText(rect_of(f.title), Qt::AlignLeft | Qt::AlignVCenter, text.title);
+  }
+  p.save();
+  p.translate(f.plot.x, f.plot.y);
+  view.plot()->toPainter(&p, static_cast<int>(f.plot.w), static_cast<int>(f.plot.h));
+  p.restore();
+  for (std::size_t i = 0; i < plan.items.size() && i < f.legend_items.size(); ++i) {
+    const LegendItem& item = plan.items[i];
+    QRectF r = rect_of(f.legend_items[i]);
+    p.setPen(theme.text);
+    if (item.is_title) {
+      p.setFont(plan.fonts.group);
+      p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, item.text);
+      continue;
+    }
+    const QRectF swatch(r.left(), r.center().y() - kSwatchPx / 2, kSwatchPx, kSwatchPx);
+    p.fillRect(swatch, QColor::fromRgb(static_cast<QRgb>(item.color)));
+    p.setPen(theme.text);
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(swatch);
+    p.setFont(plan.fonts.legend);
+    r.setLeft(swatch.right() + kSwatchGapPx);
+    // An entry wider than the image (a very long kernel name) loses its middle, never its ends.
+    const QString shown =
+        QFontMetricsF(plan.fonts.legend, p.device()).elidedText(item.text, Qt::ElideMiddle, r.width());
+    p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, shown);
+  }
+  p.setFont(plan.fonts.caption);
+  p.setPen(theme.text);
+  const double line_px = plan.caption_lines.empty() ? 0 : f.caption.h / static_cast<double>(plan.caption_lines.size());
+  for (std::size_t i = 0; i < plan.caption_lines.size(); ++i)
+    p.drawText(QRectF(f.caption.x, f.caption.y + static_cast<double>(i) * line_px, f.caption.w, line_px),
+               Qt::AlignLeft | Qt::AlignVCenter, plan.caption_lines[i]);
+}
+
+bool write_figure(TimelineView& view, const QString& suffix, const QString& tmp, const ExportOptions& o, int w,
+                  const FigurePlan& plan) {
+  const int h = static_cast<int>(std::ceil(plan.layout.height_px));
+  QCPPainter p;
+  if (suffix == "svg") {
+    QSvgGenerator generator;
+    generator.setFileName(tmp);
+    generator.setResolution(kFigureDpi);
+    generator.setSize(QSize(w, h));
+    generator.setViewBox(QRect(0, 0, w, h));
+    generator.setTitle(o.figure->title);
+    if (!p.begin(&generator)) return false;
+    paint_figure(p, view, plan, *o.figure, w);
+    return p.end();
+  }
+  if (suffix == "pdf") {
+    QPdfWriter writer(tmp);
+    writer.setResolution(kFigureDpi);
+    writer.setCreator(QStringLiteral("gtv"));
+    writer.setTitle(o.figure->title);
+    const QSizeF points(w * 72.0 / kFigureDpi, h * 72.0 / kFigureDpi);
+    writer.setPageLayout(QPageLayout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch),
+                                     QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+    if (!p.begin(&writer)) return false;
+    p.setMode(QCPPainter::pmNonCosmetic);
+    paint_figure(p, view, plan, *o.figure, w);
+    return p.end();
+  }
+  QImage image(static_cast<int>(std::lround(w * o.scale)), static_cast<int>(std::lround(h * o.scale)),
+               QImage::Format_ARGB32);
+  image.setDotsPerMeterX(kDotsPerMeter);
+  image.setDotsPerMeterY(kDotsPerMeter);
+  image.fill(view.theme().background);
+  if (!p.begin(&image)) return false;
+  p.setRenderHint(QPainter::Antialiasing);
+  p.setRenderHint(QPainter::TextAntialiasing);
+  if (o.scale != 1.0) {
+    p.scale(o.scale, o.scale);
+    p.setMode(QCPPainter::pmNonCosmetic);
+  }
+  paint_figure(p, view, plan, *o.figure, w);
+  if (!p.end()) return false;
+  if (suffix == "png") return image.save(tmp, "PNG");
+  return image.convertToFormat(QImage::Format_RGB32).save(tmp, "JPG", o.jpg_quality);
+}
+
 }  // namespace
 
 Status export_timeline(TimelineView& view, const ExportOptions& o) {
@@ -60,9 +236,14 @@ Status export_timeline(TimelineView& view, const ExportOptions& o) {
     view.fit();
   if (o.whole_trace) view.set_scroll_px(0);
   const int w = o.width_px > 0 ? o.width_px : kDefaultWidthPx;
-  const int h = o.height_px > 0 ? o.height_px : auto_height(view);
   const QString tmp = o.path + QStringLiteral(".part");
-  const bool ok = write_file(view, suffix, tmp, o, w, h);
+  bool ok = false;
+  if (o.figure) {
+    ok = write_figure(view, suffix, tmp, o, w, plan_figure(view, o, w, auto_height(view)));
+  } else {
+    const int h = o.height_px > 0 ? o.height_px : auto_height(view);
+    ok = write_file(view, suffix, tmp, o, w, h);
+  }
   view.set_window(old_window);
   view.set_scroll_px(old_scroll);
   view.replot_now();
@@ -75,6 +256,35 @@ Status export_timeline(TimelineView& view, const ExportOptions& o) {
   std::filesystem::rename(tmp.toStdString(), o.path.toStdString(), ec);
   if (ec) return Error{o.path.toStdString() + ": " + ec.message()};
   return ok_status();
+}
+
+FigureLayout export_figure_layout(TimelineView& view, const ExportOptions& o) {
+  const int w = o.width_px > 0 ? o.width_px : kDefaultWidthPx;
+  return plan_figure(view, o, w, auto_height(view)).layout;
+}
+
+FigureText figure_text(const Trace& trace, const DocumentAnalysis& analysis, const QString& file_path,
+                       ColorMode color_mode, bool dark) {
+  FigureText text;
+  QString name = QString::fromStdString(trace.metadata().scenario);
+  if (name.isEmpty()) {
+    name = QFileInfo(file_path).fileName();
+    for (const char* suffix : {".gz", ".json"})
+      if (name.endsWith(QLatin1String(suffix))) name.chop(static_cast<qsizetype>(std::strlen(suffix)));
+  }
+  text.title = QString::fromStdString(figure_title(name.toStdString(), trace.devices()));
+  const auto& verdict = analysis.report.verdict;
+  for (std::size_t i = 0; i < verdict.size() && i < kCaptionSentences; ++i)
+    text.caption += (i ? QStringLiteral(" ") : QString()) + QString::fromStdString(verdict[i]);
+  const Theme theme = dark ? dark_theme() : light_theme();
+  LegendOptions legend;
+  legend.only_present = true;
+  legend.kernel_count = kFigureKernels;
+  legend.color_mode = color_mode;
+  legend.background = theme.background.rgb() & 0xffffff;
+  legend.strip_background = theme.header_background.rgb() & 0xffffff;
+  text.legend = legend_groups(trace, analysis, legend);
+  return text;
 }
 
 Expected<TimeNs> parse_time(std::string_view text) {

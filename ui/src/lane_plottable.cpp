@@ -1,6 +1,7 @@
 #include "gtv/ui/lane_plottable.h"
 
 #include <algorithm>
+#include <array>
 
 #include "gtv/analysis/kernel_stats.h"
 
@@ -13,6 +14,9 @@ QColor to_qcolor(Rgb rgb) { return QColor::fromRgb(static_cast<QRgb>(rgb)); }
 constexpr double kMinLabelPx = 28;
 // Larger merged blocks are shown as matching the search only if a short scan finds a match.
 constexpr std::uint32_t kMaxBlockScan = 256;
+// A merged block's owner is judged from this many events spread over it: enough to see a majority, and the cost
+// stays per block, never per event.
+constexpr std::uint32_t kOwnerSamples = 15;
 
 }  // namespace
 
@@ -84,7 +88,12 @@ void LanePlottable::draw_lane(QCPPainter* painter, const LaneRow& row, const Tim
     x0 = std::max(x0, g.left - 2);
     x1 = std::min(x1, g.lane_area.right() + 2);
     const QRectF r(x0, g.y_top + span.depth * depth_px + 1, std::max(x1 - x0, 1.0), depth_px - 2);
-    draw_span(painter, lane, span, r);
+    draw_span(painter, row.lane, lane, span, r);
+    if (span.count > 1 && r.width() >= 4 && state_->color_mode == ColorMode::Owner && !state_->search_active) {
+      bool several_owners = false;
+      static_cast<void>(block_color(row.lane, lane, span, &several_owners));
+      if (several_owners) draw_owner_stripes(painter, row.lane, lane, span, r, map, g.left);
+    }
     ++last_span_count_;
   }
 }
@@ -124,9 +133,77 @@ const QString& LanePlottable::label_of(const Event& e) const {
   return *cached;
 }
 
-void LanePlottable::draw_span(QCPPainter* painter, const Lane& lane, const LodSpan& span, const QRectF& r) const {
+Rgb LanePlottable::block_color(LaneIndex lane_index, const Lane& lane, const LodSpan& span,
+                               bool* several_owners) const {
+  if (several_owners) *several_owners = false;
+  const Event& first = lane.events[span.first_index];
+  const WorkOwners* owners = state_->overlays.owners.get();
+  if (state_->color_mode != ColorMode::Owner || !owners || lane_index >= owners->of_event.size() ||
+      owners->of_event[lane_index].empty())
+    return state_->color_of(lane_index, span.first_index, first);
+  const std::vector<std::uint16_t>& of_event = owners->of_event[lane_index];
+  const std::uint32_t last =
+      std::min<std::uint32_t>(span.first_index + span.count, static_cast<std::uint32_t>(of_event.size()));
+  const std::uint32_t step = std::max<std::uint32_t>(1, (last - span.first_index) / kOwnerSamples);
+  std::array<std::pair<std::uint16_t, std::uint32_t>, kOwnerSamples + 1> tally{};
+  std::size_t distinct = 0;
+  std::uint32_t samples = 0;
+  for (std::uint32_t i = span.first_index; i < last && samples <= kOwnerSamples; i += step) {
+    const Event& e = lane.events[i];
+    if (e.depth != span.depth || e.start_ns >= span.end_ns) continue;
+    ++samples;
+    const std::uint16_t owner = of_event[i];
+    std::size_t k = 0;
+    while (k < distinct && tally[k].first != owner) ++k;
+    if (k == distinct) tally[distinct++] = {owner, 0};
+    ++tally[k].second;
+  }
+  if (several_owners) *several_owners = distinct > 1;
+  for (std::size_t k = 0; k < distinct; ++k) {
+    if (tally[k].second * 2 <= samples) continue;
+    return tally[k].first < owners->colors.size() ? owners->colors[tally[k].first] : kind_color(first.kind);
+  }
+  return samples == 0 ? kind_color(first.kind) : kMixedOwnersColor;
+}
+
+// A block whose events have several owners shows who ran when, two pixels at a time: each column takes the owner
+// of the first event there (one binary search per column), so models that take turns show as alternating
+// stripes, never as one block of the majority's colour or grey; columns with no event keep the block's fill.
+void LanePlottable::draw_owner_stripes(QCPPainter* painter, LaneIndex lane_index, const Lane& lane, const LodSpan& span,
+                                       const QRectF& r, const TimeMapping& map, double left) const {
+  const WorkOwners& owners = *state_->overlays.owners;
+  const std::vector<std::uint16_t>& of_event = owners.of_event[lane_index];
+  const auto& at_depth = lane.by_depth[span.depth];
+  constexpr double kColumnPx = 2;
+  // Columns of one owner are filled as one rectangle: a few fills per block, not one per column.
+  std::uint16_t run_owner = kNoOwner;
+  double run_x = r.left();
+  const auto flush = [&](double end_x) {
+    if (run_owner < owners.colors.size() && end_x > run_x)
+      painter->fillRect(QRectF(run_x, r.top(), end_x - run_x, r.height()),
+                        to_qcolor(owners.colors[run_owner]).darker(125));
+  };
+  for (double x = r.left(); x < r.right(); x += kColumnPx) {
+    const TimeNs t0 = std::max(span.start_ns, map.time_at(x - left));
+    const TimeNs t1 = std::min(span.end_ns, map.time_at(x + kColumnPx - left));
+    const std::size_t k = first_ending_after(lane, span.depth, t0);
+    const bool has_event = k < at_depth.size() && lane.events[at_depth[k]].start_ns < t1;
+    const std::uint16_t owner = has_event ? of_event[at_depth[k]] : kNoOwner;
+    if (owner == run_owner) continue;
+    flush(x);
+    run_owner = owner;
+    run_x = x;
+  }
+  flush(r.right());
+  if (r.width() >= 4) painter->fillRect(r, QBrush(QColor(0, 0, 0, 90), Qt::BDiagPattern));
+}
+
+void LanePlottable::draw_span(QCPPainter* painter, LaneIndex lane_index, const Lane& lane, const LodSpan& span,
+                              const QRectF& r) const {
   const Event& e = lane.events[span.first_index];
-  QColor fill = to_qcolor(state_->color_of(e));
+  const Rgb rgb =
+      span.count > 1 ? block_color(lane_index, lane, span) : state_->color_of(lane_index, span.first_index, e);
+  QColor fill = to_qcolor(rgb);
   bool match = false;
   if (state_->search_active) {
     match = span.count == 1 ? (e.name < state_->name_matches.size() && state_->name_matches[e.name])
@@ -144,7 +221,7 @@ void LanePlottable::draw_span(QCPPainter* painter, const Lane& lane, const LodSp
       const QString shown =
           painter->fontMetrics().elidedText(name, Qt::ElideRight, static_cast<int>(text_rect.width()));
       if (!shown.isEmpty()) {
-        painter->setPen(to_qcolor(text_color_on(state_->color_of(e))));
+        painter->setPen(to_qcolor(text_color_on(rgb)));
         painter->drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft, shown);
       }
     }

@@ -121,6 +121,7 @@ void MainWindow::build_menus() {
     dark_ = on;
     apply_theme();
   });
+  add_color_menu(view);
   QMenu* scale = view->addMenu(tr("Presentation font scale"));
   auto* group = new QActionGroup(this);
   for (double s : {1.0, 1.25, 1.5, 2.0}) {
@@ -133,6 +134,32 @@ void MainWindow::build_menus() {
       apply_theme();
     });
   }
+}
+
+// Colour by model/range, kind, kernel name or stream; per tab, so the checks follow the current tab on opening.
+void MainWindow::add_color_menu(QMenu* view) {
+  QMenu* colors = view->addMenu(tr("&Colour by (C cycles)"));
+  auto* group = new QActionGroup(colors);
+  const std::pair<ColorMode, QString> modes[] = {{ColorMode::Owner, tr("&Model / range that launched it")},
+                                                 {ColorMode::Kind, tr("&Kind")},
+                                                 {ColorMode::KernelName, tr("Kernel &name")},
+                                                 {ColorMode::Stream, tr("&Stream")}};
+  for (const auto& [mode, text] : modes) {
+    QAction* a = colors->addAction(text);
+    a->setCheckable(true);
+    a->setData(static_cast<int>(mode));
+    group->addAction(a);
+    connect(a, &QAction::triggered, this, [this, mode] {
+      if (auto* t = current_tab()) t->view()->set_color_mode(mode);
+    });
+  }
+  connect(colors, &QMenu::aboutToShow, this, [this, group] {
+    const TraceTab* t = current_tab();
+    for (QAction* a : group->actions()) {
+      a->setEnabled(t != nullptr);
+      a->setChecked(t && a->data().toInt() == static_cast<int>(t->view()->color_mode()));
+    }
+  });
 }
 
 void MainWindow::build_toolbar() {
@@ -214,6 +241,8 @@ void MainWindow::export_dialog(bool whole_trace) {
   options.width_px = t->view()->width();
   options.height_px = whole_trace ? 0 : t->view()->height();                // whole trace: tall enough for every lane
   options.scale = QFileInfo(path).suffix().toLower() == "pdf" ? 1.0 : 2.0;  // print quality for raster
+  if (const auto analysis = t->document()->analysis())
+    options.figure = figure_text(*t->view()->trace(), *analysis, t->document()->path(), t->view()->color_mode(), dark_);
   const Status status = export_timeline(*t->view(), options);
   if (!status.ok()) {
     if (error_hook())

@@ -50,4 +50,20 @@ const ShadedSegment* warmup_at(const OverlayData& o, TimeNs t_ns, TimeNs toleran
   return best;
 }
 
+std::optional<BusyOverSpan> busy_over(const OverlayData& o, TimeNs t0_ns, TimeNs t1_ns) {
+  const std::vector<Step>& steps = o.busy_gpus;  // the last step (value 0) only marks the end
+  if (steps.size() < 2 || t0_ns >= steps.back().time_ns || t1_ns <= steps.front().time_ns) return std::nullopt;
+  // The step in force at t0: the last one starting at or before it.
+  auto it = std::upper_bound(steps.begin(), steps.end(), t0_ns, [](TimeNs t, const Step& s) { return t < s.time_ns; });
+  if (it != steps.begin()) --it;
+  BusyOverSpan span{it->value, it->value, it->time_ns, 0, 0};
+  for (; it + 1 != steps.end() && it->time_ns < std::max(t1_ns, t0_ns + 1); ++it) {
+    span.min_busy = std::min(span.min_busy, it->value);
+    span.max_busy = std::max(span.max_busy, it->value);
+    span.end_ns = (it + 1)->time_ns;
+    ++span.steps;
+  }
+  return span;
+}
+
 }  // namespace gtv::ui

@@ -1,5 +1,8 @@
 #include "gtv/ui/palette.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace gtv::ui {
 
 std::uint64_t stable_hash(std::string_view text) {
@@ -45,6 +48,53 @@ Rgb kind_color(EventKind kind) {
 
 Rgb event_color(EventKind kind, std::string_view name) {
   return kind == EventKind::Kernel ? kernel_color(name) : kind_color(kind);
+}
+
+std::string_view to_string(ColorMode mode) {
+  switch (mode) {
+    case ColorMode::Owner:
+      return "model / range";
+    case ColorMode::Kind:
+      return "kind";
+    case ColorMode::KernelName:
+      return "kernel name";
+    case ColorMode::Stream:
+      return "stream";
+  }
+  return "kind";
+}
+
+std::size_t owner_palette_slot(std::string_view owner_name) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto first = std::find_if(owner_name.begin(), owner_name.end(), digit);
+  if (first == owner_name.end()) return stable_hash(owner_name) % kOwnerPalette.size();
+  std::size_t number = 0;
+  for (auto it = first; it != owner_name.end() && digit(*it) && number < 1'000'000; ++it)
+    number = number * 10 + static_cast<std::size_t>(*it - '0');
+  return number % kOwnerPalette.size();
+}
+
+Rgb owner_color(std::string_view owner_name) { return kOwnerPalette[owner_palette_slot(owner_name)]; }
+
+std::vector<Rgb> owner_colors(const std::vector<std::string>& names) {
+  std::vector<std::size_t> order(names.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return names[a] < names[b]; });
+  std::array<bool, kOwnerPalette.size()> taken{};
+  std::vector<Rgb> colors(names.size());
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    std::size_t slot = owner_palette_slot(names[order[n]]);
+    if (n < kOwnerPalette.size())  // past that, colours repeat whatever we do
+      while (taken[slot]) slot = (slot + 1) % kOwnerPalette.size();
+    taken[slot] = true;
+    colors[order[n]] = kOwnerPalette[slot];
+  }
+  return colors;
+}
+
+Rgb stream_color(std::int64_t device, std::int64_t stream) {
+  const std::string key = std::to_string(device) + "/" + std::to_string(stream);
+  return kKernelPalette[stable_hash(key) % kKernelPalette.size()];
 }
 
 Rgb idle_cause_color(int cause) {

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "gtv/ui/event_text.h"
+#include "gtv/ui/legend.h"
 #include "gtv/ui/palette.h"
 #include "gtv/ui/timeline_view.h"
 
@@ -126,24 +127,18 @@ void KernelTable::set_rows(const DocumentAnalysis& analysis) {
   table_->sortByColumn(2, Qt::DescendingOrder);
 }
 
-QString legend_html(const DocumentAnalysis& analysis, std::size_t kernel_count) {
+QString legend_html(const Trace& trace, const DocumentAnalysis& analysis, ColorMode color_mode,
+                    std::size_t kernel_count, Rgb strip_background) {
+  LegendOptions options;
+  options.color_mode = color_mode;
+  options.kernel_count = kernel_count;
+  options.strip_background = strip_background;
   QString html = QStringLiteral("<table cellspacing='3'>");
-  for (EventKind kind : {EventKind::Memcpy, EventKind::Memset, EventKind::Runtime, EventKind::Driver, EventKind::Sync,
-                         EventKind::CpuOp, EventKind::Annotation, EventKind::Overhead})
-    html += swatch(kind_color(kind),
-                   QString::fromUtf8(to_string(kind).data(), static_cast<qsizetype>(to_string(kind).size())));
-  html += QStringLiteral("<tr><td colspan='2'><i>hatched: many short events merged; hover for the count</i></td></tr>");
-  const OverlayData& o = analysis.overlays;
-  if (!o.idle.empty()) {
-    html += QStringLiteral("<tr><td colspan='2'><b>Why a GPU was idle (rows under the lanes)</b></td></tr>");
-    for (std::size_t c = 0; c < o.idle_cause_names.size(); ++c)
-      html += swatch(idle_cause_color(static_cast<int>(c)), QString::fromStdString(o.idle_cause_names[c]));
+  for (const LegendGroup& group : legend_groups(trace, analysis, options)) {
+    html += QStringLiteral("<tr><td colspan='2'><b>%1</b></td></tr>").arg(esc(group.title));
+    for (const LegendEntry& entry : group.entries) html += swatch(entry.color, QString::fromStdString(entry.label));
   }
-  const auto& kernels = analysis.report.kernels.kernels;
-  html += QStringLiteral("<tr><td colspan='2'><b>Kernels (by total time)</b></td></tr>");
-  for (std::size_t i = 0; i < kernels.size() && i < kernel_count; ++i)
-    html += swatch(i < analysis.kernel_colors.size() ? analysis.kernel_colors[i] : kernel_color(kernels[i].full_name),
-                   QString::fromStdString(kernels[i].name));
+  html += QStringLiteral("<tr><td colspan='2'><i>hatched: many short events merged; hover for the count</i></td></tr>");
   return html + QStringLiteral("</table>");
 }
 

@@ -170,6 +170,9 @@ bool TimelineView::on_key(QKeyEvent* event) {
       else
         fit();
       return true;
+    case Qt::Key_C:
+      cycle_color_mode();
+      return true;
     case Qt::Key_Escape:
       select(std::nullopt);
       set_measure(std::nullopt);

@@ -5,13 +5,13 @@
 #include <vector>
 
 #include "gtv/ui/label_layout.h"
+#include "gtv/ui/legend.h"
 #include "gtv/ui/timeline_layers.h"
 
 namespace gtv::ui {
 namespace {
 
-const QColor kBracketColors[] = {QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c), QColor(0x1f, 0x77, 0xb4),
-                                 QColor(0x80, 0x80, 0x80)};
+QColor color_of(Rgb rgb) { return QColor::fromRgb(static_cast<QRgb>(rgb)); }
 
 void draw_arrow(QCPPainter* painter, QPointF from, QPointF to, const QColor& color) {
   painter->setPen(QPen(color, 1.6));
@@ -82,7 +82,7 @@ void TimelineOverlays::draw_brackets(QCPPainter* painter, const TimeMapping& map
     const LabelPlacement& p = placements[i];
     if (p.row < 0) continue;
     const Bracket& b = o.brackets[i];
-    const QColor c = kBracketColors[static_cast<std::size_t>(std::clamp(b.method, 0, 3))];
+    const QColor c = color_of(bracket_color(b.method));
     const double y = area.top() + 2 + static_cast<double>(p.row) * row_px;
     // Clamped just outside the plot: deep zoom puts a long bracket's ends millions of pixels away.
     const double x0 = std::clamp(area.left() + map.x_of(b.start_ns), area.left() - 4, area.right() + 4);
@@ -162,7 +162,8 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
   const OverlayData& o = state_->overlays;
   if (o.warmup.empty()) return;
   const QRectF lanes = state_->lane_rect(area);
-  const QColor fill(0xff, 0x99, 0x00, 46);
+  QColor fill = color_of(kWarmupRgb);
+  fill.setAlpha(kWarmupAlpha);
   QColor label_background = state_->theme.background;
   label_background.setAlpha(210);
   constexpr std::size_t kLabelRows = 3;
@@ -210,7 +211,7 @@ void TimelineOverlays::draw_overlap_strip(QCPPainter* painter, const TimeMapping
     const double x1 = std::min(strip.left() + map.x_of(end), strip.right());
     if (x1 < strip.left() || x0 > strip.right()) continue;
     const double h = unit_px * s.value;
-    const QColor c = s.value >= 2 ? QColor(0x2c, 0xa0, 0x2c) : QColor(0x9e, 0xb8, 0xd8);
+    const QColor c = color_of(s.value >= 2 ? kBusyManyRgb : kBusyOneRgb);
     painter->fillRect(QRectF(x0, strip.bottom() - h, std::max(x1 - x0, 1.0), h), c);
   }
   painter->setPen(state_->theme.text);

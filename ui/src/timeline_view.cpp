@@ -63,6 +63,12 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
     state_.name_colors.resize(strings.size());
     for (StringId id = 0; id < strings.size(); ++id) state_.name_colors[id] = kernel_color(strings.view(id));
   }
+  state_.lane_colors.clear();
+  if (state_.trace)
+    for (const Lane& lane : state_.trace->lanes())
+      state_.lane_colors.push_back(stream_color(lane.device(), lane.stream()));
+  color_mode_chosen_ = false;
+  state_.color_mode = ColorMode::KernelName;
   ticker_->set_origin_ns(state_.trace ? state_.trace->start_ns() : 0);
   relayout();
   fit();
@@ -70,7 +76,21 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
 
 void TimelineView::set_overlays(OverlayData overlays) {
   state_.overlays = std::move(overlays);
+  if (!color_mode_chosen_)
+    state_.color_mode = state_.overlays.owners && state_.overlays.owners->own_most_gpu_work() ? ColorMode::Owner
+                                                                                              : ColorMode::KernelName;
   relayout();
+}
+
+void TimelineView::set_color_mode(ColorMode mode) {
+  color_mode_chosen_ = true;
+  if (state_.color_mode == mode) return;
+  state_.color_mode = mode;
+  request_replot();
+}
+
+void TimelineView::cycle_color_mode() {
+  set_color_mode(static_cast<ColorMode>((static_cast<int>(state_.color_mode) + 1) % kColorModeCount));
 }
 
 void TimelineView::set_labels_before_ns(std::optional<TimeNs> t_ns) {
@@ -242,6 +262,26 @@ QString TimelineView::tooltip_at(QPointF pos) const {
   return overlay_tooltip_at(pos);
 }
 
+namespace {
+
+// How many GPUs were busy over the hovered pixel, with the exact times (from the trace start) of the steps under it.
+QString busy_tooltip(const OverlayData& o, TimeNs t_ns, TimeNs pixel_ns, TimeNs origin_ns) {
+  const auto span = busy_over(o, t_ns, t_ns + pixel_ns);
+  if (!span) return {};
+  const QString count = span->min_busy == span->max_busy
+                            ? QStringLiteral("%1 of %2 GPUs busy").arg(span->min_busy).arg(o.gpu_count)
+                            : QStringLiteral("%1 to %2 of %3 GPUs busy over this pixel (%4 changes)")
+                                  .arg(span->min_busy)
+                                  .arg(span->max_busy)
+                                  .arg(o.gpu_count)
+                                  .arg(span->steps - 1);
+  return count + QString::fromStdString("\nfrom " + format_duration_exact(span->start_ns - origin_ns) + " to " +
+                                        format_duration_exact(span->end_ns - origin_ns) + " (" +
+                                        format_duration_exact(span->end_ns - span->start_ns) + ")");
+}
+
+}  // namespace
+
 // Under the lanes: the idle interval of the row's GPU; over the lanes where no event is: the warm-up span.
 QString TimelineView::overlay_tooltip_at(QPointF pos) const {
   if (!state_.trace) return {};
@@ -253,6 +293,8 @@ QString TimelineView::overlay_tooltip_at(QPointF pos) const {
   const auto tolerance = static_cast<TimeNs>(2 * map.ns_per_px());
   const OverlayData& o = state_.overlays;
   if (pos.y() >= axis.top() && pos.y() < axis.top() + state_.top_band_px) return bracket_tooltip_at(pos);
+  if (state_.busy_strip_px > 0 && state_.busy_strip_rect(axis).contains(pos))
+    return busy_tooltip(o, t, static_cast<TimeNs>(std::ceil(map.ns_per_px())), state_.trace->start_ns());
   for (std::size_t row = 0; row < o.idle_devices.size(); ++row) {
     if (!state_.idle_row_rect(axis, row).contains(pos)) continue;
     const IdleBand* band = idle_band_at(o, o.idle_devices[row], t, tolerance);

@@ -74,6 +74,10 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
           [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000)); });
   connect(document_, &TraceDocument::loaded, this, &TraceTab::on_loaded);
   connect(view_, &TimelineView::selection_changed, this, &TraceTab::follow_selection);
+  // The colour mode and theme can change after loading: the legend is rebuilt each time it comes to the front.
+  connect(side_, &QTabWidget::currentChanged, this, [this](int index) {
+    if (side_->widget(index) == legend_) refresh_legend();
+  });
   connect(kernels_, &KernelTable::kernel_activated, view_, [this](const QString& name) {
     view_->set_search(name);
     view_->search_next();
@@ -107,9 +111,16 @@ void TraceTab::on_loaded() {
     verdict_->setVisible(!verdict_->text().isEmpty());
     summary_->setHtml(summary_html(*document_->trace(), *analysis));
     kernels_->set_rows(*analysis);
-    legend_->setHtml(legend_html(*analysis));
+    refresh_legend();
   }
   stack_->setCurrentIndex(1);
+}
+
+void TraceTab::refresh_legend() {
+  const auto analysis = document_->analysis();
+  if (!analysis || !document_->trace()) return;
+  legend_->setHtml(legend_html(*document_->trace(), *analysis, view_->color_mode(), 12,
+                               view_->theme().header_background.rgb() & 0xffffff));
 }
 
 }  // namespace gtv::ui

@@ -13,6 +13,7 @@
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
+#include "gtv/ui/work_owner.h"
 #include "synthetic_trace.h"
 
 namespace {
@@ -58,15 +59,23 @@ void run(std::size_t events, int repeats) {
   view.replot_now();
   const Timing full = median_replot(view, repeats);
   const std::size_t full_spans = view.lanes_plottable()->last_span_count();
+  // Coloured by owner: three models taking turns in runs of 64 kernels, so merged blocks are often mixed.
+  OverlayData owned;
+  owned.owners = std::make_shared<const WorkOwners>(bench::synthetic_owners(*trace, 3, 64));
+  view.set_overlays(owned);
+  view.set_color_mode(ColorMode::Owner);
+  const Timing by_owner = median_replot(view, repeats);
+  view.set_color_mode(ColorMode::KernelName);
   const TimeNs mid = (trace->start_ns() + trace->end_ns()) / 2;
   view.set_window({mid, mid + 200'000});  // 200 us: every event is several pixels wide
   const Timing zoom = median_replot(view, repeats);
   const std::size_t zoom_spans = view.lanes_plottable()->last_span_count();
   std::printf(
       "%9zu events, %zu lanes (built in %.0f ms)\n  full view:      median %.2f ms wall, %.2f ms CPU (%zu spans)\n"
-      "  zoomed 200 us:  median %.2f ms wall, %.2f ms CPU (%zu spans)\n",
+      "  zoomed 200 us:  median %.2f ms wall, %.2f ms CPU (%zu spans)\n"
+      "  full, by owner: median %.2f ms wall, %.2f ms CPU\n",
       trace->event_count(), trace->lanes().size(), build_ms, full.wall_ms, full.cpu_ms, full_spans, zoom.wall_ms,
-      zoom.cpu_ms, zoom_spans);
+      zoom.cpu_ms, zoom_spans, by_owner.wall_ms, by_owner.cpu_ms);
 }
 
 // Open a file to first paint: read + analyse (as TraceDocument does in its worker), then lay out and draw.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gtv/model/trace_builder.h"
+#include "gtv/ui/work_owner.h"
 
 namespace gtv::ui::bench {
 
@@ -54,6 +55,23 @@ inline Trace synthetic_trace(std::size_t event_count, int gpus = 2, int streams_
     }
   }
   return std::move(b.build().value());
+}
+
+// Owners for a synthetic trace (it has no flows): on every GPU lane `models` owners take turns, `run` kernels each.
+inline WorkOwners synthetic_owners(const Trace& trace, int models, std::uint32_t run) {
+  WorkOwners owners;
+  for (int m = 0; m < models; ++m) owners.names.push_back("model " + std::to_string(m) + " forward");
+  owners.colors = owner_colors(owners.names);
+  owners.of_event.resize(trace.lanes().size());
+  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+    if (!trace.lane(l).is_gpu()) continue;
+    const std::size_t n = trace.lane(l).events.size();
+    owners.of_event[l].resize(n);
+    for (std::size_t i = 0; i < n; ++i) owners.of_event[l][i] = static_cast<std::uint16_t>((i / run) % models);
+    owners.gpu_events += n;
+    owners.owned_events += n;
+  }
+  return owners;
 }
 
 }  // namespace gtv::ui::bench

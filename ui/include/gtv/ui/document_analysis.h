@@ -9,6 +9,7 @@
 #include "gtv/model/trace.h"
 #include "gtv/ui/overlay_data.h"
 #include "gtv/ui/palette.h"
+#include "gtv/ui/work_owner.h"
 
 namespace gtv::ui {
 
@@ -16,6 +17,7 @@ struct DocumentAnalysis {
   analysis::Report report;
   std::string report_text;         // format_report(report, Format::Text)
   std::vector<Rgb> kernel_colors;  // per report.kernels.kernels row: the colour its events have on the timeline
+  std::shared_ptr<const WorkOwners> owners;  // the model or range that launched each GPU event (overlays share it)
   OverlayData overlays;
 };
 

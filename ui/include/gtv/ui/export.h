@@ -1,31 +1,54 @@
 #pragma once
 // Image export of a timeline: PNG and JPG (raster, with a scale factor for print), PDF (vector, through
 // QCustomPlot) and SVG (QSvgGenerator). The format follows the file extension; files are written to a
-// temporary name and renamed, so a failed export never leaves half a file.
+// temporary name and renamed, so a failed export never leaves half a file. With a figure (ExportOptions::figure)
+// the image is ready for a paper or a slide: a title line above the plot, the legend of exactly what the image
+// shows and the verdict as a caption below it (figure_layout.h places them, never over the plot).
 #include <QString>
 #include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "gtv/base/expected.h"
+#include "gtv/ui/document_analysis.h"
+#include "gtv/ui/figure_layout.h"
+#include "gtv/ui/legend.h"
 #include "gtv/ui/time_mapping.h"
 
 namespace gtv::ui {
 
 class TimelineView;
 
+struct FigureText {
+  QString title;    // "sequential — 2x NVIDIA H200"
+  QString caption;  // the report's first verdict sentences, wrapped to the image width
+  std::vector<LegendGroup> legend;
+};
+
 struct ExportOptions {
   QString path;
   double scale = 1.0;  // raster formats: pixels per layout pixel
   int width_px = 0;    // 0: 1600
-  int height_px = 0;   // 0: tall enough for every lane (capped)
+  int height_px = 0;   // 0: tall enough for every lane (capped); with a figure: the most the whole image may take,
+                       // the plot shrinks to fit (never below a readable height) and the image is no taller
+                       // than its lanes need
   std::optional<TimeWindow>
       range;  // relative to the trace start; else the visible window, or the whole trace with whole_trace
   bool whole_trace = false;
   int jpg_quality = 92;
+  std::optional<FigureText> figure;  // none: the plot alone, exactly width_px x height_px
 };
 
 [[nodiscard]] Status export_timeline(TimelineView& view, const ExportOptions& options);
+
+// The figure text for a trace: the scenario (else the file's name) and its GPUs, the legend of what occurs in the
+// trace (its GPU work as the view colours it), the first verdict sentences.
+[[nodiscard]] FigureText figure_text(const Trace& trace, const DocumentAnalysis& analysis, const QString& file_path,
+                                     ColorMode color_mode = ColorMode::KernelName, bool dark = false);
+// Where the parts of the figure go for these options (the text measured as the image will draw it), for
+// export_timeline and its tests. Needs options.figure.
+[[nodiscard]] FigureLayout export_figure_layout(TimelineView& view, const ExportOptions& options);
 
 // "12.5ms", "300us", "2s", "1500ns"; a bare number is milliseconds.
 [[nodiscard]] Expected<TimeNs> parse_time(std::string_view text);

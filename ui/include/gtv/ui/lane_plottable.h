@@ -39,7 +39,15 @@ class LanePlottable : public QCPAbstractPlottable {
   };
   void draw_row_background(QCPPainter* painter, const LaneRow& row, int row_number, const RowGeometry& g) const;
   void draw_lane(QCPPainter* painter, const LaneRow& row, const TimeMapping& map, const RowGeometry& g);
-  void draw_span(QCPPainter* painter, const Lane& lane, const LodSpan& span, const QRectF& r) const;
+  void draw_span(QCPPainter* painter, LaneIndex lane_index, const Lane& lane, const LodSpan& span,
+                 const QRectF& r) const;
+  // A merged block's fill: in the owner mode its majority owner's colour (kMixedOwnersColor when mixed), else
+  // its first event's colour. several_owners: whether the sampled events have more than one owner (then the
+  // block is drawn as owner stripes over that fill).
+  [[nodiscard]] Rgb block_color(LaneIndex lane_index, const Lane& lane, const LodSpan& span,
+                                bool* several_owners = nullptr) const;
+  void draw_owner_stripes(QCPPainter* painter, LaneIndex lane_index, const Lane& lane, const LodSpan& span,
+                          const QRectF& r, const TimeMapping& map, double left) const;
   [[nodiscard]] bool block_has_match(const Lane& lane, const LodSpan& span) const;
 
   const TimelineState* state_;

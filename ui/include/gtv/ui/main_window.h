@@ -39,6 +39,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void build_menus();
+  void add_color_menu(QMenu* view);
   void build_toolbar();
   void open_dialog();
   void export_dialog(bool whole_trace);

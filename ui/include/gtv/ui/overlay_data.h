@@ -3,6 +3,8 @@
 // analysis computes them: warm-up spans, idle intervals by cause, measurement brackets, iteration marks, the
 // GPUs-busy strip. Derived once from the document's analysis::Report (document_analysis.cpp).
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -10,6 +12,8 @@
 #include "gtv/base/time.h"
 
 namespace gtv::ui {
+
+struct WorkOwners;  // work_owner.h
 
 // One span of first-use work: exactly the calls or kernel run of a warm-up finding, never a segment around them.
 struct ShadedSegment {
@@ -60,6 +64,8 @@ struct OverlayData {
   std::vector<Mark> iterations;
   std::vector<Step> busy_gpus;
   int gpu_count = 0;
+  // Who launched each GPU event (shared, not copied: one entry per event): the timeline's colours by model.
+  std::shared_ptr<const WorkOwners> owners;
 };
 
 // The idle intervals of one device (a slice of o.idle, by start).
@@ -70,5 +76,16 @@ struct OverlayData {
 // (a pixel's worth of time, so a span narrower than a pixel can still be hovered); nullptr when none.
 [[nodiscard]] const IdleBand* idle_band_at(const OverlayData& o, std::int64_t device, TimeNs t_ns, TimeNs tolerance_ns);
 [[nodiscard]] const ShadedSegment* warmup_at(const OverlayData& o, TimeNs t_ns, TimeNs tolerance_ns);
+
+// The GPUs-busy strip over [t0_ns, t1_ns) (one pixel's time): the fewest and most GPUs busy there, and the exact
+// bounds of the steps that cover it. nullopt outside the strip's steps.
+struct BusyOverSpan {
+  int min_busy = 0;
+  int max_busy = 0;
+  TimeNs start_ns = 0;  // start of the first step that covers t0_ns
+  TimeNs end_ns = 0;    // end of the last step that covers the span
+  std::size_t steps = 0;
+};
+[[nodiscard]] std::optional<BusyOverSpan> busy_over(const OverlayData& o, TimeNs t0_ns, TimeNs t1_ns);
 
 }  // namespace gtv::ui

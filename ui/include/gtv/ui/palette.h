@@ -3,7 +3,9 @@
 // name, so one kernel looks the same in every trace and every run; everything else is coloured by kind.
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "gtv/model/event.h"
 
@@ -22,6 +24,28 @@ inline constexpr std::array<Rgb, 16> kKernelPalette = {0x4e79a7, 0xf28e2b, 0xe15
 // Colour of a non-kernel event by kind (copies, memsets, API calls, ops...).
 [[nodiscard]] Rgb kind_color(EventKind kind);
 [[nodiscard]] Rgb event_color(EventKind kind, std::string_view name);
+// What the timeline colours events by: the model or range that launched the GPU work (work_owner.h), the kind,
+// the kernel's name, or the GPU stream.
+enum class ColorMode : std::uint8_t { Owner, Kind, KernelName, Stream };
+inline constexpr int kColorModeCount = 4;
+[[nodiscard]] std::string_view to_string(ColorMode mode);  // "model / range", "kind", "kernel name", "stream"
+
+// Owner colours: far-apart hues, none the steel blue of an unowned kernel (kind_color), so work with no owner
+// never passes for an owner's.
+inline constexpr std::array<Rgb, 10> kOwnerPalette = {0xf28e2b, 0x59a14f, 0xb07aa1, 0xe15759, 0x17becf,
+                                                      0xedc948, 0xff9da7, 0x9c755f, 0x76b7b2, 0xbcbd22};
+// A merged block whose events have no majority owner.
+inline constexpr Rgb kMixedOwnersColor = 0x8c8c8c;
+// Palette slot of an owner: the first number in its name ("model 2 forward" -> 2), so model N has one colour in
+// every trace; a name without a number hashes.
+[[nodiscard]] std::size_t owner_palette_slot(std::string_view owner_name);
+[[nodiscard]] Rgb owner_color(std::string_view owner_name);
+// The colours of one trace's owners (per index of `names`): each its owner_color unless a name before it in sorted
+// order took that slot, then the next free one, so up to kOwnerPalette.size() owners all differ. The legend uses
+// this (or WorkOwners::colors, which is this) to match the timeline.
+[[nodiscard]] std::vector<Rgb> owner_colors(const std::vector<std::string>& names);
+// A GPU stream's colour in ColorMode::Stream.
+[[nodiscard]] Rgb stream_color(std::int64_t device, std::int64_t stream);
 // Colour of an idle-interval cause (analysis::IdleCause as an index): nine hues far apart, so the causes of a
 // GPU's idle time tell apart at a glance in the idle rows under the lanes; out-of-range indices get grey.
 inline constexpr int kIdleCauseColorCount = 9;

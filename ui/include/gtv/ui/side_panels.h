@@ -45,7 +45,11 @@ class KernelTable : public QWidget {
   QTableWidget* table_;
 };
 
-// Colour swatches: event kinds, then the kernels that take the most time.
-[[nodiscard]] QString legend_html(const DocumentAnalysis& analysis, std::size_t kernel_count = 12);
+// Colour swatches for every colour the timeline uses (legend.h): event kinds, the kernels that take the most
+// time, the GPUs-busy strip, warm-up, idle causes (those of this trace first) and measurement brackets.
+// GPU work is listed as the view colours it (color_mode).
+[[nodiscard]] QString legend_html(const Trace& trace, const DocumentAnalysis& analysis,
+                                  ColorMode color_mode = ColorMode::KernelName, std::size_t kernel_count = 12,
+                                  Rgb strip_background = 0xeef0f3);
 
 }  // namespace gtv::ui

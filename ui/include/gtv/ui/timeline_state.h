@@ -12,6 +12,7 @@
 #include "gtv/ui/palette.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/time_mapping.h"
+#include "gtv/ui/work_owner.h"
 
 namespace gtv::ui {
 
@@ -22,14 +23,16 @@ struct TimelineState {
   TimeWindow window;
   double scroll_px = 0;  // vertical scroll of the lane area
   Theme theme;
-  std::vector<Rgb> name_colors;    // per StringId: the kernel colour of that name
+  std::vector<Rgb> name_colors;  // per StringId: the kernel colour of that name
+  std::vector<Rgb> lane_colors;  // per lane: its stream colour (GPU lanes)
+  ColorMode color_mode = ColorMode::KernelName;
   std::vector<char> name_matches;  // per StringId: matches the search text
   bool search_active = false;
   std::optional<EventRef> selected;
   std::optional<TimeWindow> measure;  // shift-drag range
   std::optional<QRectF> box;          // ctrl-drag box zoom, in plot pixels
   OverlayData overlays;
-  double top_band_px = 0;     // measurement brackets and ranges above the lanes
+  double top_band_px = 0;  // measurement brackets and ranges above the lanes
   // Bracket labels end before this time: the classroom fades what lies after its playback cursor.
   std::optional<TimeNs> labels_before_ns;
   double bottom_band_px = 0;  // under the lanes: the GPUs-busy strip, then one idle-cause row per GPU
@@ -51,7 +54,22 @@ struct TimelineState {
   [[nodiscard]] double row_y(const QRectF& lane_area, double layout_y_px) const {
     return lane_area.top() + layout_y_px - scroll_px;
   }
-  [[nodiscard]] Rgb color_of(const Event& e) const {
+  // Event `index` of `lane` (e) in the current colour mode; table lookups only, as it runs per drawn span.
+  [[nodiscard]] Rgb color_of(LaneIndex lane, std::uint32_t index, const Event& e) const {
+    switch (color_mode) {
+      case ColorMode::Owner:
+        if (const WorkOwners* o = overlays.owners.get()) {
+          const std::uint16_t owner = o->owner_of(lane, index);
+          if (owner < o->colors.size()) return o->colors[owner];
+        }
+        return kind_color(e.kind);
+      case ColorMode::Kind:
+        return kind_color(e.kind);
+      case ColorMode::Stream:
+        return is_gpu_activity(e.kind) && lane < lane_colors.size() ? lane_colors[lane] : kind_color(e.kind);
+      case ColorMode::KernelName:
+        break;
+    }
     return e.kind == EventKind::Kernel && e.name < name_colors.size() ? name_colors[e.name] : kind_color(e.kind);
   }
 };

@@ -24,7 +24,12 @@ class TimelineView : public QWidget {
 
   void set_trace(std::shared_ptr<const Trace> trace);
   [[nodiscard]] const Trace* trace() const { return state_.trace.get(); }
+  // Also picks the colour mode, unless one was chosen for this trace: by model/range when owners own most GPU work.
   void set_overlays(OverlayData overlays);
+  // What events are coloured by (kept per view, so per tab); C cycles through the modes.
+  void set_color_mode(ColorMode mode);
+  [[nodiscard]] ColorMode color_mode() const { return state_.color_mode; }
+  void cycle_color_mode();
   // Bracket labels stay left of t_ns (nullopt: anywhere in the plot).
   void set_labels_before_ns(std::optional<TimeNs> t_ns);
   void set_theme(const Theme& theme);
@@ -135,6 +140,7 @@ class TimelineView : public QWidget {
   bool moved_ = false;
   // Where the mouse is over the time area (cleared when it leaves): W/S zoom around it, as Perfetto does.
   std::optional<QPointF> hover_pos_;
+  bool color_mode_chosen_ = false;  // the user picked a colour mode for this trace: overlays keep it
 };
 
 }  // namespace gtv::ui

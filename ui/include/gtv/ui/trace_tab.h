@@ -31,6 +31,8 @@ class TraceTab : public QWidget {
   [[nodiscard]] QString current_side_tab() const;
   // Brings a side panel to the front by name: "details", "summary", "kernels" or "legend".
   void show_side_tab(const QString& name);
+  // Rebuilds the Legend panel for the view's colour mode and theme.
+  void refresh_legend();
 
  private:
   void on_loaded();

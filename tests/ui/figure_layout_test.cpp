@@ -1,0 +1,147 @@
+#include "gtv/ui/figure_layout.h"
+
+#include <gtest/gtest.h>
+
+#include "gtv/ui/legend.h"
+#include "gtv/ui/overlay_data.h"
+
+namespace gtv::ui {
+namespace {
+
+FigureMetrics metrics() {
+  FigureMetrics m;
+  m.width_px = 800;
+  m.plot_needed_px = 500;
+  m.title_px = 20;
+  m.legend_item_widths_px = {120, 90, 300, 300, 300, 200};
+  m.legend_item_breaks = {true, false, false, true, false, false};
+  m.legend_item_px = 18;
+  m.caption_line_px = 16;
+  m.caption_lines = 2;
+  return m;
+}
+
+void expect_apart(const FigureLayout& f) {
+  EXPECT_FALSE(f.title.overlaps(f.plot));
+  EXPECT_FALSE(f.legend.overlaps(f.plot));
+  EXPECT_FALSE(f.caption.overlaps(f.plot));
+  EXPECT_FALSE(f.caption.overlaps(f.legend));
+  for (const Box& item : f.legend_items) {
+    EXPECT_FALSE(item.overlaps(f.plot));
+    EXPECT_GE(item.x, f.legend.x);
+    EXPECT_LE(item.right(), f.legend.right() + 1e-9);
+    EXPECT_GE(item.y, f.legend.y);
+    EXPECT_LE(item.bottom(), f.legend.bottom() + 1e-9);
+  }
+  for (std::size_t i = 0; i < f.legend_items.size(); ++i)
+    for (std::size_t j = i + 1; j < f.legend_items.size(); ++j)
+      EXPECT_FALSE(f.legend_items[i].overlaps(f.legend_items[j])) << i << " " << j;
+  EXPECT_GE(f.height_px, f.caption.bottom());
+}
+
+TEST(FigureLayout, TitlePlotLegendCaptionTopToBottomApart) {
+  const FigureLayout f = layout_figure(metrics());
+  expect_apart(f);
+  EXPECT_LT(f.title.bottom(), f.plot.y);
+  EXPECT_EQ(f.plot.h, 500);  // no limit: every lane
+  EXPECT_LT(f.plot.bottom(), f.legend.y);
+  EXPECT_LT(f.legend.bottom(), f.caption.y);
+  ASSERT_EQ(f.legend_items.size(), 6u);
+  EXPECT_EQ(f.legend_items[1].y, f.legend_items[0].y);  // an entry follows its group title on the row
+  EXPECT_GT(f.legend_items[3].y, f.legend_items[2].y);  // a group title starts a row
+  EXPECT_GT(f.legend_items[5].y, f.legend_items[4].y);  // wraps when the row is full (300+300+200 > 776)
+}
+
+TEST(FigureLayout, HeightIsAMaximumNotAPadding) {
+  FigureMetrics m = metrics();
+  m.max_height_px = 2000;  // taller than needed: the figure stays as short as its lanes
+  const FigureLayout tall = layout_figure(m);
+  EXPECT_EQ(tall.plot.h, 500);
+  EXPECT_LT(tall.height_px, 700);
+  m.max_height_px = 400;  // shorter than needed: the plot gives way, the text does not
+  const FigureLayout short_one = layout_figure(m);
+  expect_apart(short_one);
+  EXPECT_LE(short_one.height_px, 400);
+  EXPECT_LT(short_one.plot.h, 500);
+  m.max_height_px = 50;  // absurd: the plot keeps a readable height
+  EXPECT_EQ(layout_figure(m).plot.h, m.min_plot_px);
+}
+
+TEST(FigureLayout, WrapsWordsNeverCuts) {
+  auto measure = [](std::string_view s) { return static_cast<double>(s.size()) * 10; };
+  const auto lines = wrap_words("the GPUs took turns: one worked while the other waited", 200, measure);
+  ASSERT_GT(lines.size(), 1u);
+  std::string joined;
+  for (const auto& l : lines) {
+    EXPECT_LE(measure(l), 200);
+    joined += (joined.empty() ? "" : " ") + l;
+  }
+  EXPECT_EQ(joined, "the GPUs took turns: one worked while the other waited");
+  EXPECT_EQ(wrap_words("supercalifragilistic x", 50, measure).front(), "supercalifragilistic");
+  EXPECT_TRUE(wrap_words("", 50, measure).empty());
+}
+
+TEST(FigureLayout, TitleNamesTheGpus) {
+  std::vector<DeviceInfo> devices(2);
+  devices[0].name = devices[1].name = "NVIDIA H200";
+  EXPECT_EQ(figure_title("sequential", devices), "sequential \u2014 2x NVIDIA H200");
+  EXPECT_EQ(figure_title("trace", {}), "trace");
+}
+
+TEST(Legend, FigureListsOnlyWhatOccurs) {
+  DocumentAnalysis analysis;
+  OverlayData& o = analysis.overlays;
+  o.idle_cause_names = {"host blocked", "host launching other", "host busy"};
+  o.idle.push_back({0, 0, 10, 2, ""});
+  o.brackets.push_back({0, 10, "loop", "stopwatch 1 ms", 0, ""});
+  o.brackets.push_back({0, 20, "loop", "truth 2 ms", 3, ""});
+  o.busy_gpus = {{0, 1}, {5, 2}, {8, 0}};
+  o.gpu_count = 2;
+  const Trace trace;
+  LegendOptions present;
+  present.only_present = true;
+  std::vector<std::string> labels;
+  for (const auto& g : legend_groups(trace, analysis, present))
+    for (const auto& e : g.entries) labels.push_back(e.label);
+  const std::vector<std::string> expected = {"1 GPU busy", "2 or more GPUs busy", "host busy", "measured by stopwatch",
+                                             "truth: host start to the end of its GPU work"};
+  EXPECT_EQ(labels, expected);
+  // The Legend tab lists every colour, this trace's idle causes first.
+  const auto all = legend_groups(trace, analysis, LegendOptions{});
+  const auto idle =
+      std::find_if(all.begin(), all.end(), [](const auto& g) { return g.title.find("idle") != std::string::npos; });
+  ASSERT_NE(idle, all.end());
+  EXPECT_EQ(idle->entries.size(), 3u);
+  EXPECT_EQ(idle->entries.front().label, "host busy");
+  EXPECT_EQ(idle->entries.front().color, idle_cause_color(2));
+}
+
+TEST(Legend, OverlayColoursAreTheDrawnOnes) {
+  EXPECT_EQ(bracket_color(0), 0xd62728u);
+  EXPECT_EQ(bracket_color(99), bracket_color(3));
+  EXPECT_EQ(blend_over(0xff9900, 255, 0xffffff), 0xff9900u);
+  EXPECT_EQ(blend_over(0xff9900, 0, 0xffffff), 0xffffffu);
+}
+
+TEST(BusyOver, CountsAndExactBounds) {
+  OverlayData o;
+  o.busy_gpus = {{100, 1}, {200, 2}, {300, 0}, {400, 1}, {500, 0}};
+  o.gpu_count = 2;
+  auto one = busy_over(o, 150, 160);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->min_busy, 1);
+  EXPECT_EQ(one->max_busy, 1);
+  EXPECT_EQ(one->start_ns, 100);
+  EXPECT_EQ(one->end_ns, 200);
+  auto mixed = busy_over(o, 190, 310);
+  ASSERT_TRUE(mixed);
+  EXPECT_EQ(mixed->min_busy, 0);
+  EXPECT_EQ(mixed->max_busy, 2);
+  EXPECT_EQ(mixed->steps, 3u);
+  EXPECT_EQ(mixed->end_ns, 400);
+  EXPECT_FALSE(busy_over(o, 600, 700));
+  EXPECT_FALSE(busy_over(o, 0, 50));
+}
+
+}  // namespace
+}  // namespace gtv::ui

@@ -1,0 +1,50 @@
+#pragma once
+// What every colour on the timeline means, as plain values (no Qt), so the window's Legend tab and an exported
+// figure's legend come from one list: event kinds, kernels, the GPUs-busy strip, warm-up, idle causes and
+// measurement brackets. The overlay colours live here so the drawing code and the legend cannot disagree.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gtv/ui/document_analysis.h"
+#include "gtv/ui/palette.h"
+
+namespace gtv::ui {
+
+// Warm-up spans: this colour at kWarmupAlpha over the lanes.
+inline constexpr Rgb kWarmupRgb = 0xff9900;
+inline constexpr int kWarmupAlpha = 46;
+// GPUs-busy strip: one GPU busy, two or more busy (where the GPUs overlap).
+inline constexpr Rgb kBusyOneRgb = 0x9eb8d8;
+inline constexpr Rgb kBusyManyRgb = 0x2ca02c;
+// Measurement brackets by Bracket::method: stopwatch, stopwatch+sync, cuda-events, then truth / other (grey).
+inline constexpr int kBracketColorCount = 4;
+[[nodiscard]] Rgb bracket_color(int method);
+// `color` at `alpha` (0..255) over `background`: what a translucent fill looks like on the page.
+[[nodiscard]] Rgb blend_over(Rgb color, int alpha, Rgb background);
+
+struct LegendEntry {
+  Rgb color = 0;
+  std::string label;
+  friend bool operator==(const LegendEntry&, const LegendEntry&) = default;
+};
+
+struct LegendGroup {
+  std::string title;
+  std::vector<LegendEntry> entries;
+};
+
+struct LegendOptions {
+  // Everything: every colour the timeline can use (the Legend tab); the causes, methods and levels that occur in
+  // this trace come first. Present: only what occurs in this trace (an exported figure).
+  bool only_present = false;
+  std::size_t kernel_count = 12;  // the kernels that take the most GPU time
+  Rgb background = 0xffffff;      // the plot's background, for translucent fills
+  Rgb strip_background = 0xeef0f3;
+  ColorMode color_mode = ColorMode::KernelName;  // what the timeline colours GPU work by: the legend says the same
+};
+
+[[nodiscard]] std::vector<LegendGroup> legend_groups(const Trace& trace, const DocumentAnalysis& analysis,
+                                                     const LegendOptions& options);
+
+}  // namespace gtv::ui
