@@ -6,6 +6,7 @@
 #include <QtTest/QtTest>
 
 #include "gtv/ui/export.h"
+#include "gtv/ui/timeline_layers.h"
 #include "gtv/ui/timeline_state.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
@@ -105,6 +106,19 @@ class FigureExportTest : public QObject {
       found = true;
     }
     QVERIFY(found);
+  }
+
+  // Warm-up labels sit under the last lane; an image sized to its lanes makes room for them only when a warm-up
+  // band is in view (else they would be drawn over the GPU lanes, or the figure would end in empty rows).
+  void warmupLabelsGetRoomOnlyWhenInView() {
+    TimelineState state;
+    state.window = {0, 1000};
+    QCOMPARE(warmup_label_band_px(state), 0.0);
+    state.overlays.warmup.push_back(ShadedSegment{100, 200, "warm-up: module loading (GPU 0)", "", 0});
+    const double band_px = warmup_label_band_px(state);
+    QVERIFY(band_px >= 3 * QFontMetricsF(state.theme.font(8)).height());
+    state.window = {300, 1000};
+    QCOMPARE(warmup_label_band_px(state), 0.0);
   }
 
   void everyFormatWritesAFigure() {

@@ -15,6 +15,7 @@
 #include <filesystem>
 
 #include "gtv/ui/theme.h"
+#include "gtv/ui/timeline_layers.h"
 #include "gtv/ui/timeline_view.h"
 
 namespace gtv::ui {
@@ -48,7 +49,8 @@ bool write_svg(QCustomPlot* plot, const QString& path, int width, int height) {
 int auto_height(TimelineView& view) {
   view.replot_now();                                                        // lays out, so the axis margins are known
   const double chrome = view.plot()->height() - view.lane_rect().height();  // axes, bands
-  return std::clamp(static_cast<int>(std::ceil(view.layout().total_height_px() + chrome)), 200, kMaxAutoHeightPx);
+  const double lanes_px = view.layout().total_height_px() + warmup_label_band_px(view.state());
+  return std::clamp(static_cast<int>(std::ceil(lanes_px + chrome)), 200, kMaxAutoHeightPx);
 }
 
 bool write_file(TimelineView& view, const QString& suffix, const QString& tmp, const ExportOptions& o, int w, int h) {

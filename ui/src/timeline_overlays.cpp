@@ -156,6 +156,21 @@ int bracket_row_count(const OverlayData& o) {
   return std::min(rows, kMaxRows);
 }
 
+namespace {
+constexpr std::size_t kWarmupLabelRows = 3;
+constexpr double kWarmupLabelPt = 8;
+}  // namespace
+
+double warmup_label_band_px(const TimelineState& state) {
+  const auto& segments = state.overlays.warmup;
+  const bool visible = std::any_of(segments.begin(), segments.end(), [&](const ShadedSegment& s) {
+    return s.end_ns >= state.window.t0_ns && s.start_ns <= state.window.t1_ns;
+  });
+  if (!visible) return 0;
+  const double text_h = QFontMetricsF(state.theme.font(kWarmupLabelPt)).height() + 2;
+  return static_cast<double>(kWarmupLabelRows) * text_h + 4;
+}
+
 // Warm-up: a translucent band over exactly each span of first-use work (never the time between the calls), and
 // each finding named once, at its first visible span, in the first of three label rows where the name fits.
 void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {
@@ -166,16 +181,15 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
   fill.setAlpha(kWarmupAlpha);
   QColor label_background = state_->theme.background;
   label_background.setAlpha(210);
-  constexpr std::size_t kLabelRows = 3;
-  std::array<double, kLabelRows> row_free_x;
+  std::array<double, kWarmupLabelRows> row_free_x;
   row_free_x.fill(-1e9);
   std::vector<char> named;
   for (const ShadedSegment& s : o.warmup) named.resize(std::max(named.size(), s.finding + 1), 0);
-  painter->setFont(state_->theme.font(8));
+  painter->setFont(state_->theme.font(kWarmupLabelPt));
   const double text_h = painter->fontMetrics().height() + 2;
   // Labels go just under the last lane row, near what they name; when the lanes fill the view, at its bottom.
   const double labels_top = std::min(state_->row_y(lanes, state_->layout.total_height_px()) + 4,
-                                     lanes.bottom() - static_cast<double>(kLabelRows) * text_h);
+                                     lanes.bottom() - static_cast<double>(kWarmupLabelRows) * text_h);
   for (const ShadedSegment& s : o.warmup) {
     if (s.end_ns < state_->window.t0_ns || s.start_ns > state_->window.t1_ns) continue;
     const double x0 = area.left() + map.x_of(s.start_ns), x1 = area.left() + map.x_of(s.end_ns);
@@ -184,7 +198,7 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
     const QString label = QString::fromStdString(s.label);
     const double text_x = std::max(x0, area.left()) + 2;
     const double text_px = painter->fontMetrics().horizontalAdvance(label) + 8;
-    for (std::size_t row = 0; row < kLabelRows; ++row) {
+    for (std::size_t row = 0; row < kWarmupLabelRows; ++row) {
       if (row_free_x[row] > text_x) continue;
       const QRectF text_rect(text_x, labels_top + static_cast<double>(row) * text_h, text_px, text_h);
       painter->fillRect(text_rect, label_background);

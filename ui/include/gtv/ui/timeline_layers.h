@@ -67,6 +67,9 @@ class TimelineOverlays : public QCPLayerable {
 // Measurement brackets above the lanes: rows and labels as drawn, shared by the painter and the tooltip.
 inline constexpr double kBracketLabelPadPx = 4;
 [[nodiscard]] int bracket_row_count(const OverlayData& o);
+// Height of the warm-up label rows drawn under the last lane (0 without warm-up in view): an image sized to its lanes
+// adds it so the labels sit below the lanes, not over them.
+[[nodiscard]] double warmup_label_band_px(const TimelineState& state);
 [[nodiscard]] std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const QFontMetricsF& metrics,
                                                              const QRectF& area);
 // The label as it fits width_px: whole, else with the name elided in its middle, the figure always whole.
