@@ -228,9 +228,15 @@ void TimelineOverlays::draw_overlap_strip(QCPPainter* painter, const TimeMapping
     const QColor c = color_of(s.value >= 2 ? kBusyManyRgb : kBusyOneRgb);
     painter->fillRect(QRectF(x0, strip.bottom() - h, std::max(x1 - x0, 1.0), h), c);
   }
+  // Named in the header column, as the idle rows are, so the name never covers the bars.
+  painter->save();
+  const QRectF header(0, strip.top(), area.left(), strip.height());
+  painter->setClipRect(header);
+  painter->fillRect(header, state_->theme.header_background);
   painter->setPen(state_->theme.text);
   painter->setFont(state_->theme.font(8));
-  painter->drawText(strip.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("GPUs busy"));
+  painter->drawText(header.adjusted(16, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("GPUs busy"));
+  painter->restore();
 }
 
 namespace {

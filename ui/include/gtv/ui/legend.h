@@ -16,7 +16,7 @@ inline constexpr Rgb kWarmupRgb = 0xff9900;
 inline constexpr int kWarmupAlpha = 46;
 // GPUs-busy strip: one GPU busy, two or more busy (where the GPUs overlap).
 inline constexpr Rgb kBusyOneRgb = 0x9eb8d8;
-inline constexpr Rgb kBusyManyRgb = 0x2ca02c;
+inline constexpr Rgb kBusyManyRgb = 0x264478;  // darker than one GPU busy; no model colour is near it
 // Measurement brackets by Bracket::method: stopwatch, stopwatch+sync, cuda-events, then truth / other (grey).
 inline constexpr int kBracketColorCount = 4;
 [[nodiscard]] Rgb bracket_color(int method);
