@@ -1,7 +1,9 @@
 // QtTest (offscreen): runs stacked in the compare view are aligned at their first steady-state kernel and move
-// together; classroom mode hides the GPU lanes until revealed and its playback reaches the end.
+// together; classroom mode hides the GPU lanes (and the lesson) until revealed, plays the timed work, seeks on a
+// click and goes full screen.
 #include <qcustomplot.h>
 
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -19,6 +21,7 @@
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/run_features.h"
+#include "gtv/ui/time_mapping.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
@@ -60,9 +63,16 @@ class CompareClassroomTest : public QObject {
   void compare_aligns_at_first_steady_kernel();
   void compare_locks_zoom_and_pan();
   void classic_comparisons_open_as_tabs();
+  void compare_panels_show_gpu_lanes_and_busy_strip();
+  void compare_window_covers_every_run_whole();
+  void compare_never_wider_than_the_screen();
   void classroom_hides_gpu_lanes_until_revealed();
   void classroom_playback_reaches_the_end();
   void classroom_fades_what_is_after_the_cursor();
+  void classroom_plays_the_timed_loop();
+  void classroom_click_seeks();
+  void classroom_lesson_only_after_reveal();
+  void classroom_f11_toggles_full_screen();
 };
 
 void CompareClassroomTest::compare_aligns_at_first_steady_kernel() {
@@ -113,11 +123,9 @@ void CompareClassroomTest::compare_locks_zoom_and_pan() {
   const TimeWindow w0 = view.view(0)->window();
   QVERIFY(w0.t0_ns != w1.t0_ns - offset);
   QCOMPARE(view.view(1)->window(), (TimeWindow{w0.t0_ns + offset, w0.t1_ns + offset}));
-  // Fit and a zoom out past the ends stay inside what both runs can show, so they stay locked (no clamping).
-  const TimeWindow b0 = view.view(0)->bounds();
-  const TimeWindow b1 = view.view(1)->bounds();
-  const TimeWindow shared{std::max(b0.t0_ns, b1.t0_ns - offset), std::min(b0.t1_ns, b1.t1_ns - offset)};
-  QCOMPARE(view.shared_bounds(), shared);
+  // Fit and a zoom out past the ends stay inside the shared stretch, which every view accepts: still locked.
+  const TimeWindow shared = view.shared_bounds();
+  QCOMPARE(view.view(1)->bounds(), (TimeWindow{shared.t0_ns + offset, shared.t1_ns + offset}));
   view.fit();
   QCOMPARE(view.view(0)->window(), shared);
   QCOMPARE(view.view(1)->window(), (TimeWindow{shared.t0_ns + offset, shared.t1_ns + offset}));
@@ -166,6 +174,85 @@ void CompareClassroomTest::classic_comparisons_open_as_tabs() {
   QCOMPARE(window.tabs()->count(), before + 6);
 }
 
+void CompareClassroomTest::compare_panels_show_gpu_lanes_and_busy_strip() {
+  CompareView view;
+  view.resize(1200, 800);
+  QCOMPARE(view.add_files({recording("sequential"), recording("streams")}), QString());
+  for (int run = 0; run < view.run_count(); ++run) {
+    const TimelineView* v = view.view(run);
+    const auto& lanes = v->trace()->lanes();
+    int gpu_rows = 0;
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+      const auto lane = static_cast<LaneIndex>(i);
+      QCOMPARE(v->lane_state().collapsed_lanes.count(lane) == 1, !lanes[i].is_gpu());
+      if (!lanes[i].is_gpu()) continue;
+      const int row = v->layout().row_of_lane(lane);
+      QVERIFY(row >= 0);  // not hidden, not in a collapsed group
+      QVERIFY(!v->layout().rows()[static_cast<std::size_t>(row)].collapsed);
+      ++gpu_rows;
+    }
+    QVERIFY(gpu_rows > 0);
+    QVERIFY(!v->state().overlays.busy_gpus.empty());  // the run's own GPUs-busy strip
+  }
+  // A run with many host threads is scrolled down to its GPUs: the first GPU lane starts in view.
+  CompareView tall;
+  tall.resize(1200, 900);
+  QCOMPARE(tall.add_files({recording("threads"), recording("streams")}), QString());
+  tall.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&tall));
+  QCoreApplication::processEvents();
+  const TimelineView* v = tall.view(0);
+  const auto& lanes = v->trace()->lanes();
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    if (!lanes[i].is_gpu()) continue;
+    const LaneRow& row =
+        v->layout().rows()[static_cast<std::size_t>(v->layout().row_of_lane(static_cast<LaneIndex>(i)))];
+    QVERIFY2(row.top_px >= v->scroll_px() && row.bottom_px() <= v->scroll_px() + v->lane_rect().height(),
+             qPrintable(QStringLiteral("lane %1 at %2, scroll %3, height %4")
+                            .arg(i)
+                            .arg(row.top_px)
+                            .arg(v->scroll_px())
+                            .arg(v->lane_rect().height())));
+    break;
+  }
+}
+
+void CompareClassroomTest::compare_window_covers_every_run_whole() {
+  CompareView view;
+  view.resize(1200, 800);
+  QCOMPARE(view.add_files({recording("sequential"), recording("streams")}), QString());
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  view.fit();
+  for (int run = 0; run < view.run_count(); ++run) {
+    const Trace& t = *view.view(run)->trace();
+    const TimeWindow w = view.view(run)->window();
+    QVERIFY2(w.t0_ns <= t.start_ns() && w.t1_ns >= t.end_ns(), qPrintable(QString::number(run)));
+    // Locked: each run shows run 0's window shifted by its offset.
+    QCOMPARE(w, (TimeWindow{view.view(0)->window().t0_ns + view.offset_ns(run),
+                            view.view(0)->window().t1_ns + view.offset_ns(run)}));
+  }
+}
+
+void CompareClassroomTest::compare_never_wider_than_the_screen() {
+  MainWindow window;
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  const int screen_px = window.screen()->availableGeometry().width();
+  const int before_px = window.width();
+  window.open_file(recording("sequential"))->document()->wait();
+  window.open_file(recording("streams"))->document()->wait();
+  QString error;
+  CompareView* view = compare_open_traces(&window, &error);
+  QVERIFY2(view != nullptr, qPrintable(error));
+  QVERIFY(view->sizeHint().width() <= screen_px);
+  QVERIFY(view->minimumSizeHint().width() <= screen_px);
+  QCoreApplication::processEvents();
+  QVERIFY2(window.width() <= std::max(before_px, screen_px),
+           qPrintable(QStringLiteral("%1 > %2").arg(window.width()).arg(screen_px)));
+  QVERIFY(window.minimumSizeHint().width() <= screen_px);
+}
+
 void CompareClassroomTest::classroom_hides_gpu_lanes_until_revealed() {
   auto loaded = io::read_trace(recording("sequential").toStdString());
   QVERIFY(loaded);
@@ -209,20 +296,26 @@ void CompareClassroomTest::classroom_playback_reaches_the_end() {
   view.resize(1200, 700);
   view.set_trace(trace);
   view.set_playback_duration_ms(400);
-  QCOMPARE(view.cursor_ns(), trace->start_ns());
+  // Without timed measurements, playback covers the steady part: start-up is skipped.
+  const auto steady = analysis::steady_part(*trace);
+  QVERIFY(steady.has_value());
+  QCOMPARE(view.playback_span().start_ns, steady->start_ns);
+  QCOMPARE(view.playback_span().end_ns, steady->end_ns);
+  QCOMPARE(view.cursor_ns(), steady->start_ns);
   QSignalSpy moved(&view, &ClassroomView::cursor_moved);
   QSignalSpy finished(&view, &ClassroomView::playback_finished);
   view.play();
   QVERIFY(view.is_playing());
   QVERIFY(finished.wait(60000));
-  QCOMPARE(view.cursor_ns(), trace->end_ns());
+  QCOMPARE(view.cursor_ns(), steady->end_ns);
   QVERIFY(!view.is_playing());
-  const TimeNs span = trace->end_ns() - trace->start_ns();
+  const TimeNs span = steady->length_ns();
   const TimeNs step = view.step_ns();
   QCOMPARE(step, (span + 9) / 10);  // 400 ms in 40 ms ticks: 10 steps
   QCOMPARE(moved.count(), static_cast<int>((span + step - 1) / step));
   // Each step moved the cursor forward by one step (the last one stops at the end).
-  for (int i = 0; i + 1 < moved.count(); ++i) QCOMPARE(moved[i][0].value<TimeNs>(), trace->start_ns() + step * (i + 1));
+  for (int i = 0; i + 1 < moved.count(); ++i) QCOMPARE(moved[i][0].value<TimeNs>(), steady->start_ns + step * (i + 1));
+  QCOMPARE(moved.last()[0].value<TimeNs>(), steady->end_ns);
 }
 
 void CompareClassroomTest::classroom_fades_what_is_after_the_cursor() {
@@ -263,6 +356,92 @@ void CompareClassroomTest::classroom_fades_what_is_after_the_cursor() {
   for (auto channel : {&QColor::red, &QColor::green, &QColor::blue})
     QVERIFY2((faded.*channel)() <= (shown.*channel)() * 30 / 255 + 2,
              qPrintable(shown.name() + QStringLiteral(" -> ") + faded.name()));
+}
+
+void CompareClassroomTest::classroom_plays_the_timed_loop() {
+  const LoadResult loaded = load_trace_file(recording("sequential"));
+  QVERIFY2(loaded.error.isEmpty(), qPrintable(loaded.error));
+  const analysis::Region region = loaded.analysis->report.region;
+  QVERIFY(region.from_measurements);
+  QVERIFY(region.start_ns > loaded.trace->start_ns());
+  ClassroomView view;
+  view.resize(1200, 700);
+  view.set_trace(loaded.trace, {}, loaded.analysis);
+  view.set_playback_duration_ms(200);
+  QCOMPARE(view.cursor_ns(), region.start_ns);
+  QSignalSpy finished(&view, &ClassroomView::playback_finished);
+  view.play();
+  QVERIFY(finished.wait(60000));
+  QCOMPARE(view.cursor_ns(), region.end_ns);
+  // Play again from the end starts over at the region's start, not the trace's.
+  view.play();
+  QVERIFY(view.cursor_ns() <= region.start_ns + view.step_ns());
+  QVERIFY(view.cursor_ns() >= region.start_ns);
+  view.pause();
+  view.restart();
+  QCOMPARE(view.cursor_ns(), region.start_ns);
+}
+
+void CompareClassroomTest::classroom_click_seeks() {
+  const LoadResult loaded = load_trace_file(recording("sequential"));
+  QVERIFY(loaded.error.isEmpty());
+  ClassroomView view;
+  view.resize(1600, 900);
+  view.set_trace(loaded.trace, {}, loaded.analysis);
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  view.view()->fit();
+  const QRectF lanes = view.view()->lane_rect();
+  const QPoint at(static_cast<int>(lanes.left() + lanes.width() * 0.3), static_cast<int>(lanes.center().y()));
+  const TimeNs expected = TimeMapping(view.view()->window(), lanes.width()).time_at(at.x() - lanes.left());
+  QVERIFY(expected != view.cursor_ns());
+  QTest::mouseClick(view.view()->plot(), Qt::LeftButton, {}, at);
+  QCOMPARE(view.cursor_ns(), expected);
+  // A drag pans the timeline; it does not seek.
+  const TimeNs before = view.cursor_ns();
+  QTest::mousePress(view.view()->plot(), Qt::LeftButton, {}, at);
+  QTest::mouseMove(view.view()->plot(), at + QPoint(200, 0));
+  QTest::mouseRelease(view.view()->plot(), Qt::LeftButton, {}, at + QPoint(200, 0));
+  QCOMPARE(view.cursor_ns(), before);
+}
+
+void CompareClassroomTest::classroom_lesson_only_after_reveal() {
+  const LoadResult loaded = load_trace_file(recording("sequential"));
+  QVERIFY(loaded.error.isEmpty());
+  ClassroomView view;
+  view.resize(1600, 900);
+  view.set_trace(loaded.trace, {}, loaded.analysis);
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  QVERIFY(!view.lesson().isEmpty());
+  QVERIFY(!view.lesson_shown());
+  QVERIFY(!view.grab().isNull());
+  view.set_gpu_revealed(true);
+  QVERIFY(view.lesson_shown());
+  view.set_gpu_revealed(false);
+  QVERIFY(!view.lesson_shown());
+}
+
+void CompareClassroomTest::classroom_f11_toggles_full_screen() {
+  const LoadResult loaded = load_trace_file(recording("sequential"));
+  QVERIFY(loaded.error.isEmpty());
+  ClassroomView view;
+  view.resize(1200, 700);
+  view.set_trace(loaded.trace, {}, loaded.analysis);
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  view.activateWindow();
+  QVERIFY(QTest::qWaitForWindowActive(&view));
+  QVERIFY(!view.isFullScreen());
+  QTest::keyClick(&view, Qt::Key_F11);
+  QTRY_VERIFY(view.isFullScreen());
+  QVERIFY(view.is_full_screen());
+  QTest::keyClick(&view, Qt::Key_Escape);
+  QTRY_VERIFY(!view.isFullScreen());
+  QTest::keyClick(&view, Qt::Key_F11);
+  QTRY_VERIFY(view.isFullScreen());
+  QTest::keyClick(&view, Qt::Key_F11);
+  QTRY_VERIFY(!view.isFullScreen());
 }
 
 QTEST_MAIN(CompareClassroomTest)

@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
 #include <QShortcut>
@@ -13,10 +14,12 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "gtv/analysis/compare.h"
 #include "gtv/config.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/playback_stats.h"
 #include "gtv/ui/run_alignment.h"
+#include "gtv/ui/time_mapping.h"
 #include "gtv/ui/timeline_view.h"
 #if GTV_WITH_TORCH
 #include "gtv/experiments/runner.h"
@@ -96,6 +99,14 @@ Theme classroom_theme(double font_scale) {
   return t;
 }
 
+PlaybackSpan classroom_playback_span(const Trace& trace, const analysis::Report* report) {
+  if (report != nullptr && report->region.from_measurements && report->region.length_ns() > 0)
+    return {report->region.start_ns, report->region.end_ns};
+  if (const auto steady = analysis::steady_part(trace); steady && steady->length_ns() > 0)
+    return {steady->start_ns, steady->end_ns};
+  return {trace.start_ns(), trace.end_ns()};
+}
+
 QString scenario_lesson(const QString& scenario) {
   if (scenario.isEmpty()) return {};
 #if GTV_WITH_TORCH
@@ -130,7 +141,9 @@ ClassroomView::ClassroomView(QWidget* parent)
   auto* faster = new QPushButton(tr("Faster"), this);
   reveal_ = new QPushButton(tr("Reveal GPUs"), this);
   reveal_->setCheckable(true);
-  for (QPushButton* b : {play_, restart_button, slower, faster, reveal_}) {
+  full_screen_ = new QPushButton(tr("Full screen"), this);
+  full_screen_->setCheckable(true);
+  for (QPushButton* b : {play_, restart_button, slower, faster, reveal_, full_screen_}) {
     b->setFont(theme.font(7, true));
     bar->addWidget(b);
   }
@@ -144,16 +157,23 @@ ClassroomView::ClassroomView(QWidget* parent)
   connect(slower, &QPushButton::clicked, this, [this] { set_playback_duration_ms(duration_ms_ * 2); });
   connect(faster, &QPushButton::clicked, this, [this] { set_playback_duration_ms(duration_ms_ / 2); });
   connect(reveal_, &QPushButton::toggled, this, &ClassroomView::set_gpu_revealed);
+  connect(full_screen_, &QPushButton::toggled, this, &ClassroomView::set_full_screen);
   connect(timer_, &QTimer::timeout, this, &ClassroomView::step);
   // A presenter's clicker or keyboard: Space plays and pauses, R reveals, Home restarts.
   auto shortcut = [this](QKeySequence keys, auto slot) {
     auto* s = new QShortcut(keys, this);
     s->setContext(Qt::WidgetWithChildrenShortcut);
     connect(s, &QShortcut::activated, this, slot);
+    return s;
   };
   shortcut(QKeySequence(Qt::Key_Space), [this] { is_playing() ? pause() : play(); });
   shortcut(QKeySequence(Qt::Key_R), [this] { set_gpu_revealed(!revealed_); });
   shortcut(QKeySequence(Qt::Key_Home), [this] { restart(); });
+  shortcut(QKeySequence(Qt::Key_F11), [this] { set_full_screen(!is_full_screen()); });
+  escape_ = shortcut(QKeySequence(Qt::Key_Escape), [this] { set_full_screen(false); });
+  escape_->setEnabled(false);
+  // A click on the timeline seeks the playback cursor; the timeline still sees it (selection, dragging).
+  view_->plot()->installEventFilter(this);
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(lesson_);
@@ -171,9 +191,10 @@ void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString&
   lesson_->setText(lesson.isEmpty() ? name : QStringLiteral("%1: %2").arg(name, lesson));
   revealed_ = false;
   reveal_->setChecked(false);
+  span_ = classroom_playback_span(*trace_, analysis_ ? &analysis_->report : nullptr);
   apply_lane_visibility();
   view_->fit();
-  set_cursor_ns(trace_->start_ns());
+  set_cursor_ns(span_.start_ns);
 }
 
 QString ClassroomView::lesson() const { return lesson_->text(); }
@@ -184,7 +205,7 @@ void ClassroomView::set_playback_duration_ms(int duration_ms) { duration_ms_ = s
 
 TimeNs ClassroomView::step_ns() const {
   if (!trace_) return 1;
-  const TimeNs span = trace_->end_ns() - trace_->start_ns();
+  const TimeNs span = span_.end_ns - span_.start_ns;
   const TimeNs steps = std::max<TimeNs>(1, duration_ms_ / tick_ms());
   return std::max<TimeNs>(1, (span + steps - 1) / steps);
 }
@@ -219,7 +240,7 @@ void ClassroomView::follow_cursor() {
 
 void ClassroomView::play() {
   if (!trace_) return;
-  if (cursor_ns_ >= trace_->end_ns()) set_cursor_ns(trace_->start_ns());
+  if (cursor_ns_ >= span_.end_ns || cursor_ns_ < span_.start_ns) set_cursor_ns(span_.start_ns);
   timer_->start(tick_ms());
   play_->setText(tr("Pause"));
 }
@@ -230,15 +251,15 @@ void ClassroomView::pause() {
 }
 
 void ClassroomView::restart() {
-  if (trace_) set_cursor_ns(trace_->start_ns());
+  if (trace_) set_cursor_ns(span_.start_ns);
 }
 
 bool ClassroomView::is_playing() const { return timer_->isActive(); }
 
 void ClassroomView::step() {
   if (!trace_) return;
-  set_cursor_ns(cursor_ns_ + step_ns());
-  if (cursor_ns_ >= trace_->end_ns()) {
+  set_cursor_ns(std::min(cursor_ns_ + step_ns(), span_.end_ns));
+  if (cursor_ns_ >= span_.end_ns) {
     pause();
     emit playback_finished();
   }
@@ -257,10 +278,40 @@ void ClassroomView::apply_lane_visibility() {
     if (lanes[i].is_gpu()) view_->set_lane_hidden(i, !revealed_);
   // The overlap strip would give the answer away, so it appears with the GPU lanes.
   view_->set_overlays(revealed_ && analysis_ ? analysis_->overlays : OverlayData{});
+  lesson_->setVisible(revealed_);
   update_status();
   overlay_->set_prompt(revealed_ ? QString()
                                  : tr("GPU lanes hidden: when do the GPUs run? Predict, then press Reveal GPUs."));
   view_->replot_now();
+}
+
+bool ClassroomView::lesson_shown() const { return !lesson_->isHidden(); }
+
+void ClassroomView::set_full_screen(bool full_screen) {
+  QWidget* top = window();
+  if (full_screen != top->isFullScreen())
+    top->setWindowState(full_screen ? top->windowState() | Qt::WindowFullScreen
+                                    : top->windowState() & ~Qt::WindowFullScreen);
+  if (full_screen_->isChecked() != full_screen) full_screen_->setChecked(full_screen);
+  full_screen_->setText(full_screen ? tr("Leave full screen") : tr("Full screen"));
+  escape_->setEnabled(full_screen);
+}
+
+bool ClassroomView::is_full_screen() const { return window()->isFullScreen(); }
+
+bool ClassroomView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched != view_->plot() || !trace_) return false;
+  const auto* mouse = static_cast<QMouseEvent*>(event);
+  if (event->type() == QEvent::MouseButtonPress && mouse->button() == Qt::LeftButton) {
+    press_px_ = mouse->position().toPoint();
+  } else if (event->type() == QEvent::MouseButtonRelease && mouse->button() == Qt::LeftButton) {
+    const QPoint at = mouse->position().toPoint();
+    const QRectF lanes = view_->lane_rect();
+    const bool click = (at - press_px_).manhattanLength() <= 4;  // a drag pans; only a click seeks
+    if (click && at.x() >= lanes.left() && at.x() <= lanes.right())
+      set_cursor_ns(TimeMapping(view_->window(), lanes.width()).time_at(at.x() - lanes.left()));
+  }
+  return false;
 }
 
 }  // namespace gtv::ui

@@ -2,7 +2,9 @@
 
 #include <QFileInfo>
 #include <QLabel>
+#include <QScreen>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -24,6 +26,13 @@ QString label_of(const QString& path) {
   return name;
 }
 
+// Host lanes take one row each, so the GPU lanes, where runs differ, fit in a stacked panel.
+void collapse_host_lanes(TimelineView* view) {
+  const auto& lanes = view->trace()->lanes();
+  for (std::size_t i = 0; i < lanes.size(); ++i)
+    if (!lanes[i].is_gpu()) view->toggle_lane_collapsed(static_cast<LaneIndex>(i));
+}
+
 }  // namespace
 
 CompareView::CompareView(QWidget* parent)
@@ -42,7 +51,8 @@ void CompareView::set_note(const QString& note) {
 
 QString CompareView::note() const { return note_->text(); }
 
-void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& label) {
+void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& label,
+                          std::shared_ptr<const DocumentAnalysis> analysis) {
   Run run;
   run.anchor_ns = alignment_anchor_ns(*trace);
   run.trace = std::move(trace);
@@ -52,8 +62,12 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   layout->setContentsMargins(0, 0, 0, 0);
   run.header = new QLabel(box);
   run.header->setTextFormat(Qt::RichText);
+  run.header->setWordWrap(true);
   run.view = new TimelineView(box);
   run.view->set_trace(run.trace);
+  if (!analysis) analysis = std::make_shared<const DocumentAnalysis>(analyse_document(*run.trace));
+  run.view->set_overlays(analysis->overlays);
+  collapse_host_lanes(run.view);
   layout->addWidget(run.header);
   layout->addWidget(run.view, 1);
   splitter_->addWidget(box);
@@ -62,6 +76,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   runs_.push_back(std::move(run));
   connect(runs_.back().view, &TimelineView::window_changed, this, [this, index] { sync_from(index); });
   refresh_figures();
+  share_bounds();
   fit();
 }
 
@@ -69,7 +84,7 @@ QString CompareView::add_files(const QStringList& paths, const QStringList& labe
   for (int i = 0; i < paths.size(); ++i) {
     LoadResult loaded = load_trace_file(paths[i]);
     if (!loaded.error.isEmpty()) return loaded.error;
-    add_run(loaded.trace, i < labels.size() ? labels[i] : label_of(paths[i]));
+    add_run(loaded.trace, i < labels.size() ? labels[i] : label_of(paths[i]), loaded.analysis);
   }
   return {};
 }
@@ -80,18 +95,31 @@ TimeNs CompareView::offset_ns(int run) const {
   return alignment_offsets_ns(anchors)[static_cast<std::size_t>(run)];
 }
 
-TimeWindow CompareView::shared_bounds() const {
-  // Each view clamps its window to its own trace; in run 0's time the windows every view accepts unchanged are
-  // the intersection of the shifted bounds, so keeping to it keeps the runs locked together.
-  TimeWindow shared = view(0)->bounds();
-  for (int i = 1; i < run_count(); ++i) {
-    const TimeWindow b = view(i)->bounds();
-    shared.t0_ns = std::max(shared.t0_ns, b.t0_ns - offset_ns(i));
-    shared.t1_ns = std::min(shared.t1_ns, b.t1_ns - offset_ns(i));
+void CompareView::share_bounds() {
+  // The union of the runs' extents on the aligned axis: the slower run is never cut, and every view is given
+  // the same stretch (shifted into its own time) so none clamps and the runs stay locked together.
+  TimeNs t0_ns = 0;
+  TimeNs t1_ns = 0;
+  for (int i = 0; i < run_count(); ++i) {
+    const Trace& t = *runs_[static_cast<std::size_t>(i)].trace;
+    const TimeNs start = t.start_ns() - offset_ns(i);
+    const TimeNs end = t.end_ns() - offset_ns(i);
+    t0_ns = i == 0 ? start : std::min(t0_ns, start);
+    t1_ns = i == 0 ? end : std::max(t1_ns, end);
   }
-  if (shared.t1_ns - shared.t0_ns < kMinSpanNs) return view(0)->bounds();  // no common stretch: run 0 leads
-  return shared;
+  shared_bounds_ = fit_window(t0_ns, t1_ns, 0.05);
+  for (int i = 0; i < run_count(); ++i)
+    view(i)->set_bounds(TimeWindow{shared_bounds_.t0_ns + offset_ns(i), shared_bounds_.t1_ns + offset_ns(i)});
 }
+
+QSize CompareView::fit_to_screen(QSize size) const {
+  if (const QScreen* s = screen()) size.setWidth(std::min(size.width(), s->availableGeometry().width()));
+  return size;
+}
+
+QSize CompareView::sizeHint() const { return fit_to_screen(QWidget::sizeHint()); }
+
+QSize CompareView::minimumSizeHint() const { return fit_to_screen(QWidget::minimumSizeHint()); }
 
 void CompareView::sync_from(int run) {
   if (syncing_) return;
@@ -112,7 +140,26 @@ void CompareView::set_window(TimeWindow window_run0) {
 }
 
 void CompareView::fit() {
-  if (!runs_.empty()) set_window(shared_bounds());
+  if (runs_.empty()) return;
+  set_window(shared_bounds());
+  reveal_gpu_lanes();
+}
+
+void CompareView::reveal_gpu_lanes() {
+  for (const Run& r : runs_)
+    for (const LaneRow& row : r.view->layout().rows())
+      if (row.kind == RowKind::DeviceHeader) {
+        r.view->set_scroll_px(row.top_px);
+        break;
+      }
+}
+
+void CompareView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (shown_) return;
+  shown_ = true;
+  // Once the panels have their heights (after this event's layout), so the scroll reaches the GPUs.
+  QTimer::singleShot(0, this, [this] { reveal_gpu_lanes(); });
 }
 
 void CompareView::set_theme(const Theme& theme) {

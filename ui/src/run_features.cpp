@@ -146,7 +146,7 @@ CompareView* compare_open_traces(MainWindow* window, QString* error) {
   auto* view = new CompareView;
   QStringList titles;
   for (TraceDocument* d : documents) {
-    view->add_run(d->trace(), d->title());
+    view->add_run(d->trace(), d->title(), d->analysis());
     titles << d->title();
   }
   add_tab(window, view, QObject::tr("compare: %1 runs").arg(documents.size()), titles.join('\n'));

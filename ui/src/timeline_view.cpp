@@ -147,8 +147,14 @@ void TimelineView::relayout() {
 }
 
 TimeWindow TimelineView::bounds() const {
+  if (bounds_) return *bounds_;
   if (!state_.trace) return {0, kNsPerMs};
   return fit_window(state_.trace->start_ns(), state_.trace->end_ns(), 0.05);
+}
+
+void TimelineView::set_bounds(std::optional<TimeWindow> bounds) {
+  bounds_ = bounds;
+  set_window(state_.window);
 }
 
 void TimelineView::set_window(TimeWindow window) {

@@ -3,14 +3,17 @@
 // one sentence, a playback cursor that replays the recording slowly (what lies after the cursor is faded out, so
 // the class sees launches queue up and kernels start), and "predict, then reveal": the GPU lanes (and the
 // overlap strip) stay hidden until the teacher reveals them.
+#include <QPoint>
 #include <QWidget>
 #include <memory>
 
+#include "gtv/analysis/report.h"
 #include "gtv/model/trace.h"
 #include "gtv/ui/theme.h"
 
 class QLabel;
 class QPushButton;
+class QShortcut;
 class QTimer;
 
 namespace gtv::ui {
@@ -23,6 +26,15 @@ class PlaybackOverlay;
 [[nodiscard]] Theme classroom_theme(double font_scale = 2.0);
 // The one-sentence lesson of a scenario (from its explanation); empty for unknown scenarios.
 [[nodiscard]] QString scenario_lesson(const QString& scenario);
+
+// The part of a recording that playback replays: the timed work, so the class does not sit through start-up. The
+// report's region when it comes from the timed measurements, else the steady part (after warm-up, to the end of the
+// GPU work), else the whole trace. report may be null (no analysis).
+struct PlaybackSpan {
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+};
+[[nodiscard]] PlaybackSpan classroom_playback_span(const Trace& trace, const analysis::Report* report);
 
 class ClassroomView : public QWidget {
   Q_OBJECT
@@ -38,11 +50,12 @@ class ClassroomView : public QWidget {
   // The line under the timeline: cursor time, launches queued, and (once revealed) GPU operations running.
   [[nodiscard]] QString status_text() const;
 
-  // Playback: the cursor moves from the trace start to its end in about duration_ms of wall time.
+  // Playback: the cursor moves over playback_span() (the timed work) in about duration_ms of wall time.
   void set_playback_duration_ms(int duration_ms);
   [[nodiscard]] int playback_duration_ms() const { return duration_ms_; }
   [[nodiscard]] TimeNs cursor_ns() const { return cursor_ns_; }
   void set_cursor_ns(TimeNs t_ns);
+  [[nodiscard]] PlaybackSpan playback_span() const { return span_; }
   void play();
   void pause();
   void restart();
@@ -54,6 +67,15 @@ class ClassroomView : public QWidget {
 
   void set_gpu_revealed(bool revealed);
   [[nodiscard]] bool gpu_revealed() const { return revealed_; }
+  // The lesson answers the prediction, so its banner shows only once the GPUs are revealed.
+  [[nodiscard]] bool lesson_shown() const;
+
+  // For the projector: the whole window full screen (F11 or the button toggles, Esc leaves).
+  void set_full_screen(bool full_screen);
+  [[nodiscard]] bool is_full_screen() const;
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  signals:
   void cursor_moved(gtv::TimeNs t_ns);
@@ -72,8 +94,12 @@ class ClassroomView : public QWidget {
   QTimer* timer_;
   QPushButton* play_;
   QPushButton* reveal_;
+  QPushButton* full_screen_;
+  QShortcut* escape_ = nullptr;  // only while full screen: otherwise Esc stays the timeline's (clear selection)
   QLabel* status_ = nullptr;
   TimeNs cursor_ns_ = 0;
+  PlaybackSpan span_;
+  QPoint press_px_;  // where the left button went down on the plot: a click (not a drag) seeks there
   int duration_ms_ = 60000;
   bool revealed_ = false;
 };

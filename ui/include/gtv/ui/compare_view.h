@@ -2,13 +2,15 @@
 // Two or more runs stacked on a shared time axis, aligned at each run's first steady-state kernel
 // (run_alignment.h); zoom and pan in any of them moves all of them. Each run's header carries its numbers from
 // core/analysis: wall, GPU busy, overlap, effective parallelism, and the comparison with the first run (its
-// speedup on the basis analysis::compare chose, in that basis's words).
+// speedup on the basis analysis::compare chose, in that basis's words). Each panel opens on its GPU lanes (host
+// lanes collapsed) with the busy strip of its own analysis, so overlap reads per run.
 #include <QStringList>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
 #include "gtv/model/trace.h"
+#include "gtv/ui/document_analysis.h"
 #include "gtv/ui/time_mapping.h"
 
 class QLabel;
@@ -27,7 +29,9 @@ class CompareView : public QWidget {
   // A line above the runs (e.g. why a comparison uses a stand-in recording).
   void set_note(const QString& note);
   [[nodiscard]] QString note() const;
-  void add_run(std::shared_ptr<const Trace> trace, const QString& label);
+  // analysis: the run's document analysis (its overlays); null: analysed here.
+  void add_run(std::shared_ptr<const Trace> trace, const QString& label,
+               std::shared_ptr<const DocumentAnalysis> analysis = nullptr);
   // Loads each file in the calling thread and adds it; returns the first error (one line), empty when all
   // loaded. Labels default to the file names without .json.gz.
   QString add_files(const QStringList& paths, const QStringList& labels = {});
@@ -43,9 +47,17 @@ class CompareView : public QWidget {
   void set_window(TimeWindow window_run0);
   // Shows the stretch all runs share on the aligned axis.
   void fit();
-  // The windows (in run 0's time) that every run can show without clamping: zoom and pan stay inside them.
-  [[nodiscard]] TimeWindow shared_bounds() const;
+  // The stretch (in run 0's time) from the earliest aligned start to the latest aligned end of all runs: every
+  // view accepts it (shifted) unclamped, so zoom and pan stay locked and fit shows every run whole.
+  [[nodiscard]] TimeWindow shared_bounds() const { return shared_bounds_; }
   void set_theme(const Theme& theme);
+
+  // Never wider than the screen's available width: long headers wrap instead of widening the window.
+  [[nodiscard]] QSize sizeHint() const override;
+  [[nodiscard]] QSize minimumSizeHint() const override;
+
+ protected:
+  void showEvent(QShowEvent* event) override;
 
  private:
   struct Run {
@@ -59,11 +71,17 @@ class CompareView : public QWidget {
   [[nodiscard]] QString compute_figures(const Run& r, const Run* first) const;
   void sync_from(int run);
   void refresh_figures();
+  void share_bounds();
+  // Scrolls each panel down to its first GPU (as far as it scrolls), so the GPU lanes are in view.
+  void reveal_gpu_lanes();
+  [[nodiscard]] QSize fit_to_screen(QSize size) const;
 
   QLabel* note_;
   QSplitter* splitter_;
   std::vector<Run> runs_;
+  TimeWindow shared_bounds_;
   bool syncing_ = false;
+  bool shown_ = false;
 };
 
 }  // namespace gtv::ui

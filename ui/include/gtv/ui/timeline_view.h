@@ -38,6 +38,8 @@ class TimelineView : public QWidget {
   // Time window; set_window clamps to bounds() (the trace extent with a small margin).
   [[nodiscard]] TimeWindow window() const { return state_.window; }
   [[nodiscard]] TimeWindow bounds() const;
+  // Replaces bounds() (nullopt: the trace's extent again), so a view can share an axis with a longer run.
+  void set_bounds(std::optional<TimeWindow> bounds);
   void set_window(TimeWindow window);
   void fit();
   void zoom_at(double x_px, double factor);  // x in plot pixels; factor > 1 zooms in
@@ -140,7 +142,8 @@ class TimelineView : public QWidget {
   bool moved_ = false;
   // Where the mouse is over the time area (cleared when it leaves): W/S zoom around it, as Perfetto does.
   std::optional<QPointF> hover_pos_;
-  bool color_mode_chosen_ = false;  // the user picked a colour mode for this trace: overlays keep it
+  bool color_mode_chosen_ = false;    // the user picked a colour mode for this trace: overlays keep it
+  std::optional<TimeWindow> bounds_;  // set_bounds
 };
 
 }  // namespace gtv::ui
