@@ -10,6 +10,7 @@
 
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/intervals.h"
+#include "record_names.h"
 
 namespace gtv::analysis {
 namespace {
@@ -21,14 +22,11 @@ constexpr TimeNs kLongLaunchNs = kNsPerMs;
 // launches end after their kernel, all of kernels under 20 us; with CUDA_LAUNCH_BLOCKING=1 all 546 do.
 constexpr TimeNs kSynchronousLaunchMinKernelNs = 20 * kNsPerUs;
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using detail::contains;
+using detail::FirstKernelRuns;
+using detail::is_loading_record;
+using detail::lower_case;
+using detail::starts_with;
 
 bool is_pageable(MemoryKind kind) { return kind == MemoryKind::Pageable; }
 bool is_launch_call(std::string_view n) {
@@ -36,14 +34,9 @@ bool is_launch_call(std::string_view n) {
 }
 
 // CUPTI's overhead kinds as gtv spells them ("command buffer full") and as Kineto does ("Command Buffer Full").
-bool is_queue_full_record(std::string_view name) { return contains(lower(name), "command buffer full"); }
-bool is_lazy_loading_record(std::string_view name) {
-  const std::string l = lower(name);
-  return contains(l, "lazy function loading") || contains(l, "module loading");
-}
+bool is_queue_full_record(std::string_view name) { return contains(lower_case(name), "command buffer full"); }
 
-// GPU activity per device, for the two questions a long launch raises: is its kernel the first run of that kernel
-// on the device, and did queued GPU work finish while the launch waited?
+// GPU activity per device, for the question a long launch raises: did queued GPU work finish while it waited?
 class GpuActivity {
  public:
   explicit GpuActivity(const Trace& trace) {
@@ -52,17 +45,9 @@ class GpuActivity {
       for (const Event& e : lane.events) {
         if (!is_gpu_activity(e.kind)) continue;
         by_device_[lane.device()].push_back({e.end_ns(), e.start_ns});
-        if (e.kind != EventKind::Kernel) continue;
-        auto [it, added] = first_start_.try_emplace({lane.device(), e.name}, e.start_ns);
-        if (!added) it->second = std::min(it->second, e.start_ns);
       }
     }
     for (auto& [device, spans] : by_device_) std::sort(spans.begin(), spans.end());
-  }
-
-  [[nodiscard]] bool first_run(std::int64_t device, const Event& kernel) const {
-    const auto it = first_start_.find({device, kernel.name});
-    return kernel.kind == EventKind::Kernel && it != first_start_.end() && it->second == kernel.start_ns;
   }
 
   // Work already running when the call began and finished before it returned (on `device`, any GPU if -1).
@@ -83,7 +68,6 @@ class GpuActivity {
     friend auto operator<=>(const Span&, const Span&) = default;
   };
   std::map<std::int64_t, std::vector<Span>> by_device_;  // sorted by end
-  std::map<std::pair<std::int64_t, StringId>, TimeNs> first_start_;
 };
 
 // Kind of a host event, or nullopt. Cached per name for the name-only part.
@@ -157,7 +141,7 @@ class Classifier {
     bool loads = contains_lazy_loading(lane, ref.index);
     if (const auto flow = trace_.flow_of(ref); flow && flow->from == ref) {
       device = trace_.lane(flow->to.lane).device();
-      loads = loads || gpu().first_run(device, trace_.event(flow->to));
+      loads = loads || first_runs_.is_first_run(device, trace_.event(flow->to));
     }
     if (!loads || !gpu().drained_during(device, e.start_ns, e.end_ns())) return std::nullopt;
     call.device = device;
@@ -180,7 +164,7 @@ class Classifier {
     const Event& call = lane.events[index];
     for (std::uint32_t j = index + 1; j < lane.events.size() && lane.events[j].start_ns < call.end_ns(); ++j) {
       const Event& e = lane.events[j];
-      if (e.kind == EventKind::Overhead && e.end_ns() <= call.end_ns() && is_lazy_loading_record(trace_.name(e)))
+      if (e.kind == EventKind::Overhead && e.end_ns() <= call.end_ns() && is_loading_record(trace_.name(e)))
         return true;
     }
     return false;
@@ -195,6 +179,7 @@ class Classifier {
   std::vector<std::int8_t> by_name_;
   std::optional<EventRef> launch_;  // on the lane being scanned
   std::optional<GpuActivity> gpu_;
+  FirstKernelRuns first_runs_{trace_};
 };
 
 // Waits for room in the command queue inside one launch are one call, as the launch is.

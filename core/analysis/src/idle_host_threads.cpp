@@ -7,19 +7,10 @@
 #include <optional>
 
 #include "idle_causes_parts.h"
+#include "record_names.h"
 
 namespace gtv::analysis::idle {
 namespace {
-
-bool mentions_nccl(std::string_view name) {
-  for (std::size_t i = 0; i + 4 <= name.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(name[i])) == 'n' &&
-        std::tolower(static_cast<unsigned char>(name[i + 1])) == 'c' &&
-        std::tolower(static_cast<unsigned char>(name[i + 2])) == 'c' &&
-        std::tolower(static_cast<unsigned char>(name[i + 3])) == 'l')
-      return true;
-  return false;
-}
 
 // The GPU activity ends of each device, sorted, to find what a blocking call was waiting for: the work that
 // ended last before the call returned.
@@ -33,7 +24,7 @@ class ActivityEnds {
       if (!lane.is_gpu()) continue;
       for (const Event& e : lane.events) {
         std::int8_t& nccl = nccl_by_name[e.name];
-        if (nccl < 0) nccl = mentions_nccl(trace.name(e)) ? 1 : 0;
+        if (nccl < 0) nccl = detail::is_communication_kernel(trace.name(e)) ? 1 : 0;
         any_nccl = any_nccl || (nccl == 1 && is_gpu_activity(e.kind));
       }
     }

@@ -6,15 +6,12 @@
 #include <vector>
 
 #include "gtv/analysis/intervals.h"
+#include "record_names.h"
 
 namespace gtv::analysis {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using detail::lower_case;
 
 bool is_tracer_event(const Trace& trace, const Event& e) {
   return e.kind == EventKind::Overhead && is_tracer_record(trace.name(e));
@@ -37,7 +34,7 @@ LaneOverhead lane_overhead(const Trace& trace, const Lane& lane) {
       continue;
     }
     ++out.records;
-    out.flushes += lower(trace.name(e)).find("buffer flush") != std::string::npos ? 1 : 0;
+    out.flushes += lower_case(trace.name(e)).find("buffer flush") != std::string::npos ? 1 : 0;
     spans.push_back({e.start_ns, e.end_ns()});
   }
   out.merged = merged(std::move(spans));
@@ -90,7 +87,7 @@ std::string line_for(const TracingCost& c, const Region& region) {
 bool is_tracer_record(std::string_view name) {
   static constexpr std::array<std::string_view, 4> kKinetoNames{"activity buffer request", "buffer flush",
                                                                  "instrumentation", "resource"};
-  const std::string l = lower(name);
+  const std::string l = lower_case(name);
   return l.rfind("cupti", 0) == 0 || std::find(kKinetoNames.begin(), kKinetoNames.end(), l) != kKinetoNames.end();
 }
 

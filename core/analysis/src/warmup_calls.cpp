@@ -9,10 +9,15 @@
 #include <unordered_map>
 
 #include "gtv/analysis/host_blocking.h"
+#include "record_names.h"
 #include "warmup_parts.h"
 
 namespace gtv::analysis {
 namespace {
+
+using detail::FirstKernelRuns;
+using detail::is_loading_record;
+using detail::starts_with;
 
 // Creating a context takes ~100 ms (125 ms inside cudaDeviceGetStreamPriorityRange on an H200); the same calls
 // take microseconds once it exists, so 10 ms separates the two with room on both sides.
@@ -20,14 +25,6 @@ constexpr TimeNs kContextCreationMinNs = 10 * kNsPerMs;
 // A launch returns in microseconds; one that blocks for a millisecond or more on a kernel's first run waited
 // for the driver to load the kernel's module (57 ms for a copy kernel on an H200).
 constexpr TimeNs kSlowLaunchMinNs = 1 * kNsPerMs;
-
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // What a name says about warm-up, before looking at durations or at the launch a call serves.
 enum class CallClass : std::uint8_t {
@@ -50,15 +47,6 @@ bool is_context_call(std::string_view n) {
   return std::find(kNames.begin(), kNames.end(), n) != kNames.end() || starts_with(n, "cuCtxCreate");
 }
 
-// CUPTI spells module loading "Lazy Function Loading", "lazy function loading", "module loading", "Module Load";
-// its own records ("CUPTI buffer flush", "Activity Buffer Request", "CUPTI instrumentation") are tracer cost.
-bool is_loading_overhead(std::string_view name) {
-  const std::string n = lower(name);
-  if (starts_with(n, "cupti") || n.find("buffer") != std::string::npos) return false;
-  return n.find("lazy") != std::string::npos || n.find("module load") != std::string::npos ||
-         n.find("function load") != std::string::npos;
-}
-
 bool is_kernel_lookup(std::string_view n) {
   return n == "cuKernelGetFunction" || n == "cuLibraryGetKernel" || n == "cuModuleGetFunction" ||
          n == "cuLibraryGetModule";
@@ -72,7 +60,7 @@ CallClass classify_name(std::string_view n) {
   if (warmup_cause_of_call(n, cause)) {
     switch (cause) {
       case WarmUpCause::ModuleLoading:
-        return is_loading_overhead(n) ? CallClass::LoadingOverhead : CallClass::ModuleLoad;
+        return is_loading_record(n) ? CallClass::LoadingOverhead : CallClass::ModuleLoad;
       case WarmUpCause::LibrarySetup:
         return CallClass::LibrarySetup;
       case WarmUpCause::AllocatorGrowth:
@@ -103,37 +91,6 @@ class NameClasses {
   static constexpr std::uint8_t kUnknown = 0xff;
   const Trace& trace_;
   std::vector<std::uint8_t> table_;
-};
-
-// Start of the first run of each kernel name per device, built on first need.
-class FirstKernelRuns {
- public:
-  explicit FirstKernelRuns(const Trace& trace) : trace_(trace) {}
-  bool is_first_run(EventRef kernel) {
-    if (!built_) build();
-    const Event& k = trace_.event(kernel);
-    const auto it = first_.find(key(trace_.lane(kernel.lane).device(), k.name));
-    return it != first_.end() && it->second == k.start_ns;
-  }
-
- private:
-  static std::uint64_t key(std::int64_t device, StringId name) {
-    return (static_cast<std::uint64_t>(device) << 32) ^ name;
-  }
-  void build() {
-    built_ = true;
-    for (const Lane& lane : trace_.lanes()) {
-      if (!lane.is_gpu()) continue;
-      for (const Event& e : lane.events) {
-        if (e.kind != EventKind::Kernel) continue;
-        auto [it, inserted] = first_.try_emplace(key(lane.device(), e.name), e.start_ns);
-        if (!inserted) it->second = std::min(it->second, e.start_ns);
-      }
-    }
-  }
-  const Trace& trace_;
-  bool built_ = false;
-  std::unordered_map<std::uint64_t, TimeNs> first_;
 };
 
 // Start of each process's first launch: before it, a long unexplained call is the context being created.
@@ -268,7 +225,7 @@ class LaneWalk {
 
 bool warmup_cause_of_call(std::string_view n, WarmUpCause& cause) {
   auto is = [&](WarmUpCause c) { return cause = c, true; };
-  if (starts_with(n, "cuLibraryLoad") || starts_with(n, "cuModuleLoad") || is_loading_overhead(n))
+  if (starts_with(n, "cuLibraryLoad") || starts_with(n, "cuModuleLoad") || is_loading_record(n))
     return is(WarmUpCause::ModuleLoading);
   if (starts_with(n, "cuGetProcAddress") || starts_with(n, "cudaGetDriverEntryPoint") ||
       starts_with(n, "cublasCreate") || starts_with(n, "cublasLtCreate") || starts_with(n, "cudnnCreate"))

@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "record_names.h"
 #include "warmup_parts.h"
 
 namespace gtv::analysis::detail {
@@ -147,9 +148,7 @@ class GpuWork {
  private:
   bool is_nccl(StringId id) {
     if (nccl_[id] == kUnknown) {
-      std::string n(trace_.strings().view(id));
-      for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      nccl_[id] = n.find("nccl") != std::string::npos ? 1 : 0;
+      nccl_[id] = detail::is_communication_kernel(trace_.strings().view(id)) ? 1 : 0;
     }
     return nccl_[id] == 1;
   }
