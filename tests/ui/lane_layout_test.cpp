@@ -85,5 +85,85 @@ TEST(LaneLayout, FromATrace) {
   EXPECT_EQ(lane_descs(t)[1].name, t.lane(1).name);
 }
 
+TEST(LaneLayout, OtherRowsGoToTheTopOrBottomOfTheirGroup) {
+  std::vector<OtherRowDesc> others = {{{LaneKind::GpuStream, 0}, false, "counter 0", "memory", 2},
+                                      {{LaneKind::HostThread, 10}, true, "ranges 10/1", "recorded ranges", 3}};
+  const LaneLayout layout(lanes(), labels(), {}, kOptions, others);
+  const auto& rows = layout.rows();
+  ASSERT_EQ(rows.size(), 10u);
+  EXPECT_EQ(rows[0].kind, RowKind::ProcessHeader);
+  EXPECT_EQ(rows[1].kind, RowKind::Other);  // the ranges above the process's threads
+  EXPECT_EQ(rows[1].other, 1u);
+  EXPECT_EQ(rows[1].label, "recorded ranges");
+  EXPECT_DOUBLE_EQ(rows[1].height_px, 3 * 20 + 4);
+  EXPECT_EQ(rows[2].lane, 0u);
+  EXPECT_EQ(rows[4].kind, RowKind::DeviceHeader);
+  EXPECT_EQ(rows[6].lane, 3u);
+  EXPECT_EQ(rows[7].kind, RowKind::Other);  // the counter under GPU 0's streams
+  EXPECT_EQ(rows[7].other, 0u);
+  EXPECT_EQ(rows[8].kind, RowKind::DeviceHeader);
+  // A point in an other row has depth rows like a lane.
+  EXPECT_EQ(layout.depth_at(1, rows[1].top_px + 2 * 20 + 1), 2);
+}
+
+TEST(LaneLayout, OtherRowsHideAndFollowTheirGroup) {
+  std::vector<OtherRowDesc> others = {{{LaneKind::GpuStream, 0}, false, "counter 0", "memory", 2},
+                                      {{LaneKind::HostThread, 77}, true, "ranges 77/1", "recorded ranges", 1}};
+  LaneViewState state;
+  state.hidden_rows.insert("counter 0");
+  const LaneLayout layout(lanes(), labels(), state, kOptions, others);
+  for (const LaneRow& r : layout.rows()) EXPECT_FALSE(r.kind == RowKind::Other && r.other == 0u);
+  // A group that only an other row names gets its own header, after the groups of lanes.
+  const auto& rows = layout.rows();
+  ASSERT_GE(rows.size(), 2u);
+  EXPECT_EQ(rows[rows.size() - 2].kind, RowKind::ProcessHeader);
+  EXPECT_EQ(rows[rows.size() - 2].label, "Process 77");
+  EXPECT_EQ(rows.back().kind, RowKind::Other);
+  state.hidden_rows.clear();
+  state.collapsed_groups.insert({LaneKind::GpuStream, 0});
+  const LaneLayout collapsed(lanes(), labels(), state, kOptions, others);
+  for (const LaneRow& r : collapsed.rows()) EXPECT_FALSE(r.kind == RowKind::Other && r.other == 0u);
+}
+
+TEST(LaneLayout, ProfilerBookkeepingGroupsComeLast) {
+  auto descs = lanes();
+  descs.insert(descs.begin(), {host_lane_key(-1, 0), "thread 0", 1, true});
+  auto group_names = labels();
+  group_names.insert(group_names.begin(), "Process -1");
+  const LaneLayout layout(descs, group_names, {}, kOptions);
+  const auto& rows = layout.rows();
+  EXPECT_EQ(rows[0].label, "Process 10");
+  EXPECT_EQ(rows[rows.size() - 2].label, "Process -1");
+  EXPECT_EQ(rows.back().lane, 0u);
+}
+
+TEST(LaneLayout, KinetoPseudoProcessesAreBookkeeping) {
+  TraceBuilder b;
+  const LaneIndex work = b.lane(host_lane_key(5, 5));
+  const LaneIndex spans = b.lane(host_lane_key(1000000000000, 1000000000001));
+  const LaneIndex overhead = b.lane(host_lane_key(-1, 0));
+  Event op;
+  op.kind = EventKind::CpuOp;
+  op.duration_ns = 10;
+  op.name = b.intern("aten::mm");
+  b.add_event(work, op);
+  Event span;
+  span.kind = EventKind::Other;
+  span.duration_ns = 100;
+  span.name = b.intern("PyTorch Profiler (0)");
+  span.detail = b.intern("Trace");
+  b.add_event(spans, span);
+  Event buffer;
+  buffer.kind = EventKind::Overhead;
+  buffer.duration_ns = 5;
+  buffer.name = b.intern("Activity Buffer Request");
+  b.add_event(overhead, buffer);
+  const Trace t = std::move(b.build().value());
+  for (const LaneDesc& d : lane_descs(t)) EXPECT_EQ(d.bookkeeping, d.key.pid != 5) << d.key.pid;
+  for (const std::string& label : group_labels(t))
+    EXPECT_EQ(label.find("profiler's own records") != std::string::npos, label.find("Process 5") == std::string::npos)
+        << label;
+}
+
 }  // namespace
 }  // namespace gtv::ui

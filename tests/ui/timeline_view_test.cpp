@@ -400,6 +400,55 @@ class TimelineViewTest : public QObject {
     }
     QVERIFY(view.lanes_plottable()->last_span_count() > 0);
   }
+
+  // The recorded structure is drawn: a row of the thread's ranges above its lanes, whose tooltip names the range
+  // under the mouse; Kineto's pseudo-processes start collapsed, after the program's processes and GPUs.
+  void recordedRangesAreRowsWithTooltips() {
+    TimelineView view;
+    view.resize(1200, 700);
+    const LoadResult result =
+        load_trace_file(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2/sequential.json.gz"));
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    view.set_trace(result.trace);
+    const Range* loop = nullptr;
+    for (const Range& r : result.trace->ranges())
+      if (r.name == "timed loop") loop = &r;
+    QVERIFY(loop);
+    view.set_window({loop->start_ns - 1'000'000, loop->end_ns + 1'000'000});
+    view.replot_now();
+    const auto& rows = view.layout().rows();
+    int range_row = -1;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].kind == RowKind::Other && rows[i].label == "recorded ranges (thread 1685)") range_row = int(i);
+    QVERIFY(range_row > 0);
+    QCOMPARE(rows[static_cast<std::size_t>(range_row) - 1].kind, RowKind::ProcessHeader);
+    // "timed loop" is at depth 1 (inside the scenario range): hover the middle of its bar.
+    const QRectF area = view.lane_rect();
+    const TimeMapping map(view.window(), area.width());
+    const double x = area.left() + map.x_of((loop->start_ns + loop->end_ns) / 2);
+    const double y = view.state().row_y(area, view.layout().depth_top_px(range_row, 1)) + 5;
+    const QString tip = view.tooltip_at(QPointF(x, y));
+    QVERIFY2(tip.startsWith(QStringLiteral("timed loop\n")), qPrintable(tip));
+    QVERIFY(!view.event_at(QPointF(x, y)).has_value());
+  }
+
+  void profilerPseudoProcessesStartCollapsedAndLast() {
+    const LoadResult result = load_trace_file(QStringLiteral(GTV_TEST_DATA_DIR "/pytorch/two_gpus_streams.json.gz"));
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    TimelineView view;
+    view.set_trace(result.trace);
+    const auto& rows = view.layout().rows();
+    QVERIFY(rows.size() > 4);
+    QVERIFY(rows[0].label.find("python3") != std::string::npos);
+    int collapsed = 0;
+    for (std::size_t i = rows.size() - 4; i < rows.size(); ++i) {
+      QCOMPARE(rows[i].kind, RowKind::ProcessHeader);
+      QVERIFY2(rows[i].collapsed, rows[i].label.c_str());
+      QVERIFY2(rows[i].label.find("profiler's own records") != std::string::npos, rows[i].label.c_str());
+      ++collapsed;
+    }
+    QCOMPARE(collapsed, 4);
+  }
 };
 
 QTEST_MAIN(TimelineViewTest)

@@ -1,48 +1,110 @@
 #include "gtv/ui/lane_layout.h"
 
 #include <algorithm>
+#include <map>
 
 namespace gtv::ui {
 
 GroupKey group_of(const LaneKey& key) { return {key.kind, key.pid}; }
 
-LaneLayout::LaneLayout(const std::vector<LaneDesc>& lanes, const std::vector<std::string>& group_labels,
-                       const LaneViewState& state, const LayoutOptions& options)
-    : row_of_lane_(lanes.size(), -1), options_(options) {
-  double y = 0;
-  bool have_group = false;
-  GroupKey current{};
+std::string other_group_label(GroupKey group) {
+  return (group.first == LaneKind::GpuStream ? "GPU " : "Process ") + std::to_string(group.second);
+}
+
+namespace {
+
+struct GroupPlan {
+  GroupKey key;
+  std::string label;
+  std::vector<LaneIndex> lanes;
+  bool bookkeeping = false;
+};
+
+// Groups in the order of their first lane, then groups only other rows name, then the bookkeeping groups.
+std::vector<GroupPlan> plan_groups(const std::vector<LaneDesc>& lanes, const std::vector<std::string>& group_labels,
+                                   const std::vector<OtherRowDesc>& others) {
+  std::vector<GroupPlan> groups;
+  std::map<GroupKey, std::size_t> index_of;
+  const auto find_or_add = [&](GroupKey key, const std::string& label) -> GroupPlan& {
+    const auto [it, added] = index_of.try_emplace(key, groups.size());
+    if (added) groups.push_back({key, label, {}, false});
+    return groups[it->second];
+  };
   for (LaneIndex i = 0; i < lanes.size(); ++i) {
-    const GroupKey group = group_of(lanes[i].key);
-    const bool group_collapsed = state.collapsed_groups.count(group) != 0;
-    if (!have_group || group != current) {
-      have_group = true;
-      current = group;
-      LaneRow header;
-      header.kind = group.first == LaneKind::GpuStream ? RowKind::DeviceHeader : RowKind::ProcessHeader;
-      header.group = group;
-      header.top_px = y;
-      header.height_px = options.header_px;
-      header.collapsed = group_collapsed;
-      header.label = i < group_labels.size() ? group_labels[i] : std::string();
-      rows_.push_back(std::move(header));
-      y += options.header_px;
-    }
-    if (group_collapsed || state.hidden_lanes.count(i) != 0) continue;
-    LaneRow row;
-    row.kind = RowKind::Lane;
-    row.group = group;
-    row.lane = i;
-    row.collapsed = state.collapsed_lanes.count(i) != 0;
-    row.depth_rows = row.collapsed ? 1 : std::max(1, lanes[i].depth_count);
-    row.top_px = y;
-    row.height_px = row.depth_rows * options.depth_px + options.lane_gap_px;
-    row.label = lanes[i].name;
-    row_of_lane_[i] = static_cast<int>(rows_.size());
-    rows_.push_back(std::move(row));
-    y += rows_.back().height_px;
+    GroupPlan& g = find_or_add(group_of(lanes[i].key), i < group_labels.size() ? group_labels[i] : std::string());
+    if (g.lanes.empty()) g.bookkeeping = lanes[i].bookkeeping;
+    g.bookkeeping = g.bookkeeping && lanes[i].bookkeeping;
+    g.lanes.push_back(i);
   }
-  total_px_ = y;
+  for (const OtherRowDesc& o : others) {
+    GroupPlan& g = find_or_add(o.group, other_group_label(o.group));
+    g.bookkeeping = false;  // it holds recorded ranges or counters
+  }
+  std::stable_partition(groups.begin(), groups.end(), [](const GroupPlan& g) { return !g.bookkeeping; });
+  return groups;
+}
+
+}  // namespace
+
+LaneLayout::LaneLayout(const std::vector<LaneDesc>& lanes, const std::vector<std::string>& group_labels,
+                       const LaneViewState& state, const LayoutOptions& options,
+                       const std::vector<OtherRowDesc>& others)
+    : row_of_lane_(lanes.size(), -1), options_(options) {
+  for (const GroupPlan& g : plan_groups(lanes, group_labels, others)) {
+    const bool collapsed = state.collapsed_groups.count(g.key) != 0;
+    add_header(g.key, g.label, collapsed);
+    if (collapsed) continue;
+    const auto add_others = [&](bool top) {
+      for (std::size_t i = 0; i < others.size(); ++i)
+        if (others[i].group == g.key && others[i].at_group_top == top && state.hidden_rows.count(others[i].id) == 0)
+          add_other(i, others[i]);
+    };
+    add_others(true);
+    for (const LaneIndex lane : g.lanes)
+      if (state.hidden_lanes.count(lane) == 0) add_lane(lane, lanes[lane], g.key, state);
+    add_others(false);
+  }
+  total_px_ = y_px_;
+}
+
+void LaneLayout::add_header(GroupKey group, const std::string& label, bool collapsed) {
+  LaneRow header;
+  header.kind = group.first == LaneKind::GpuStream ? RowKind::DeviceHeader : RowKind::ProcessHeader;
+  header.group = group;
+  header.top_px = y_px_;
+  header.height_px = options_.header_px;
+  header.collapsed = collapsed;
+  header.label = label;
+  rows_.push_back(std::move(header));
+  y_px_ += options_.header_px;
+}
+
+void LaneLayout::add_lane(LaneIndex lane, const LaneDesc& desc, GroupKey group, const LaneViewState& state) {
+  LaneRow row;
+  row.kind = RowKind::Lane;
+  row.group = group;
+  row.lane = lane;
+  row.collapsed = state.collapsed_lanes.count(lane) != 0;
+  row.depth_rows = row.collapsed ? 1 : std::max(1, desc.depth_count);
+  row.top_px = y_px_;
+  row.height_px = row.depth_rows * options_.depth_px + options_.lane_gap_px;
+  row.label = desc.name;
+  row_of_lane_[lane] = static_cast<int>(rows_.size());
+  rows_.push_back(std::move(row));
+  y_px_ += rows_.back().height_px;
+}
+
+void LaneLayout::add_other(std::size_t index, const OtherRowDesc& desc) {
+  LaneRow row;
+  row.kind = RowKind::Other;
+  row.group = desc.group;
+  row.other = index;
+  row.depth_rows = std::max(1, desc.depth_rows);
+  row.top_px = y_px_;
+  row.height_px = row.depth_rows * options_.depth_px + options_.lane_gap_px;
+  row.label = desc.label;
+  rows_.push_back(std::move(row));
+  y_px_ += rows_.back().height_px;
 }
 
 int LaneLayout::row_at(double y_px) const {
@@ -56,7 +118,7 @@ int LaneLayout::row_of_lane(LaneIndex lane) const { return lane < row_of_lane_.s
 int LaneLayout::depth_at(int row, double y_px) const {
   if (row < 0 || static_cast<std::size_t>(row) >= rows_.size()) return -1;
   const LaneRow& r = rows_[static_cast<std::size_t>(row)];
-  if (r.kind != RowKind::Lane || y_px < r.top_px) return -1;
+  if ((r.kind != RowKind::Lane && r.kind != RowKind::Other) || y_px < r.top_px) return -1;
   const double within = y_px - r.top_px;
   const int depth = static_cast<int>(within / options_.depth_px);
   return depth < r.depth_rows ? depth : -1;
@@ -66,14 +128,49 @@ double LaneLayout::depth_top_px(int row, int depth) const {
   return rows_[static_cast<std::size_t>(row)].top_px + depth * options_.depth_px;
 }
 
+namespace {
+
+// The profiler's own records: its overhead, its markers, and Kineto's "Trace" spans (an empty lane is not). Stops at the first event a
+// program's own work would make, so real lanes cost a few events each.
+bool holds_only_profiler_records(const Trace& trace, const Lane& lane) {
+  if (lane.is_gpu() || lane.events.empty()) return false;
+  for (const Event& e : lane.events) {
+    if (e.kind == EventKind::Overhead || e.kind == EventKind::Instant) continue;
+    if (e.kind == EventKind::Other && e.detail < trace.strings().size() && trace.strings().view(e.detail) == "Trace")
+      continue;
+    return false;
+  }
+  return true;
+}
+
+// Per host process: whether all its lanes hold only the profiler's records.
+std::map<std::int64_t, bool> bookkeeping_processes(const Trace& trace) {
+  std::map<std::int64_t, bool> out;
+  for (const Lane& lane : trace.lanes()) {
+    if (lane.is_gpu()) continue;
+    const bool only = holds_only_profiler_records(trace, lane);
+    const auto [it, added] = out.try_emplace(lane.key.pid, only);
+    if (!added) it->second = it->second && only;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<LaneDesc> lane_descs(const Trace& trace) {
+  const std::map<std::int64_t, bool> bookkeeping = bookkeeping_processes(trace);
   std::vector<LaneDesc> out;
   out.reserve(trace.lanes().size());
-  for (const Lane& lane : trace.lanes()) out.push_back({lane.key, lane.name, lane.depth_count()});
+  for (const Lane& lane : trace.lanes())
+    out.push_back({lane.key, lane.name, lane.depth_count(), !lane.is_gpu() && bookkeeping.at(lane.key.pid)});
   return out;
 }
 
 std::vector<std::string> group_labels(const Trace& trace) {
+  const std::map<std::int64_t, bool> bookkeeping = bookkeeping_processes(trace);
+  std::map<std::int64_t, const std::string*> process_names;
+  for (const ProcessInfo& p : trace.processes())
+    if (!p.name.empty()) process_names.try_emplace(p.pid, &p.name);
   std::vector<std::string> out;
   for (const Lane& lane : trace.lanes()) {
     if (lane.is_gpu()) {
@@ -84,8 +181,8 @@ std::vector<std::string> group_labels(const Trace& trace) {
       continue;
     }
     std::string label = "Process " + std::to_string(lane.key.pid);
-    for (const ProcessInfo& p : trace.processes())
-      if (p.pid == lane.key.pid && !p.name.empty()) label += "  " + p.name;
+    if (const auto it = process_names.find(lane.key.pid); it != process_names.end()) label += "  " + *it->second;
+    if (bookkeeping.at(lane.key.pid)) label += "  (profiler's own records)";
     out.push_back(std::move(label));
   }
   return out;

@@ -63,6 +63,11 @@ void LanePlottable::draw(QCPPainter* painter) {
     if (g.y_top + rows[i].height_px < g.lane_area.top()) continue;
     draw_row_background(painter, rows[i], static_cast<int>(i), g);
     if (rows[i].kind == RowKind::Lane) draw_lane(painter, rows[i], map, g);
+    if (const TimelineRow* other = state_->other_row(rows[i])) {
+      const double depth_px = state_->layout.options().depth_px;
+      other->draw({painter, &map, &state_->theme,
+                   QRectF(g.left, g.y_top, g.lane_area.width(), rows[i].depth_rows * depth_px), depth_px});
+    }
   }
   painter->restore();
 }
@@ -70,7 +75,7 @@ void LanePlottable::draw(QCPPainter* painter) {
 void LanePlottable::draw_row_background(QCPPainter* painter, const LaneRow& row, int row_number,
                                         const RowGeometry& g) const {
   const QRectF band(g.lane_area.left(), g.y_top, g.lane_area.width(), row.height_px);
-  if (row.kind != RowKind::Lane) {
+  if (row.kind == RowKind::ProcessHeader || row.kind == RowKind::DeviceHeader) {
     painter->fillRect(band, state_->theme.group_background);
   } else if (row_number % 2 == 0) {
     painter->fillRect(band, state_->theme.lane_stripe);

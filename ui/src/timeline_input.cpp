@@ -203,13 +203,19 @@ void TimelineView::on_header_click(QPointF pos, bool context_menu) {
   if (!context_menu) {
     if (r.kind == RowKind::Lane)
       toggle_lane_collapsed(r.lane);
-    else
+    else if (r.kind != RowKind::Other)
       toggle_group(r.group);
     return;
   }
   QMenu menu(this);
   if (r.kind == RowKind::Lane) {
     menu.addAction(tr("Hide lane"), this, [this, lane = r.lane] { set_lane_hidden(lane, true); });
+  }
+  if (const TimelineRow* other = state_.other_row(r)) {
+    menu.addAction(tr("Hide row"), this, [this, id = other->desc().id] {
+      state_.lane_state.hidden_rows.insert(id);
+      relayout();
+    });
   }
   menu.addAction(tr("Show all lanes"), this, [this] { show_all_lanes(); });
   menu.exec(plot_->mapToGlobal(pos.toPoint()));
@@ -231,6 +237,7 @@ void TimelineView::set_lane_hidden(LaneIndex lane, bool hidden) {
 
 void TimelineView::show_all_lanes() {
   state_.lane_state.hidden_lanes.clear();
+  state_.lane_state.hidden_rows.clear();
   state_.lane_state.collapsed_groups.clear();
   relayout();
 }

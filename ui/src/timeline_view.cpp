@@ -67,6 +67,11 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
   if (state_.trace)
     for (const Lane& lane : state_.trace->lanes())
       state_.lane_colors.push_back(stream_color(lane.device(), lane.stream()));
+  state_.rows = state_.trace ? make_timeline_rows(*state_.trace, nullptr) : TimelineRows{};
+  // The profiler's own pseudo-processes start collapsed (and last): they say nothing about the program.
+  if (state_.trace)
+    for (const LaneDesc& d : lane_descs(*state_.trace))
+      if (d.bookkeeping) state_.lane_state.collapsed_groups.insert(group_of(d.key));
   color_mode_chosen_ = false;
   state_.color_mode = ColorMode::KernelName;
   ticker_->set_origin_ns(state_.trace ? state_.trace->start_ns() : 0);
@@ -76,6 +81,8 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
 
 void TimelineView::set_overlays(OverlayData overlays) {
   state_.overlays = std::move(overlays);
+  // Forward ranges take their model's colour from the owners the analysis found.
+  if (state_.trace) state_.rows = make_timeline_rows(*state_.trace, state_.overlays.owners.get());
   if (!color_mode_chosen_)
     state_.color_mode = state_.overlays.owners && state_.overlays.owners->own_most_gpu_work() ? ColorMode::Owner
                                                                                               : ColorMode::KernelName;
@@ -130,7 +137,8 @@ void TimelineView::relayout() {
   options.header_px = state_.theme.header_px();
   options.lane_gap_px = 4 * state_.theme.font_scale;
   if (state_.trace) {
-    state_.layout = LaneLayout(lane_descs(*state_.trace), group_labels(*state_.trace), state_.lane_state, options);
+    state_.layout = LaneLayout(lane_descs(*state_.trace), group_labels(*state_.trace), state_.lane_state, options,
+                               row_descs(state_.rows));
   } else {
     state_.layout = LaneLayout();
   }
@@ -227,7 +235,7 @@ std::optional<TimelineView::LaneDepth> TimelineView::lane_depth_at(QPointF pos) 
   const double layout_y = pos.y() - area.top() + state_.scroll_px;
   const int row = state_.layout.row_at(layout_y);
   const int depth = state_.layout.depth_at(row, layout_y);
-  if (depth < 0) return std::nullopt;
+  if (depth < 0 || state_.layout.rows()[static_cast<std::size_t>(row)].kind != RowKind::Lane) return std::nullopt;
   return LaneDepth{state_.layout.rows()[static_cast<std::size_t>(row)].lane, depth};
 }
 
@@ -265,7 +273,23 @@ QString TimelineView::tooltip_at(QPointF pos) const {
   }
   if (const auto ref = event_at(pos))
     return QString::fromStdString(tooltip_text(*state_.trace, *ref, state_.trace->start_ns()));
+  if (QString text = other_row_tooltip_at(pos); !text.isEmpty()) return text;
   return overlay_tooltip_at(pos);
+}
+
+QString TimelineView::other_row_tooltip_at(QPointF pos) const {
+  if (!state_.trace) return {};
+  const QRectF area = lane_rect();
+  if (!area.contains(pos)) return {};
+  const double layout_y = pos.y() - area.top() + state_.scroll_px;
+  const int row = state_.layout.row_at(layout_y);
+  const int depth = state_.layout.depth_at(row, layout_y);
+  if (depth < 0) return {};
+  const TimelineRow* other = state_.other_row(state_.layout.rows()[static_cast<std::size_t>(row)]);
+  if (!other) return {};
+  const TimeMapping map = mapping();
+  return other->tooltip_at(map.time_at(pos.x() - area.left()), depth, static_cast<TimeNs>(std::ceil(map.ns_per_px())),
+                           state_.trace->start_ns());
 }
 
 namespace {

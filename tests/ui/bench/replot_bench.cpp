@@ -76,6 +76,19 @@ void run(std::size_t events, int repeats) {
       "  full, by owner: median %.2f ms wall, %.2f ms CPU\n",
       trace->event_count(), trace->lanes().size(), build_ms, full.wall_ms, full.cpu_ms, full_spans, zoom.wall_ms,
       zoom.cpu_ms, zoom_spans, by_owner.wall_ms, by_owner.cpu_ms);
+  std::fflush(stdout);
+  view.set_trace(nullptr);
+  trace.reset();
+  // The same events with the recorded structure of a recording: range rows and counter rows, coloured by owner.
+  auto structured = std::make_shared<const Trace>(bench::synthetic_trace(events, 2, 4, 4, true));
+  view.set_trace(structured);
+  OverlayData structured_owned;
+  structured_owned.owners = std::make_shared<const WorkOwners>(bench::synthetic_owners(*structured, 3, 64));
+  view.set_overlays(structured_owned);
+  view.set_color_mode(ColorMode::Owner);
+  const Timing rows = median_replot(view, repeats);
+  std::printf("  full, by owner, with %zu ranges and %zu counter rows: median %.2f ms wall, %.2f ms CPU\n",
+              structured->ranges().size(), structured->counters().size(), rows.wall_ms, rows.cpu_ms);
 }
 
 // Open a file to first paint: read + analyse (as TraceDocument does in its worker), then lay out and draw.

@@ -1,6 +1,7 @@
 #pragma once
 // A synthetic trace of a given size for the replot benchmark: GPU streams of back-to-back kernels (1-20 us, short
 // gaps) and host threads with launches nested under ops, spread over a few hundred milliseconds per million events.
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -11,7 +12,31 @@
 
 namespace gtv::ui::bench {
 
-inline Trace synthetic_trace(std::size_t event_count, int gpus = 2, int streams_per_gpu = 4, int host_threads = 4) {
+// The recorded structure a gtv recording of that size would carry: per host thread one iteration range per 1000
+// events with three model forwards inside, and per GPU a memory counter sampled every 100 events of the trace.
+inline void add_synthetic_structure(TraceBuilder& b, std::size_t event_count, TimeNs span_ns, int gpus,
+                                    int host_threads) {
+  const std::size_t iterations = std::max<std::size_t>(1, event_count / 1000);
+  const TimeNs step_ns = std::max<TimeNs>(1, span_ns / static_cast<TimeNs>(iterations));
+  for (int t = 0; t < host_threads; ++t)
+    for (std::size_t i = 0; i < iterations; ++i) {
+      const TimeNs start = static_cast<TimeNs>(i) * step_ns;
+      b.add_range({"iteration " + std::to_string(i), RangeKind::Iteration, start, start + step_ns - 10, 1000, 1 + t, -1});
+      for (int m = 0; m < 3; ++m)
+        b.add_range({"model " + std::to_string(m) + " forward", RangeKind::Forward, start + m * step_ns / 3,
+                     start + (m + 1) * step_ns / 3 - 20, 1000, 1 + t, m % std::max(gpus, 1)});
+    }
+  const std::size_t samples = std::max<std::size_t>(1, event_count / 100);
+  for (int g = 0; g < gpus; ++g)
+    for (std::size_t i = 0; i < samples; ++i)
+      b.add_counter_sample(g, "device memory allocated (bytes)",
+                           {static_cast<TimeNs>(i) * (span_ns / static_cast<TimeNs>(samples)),
+                            static_cast<double>((i * 7919) % 1000) * 1e6});
+}
+
+// with_structure: also the ranges and counters of add_synthetic_structure.
+inline Trace synthetic_trace(std::size_t event_count, int gpus = 2, int streams_per_gpu = 4, int host_threads = 4,
+                             bool with_structure = false) {
   TraceBuilder b;
   std::mt19937_64 rng(42);
   std::uniform_int_distribution<TimeNs> duration_ns(1'000, 20'000);
@@ -26,6 +51,7 @@ inline Trace synthetic_trace(std::size_t event_count, int gpus = 2, int streams_
   const std::size_t gpu_lanes = lanes.size();
   for (int t = 0; t < host_threads; ++t) lanes.push_back(b.lane(host_lane_key(1000, 1 + t)));
   const std::size_t per_lane = event_count / lanes.size();
+  TimeNs span_ns = 0;
   for (std::size_t l = 0; l < lanes.size(); ++l) {
     TimeNs t = 0;
     const bool gpu = l < gpu_lanes;
@@ -53,7 +79,9 @@ inline Trace synthetic_trace(std::size_t event_count, int gpus = 2, int streams_
       }
       t += e.duration_ns + gap_ns(rng);
     }
+    span_ns = std::max(span_ns, t);
   }
+  if (with_structure) add_synthetic_structure(b, event_count, span_ns, gpus, host_threads);
   return std::move(b.build().value());
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// Vertical layout of the timeline: a header row per host process and per GPU, then one row per visible lane
-// whose height follows its nesting depth. Collapsed lanes take one depth row; hidden lanes and the lanes of a
-// collapsed group take none. Pure math in pixels from the top of the lane area, unit tested.
+// Vertical layout of the timeline: a header row per host process and per GPU, then its rows: the group's other
+// rows placed at its top (recorded ranges), one row per visible lane whose height follows its nesting depth, the
+// group's other rows placed at its bottom (counters). Collapsed lanes take one depth row; hidden rows and the rows
+// of a collapsed group take none. Profiler bookkeeping groups (Kineto's own pseudo-processes) come last. Pure math
+// in pixels from the top of the lane area, unit tested.
 #include <cstdint>
 #include <set>
 #include <string>
@@ -12,7 +14,8 @@
 
 namespace gtv::ui {
 
-enum class RowKind : std::uint8_t { ProcessHeader, DeviceHeader, Lane };
+// Lane: an event lane of the trace; Other: a TimelineRow (ranges, counters), found by LaneRow::other.
+enum class RowKind : std::uint8_t { ProcessHeader, DeviceHeader, Lane, Other };
 
 // A group is a process (host lanes) or a device (GPU lanes).
 using GroupKey = std::pair<LaneKind, std::int64_t>;
@@ -22,12 +25,23 @@ struct LaneDesc {
   LaneKey key;
   std::string name;
   int depth_count = 1;
+  bool bookkeeping = false;  // its process holds only the profiler's own records (lane_descs)
+};
+
+// A row that is not an event lane, as the layout sees it (TimelineRow gives these).
+struct OtherRowDesc {
+  GroupKey group{LaneKind::HostThread, 0};
+  bool at_group_top = true;  // above the group's lanes (ranges), else below them (counters)
+  std::string id;            // stable: LaneViewState::hidden_rows holds it
+  std::string label;
+  int depth_rows = 1;
 };
 
 struct LaneRow {
   RowKind kind = RowKind::Lane;
   GroupKey group{LaneKind::HostThread, 0};
-  LaneIndex lane = 0;  // RowKind::Lane only
+  LaneIndex lane = 0;      // RowKind::Lane only
+  std::size_t other = 0;  // RowKind::Other only: index into the OtherRowDescs given to the layout
   double top_px = 0;
   double height_px = 0;
   int depth_rows = 0;  // rows of events drawn (1 when collapsed)
@@ -46,14 +60,17 @@ struct LaneViewState {
   std::set<LaneIndex> collapsed_lanes;
   std::set<LaneIndex> hidden_lanes;
   std::set<GroupKey> collapsed_groups;
+  std::set<std::string> hidden_rows;  // OtherRowDesc::id
 };
 
 class LaneLayout {
  public:
   LaneLayout() = default;
-  // Lanes must be in display order (Trace::lanes()); group_label(key) names the header of each group.
+  // Lanes must be in display order (Trace::lanes()); group_labels[i] names the header of lane i's group. Other
+  // rows go into their group; one whose group has no lane gets a header of its own, labelled by
+  // `other_group_label`.
   LaneLayout(const std::vector<LaneDesc>& lanes, const std::vector<std::string>& group_labels,
-             const LaneViewState& state, const LayoutOptions& options);
+             const LaneViewState& state, const LayoutOptions& options, const std::vector<OtherRowDesc>& others = {});
 
   [[nodiscard]] const std::vector<LaneRow>& rows() const { return rows_; }
   [[nodiscard]] double total_height_px() const { return total_px_; }
@@ -69,13 +86,22 @@ class LaneLayout {
 
  private:
   std::vector<LaneRow> rows_;
+  void add_header(GroupKey group, const std::string& label, bool collapsed);
+  void add_lane(LaneIndex lane, const LaneDesc& desc, GroupKey group, const LaneViewState& state);
+  void add_other(std::size_t index, const OtherRowDesc& desc);
+
   std::vector<int> row_of_lane_;
+  double y_px_ = 0;  // while building
   double total_px_ = 0;
   LayoutOptions options_;
 };
 
 [[nodiscard]] GroupKey group_of(const LaneKey& key);
-// LaneDescs and one label per lane's group ("Process 1234 python", "GPU 0  NVIDIA H200") from a trace.
+// "Process 1234" / "GPU 1": the header of a group known only from its key.
+[[nodiscard]] std::string other_group_label(GroupKey group);
+// LaneDescs and one label per lane's group ("Process 1234 python", "GPU 0  NVIDIA H200") from a trace. A host
+// process is bookkeeping when none of its events is an operator, API call, sync or annotation: Kineto's "Spans" and
+// "Traces" pseudo-processes, its overhead records.
 [[nodiscard]] std::vector<LaneDesc> lane_descs(const Trace& trace);
 [[nodiscard]] std::vector<std::string> group_labels(const Trace& trace);
 

@@ -12,6 +12,7 @@
 #include "gtv/ui/palette.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/time_mapping.h"
+#include "gtv/ui/timeline_row.h"
 #include "gtv/ui/work_owner.h"
 
 namespace gtv::ui {
@@ -19,6 +20,7 @@ namespace gtv::ui {
 struct TimelineState {
   std::shared_ptr<const Trace> trace;
   LaneViewState lane_state;
+  TimelineRows rows;  // the rows that are not event lanes (ranges, counters); LaneRow::other indexes them
   LaneLayout layout;
   TimeWindow window;
   double scroll_px = 0;  // vertical scroll of the lane area
@@ -50,6 +52,10 @@ struct TimelineState {
   [[nodiscard]] QRectF idle_row_rect(const QRectF& axis_rect, std::size_t index) const {
     const double top = axis_rect.bottom() - bottom_band_px + busy_strip_px + static_cast<double>(index) * idle_row_px;
     return {axis_rect.left(), top, axis_rect.width(), idle_row_px};
+  }
+  // The TimelineRow of a layout row of kind Other.
+  [[nodiscard]] const TimelineRow* other_row(const LaneRow& row) const {
+    return row.kind == RowKind::Other && row.other < rows.size() ? rows[row.other].get() : nullptr;
   }
   [[nodiscard]] double row_y(const QRectF& lane_area, double layout_y_px) const {
     return lane_area.top() + layout_y_px - scroll_px;

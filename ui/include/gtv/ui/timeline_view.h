@@ -56,6 +56,8 @@ class TimelineView : public QWidget {
   // Events first; where there is none, the analysis overlays (idle intervals under the lanes, warm-up spans).
   [[nodiscard]] QString tooltip_at(QPointF plot_pos) const;
   [[nodiscard]] QString overlay_tooltip_at(QPointF plot_pos) const;
+  // Over a row that is not an event lane (ranges, counters): what it shows there.
+  [[nodiscard]] QString other_row_tooltip_at(QPointF plot_pos) const;
   [[nodiscard]] QString bracket_tooltip_at(QPointF plot_pos) const;
   // The drawn span (single event or merged block) under a point at the current level of detail.
   struct Block {

@@ -1,0 +1,117 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "gtv/io/trace_file.h"
+#include "gtv/model/trace_builder.h"
+#include "gtv/ui/counter_row.h"
+#include "gtv/ui/range_row.h"
+#include "gtv/ui/timeline_row.h"
+#include "gtv/ui/work_owner.h"
+
+namespace gtv::ui {
+namespace {
+
+Range range(const char* name, RangeKind kind, TimeNs start_ns, TimeNs end_ns) {
+  Range r;
+  r.name = name;
+  r.kind = kind;
+  r.start_ns = start_ns;
+  r.end_ns = end_ns;
+  r.pid = 1;
+  r.tid = 2;
+  return r;
+}
+
+TEST(RangeDepths, NestedRangesStackAndSiblingsShareADepth) {
+  const std::vector<Range> ranges = {range("scenario", RangeKind::Scenario, 0, 100),
+                                     range("iteration 0", RangeKind::Iteration, 10, 40),
+                                     range("model 0 forward", RangeKind::Forward, 10, 20),
+                                     range("model 1 forward", RangeKind::Forward, 20, 40),
+                                     range("iteration 1", RangeKind::Iteration, 40, 70),
+                                     range("overlapping", RangeKind::User, 60, 90)};
+  std::vector<const Range*> sorted;
+  for (const Range& r : ranges) sorted.push_back(&r);
+  EXPECT_EQ(range_depths(sorted), (std::vector<int>{0, 1, 2, 2, 1, 2}));
+}
+
+TEST(RangeRow, TooltipNamesTheRangeWithExactTimes) {
+  const std::vector<Range> ranges = {range("timed loop", RangeKind::Phase, 1000, 5000),
+                                     range("model 1 forward", RangeKind::Forward, 2000, 3000)};
+  const RangeRow row(1, 2, {&ranges[0], &ranges[1]}, nullptr);
+  EXPECT_EQ(row.desc().depth_rows, 2);
+  EXPECT_EQ(row.desc().group, (GroupKey{LaneKind::HostThread, 1}));
+  EXPECT_TRUE(row.desc().at_group_top);
+  const QString tip = row.tooltip_at(2500, 1, 1, 1000);
+  EXPECT_TRUE(tip.startsWith("model 1 forward\nmodel forward range")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("from 1.000 us to 2.000 us (1.000 us)")) << tip.toStdString();
+  EXPECT_TRUE(row.tooltip_at(2500, 0, 1, 1000).startsWith("timed loop"));
+  EXPECT_TRUE(row.tooltip_at(6000, 0, 1, 1000).isEmpty());
+}
+
+// The recorded structure of the `sequential` scenario: one range row with its phases, iterations and the three
+// models' forwards, each forward in the colour its kernels have when coloured by model.
+TEST(TimelineRows, SequentialRecordingShowsItsRangesInTheirModelsColours) {
+  auto trace = io::read_trace(std::string(GTV_SOURCE_DIR) + "/resources/traces/h200x2/sequential.json.gz");
+  ASSERT_TRUE(trace.ok());
+  const Trace& t = *trace;
+  const WorkOwners owners = work_owners(t);
+  const TimelineRows rows = make_timeline_rows(t, &owners);
+  const RangeRow* ranges = nullptr;
+  std::size_t counters = 0;
+  for (const auto& row : rows) {
+    if (const auto* r = dynamic_cast<const RangeRow*>(row.get())) ranges = r;
+    if (dynamic_cast<const CounterRow*>(row.get())) ++counters;
+  }
+  ASSERT_NE(ranges, nullptr);
+  EXPECT_EQ(ranges->placed().size(), t.ranges().size());
+  std::set<std::string> names;
+  for (const PlacedRange& p : ranges->placed()) {
+    names.insert(p.range->name);
+    if (p.range->kind != RangeKind::Forward) continue;
+    std::size_t owner = owners.names.size();
+    for (std::size_t i = 0; i < owners.names.size(); ++i)
+      if (owners.names[i] == p.range->name) owner = i;
+    ASSERT_LT(owner, owners.names.size()) << p.range->name;
+    EXPECT_EQ(p.color, owners.colors[owner]) << p.range->name;
+  }
+  for (const char* expected : {"sequential", "build models", "warm-up", "timed loop", "model 0 forward",
+                               "model 1 forward", "model 2 forward"})
+    EXPECT_EQ(names.count(expected), 1u) << expected;
+  // Memory counters: GPU 0's and GPU 1's device memory, the process's pinned memory.
+  EXPECT_EQ(counters, t.counters().size());
+  std::set<GroupKey> groups;
+  for (const OtherRowDesc& d : row_descs(rows)) groups.insert(d.group);
+  EXPECT_EQ(groups.count({LaneKind::GpuStream, 0}), 1u);
+  EXPECT_EQ(groups.count({LaneKind::GpuStream, 1}), 1u);
+}
+
+CounterSeries series() {
+  CounterSeries s;
+  s.pid = 0;
+  s.name = "device memory allocated (bytes)";
+  s.samples = {{100, 10}, {150, 30}, {160, 20}, {400, 5}};
+  return s;
+}
+
+TEST(CounterRow, ValueInForceAndColumnMaxima) {
+  const CounterSeries s = series();
+  EXPECT_FALSE(counter_sample_at(s, 99).has_value());
+  EXPECT_EQ(counter_sample_at(s, 100)->value, 10);
+  EXPECT_EQ(counter_sample_at(s, 399)->value, 20);
+  // Four columns of 100 ns over [0, 400): nothing yet, then 10 rising to 30 within the column, then 20 in force.
+  const std::vector<double> high = counter_column_max(s, {0, 400}, 4);
+  ASSERT_EQ(high.size(), 4u);
+  EXPECT_TRUE(std::isnan(high[0]));
+  EXPECT_EQ(high[1], 30);
+  EXPECT_EQ(high[2], 20);
+  EXPECT_EQ(high[3], 20);
+  EXPECT_EQ(counter_value_text(s, 4096), "4.10 kB (4,096 bytes)");
+  const CounterRow row(s, {LaneKind::GpuStream, 0});
+  EXPECT_FALSE(row.desc().at_group_top);
+  EXPECT_TRUE(row.tooltip_at(155, 0, 1, 100).contains("30 bytes")) << row.tooltip_at(155, 0, 1, 100).toStdString();
+}
+
+}  // namespace
+}  // namespace gtv::ui

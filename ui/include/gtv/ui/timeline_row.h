@@ -1,0 +1,49 @@
+#pragma once
+// Rows of the timeline beside the event lanes: the recorded ranges of a host thread, a counter series. Each kind of
+// row says where it goes, draws itself, and explains a point of itself in a tooltip; LaneLayout places it in its
+// process or GPU group. Adding a kind of row is one class and one line in make_timeline_rows (timeline_rows.cpp).
+#include <QRectF>
+#include <QString>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtv/ui/lane_layout.h"
+#include "gtv/ui/theme.h"
+#include "gtv/ui/time_mapping.h"
+
+class QPainter;
+
+namespace gtv::ui {
+
+struct WorkOwners;
+
+// What a row draws with: rect is the row's area in plot pixels (its depth rows, without the gap under it);
+// x = rect.left() + map.x_of(t_ns) is time t_ns.
+struct RowPaint {
+  QPainter* painter = nullptr;
+  const TimeMapping* map = nullptr;
+  const Theme* theme = nullptr;
+  QRectF rect;
+  double depth_px = 0;
+};
+
+class TimelineRow {
+ public:
+  virtual ~TimelineRow() = default;
+  // Where it goes and how it is listed; see OtherRowDesc.
+  [[nodiscard]] virtual OtherRowDesc desc() const = 0;
+  virtual void draw(const RowPaint& paint) const = 0;
+  // The tooltip at time t_ns in depth row `depth` (pixel_ns: the time one pixel covers, for hit slop); times shown
+  // from origin_ns. Empty where the row has nothing.
+  [[nodiscard]] virtual QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const = 0;
+};
+
+using TimelineRows = std::vector<std::shared_ptr<const TimelineRow>>;
+
+// Every row of a trace that is not an event lane: one range row per host thread that recorded ranges (forward
+// ranges in their model's colour, from owners when given), one counter row per counter series.
+[[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners);
+[[nodiscard]] std::vector<OtherRowDesc> row_descs(const TimelineRows& rows);
+
+}  // namespace gtv::ui

@@ -1,0 +1,48 @@
+#include <map>
+#include <set>
+#include <utility>
+
+#include "gtv/ui/counter_row.h"
+#include "gtv/ui/range_row.h"
+#include "gtv/ui/timeline_row.h"
+
+namespace gtv::ui {
+namespace {
+
+void add_range_rows(const Trace& trace, const WorkOwners* owners, TimelineRows& rows) {
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const Range*>> by_thread;
+  for (const Range& r : trace.ranges()) by_thread[{r.pid, r.tid}].push_back(&r);
+  for (const auto& [thread, ranges] : by_thread)
+    rows.push_back(std::make_shared<RangeRow>(thread.first, thread.second, ranges, owners));
+}
+
+// Kineto writes a GPU's counters with the device index as pid: a pid that names a GPU and no host process is that
+// GPU's; any other is a process's.
+void add_counter_rows(const Trace& trace, TimelineRows& rows) {
+  std::set<std::int64_t> host_pids;
+  std::set<std::int64_t> devices;
+  for (const Lane& lane : trace.lanes()) (lane.is_gpu() ? devices : host_pids).insert(lane.key.pid);
+  for (const CounterSeries& series : trace.counters()) {
+    const bool gpu = devices.count(series.pid) != 0 && host_pids.count(series.pid) == 0;
+    rows.push_back(
+        std::make_shared<CounterRow>(series, GroupKey{gpu ? LaneKind::GpuStream : LaneKind::HostThread, series.pid}));
+  }
+}
+
+}  // namespace
+
+TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners) {
+  TimelineRows rows;
+  add_range_rows(trace, owners, rows);
+  add_counter_rows(trace, rows);
+  return rows;
+}
+
+std::vector<OtherRowDesc> row_descs(const TimelineRows& rows) {
+  std::vector<OtherRowDesc> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows) out.push_back(row->desc());
+  return out;
+}
+
+}  // namespace gtv::ui
