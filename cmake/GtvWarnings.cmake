@@ -1,7 +1,9 @@
 # Warnings for our own targets only (third-party headers are included as SYSTEM).
 option(GTV_WERROR "Treat warnings as errors" ON)
 function(gtv_set_warnings target)
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor)
+  # -Wshadow=local is g++'s; -Wshadow-uncaptured-local is clang's nearest (a local hiding another local).
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic
+                         $<IF:$<CXX_COMPILER_ID:GNU>,-Wshadow=local,-Wshadow-uncaptured-local> -Wnon-virtual-dtor)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 13)
     # g++ 13 flags every reference bound to the result of a function taking a temporary argument
     # (const Lane& l = lane_of(trace, key)); the references here point into the trace, not the temporary.

@@ -30,7 +30,10 @@ const Command& convert_command() {
           .min_positionals = 2,
           .max_positionals = 2,
           .options = {},
-          .details = "IN is any trace gtv reads; OUT is written atomically (temporary file, then rename).",
+          .details =
+              "IN is any trace gtv reads. A regular OUT is replaced atomically (temporary file, then rename) and "
+              "keeps its mode; a symlink's target is written; a FIFO or device (/dev/stdout) is written into; "
+              "a directory is refused. Interrupted or failed writes leave OUT as it was.",
       },
       &run_convert};
   return command;

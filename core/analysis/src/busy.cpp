@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 namespace gtv::analysis {
 
@@ -20,22 +21,30 @@ std::vector<Interval> lane_busy_intervals(const Lane& lane) {
 
 namespace {
 
-GpuBusy& gpu_entry(std::vector<GpuBusy>& gpus, std::int64_t device) {
-  for (GpuBusy& g : gpus)
-    if (g.device == device) return g;
-  GpuBusy& g = gpus.emplace_back();
+// Positions of devices in BusyAnalysis::gpus, and each GPU's lane intervals, merged once at the end: a trace may
+// hold 100k GPUs or streams, so neither a search per lane nor a union per lane.
+struct GpuTable {
+  std::unordered_map<std::int64_t, std::size_t> index;
+  std::vector<std::vector<Interval>> intervals;
+};
+
+GpuBusy& gpu_entry(BusyAnalysis& out, GpuTable& table, std::int64_t device) {
+  auto [it, inserted] = table.index.try_emplace(device, out.gpus.size());
+  if (!inserted) return out.gpus[it->second];
+  table.intervals.emplace_back();
+  GpuBusy& g = out.gpus.emplace_back();
   g.device = device;
   g.first_start_ns = std::numeric_limits<TimeNs>::max();
   g.last_end_ns = std::numeric_limits<TimeNs>::min();
   return g;
 }
 
-void add_lane(const Lane& lane, BusyAnalysis& out) {
+void add_lane(const Lane& lane, BusyAnalysis& out, GpuTable& table) {
   StreamBusy& s = out.streams.emplace_back();
   s.device = lane.device();
   s.stream = lane.stream();
   s.name = lane.name;
-  GpuBusy& g = gpu_entry(out.gpus, lane.device());
+  GpuBusy& g = gpu_entry(out, table, lane.device());
   ++g.stream_count;
   for (const Event& e : lane.events) {
     if (!is_gpu_activity(e.kind)) continue;
@@ -52,7 +61,8 @@ void add_lane(const Lane& lane, BusyAnalysis& out) {
   s.busy_ns = length_within_ns(busy, out.window_start_ns, out.window_end_ns);
   s.idle_ns = out.window_ns() - s.busy_ns;
   s.utilization = safe_ratio(static_cast<double>(s.busy_ns), static_cast<double>(out.window_ns()));
-  g.busy = union_of(g.busy, busy);
+  std::vector<Interval>& all = table.intervals[table.index[lane.device()]];
+  all.insert(all.end(), busy.begin(), busy.end());
 }
 
 }  // namespace
@@ -63,15 +73,20 @@ BusyAnalysis analyze_busy(const Trace& trace, TimeNs window_start_ns, TimeNs win
   BusyAnalysis out;
   out.window_start_ns = window_start_ns;
   out.window_end_ns = std::max(window_start_ns, window_end_ns);
+  GpuTable table;
   for (const Lane& lane : trace.lanes())
-    if (lane.is_gpu()) add_lane(lane, out);
-  for (GpuBusy& g : out.gpus) {
+    if (lane.is_gpu()) add_lane(lane, out, table);
+  std::vector<Interval> all;
+  for (std::size_t i = 0; i < out.gpus.size(); ++i) {
+    GpuBusy& g = out.gpus[i];
+    g.busy = merged(std::move(table.intervals[i]));
     if (g.activity_count == 0) g.first_start_ns = g.last_end_ns = 0;
     g.busy_ns = length_within_ns(g.busy, out.window_start_ns, out.window_end_ns);
     g.idle_ns = out.window_ns() - g.busy_ns;
     g.utilization = safe_ratio(static_cast<double>(g.busy_ns), static_cast<double>(out.window_ns()));
-    out.any_busy = union_of(out.any_busy, g.busy);
+    all.insert(all.end(), g.busy.begin(), g.busy.end());
   }
+  out.any_busy = merged(std::move(all));
   return out;
 }
 

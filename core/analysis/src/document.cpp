@@ -2,8 +2,37 @@
 
 #include <algorithm>
 
+#include "gtv/base/printable.h"
+
 namespace gtv::analysis::detail {
 namespace {
+
+// Every piece of a report may hold names from the trace file; none may act on the terminal or end a line.
+std::vector<std::string> printable_cells(const std::vector<std::string>& cells) {
+  std::vector<std::string> out;
+  out.reserve(cells.size());
+  for (const auto& cell : cells) out.push_back(printable(cell));
+  return out;
+}
+
+Table printable_table(const Table& t) {
+  Table out{printable_cells(t.header), t.right_aligned, {}, printable(t.note)};
+  out.rows.reserve(t.rows.size());
+  for (const auto& row : t.rows) out.rows.push_back(printable_cells(row));
+  return out;
+}
+
+Section printable_section(const Section& s) {
+  Section out{printable(s.title), printable_cells(s.lines), {}};
+  for (const Table& t : s.tables) out.tables.push_back(printable_table(t));
+  return out;
+}
+
+Document printable_document(const Document& doc) {
+  Document out{printable(doc.title), printable_cells(doc.verdict), {}};
+  for (const Section& s : doc.sections) out.sections.push_back(printable_section(s));
+  return out;
+}
 
 std::string pad(const std::string& cell, std::size_t width, bool right) {
   const std::string fill(width > cell.size() ? width - cell.size() : 0, ' ');
@@ -58,7 +87,8 @@ std::string md_table(const Table& t) {
 
 }  // namespace
 
-std::string render_text(const Document& doc) {
+std::string render_text(const Document& unsafe) {
+  const Document doc = printable_document(unsafe);
   std::string out = doc.title + "\n" + std::string(doc.title.size(), '=') + "\n\n";
   for (const auto& v : doc.verdict) out += v + "\n";
   for (const Section& s : doc.sections) {
@@ -72,7 +102,8 @@ std::string render_text(const Document& doc) {
   return out;
 }
 
-std::string render_markdown(const Document& doc) {
+std::string render_markdown(const Document& unsafe) {
+  const Document doc = printable_document(unsafe);
   std::string out = "# " + doc.title + "\n\n";
   for (const auto& v : doc.verdict) out += "**" + v + "**\n\n";
   for (const Section& s : doc.sections) {

@@ -44,11 +44,13 @@ std::vector<DeviceWork> collect_devices(const Trace& trace) {
     if (acts.empty()) continue;
     DeviceWork& w = by_device[lane.device()];
     w.device = lane.device();
-    w.busy = union_of(w.busy, lane_busy_intervals(lane));
+    const std::vector<Interval> busy = lane_busy_intervals(lane);
+    w.busy.insert(w.busy.end(), busy.begin(), busy.end());  // merged once below: a GPU may have 100k streams
     w.activities.insert(w.activities.end(), acts.begin(), acts.end());
   }
   std::vector<DeviceWork> out;
   for (auto& [device, w] : by_device) {
+    merge_in_place(w.busy);
     std::stable_sort(w.activities.begin(), w.activities.end(),
                      [](const Activity& a, const Activity& b) { return a.start_ns < b.start_ns; });
     out.push_back(std::move(w));
@@ -214,8 +216,9 @@ IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const H
     Details details;
     const HostThreads host(trace, blocking, warmup, details);
     DeviceExplainer explainer(trace, region, host, details);
+    const idle::Imbalance imbalance(trace, region, out.gpus);
     for (const DeviceWork& w : devices) {
-      const std::uint32_t nothing = details.id(idle::imbalance_detail(trace, region, w.device, out.gpus));
+      const std::uint32_t nothing = details.id(imbalance.detail(w.device));
       const std::size_t first = out.intervals.size();
       add_intervals(w.device, explainer.explain(w, nothing), details, out);
       add_totals(w.device, std::span(out.intervals).subspan(first), out);

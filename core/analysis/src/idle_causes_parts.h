@@ -55,15 +55,33 @@ class HostThreads {
   std::vector<Layers> lanes_;  // by lane index
   Details& details_;
   std::uint32_t busy_detail_ = 0;
-  mutable std::vector<std::pair<std::int64_t, std::uint32_t>> launching_ids_;  // per device launched for
+  mutable std::unordered_map<std::int64_t, std::uint32_t> launching_ids_;  // per device launched for
 };
 
 // Sorts by start and clips each span to begin after the previous one ends, so the earlier span wins an overlap.
 void make_disjoint(std::vector<Piece>& spans);
 
+// How the work was spread over the GPUs, worked out once, so that each of many GPUs costs a lookup.
+class Imbalance {
+ public:
+  Imbalance(const Trace& trace, const Region& region, std::span<const GpuIdle> gpus);
+  // The detail of "nothing placed on it" for one GPU ("GPU 0 holds 2 of the 3 models").
+  [[nodiscard]] std::string detail(std::int64_t device) const;
+
+ private:
+  [[nodiscard]] std::string models_detail(std::int64_t device) const;
+  [[nodiscard]] std::string busy_share_detail(std::int64_t device) const;
+
+  const Region& region_;
+  std::unordered_map<std::int64_t, std::size_t> models_per_device_;  // distinct model forward ranges
+  std::size_t all_models_ = 0, most_models_ = 0, devices_with_most_ = 0;
+  std::int64_t most_models_device_ = 0;
+  std::unordered_map<std::int64_t, TimeNs> busy_per_device_;
+  TimeNs total_busy_ns_ = 0;
+  const GpuIdle* most_busy_ = nullptr;
+};
+
 // The sentence parts.
-[[nodiscard]] std::string imbalance_detail(const Trace& trace, const Region& region, std::int64_t device,
-                                           std::span<const GpuIdle> gpus);
 [[nodiscard]] std::vector<std::string> idle_lines(const IdleCauses& idle);
 [[nodiscard]] std::string idle_headline(const IdleCauses& idle);
 // "host blocked in cudaMemcpyAsync to pageable memory", "nothing placed on it (GPU 0 holds 2 of the 3 models)".

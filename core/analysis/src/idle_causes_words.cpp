@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "gtv/analysis/format.h"
 #include "idle_causes_parts.h"
@@ -30,43 +31,6 @@ Models models_by_device(const Trace& trace, const Region& region) {
 // The tail of the GPU that held the most work is not imbalance: it simply finished first.
 std::string tail_detail(const Region& region) { return "its last work ended before the end of " + region.name; }
 
-// "GPU 0 holds 2 of the 3 models": the GPU holding the most, when that is unique and not this one.
-std::string models_detail(const Models& models, const Region& region, std::int64_t device) {
-  std::set<std::pair<std::int64_t, std::string>> all;
-  std::size_t most = 0, most_count = 0;
-  std::int64_t most_device = device;
-  for (const auto& [d, names] : models) {
-    all.insert(names.begin(), names.end());
-    if (names.size() > most) most = names.size(), most_device = d, most_count = 0;
-    if (names.size() == most) ++most_count;
-  }
-  const auto own = models.find(device);
-  const std::size_t own_count = own == models.end() ? 0 : own->second.size();
-  if (own_count == most) return tail_detail(region);
-  const bool unique_most = most_count == 1;
-  const std::int64_t shown = unique_most ? most_device : device;
-  const std::size_t shown_count = unique_most ? most : own_count;
-  return gpu(shown) + " holds " + std::to_string(shown_count) + " of the " + std::to_string(all.size()) +
-         (all.size() == 1 ? " model" : " models");
-}
-
-// Without model ranges: each GPU's share of the GPUs' busy time in the region.
-std::string busy_share_detail(const Region& region, std::int64_t device, std::span<const GpuIdle> gpus) {
-  TimeNs total = 0;
-  const GpuIdle* most = nullptr;
-  const GpuIdle* own = nullptr;
-  for (const GpuIdle& g : gpus) {
-    total += g.busy_ns;
-    if (!most || g.busy_ns > most->busy_ns) most = &g;
-    if (g.device == device) own = &g;
-  }
-  if (total == 0) return "no GPU work in " + region.name;
-  if (own->busy_ns == most->busy_ns) return tail_detail(region);
-  // Both shares, so near-equal shares (49.8% against 50.2%) do not read as an imbalance.
-  return gpu(most->device) + " did " + percent(safe_ratio(double(most->busy_ns), double(total)), 1) +
-         " of the GPUs' busy time, this GPU " + percent(safe_ratio(double(own->busy_ns), double(total)), 1);
-}
-
 const IdleCauseTotal* top_total(const IdleCauses& idle, std::int64_t device) {
   for (const IdleCauseTotal& t : idle.totals)
     if (t.device == device) return &t;  // totals are sorted largest first per device
@@ -75,11 +39,48 @@ const IdleCauseTotal* top_total(const IdleCauses& idle, std::int64_t device) {
 
 }  // namespace
 
-std::string imbalance_detail(const Trace& trace, const Region& region, std::int64_t device,
-                             std::span<const GpuIdle> gpus) {
-  const auto models = models_by_device(trace, region);
-  if (!models.empty()) return models_detail(models, region, device);
-  return busy_share_detail(region, device, gpus);
+Imbalance::Imbalance(const Trace& trace, const Region& region, std::span<const GpuIdle> gpus) : region_(region) {
+  std::set<std::pair<std::int64_t, std::string>> all;
+  for (const auto& [d, names] : models_by_device(trace, region)) {
+    all.insert(names.begin(), names.end());
+    models_per_device_[d] = names.size();
+    if (names.size() > most_models_) most_models_ = names.size(), most_models_device_ = d, devices_with_most_ = 0;
+    if (names.size() == most_models_) ++devices_with_most_;
+  }
+  all_models_ = all.size();
+  for (const GpuIdle& g : gpus) {
+    total_busy_ns_ += g.busy_ns;
+    if (!most_busy_ || g.busy_ns > most_busy_->busy_ns) most_busy_ = &g;
+    busy_per_device_[g.device] = g.busy_ns;
+  }
+}
+
+std::string Imbalance::detail(std::int64_t device) const {
+  return models_per_device_.empty() ? busy_share_detail(device) : models_detail(device);
+}
+
+// "GPU 0 holds 2 of the 3 models": the GPU holding the most, when that is unique and not this one.
+std::string Imbalance::models_detail(std::int64_t device) const {
+  const auto own = models_per_device_.find(device);
+  const std::size_t own_count = own == models_per_device_.end() ? 0 : own->second;
+  if (own_count == most_models_) return tail_detail(region_);
+  const bool unique_most = devices_with_most_ == 1;
+  const std::int64_t shown = unique_most ? most_models_device_ : device;
+  const std::size_t shown_count = unique_most ? most_models_ : own_count;
+  return gpu(shown) + " holds " + std::to_string(shown_count) + " of the " + std::to_string(all_models_) +
+         (all_models_ == 1 ? " model" : " models");
+}
+
+// Without model ranges: each GPU's share of the GPUs' busy time in the region.
+std::string Imbalance::busy_share_detail(std::int64_t device) const {
+  if (total_busy_ns_ == 0) return "no GPU work in " + region_.name;
+  const auto own = busy_per_device_.find(device);
+  const TimeNs own_ns = own == busy_per_device_.end() ? 0 : own->second;
+  if (own_ns == most_busy_->busy_ns) return tail_detail(region_);
+  // Both shares, so near-equal shares (49.8% against 50.2%) do not read as an imbalance.
+  return gpu(most_busy_->device) + " did " +
+         percent(safe_ratio(double(most_busy_->busy_ns), double(total_busy_ns_)), 1) +
+         " of the GPUs' busy time, this GPU " + percent(safe_ratio(double(own_ns), double(total_busy_ns_)), 1);
 }
 
 // How a cause opens its phrase in a sentence about one GPU ("nothing placed on it 33.0 ms (GPU 0 holds ...)").
@@ -110,6 +111,8 @@ std::vector<std::string> idle_lines(const IdleCauses& idle) {
   if (r.length_ns() == 0) return {"The region of interest (" + r.name + ") has no duration: no idle time to explain."};
   std::vector<std::string> out;
   const std::string of_region = format_duration(r.length_ns()) + " in " + r.name;
+  std::unordered_map<std::int64_t, std::vector<const IdleCauseTotal*>> totals_of;  // in the order of idle.totals
+  for (const IdleCauseTotal& t : idle.totals) totals_of[t.device].push_back(&t);
   for (const GpuIdle& g : idle.gpus) {
     if (g.idle_ns == 0) {
       out.push_back(gpu(g.device) + " was busy for all " + of_region + ".");
@@ -119,13 +122,12 @@ std::vector<std::string> idle_lines(const IdleCauses& idle) {
                        share_text(safe_ratio(double(g.idle_ns), double(r.length_ns()))) + "): ";
     int shown = 0;
     TimeNs rest_ns = 0;
-    for (const IdleCauseTotal& t : idle.totals) {
-      if (t.device != g.device) continue;
+    for (const IdleCauseTotal* t : totals_of[g.device]) {
       if (shown == 3) {
-        rest_ns += t.total_ns;
+        rest_ns += t->total_ns;
         continue;
       }
-      line += (shown++ ? ", " : "") + cause_phrase(t.cause, t.detail, format_duration(t.total_ns));
+      line += (shown++ ? ", " : "") + cause_phrase(t->cause, t->detail, format_duration(t->total_ns));
     }
     if (rest_ns > 0) line += ", other causes " + format_duration(rest_ns);
     out.push_back(line + ".");

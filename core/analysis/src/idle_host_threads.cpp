@@ -172,11 +172,9 @@ void HostThreads::add_launch_runs(const Trace& trace) {
 }
 
 std::uint32_t HostThreads::launching_detail(std::int64_t device) const {
-  for (const auto& [d, id] : launching_ids_)
-    if (d == device) return id;
-  const std::uint32_t id = details_.id("launching work for GPU " + std::to_string(device));
-  launching_ids_.emplace_back(device, id);
-  return id;
+  auto [it, inserted] = launching_ids_.try_emplace(device, 0);
+  if (inserted) it->second = details_.id("launching work for GPU " + std::to_string(device));
+  return it->second;
 }
 
 void HostThreads::explain(LaneIndex lane, std::int64_t device, TimeNs start_ns, TimeNs end_ns,

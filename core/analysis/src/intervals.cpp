@@ -57,7 +57,7 @@ TimeNs length_within_ns(std::span<const Interval> merged_intervals, TimeNs windo
 
 double utilization(std::span<const Interval> merged_intervals, TimeNs window_start_ns, TimeNs window_end_ns) {
   return safe_ratio(static_cast<double>(length_within_ns(merged_intervals, window_start_ns, window_end_ns)),
-                    static_cast<double>(window_end_ns - window_start_ns));
+                    static_cast<double>(window_end_ns) - static_cast<double>(window_start_ns));
 }
 
 }  // namespace gtv::analysis

@@ -1,5 +1,6 @@
 #include "gtv/analysis/report.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -33,9 +34,11 @@ std::string more_rows_note(std::size_t total, std::size_t shown, const std::stri
 std::string gpu_label(std::int64_t device) { return device < 0 ? "all" : std::to_string(device); }
 
 std::string device_name(const Report& r, std::int64_t device) {
-  for (const GpuSummary& g : r.summary.gpus)
-    if (g.index == device) return g.name.empty() ? "unknown" : g.name;
-  return "unknown";
+  // The summary lists GPUs by index, once each: a trace may have 100k of them.
+  const auto& gpus = r.summary.gpus;
+  auto it = std::lower_bound(gpus.begin(), gpus.end(), device,
+                             [](const GpuSummary& g, std::int64_t d) { return g.index < d; });
+  return it == gpus.end() || it->index != device || it->name.empty() ? "unknown" : it->name;
 }
 
 void json_strings(JsonWriter& w, std::string_view key, const std::vector<std::string>& lines) {

@@ -10,12 +10,21 @@
 namespace gtv::analysis {
 namespace {
 
-void add_host_lane(const Trace& trace, const Lane& lane, std::map<std::int64_t, ProcessSummary>& processes) {
+// Names of processes by pid: a trace may hold 100k processes, so looked up, not searched.
+using ProcessNames = std::unordered_map<std::int64_t, std::string_view>;
+
+ProcessNames process_names(const Trace& trace) {
+  ProcessNames names;
+  names.reserve(trace.processes().size());
+  for (const ProcessInfo& info : trace.processes()) names[info.pid] = info.name;  // the last entry wins
+  return names;
+}
+
+void add_host_lane(const ProcessNames& names, const Lane& lane, std::map<std::int64_t, ProcessSummary>& processes) {
   ProcessSummary& p = processes[lane.key.pid];
   if (p.threads.empty()) {
     p.pid = lane.key.pid;
-    for (const ProcessInfo& info : trace.processes())
-      if (info.pid == p.pid) p.name = info.name;
+    if (auto it = names.find(p.pid); it != names.end()) p.name = it->second;
   }
   p.threads.push_back({lane.key.tid, lane.name, lane.events.size()});
 }
@@ -69,11 +78,12 @@ TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy) {
 
   std::map<std::int64_t, ProcessSummary> processes;
   std::map<std::int64_t, GpuSummary> gpus;
+  const ProcessNames names = process_names(trace);
   for (const Lane& lane : trace.lanes()) {
     if (lane.is_gpu())
       gpu_of(gpus, lane.device()).streams.push_back({lane.stream(), lane.name, lane.events.size()});
     else
-      add_host_lane(trace, lane, processes);
+      add_host_lane(names, lane, processes);
   }
   for (const DeviceInfo& d : trace.devices()) gpu_of(gpus, d.index).name = d.name;
   for (const GpuBusy& b : busy.gpus) {

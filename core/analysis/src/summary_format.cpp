@@ -1,15 +1,16 @@
 #include <string>
 
 #include "gtv/analysis/summary.h"
+#include "gtv/base/printable.h"
 #include "json_parts.h"
 
 namespace gtv::analysis {
 namespace {
 
-std::string or_unknown(const std::string& text) { return text.empty() ? "unknown" : text; }
+std::string or_unknown(const std::string& text) { return text.empty() ? "unknown" : printable(text); }
 
 std::string gpu_title(const GpuSummary& g) {
-  return "GPU " + std::to_string(g.index) + (g.name.empty() ? "" : " (" + g.name + ")");
+  return "GPU " + std::to_string(g.index) + (g.name.empty() ? "" : " (" + printable(g.name) + ")");
 }
 
 std::string gpu_line(const GpuSummary& g) {
@@ -36,33 +37,34 @@ std::string format_lines(const TraceSummary& s, bool markdown) {
     out += (markdown ? "- **" + name + "**: " : name + ": ") + value + "\n";
   };
   field("Source", or_unknown(s.source_tool));
-  if (!s.scenario.empty()) field("Scenario", s.scenario);
-  if (s.distributed.rank >= 0) field("Rank", rank_text(s.distributed));
+  if (!s.scenario.empty()) field("Scenario", printable(s.scenario));
+  if (s.distributed.rank >= 0) field("Rank", printable(rank_text(s.distributed)));
   field("Time span", span_line(s));
   field("Events", counts_line(s));
   if (s.dropped_records > 0) field("Dropped records", std::to_string(s.dropped_records));
-  for (const std::string& note : s.notes) field("Note", note);
+  for (const std::string& note : s.notes) field("Note", printable(note));
   auto section = [&](const std::string& title) { out += markdown ? "\n## " + title + "\n\n" : title + ":\n"; };
   section("Processes (" + std::to_string(s.processes.size()) + ")");
   if (s.processes.empty()) out += item + "none\n";
   for (const ProcessSummary& p : s.processes) {
-    out += item + "process " + std::to_string(p.pid) + (p.name.empty() ? "" : " (" + p.name + ")") + ": " +
+    out += item + "process " + std::to_string(p.pid) + (p.name.empty() ? "" : " (" + printable(p.name) + ")") + ": " +
            std::to_string(p.threads.size()) + " thread(s)\n";
     for (const ThreadSummary& t : p.threads)
-      out += sub + "thread " + std::to_string(t.tid) + " \"" + t.name + "\": " + std::to_string(t.event_count) +
-             " events\n";
+      out += sub + "thread " + std::to_string(t.tid) + " \"" + printable(t.name) +
+             "\": " + std::to_string(t.event_count) + " events\n";
   }
   section("GPUs (" + std::to_string(s.gpus.size()) + ")");
   if (s.gpus.empty()) out += item + "none: this trace holds no GPU activity\n";
   for (const GpuSummary& g : s.gpus) {
     out += item + gpu_line(g) + "\n";
     for (const StreamSummary& st : g.streams)
-      out += sub + "stream " + std::to_string(st.stream) + " \"" + st.name + "\": " + std::to_string(st.event_count) +
-             " events\n";
+      out += sub + "stream " + std::to_string(st.stream) + " \"" + printable(st.name) +
+             "\": " + std::to_string(st.event_count) + " events\n";
   }
   section("Events per category");
   if (s.categories.empty()) out += item + "none\n";
-  for (const CategoryCount& c : s.categories) out += item + c.category + ": " + std::to_string(c.count) + "\n";
+  for (const CategoryCount& c : s.categories)
+    out += item + printable(c.category) + ": " + std::to_string(c.count) + "\n";
   return out;
 }
 

@@ -3,6 +3,15 @@
 #include "trace_assembler.h"
 
 namespace gtv::io {
+namespace {
+
+// A range or measured interval other data can be compared with: ordered and inside the accepted time range, so
+// its length is never negative and never overflows.
+bool valid_span(TimeNs start_ns, TimeNs end_ns) {
+  return start_ns <= end_ns && in_trace_time_range(start_ns) && in_trace_time_range(end_ns);
+}
+
+}  // namespace
 
 void TraceAssembler::apply_names() {
   for (const auto& [key, index] : lanes_) {
@@ -23,8 +32,18 @@ void TraceAssembler::apply_gtv(const GtvSection& gtv) {
     builder_.set_lane_name(index, l.name);
     builder_.set_lane_sort_index(index, l.sort_index);
   }
-  for (const Range& r : gtv.ranges) builder_.add_range(r);
-  for (const Measurement& m : gtv.measurements) builder_.add_measurement(m);
+  for (const Range& r : gtv.ranges) {
+    if (valid_span(r.start_ns, r.end_ns))
+      builder_.add_range(r);
+    else
+      skip("gtv ranges that end before they start or lie outside [-2^62, 2^62) ns");
+  }
+  for (const Measurement& m : gtv.measurements) {
+    if (valid_span(m.host_start_ns, m.host_end_ns) && m.reported_ns >= 0 && in_trace_time_range(m.reported_ns))
+      builder_.add_measurement(m);
+    else
+      skip("gtv measurements with a negative time or an interval outside [-2^62, 2^62) ns or ending before it starts");
+  }
 }
 
 void TraceAssembler::resolve_flows() {

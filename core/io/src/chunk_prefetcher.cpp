@@ -1,6 +1,7 @@
 #include "chunk_prefetcher.h"
 
 #include <algorithm>
+#include <cstring>
 #include <exception>
 #include <system_error>
 
@@ -8,6 +9,9 @@
 
 namespace gtv::io {
 namespace {
+
+// Text read after a chunk's end, to see the ',' and the '{' that follow a cut.
+constexpr std::size_t kLookaheadBytes = std::size_t{4} << 10;
 
 // Like previous_cut, but a ',' after the '}' must also be followed by '{': kernel names such as
 // "...::{lambda(float)#1}, std::array<char*, 2ul> >" hold "}," and a cut inside them fails to parse, which would
@@ -26,9 +30,9 @@ std::size_t element_cut(std::string_view s, std::size_t floor, std::size_t limit
 
 }  // namespace
 
-ChunkPrefetcher::ChunkPrefetcher(const InputBytes& input, std::size_t start, bool bare, std::size_t chunk_bytes,
+ChunkPrefetcher::ChunkPrefetcher(InputBytes& input, std::size_t start, bool bare, std::size_t chunk_bytes,
                                  unsigned workers)
-    : input_(input), s_(input.view()), bare_(bare), chunk_bytes_(chunk_bytes), chain_pos_(start) {
+    : input_(input), bare_(bare), chunk_bytes_(chunk_bytes), chain_pos_(start), released_pos_(start) {
   // One slot more than workers: the one being assembled by the reader. Assembling a chunk takes about a third
   // of the CPU time of parsing it (perf on the 1,000,000-event benchmark), so workers rarely wait for a slot; more
   // slots would only raise memory (each holds a parser, a copy of its chunk and its events).
@@ -61,7 +65,24 @@ unsigned ChunkPrefetcher::worker_count(std::size_t bytes, std::size_t chunk_byte
 ChunkPrefetcher::Slot* ChunkPrefetcher::claim_locked() {
   if (chain_ended_ || claimed_ >= consumed_ + slots_.size()) return nullptr;
   const std::size_t start = chain_pos_;
-  const std::size_t cut = element_cut(s_, start, std::min(s_.size(), start + chunk_bytes_), bare_);
+  Slot* slot = slots_[claimed_ % slots_.size()].get();
+  PrefetchedChunk& c = slot->chunk;
+  // The chunk's text and what follows it: read from the file into the slot's own buffer when it allows, so each
+  // byte is copied once; else through the input's window.
+  std::string_view s;
+  bool eof = false;
+  if (input_.random_access()) {
+    char* buffer = c.parser.buffer_for(chunk_bytes_ + kLookaheadBytes);
+    const Expected<std::size_t> n = input_.read_at(start, buffer, chunk_bytes_ + kLookaheadBytes);
+    s = std::string_view(buffer, n ? *n : 0);  // on an error the chain ends: the reader meets it again
+    eof = !n || *n < chunk_bytes_ + kLookaheadBytes;
+  } else {
+    input_.drop_before(released_pos_);
+    input_.fill_to(start + chunk_bytes_ + kLookaheadBytes);
+    s = input_.view().substr(start - input_.begin());
+    eof = input_.at_eof();
+  }
+  const std::size_t cut = element_cut(s, 0, std::min(s.size(), chunk_bytes_), bare_ || !eof);
   if (cut == std::string_view::npos) {
     chain_ended_ = true;  // the reader's own search (with growing windows) takes over here
     ready_cv_.notify_all();
@@ -69,18 +90,22 @@ ChunkPrefetcher::Slot* ChunkPrefetcher::claim_locked() {
   }
   // The next chunk starts after the ',' that follows the cut; anything else ends the chain and is left to the
   // reader, which checks it exactly as without prefetching.
-  const std::size_t after = skip_ws(s_, cut);
-  const std::size_t next = after < s_.size() && s_[after] == ',' ? skip_ws(s_, after + 1) : s_.size();
-  if (next < s_.size() && s_[next] != ']') {
-    chain_pos_ = next;
+  const std::size_t after = skip_ws(s, cut);
+  const std::size_t next = after < s.size() && s[after] == ',' ? skip_ws(s, after + 1) : s.size();
+  const bool continues = next < s.size() && s[next] != ']';
+  // Copied under the lock: the next claim may move the input's buffer.
+  if (!input_.random_access()) std::memcpy(c.parser.buffer_for(cut), s.data(), cut);
+  if (continues) {
+    chain_pos_ = start + next;
   } else {
     chain_ended_ = true;
   }
-  Slot* slot = slots_[claimed_ % slots_.size()].get();
   slot->state = SlotState::Parsing;
-  slot->chunk.start = start;
-  slot->chunk.cut = cut;
-  slot->chunk.ok = false;
+  c.start = start;
+  c.cut = start + cut;
+  c.next = start + next;
+  c.continues = continues;
+  c.ok = false;
   ++claimed_;
   return slot;
 }
@@ -88,7 +113,13 @@ ChunkPrefetcher::Slot* ChunkPrefetcher::claim_locked() {
 void ChunkPrefetcher::work() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stop_) {
-    Slot* slot = claim_locked();
+    Slot* slot = nullptr;
+    try {
+      slot = claim_locked();
+    } catch (const std::exception&) {
+      chain_ended_ = true;  // out of memory: the reader goes on sequentially and reports what happens there
+      ready_cv_.notify_all();
+    }
     if (slot == nullptr) {
       if (chain_ended_) return;
       work_cv_.wait(lock);
@@ -97,9 +128,7 @@ void ChunkPrefetcher::work() {
     lock.unlock();
     PrefetchedChunk& c = slot->chunk;
     try {
-      const std::size_t size = c.cut - c.start;
-      c.ok = input_.copy_out(c.start, size, c.parser.buffer_for(size)) &&
-             c.parser.parse_buffer(size, 0).kind == ChunkResult::Kind::Ok;
+      c.ok = c.parser.parse_buffer(c.cut - c.start, 0).kind == ChunkResult::Kind::Ok;
     } catch (const std::exception&) {
       c.ok = false;  // out of memory here: the reader parses this chunk itself and reports what happens there
     }
@@ -125,7 +154,9 @@ PrefetchedChunk* ChunkPrefetcher::next() {
 void ChunkPrefetcher::release() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
-    slots_[consumed_ % slots_.size()]->state = SlotState::Free;
+    Slot& slot = *slots_[consumed_ % slots_.size()];
+    slot.state = SlotState::Free;
+    released_pos_ = slot.chunk.cut;
     ++consumed_;
   }
   work_cv_.notify_all();

@@ -3,11 +3,13 @@
 // simdjson parsing runs in parallel with itself and with the (single-threaded) assembling of the model.
 //
 // The chunks are exactly those the sequential reader would try first: each starts where the previous one ended
-// and ends at previous_cut(start, start + chunk_bytes). Workers only read the input (each parses a copy of its
-// chunk in its own ChunkParser, read from the file by InputBytes::copy_out) and their events carry indexes counted from 0 within the chunk. The reader takes
-// the chunks strictly in file order; when one did not parse cleanly (a cut inside a string, or any error), it
-// stops the prefetcher and continues with its sequential code from that chunk, so results and error messages
-// (always the first error in file order) are identical to a sequential read.
+// and ends at previous_cut(start, start + chunk_bytes). While the prefetcher lives it owns the input: under the
+// lock a worker reads the next chunk into its own ChunkParser (pread for plain files, else a copy from the input's
+// window) and cuts it, then parses it outside the lock; events carry indexes counted from 0 within the chunk. The
+// reader takes the chunks strictly in file order and never touches the input meanwhile; when one did not parse
+// cleanly (a cut inside a string, or any error), it stops the prefetcher and continues with its sequential code
+// from that chunk, so results and error messages (always the first error in file order) are identical to a
+// sequential read.
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
@@ -24,14 +26,17 @@ namespace gtv::io {
 struct PrefetchedChunk {
   std::size_t start = 0;  // the chunk is the elements in [start, cut)
   std::size_t cut = 0;
+  std::size_t next = 0;    // where the following chunk starts (after the ',' that follows cut), when continues
+  bool continues = false;  // another element follows; otherwise the reader looks at what follows cut itself
   bool ok = false;  // parsed without any error; parser holds its events (indexes from 0)
   ChunkParser parser;
 };
 
 class ChunkPrefetcher {
  public:
-  // input: the whole input; start: first element of the array; bare: the array form (may end at end of file).
-  ChunkPrefetcher(const InputBytes& input, std::size_t start, bool bare, std::size_t chunk_bytes, unsigned workers);
+  // input: owned by the prefetcher until it is destroyed; start: an element of the array (the input holds the text
+  // from start on); bare: the array form (may end at end of file).
+  ChunkPrefetcher(InputBytes& input, std::size_t start, bool bare, std::size_t chunk_bytes, unsigned workers);
   ~ChunkPrefetcher();
   ChunkPrefetcher(const ChunkPrefetcher&) = delete;
   ChunkPrefetcher& operator=(const ChunkPrefetcher&) = delete;
@@ -55,8 +60,7 @@ class ChunkPrefetcher {
   void work();
   [[nodiscard]] Slot* claim_locked();  // cuts the next chunk and assigns it a slot; nullptr when none
 
-  const InputBytes& input_;
-  std::string_view s_;
+  InputBytes& input_;
   bool bare_;
   std::size_t chunk_bytes_;
   std::vector<std::unique_ptr<Slot>> slots_;
@@ -64,6 +68,7 @@ class ChunkPrefetcher {
   std::condition_variable work_cv_;   // a slot became free, or stop
   std::condition_variable ready_cv_;  // a chunk became ready, or the chain ended
   std::size_t chain_pos_;             // start of the next chunk to cut
+  std::size_t released_pos_;          // the input before this is not needed any more
   bool chain_ended_ = false;
   std::size_t claimed_ = 0;   // chunks cut so far (chunk k uses slot k % slots_.size())
   std::size_t consumed_ = 0;  // chunks released by the reader

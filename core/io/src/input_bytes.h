@@ -1,8 +1,16 @@
 #pragma once
-// The bytes of a trace file: plain files are memory-mapped (pages already parsed can be dropped again, so a large
-// file does not stay resident), gzip files (detected by the magic bytes 1f 8b) are inflated into memory with a
-// bound on the inflated size.
+// The JSON text of a trace, read as a stream into a sliding window: plain files with read(), gzip files (detected
+// by the magic bytes 1f 8b) inflated block by block, pipes and devices the same way. Only the part of the text the
+// reader still needs is in memory, so memory follows the largest piece parsed at once (a chunk of events, one
+// event, one top-level value), never the size of the file or of its blanks; and since the file is never mapped,
+// a file that shrinks while it is read gives an error instead of SIGBUS.
+//
+// Positions are offsets in the whole text. Errors of the input (I/O, gzip, a shrinking file, a stream over its
+// limit) end the text where they happen and are kept in error(); the reader reports them before any JSON error.
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -11,57 +19,73 @@
 
 namespace gtv::io {
 
+class ByteSource;
+
 class InputBytes {
  public:
-  InputBytes() = default;
+  InputBytes();
   InputBytes(InputBytes&& other) noexcept;
   InputBytes& operator=(InputBytes&& other) noexcept;
   InputBytes(const InputBytes&) = delete;
   InputBytes& operator=(const InputBytes&) = delete;
   ~InputBytes();
 
-  [[nodiscard]] std::string_view view() const { return view_; }
-  [[nodiscard]] bool was_gzip() const { return was_gzip_; }
-  // Writable bytes of view() (a private mapping or our own inflated copy), or nullptr for caller-owned memory.
-  [[nodiscard]] char* writable() const { return writable_; }
-  // Bytes that may be read (not written) after the end of view().
-  [[nodiscard]] std::size_t readable_after_end() const { return readable_after_; }
-  // Tells the kernel that bytes before offset will not be read again (mapped files only).
-  void release_before(std::size_t offset);
-  // Copies view()[offset, offset + size) to out. From a mapped file this reads the file (pread) instead of the
-  // mapping: cheaper than faulting the pages in and dropping them again, and safe from any thread. False when the
-  // file could not be read (the caller then reads through view(), which reports what happened).
-  [[nodiscard]] bool copy_out(std::size_t offset, std::size_t size, char* out) const;
+  // Opens path; reads nothing yet. Errors: cannot open, a directory, an empty regular file.
+  [[nodiscard]] static Expected<InputBytes> open(const std::string& path, const ReadOptions& options);
+  // Bytes owned by the caller: used in place when plain, inflated block by block when gzip.
+  [[nodiscard]] static InputBytes from_memory(std::string_view bytes, const std::string& name,
+                                              const ReadOptions& options);
 
-  // options: max_inflated_bytes bounds gzip output and unmappable input; progress covers inflating (0..0.5).
-  [[nodiscard]] static Expected<InputBytes> load(const std::string& path, const ReadOptions& options);
-  // Wraps bytes owned by the caller; inflates them when they are gzip.
-  [[nodiscard]] static Expected<InputBytes> from_memory(std::string_view bytes, const std::string& name,
-                                                        const ReadOptions& options);
+  [[nodiscard]] std::size_t begin() const { return begin_; }
+  [[nodiscard]] std::size_t end() const { return begin_ + size_; }
+  [[nodiscard]] bool at_eof() const { return eof_; }  // end() is the end of the text (or of what could be read)
+  [[nodiscard]] std::string_view view() const { return {data_, size_}; }  // the text [begin(), end())
+  // view() as writable bytes (our own buffer), or nullptr for caller-owned memory.
+  [[nodiscard]] char* writable() const { return owned_ ? data_ : nullptr; }
+  // Bytes after end() that may be read and written (zeroed padding of our buffer).
+  [[nodiscard]] std::size_t readable_after_end() const { return owned_ ? kPaddingBytes : 0; }
+  [[nodiscard]] bool was_gzip() const { return gzip_; }
+  [[nodiscard]] const std::optional<Error>& error() const { return error_; }
+  // The size of the whole text when known before reading it (plain files and memory), else 0. Reads the first bytes.
+  [[nodiscard]] std::size_t size_hint();
+  [[nodiscard]] std::size_t peak_buffered_bytes() const { return peak_bytes_; }
+  // Fraction of the file consumed (0 when its size is not known); safe to call from any thread.
+  [[nodiscard]] double progress() const { return progress_.load(std::memory_order_relaxed); }
+
+  // Plain regular files (known after the first fill_to): read_at() reads [pos, pos + size) straight from the file,
+  // from any thread (the prefetcher's workers; the bytes may run past the end of the text: the count says), and
+  // seek() restarts the window at pos.
+  [[nodiscard]] bool random_access() const;
+  [[nodiscard]] Expected<std::size_t> read_at(std::size_t pos, char* out, std::size_t size) const;
+  void seek(std::size_t pos);
+  // Reads until end() >= pos or the text ended (or failed: see error()).
+  void fill_to(std::size_t pos);
+  // The text before pos is not needed any more (one byte before pos is kept for in-place parsing).
+  void drop_before(std::size_t pos);
+
+  static constexpr std::size_t kPaddingBytes = 128;
 
  private:
-  void reset();
-  void set_owned(std::string bytes, bool gzip);  // bytes end with padding that is not part of view()
-  [[nodiscard]] static Expected<InputBytes> read_stream(int fd, const std::string& path, const ReadOptions& options);
-  std::string inflated_;
-  int fd_ = -1;  // the mapped file, kept open for copy_out
-  void* map_ = nullptr;
-  std::size_t map_size_ = 0;
-  std::size_t released_ = 0;
-  std::string_view view_;
-  char* writable_ = nullptr;
-  std::size_t readable_after_ = 0;
-  bool was_gzip_ = false;
+  void reserve(std::size_t bytes);
+  void fail(Error error);
+  std::unique_ptr<ByteSource> source_;
+  std::unique_ptr<char[]> buffer_;
+  std::size_t capacity_ = 0;  // of buffer_, padding excluded
+  char* data_ = nullptr;      // the text at begin_
+  std::size_t begin_ = 0;
+  std::size_t size_ = 0;
+  std::size_t peak_bytes_ = 0;
+  std::size_t file_bytes_ = 0;  // a regular file's size
+  bool owned_ = false;
+  bool eof_ = false;
+  bool gzip_ = false;
+  std::optional<Error> error_;
+  std::atomic<double> progress_{0.0};
 };
 
 [[nodiscard]] inline bool is_gzip(std::string_view bytes) {
   return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
-
-// Inflates all gzip members of bytes. Errors name `name`; the output may not exceed options.max_inflated_bytes. The result ends
-// with a few padding bytes that are not part of the data (InputBytes keeps them out of view()).
-[[nodiscard]] Expected<std::string> inflate_gzip(std::string_view bytes, const std::string& name,
-                                                 const ReadOptions& options);
 
 }  // namespace gtv::io

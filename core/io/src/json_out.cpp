@@ -1,16 +1,7 @@
 #include "json_out.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 
 #include "number_text.h"
 
@@ -104,75 +95,6 @@ bool JsonOut::flush() {
   const bool ok = sink_.write(buffer_);
   buffer_.clear();
   return ok;
-}
-
-AtomicFileSink::~AtomicFileSink() {
-  if (gz_ != nullptr) gzclose(static_cast<gzFile>(gz_));
-  else if (fd_ >= 0) ::close(fd_);
-  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
-}
-
-Expected<std::unique_ptr<AtomicFileSink>> AtomicFileSink::open(const std::string& path, bool gzip) {
-  std::unique_ptr<AtomicFileSink> sink(new AtomicFileSink());
-  sink->path_ = path;
-  const std::filesystem::path target(path);
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-  std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  sink->fd_ = ::mkstemp(temp.data());
-  if (sink->fd_ < 0) return Error{path + ": cannot create a temporary file in " + dir.string() + ": " +
-                                  std::strerror(errno)};
-  sink->temp_path_ = temp;
-  ::fchmod(sink->fd_, 0644);
-  if (gzip) {
-    gzFile gz = gzdopen(sink->fd_, "wb6");
-    if (gz == nullptr) return Error{path + ": cannot start gzip compression"};
-    gzbuffer(gz, 1 << 18);
-    sink->gz_ = gz;
-  }
-  return sink;
-}
-
-bool AtomicFileSink::write(std::string_view bytes) {
-  if (!error_.empty()) return false;
-  if (gz_ != nullptr) {
-    while (!bytes.empty()) {
-      const auto n = static_cast<unsigned>(std::min<std::size_t>(bytes.size(), 1u << 30));
-      if (gzwrite(static_cast<gzFile>(gz_), bytes.data(), n) != static_cast<int>(n)) {
-        error_ = "gzip write failed";
-        return false;
-      }
-      bytes.remove_prefix(n);
-    }
-    return true;
-  }
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error_ = std::strerror(errno);
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
-Status AtomicFileSink::commit() {
-  if (!error_.empty()) return Error{path_ + ": write failed: " + error_};
-  if (gz_ != nullptr) {
-    const int rc = gzclose(static_cast<gzFile>(gz_));  // also closes fd_
-    gz_ = nullptr;
-    fd_ = -1;
-    if (rc != Z_OK) return Error{path_ + ": gzip write failed (zlib error " + std::to_string(rc) + ")"};
-  } else {
-    const int rc = ::close(fd_);
-    fd_ = -1;
-    if (rc != 0) return Error{path_ + ": write failed: " + std::strerror(errno)};
-  }
-  if (::rename(temp_path_.c_str(), path_.c_str()) != 0)
-    return Error{path_ + ": cannot rename the temporary file into place: " + std::strerror(errno)};
-  temp_path_.clear();
-  return ok_status();
 }
 
 }  // namespace gtv::io

@@ -1,8 +1,7 @@
 #pragma once
 // Streaming JSON output: text is appended to a buffer that is handed to a sink every ~1 MiB, so writing a large
-// trace never holds the whole document. Sinks: a string, or an atomic file (plain or gzip).
+// trace never holds the whole document. Sinks: a string here, a file in file_sink.h.
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 
@@ -80,22 +79,6 @@ class StringSink : public Sink {
 
  private:
   std::string& out_;
-};
-
-// Writes to a temporary file next to the target and renames it into place on commit(); removes it otherwise.
-class AtomicFileSink : public Sink {
- public:
-  ~AtomicFileSink() override;
-  [[nodiscard]] static Expected<std::unique_ptr<AtomicFileSink>> open(const std::string& path, bool gzip);
-  bool write(std::string_view bytes) override;
-  [[nodiscard]] Status commit();
-
- private:
-  AtomicFileSink() = default;
-  std::string path_, temp_path_;
-  int fd_ = -1;
-  void* gz_ = nullptr;  // gzFile when compressing
-  std::string error_;
 };
 
 }  // namespace gtv::io

@@ -46,14 +46,14 @@ bool skip_value(std::string_view s, std::size_t pos, std::size_t& end, ScanError
   do {
     i = skip_ws(s, i);
     if (i >= s.size()) {
-      error = {i, "unexpected end of file"};
+      error = {i, "unexpected end of file", true};
       return false;
     }
     const char c = s[i];
     if (c == '"') {
       const std::size_t e = string_end(s, i);
       if (e == std::string_view::npos) {
-        error = {i, "unterminated string"};
+        error = {i, "unterminated string", true};
         return false;
       }
       i = e;
@@ -81,6 +81,85 @@ bool skip_value(std::string_view s, std::size_t pos, std::size_t& end, ScanError
   } while (depth > 0);
   end = i;
   return true;
+}
+
+ValueSkipper::Result ValueSkipper::scan(std::string_view s, std::size_t base, std::size_t pos, std::size_t& end,
+                                        ScanError& error) {
+  std::size_t i = pos;
+  while (i < s.size()) {
+    if (escaped_) {
+      escaped_ = false;
+      ++i;
+    } else if (in_string_) {
+      while (i < s.size() && s[i] != '"' && s[i] != '\\') ++i;
+      if (i == s.size()) break;
+      if (s[i] == '\\') {
+        escaped_ = true;
+        ++i;
+        continue;
+      }
+      in_string_ = false;
+      if (++i; depth_ == 0) {
+        end = base + i;
+        return Result::Done;
+      }
+    } else if (in_scalar_) {
+      while (i < s.size() && is_scalar_char(s[i])) ++i;
+      if (i == s.size()) break;
+      in_scalar_ = false;
+      if (depth_ == 0) {
+        end = base + i;
+        return Result::Done;
+      }
+    } else if (is_ws(s[i])) {
+      ++i;
+    } else if (const Result r = structural(s, base, i, error); r != Result::More) {
+      end = base + i;
+      return r;
+    }
+  }
+  return Result::More;
+}
+
+// One character outside strings and scalars at s[i]; i moves past it. Done when it closed the value.
+ValueSkipper::Result ValueSkipper::structural(std::string_view s, std::size_t base, std::size_t& i, ScanError& error) {
+  const char c = s[i];
+  if (c == '"') {
+    in_string_ = true;
+    string_start_ = base + i;
+  } else if (c == '{' || c == '[') {
+    if (++depth_ > kMaxJsonDepth) {
+      error = {base + i, "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels"};
+      return Result::Error;
+    }
+  } else if ((c == '}' || c == ']') && depth_ > 0) {
+    if (--depth_ == 0) {
+      ++i;
+      return Result::Done;
+    }
+  } else if ((c == ',' || c == ':') && depth_ > 0) {
+  } else if (is_scalar_char(c)) {
+    in_scalar_ = true;
+    return Result::More;  // the scalar loop consumes it
+  } else {
+    error = {base + i, "unexpected " + describe_char(s, i)};
+    return Result::Error;
+  }
+  ++i;
+  return Result::More;
+}
+
+ValueSkipper::Result ValueSkipper::finish(std::size_t end_offset, std::size_t& end, ScanError& error) const {
+  if (in_scalar_ && depth_ == 0) {
+    end = end_offset;
+    return Result::Done;
+  }
+  if (in_string_ || escaped_) {
+    error = {string_start_, "unterminated string"};
+  } else {
+    error = {end_offset, "unexpected end of file"};
+  }
+  return Result::Error;
 }
 
 std::size_t previous_cut(std::string_view s, std::size_t floor, std::size_t limit, bool allow_eof) {

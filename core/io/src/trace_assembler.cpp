@@ -45,6 +45,8 @@ constexpr std::array<CategoryEntry, 17> kCategories = {{
     {"concurrent_kernel", {EventKind::Kernel, true}},
 }};
 
+constexpr std::string_view kOutsideRange = " is outside the accepted time range [-2^62, 2^62) ns";
+
 bool is_digits(std::string_view s) {
   if (s.empty() || s.size() > 18) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -137,10 +139,14 @@ Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterVa
   static constexpr std::string_view kTimed = "XBEiICsf";
   if (kTimed.find(ph) != std::string_view::npos && !ev.has_ts)
     return error(ev, base_offset, "'" + std::string(ev.ph) + "' event without 'ts'");
+  if ((kTimed.find(ph) != std::string_view::npos || ph == 'C') && !in_trace_time_range(ev.ts_ns))
+    return error(ev, base_offset, "'ts' " + std::to_string(ev.ts_ns) + " ns" + std::string(kOutsideRange));
   switch (ph) {
     case 'X': {
       if (!ev.has_dur) return error(ev, base_offset, "'X' event without 'dur'");
       if (ev.dur_ns < 0) return error(ev, base_offset, "negative duration " + std::to_string(ev.dur_ns) + " ns");
+      if (!in_trace_time_range(saturating_add(ev.ts_ns, ev.dur_ns)))
+        return error(ev, base_offset, "end (ts + dur)" + std::string(kOutsideRange));
       PendingEvent p;
       if (make_pending(ev, p)) commit(p);
       return ok_status();
@@ -162,7 +168,7 @@ Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterVa
       PendingEvent p = std::move(it->second.back());
       it->second.pop_back();
       p.category = p.owned_category;
-      p.event.duration_ns = ev.ts_ns - p.event.start_ns;
+      p.event.duration_ns = saturating_sub(ev.ts_ns, p.event.start_ns);
       if (p.event.duration_ns < 0)
         return error(ev, base_offset, "'E' event before its 'B' (negative duration)");
       commit(p);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gtv/config.h"
+#include "file_sink.h"
 #include "gtv/io/trace_file.h"
 #include "trace_assembler.h"
 
@@ -135,7 +136,7 @@ void TraceWriter::range_events() {
     begin_event("X");
     out_.key("cat").str("user_annotation").key("name").str(r.name);
     out_.key("pid").num(r.pid).key("tid").num(layout_.range_tids[i]);
-    out_.key("ts").us(r.start_ns).key("dur").us(std::max<TimeNs>(0, r.end_ns - r.start_ns));
+    out_.key("ts").us(r.start_ns).key("dur").us(std::max<TimeNs>(0, saturating_sub(r.end_ns, r.start_ns)));
     out_.key("args").open('{').key("gtv_range").str(to_string(r.kind));
     if (r.device >= 0) out_.key("device").num(r.device);
     out_.close('}').close('}');
@@ -172,7 +173,7 @@ void TraceWriter::flow_events() {
 
 Status write_trace(const Trace& trace, const std::string& path) {
   const bool gzip = path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-  Expected<std::unique_ptr<AtomicFileSink>> sink = AtomicFileSink::open(path, gzip);
+  Expected<std::unique_ptr<FileSink>> sink = FileSink::open(path, gzip);
   if (!sink) return sink.error();
   JsonOut out(**sink);
   (void)TraceWriter(trace, out).write();  // a failed write is recorded in the sink and reported by commit()

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace gtv {
 namespace {
@@ -13,8 +14,12 @@ namespace {
 class DepthWalker {
  public:
   DepthWalker(const Lane& lane, int depth, const LodRequest& req, std::vector<LodSpan>& out)
-      : events_(lane.events), index_(lane.by_depth[static_cast<std::size_t>(depth)]), depth_(depth), req_(req),
-        ns_per_px_(static_cast<double>(req.t1_ns - req.t0_ns) / std::max(req.width_px, 1e-9)), out_(out) {}
+      : events_(lane.events),
+        index_(lane.by_depth[static_cast<std::size_t>(depth)]),
+        depth_(depth),
+        req_(req),
+        ns_per_px_((static_cast<double>(req.t1_ns) - static_cast<double>(req.t0_ns)) / std::max(req.width_px, 1e-9)),
+        out_(out) {}
 
   void run(std::size_t first) {
     std::size_t i = first;
@@ -33,8 +38,11 @@ class DepthWalker {
 
   // First position after i whose event starts in a later pixel column than t_ns.
   [[nodiscard]] std::size_t next_column(std::size_t i, TimeNs t_ns) const {
-    const double column = std::floor(static_cast<double>(std::max(t_ns, req_.t0_ns) - req_.t0_ns) / ns_per_px_);
-    const auto column_end = static_cast<TimeNs>(std::ceil(static_cast<double>(req_.t0_ns) + (column + 1) * ns_per_px_));
+    // In double: the request comes from the view and may span more than an int64 holds.
+    const double t0 = static_cast<double>(req_.t0_ns);
+    const double column = std::floor((static_cast<double>(std::max(t_ns, req_.t0_ns)) - t0) / ns_per_px_);
+    const double end = std::ceil(t0 + (column + 1) * ns_per_px_);
+    const TimeNs column_end = end >= 0x1p63 ? std::numeric_limits<TimeNs>::max() : static_cast<TimeNs>(end);
     auto it = std::lower_bound(index_.begin() + static_cast<std::ptrdiff_t>(i) + 1, index_.end(), column_end,
                                [&](std::uint32_t e, TimeNs t) { return events_[e].start_ns < t; });
     return static_cast<std::size_t>(it - index_.begin());
@@ -96,12 +104,15 @@ std::vector<LodSpan> query_lod(const Lane& lane, const LodRequest& request) {
 std::int64_t event_at(const Lane& lane, int depth, TimeNs t_ns, TimeNs tolerance_ns) {
   if (depth < 0 || depth >= lane.depth_count()) return -1;
   const auto& index = lane.by_depth[static_cast<std::size_t>(depth)];
-  std::size_t i = first_ending_after(lane, depth, t_ns - tolerance_ns);
+  // t_ns and tolerance_ns come from the pointer, not the trace: saturate so no sum can overflow.
+  const TimeNs from_ns = saturating_sub(t_ns, tolerance_ns), to_ns = saturating_add(t_ns, tolerance_ns);
+  std::size_t i = first_ending_after(lane, depth, from_ns);
   std::int64_t best = -1;
   TimeNs best_distance = 0;
-  for (; i < index.size() && lane.events[index[i]].start_ns <= t_ns + tolerance_ns; ++i) {
+  for (; i < index.size() && lane.events[index[i]].start_ns <= to_ns; ++i) {
     const Event& e = lane.events[index[i]];
-    const TimeNs distance = t_ns < e.start_ns ? e.start_ns - t_ns : (t_ns > e.end_ns() ? t_ns - e.end_ns() : 0);
+    const TimeNs distance = t_ns < e.start_ns ? saturating_sub(e.start_ns, t_ns)
+                                              : (t_ns > e.end_ns() ? saturating_sub(t_ns, e.end_ns()) : 0);
     if (best < 0 || distance < best_distance) {
       best = index[i];
       best_distance = distance;

@@ -1,6 +1,7 @@
 #include "gtv/model/trace.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace gtv {
 namespace {
@@ -9,9 +10,17 @@ bool ref_less(EventRef a, EventRef b) { return a.lane != b.lane ? a.lane < b.lan
 
 }  // namespace
 
+void Trace::index_lanes() {
+  lane_by_key_.resize(lanes_.size());
+  std::iota(lane_by_key_.begin(), lane_by_key_.end(), LaneIndex{0});
+  std::sort(lane_by_key_.begin(), lane_by_key_.end(),
+            [&](LaneIndex a, LaneIndex b) { return lanes_[a].key < lanes_[b].key; });
+}
+
 std::optional<LaneIndex> Trace::find_lane(const LaneKey& key) const {
-  for (LaneIndex i = 0; i < lanes_.size(); ++i)
-    if (lanes_[i].key == key) return i;
+  auto it = std::lower_bound(lane_by_key_.begin(), lane_by_key_.end(), key,
+                             [&](LaneIndex i, const LaneKey& k) { return lanes_[i].key < k; });
+  if (it != lane_by_key_.end() && lanes_[*it].key == key) return *it;
   return std::nullopt;
 }
 
@@ -27,9 +36,10 @@ std::optional<Flow> Trace::flow_of(EventRef ref) const {
 }
 
 const DeviceInfo* Trace::device(std::int32_t index) const {
-  for (const auto& d : devices_)
-    if (d.index == index) return &d;
-  return nullptr;
+  // Sorted by index and unique (TraceBuilder::build).
+  auto it = std::lower_bound(devices_.begin(), devices_.end(), index,
+                             [](const DeviceInfo& d, std::int32_t i) { return d.index < i; });
+  return it != devices_.end() && it->index == index ? &*it : nullptr;
 }
 
 const KernelDetail* Trace::kernel_detail(const Event& e) const {

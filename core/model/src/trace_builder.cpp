@@ -104,18 +104,16 @@ void TraceBuilder::release_unused_room() {
 }
 
 void TraceBuilder::add_device(DeviceInfo device) {
-  for (auto& d : trace_.devices_) {
-    if (d.index == device.index) {
-      d = std::move(device);
-      return;
-    }
-  }
-  trace_.devices_.push_back(std::move(device));
+  auto [it, inserted] = device_index_.try_emplace(device.index, trace_.devices_.size());
+  if (inserted)
+    trace_.devices_.push_back(std::move(device));
+  else
+    trace_.devices_[it->second] = std::move(device);
 }
 
 ProcessInfo& TraceBuilder::process(std::int64_t pid) {
-  for (auto& p : trace_.processes_)
-    if (p.pid == pid) return p;
+  auto [it, inserted] = process_index_.try_emplace(pid, trace_.processes_.size());
+  if (!inserted) return trace_.processes_[it->second];
   ProcessInfo& p = trace_.processes_.emplace_back();
   p.pid = pid;
   return p;
@@ -144,9 +142,9 @@ Status TraceBuilder::validate() const {
         return Error{"event '" + std::string(trace_.strings_.view(e.name)) + "' on " + lane.name +
                      " has a negative duration (" + std::to_string(e.duration_ns) + " ns)"};
       }
-      if (e.start_ns > std::numeric_limits<TimeNs>::max() - e.duration_ns) {
+      if (!in_trace_time_range(e.start_ns) || !in_trace_time_range(saturating_add(e.start_ns, e.duration_ns))) {
         return Error{"event '" + std::string(trace_.strings_.view(e.name)) + "' on " + lane.name +
-                     " ends beyond the representable time range"};
+                     " lies outside the accepted time range [-2^62, 2^62) ns"};
       }
     }
   }
@@ -228,6 +226,7 @@ Expected<Trace> TraceBuilder::build() {
     std::stable_sort(series.samples.begin(), series.samples.end(),
                      [](const CounterSample& a, const CounterSample& b) { return a.time_ns < b.time_ns; });
   compute_extent();
+  trace_.index_lanes();
   Trace result = std::move(trace_);
   *this = TraceBuilder();
   return result;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <map>
+
 #include "trace_helpers.h"
 
 namespace gtv::analysis {
@@ -64,4 +67,42 @@ TEST(Busy, NoGpuActivityAndZeroLengthEvents) {
   EXPECT_TRUE(n.gpus.empty());
   EXPECT_EQ(n.window_ns(), 0);
 }
+
+TEST(Busy, ManyGpusAndStreamsGiveTheUnionOfTheirLanes) {
+  TraceBuilder b;
+  for (int i = 0; i < 60; ++i) {  // devices 0..4, streams 0..11, overlapping and touching spans
+    kernel(b, i % 5, i % 12, "k", (i * 37) % 400, 10 + i % 30);
+    if (i % 7 == 0) memcpy_event(b, i % 5, i % 12, (i * 37) % 400 + 40, 20);
+  }
+  const Trace t = build(b);
+  const BusyAnalysis a = analyze_busy(t);
+  // The same by a union per lane, device by device.
+  std::map<std::int64_t, std::vector<Interval>> per_device;
+  std::vector<Interval> any;
+  for (const Lane& lane : t.lanes()) {
+    per_device[lane.device()] = union_of(per_device[lane.device()], lane_busy_intervals(lane));
+    any = union_of(any, lane_busy_intervals(lane));
+  }
+  ASSERT_EQ(a.gpus.size(), per_device.size());
+  for (const GpuBusy& g : a.gpus) {
+    EXPECT_EQ(g.busy, per_device[g.device]) << g.device;
+    EXPECT_EQ(g.busy_ns, total_length_ns(per_device[g.device])) << g.device;
+    EXPECT_EQ(g.stream_count, 12u);
+  }
+  for (std::size_t i = 1; i < a.gpus.size(); ++i) EXPECT_LT(a.gpus[i - 1].device, a.gpus[i].device);
+  EXPECT_EQ(a.any_busy, any);
+  EXPECT_EQ(a.streams.size(), 60u);
+}
+
+TEST(Busy, AWindowWiderThanAnInt64SaturatesInsteadOfOverflowing) {
+  TraceBuilder b;
+  kernel(b, 0, 1, "k", 0, 100);
+  const Trace t = build(b);
+  const BusyAnalysis a = analyze_busy(t, std::numeric_limits<TimeNs>::min(), std::numeric_limits<TimeNs>::max());
+  EXPECT_EQ(a.window_ns(), std::numeric_limits<TimeNs>::max());
+  EXPECT_EQ(a.gpus[0].busy_ns, 100);
+  EXPECT_GT(a.gpus[0].idle_ns, 0);
+  EXPECT_GE(a.gpus[0].utilization, 0.0);
+}
+
 }  // namespace gtv::analysis

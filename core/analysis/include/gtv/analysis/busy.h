@@ -40,7 +40,8 @@ struct BusyAnalysis {
   std::vector<GpuBusy> gpus;        // by device index; only devices with GPU lanes
   std::vector<StreamBusy> streams;  // by device, then stream
   std::vector<Interval> any_busy;   // union over all GPUs
-  [[nodiscard]] TimeNs window_ns() const { return window_end_ns - window_start_ns; }
+  // Saturates: a window given by a caller may span more than an int64 holds.
+  [[nodiscard]] TimeNs window_ns() const { return saturating_sub(window_end_ns, window_start_ns); }
 };
 
 // Merged busy intervals of one GPU lane (events of GPU activity kinds only).

@@ -1,5 +1,6 @@
 #pragma once
 // Reading and writing trace files: Chrome Trace Event JSON with Kineto's conventions, plain or gzip.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -21,15 +22,22 @@ struct ReadStats {
   bool gzip = false;
   std::uint64_t chunks = 0;                     // pieces of traceEvents parsed
   std::uint64_t chunks_parsed_ahead = 0;        // of those, parsed on worker threads (multi-core machines)
+  std::uint64_t peak_buffered_bytes = 0;        // most JSON text held at once by the reader's window
 };
 
-inline constexpr std::uint64_t kDefaultMaxInflatedBytes = std::uint64_t{4} << 30;  // 4 GiB
+inline constexpr std::uint64_t kDefaultMaxValueBytes = std::uint64_t{64} << 20;    // 64 MiB
+inline constexpr std::uint64_t kDefaultMaxStreamBytes = std::uint64_t{64} << 30;   // 64 GiB
 
 struct ReadOptions {
   ProgressFn progress = nullptr;
   void* progress_context = nullptr;
-  ReadStats* stats = nullptr;                                // filled when set
-  std::uint64_t max_inflated_bytes = kDefaultMaxInflatedBytes;  // bound on gzip output
+  ReadStats* stats = nullptr;  // filled when set
+  // Limits; 0 takes the environment variable named in the comment (bytes, or with a K/M/G suffix), else the default.
+  std::uint64_t max_value_bytes = 0;   // one top-level value other than traceEvents: GTV_MAX_VALUE_BYTES, 64 MiB
+  std::uint64_t max_stream_bytes = 0;  // all input from a pipe or device: GTV_MAX_STREAM_BYTES, 64 GiB
+  // For tests and fuzzing: the size of the pieces traceEvents is cut into (0: 1 MiB; those parsed ahead on worker
+  // threads are half of it). Small pieces let a few hundred bytes of input reach the cut search and the prefetcher.
+  std::size_t chunk_bytes = 0;
 };
 
 // Reads a .json or .json.gz trace (gzip is detected by its magic bytes, not by name). Errors are one line that
@@ -39,7 +47,10 @@ struct ReadOptions {
 [[nodiscard]] Expected<Trace> read_trace_from_memory(std::string_view bytes, const std::string& name,
                                                      const ReadOptions& options = {});
 
-// Writes the trace; gzip when path ends in ".gz". Atomic: a temporary file next to path, then rename.
+// Writes the trace; gzip when path ends in ".gz". Never destroys what path names: a regular file is replaced
+// atomically (temporary file next to it, then rename) keeping its mode, a symlink's target is written, a FIFO or
+// device (/dev/stdout) is written into, a directory is refused; on failure or SIGINT/SIGTERM/SIGHUP the
+// temporary file is removed and path is left as it was (docs/cli.md, convert).
 [[nodiscard]] Status write_trace(const Trace& trace, const std::string& path);
 // The JSON text of the trace (uncompressed).
 [[nodiscard]] std::string write_trace_to_string(const Trace& trace);

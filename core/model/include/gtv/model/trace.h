@@ -57,9 +57,12 @@ class Trace {
 
  private:
   friend class TraceBuilder;
+  void index_lanes();  // fills lane_by_key_
+
   TraceMetadata metadata_;
   StringPool strings_;
   std::vector<Lane> lanes_;
+  std::vector<LaneIndex> lane_by_key_;  // lane indices sorted by key, for find_lane
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> flow_by_from_;  // flow indices sorted by `from`, for flow_of
   std::vector<std::uint32_t> flow_by_to_;

@@ -2,6 +2,7 @@
 // TraceBuilder collects events in any order from readers and collectors, then build() sorts each lane, assigns
 // nesting depths, joins flows by correlation id and validates. After build() the builder is empty.
 #include <map>
+#include <unordered_map>
 
 #include "gtv/base/expected.h"
 #include "gtv/model/trace.h"
@@ -68,6 +69,9 @@ class TraceBuilder {
 
   Trace trace_;
   std::map<LaneKey, LaneIndex> lane_index_;
+  // Positions in trace_.processes_ and trace_.devices_: files may name 100k processes or devices.
+  std::unordered_map<std::int64_t, std::size_t> process_index_;
+  std::unordered_map<std::int32_t, std::size_t> device_index_;
   std::map<std::pair<std::int64_t, std::string>, std::size_t> counter_index_;
   std::vector<FlowHint> flow_hints_;
   std::size_t event_count_ = 0;

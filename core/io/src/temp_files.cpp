@@ -1,0 +1,77 @@
+#include "temp_files.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+
+namespace gtv::io {
+namespace {
+
+// A fixed table, because the signal handler may only read memory and call async-signal-safe functions.
+enum SlotState : int { kFree = 0, kBusy = 1, kReady = 2 };
+
+struct Slot {
+  std::atomic<int> state{kFree};
+  char path[PATH_MAX] = {};
+};
+
+constexpr std::size_t kSlots = 32;  // writes at once; more are simply not cleaned up on a signal
+std::array<Slot, kSlots> g_slots;
+constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
+static_assert(std::atomic<int>::is_always_lock_free);
+
+void remove_and_die(int sig) {
+  for (Slot& slot : g_slots)
+    if (slot.state.load(std::memory_order_acquire) == kReady) ::unlink(slot.path);
+  // The signal is blocked while its handler runs: with the default disposition back, it ends the process as soon
+  // as the handler returns, so the parent sees the signal, not an exit code.
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void install_handlers() {
+  for (const int sig : kSignals) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0) continue;
+    if ((old.sa_flags & SA_SIGINFO) != 0 || old.sa_handler != SIG_DFL) continue;
+    struct sigaction action {};
+    action.sa_handler = remove_and_die;
+    sigemptyset(&action.sa_mask);
+    for (const int other : kSignals) sigaddset(&action.sa_mask, other);  // one cleanup at a time
+    ::sigaction(sig, &action, nullptr);
+  }
+}
+
+}  // namespace
+
+void register_temp_file(const std::string& path) {
+  static std::once_flag installed;
+  std::call_once(installed, install_handlers);
+  if (path.size() >= PATH_MAX) return;
+  for (Slot& slot : g_slots) {
+    int expected = kFree;
+    if (!slot.state.compare_exchange_strong(expected, kBusy, std::memory_order_acq_rel)) continue;
+    std::memcpy(slot.path, path.c_str(), path.size() + 1);
+    slot.state.store(kReady, std::memory_order_release);
+    return;
+  }
+}
+
+void unregister_temp_file(const std::string& path) {
+  for (Slot& slot : g_slots) {
+    int expected = kReady;
+    if (!slot.state.compare_exchange_strong(expected, kBusy, std::memory_order_acq_rel)) continue;
+    if (path == slot.path) {
+      slot.state.store(kFree, std::memory_order_release);
+      return;
+    }
+    slot.state.store(kReady, std::memory_order_release);
+  }
+}
+
+}  // namespace gtv::io
