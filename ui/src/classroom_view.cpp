@@ -186,6 +186,8 @@ void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString&
   trace_ = std::move(trace);
   analysis_ = std::move(analysis);
   view_->set_trace(trace_);
+  view_->focus_on_gpu_lanes();
+  view_->set_warmup_labels(false);  // the bands stay; the projector has no room for their names
   const QString name = scenario.isEmpty() ? QString::fromStdString(trace_->metadata().scenario) : scenario;
   const QString lesson = scenario_lesson(name);
   lesson_->setText(lesson.isEmpty() ? name : QStringLiteral("%1: %2").arg(name, lesson));
@@ -273,11 +275,13 @@ void ClassroomView::set_gpu_revealed(bool revealed) {
 
 void ClassroomView::apply_lane_visibility() {
   if (!trace_) return;
-  const auto lanes = trace_->lanes();
+  const auto& lanes = trace_->lanes();
   for (LaneIndex i = 0; i < lanes.size(); ++i)
     if (lanes[i].is_gpu()) view_->set_lane_hidden(i, !revealed_);
   // The overlap strip would give the answer away, so it appears with the GPU lanes.
   view_->set_overlays(revealed_ && analysis_ ? analysis_->overlays : OverlayData{});
+  // Revealed, the GPU lanes come into view at the bottom, under the launches and ranges above them.
+  if (revealed_) view_->set_scroll_px(view_->layout().total_height_px());
   lesson_->setVisible(revealed_);
   update_status();
   overlay_->set_prompt(revealed_ ? QString()

@@ -26,12 +26,6 @@ QString label_of(const QString& path) {
   return name;
 }
 
-// Host lanes take one row each, so the GPU lanes, where runs differ, fit in a stacked panel.
-void collapse_host_lanes(TimelineView* view) {
-  const auto& lanes = view->trace()->lanes();
-  for (std::size_t i = 0; i < lanes.size(); ++i)
-    if (!lanes[i].is_gpu()) view->toggle_lane_collapsed(static_cast<LaneIndex>(i));
-}
 
 }  // namespace
 
@@ -67,7 +61,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   run.view->set_trace(run.trace);
   if (!analysis) analysis = std::make_shared<const DocumentAnalysis>(analyse_document(*run.trace));
   run.view->set_overlays(analysis->overlays);
-  collapse_host_lanes(run.view);
+  run.view->focus_on_gpu_lanes();
   layout->addWidget(run.header);
   layout->addWidget(run.view, 1);
   splitter_->addWidget(box);

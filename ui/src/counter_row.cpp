@@ -71,8 +71,8 @@ void CounterRow::draw(const RowPaint& p) const {
   const int columns = std::max(1, static_cast<int>(std::ceil(p.rect.width())));
   const std::vector<double> high = counter_column_max(*series_, p.map->window(), columns);
   const double scale = max_value_ > 0 ? (p.rect.height() - 3) / max_value_ : 0;
-  const QColor fill(0xa9, 0xbf, 0xdc);
-  const QColor edge(0x4a, 0x6c, 0x98);
+  const QColor fill = p.theme->dark ? QColor(0x3b, 0x55, 0x78) : QColor(0xa9, 0xbf, 0xdc);
+  const QColor edge = p.theme->dark ? QColor(0x9f, 0xbf, 0xe8) : QColor(0x4a, 0x6c, 0x98);
   // Columns of equal value are one rectangle (a step chart is flat between samples); each gets its top edge.
   int run_start = 0;
   for (int c = 1; c <= columns; ++c) {
@@ -87,11 +87,17 @@ void CounterRow::draw(const RowPaint& p) const {
     }
     run_start = c;
   }
-  // The scale: the series' highest value, at the row's top right.
+  // The scale: the series' highest value, at the row's top right, on the background so it reads over the chart.
   painter.save();
-  painter.setPen(p.theme->text);
   const QString top = QStringLiteral("max %1").arg(QString::fromStdString(counter_value_text(*series_, max_value_)));
-  painter.drawText(p.rect.adjusted(4, 0, -4, 0), Qt::AlignTop | Qt::AlignRight, top);
+  const QFontMetricsF metrics(painter.font());
+  const double text_w = metrics.horizontalAdvance(top) + 8;
+  const QRectF label(p.rect.right() - text_w - 2, p.rect.top(), text_w, metrics.height());
+  QColor backdrop = p.theme->background;
+  backdrop.setAlpha(200);
+  painter.fillRect(label, backdrop);
+  painter.setPen(p.theme->text);
+  painter.drawText(label, Qt::AlignCenter, top);
   painter.restore();
 }
 

@@ -49,7 +49,7 @@ bool write_svg(QCustomPlot* plot, const QString& path, int width, int height) {
 int auto_height(TimelineView& view) {
   view.replot_now();                                                        // lays out, so the axis margins are known
   const double chrome = view.plot()->height() - view.lane_rect().height();  // axes, bands
-  const double lanes_px = view.layout().total_height_px() + warmup_label_band_px(view.state());
+  const double lanes_px = view.layout().total_height_px();  // the warm-up label band is in the chrome
   return std::clamp(static_cast<int>(std::ceil(lanes_px + chrome)), 200, kMaxAutoHeightPx);
 }
 

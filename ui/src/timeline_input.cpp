@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gtv/ui/counter_row.h"
 #include "gtv/ui/timeline_view.h"
 
 namespace gtv::ui {
@@ -212,10 +213,7 @@ void TimelineView::on_header_click(QPointF pos, bool context_menu) {
     menu.addAction(tr("Hide lane"), this, [this, lane = r.lane] { set_lane_hidden(lane, true); });
   }
   if (const TimelineRow* other = state_.other_row(r)) {
-    menu.addAction(tr("Hide row"), this, [this, id = other->desc().id] {
-      state_.lane_state.hidden_rows.insert(id);
-      relayout();
-    });
+    menu.addAction(tr("Hide row"), this, [this, id = other->desc().id] { set_row_hidden(id, true); });
   }
   menu.addAction(tr("Show all lanes"), this, [this] { show_all_lanes(); });
   menu.exec(plot_->mapToGlobal(pos.toPoint()));
@@ -232,6 +230,29 @@ void TimelineView::set_lane_hidden(LaneIndex lane, bool hidden) {
     state_.lane_state.hidden_lanes.insert(lane);
   else
     state_.lane_state.hidden_lanes.erase(lane);
+  relayout();
+}
+
+void TimelineView::set_row_hidden(const std::string& id, bool hidden) {
+  if (hidden)
+    state_.lane_state.hidden_rows.insert(id);
+  else
+    state_.lane_state.hidden_rows.erase(id);
+  relayout();
+}
+
+void TimelineView::focus_on_gpu_lanes() {
+  if (!state_.trace) return;
+  const auto& lanes = state_.trace->lanes();
+  for (std::size_t i = 0; i < lanes.size(); ++i)
+    if (!lanes[i].is_gpu()) state_.lane_state.collapsed_lanes.insert(static_cast<LaneIndex>(i));
+  for (const auto& row : state_.rows)
+    if (dynamic_cast<const CounterRow*>(row.get())) state_.lane_state.hidden_rows.insert(row->desc().id);
+  relayout();
+}
+
+void TimelineView::set_warmup_labels(bool shown) {
+  state_.warmup_labels = shown;
   relayout();
 }
 

@@ -162,6 +162,7 @@ constexpr double kWarmupLabelPt = 8;
 }  // namespace
 
 double warmup_label_band_px(const TimelineState& state) {
+  if (!state.warmup_labels) return 0;
   const auto& segments = state.overlays.warmup;
   const bool visible = std::any_of(segments.begin(), segments.end(), [&](const ShadedSegment& s) {
     return s.end_ns >= state.window.t0_ns && s.start_ns <= state.window.t1_ns;
@@ -187,14 +188,13 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
   for (const ShadedSegment& s : o.warmup) named.resize(std::max(named.size(), s.finding + 1), 0);
   painter->setFont(state_->theme.font(kWarmupLabelPt));
   const double text_h = painter->fontMetrics().height() + 2;
-  // Labels go just under the last lane row, near what they name; when the lanes fill the view, at its bottom.
-  const double labels_top = std::min(state_->row_y(lanes, state_->layout.total_height_px()) + 4,
-                                     lanes.bottom() - static_cast<double>(kWarmupLabelRows) * text_h);
+  // Labels go in their band under the lanes, so they never cover a lane or a row.
+  const double labels_top = state_->warmup_label_rect(area).top() + 2;
   for (const ShadedSegment& s : o.warmup) {
     if (s.end_ns < state_->window.t0_ns || s.start_ns > state_->window.t1_ns) continue;
     const double x0 = area.left() + map.x_of(s.start_ns), x1 = area.left() + map.x_of(s.end_ns);
     painter->fillRect(QRectF(x0, lanes.top(), std::max(x1 - x0, 1.0), lanes.height()), fill);
-    if (named[s.finding]) continue;
+    if (named[s.finding] || state_->warmup_label_px <= 0) continue;
     const QString label = QString::fromStdString(s.label);
     const double text_x = std::max(x0, area.left()) + 2;
     const double text_px = painter->fontMetrics().horizontalAdvance(label) + 8;

@@ -147,7 +147,9 @@ void TimelineView::relayout() {
   state_.top_band_px = static_cast<double>(bracket_rows) * state_.theme.depth_px() + (bracket_rows ? 6 : 0);
   state_.busy_strip_px = o.busy_gpus.empty() ? 0 : 36 * state_.theme.font_scale;
   state_.idle_row_px = o.idle.empty() ? 0 : 15 * state_.theme.font_scale;
-  state_.bottom_band_px = state_.busy_strip_px + static_cast<double>(o.idle_devices.size()) * state_.idle_row_px;
+  state_.warmup_label_px = warmup_label_band_px(state_);
+  state_.bottom_band_px = state_.warmup_label_px + state_.busy_strip_px +
+                          static_cast<double>(o.idle_devices.size()) * state_.idle_row_px;
   plot_->axisRect()->setMargins(QMargins(static_cast<int>(header_width_px()), 0, 0, 0));
   update_scrollbar();
   emit lanes_changed();
@@ -171,6 +173,8 @@ void TimelineView::set_window(TimeWindow window) {
 }
 
 void TimelineView::apply_window() {
+  // The warm-up label band is there while warm-up is in view.
+  if ((warmup_label_band_px(state_) > 0) != (state_.warmup_label_px > 0)) relayout();
   const QCPRange range(static_cast<double>(state_.window.t0_ns), static_cast<double>(state_.window.t1_ns));
   plot_->xAxis->setRange(range);
   plot_->xAxis2->setRange(range);

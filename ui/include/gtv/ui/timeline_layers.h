@@ -67,8 +67,7 @@ class TimelineOverlays : public QCPLayerable {
 // Measurement brackets above the lanes: rows and labels as drawn, shared by the painter and the tooltip.
 inline constexpr double kBracketLabelPadPx = 4;
 [[nodiscard]] int bracket_row_count(const OverlayData& o);
-// Height of the warm-up label rows drawn under the last lane (0 without warm-up in view): an image sized to its lanes
-// adds it so the labels sit below the lanes, not over them.
+// Height of the band under the lanes where warm-up spans are named (0 without warm-up in view).
 [[nodiscard]] double warmup_label_band_px(const TimelineState& state);
 [[nodiscard]] std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const QFontMetricsF& metrics,
                                                              const QRectF& area);

@@ -37,7 +37,11 @@ struct TimelineState {
   double top_band_px = 0;  // measurement brackets and ranges above the lanes
   // Bracket labels end before this time: the classroom fades what lies after its playback cursor.
   std::optional<TimeNs> labels_before_ns;
-  double bottom_band_px = 0;  // under the lanes: the GPUs-busy strip, then one idle-cause row per GPU
+  // Under the lanes: the warm-up labels (while warm-up is in view), the GPUs-busy strip, then one idle-cause row per
+  // GPU.
+  double bottom_band_px = 0;
+  double warmup_label_px = 0;
+  bool warmup_labels = true;  // name warm-up spans in their band (the classroom shows the bands only)
   double busy_strip_px = 0;
   double idle_row_px = 0;
 
@@ -45,12 +49,17 @@ struct TimelineState {
   [[nodiscard]] QRectF lane_rect(const QRectF& axis_rect) const {
     return axis_rect.adjusted(0, top_band_px, 0, -bottom_band_px);
   }
+  // Where warm-up spans are named: a band of its own, so names never cover lanes or rows.
+  [[nodiscard]] QRectF warmup_label_rect(const QRectF& axis_rect) const {
+    return {axis_rect.left(), axis_rect.bottom() - bottom_band_px, axis_rect.width(), warmup_label_px};
+  }
   [[nodiscard]] QRectF busy_strip_rect(const QRectF& axis_rect) const {
-    return {axis_rect.left(), axis_rect.bottom() - bottom_band_px, axis_rect.width(), busy_strip_px};
+    return {axis_rect.left(), axis_rect.bottom() - bottom_band_px + warmup_label_px, axis_rect.width(), busy_strip_px};
   }
   // Row `index` of overlays.idle_devices, under the busy strip.
   [[nodiscard]] QRectF idle_row_rect(const QRectF& axis_rect, std::size_t index) const {
-    const double top = axis_rect.bottom() - bottom_band_px + busy_strip_px + static_cast<double>(index) * idle_row_px;
+    const double top = axis_rect.bottom() - bottom_band_px + warmup_label_px + busy_strip_px +
+                       static_cast<double>(index) * idle_row_px;
     return {axis_rect.left(), top, axis_rect.width(), idle_row_px};
   }
   // The TimelineRow of a layout row of kind Other.

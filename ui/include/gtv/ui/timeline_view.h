@@ -86,6 +86,13 @@ class TimelineView : public QWidget {
   void set_lane_hidden(LaneIndex lane, bool hidden);
   void show_all_lanes();
   void toggle_group(GroupKey group);
+  // Rows that are not event lanes (recorded ranges, counters), and hiding one by its OtherRowDesc::id.
+  [[nodiscard]] const TimelineRows& other_rows() const { return state_.rows; }
+  void set_row_hidden(const std::string& id, bool hidden);
+  // Host lanes take one row each and counter rows none, so the GPU lanes fit in a small view (compare panels, the
+  // classroom); the recorded ranges stay, they show where the iterations and models are.
+  void focus_on_gpu_lanes();
+  void set_warmup_labels(bool shown);
   [[nodiscard]] const LaneViewState& lane_state() const { return state_.lane_state; }
 
   [[nodiscard]] std::optional<TimeWindow> measured() const { return state_.measure; }
