@@ -48,7 +48,7 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
                                     "default 1600 wide, as tall as that). Shots: the window size.",
                                     "WxH");
   const QCommandLineOption scale_opt("scale", "Raster scale factor (2 for print).", "factor", "1");
-  const QCommandLineOption dark_opt("dark", "Dark theme.");
+  const QCommandLineOption dark_opt("dark", "Dark theme (the figure, or the whole window in the shots).");
   const QCommandLineOption font_opt("font-scale", "Presentation font scale.", "factor", "1");
   const QCommandLineOption shot_opt("window-shot", "Save a picture of the whole window and exit.", "out");
   const QCommandLineOption side_opt("side-tab", "Side panel shown in the window shot.", "name", "summary");

@@ -9,11 +9,13 @@
 #include <cstring>
 #include <memory>
 
+#include "gtv/ui/app_palette.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
 #include "gtv/ui/run_panel.h"
+#include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
@@ -29,6 +31,7 @@ struct ShotArgs {
   QSize size{1600, 900};
   double cursor = 0.5;
   bool reveal = false;
+  bool dark = false;
   QStringList traces;
 };
 
@@ -54,6 +57,8 @@ std::optional<ShotArgs> parse(const QStringList& args, QString* error) {
       }
     } else if (a == QLatin1String("--reveal")) {
       s.reveal = true;
+    } else if (a == QLatin1String("--dark")) {
+      s.dark = true;
     } else if (s.mode.isEmpty() && std::any_of(std::begin(kModes), std::end(kModes),
                                                [&](const char* m) { return a == QLatin1String(m); })) {
       s.mode = a;
@@ -85,12 +90,14 @@ int save(QWidget* widget, const QString& out) {
 }
 
 int compare_shot(const ShotArgs& s) {
+  ui::apply_app_palette(s.dark);
   ui::CompareView view;
   view.resize(s.size);
   if (const QString e = view.add_files(s.traces); !e.isEmpty()) {
     std::fprintf(stderr, "gtv: %s\n", qPrintable(e));
     return 1;
   }
+  view.set_theme(s.dark ? ui::dark_theme() : ui::light_theme());
   view.show();
   QCoreApplication::processEvents();
   view.fit();
@@ -104,6 +111,7 @@ int classroom_shot(const ShotArgs& s) {
     return 1;
   }
   const auto trace = loaded.trace;
+  ui::apply_app_palette(s.dark);  // the classroom itself is always black; the palette reaches its buttons
   ui::ClassroomView view;
   view.resize(s.size);
   view.set_trace(trace, {}, loaded.analysis);
@@ -119,6 +127,7 @@ int classroom_shot(const ShotArgs& s) {
 int run_panel_shot(const ShotArgs& s) {
   ui::MainWindow window;
   window.resize(s.size);
+  window.set_dark(s.dark);
   ui::install_run_features(&window);
   for (auto* dock : window.findChildren<QDockWidget*>())
     if (dock->objectName() == QLatin1String("runPanelDock")) dock->show();

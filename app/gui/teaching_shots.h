@@ -1,5 +1,6 @@
 #pragma once
 // Headless pictures of issue 7's modes for docs/screenshots (no display needed):
+// Each takes --dark for the dark theme over the whole picture.
 //   gtv --compare-shot OUT.png [--size WxH] TRACE_A TRACE_B [...]   runs stacked and aligned
 //   gtv --classroom-shot OUT.png [--size WxH] [--cursor F] [--reveal] TRACE
 //                                                                  classroom mode, cursor at fraction F (0..1)

@@ -3,6 +3,7 @@
 // click and goes full screen.
 #include <qcustomplot.h>
 
+#include <QDialog>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -46,6 +47,14 @@ TimeNs expected_anchor_ns(const Trace& trace) {
       if (lane.is_gpu() && e.kind == EventKind::Kernel && e.start_ns >= warm_end && e.start_ns < best)
         best = e.start_ns;
   return best;
+}
+
+// "Compare open traces" asks which to stack; with two open both are checked already, so OK compares them.
+CompareView* compare_open_traces_accepting(MainWindow* window, QString* error) {
+  QTimer::singleShot(0, [] {
+    if (auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget())) dialog->accept();
+  });
+  return compare_open_traces(window, error);
 }
 
 std::string file_text(const std::string& path) {
@@ -160,7 +169,7 @@ void CompareClassroomTest::classic_comparisons_open_as_tabs() {
   window.open_file(recording("sequential"))->document()->wait();
   window.open_file(recording("streams"))->document()->wait();
   QString none;
-  CompareView* open = compare_open_traces(&window, &none);
+  CompareView* open = compare_open_traces_accepting(&window, &none);
   QVERIFY2(open != nullptr, qPrintable(none));
   QCOMPARE(open->run_count(), 2);
   auto seq = io::read_trace(recording("sequential").toStdString());
@@ -243,7 +252,7 @@ void CompareClassroomTest::compare_never_wider_than_the_screen() {
   window.open_file(recording("sequential"))->document()->wait();
   window.open_file(recording("streams"))->document()->wait();
   QString error;
-  CompareView* view = compare_open_traces(&window, &error);
+  CompareView* view = compare_open_traces_accepting(&window, &error);
   QVERIFY2(view != nullptr, qPrintable(error));
   QVERIFY(view->sizeHint().width() <= screen_px);
   QVERIFY(view->minimumSizeHint().width() <= screen_px);

@@ -16,6 +16,7 @@
 
 #include "gtv/analysis/compare.h"
 #include "gtv/config.h"
+#include "gtv/ui/app_palette.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/playback_stats.h"
 #include "gtv/ui/run_alignment.h"
@@ -107,6 +108,23 @@ PlaybackSpan classroom_playback_span(const Trace& trace, const analysis::Report*
   return {trace.start_ns(), trace.end_ns()};
 }
 
+std::optional<PlaybackSpan> chosen_playback_range(std::optional<TimeWindow> measured,
+                                                  std::optional<TimeWindow> selected_event,
+                                                  std::optional<TimeWindow> from_trace_tab) {
+  for (const auto& range : {measured, selected_event, from_trace_tab})
+    if (range && range->span_ns() > 0) return PlaybackSpan{range->t0_ns, range->t1_ns};
+  return std::nullopt;
+}
+
+std::optional<TimeWindow> timeline_measured(const TimelineView& view) { return view.measured(); }
+
+std::optional<TimeWindow> timeline_selected_span(const TimelineView& view) {
+  const auto ref = view.selected();
+  if (!ref || view.trace() == nullptr) return std::nullopt;
+  const Event& e = view.trace()->event(*ref);
+  return TimeWindow{e.start_ns, e.end_ns()};
+}
+
 QString scenario_lesson(const QString& scenario) {
   if (scenario.isEmpty()) return {};
 #if GTV_WITH_TORCH
@@ -122,7 +140,8 @@ ClassroomView::ClassroomView(QWidget* parent)
     : QWidget(parent), lesson_(new QLabel(this)), view_(new TimelineView(this)), timer_(new QTimer(this)) {
   const Theme theme = classroom_theme();
   setAutoFillBackground(true);
-  QPalette pal = palette();
+  // Dark in either application theme (buttons too): a projector shows the black stage, not a light toolbar.
+  QPalette pal = dark_app_palette();
   pal.setColor(QPalette::Window, theme.background);
   pal.setColor(QPalette::WindowText, theme.text);
   setPalette(pal);
@@ -143,7 +162,11 @@ ClassroomView::ClassroomView(QWidget* parent)
   reveal_->setCheckable(true);
   full_screen_ = new QPushButton(tr("Full screen"), this);
   full_screen_->setCheckable(true);
-  for (QPushButton* b : {play_, restart_button, slower, faster, reveal_, full_screen_}) {
+  range_ = new QPushButton(tr("Play this range"), this);
+  range_->setToolTip(
+      tr("Replay only the range measured (shift-drag) or the event selected, here or in the trace "
+         "tab this came from; again: back to the timed work"));
+  for (QPushButton* b : {play_, restart_button, range_, slower, faster, reveal_, full_screen_}) {
     b->setFont(theme.font(7, true));
     bar->addWidget(b);
   }
@@ -154,6 +177,9 @@ ClassroomView::ClassroomView(QWidget* parent)
   bar->addWidget(status_);
   connect(play_, &QPushButton::clicked, this, [this] { is_playing() ? pause() : play(); });
   connect(restart_button, &QPushButton::clicked, this, &ClassroomView::restart);
+  connect(range_, &QPushButton::clicked, this, [this] { play_range(chosen_range_ ? std::nullopt : offered_range()); });
+  connect(view_, &TimelineView::measure_changed, this, &ClassroomView::update_range_button);
+  connect(view_, &TimelineView::selection_changed, this, &ClassroomView::update_range_button);
   connect(slower, &QPushButton::clicked, this, [this] { set_playback_duration_ms(duration_ms_ * 2); });
   connect(faster, &QPushButton::clicked, this, [this] { set_playback_duration_ms(duration_ms_ / 2); });
   connect(reveal_, &QPushButton::toggled, this, &ClassroomView::set_gpu_revealed);
@@ -193,7 +219,10 @@ void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString&
   lesson_->setText(lesson.isEmpty() ? name : QStringLiteral("%1: %2").arg(name, lesson));
   revealed_ = false;
   reveal_->setChecked(false);
-  span_ = classroom_playback_span(*trace_, analysis_ ? &analysis_->report : nullptr);
+  timed_span_ = classroom_playback_span(*trace_, analysis_ ? &analysis_->report : nullptr);
+  span_ = timed_span_;
+  chosen_range_ = false;
+  update_range_button();
   apply_lane_visibility();
   view_->fit();
   set_cursor_ns(span_.start_ns);
@@ -240,9 +269,46 @@ void ClassroomView::follow_cursor() {
   view_->set_window({t0, t0 + w.span_ns()});
 }
 
+void ClassroomView::set_source_range(std::optional<TimeWindow> range) {
+  source_range_ = range;
+  update_range_button();
+}
+
+std::optional<PlaybackSpan> ClassroomView::offered_range() const {
+  return chosen_playback_range(timeline_measured(*view_), timeline_selected_span(*view_), source_range_);
+}
+
+void ClassroomView::play_range(std::optional<PlaybackSpan> range) {
+  if (!trace_) return;
+  pause();
+  chosen_range_ = range.has_value();
+  span_ = timed_span_;
+  if (range) {
+    span_.start_ns = std::clamp(range->start_ns, trace_->start_ns(), trace_->end_ns());
+    span_.end_ns = std::clamp(range->end_ns, span_.start_ns, trace_->end_ns());
+  }
+  update_range_button();
+  set_cursor_ns(span_.start_ns);
+  zoom_to_span();
+  if (range) play();
+}
+
+void ClassroomView::update_range_button() {
+  range_->setText(chosen_range_ ? tr("Play the timed work") : tr("Play this range"));
+  range_->setEnabled(chosen_range_ || offered_range().has_value());
+}
+
+void ClassroomView::zoom_to_span() {
+  if (span_.end_ns > span_.start_ns) view_->set_window(fit_window(span_.start_ns, span_.end_ns, 0.03));
+}
+
 void ClassroomView::play() {
   if (!trace_) return;
-  if (cursor_ns_ >= span_.end_ns || cursor_ns_ < span_.start_ns) set_cursor_ns(span_.start_ns);
+  // From the start, the class watches the span being played, not the whole recording.
+  if (cursor_ns_ >= span_.end_ns || cursor_ns_ <= span_.start_ns) {
+    if (cursor_ns_ != span_.start_ns) set_cursor_ns(span_.start_ns);
+    zoom_to_span();
+  }
   timer_->start(tick_ms());
   play_->setText(tr("Pause"));
 }

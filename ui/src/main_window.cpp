@@ -5,6 +5,7 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -15,11 +16,15 @@
 #include <QTabWidget>
 #include <QToolBar>
 
+#include "gtv/ui/app_palette.h"
+#include "gtv/ui/classroom_view.h"
+#include "gtv/ui/compare_view.h"
 #include "gtv/ui/export.h"
 #include "gtv/ui/tab_titles.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
+#include "gtv/ui/widget_export.h"
 
 namespace gtv::ui {
 namespace {
@@ -28,12 +33,25 @@ MainWindow::ErrorHook& error_hook() {
   static MainWindow::ErrorHook hook;
   return hook;
 }
+MainWindow::SavePathHook& save_path_hook() {
+  static MainWindow::SavePathHook hook;
+  return hook;
+}
 constexpr int kMaxRecent = 10;
 const char* kRecentKey = "recentFiles";
 
 }  // namespace
 
 void MainWindow::set_error_hook(ErrorHook hook) { error_hook() = std::move(hook); }
+
+void MainWindow::set_save_path_hook(SavePathHook hook) { save_path_hook() = std::move(hook); }
+
+void MainWindow::report_error(const QString& title, const QString& message) {
+  if (error_hook())
+    error_hook()(title, message);
+  else
+    QMessageBox::critical(this, title, message);
+}
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), tabs_(new QTabWidget(this)) {
   setWindowTitle(tr("gtv - GPU Timeline Visualizer"));
@@ -75,7 +93,7 @@ TraceTab* MainWindow::open_document(TraceDocument* document) {
   connect(document, &TraceDocument::loaded, this, [this, document] {
     statusBar()->showMessage(tr("%1: %2 events").arg(document->title()).arg(document->trace()->event_count()), 5000);
   });
-  tab->view()->set_theme(dark_ ? dark_theme(font_scale_) : light_theme(font_scale_));
+  tab->view()->set_theme(theme());
   return tab;
 }
 
@@ -87,10 +105,7 @@ void MainWindow::on_failed(TraceTab* tab, const QString& message) {
     remove_recent(QFileInfo(path).absoluteFilePath());
   tab->deleteLater();
   refresh_tab_titles();
-  if (error_hook())
-    error_hook()(tr("Cannot open trace"), message);
-  else
-    QMessageBox::critical(this, tr("Cannot open trace"), message);
+  report_error(tr("Cannot open trace"), message);
 }
 
 TraceTab* MainWindow::current_tab() const { return qobject_cast<TraceTab*>(tabs_->currentWidget()); }
@@ -99,7 +114,8 @@ void MainWindow::build_menus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::open_dialog);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
-  file->addAction(tr("&Export visible range..."), QKeySequence(tr("Ctrl+E")), this, [this] { export_dialog(false); });
+  export_action_ = file->addAction(tr("&Export visible range..."), QKeySequence(tr("Ctrl+E")), this,
+                                   [this] { export_dialog(false); });
   file->addAction(tr("Export &whole trace..."), this, [this] { export_dialog(true); });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -115,12 +131,9 @@ void MainWindow::build_menus() {
   view->addAction(tr("Show all lanes"), this, [this] {
     if (auto* t = current_tab()) t->view()->show_all_lanes();
   });
-  QAction* dark = view->addAction(tr("&Dark theme"));
-  dark->setCheckable(true);
-  connect(dark, &QAction::toggled, this, [this](bool on) {
-    dark_ = on;
-    apply_theme();
-  });
+  dark_action_ = view->addAction(tr("&Dark theme"));
+  dark_action_->setCheckable(true);
+  connect(dark_action_, &QAction::toggled, this, &MainWindow::set_dark);
   add_color_menu(view);
   QMenu* scale = view->addMenu(tr("Presentation font scale"));
   auto* group = new QActionGroup(this);
@@ -179,6 +192,7 @@ void MainWindow::build_toolbar() {
   search_->setPlaceholderText(tr("Search kernels by name (Enter: next)"));
   search_->setClearButtonEnabled(true);
   search_->setMaximumWidth(320);
+  search_->installEventFilter(this);  // lets the window's shortcuts (Ctrl+E) past the line edit
   bar->addWidget(search_);
   search_count_ = new QLabel;
   auto run_search = [this] {
@@ -209,7 +223,24 @@ void MainWindow::build_toolbar() {
 
 void MainWindow::set_dark(bool dark) {
   dark_ = dark;
+  if (dark_action_->isChecked() != dark) dark_action_->setChecked(dark);  // toggled comes back here: no-op then
+  apply_app_palette(dark);
   apply_theme();
+}
+
+Theme MainWindow::theme() const { return dark_ ? dark_theme(font_scale_) : light_theme(font_scale_); }
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  // A line edit claims Ctrl+E (end of line, on X11) before the window's shortcut sees it; the export shortcut
+  // is the window's, whatever has the focus. Ignored and filtered, the override lets the shortcut run.
+  if (watched == search_ && event->type() == QEvent::ShortcutOverride) {
+    const auto* key = static_cast<QKeyEvent*>(event);
+    if (QKeySequence(key->keyCombination()) == export_action_->shortcut()) {
+      event->ignore();
+      return true;
+    }
+  }
+  return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::set_font_scale(double scale) {
@@ -218,9 +249,15 @@ void MainWindow::set_font_scale(double scale) {
 }
 
 void MainWindow::apply_theme() {
-  for (int i = 0; i < tabs_->count(); ++i)
-    if (auto* t = qobject_cast<TraceTab*>(tabs_->widget(i)))
-      t->view()->set_theme(dark_ ? dark_theme(font_scale_) : light_theme(font_scale_));
+  // Classroom tabs keep their projector theme (black, large type) in both.
+  for (int i = 0; i < tabs_->count(); ++i) {
+    if (auto* t = qobject_cast<TraceTab*>(tabs_->widget(i))) {
+      t->view()->set_theme(theme());
+      t->refresh_legend();  // its swatch for the busy strip is drawn on the plot's header colour
+    } else if (auto* compare = qobject_cast<CompareView*>(tabs_->widget(i))) {
+      compare->set_theme(theme());
+    }
+  }
 }
 
 void MainWindow::open_dialog() {
@@ -230,26 +267,50 @@ void MainWindow::open_dialog() {
 }
 
 void MainWindow::export_dialog(bool whole_trace) {
-  TraceTab* t = current_tab();
-  if (!t || !t->view()->trace()) return;
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export image"), QStringLiteral("timeline.png"),
-                                                    tr("Images (*.png *.jpg *.pdf *.svg)"));
-  if (path.isEmpty()) return;
-  ExportOptions options;
-  options.path = path;
-  options.whole_trace = whole_trace;
-  options.width_px = t->view()->width();
-  options.height_px = whole_trace ? 0 : t->view()->height();                // whole trace: tall enough for every lane
-  options.scale = QFileInfo(path).suffix().toLower() == "pdf" ? 1.0 : 2.0;  // print quality for raster
-  if (const auto analysis = t->document()->analysis())
-    options.figure = figure_text(*t->view()->trace(), *analysis, t->document()->path(), t->view()->color_mode(), dark_);
-  const Status status = export_timeline(*t->view(), options);
-  if (!status.ok()) {
-    if (error_hook())
-      error_hook()(tr("Export failed"), QString::fromStdString(status.error().message));
-    else
-      QMessageBox::critical(this, tr("Export failed"), QString::fromStdString(status.error().message));
+  QWidget* current = tabs_->currentWidget();
+  const TraceTab* t = current_tab();
+  if (current == nullptr || (t != nullptr && !t->view()->trace())) {
+    report_error(tr("Nothing to export"), current == nullptr
+                                              ? tr("Open a trace first; File > Export saves its picture.")
+                                              : tr("The trace is still loading; export it once it shows."));
+    return;
   }
+  const QString suggested = t                                     ? QStringLiteral("timeline.png")
+                            : qobject_cast<CompareView*>(current) ? QStringLiteral("compare.png")
+                                                                  : QStringLiteral("classroom.png");
+  const QString path = save_path_hook() ? save_path_hook()(suggested)
+                                        : QFileDialog::getSaveFileName(this, tr("Export image"), suggested,
+                                                                       tr("Images (*.png *.jpg *.pdf *.svg)"));
+  if (!path.isEmpty()) export_current_tab(path, whole_trace);
+}
+
+void MainWindow::export_current_tab(const QString& path, bool whole_trace) {
+  QWidget* current = tabs_->currentWidget();
+  const double scale = QFileInfo(path).suffix().toLower() == "pdf" ? 1.0 : 2.0;  // print quality for raster
+  Status status = ok_status();
+  if (TraceTab* t = current_tab(); t && t->view()->trace()) {
+    ExportOptions options;
+    options.path = path;
+    options.whole_trace = whole_trace;
+    options.width_px = t->view()->width();
+    options.height_px = whole_trace ? 0 : t->view()->height();  // whole trace: tall enough for every lane
+    options.scale = scale;
+    if (const auto analysis = t->document()->analysis())
+      options.figure =
+          figure_text(*t->view()->trace(), *analysis, t->document()->path(), t->view()->color_mode(), dark_);
+    status = export_timeline(*t->view(), options);
+  } else if (auto* compare = qobject_cast<CompareView*>(current)) {
+    // Every panel as the tab shows it; the whole trace is every run whole, then the zoom comes back.
+    const TimeWindow before = compare->run_count() > 0 ? compare->view(0)->window() : TimeWindow{};
+    if (whole_trace) compare->fit();
+    status = export_widget(*compare, path, scale);
+    if (whole_trace) compare->set_window(before);
+  } else if (auto* classroom = qobject_cast<ClassroomView*>(current)) {
+    status = export_widget(*classroom, path, scale);
+  } else {
+    status = Error{tr("this tab has no picture to export").toStdString()};
+  }
+  if (!status.ok()) report_error(tr("Export failed"), QString::fromStdString(status.error().message));
 }
 
 QStringList MainWindow::recent_files() const { return QSettings().value(kRecentKey).toStringList(); }

@@ -5,13 +5,17 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
 #include <QTabWidget>
+#include <algorithm>
 
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_panel.h"
+#include "gtv/ui/theme.h"
 #include "gtv/ui/trace_document.h"
+#include "gtv/ui/trace_picker.h"
 #include "gtv/ui/trace_tab.h"
 
 namespace gtv::ui {
@@ -22,6 +26,39 @@ QString file_stem(const QString& path) {
   for (const char* ext : {".json.gz", ".json"})
     if (name.endsWith(QLatin1String(ext))) return name.chopped(static_cast<qsizetype>(qstrlen(ext)));
   return name;
+}
+
+// The trace tab in front and the one in front before it: "Compare open traces" checks these two first.
+class TraceTabHistory : public QObject {
+ public:
+  explicit TraceTabHistory(MainWindow* window) : QObject(window) {
+    setObjectName(QStringLiteral("gtvTraceTabHistory"));
+    connect(window->tabs(), &QTabWidget::currentChanged, this, [this, window](int index) {
+      auto* tab = qobject_cast<TraceTab*>(window->tabs()->widget(index));
+      if (tab == nullptr || tab == current) return;
+      previous = current;
+      current = tab;
+    });
+  }
+  QPointer<TraceTab> current;
+  QPointer<TraceTab> previous;
+};
+
+TraceTabHistory* history_of(MainWindow* window) {
+  return dynamic_cast<TraceTabHistory*>(window->findChild<QObject*>(QStringLiteral("gtvTraceTabHistory")));
+}
+
+std::vector<TraceTab*> loaded_trace_tabs(MainWindow* window) {
+  std::vector<TraceTab*> tabs;
+  for (int i = 0; i < window->tabs()->count(); ++i)
+    if (auto* tab = qobject_cast<TraceTab*>(window->tabs()->widget(i)); tab && tab->document()->trace())
+      tabs.push_back(tab);
+  return tabs;
+}
+
+int index_of(const std::vector<TraceTab*>& tabs, const TraceTab* tab) {
+  const auto it = std::find(tabs.begin(), tabs.end(), tab);
+  return tab != nullptr && it != tabs.end() ? static_cast<int>(it - tabs.begin()) : -1;
 }
 
 void add_tab(MainWindow* window, QWidget* widget, const QString& title, const QString& tooltip) {
@@ -42,7 +79,8 @@ void build_menu(MainWindow* window, QDockWidget* dock) {
   });
   menu->addAction(QObject::tr("Compare &open traces"), window, [window] {
     QString error;
-    if (!compare_open_traces(window, &error)) QMessageBox::information(window, QObject::tr("Compare"), error);
+    if (!compare_open_traces(window, &error) && !error.isEmpty())
+      QMessageBox::information(window, QObject::tr("Compare"), error);
   });
   QMenu* classic = menu->addMenu(QObject::tr("C&lassic comparisons (H200 recordings)"));
   classic->setToolTipsVisible(true);
@@ -96,6 +134,7 @@ RunPanel* install_run_features(MainWindow* window) {
   dock->setObjectName(QStringLiteral("runPanelDock"));
   dock->setWidget(panel);
   window->addDockWidget(Qt::RightDockWidgetArea, dock);
+  new TraceTabHistory(window);
   dock->hide();  // the timeline gets the room until the user asks for the panel (Runs menu)
   QObject::connect(panel, &RunPanel::run_saved, window, [window](const QString& path) { window->open_file(path); });
   QObject::connect(panel, &RunPanel::open_recording, window,
@@ -119,6 +158,7 @@ CompareView* open_compare(MainWindow* window, const QStringList& paths, const QS
   }
   QStringList stems;
   for (const QString& p : paths) stems << file_stem(p);
+  view->set_theme(window->theme());
   add_tab(window, view, QObject::tr("compare: %1").arg(stems.join(QStringLiteral(" vs "))), paths.join('\n'));
   return view;
 }
@@ -135,21 +175,47 @@ CompareView* open_classic_comparison(MainWindow* window, const ClassicComparison
 }
 
 CompareView* compare_open_traces(MainWindow* window, QString* error) {
-  std::vector<TraceDocument*> documents;
-  for (int i = 0; i < window->tabs()->count(); ++i)
-    if (auto* tab = qobject_cast<TraceTab*>(window->tabs()->widget(i)); tab && tab->document()->trace())
-      documents.push_back(tab->document());
-  if (documents.size() < 2) {
+  const std::vector<TraceTab*> tabs = loaded_trace_tabs(window);
+  if (tabs.size() < 2) {
     *error = QObject::tr("Open two or more traces first (runs from the panel open as tabs).");
+    return nullptr;
+  }
+  QStringList titles;
+  for (TraceTab* tab : tabs) titles << window->tabs()->tabText(window->tabs()->indexOf(tab));
+  // From a compare or classroom tab, the trace tabs last in front are meant.
+  const TraceTabHistory* history = history_of(window);
+  const TraceTab* current_tab = window->current_tab();
+  const TraceTab* previous_tab = nullptr;
+  if (history != nullptr) {
+    if (current_tab == nullptr) current_tab = history->current;
+    previous_tab = history->current == current_tab ? history->previous.data() : history->current.data();
+  }
+  const int current = index_of(tabs, current_tab);
+  const int previous = index_of(tabs, previous_tab);
+  TracePickerDialog dialog(TraceChoices(titles, current, previous), window);
+  if (dialog.exec() != QDialog::Accepted) return nullptr;  // cancelled: nothing to say
+  std::vector<TraceTab*> chosen;
+  for (int i : dialog.choices().chosen()) chosen.push_back(tabs[static_cast<std::size_t>(i)]);
+  return compare_trace_tabs(window, chosen, error);
+}
+
+CompareView* compare_trace_tabs(MainWindow* window, const std::vector<TraceTab*>& tabs, QString* error) {
+  if (tabs.size() < 2) {
+    *error = QObject::tr("Choose two or more traces to compare.");
     return nullptr;
   }
   auto* view = new CompareView;
   QStringList titles;
-  for (TraceDocument* d : documents) {
-    view->add_run(d->trace(), d->title(), d->analysis());
-    titles << d->title();
+  QStringList paths;
+  for (TraceTab* tab : tabs) {
+    const TraceDocument* d = tab->document();
+    const QString title = window->tabs()->tabText(window->tabs()->indexOf(tab));
+    view->add_run(d->trace(), title, d->analysis());
+    titles << title;
+    paths << d->path();
   }
-  add_tab(window, view, QObject::tr("compare: %1 runs").arg(documents.size()), titles.join('\n'));
+  view->set_theme(window->theme());
+  add_tab(window, view, QObject::tr("compare: %1").arg(titles.join(QStringLiteral(" vs "))), paths.join('\n'));
   return view;
 }
 
@@ -161,6 +227,9 @@ ClassroomView* open_classroom(MainWindow* window) {
   if (scenario.isEmpty()) scenario = file_stem(tab->document()->path());
   auto* view = new ClassroomView;
   view->set_trace(trace, scenario, tab->document()->analysis());
+  // What the user measured or selected in the trace is on offer as "Play this range".
+  const auto measured = timeline_measured(*tab->view());
+  view->set_source_range(measured ? measured : timeline_selected_span(*tab->view()));
   add_tab(window, view, QObject::tr("classroom: %1").arg(scenario), tab->document()->path());
   return view;
 }

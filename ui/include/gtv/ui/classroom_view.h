@@ -6,10 +6,12 @@
 #include <QPoint>
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 #include "gtv/analysis/report.h"
 #include "gtv/model/trace.h"
 #include "gtv/ui/theme.h"
+#include "gtv/ui/time_mapping.h"
 
 class QLabel;
 class QPushButton;
@@ -36,6 +38,16 @@ struct PlaybackSpan {
 };
 [[nodiscard]] PlaybackSpan classroom_playback_span(const Trace& trace, const analysis::Report* report);
 
+// The range "Play this range" replays, first found: the range measured on the classroom timeline (shift-drag),
+// the event selected there, the range or event chosen in the trace tab classroom mode came from; none when the
+// user chose nothing (or only an empty range).
+[[nodiscard]] std::optional<PlaybackSpan> chosen_playback_range(std::optional<TimeWindow> measured,
+                                                                std::optional<TimeWindow> selected_event,
+                                                                std::optional<TimeWindow> from_trace_tab);
+// The range chosen in a timeline (its measure, else its selected event), for chosen_playback_range.
+[[nodiscard]] std::optional<TimeWindow> timeline_measured(const TimelineView& view);
+[[nodiscard]] std::optional<TimeWindow> timeline_selected_span(const TimelineView& view);
+
 class ClassroomView : public QWidget {
   Q_OBJECT
  public:
@@ -50,12 +62,21 @@ class ClassroomView : public QWidget {
   // The line under the timeline: cursor time, launches queued, and (once revealed) GPU operations running.
   [[nodiscard]] QString status_text() const;
 
-  // Playback: the cursor moves over playback_span() (the timed work) in about duration_ms of wall time.
+  // Playback: the cursor moves over playback_span() (the timed work, or the range chosen with "Play this range")
+  // in about duration_ms of wall time; when playback starts from the span's start the timeline zooms to it.
   void set_playback_duration_ms(int duration_ms);
   [[nodiscard]] int playback_duration_ms() const { return duration_ms_; }
   [[nodiscard]] TimeNs cursor_ns() const { return cursor_ns_; }
   void set_cursor_ns(TimeNs t_ns);
   [[nodiscard]] PlaybackSpan playback_span() const { return span_; }
+  // What the trace tab classroom mode came from had chosen (its measured range or selected event): offered by
+  // "Play this range" while the classroom timeline has none of its own.
+  void set_source_range(std::optional<TimeWindow> range);
+  // The range "Play this range" would play now (chosen_playback_range); none: the button is disabled.
+  [[nodiscard]] std::optional<PlaybackSpan> offered_range() const;
+  // Restricts playback to range and plays it from its start (zoomed to it); nullopt: back to the timed work.
+  void play_range(std::optional<PlaybackSpan> range);
+  [[nodiscard]] bool playing_chosen_range() const { return chosen_range_; }
   void play();
   void pause();
   void restart();
@@ -85,6 +106,8 @@ class ClassroomView : public QWidget {
   void apply_lane_visibility();
   void follow_cursor();
   void update_status();
+  void update_range_button();
+  void zoom_to_span();
 
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const DocumentAnalysis> analysis_;
@@ -95,10 +118,14 @@ class ClassroomView : public QWidget {
   QPushButton* play_;
   QPushButton* reveal_;
   QPushButton* full_screen_;
+  QPushButton* range_;
   QShortcut* escape_ = nullptr;  // only while full screen: otherwise Esc stays the timeline's (clear selection)
   QLabel* status_ = nullptr;
   TimeNs cursor_ns_ = 0;
   PlaybackSpan span_;
+  PlaybackSpan timed_span_;  // classroom_playback_span: what playback covers unless a range is chosen
+  std::optional<TimeWindow> source_range_;
+  bool chosen_range_ = false;
   QPoint press_px_;  // where the left button went down on the plot: a click (not a drag) seeks there
   int duration_ms_ = 60000;
   bool revealed_ = false;

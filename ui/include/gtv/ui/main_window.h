@@ -4,6 +4,7 @@
 #include <QMainWindow>
 #include <functional>
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -11,6 +12,7 @@ class QTabWidget;
 
 namespace gtv::ui {
 
+struct Theme;
 class TraceTab;
 class TraceDocument;
 
@@ -26,16 +28,30 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
   [[nodiscard]] TraceTab* current_tab() const;
   [[nodiscard]] QStringList recent_files() const;
+  // The dark theme covers the whole application (app_palette.h) and every timeline, compare panels included.
   void set_dark(bool dark);
+  [[nodiscard]] bool is_dark() const { return dark_; }
   void set_font_scale(double scale);
+  // The timeline theme of the window's current settings (for views opened into it, e.g. compare).
+  [[nodiscard]] Theme theme() const;
+
+  // File > Export for the tab in front, to path: the trace tab's figure (the visible range, or the whole trace),
+  // the compare view with every panel, the classroom view's picture. A message (error hook) instead, never
+  // silence, when the tab has nothing to export.
+  void export_current_tab(const QString& path, bool whole_trace);
 
   // Errors go through this hook (tests capture them); by default a QMessageBox.
   using ErrorHook = std::function<void(const QString& title, const QString& message)>;
   static void set_error_hook(ErrorHook hook);
+  // The file name export asks for goes through this hook (tests answer it); by default a save dialog. An empty
+  // answer cancels.
+  using SavePathHook = std::function<QString(const QString& suggested)>;
+  static void set_save_path_hook(SavePathHook hook);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void build_menus();
@@ -43,6 +59,7 @@ class MainWindow : public QMainWindow {
   void build_toolbar();
   void open_dialog();
   void export_dialog(bool whole_trace);
+  void report_error(const QString& title, const QString& message);
   void add_recent(const QString& path);
   void remove_recent(const QString& path);
   void refresh_recent_menu();
@@ -53,6 +70,8 @@ class MainWindow : public QMainWindow {
 
   QTabWidget* tabs_;
   QMenu* recent_menu_ = nullptr;
+  QAction* dark_action_ = nullptr;
+  QAction* export_action_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* search_count_ = nullptr;
   bool dark_ = false;

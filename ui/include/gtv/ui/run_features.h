@@ -12,6 +12,7 @@ class ClassroomView;
 class CompareView;
 class MainWindow;
 class RunPanel;
+class TraceTab;
 
 struct ClassicComparison {
   QString title;      // "sequential vs streams"
@@ -29,9 +30,13 @@ RunPanel* install_run_features(MainWindow* window);
 // Opens the files stacked in a new tab; nullptr with *error set (one line) when one cannot be read.
 CompareView* open_compare(MainWindow* window, const QStringList& paths, const QString& note, QString* error);
 CompareView* open_classic_comparison(MainWindow* window, const ClassicComparison& comparison, QString* error);
-// Stacks the traces of every loaded trace tab (e.g. runs just made with the panel); nullptr with *error set when
-// fewer than two are open.
+// Asks which loaded trace tabs to stack (e.g. runs just made with the panel; the current one and the one before it
+// checked), then compares them; nullptr with *error set when fewer than two are open, with *error empty when the
+// user cancels.
 CompareView* compare_open_traces(MainWindow* window, QString* error);
+// Stacks these trace tabs' traces, in this order, in a new tab named after them; nullptr with *error set when
+// fewer than two are given.
+CompareView* compare_trace_tabs(MainWindow* window, const std::vector<TraceTab*>& tabs, QString* error);
 // Opens the current tab's trace in classroom mode in a new tab; nullptr when no loaded trace is current.
 ClassroomView* open_classroom(MainWindow* window);
 

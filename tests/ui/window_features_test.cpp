@@ -1,0 +1,292 @@
+// QtTest (offscreen): the window around the timelines. Compare lets the user pick which open traces to stack;
+// File > Export (and Ctrl+E, even from the search box) works on compare and classroom tabs and says so when a
+// tab has nothing to export; classroom plays a chosen range and zooms to what it plays; the dark theme covers
+// the whole window (side panels, compare) and the light one comes back exactly.
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QImage>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QtTest/QtTest>
+#include <algorithm>
+
+#include "gtv/config.h"
+#include "gtv/ui/app_palette.h"
+#include "gtv/ui/classroom_view.h"
+#include "gtv/ui/compare_view.h"
+#include "gtv/ui/main_window.h"
+#include "gtv/ui/run_features.h"
+#include "gtv/ui/side_panels.h"
+#include "gtv/ui/timeline_view.h"
+#include "gtv/ui/trace_document.h"
+#include "gtv/ui/trace_picker.h"
+#include "gtv/ui/trace_tab.h"
+
+using namespace gtv;
+using namespace gtv::ui;
+
+namespace {
+
+QString recording(const char* name) {
+  return QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2/%1.json.gz").arg(QLatin1String(name));
+}
+
+// A window with the runs features and these recordings open and loaded.
+std::unique_ptr<MainWindow> window_with(std::initializer_list<const char*> names) {
+  auto window = std::make_unique<MainWindow>();
+  install_run_features(window.get());
+  std::vector<TraceTab*> tabs;
+  for (const char* name : names) tabs.push_back(window->open_file(recording(name)));
+  for (TraceTab* tab : tabs) tab->document()->wait();
+  // The loaded signals reach the tabs through the event loop.
+  QDeadlineTimer deadline(30000);
+  while (!deadline.hasExpired() &&
+         std::any_of(tabs.begin(), tabs.end(), [](TraceTab* t) { return t->view()->trace() == nullptr; }))
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+  return window;
+}
+
+std::vector<TraceTab*> trace_tabs(const MainWindow& window) {
+  std::vector<TraceTab*> tabs;
+  for (int i = 0; i < window.tabs()->count(); ++i)
+    if (auto* t = qobject_cast<TraceTab*>(window.tabs()->widget(i))) tabs.push_back(t);
+  return tabs;
+}
+
+bool is_dark(const QColor& c) { return c.lightness() < 100; }
+
+}  // namespace
+
+class WindowFeaturesTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void traceChoicesCheckTheCurrentAndThePreviousTrace() {
+    const QStringList titles{"a", "b", "c", "d"};
+    TraceChoices c(titles, 2, 0);
+    QCOMPARE(c.chosen(), (std::vector<int>{0, 2}));
+    QVERIFY(c.can_compare());
+    c.set_checked(0, false);
+    QVERIFY(!c.can_compare());  // one run is no comparison
+    c.set_checked(3, true);
+    QCOMPARE(c.chosen(), (std::vector<int>{2, 3}));
+    // No previous one: the neighbour before the current one (or after the first); no current one: the last two.
+    QCOMPARE(TraceChoices(titles, 2, -1).chosen(), (std::vector<int>{1, 2}));
+    QCOMPARE(TraceChoices(titles, 0, -1).chosen(), (std::vector<int>{0, 1}));
+    QCOMPARE(TraceChoices(titles, -1, -1).chosen(), (std::vector<int>{2, 3}));
+    QCOMPARE(TraceChoices(titles, 1, 1).chosen(), (std::vector<int>{0, 1}));
+  }
+
+  void pickerDialogNeedsTwoChecked() {
+    TracePickerDialog dialog(TraceChoices({"sequential", "streams", "warmup"}, 1, 0));
+    QCOMPARE(dialog.list()->count(), 3);
+    QCOMPARE(dialog.list()->item(0)->checkState(), Qt::Checked);
+    QCOMPARE(dialog.list()->item(1)->checkState(), Qt::Checked);
+    QCOMPARE(dialog.list()->item(2)->checkState(), Qt::Unchecked);
+    QVERIFY(dialog.ok_button()->isEnabled());
+    dialog.list()->item(0)->setCheckState(Qt::Unchecked);
+    QVERIFY(!dialog.ok_button()->isEnabled());
+    dialog.list()->item(2)->setCheckState(Qt::Checked);
+    QVERIFY(dialog.ok_button()->isEnabled());
+    QCOMPARE(dialog.choices().chosen(), (std::vector<int>{1, 2}));
+  }
+
+  void comparingTheChosenTwoOpensTwoPanels() {
+    auto window = window_with({"sequential", "streams", "warmup"});
+    const auto tabs = trace_tabs(*window);
+    QCOMPARE(tabs.size(), std::size_t{3});
+    QString error;
+    CompareView* view = compare_trace_tabs(window.get(), {tabs[0], tabs[2]}, &error);
+    QVERIFY2(view != nullptr, qPrintable(error));
+    QCOMPARE(view->run_count(), 2);
+    QCOMPARE(window->tabs()->currentWidget(), view);
+    QCOMPARE(window->tabs()->count(), 4);
+    QVERIFY(window->tabs()->tabText(3).contains(QStringLiteral("sequential")));
+    QVERIFY(window->tabs()->tabText(3).contains(QStringLiteral("warmup")));
+    QVERIFY(!window->tabs()->tabText(3).contains(QStringLiteral("streams")));
+    QVERIFY(compare_trace_tabs(window.get(), {tabs[1]}, &error) == nullptr);
+    QVERIFY(!error.isEmpty());
+  }
+
+  void exportWorksOnCompareAndClassroomTabs() {
+    QTemporaryDir dir;
+    auto window = window_with({"sequential", "streams"});
+    window->resize(1400, 800);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QStringList errors;
+    MainWindow::set_error_hook([&](const QString& title, const QString& m) { errors << title + ": " + m; });
+    const auto tabs = trace_tabs(*window);
+    QString error;
+    QVERIFY(compare_trace_tabs(window.get(), {tabs[0], tabs[1]}, &error));
+    QCoreApplication::processEvents();
+    for (const char* ext : {"png", "svg", "pdf"}) {
+      const QString path = dir.filePath(QStringLiteral("compare.%1").arg(QLatin1String(ext)));
+      window->export_current_tab(path, false);
+      QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+      QVERIFY2(QFileInfo(path).size() > 1000, ext);
+    }
+    // Every panel is in the picture: the image is the compare view's whole size (2x for print).
+    const QImage image(dir.filePath(QStringLiteral("compare.png")));
+    const auto* compare = qobject_cast<CompareView*>(window->tabs()->currentWidget());
+    QCOMPARE(image.size(), compare->size() * 2);
+
+    window->tabs()->setCurrentWidget(tabs[0]);
+    QVERIFY(open_classroom(window.get()));
+    QCoreApplication::processEvents();
+    const QString classroom = dir.filePath(QStringLiteral("classroom.png"));
+    window->export_current_tab(classroom, true);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    QVERIFY(QImage(classroom).width() > 1000);
+    MainWindow::set_error_hook({});
+  }
+
+  void ctrlEExportsWhileTheSearchBoxHasFocus() {
+    QTemporaryDir dir;
+    auto window = window_with({"sequential"});
+    window->resize(1400, 800);
+    window->show();
+    window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    QString asked;
+    const QString path = dir.filePath(QStringLiteral("timeline.png"));
+    MainWindow::set_save_path_hook([&](const QString& suggested) {
+      asked = suggested;
+      return path;
+    });
+    auto* search = window->findChild<QLineEdit*>();
+    QVERIFY(search);
+    search->setFocus();
+    QTRY_VERIFY(search->hasFocus());
+    QTest::keyClick(search, Qt::Key_E, Qt::ControlModifier);
+    QCOMPARE(asked, QStringLiteral("timeline.png"));
+    QVERIFY(QFileInfo::exists(path));
+    MainWindow::set_save_path_hook({});
+  }
+
+  void aTabWithNothingToExportSaysSo() {
+    MainWindow window;
+    QStringList errors;
+    MainWindow::set_error_hook([&](const QString& title, const QString& m) { errors << title + ": " + m; });
+    bool asked = false;
+    MainWindow::set_save_path_hook([&](const QString&) {
+      asked = true;
+      return QString();
+    });
+    QTemporaryDir dir;
+    window.export_current_tab(dir.filePath(QStringLiteral("x.png")), false);  // no tab at all
+    QCOMPARE(errors.size(), 1);
+    // Through the menu: a message, and no file dialog for a picture that cannot be made.
+    for (QAction* a : window.findChildren<QAction*>())
+      if (a->shortcut() == QKeySequence(QStringLiteral("Ctrl+E"))) a->trigger();
+    QCOMPARE(errors.size(), 2);
+    QVERIFY(!asked);
+    MainWindow::set_error_hook({});
+    MainWindow::set_save_path_hook({});
+  }
+
+  void classroomPlaysAChosenRangeZoomedToIt() {
+    QCOMPARE(chosen_playback_range(std::nullopt, std::nullopt, std::nullopt).has_value(), false);
+    const TimeWindow a{100, 200}, b{300, 400}, c{500, 600};
+    QCOMPARE(chosen_playback_range(a, b, c)->start_ns, TimeNs{100});
+    QCOMPARE(chosen_playback_range(std::nullopt, b, c)->start_ns, TimeNs{300});
+    QCOMPARE(chosen_playback_range(TimeWindow{5, 5}, std::nullopt, c)->end_ns, TimeNs{600});  // empty: skipped
+
+    // The range measured in the trace tab is on offer in the classroom opened from it.
+    auto window = window_with({"sequential"});
+    TraceTab* tab = trace_tabs(*window)[0];
+    const Trace& trace = *tab->document()->trace();
+    const TimeNs t0 = trace.start_ns() + (trace.end_ns() - trace.start_ns()) / 2;
+    const TimeWindow range{t0, t0 + 20'000'000};
+    tab->view()->set_measure(range);
+    ClassroomView* view = open_classroom(window.get());
+    QVERIFY(view);
+    view->set_playback_duration_ms(400);
+    auto* button = [&]() -> QPushButton* {
+      for (auto* candidate : view->findChildren<QPushButton*>())
+        if (candidate->text() == QStringLiteral("Play this range")) return candidate;
+      return nullptr;
+    }();
+    QVERIFY(button);
+    QVERIFY(button->isEnabled());
+    QCOMPARE(view->offered_range()->start_ns, range.t0_ns);
+    const PlaybackSpan timed = view->playback_span();
+    button->click();
+    QVERIFY(view->playing_chosen_range());
+    QVERIFY(view->is_playing());
+    QCOMPARE(view->playback_span().start_ns, range.t0_ns);
+    QCOMPARE(view->playback_span().end_ns, range.t1_ns);
+    // Zoomed to what it plays: the range fills most of the window.
+    const TimeWindow w = view->view()->window();
+    QVERIFY(w.t0_ns <= range.t0_ns && w.t1_ns >= range.t1_ns);
+    QVERIFY(w.span_ns() < range.span_ns() * 11 / 10);
+    QSignalSpy finished(view, &ClassroomView::playback_finished);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(view->cursor_ns(), range.t1_ns);
+    // Again: back to the timed work.
+    button->click();
+    QVERIFY(!view->playing_chosen_range());
+    QCOMPARE(view->playback_span().start_ns, timed.start_ns);
+    QCOMPARE(view->playback_span().end_ns, timed.end_ns);
+    QCOMPARE(button->text(), QStringLiteral("Play this range"));
+  }
+
+  void classroomZoomsToTheTimedWorkWhenPlaybackStarts() {
+    auto window = window_with({"sequential"});
+    ClassroomView* view = open_classroom(window.get());
+    QVERIFY(view);
+    view->view()->fit();
+    const PlaybackSpan span = view->playback_span();
+    QVERIFY(view->view()->window().span_ns() > (span.end_ns - span.start_ns) * 2);  // start-up is long
+    view->play();
+    const TimeWindow w = view->view()->window();
+    QVERIFY(w.t0_ns <= span.start_ns && w.t1_ns >= span.end_ns);
+    QVERIFY(w.span_ns() < (span.end_ns - span.start_ns) * 11 / 10);
+    view->pause();
+  }
+
+  void darkThemeCoversTheWindowAndComesBackExactly() {
+    const QPalette light = QApplication::palette();
+    const QString light_style = QApplication::style()->name();
+    auto window = window_with({"sequential", "streams"});
+    const auto tabs = trace_tabs(*window);
+    QString error;
+    CompareView* before = compare_trace_tabs(window.get(), {tabs[0], tabs[1]}, &error);
+    QVERIFY(before);
+    QVERIFY(!is_dark(tabs[0]->summary()->palette().color(QPalette::Window)));
+    window->set_dark(true);
+    QVERIFY(window->is_dark());
+    QCoreApplication::processEvents();  // the palette reaches the widgets by a posted event
+    for (QWidget* w : std::initializer_list<QWidget*>{tabs[0]->details(), tabs[0]->summary()->parentWidget(),
+                                                      window->tabs(), window->menuBar()})
+      QVERIFY2(
+          is_dark(w->palette().color(QPalette::Window)),
+          qPrintable(w->metaObject()->className() + QStringLiteral(" ") + w->palette().color(QPalette::Window).name()));
+    // Text views draw on Base: the summary (the report) and the legend are light text on dark.
+    QVERIFY(is_dark(tabs[0]->summary()->palette().color(QPalette::Base)));
+    QVERIFY(!is_dark(tabs[0]->summary()->palette().color(QPalette::Text)));  // readable: light text on dark
+    QVERIFY(before->view(0)->theme().dark);
+    QVERIFY(before->view(1)->theme().dark);
+    CompareView* after = compare_trace_tabs(window.get(), {tabs[1], tabs[0]}, &error);
+    QVERIFY(after && after->view(0)->theme().dark);
+    window->set_dark(false);
+    QCoreApplication::processEvents();
+    QCOMPARE(QApplication::palette(), light);
+    QCOMPARE(QApplication::style()->name(), light_style);
+    QVERIFY(!before->view(0)->theme().dark);
+    QVERIFY(!is_dark(tabs[0]->summary()->palette().color(QPalette::Base)));
+  }
+};
+
+QTEST_MAIN(WindowFeaturesTest)
+#include "window_features_test.moc"
