@@ -345,6 +345,27 @@ class TimelineViewTest : public QObject {
     MainWindow::set_error_hook({});
   }
 
+  // A file truncated under an open tab (a profiler rewriting it) changes nothing shown and raises a notice.
+  void aFileChangedOnDiskGivesANotice() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("live.json.gz");
+    QVERIFY(QFile::copy(QStringLiteral(GTV_TEST_DATA_DIR "/pytorch/two_gpus_schedule.json.gz"), path));
+    MainWindow window;
+    TraceTab* tab = window.open_file(path);
+    QTRY_VERIFY(tab->view()->trace() != nullptr);
+    const std::size_t events = tab->view()->trace()->event_count();
+    QVERIFY(tab->changed_notice()->isHidden());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("{\"traceEvents\": [");
+    file.close();
+    QTRY_VERIFY(!tab->changed_notice()->isHidden());
+    QVERIFY2(tab->changed_notice()->text().contains(QStringLiteral("live.json.gz changed on disk")),
+             qPrintable(tab->changed_notice()->text()));
+    QCOMPARE(tab->view()->trace()->event_count(), events);
+    tab->view()->replot_now();
+  }
+
   void jumpingToAnEventInACollapsedGroupShowsIt() {
     auto view = make_view();
     view->toggle_group({LaneKind::GpuStream, 1});

@@ -61,7 +61,7 @@ OtherRowDesc CounterRow::desc() const {
   d.at_group_top = false;
   d.id = "counter " + std::to_string(series_->pid) + "/" + series_->name;
   d.label = series_->name;
-  d.depth_rows = 2;
+  d.depth_rows = 1;  // one row: the GPU lanes, the story, stay in view
   return d;
 }
 

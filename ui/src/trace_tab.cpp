@@ -1,5 +1,7 @@
 #include "gtv/ui/trace_tab.h"
 
+#include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QLabel>
 #include <QProgressBar>
 #include <QSplitter>
@@ -21,6 +23,7 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
       stack_(new QStackedWidget(this)),
       progress_(new QProgressBar),
       verdict_(new QLabel),
+      changed_notice_(new QLabel),
       view_(new TimelineView),
       side_(new QTabWidget),
       details_(new DetailsPanel(view_)),
@@ -55,6 +58,11 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   auto* timeline_layout = new QVBoxLayout(timeline);
   timeline_layout->setContentsMargins(0, 0, 0, 0);
   timeline_layout->setSpacing(0);
+  changed_notice_->setWordWrap(true);
+  changed_notice_->setContentsMargins(8, 4, 8, 4);
+  changed_notice_->setStyleSheet(QStringLiteral("background: #fff3c4; color: #5a4500;"));
+  changed_notice_->hide();
+  timeline_layout->addWidget(changed_notice_);
   timeline_layout->addWidget(verdict_);
   timeline_layout->addWidget(view_, 1);
 
@@ -114,6 +122,28 @@ void TraceTab::on_loaded() {
     refresh_legend();
   }
   stack_->setCurrentIndex(1);
+  watch_file();
+}
+
+void TraceTab::watch_file() {
+  const QString& path = document_->path();
+  if (watcher_ || path.startsWith(QLatin1String(":/"))) return;
+  watcher_ = new QFileSystemWatcher(this);
+  watcher_->addPath(path);
+  connect(watcher_, &QFileSystemWatcher::fileChanged, this, &TraceTab::on_file_changed);
+}
+
+// The trace was read whole when it opened, so a file rewritten, truncated or removed under it changes nothing shown;
+// the notice says so rather than reloading a file that may still be being written.
+void TraceTab::on_file_changed() {
+  const QString& path = document_->path();
+  const QString what = QFileInfo::exists(path) ? tr("changed on disk") : tr("was removed or renamed");
+  changed_notice_->setText(tr("%1 %2 after it was opened. This tab shows the trace as it was read; open the file "
+                              "again to see the new version.")
+                               .arg(QFileInfo(path).fileName(), what));
+  changed_notice_->show();
+  // Editors that replace the file drop it from the watch list: watch the new one too.
+  if (QFileInfo::exists(path) && !watcher_->files().contains(path)) watcher_->addPath(path);
 }
 
 void TraceTab::refresh_legend() {

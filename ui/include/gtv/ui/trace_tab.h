@@ -2,6 +2,7 @@
 // One tab of the main window: a document's progress while it loads, then its timeline with the side panels.
 #include <QWidget>
 
+class QFileSystemWatcher;
 class QLabel;
 class QProgressBar;
 class QStackedWidget;
@@ -27,6 +28,8 @@ class TraceTab : public QWidget {
   [[nodiscard]] QTextBrowser* summary() const { return summary_; }
   // The verdict line above the plot: the report's headline sentences, word-wrapped, selectable.
   [[nodiscard]] QLabel* verdict() const { return verdict_; }
+  // Shown when the file changes on disk after it was read: the tab keeps showing what it read.
+  [[nodiscard]] QLabel* changed_notice() const { return changed_notice_; }
   // The side panel in front ("Details", "Summary", ...).
   [[nodiscard]] QString current_side_tab() const;
   // Brings a side panel to the front by name: "details", "summary", "kernels" or "legend".
@@ -38,11 +41,15 @@ class TraceTab : public QWidget {
   void on_loaded();
   // Details while an event is selected, the Summary (the verdict and its numbers) while none is.
   void follow_selection();
+  void watch_file();
+  void on_file_changed();
 
   TraceDocument* document_;
   QStackedWidget* stack_;
   QProgressBar* progress_;
   QLabel* verdict_;
+  QLabel* changed_notice_;
+  QFileSystemWatcher* watcher_ = nullptr;
   TimelineView* view_;
   QTabWidget* side_;
   DetailsPanel* details_;
