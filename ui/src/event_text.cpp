@@ -44,6 +44,13 @@ void memcpy_fields(const MemcpyDetail& m, TimeNs duration_ns, std::vector<Field>
   }
 }
 
+// An arg's JSON value as shown: a plain string without its quotes, anything else as written.
+std::string arg_value_text(std::string_view json) {
+  if (json.size() >= 2 && json.front() == '"' && json.back() == '"' && json.find('\\') == std::string_view::npos)
+    return std::string(json.substr(1, json.size() - 2));
+  return std::string(json);
+}
+
 }  // namespace
 
 std::string format_bytes(std::int64_t bytes) {
@@ -86,12 +93,20 @@ std::vector<Field> event_fields(const Trace& trace, EventRef ref, TimeNs origin_
     out.emplace_back(launch ? "launches" : "launched by",
                      std::string(trace.name(trace.event(other))) + " (" + lane_location(trace, other.lane) + ")");
   }
+  if (const auto link = trace.backward_link_of(ref)) {
+    const bool forward = link->from == ref;
+    const EventRef other = forward ? link->to : link->from;
+    out.emplace_back(forward ? "backward" : "forward",
+                     std::string(trace.name(trace.event(other))) + " (" + lane_location(trace, other.lane) + ")");
+  }
   if (const KernelDetail* k = trace.kernel_detail(e)) kernel_fields(*k, out);
   if (const MemcpyDetail* m = trace.memcpy_detail(e)) memcpy_fields(*m, e.duration_ns, out);
   if (const MemsetDetail* s = trace.memset_detail(e)) {
     out.emplace_back("bytes", format_bytes(s->bytes));
     out.emplace_back("memory", std::string(to_string(s->memory_kind)));
   }
+  for (const EventArg& arg : trace.extra_args(e))
+    out.emplace_back(std::string(arg.key), arg_value_text(arg.value_json));
   return out;
 }
 

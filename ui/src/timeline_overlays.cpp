@@ -331,12 +331,15 @@ void TimelineOverlays::draw_selection(QCPPainter* painter, const TimeMapping& ma
     painter->setBrush(Qt::NoBrush);
     painter->drawRect(*rect);
   }
-  const auto flow = state_->trace->flow_of(*state_->selected);
-  if (!flow) return;
-  const auto from = event_rect(flow->from, map, lanes);
-  const auto to = event_rect(flow->to, map, lanes);
-  if (!from || !to) return;
-  draw_arrow(painter, QPointF(from->left(), from->bottom()), QPointF(to->left(), to->top()), state_->theme.flow);
+  // The launch link and the forward/backward link of the selection, each from its source to its target.
+  const Trace& trace = *state_->trace;
+  for (const auto& flow : {trace.flow_of(*state_->selected), trace.backward_link_of(*state_->selected)}) {
+    if (!flow) continue;
+    const auto from = event_rect(flow->from, map, lanes);
+    const auto to = event_rect(flow->to, map, lanes);
+    if (!from || !to) continue;
+    draw_arrow(painter, QPointF(from->left(), from->bottom()), QPointF(to->left(), to->top()), state_->theme.flow);
+  }
 }
 
 void TimelineOverlays::draw_measure(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {

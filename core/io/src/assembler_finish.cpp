@@ -61,13 +61,16 @@ void TraceAssembler::resolve_flows() {
     const std::int64_t to_tid = lane_tid(f.end.pid, f.end.tid);
     const LaneIndex* from = find(host_lane_key(f.start.pid, from_tid));
     if (from == nullptr) from = find(gpu_lane_key(f.start.pid, from_tid));
-    const LaneIndex* to = find(gpu_lane_key(f.end.pid, to_tid));
+    const LaneIndex* to = f.backward ? nullptr : find(gpu_lane_key(f.end.pid, to_tid));  // backward ops: on a host
     if (to == nullptr) to = find(host_lane_key(f.end.pid, to_tid));
     if (from == nullptr || to == nullptr) {
-      skip("'ac2g' flows whose events are missing");
+      skip(f.backward ? "'fwdbwd' flows whose events are missing" : "'ac2g' flows whose events are missing");
       continue;
     }
-    builder_.add_flow_hint(f.id, *from, f.start.ts_ns, *to, f.end.ts_ns);
+    if (f.backward)
+      builder_.add_backward_hint(f.id, *from, f.start.ts_ns, *to, f.end.ts_ns);
+    else
+      builder_.add_flow_hint(f.id, *from, f.start.ts_ns, *to, f.end.ts_ns);
   }
 }
 
@@ -83,6 +86,7 @@ Expected<Trace> TraceAssembler::finish(ReadStats* stats) {
   for (const auto& [id, stack] : open_begins_)
     for (std::size_t i = 0; i < stack.size(); ++i) skip("'B' events without an 'E'");
   for (std::size_t i = 0; i < flows_.size(); ++i) skip("'ac2g' flow events without a partner");
+  for (std::size_t i = 0; i < backward_flows_.size(); ++i) skip("'fwdbwd' flow events without a partner");
   apply_names();
   if (header_.gtv) apply_gtv(*header_.gtv);
   if (header_.gtv && header_.gtv->has_processes) {

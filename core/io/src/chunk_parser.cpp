@@ -27,12 +27,13 @@ char* ChunkParser::buffer_for(std::size_t size) {
 ChunkResult ChunkParser::parse_buffer(std::size_t size, std::uint64_t first_index) {
   events_.clear();
   counter_values_.clear();
+  arg_text_.clear();
   Impl& im = *impl_;
   char* buf = im.buffer.get();
   buf[0] = '[';
   buf[size + 1] = ']';
   std::memset(buf + size + 2, 0, simdjson::SIMDJSON_PADDING);
-  FieldReader reader{buf, events_, counter_values_};
+  FieldReader reader{buf, events_, counter_values_, arg_text_};
   return reader.read_chunk(im.parser, simdjson::padded_string_view(buf, size + 2, im.capacity), first_index);
 }
 
@@ -44,12 +45,13 @@ ChunkResult ChunkParser::parse_in_place(char* elements, std::size_t size, std::s
                                         std::uint64_t first_index) {
   events_.clear();
   counter_values_.clear();
+  arg_text_.clear();
   char* begin = elements - 1;
   const char saved_begin = *begin;
   const char saved_end = elements[size];
   *begin = '[';
   elements[size] = ']';
-  FieldReader reader{begin, events_, counter_values_};
+  FieldReader reader{begin, events_, counter_values_, arg_text_};
   ChunkResult result = reader.read_chunk(
       impl_->parser, simdjson::padded_string_view(begin, size + 2, size + 1 + readable_after), first_index);
   *begin = saved_begin;

@@ -49,6 +49,7 @@ class ChunkParser {
   std::unique_ptr<Impl> impl_;
   std::vector<RawEvent> events_;
   std::vector<CounterValue> counter_values_;
+  std::string arg_text_;  // the chunk's extra args (RawArgs::extra points into it)
 };
 
 }  // namespace gtv::io

@@ -1,6 +1,7 @@
 #include "event_fields.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "number_text.h"
 
@@ -43,6 +44,47 @@ void read_dim3(od::value& value, std::int32_t (&out)[3]) {
   }
 }
 
+// Args gtv writes for other viewers only, or that only number the events of the file: not kept.
+// "External id" too: unique per event (Kineto's link from an op to its launches, which correlation already
+// joins), it would make every event's args distinct and cost about 50 bytes per event in large traces.
+bool is_dropped_arg(std::string_view key) {
+  return key == "memory bandwidth (GB/s)" || key == "Ev Idx" || key == "External id";
+}
+
+// The JSON text of a value (consumed), whatever its type.
+simdjson::simdjson_result<std::string_view> raw_json_of(od::value& value) {
+  od::json_type type;
+  if (auto e = value.type().get(type); e != simdjson::SUCCESS) return e;
+  if (type == od::json_type::array) {
+    od::array array;
+    if (auto e = value.get_array().get(array); e != simdjson::SUCCESS) return e;
+    return array.raw_json();
+  }
+  if (type == od::json_type::object) {
+    od::object object;
+    if (auto e = value.get_object().get(object); e != simdjson::SUCCESS) return e;
+    return object.raw_json();
+  }
+  return value.raw_json_token();
+}
+
+// JSON text without whitespace outside strings.
+void append_compact_json(std::string_view json, std::string& out) {
+  bool in_string = false, escaped = false;
+  for (const char c : json) {
+    if (in_string) {
+      out.push_back(c);
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    if (c == '"') in_string = true;
+    out.push_back(c);
+  }
+}
+
 std::string_view string_or_empty(od::value& value) {
   std::string_view s;
   if (value.get_string().get(s) != simdjson::SUCCESS) return {};
@@ -50,6 +92,19 @@ std::string_view string_or_empty(od::value& value) {
 }
 
 }  // namespace
+
+void append_extra_arg(std::string& text, std::string_view key, std::string_view value_json) {
+  const auto append_sized = [&text](std::string_view s, bool compact) {
+    const std::size_t at = text.size();
+    text.append(sizeof(std::uint32_t), '\0');
+    if (compact) append_compact_json(s, text);
+    else text.append(s);
+    const auto size = static_cast<std::uint32_t>(text.size() - at - sizeof(std::uint32_t));
+    std::memcpy(text.data() + at, &size, sizeof size);
+  };
+  append_sized(key, false);
+  append_sized(value_json, true);
+}
 
 std::size_t FieldReader::offset_of(const char* location) const {
   if (location == nullptr || location <= buffer_) return 0;
@@ -99,6 +154,9 @@ ChunkResult FieldReader::read_chunk(od::parser& parser, simdjson::padded_string_
     ev.offset = offset_of(last_location_);
     if (!read_event(element, ev)) return result_;
   }
+  for (RawEvent& ev : events_)  // the text no longer moves
+    if (ev.args.extra_bytes != 0)
+      ev.args.extra = std::string_view(arg_text_).substr(ev.args.extra_offset, ev.args.extra_bytes);
   // The array must end where the chunk ends: a cut after a "}]" inside a later value would otherwise close the
   // wrapper early and silently drop the rest.
   const char* rest = nullptr;
@@ -226,8 +284,20 @@ bool FieldReader::read_args(od::value& value, RawEvent& ev, bool collect_counter
       }
       continue;
     }
-    (void)read_known_arg(field.key(), field.value(), ev.args);
+    if (!read_known_arg(field.key(), field.value(), ev.args) && !keep_extra_arg(field, ev)) return false;
   }
+  return true;
+}
+
+bool FieldReader::keep_extra_arg(od::field& field, RawEvent& ev) {
+  std::string_view key;
+  if (auto e = field.unescaped_key().get(key); e != simdjson::SUCCESS) return syntax(e, nullptr);
+  if (is_dropped_arg(key)) return true;
+  std::string_view json;
+  if (auto e = raw_json_of(field.value()).get(json); e != simdjson::SUCCESS) return syntax(e, nullptr);
+  if (ev.args.extra_bytes == 0) ev.args.extra_offset = static_cast<std::uint32_t>(arg_text_.size());
+  append_extra_arg(arg_text_, key, json);
+  ev.args.extra_bytes = static_cast<std::uint32_t>(arg_text_.size() - ev.args.extra_offset);
   return true;
 }
 

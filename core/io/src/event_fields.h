@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "chunk_parser.h"
@@ -19,8 +20,9 @@ struct ChunkParser::Impl {
 
 class FieldReader {
  public:
-  FieldReader(const char* buffer, std::vector<RawEvent>& events, std::vector<CounterValue>& counters)
-      : buffer_(buffer), events_(events), counters_(counters) {}
+  FieldReader(const char* buffer, std::vector<RawEvent>& events, std::vector<CounterValue>& counters,
+              std::string& arg_text)
+      : buffer_(buffer), events_(events), counters_(counters), arg_text_(arg_text) {}
 
   ChunkResult read_chunk(od::parser& parser, simdjson::padded_string_view json, std::uint64_t first_index);
 
@@ -29,6 +31,7 @@ class FieldReader {
   bool read_event(od::value& element, RawEvent& ev);
   bool read_field(od::field& field, RawEvent& ev, bool& counters_open);
   bool read_args(od::value& value, RawEvent& ev, bool collect_counters);
+  bool keep_extra_arg(od::field& field, RawEvent& ev);
   bool read_id(od::value& value, IdToken& out, const char* what, const RawEvent& ev);
   bool read_time(od::value& value, TimeNs& out, const char* what, const RawEvent& ev);
   bool read_text(od::value& value, std::string_view& out, const char* what, const RawEvent& ev);
@@ -40,6 +43,7 @@ class FieldReader {
   const char* buffer_;
   std::vector<RawEvent>& events_;
   std::vector<CounterValue>& counters_;
+  std::string& arg_text_;
   ChunkResult result_;
   const char* last_location_ = nullptr;
 };

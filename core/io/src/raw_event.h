@@ -2,6 +2,8 @@
 // One trace event as it appears in the file, before it is turned into model events. String views point into the
 // parser's buffers and live until the next chunk is parsed.
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -34,6 +36,9 @@ struct RawArgs {
   std::int64_t sort_index = 0;
   std::int64_t gtv_tid = 0;
   std::string_view gtv_lane;   // "host" or "gpu": overrides the lane kind implied by the category
+  // Args gtv does not model, kept as they are (see for_each_extra_arg); empty for most events.
+  std::string_view extra;
+  std::uint32_t extra_offset = 0, extra_bytes = 0;  // where extra lies in the parser's text until the chunk ends
   std::uint32_t counter_first = 0;  // numeric args of C events, in the parser's counter_values
   std::uint32_t counter_count = 0;
   bool has_device = false, has_stream = false, has_sort_index = false, has_gtv_tid = false, gtv_range = false;
@@ -51,5 +56,23 @@ struct RawEvent {
 };
 
 using CounterValue = std::pair<std::string_view, double>;
+
+// RawArgs::extra holds (key, JSON value) pairs, each string preceded by its length in 4 bytes.
+void append_extra_arg(std::string& text, std::string_view key, std::string_view value_json);
+template <typename F>
+void for_each_extra_arg(std::string_view extra, F&& f) {
+  auto take = [&extra]() {
+    std::uint32_t size = 0;
+    std::memcpy(&size, extra.data(), sizeof size);
+    const std::string_view text = extra.substr(sizeof size, size);
+    extra.remove_prefix(sizeof size + size);
+    return text;
+  };
+  while (extra.size() >= 2 * sizeof(std::uint32_t)) {
+    const std::string_view key = take();
+    const std::string_view value = take();
+    f(key, value);
+  }
+}
 
 }  // namespace gtv::io

@@ -188,6 +188,18 @@ Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterVa
   }
 }
 
+std::uint32_t TraceAssembler::arg_set(std::string_view extra) {
+  constexpr std::size_t kMaxSharedSets = 1 << 16;
+  if (const auto it = arg_set_ids_.find(std::string(extra)); it != arg_set_ids_.end()) return it->second;
+  extra_args_.clear();
+  for_each_extra_arg(extra, [this](std::string_view arg_key, std::string_view value) {
+    extra_args_.push_back({arg_key, value});
+  });
+  const std::uint32_t set = builder_.add_args(extra_args_);
+  if (arg_set_ids_.size() < kMaxSharedSets) arg_set_ids_.emplace(extra, set);
+  return set;
+}
+
 bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
   CategoryClass cls = classify_category(ev.cat);
   const bool instant = ev.ph == "i" || ev.ph == "I";
@@ -209,6 +221,7 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
   p.event.correlation_id = ev.args.correlation;
   p.event.name = builder_.intern(ev.name);
   p.event.kind = cls.kind;
+  if (!ev.args.extra.empty()) p.event.args = arg_set(ev.args.extra);
   switch (cls.kind) {
     case EventKind::Kernel: p.kernel = ev.args.kernel; break;
     case EventKind::Memcpy:
@@ -284,8 +297,9 @@ void TraceAssembler::add_counter(const RawEvent& ev, const std::vector<CounterVa
 }
 
 void TraceAssembler::add_flow(const RawEvent& ev) {
-  if (!equals_lower(ev.cat, "ac2g")) {
-    skip("flow events other than 'ac2g'");
+  const bool backward = equals_lower(ev.cat, "fwdbwd");
+  if (!backward && !equals_lower(ev.cat, "ac2g")) {
+    skip("flow events other than 'ac2g' and 'fwdbwd'");
     return;
   }
   if (ev.id.type == IdToken::Type::None) {
@@ -293,7 +307,8 @@ void TraceAssembler::add_flow(const RawEvent& ev) {
     return;
   }
   const auto id = static_cast<std::uint64_t>(resolve_id(ev.id, false));
-  FlowPair& pair = flows_[id];
+  auto& open = backward ? backward_flows_ : flows_;
+  FlowPair& pair = open[id];
   const FlowEnd end{resolve_id(ev.pid, true), resolve_id(ev.tid, false), ev.ts_ns};
   if (ev.ph == "s") {
     pair.start = end;
@@ -304,8 +319,9 @@ void TraceAssembler::add_flow(const RawEvent& ev) {
   }
   if (pair.has_start && pair.has_end) {
     pair.id = id;
+    pair.backward = backward;
     flow_pairs_.push_back(pair);
-    flows_.erase(id);
+    open.erase(id);
   }
 }
 

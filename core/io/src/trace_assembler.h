@@ -56,6 +56,7 @@ class TraceAssembler {
   struct FlowPair {
     std::uint64_t id = 0;
     bool has_start = false, has_end = false;
+    bool backward = false;  // a "fwdbwd" pair (forward op -> backward op), else "ac2g"
     FlowEnd start, end;
   };
   using PidTid = std::pair<std::int64_t, std::int64_t>;
@@ -65,6 +66,7 @@ class TraceAssembler {
   std::int64_t resolve_id(const IdToken& id, bool is_pid);
   LaneIndex lane_for(const LaneKey& key);
   bool make_pending(const RawEvent& ev, PendingEvent& out);
+  std::uint32_t arg_set(std::string_view extra);  // Event::args for a RawArgs::extra
   void commit(PendingEvent& p);
   void add_metadata(const RawEvent& ev);
   void add_counter(const RawEvent& ev, const std::vector<CounterValue>& counters);
@@ -92,8 +94,13 @@ class TraceAssembler {
   std::map<PidTid, std::int64_t> thread_sort_;
   std::map<std::int64_t, ProcessInfo> processes_;
   std::unordered_map<std::uint64_t, FlowPair> flows_;
+  std::unordered_map<std::uint64_t, FlowPair> backward_flows_;  // "fwdbwd" ids are numbered apart from "ac2g"
   std::vector<FlowPair> flow_pairs_;
   std::map<std::string, std::int64_t> skipped_;
+  std::vector<EventArg> extra_args_;  // scratch for one event's extra args
+  // Arg sets seen (by their encoded text), so that events with the same args share one set: most GPU events and
+  // runtime calls repeat a few ("queued": 0, "context": 1, "cbid": 211). Capped: unique sets are not worth a lookup.
+  std::unordered_map<std::string, std::uint32_t> arg_set_ids_;
   std::int64_t next_string_id_ = 0;
   std::uint64_t input_bytes_ = 0;
   bool storage_sized_ = false;

@@ -97,6 +97,7 @@ void TraceWriter::event_args(const Lane& lane, const Event& e, std::uint32_t tra
     out_.key("bytes").num(m->bytes).key("memory kind").str(to_string(m->memory_kind));
     out_.key("value").num(m->value);
   }
+  for (const EventArg& arg : t_.extra_args(e)) out_.key(arg.key).raw(arg.value_json);  // JSON as it was read
   if (track != 0) out_.key("gtv_tid").num(lane.key.tid);
   if (classify_category(category).gpu != lane.is_gpu()) out_.key("gtv_lane").str(lane.is_gpu() ? "gpu" : "host");
   out_.close('}');
@@ -159,15 +160,18 @@ void TraceWriter::flow_end(char phase, const Flow& flow, EventRef ref) {
   begin_event(phase == 's' ? "s" : "f");
   out_.key("id").num(static_cast<std::int64_t>(flow.correlation_id));
   out_.key("pid").num(lane.key.pid).key("tid").num(layout.track_tids[layout.track[ref.index]]);
-  out_.key("ts").us(t_.event(ref).start_ns).key("cat").str("ac2g").key("name").str("ac2g");
+  const std::string_view category = flow.kind == FlowKind::ForwardToBackward ? "fwdbwd" : "ac2g";
+  out_.key("ts").us(t_.event(ref).start_ns).key("cat").str(category).key("name").str(category);
   if (phase == 'f') out_.key("bp").str("e");
   out_.close('}');
 }
 
 void TraceWriter::flow_events() {
-  for (const Flow& f : t_.flows()) {
-    flow_end('s', f, f.from);
-    flow_end('f', f, f.to);
+  for (const auto* flows : {&t_.flows(), &t_.backward_links()}) {
+    for (const Flow& f : *flows) {
+      flow_end('s', f, f.from);
+      flow_end('f', f, f.to);
+    }
   }
 }
 

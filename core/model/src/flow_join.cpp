@@ -199,6 +199,20 @@ std::vector<Flow> join(const std::vector<Lane>& lanes, const std::vector<TraceBu
   return flows;
 }
 
+std::vector<Flow> join_hints(const std::vector<Lane>& lanes, const std::vector<TraceBuilder::FlowHint>& hints,
+                             FlowKind kind) {
+  std::vector<Flow> flows;
+  std::vector<std::size_t> cursors(lanes.size(), 0);
+  for (const TraceBuilder::FlowHint& hint : hints) {
+    const std::int64_t from = event_for_flow_end(lanes[hint.from_lane], hint.from_ts_ns, cursors[hint.from_lane]);
+    const std::int64_t to = event_for_flow_end(lanes[hint.to_lane], hint.to_ts_ns, cursors[hint.to_lane]);
+    if (from < 0 || to < 0) continue;
+    flows.push_back({hint.id, EventRef{hint.from_lane, static_cast<std::uint32_t>(from)},
+                     EventRef{hint.to_lane, static_cast<std::uint32_t>(to)}, kind});
+  }
+  return flows;
+}
+
 std::vector<std::uint32_t> order_by_from(const std::vector<Lane>& lanes, const std::vector<Flow>& flows) {
   return order_by(lanes, flows, [](const Flow& f) { return f.from; });
 }

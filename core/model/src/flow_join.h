@@ -19,6 +19,11 @@ namespace gtv::flow_join {
 // one that contains it; a hint with an end that names no event is dropped.
 [[nodiscard]] std::vector<Flow> join(const std::vector<Lane>& lanes, const std::vector<TraceBuilder::FlowHint>& hints);
 
+// Flows of the given kind from hints alone, in hint order (ends found as by join); a hint with an end that names
+// no event is dropped.
+[[nodiscard]] std::vector<Flow> join_hints(const std::vector<Lane>& lanes,
+                                           const std::vector<TraceBuilder::FlowHint>& hints, FlowKind kind);
+
 // Indices of flows ordered by their `from` (or `to`) event, by lane then index; ties keep flow order.
 [[nodiscard]] std::vector<std::uint32_t> order_by_from(const std::vector<Lane>& lanes, const std::vector<Flow>& flows);
 [[nodiscard]] std::vector<std::uint32_t> order_by_to(const std::vector<Lane>& lanes, const std::vector<Flow>& flows);

@@ -35,6 +35,13 @@ std::optional<Flow> Trace::flow_of(EventRef ref) const {
   return search(flow_by_to_, [](const Flow& flow) { return flow.to; });
 }
 
+std::optional<Flow> Trace::backward_link_of(EventRef ref) const {
+  // Linear: one link per autograd op at most, searched once per selection.
+  for (const Flow& link : backward_links_)
+    if (link.from == ref || link.to == ref) return link;
+  return std::nullopt;
+}
+
 const DeviceInfo* Trace::device(std::int32_t index) const {
   // Sorted by index and unique (TraceBuilder::build).
   auto it = std::lower_bound(devices_.begin(), devices_.end(), index,
@@ -50,6 +57,20 @@ const MemcpyDetail* Trace::memcpy_detail(const Event& e) const {
 }
 const MemsetDetail* Trace::memset_detail(const Event& e) const {
   return e.kind == EventKind::Memset && e.detail < memsets_.size() ? &memsets_[e.detail] : nullptr;
+}
+
+std::vector<EventArg> Trace::extra_args(const Event& e) const {
+  std::vector<EventArg> out;
+  if (e.args >= arg_sets_.size()) return out;
+  const ArgSet& set = arg_sets_[e.args];
+  out.reserve(set.count);
+  std::uint64_t offset = set.text_offset;
+  for (std::uint32_t i = set.first; i < set.first + set.count; ++i) {
+    const ArgEntry& entry = arg_entries_[i];
+    out.push_back({strings_.view(entry.key), std::string_view(arg_text_).substr(offset, entry.value_bytes)});
+    offset += entry.value_bytes;
+  }
+  return out;
 }
 
 std::string_view Trace::category(const Event& e) const {

@@ -70,6 +70,20 @@ void TraceBuilder::add_memset(LaneIndex lane, Event event, const MemsetDetail& d
   add_event(lane, event);
 }
 
+std::uint32_t TraceBuilder::add_args(std::span<const EventArg> args) {
+  if (args.empty()) return kNoArgs;
+  Trace::ArgSet set;
+  set.text_offset = trace_.arg_text_.size();
+  set.first = static_cast<std::uint32_t>(trace_.arg_entries_.size());
+  set.count = static_cast<std::uint32_t>(args.size());
+  for (const EventArg& arg : args) {
+    trace_.arg_entries_.push_back({intern(arg.key), static_cast<std::uint32_t>(arg.value_json.size())});
+    trace_.arg_text_.append(arg.value_json);
+  }
+  trace_.arg_sets_.push_back(set);
+  return static_cast<std::uint32_t>(trace_.arg_sets_.size() - 1);
+}
+
 void TraceBuilder::add_other(LaneIndex lane, Event event, std::string_view category) {
   event.kind = EventKind::Other;
   event.detail = intern(category);
@@ -90,6 +104,9 @@ void TraceBuilder::reserve_for_growth(double factor) {
   grow(trace_.kernels_);
   grow(trace_.memcpys_);
   grow(trace_.memsets_);
+  grow(trace_.arg_sets_);
+  grow(trace_.arg_entries_);
+  grow(trace_.arg_text_);
 }
 
 // Gives back room a growth estimate reserved far beyond what came (at most twice the size is kept).
@@ -101,6 +118,9 @@ void TraceBuilder::release_unused_room() {
   trim(trace_.kernels_);
   trim(trace_.memcpys_);
   trim(trace_.memsets_);
+  trim(trace_.arg_sets_);
+  trim(trace_.arg_entries_);
+  trim(trace_.arg_text_);
 }
 
 void TraceBuilder::add_device(DeviceInfo device) {
@@ -127,6 +147,11 @@ void TraceBuilder::add_counter_sample(std::int64_t pid, std::string_view name, C
     trace_.counters_.push_back(CounterSeries{pid, std::string(name), {}});
   }
   trace_.counters_[it->second].samples.push_back(sample);
+}
+
+void TraceBuilder::add_backward_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane,
+                                     TimeNs to_ts_ns) {
+  backward_hints_.push_back({id, from_lane, from_ts_ns, to_lane, to_ts_ns});
 }
 
 void TraceBuilder::add_flow_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane,
@@ -182,9 +207,11 @@ void TraceBuilder::sort_lanes() {
     sorted.push_back(std::move(trace_.lanes_[order[i]]));
   }
   trace_.lanes_ = std::move(sorted);
-  for (auto& hint : flow_hints_) {
-    hint.from_lane = new_index[hint.from_lane];
-    hint.to_lane = new_index[hint.to_lane];
+  for (auto* hints : {&flow_hints_, &backward_hints_}) {
+    for (auto& hint : *hints) {
+      hint.from_lane = new_index[hint.from_lane];
+      hint.to_lane = new_index[hint.to_lane];
+    }
   }
 }
 
@@ -192,6 +219,7 @@ void TraceBuilder::join_flows() {
   trace_.flows_ = flow_join::join(trace_.lanes_, flow_hints_);
   trace_.flow_by_from_ = flow_join::order_by_from(trace_.lanes_, trace_.flows_);
   trace_.flow_by_to_ = flow_join::order_by_to(trace_.lanes_, trace_.flows_);
+  trace_.backward_links_ = flow_join::join_hints(trace_.lanes_, backward_hints_, FlowKind::ForwardToBackward);
 }
 
 void TraceBuilder::compute_extent() {

@@ -1,6 +1,7 @@
 // read(write(t)) == t for a trace that uses every part of the model, as plain JSON and as gzip.
 #include <simdjson.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <map>
@@ -28,7 +29,10 @@ Event ev(TraceBuilder& b, std::string_view name, TimeNs start, TimeNs dur, Event
 void add_host_events(TraceBuilder& b) {
   const LaneIndex main = b.lane(host_lane_key(100, 101));
   b.set_lane_name(main, "python 100 / main");
-  b.add_event(main, ev(b, "aten::linear", kBig, 10'000, EventKind::CpuOp));
+  Event linear = ev(b, "aten::linear", kBig, 10'000, EventKind::CpuOp);
+  const EventArg linear_args[] = {{"Input Dims", "[[256,512],[512,512]]"}, {"key \"quoted\"", "\"a \\\"b\\\"\""}};
+  linear.args = b.add_args(linear_args);
+  b.add_event(main, linear);
   b.add_event(main, ev(b, "cudaLaunchKernel", kBig + 1'000, 2'001, EventKind::Runtime, 5));
   b.add_event(main, ev(b, "cudaMemcpyAsync", kBig + 4'000, 500, EventKind::Runtime, 6));
   b.add_event(main, ev(b, "cuLaunchKernel", kBig + 4'100, 100, EventKind::Driver, 6));
@@ -109,6 +113,12 @@ Trace rich_trace() {
   return std::move(t).value();
 }
 
+std::vector<std::pair<std::string, std::string>> arg_pairs(const Trace& t, const Event& e) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const EventArg& arg : t.extra_args(e)) out.emplace_back(arg.key, arg.value_json);
+  return out;
+}
+
 void expect_same_events(const Trace& a, const Trace& b, const Lane& la, const Lane& lb) {
   ASSERT_EQ(la.events.size(), lb.events.size()) << la.name;
   EXPECT_EQ(la.by_depth, lb.by_depth) << la.name;
@@ -126,6 +136,7 @@ void expect_same_events(const Trace& a, const Trace& b, const Lane& la, const La
     if (is_gpu_activity(x.kind)) {
       EXPECT_EQ(x.detail, y.detail);  // side tables keep their order
     }
+    EXPECT_EQ(arg_pairs(a, x), arg_pairs(b, y));
   }
 }
 
@@ -142,6 +153,7 @@ void expect_same_trace(const Trace& a, const Trace& b) {
     expect_same_events(a, b, la, lb);
   }
   EXPECT_EQ(a.flows(), b.flows());
+  EXPECT_EQ(a.backward_links(), b.backward_links());
   EXPECT_EQ(a.ranges(), b.ranges());
   EXPECT_EQ(a.measurements(), b.measurements());
   EXPECT_EQ(a.devices(), b.devices());
@@ -236,7 +248,8 @@ TEST(RoundTrip, WrittenCompleteEventsNestOnEveryThread) {
 }
 
 TEST(RoundTrip, PytorchFixturesAndAnEmptyTrace) {
-  for (const char* name : {"one_gpu_basic.json.gz", "two_gpus_schedule.json.gz", "two_gpus_streams.json.gz"}) {
+  for (const char* name : {"one_gpu_basic.json.gz", "two_gpus_schedule.json.gz", "two_gpus_streams.json.gz",
+                           "conv_training.json.gz"}) {
     SCOPED_TRACE(name);
     Expected<Trace> original = read_trace(std::string(GTV_TEST_DATA_DIR) + "/pytorch/" + name);
     ASSERT_TRUE(original.ok()) << original.error().message;
@@ -252,6 +265,68 @@ TEST(RoundTrip, PytorchFixturesAndAnEmptyTrace) {
   Expected<Trace> back = read_trace_from_memory(write_trace_to_string(*empty), "empty.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same_trace(*empty, *back);
+}
+
+std::string arg_value(const Trace& t, const Event& e, std::string_view key) {
+  for (const EventArg& arg : t.extra_args(e))
+    if (arg.key == key) return std::string(arg.value_json);
+  return {};
+}
+
+// PyTorch's args that the model does not hold are kept, compacted, and written back; modelled ones are not
+// duplicated.
+TEST(RoundTrip, PytorchArgsTheModelDoesNotHoldAreKept) {
+  Expected<Trace> t = read_trace(std::string(GTV_TEST_DATA_DIR) + "/pytorch/two_gpus_streams.json.gz");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  bool op_seen = false, kernel_seen = false;
+  for (const Lane& lane : t->lanes()) {
+    for (const Event& e : lane.events) {
+      for (const EventArg& arg : t->extra_args(e)) {
+        EXPECT_NE(arg.key, "correlation");
+        EXPECT_NE(arg.key, "device");
+        EXPECT_NE(arg.key, "grid");
+        EXPECT_NE(arg.key, "Ev Idx");
+        EXPECT_NE(arg.key, "External id");
+        EXPECT_EQ(arg.value_json.find('\n'), std::string_view::npos) << arg.value_json;  // compacted
+        EXPECT_NE(arg.value_json.back(), ' ') << arg.key;
+      }
+      if (!op_seen && t->name(e) == "aten::linear") {
+        op_seen = true;
+        EXPECT_EQ(arg_value(*t, e, "Input Dims"), "[[256,512],[512,512],[512]]");
+        EXPECT_EQ(arg_value(*t, e, "Input type"), "[\"float\",\"float\",\"float\"]");
+        EXPECT_TRUE(arg_value(*t, e, "External id").empty());  // unique per event: not kept (memory)
+        EXPECT_FALSE(arg_value(*t, e, "Record function id").empty());
+      }
+      if (!kernel_seen && e.kind == EventKind::Kernel) {
+        kernel_seen = true;
+        EXPECT_FALSE(arg_value(*t, e, "warps per SM").empty());
+        EXPECT_FALSE(arg_value(*t, e, "queued").empty());
+      }
+    }
+  }
+  EXPECT_TRUE(op_seen);
+  EXPECT_TRUE(kernel_seen);
+}
+
+// Kineto's "fwdbwd" pairs link a forward op to its backward op: read apart from the launch flows, and written back.
+TEST(RoundTrip, ForwardBackwardLinksOfATrainingTrace) {
+  Expected<Trace> t = read_trace(std::string(GTV_TEST_DATA_DIR) + "/pytorch/conv_training.json.gz");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  ASSERT_EQ(t->backward_links().size(), 36u);  // 72 "fwdbwd" events, all paired
+  for (const Flow& link : t->backward_links()) {
+    EXPECT_EQ(link.kind, FlowKind::ForwardToBackward);
+    EXPECT_EQ(t->event(link.from).kind, EventKind::CpuOp);
+    EXPECT_NE(t->name(t->event(link.to)).find("Backward"), std::string_view::npos) << t->name(t->event(link.to));
+  }
+  for (const Flow& f : t->flows()) EXPECT_EQ(f.kind, FlowKind::LaunchToGpu);
+  for (const std::string& note : t->metadata().notes) EXPECT_EQ(note.find("fwdbwd"), std::string::npos) << note;
+  const auto nll = std::find_if(t->backward_links().begin(), t->backward_links().end(),
+                                [&](const Flow& link) { return t->name(t->event(link.to)) == "NllLossBackward0"; });
+  ASSERT_NE(nll, t->backward_links().end());
+  const Flow first = *nll;
+  ASSERT_TRUE(t->backward_link_of(first.from).has_value());
+  EXPECT_EQ(*t->backward_link_of(first.to), first);
+  EXPECT_FALSE(t->flow_of(first.to).has_value());  // not a launch
 }
 
 TEST(RoundTrip, NamesThatAreNotUtf8AreWrittenAsReplacementCharacters) {

@@ -30,6 +30,7 @@ inline constexpr int kEventKindCount = 11;
 [[nodiscard]] bool is_gpu_activity(EventKind kind);  // Kernel, Memcpy, Memset
 
 inline constexpr std::uint32_t kNoDetail = 0xffffffffu;
+inline constexpr std::uint32_t kNoArgs = 0xffffffffu;
 inline constexpr std::uint64_t kNoCorrelation = 0;
 
 struct Event {
@@ -41,6 +42,8 @@ struct Event {
                                      // category name for EventKind::Other
   std::uint16_t depth = 0;          // nesting level within its lane, assigned by the builder
   EventKind kind = EventKind::Other;
+  std::uint32_t args = kNoArgs;  // the file's args that the model does not hold (Trace::extra_args); fits in the
+                                 // padding after kind
 
   [[nodiscard]] TimeNs end_ns() const { return start_ns + duration_ns; }
 };

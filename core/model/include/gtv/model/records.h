@@ -18,10 +18,16 @@ struct EventRef {
 };
 
 // A launch on a host lane joined to the GPU activity it caused (CUPTI correlation id, Kineto "ac2g" flow).
+enum class FlowKind : std::uint8_t {
+  LaunchToGpu,        // host API call -> its GPU work (Trace::flows)
+  ForwardToBackward,  // a forward op -> its backward op (Kineto "fwdbwd", Trace::backward_links)
+};
+
 struct Flow {
-  std::uint64_t correlation_id = 0;
-  EventRef from;  // host API call (cudaLaunchKernel, cudaMemcpyAsync)
-  EventRef to;    // kernel, memcpy or memset
+  std::uint64_t correlation_id = 0;  // for ForwardToBackward: the id of the file's flow
+  EventRef from;  // host API call (cudaLaunchKernel, cudaMemcpyAsync); the forward op
+  EventRef to;    // kernel, memcpy or memset; the backward op
+  FlowKind kind = FlowKind::LaunchToGpu;
   friend bool operator==(const Flow&, const Flow&) = default;
 };
 

@@ -3,6 +3,7 @@
 // be shared across threads (std::shared_ptr<const Trace>).
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -12,6 +13,13 @@
 #include "gtv/model/records.h"
 
 namespace gtv {
+
+// One "args" entry of the file that the model does not hold (PyTorch's "Input Dims", a kernel's "warps per SM"):
+// its key and its JSON value as written, without whitespace outside strings.
+struct EventArg {
+  std::string_view key;
+  std::string_view value_json;
+};
 
 class Trace {
  public:
@@ -31,7 +39,12 @@ class Trace {
   [[nodiscard]] std::optional<LaneIndex> find_lane(const LaneKey& key) const;
   [[nodiscard]] const Event& event(EventRef ref) const { return lanes_[ref.lane].events[ref.index]; }
 
+  // Launch links only (FlowKind::LaunchToGpu): analyses read them as "this call launched that GPU work".
   [[nodiscard]] const std::vector<Flow>& flows() const { return flows_; }
+  // Forward op -> backward op links (FlowKind::ForwardToBackward), apart from flows() so no launch analysis sees
+  // them; and the first one that starts or ends at ref.
+  [[nodiscard]] const std::vector<Flow>& backward_links() const { return backward_links_; }
+  [[nodiscard]] std::optional<Flow> backward_link_of(EventRef ref) const;
   // The flow that starts or ends at ref, if any.
   [[nodiscard]] std::optional<Flow> flow_of(EventRef ref) const;
   [[nodiscard]] const std::vector<Range>& ranges() const { return ranges_; }
@@ -47,6 +60,8 @@ class Trace {
   [[nodiscard]] const KernelDetail* kernel_detail(const Event& e) const;
   [[nodiscard]] const MemcpyDetail* memcpy_detail(const Event& e) const;
   [[nodiscard]] const MemsetDetail* memset_detail(const Event& e) const;
+  // The args of e that the model does not hold, in file order; empty for most events.
+  [[nodiscard]] std::vector<EventArg> extra_args(const Event& e) const;
   // Category text of an event: the Kineto category for known kinds, the original text for EventKind::Other.
   [[nodiscard]] std::string_view category(const Event& e) const;
 
@@ -66,6 +81,7 @@ class Trace {
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> flow_by_from_;  // flow indices sorted by `from`, for flow_of
   std::vector<std::uint32_t> flow_by_to_;
+  std::vector<Flow> backward_links_;
   std::vector<Range> ranges_;
   std::vector<Measurement> measurements_;
   std::vector<DeviceInfo> devices_;
@@ -74,6 +90,20 @@ class Trace {
   std::vector<KernelDetail> kernels_;
   std::vector<MemcpyDetail> memcpys_;
   std::vector<MemsetDetail> memsets_;
+  // Extra args: Event::args indexes arg_sets_; a set's entries are arg_keys_[first, first + count), their values
+  // consecutive in arg_text_ from text_offset (one blob, no string per value: files carry millions of them).
+  struct ArgSet {
+    std::uint64_t text_offset = 0;
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
+  };
+  struct ArgEntry {
+    StringId key = kEmptyString;
+    std::uint32_t value_bytes = 0;
+  };
+  std::vector<ArgSet> arg_sets_;
+  std::vector<ArgEntry> arg_entries_;
+  std::string arg_text_;
   TimeNs start_ns_ = 0;
   TimeNs end_ns_ = 0;
   std::size_t event_count_ = 0;

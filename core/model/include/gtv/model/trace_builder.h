@@ -30,6 +30,9 @@ class TraceBuilder {
   // An event of a category gtv does not know: kept with its category text.
   void add_other(LaneIndex lane, Event event, std::string_view category);
 
+  // Stores args the model does not hold (key, JSON value) and returns the index for Event::args.
+  [[nodiscard]] std::uint32_t add_args(std::span<const EventArg> args);
+
   void add_range(Range range) { trace_.ranges_.push_back(std::move(range)); }
   void add_measurement(Measurement m) { trace_.measurements_.push_back(std::move(m)); }
   void add_device(DeviceInfo device);
@@ -44,6 +47,9 @@ class TraceBuilder {
   // so that their storage grows once instead of doubling step by step (each step copies and faults in fresh
   // pages). For readers that know which share of their input they have read; untouched room is address space only.
   void reserve_for_growth(double factor);
+  // A Kineto "fwdbwd" pair (forward op -> backward op), its ends found like those of add_flow_hint's.
+  void add_backward_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane,
+                         TimeNs to_ts_ns);
   // Room for this many flow hints.
   void reserve_flow_hints(std::size_t count) { flow_hints_.reserve(count); }
 
@@ -74,6 +80,7 @@ class TraceBuilder {
   std::unordered_map<std::int32_t, std::size_t> device_index_;
   std::map<std::pair<std::int64_t, std::string>, std::size_t> counter_index_;
   std::vector<FlowHint> flow_hints_;
+  std::vector<FlowHint> backward_hints_;
   std::size_t event_count_ = 0;
 };
 
