@@ -48,7 +48,10 @@ std::string size_text(std::uint64_t bytes) {
 class FileReader {
  public:
   FileReader(InputBytes& input, std::string name, const ReadOptions& options)
-      : input_(input), name_(std::move(name)), options_(options), text_bytes_(input.size_hint()),
+      : input_(input),
+        name_(std::move(name)),
+        options_(options),
+        text_bytes_(input.size_hint()),
         chunk_bytes_(options.chunk_bytes == 0 ? kChunkBytes : std::max(options.chunk_bytes, kMinChunkBytes)),
         assembler_(name_, text_bytes_) {}
 
