@@ -366,6 +366,22 @@ class TimelineViewTest : public QObject {
     tab->view()->replot_now();
   }
 
+  // A forward op of a training trace jumps to its backward op and back (Kineto's fwdbwd flows).
+  void jumpFollowsForwardBackwardLinks() {
+    const LoadResult result = load_trace_file(QStringLiteral(GTV_TEST_DATA_DIR "/pytorch/conv_training.json.gz"));
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    QVERIFY(!result.trace->backward_links().empty());
+    const Flow link = result.trace->backward_links().front();
+    TimelineView view;
+    view.resize(1200, 800);
+    view.set_trace(result.trace);
+    view.select(link.from);
+    QVERIFY(view.jump_to_flow());
+    QCOMPARE(*view.selected(), link.to);
+    QVERIFY(view.jump_to_flow());
+    QCOMPARE(*view.selected(), link.from);
+  }
+
   void jumpingToAnEventInACollapsedGroupShowsIt() {
     auto view = make_view();
     view->toggle_group({LaneKind::GpuStream, 1});

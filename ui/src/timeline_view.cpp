@@ -407,7 +407,9 @@ void TimelineView::jump_to(EventRef ref) {
 
 bool TimelineView::jump_to_flow() {
   if (!state_.trace || !state_.selected) return false;
-  const auto flow = state_.trace->flow_of(*state_.selected);
+  // A launch and its GPU work first; an op without one jumps between its forward and backward.
+  auto flow = state_.trace->flow_of(*state_.selected);
+  if (!flow) flow = state_.trace->backward_link_of(*state_.selected);
   if (!flow) return false;
   jump_to(flow->from == *state_.selected ? flow->to : flow->from);
   return true;

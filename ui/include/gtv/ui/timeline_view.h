@@ -73,7 +73,8 @@ class TimelineView : public QWidget {
   [[nodiscard]] std::optional<EventRef> selected() const { return state_.selected; }
   // Selects ref and brings it into view (keeping the zoom unless the event is wider than the window).
   void jump_to(EventRef ref);
-  // Jumps to the launch or kernel linked to the selection by a flow; false if there is none.
+  // Jumps to the launch or kernel linked to the selection by a flow, else to the op at the other end of its
+  // forward-backward link; false if there is neither.
   bool jump_to_flow();
 
   // Highlights events whose name contains text (case-insensitive); returns how many events match.
