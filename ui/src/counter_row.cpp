@@ -73,20 +73,32 @@ void CounterRow::draw(const RowPaint& p) const {
   const double scale = max_value_ > 0 ? (p.rect.height() - 3) / max_value_ : 0;
   const QColor fill = p.theme->dark ? QColor(0x3b, 0x55, 0x78) : QColor(0xa9, 0xbf, 0xdc);
   const QColor edge = p.theme->dark ? QColor(0x9f, 0xbf, 0xe8) : QColor(0x4a, 0x6c, 0x98);
-  // Columns of equal value are one rectangle (a step chart is flat between samples); each gets its top edge.
+  // Columns of equal value are one rectangle (a step chart is flat between samples), each with its top edge; all
+  // drawn in two batched calls, so a dense series costs two draw calls, not two per pixel column.
+  std::vector<QRectF> bars, edges;
+  bars.reserve(static_cast<std::size_t>(columns));
+  edges.reserve(static_cast<std::size_t>(columns));
   int run_start = 0;
   for (int c = 1; c <= columns; ++c) {
     const double v = high[static_cast<std::size_t>(run_start)];
-    if (c < columns && (high[static_cast<std::size_t>(c)] == v || (std::isnan(v) && std::isnan(high[static_cast<std::size_t>(c)]))))
-      continue;
+    if (c < columns) {
+      const double next = high[static_cast<std::size_t>(c)];
+      if (next == v || (std::isnan(v) && std::isnan(next))) continue;
+    }
     if (!std::isnan(v)) {
       const double h = std::max(std::max(v, 0.0) * scale, 1.0);
-      const QRectF bar(p.rect.left() + run_start, p.rect.bottom() - h, c - run_start, h);
-      painter.fillRect(bar, fill);
-      painter.fillRect(QRectF(bar.left(), bar.top(), bar.width(), 1), edge);
+      bars.emplace_back(p.rect.left() + run_start, p.rect.bottom() - h, c - run_start, h);
+      edges.emplace_back(p.rect.left() + run_start, p.rect.bottom() - h, c - run_start, 1.0);
     }
     run_start = c;
   }
+  painter.save();
+  painter.setPen(Qt::NoPen);
+  painter.setBrush(fill);
+  painter.drawRects(bars.data(), static_cast<int>(bars.size()));
+  painter.setBrush(edge);
+  painter.drawRects(edges.data(), static_cast<int>(edges.size()));
+  painter.restore();
   // The scale: the series' highest value, at the row's top right, on the background so it reads over the chart.
   painter.save();
   const QString top = QStringLiteral("max %1").arg(QString::fromStdString(counter_value_text(*series_, max_value_)));
