@@ -3,28 +3,10 @@
 #include <charconv>
 #include <cmath>
 
+#include "gtv/base/printable.h"
 #include "number_text.h"
 
 namespace gtv::io {
-
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i], or 0 if it is not valid (overlong, surrogate, out of range).
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  const unsigned char c = b(0);
-  std::size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-  if (n == 0 || c > 0xf4 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k)
-    if ((b(k) & 0xc0) != 0x80) return 0;
-  if (c == 0xe0 && b(1) < 0xa0) return 0;  // overlong
-  if (c == 0xed && b(1) > 0x9f) return 0;  // surrogates
-  if (c == 0xf0 && b(1) < 0x90) return 0;  // overlong
-  if (c == 0xf4 && b(1) > 0x8f) return 0;  // beyond U+10FFFF
-  return n;
-}
-
-}  // namespace
 
 // Escapes what JSON requires and replaces bytes that are not UTF-8 with U+FFFD, so every file gtv writes parses.
 JsonOut& JsonOut::str(std::string_view text) {
@@ -34,7 +16,7 @@ JsonOut& JsonOut::str(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
-      const std::size_t n = utf8_length(text, i);
+      const std::size_t n = utf8_sequence_length(text, i);
       if (n != 0) {
         i += n - 1;
         continue;
