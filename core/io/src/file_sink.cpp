@@ -79,6 +79,7 @@ Status FileSink::open_temp() {
   const std::filesystem::path target(target_.path);
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
   const std::string stem = (dir / ("." + target.filename().string() + ".tmp-")).string();
+  const CleanupSignalsHeld held;  // until the file is registered
   for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
     std::string candidate = stem + random_suffix();
     fd_ = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);

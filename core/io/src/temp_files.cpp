@@ -62,6 +62,15 @@ void register_temp_file(const std::string& path) {
   }
 }
 
+CleanupSignalsHeld::CleanupSignalsHeld() {
+  sigset_t held;
+  sigemptyset(&held);
+  for (const int sig : kSignals) sigaddset(&held, sig);
+  ::pthread_sigmask(SIG_BLOCK, &held, &previous_);
+}
+
+CleanupSignalsHeld::~CleanupSignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
 void unregister_temp_file(const std::string& path) {
   for (Slot& slot : g_slots) {
     int expected = kReady;
