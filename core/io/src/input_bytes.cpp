@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -15,15 +16,23 @@
 namespace gtv::io {
 namespace {
 
-// Reads are at least this large (fewer system calls and inflate calls).
+// Reads are at least this large (fewer system calls and inflate calls), or a quarter of a smaller first window.
 constexpr std::size_t kMinReadBytes = std::size_t{1} << 20;
-// The smallest window: the text kept (a few chunks parsed ahead) moves to the front when the window is full, and
-// a window several times larger than what is kept makes those moves a small share of the copying.
-constexpr std::size_t kMinWindowBytes = std::size_t{16} << 20;
+// The first window: the text kept (a few chunks parsed ahead) moves to the front when the window is full, and
+// a window several times larger than what is kept makes those moves a small share of the copying. A source of
+// known size (a file, bytes in memory) starts at four times that size, at least 64 KiB, so a small gzip file
+// does not map 16 MiB; the window doubles whenever the text needs more.
+constexpr std::size_t kMaxFirstWindowBytes = std::size_t{16} << 20;
+constexpr std::size_t kMinFirstWindowBytes = std::size_t{64} << 10;
+
+std::size_t first_window_bytes(std::size_t source_bytes) {
+  if (source_bytes == 0 || source_bytes >= kMaxFirstWindowBytes / 4) return kMaxFirstWindowBytes;
+  return std::max(kMinFirstWindowBytes, std::bit_ceil(source_bytes * 4));
+}
 
 }  // namespace
 
-InputBytes::InputBytes() = default;
+InputBytes::InputBytes() : first_window_bytes_(kMaxFirstWindowBytes) {}
 InputBytes::~InputBytes() = default;
 InputBytes::InputBytes(InputBytes&& other) noexcept { *this = std::move(other); }
 
@@ -37,6 +46,7 @@ InputBytes& InputBytes::operator=(InputBytes&& other) noexcept {
   size_ = std::exchange(other.size_, 0);
   peak_bytes_ = other.peak_bytes_;
   file_bytes_ = other.file_bytes_;
+  first_window_bytes_ = other.first_window_bytes_;
   owned_ = other.owned_;
   eof_ = other.eof_;
   gzip_ = other.gzip_;
@@ -67,6 +77,7 @@ Expected<InputBytes> InputBytes::open(const std::string& path, const ReadOptions
   in.source_ = std::make_unique<TextSource>(fd_source(fd, path, expected, max_stream_bytes(options)), path);
   in.owned_ = true;
   in.file_bytes_ = static_cast<std::size_t>(expected);
+  in.first_window_bytes_ = first_window_bytes(in.file_bytes_);
   return in;
 }
 
@@ -81,6 +92,7 @@ InputBytes InputBytes::from_memory(std::string_view bytes, const std::string& na
   if (is_gzip(bytes)) {
     in.source_ = std::make_unique<TextSource>(memory_source(bytes), name);
     in.owned_ = true;
+    in.first_window_bytes_ = first_window_bytes(bytes.size());
   } else {
     in.data_ = const_cast<char*>(bytes.data());  // never written: writable() is nullptr for borrowed bytes
     in.size_ = bytes.size();
@@ -96,7 +108,7 @@ void InputBytes::fail(Error error) {
 
 // Room for `bytes` of text from begin() plus one read: moves the text to the front of the buffer or grows it.
 void InputBytes::reserve(std::size_t bytes) {
-  const std::size_t needed = bytes + kMinReadBytes;
+  const std::size_t needed = bytes + std::min(kMinReadBytes, first_window_bytes_ / 4);
   const std::size_t offset = buffer_ ? static_cast<std::size_t>(data_ - buffer_.get()) : 0;
   if (buffer_ && offset + needed <= capacity_) return;
   if (buffer_ && needed <= capacity_) {
@@ -104,7 +116,7 @@ void InputBytes::reserve(std::size_t bytes) {
     data_ = buffer_.get();
     return;
   }
-  const std::size_t capacity = std::max(needed, std::max(capacity_ * 2, kMinWindowBytes));
+  const std::size_t capacity = std::max(needed, std::max(capacity_ * 2, first_window_bytes_));
   auto bigger = std::make_unique_for_overwrite<char[]>(capacity + kPaddingBytes);
   if (size_ > 0) std::memcpy(bigger.get(), data_, size_);
   std::memset(bigger.get() + capacity, 0, kPaddingBytes);

@@ -76,6 +76,7 @@ class InputBytes {
   std::size_t size_ = 0;
   std::size_t peak_bytes_ = 0;
   std::size_t file_bytes_ = 0;  // a regular file's size
+  std::size_t first_window_bytes_ = 0;
   bool owned_ = false;
   bool eof_ = false;
   bool gzip_ = false;
