@@ -1,5 +1,6 @@
-// gtv-cli analyze FILE [--format text|markdown|json]: the verdict in words and numbers.
+// gtv-cli analyze FILE [--format text|markdown|json] [--all]: the verdict in words and numbers.
 #include <ostream>
+#include <string>
 
 #include "command.h"
 #include "gtv/analysis/report.h"
@@ -13,13 +14,21 @@ int run_analyze(const ParsedArgs& args, Io io) {
   if (!format) return usage_error(analyze_command().spec, format.error().message, io);
   const std::optional<Trace> trace = load_trace_or_report(args.positionals[0], io);
   if (!trace) return kExitBadInput;
-  io.out << analysis::format_report(analysis::analyze(*trace), *format);
+  const auto listing = args.has("--all") ? analysis::Listing::All : analysis::Listing::Capped;
+  io.out << analysis::format_report(analysis::analyze(*trace), *format, listing);
   return kExitOk;
 }
 
 }  // namespace
 
 const Command& analyze_command() {
+  static const std::string details =
+      "The text report puts the verdict first, then the numbers. Text and markdown show the first " +
+      std::to_string(analysis::kMaxListedEntries) +
+      " entries of each list of GPUs, streams, measurements or findings and the top " +
+      std::to_string(analysis::kMaxTableRows) +
+      " rows of each ranked table (kernels, blocking calls, idle causes), then how many more there are; json lists "
+      "every GPU, stream, measurement and finding.";
   static const Command command{
       CommandSpec{
           .name = "analyze",
@@ -27,8 +36,9 @@ const Command& analyze_command() {
           .positionals = "FILE",
           .min_positionals = 1,
           .max_positionals = 1,
-          .options = {value_option("--format", "FMT", "text (default), markdown or json")},
-          .details = "The text report puts the verdict first, then the numbers.",
+          .options = {value_option("--format", "FMT", "text (default), markdown or json"),
+                      flag_option("--all", "list every row of every table and list (text and markdown)")},
+          .details = details,
       },
       &run_analyze};
   return command;

@@ -1,5 +1,6 @@
-// gtv-cli info FILE [--json]: what is in a trace, at a glance.
+// gtv-cli info FILE [--json] [--all]: what is in a trace, at a glance.
 #include <ostream>
+#include <string>
 
 #include "command.h"
 #include "gtv/analysis/summary.h"
@@ -12,13 +13,19 @@ int run_info(const ParsedArgs& args, Io io) {
   const std::optional<Trace> trace = load_trace_or_report(args.positionals[0], io);
   if (!trace) return kExitBadInput;
   const analysis::TraceSummary summary = analysis::summarize(*trace);
-  io.out << (args.has("--json") ? analysis::format_summary_json(summary) : analysis::format_summary_text(summary));
+  const auto listing = args.has("--all") ? analysis::Listing::All : analysis::Listing::Capped;
+  io.out << (args.has("--json") ? analysis::format_summary_json(summary)
+                                : analysis::format_summary_text(summary, listing));
   return kExitOk;
 }
 
 }  // namespace
 
 const Command& info_command() {
+  static const std::string details =
+      "FILE is a Chrome/Kineto trace (.json or .json.gz; gzip is detected by content). The text shows the first " +
+      std::to_string(analysis::kMaxListedEntries) +
+      " entries of each list (in pid, tid, index, stream or name order), then how many more there are.";
   static const Command command{
       CommandSpec{
           .name = "info",
@@ -26,8 +33,9 @@ const Command& info_command() {
           .positionals = "FILE",
           .min_positionals = 1,
           .max_positionals = 1,
-          .options = {flag_option("--json", "print JSON instead of text")},
-          .details = "FILE is a Chrome/Kineto trace (.json or .json.gz; gzip is detected by content).",
+          .options = {flag_option("--json", "print JSON instead of text (it always lists every entry)"),
+                      flag_option("--all", "list every process, thread, GPU, stream and category")},
+          .details = details,
       },
       &run_info};
   return command;

@@ -318,6 +318,64 @@ def case_compare(args):
         check(all(k["delta_ns"] == 0 for k in result["kernels"]), path + ": no kernel changes against itself")
 
 
+def crowded_trace(work, gpus, processes):
+    """One 0.5 us kernel on each of `gpus` GPUs (stream 7) and one CPU op in each of `processes` processes."""
+    events = [{"ph": "X", "cat": "kernel", "name": "k", "pid": g, "tid": 7, "ts": g, "dur": 0.5,
+               "args": {"device": g, "stream": 7}} for g in range(gpus)]
+    events += [{"ph": "X", "cat": "cpu_op", "name": "op", "pid": 1000 + p, "tid": 1, "ts": p, "dur": 0.5}
+               for p in range(processes)]
+    path = os.path.join(work, "crowded.json")
+    with open(path, "w") as f:
+        json.dump({"traceEvents": events}, f)
+    return path
+
+
+def case_listing(args):
+    """Text and Markdown list the first 50 GPUs, streams and processes, then say how many more; --all and JSON all."""
+    path = crowded_trace(args.work, 200, 120)
+    info_more = " (gtv-cli info --all lists them; --json has every one)"
+    analyze_more = " (gtv-cli analyze --all lists them; --format json has every one)"
+    r = cli(args, "info", path)
+    check(r.returncode == 0, "info crowded: exit 0 (%s)" % r.stderr.strip())
+    lines = r.stdout.splitlines()
+    check("GPUs (200):" in lines and "Processes (120):" in lines, "info: the headings count every GPU and process")
+    check(sum(line.startswith("  GPU ") for line in lines) == 50, "info: 50 GPUs listed")
+    check(sum(line.startswith("  process ") for line in lines) == 50, "info: 50 processes listed")
+    check("  ... and 150 more GPUs" + info_more in lines, "info: the GPU cut line counts the other 150")
+    check("  ... and 70 more processes" + info_more in lines, "info: the process cut line counts the other 70")
+    r = cli(args, "info", "--all", path)
+    lines = r.stdout.splitlines()
+    check(r.returncode == 0 and sum(line.startswith("  GPU ") for line in lines) == 200, "info --all: 200 GPUs")
+    check(sum(line.startswith("  process ") for line in lines) == 120, "info --all: 120 processes")
+    check("... and" not in r.stdout, "info --all: no cut line")
+    info = info_json(args, path)
+    if info is not None:
+        check(len(info["gpus"]) == 200 and len(info["processes"]) == 120, "info --json lists every GPU and process")
+        all_json = cli(args, "info", "--json", "--all", path)
+        check(all_json.stdout == cli(args, "info", "--json", path).stdout, "info --json is the same with --all")
+    for fmt, prefix in (("text", "  "), ("markdown", "")):
+        r = cli(args, "analyze", path, "--format", fmt)
+        check(r.returncode == 0, "analyze --format %s crowded: exit 0 (%s)" % (fmt, r.stderr.strip()))
+        check(r.stdout.count(prefix + "... and 150 more GPUs" + analyze_more + "\n") == 2,
+              "analyze --format %s: the busy table and the idle lines end with the GPU cut line" % fmt)
+        check(r.stdout.count(prefix + "... and 150 more streams" + analyze_more + "\n") == 2,
+              "analyze --format %s: the stream and queue tables end with the stream cut line" % fmt)
+        check("200 GPU(s)" in r.stdout, "analyze --format %s: the overview counts every GPU" % fmt)
+        r = cli(args, "analyze", path, "--all", "--format", fmt)
+        check(r.returncode == 0 and "... and" not in r.stdout, "analyze --all --format %s: no cut line" % fmt)
+        check(r.stdout.count("GPU 199 was idle") == 1 and r.stdout.count(" was idle for ") == 200,
+              "analyze --all --format %s: one idle line per GPU" % fmt)
+    r = cli(args, "analyze", path, "--format", "json")
+    check(r.returncode == 0, "analyze --format json crowded: exit 0")
+    if r.returncode == 0:
+        report = json.loads(r.stdout)
+        check(len(report["busy"]["gpus"]) == 200 and len(report["busy"]["streams"]) == 200,
+              "analyze json: busy time of every GPU and stream")
+        check(len(report["idle"]["lines"]) == 200 and len(report["launches"]["streams"]) == 200,
+              "analyze json: every idle line and stream queue")
+        check(len(report["summary"]["gpus"]) == 200, "analyze json: the summary lists every GPU")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("case")

@@ -4,7 +4,7 @@
 
 namespace gtv::analysis::detail {
 
-Section busy_section(const Report& r) {
+Section busy_section(const Report& r, Listing listing) {
   Section sec{"GPU busy time", {}, {}};
   if (r.busy.gpus.empty()) {
     sec.lines.emplace_back("No GPU activity: no kernel, copy or memset in this trace.");
@@ -13,14 +13,23 @@ Section busy_section(const Report& r) {
   sec.lines.push_back("Window: " + format_duration(r.busy.window_ns()) + " (the whole trace).");
   Table gpus{{"GPU", "name", "busy", "idle", "utilization", "kernels", "kernel time"},
              {false, false, true, true, true, true, true}, {}, {}};
-  for (const GpuBusy& g : r.busy.gpus)
+  // Both tables in index order, as the timeline shows the GPUs; the window and totals above cover every GPU.
+  const std::size_t gpus_shown = listed_rows(r.busy.gpus.size(), listing);
+  for (std::size_t i = 0; i < gpus_shown; ++i) {
+    const GpuBusy& g = r.busy.gpus[i];
     gpus.rows.push_back({std::to_string(g.device), device_name(r, g.device), format_duration(g.busy_ns),
                          format_duration(g.idle_ns), percent(g.utilization, 1), std::to_string(g.kernel_count),
                          format_duration(g.kernel_ns)});
+  }
+  gpus.note = left_out_note(r.busy.gpus.size(), gpus_shown, "GPU", "GPUs");
   Table streams{{"GPU", "stream", "activities", "busy", "utilization"}, {false, false, true, true, true}, {}, {}};
-  for (const StreamBusy& s : r.busy.streams)
+  const std::size_t streams_shown = listed_rows(r.busy.streams.size(), listing);
+  for (std::size_t i = 0; i < streams_shown; ++i) {
+    const StreamBusy& s = r.busy.streams[i];
     streams.rows.push_back({std::to_string(s.device), std::to_string(s.stream), std::to_string(s.activity_count),
                             format_duration(s.busy_ns), percent(s.utilization, 1)});
+  }
+  streams.note = left_out_note(r.busy.streams.size(), streams_shown, "stream", "streams");
   sec.tables = {std::move(gpus), std::move(streams)};
   return sec;
 }

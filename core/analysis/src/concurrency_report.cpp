@@ -4,7 +4,7 @@
 
 namespace gtv::analysis::detail {
 
-Section concurrency_section(const Report& r) {
+Section concurrency_section(const Report& r, Listing listing) {
   const Concurrency& c = r.concurrency;
   Section sec{"Concurrency", {}, {}};
   if (r.region.from_measurements && r.region_concurrency.gpu_count > 0) {
@@ -26,9 +26,14 @@ Section concurrency_section(const Report& r) {
   for (const ConcurrencyStep& s : c.steps) at_level[s.busy_gpus] += s.end_ns - s.start_ns;
   Table t{{"GPUs busy", "time", "share of active time"}, {true, true, true}, {}, {}};
   const TimeNs active_ns = c.steps.empty() ? 0 : c.steps.back().end_ns - c.steps.front().start_ns;
-  for (const auto& [level, ns] : at_level)
+  // By level, fewest GPUs first. The JSON report has only the step count, not this table: the note says so.
+  const std::size_t shown = listed_rows(at_level.size(), listing);
+  for (const auto& [level, ns] : at_level) {
+    if (t.rows.size() == shown) break;
     t.rows.push_back(
         {std::to_string(level), format_duration(ns), percent(safe_ratio(double(ns), double(active_ns)), 1)});
+  }
+  t.note = left_out_line(at_level.size(), shown, "level", "levels", "gtv-cli analyze --all lists them");
   sec.tables.push_back(std::move(t));
   return sec;
 }

@@ -24,4 +24,22 @@ std::string fixed(double value, int decimals) {
 
 std::string percent(double ratio, int decimals) { return fixed(ratio * 100.0, decimals) + "%"; }
 
+std::string grouped_count(std::size_t count) {
+  std::string digits = std::to_string(count);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string left_out_line(std::size_t total, std::size_t shown, std::string_view one, std::string_view many,
+                          std::string_view where_all) {
+  if (shown >= total) return {};
+  const std::size_t left_out = total - shown;
+  return "... and " + grouped_count(left_out) + " more " + std::string(left_out == 1 ? one : many) + " (" +
+         std::string(where_all) + ")";
+}
+
 }  // namespace gtv::analysis

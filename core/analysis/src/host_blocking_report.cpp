@@ -14,28 +14,30 @@ Table stalls_table(const HostBlocking& h) {
 }
 
 // The longest blocking calls.
-Table calls_table(const Report& r) {
+Table calls_table(const Report& r, Listing listing) {
   const HostBlocking& h = r.blocking;
   std::vector<const BlockingCall*> calls;
   for (const BlockingCall& c : h.calls) calls.push_back(&c);
   std::stable_sort(calls.begin(), calls.end(),
                    [](const BlockingCall* a, const BlockingCall* b) { return a->duration_ns > b->duration_ns; });
   Table t{{"thread", "call", "kind", "at", "blocked"}, {false, false, false, true, true}, {}, {}};
-  for (std::size_t i = 0; i < calls.size() && i < kMaxTableRows; ++i)
+  const std::size_t shown = listed_count(calls.size(), listing, kMaxTableRows);
+  for (std::size_t i = 0; i < shown; ++i)
     t.rows.push_back({std::to_string(calls[i]->tid), calls[i]->name, std::string(to_string(calls[i]->kind)),
                       at(r, calls[i]->start_ns), format_duration(calls[i]->duration_ns)});
-  t.note = more_rows_note(calls.size(), kMaxTableRows, "blocking calls");
+  t.note = more_rows_note(calls.size(), shown, "blocking calls");
   return t;
 }
 
 }  // namespace
 
-Section blocking_section(const Report& r) {
+Section blocking_section(const Report& r, Listing listing) {
   const HostBlocking& h = r.blocking;
-  Section sec{"Host blocking", h.findings, {}};
+  // One sentence per kind of wait of each thread and one per thread, longest wait first.
+  Section sec{"Host blocking", listed_lines(h.findings, 0, listing, "finding", "findings"), {}};
   if (h.calls.empty()) return sec;
   sec.tables.push_back(stalls_table(h));
-  sec.tables.push_back(calls_table(r));
+  sec.tables.push_back(calls_table(r, listing));
   return sec;
 }
 

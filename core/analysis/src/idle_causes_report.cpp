@@ -2,21 +2,23 @@
 
 namespace gtv::analysis::detail {
 
-Section idle_causes_section(const Report& r) {
+Section idle_causes_section(const Report& r, Listing listing) {
   const IdleCauses& idle = r.idle;
-  Section sec{"Why the GPUs were idle", idle.lines, {}};
+  // One line per GPU (or one line saying there is nothing to explain), in the order of idle.gpus.
+  Section sec{"Why the GPUs were idle", listed_lines(idle.lines, 0, listing, "GPU", "GPUs"), {}};
   if (idle.totals.empty()) return sec;
   Table t{{"GPU", "cause", "detail", "total", "share of region", "pieces"},
           {false, false, false, true, true, true},
           {},
           {}};
   const double region_ns = static_cast<double>(idle.region.length_ns());
-  for (std::size_t i = 0; i < idle.totals.size() && i < kMaxTableRows; ++i) {
+  const std::size_t shown = listed_count(idle.totals.size(), listing, kMaxTableRows);
+  for (std::size_t i = 0; i < shown; ++i) {
     const IdleCauseTotal& c = idle.totals[i];
     t.rows.push_back({std::to_string(c.device), std::string(to_string(c.cause)), c.detail, format_duration(c.total_ns),
                       percent(safe_ratio(double(c.total_ns), region_ns), 1), std::to_string(c.intervals)});
   }
-  t.note = more_rows_note(idle.totals.size(), kMaxTableRows, "causes");
+  t.note = more_rows_note(idle.totals.size(), shown, "causes");
   sec.tables.push_back(std::move(t));
   return sec;
 }

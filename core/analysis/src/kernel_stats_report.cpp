@@ -4,7 +4,7 @@
 
 namespace gtv::analysis::detail {
 
-Section kernel_section(const Report& r) {
+Section kernel_section(const Report& r, Listing listing) {
   const KernelStats& k = r.kernels;
   Section sec{"Kernels", {}, {}};
   if (k.kernels.empty()) {
@@ -15,12 +15,13 @@ Section kernel_section(const Report& r) {
                       " distinct kernel(s), " + format_duration(k.total_kernel_ns) + " of kernel time in all.");
   Table t{{"kernel", "count", "total", "mean", "min", "max", "share"}, {false, true, true, true, true, true, true},
           {}, {}};
-  for (std::size_t i = 0; i < k.kernels.size() && i < kMaxTableRows; ++i) {
+  const std::size_t shown = listed_count(k.kernels.size(), listing, kMaxTableRows);
+  for (std::size_t i = 0; i < shown; ++i) {
     const KernelStat& s = k.kernels[i];
     t.rows.push_back({s.name, std::to_string(s.count), format_duration(s.total_ns), format_duration(s.mean_ns),
                       format_duration(s.min_ns), format_duration(s.max_ns), percent(s.share, 1)});
   }
-  t.note = more_rows_note(k.kernels.size(), kMaxTableRows, "kernels");
+  t.note = more_rows_note(k.kernels.size(), shown, "kernels");
   sec.tables.push_back(std::move(t));
   return sec;
 }

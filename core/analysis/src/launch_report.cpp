@@ -19,23 +19,31 @@ void latency_json(JsonWriter& w, const LatencyStats& s) {
 
 }  // namespace
 
-Section launch_section(const Report& r) {
+Section launch_section(const Report& r, Listing listing) {
   const LaunchAnalysis& a = r.launches;
   Section sec{"Launch latency and queues", a.findings, {}};
   if (!a.devices.empty()) {
     Table t{
         {"GPU", "launches", "min", "p50", "p90", "max", "mean"}, {false, true, true, true, true, true, true}, {}, {}};
-    for (const DeviceLatency& d : a.devices)
+    const std::size_t shown = listed_rows(a.devices.size(), listing);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const DeviceLatency& d = a.devices[i];
       t.rows.push_back({std::to_string(d.device), std::to_string(d.stats.count), format_duration(d.stats.min_ns),
                         format_duration(d.stats.p50_ns), format_duration(d.stats.p90_ns),
                         format_duration(d.stats.max_ns), format_duration(d.stats.mean_ns)});
+    }
+    t.note = left_out_note(a.devices.size(), shown, "GPU", "GPUs");
     sec.tables.push_back(std::move(t));
   }
   if (!a.streams.empty()) {
     Table t{{"GPU", "stream", "deepest queue", "at"}, {false, false, true, true}, {}, {}};
-    for (const StreamQueue& q : a.streams)
+    const std::size_t shown = listed_rows(a.streams.size(), listing);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const StreamQueue& q = a.streams[i];
       t.rows.push_back(
           {std::to_string(q.device), std::to_string(q.stream), std::to_string(q.max_depth), at(r, q.max_depth_at_ns)});
+    }
+    t.note = left_out_note(a.streams.size(), shown, "stream", "streams");
     sec.tables.push_back(std::move(t));
   }
   return sec;

@@ -31,6 +31,22 @@ std::string more_rows_note(std::size_t total, std::size_t shown, const std::stri
   return total > shown ? std::to_string(total - shown) + " more " + what + " not shown." : "";
 }
 
+std::size_t listed_rows(std::size_t total, Listing listing) { return listed_count(total, listing, kMaxListedEntries); }
+
+std::string left_out_note(std::size_t total, std::size_t shown, std::string_view one, std::string_view many) {
+  return left_out_line(total, shown, one, many, kReportListsAll);
+}
+
+std::vector<std::string> listed_lines(const std::vector<std::string>& lines, std::size_t always, Listing listing,
+                                      std::string_view one, std::string_view many) {
+  always = std::min(always, lines.size());
+  const std::size_t items = lines.size() - always;
+  const std::size_t shown = listed_rows(items, listing);
+  std::vector<std::string> out(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(always + shown));
+  if (shown < items) out.push_back(left_out_note(items, shown, one, many));
+  return out;
+}
+
 std::string gpu_label(std::int64_t device) { return device < 0 ? "all" : std::to_string(device); }
 
 std::string device_name(const Report& r, std::int64_t device) {
@@ -47,11 +63,11 @@ void json_strings(JsonWriter& w, std::string_view key, const std::vector<std::st
   w.end_array();
 }
 
-Document report_document(const Report& r) {
+Document report_document(const Report& r, Listing listing) {
   Document doc;
   doc.title = "GPU timeline analysis" + (r.summary.scenario.empty() ? std::string() : ": " + r.summary.scenario);
   doc.verdict = r.verdict;
-  for (const ReportPart& part : kParts) doc.sections.push_back(part.section(r));
+  for (const ReportPart& part : kParts) doc.sections.push_back(part.section(r, listing));
   return doc;
 }
 
@@ -131,10 +147,10 @@ Report analyze(const Trace& trace) {
   return r;
 }
 
-std::string format_report(const Report& report, Format format) {
+std::string format_report(const Report& report, Format format, Listing listing) {
   switch (format) {
-    case Format::Text: return detail::render_text(detail::report_document(report));
-    case Format::Markdown: return detail::render_markdown(detail::report_document(report));
+    case Format::Text: return detail::render_text(detail::report_document(report, listing));
+    case Format::Markdown: return detail::render_markdown(detail::report_document(report, listing));
     case Format::Json: return detail::report_json(report);
   }
   return {};

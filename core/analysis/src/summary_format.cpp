@@ -28,8 +28,13 @@ std::string counts_line(const TraceSummary& s) {
          std::to_string(s.range_count) + " ranges, " + std::to_string(s.measurement_count) + " measurements)";
 }
 
-// Text and Markdown share the layout; Markdown turns the section lines into headings and items into bullets.
-std::string format_lines(const TraceSummary& s, bool markdown) {
+// Where a cut list of `gtv-cli info` points for the rest.
+constexpr std::string_view kInfoListsAll = "gtv-cli info --all lists them; --json has every one";
+
+// Text and Markdown share the layout; Markdown turns the section lines into headings and items into bullets. Each
+// list keeps its order (processes by pid, threads by tid, GPUs by index, streams by id, categories by name) and
+// shows its first kMaxListedEntries entries unless listing is All; the counts in the headings are over all of them.
+std::string format_lines(const TraceSummary& s, bool markdown, Listing listing) {
   const std::string item = markdown ? "- " : "  ";
   const std::string sub = markdown ? "  - " : "    ";
   std::string out = markdown ? "# Trace summary\n\n" : "";
@@ -44,27 +49,36 @@ std::string format_lines(const TraceSummary& s, bool markdown) {
   if (s.dropped_records > 0) field("Dropped records", std::to_string(s.dropped_records));
   for (const std::string& note : s.notes) field("Note", printable(note));
   auto section = [&](const std::string& title) { out += markdown ? "\n## " + title + "\n\n" : title + ":\n"; };
+  // The first entries of a list, then one line saying how many more there are.
+  auto listed = [&](const auto& entries, const std::string& prefix, std::string_view one, std::string_view many,
+                    auto&& line_of) {
+    const std::size_t shown = listed_count(entries.size(), listing, kMaxListedEntries);
+    for (std::size_t i = 0; i < shown; ++i) line_of(entries[i]);
+    if (shown < entries.size()) out += prefix + left_out_line(entries.size(), shown, one, many, kInfoListsAll) + "\n";
+  };
   section("Processes (" + std::to_string(s.processes.size()) + ")");
   if (s.processes.empty()) out += item + "none\n";
-  for (const ProcessSummary& p : s.processes) {
+  listed(s.processes, item, "process", "processes", [&](const ProcessSummary& p) {
     out += item + "process " + std::to_string(p.pid) + (p.name.empty() ? "" : " (" + printable(p.name) + ")") + ": " +
            std::to_string(p.threads.size()) + " thread(s)\n";
-    for (const ThreadSummary& t : p.threads)
+    listed(p.threads, sub, "thread", "threads", [&](const ThreadSummary& t) {
       out += sub + "thread " + std::to_string(t.tid) + " \"" + printable(t.name) +
              "\": " + std::to_string(t.event_count) + " events\n";
-  }
+    });
+  });
   section("GPUs (" + std::to_string(s.gpus.size()) + ")");
   if (s.gpus.empty()) out += item + "none: this trace holds no GPU activity\n";
-  for (const GpuSummary& g : s.gpus) {
+  listed(s.gpus, item, "GPU", "GPUs", [&](const GpuSummary& g) {
     out += item + gpu_line(g) + "\n";
-    for (const StreamSummary& st : g.streams)
+    listed(g.streams, sub, "stream", "streams", [&](const StreamSummary& st) {
       out += sub + "stream " + std::to_string(st.stream) + " \"" + printable(st.name) +
              "\": " + std::to_string(st.event_count) + " events\n";
-  }
+    });
+  });
   section("Events per category");
   if (s.categories.empty()) out += item + "none\n";
-  for (const CategoryCount& c : s.categories)
-    out += item + printable(c.category) + ": " + std::to_string(c.count) + "\n";
+  listed(s.categories, item, "category", "categories",
+         [&](const CategoryCount& c) { out += item + printable(c.category) + ": " + std::to_string(c.count) + "\n"; });
   return out;
 }
 
@@ -83,7 +97,9 @@ void write_gpu(detail::JsonWriter& w, const GpuSummary& g) {
 
 }  // namespace
 
-std::string format_summary_text(const TraceSummary& summary) { return format_lines(summary, false); }
+std::string format_summary_text(const TraceSummary& summary, Listing listing) {
+  return format_lines(summary, false, listing);
+}
 
 std::string rank_text(const DistributedInfo& d) {
   return "rank " + std::to_string(d.rank) + " of " + std::to_string(d.world_size) +
@@ -127,10 +143,10 @@ std::string format_summary_json(const TraceSummary& s) {
   return w.take();
 }
 
-std::string format_summary(const TraceSummary& summary, Format format) {
+std::string format_summary(const TraceSummary& summary, Format format, Listing listing) {
   switch (format) {
-    case Format::Text: return format_summary_text(summary);
-    case Format::Markdown: return format_lines(summary, true);
+    case Format::Text: return format_summary_text(summary, listing);
+    case Format::Markdown: return format_lines(summary, true, listing);
     case Format::Json: return format_summary_json(summary);
   }
   return format_summary_text(summary);

@@ -4,7 +4,7 @@
 
 namespace gtv::analysis::detail {
 
-Section overview_section(const Report& r) {
+Section overview_section(const Report& r, Listing) {
   const TraceSummary& s = r.summary;
   Section sec{"Overview", {}, {}};
   sec.lines.push_back("Source: " + (s.source_tool.empty() ? std::string("unknown") : s.source_tool));

@@ -4,18 +4,21 @@
 
 namespace gtv::analysis::detail {
 
-Section timing_section(const Report& r) {
+Section timing_section(const Report& r, Listing listing) {
   const TimingTruth& tt = r.timing;
-  Section sec{"Timing measurements against the truth", tt.findings, {}};
+  // One verdict per measurement, in the order they were recorded.
+  Section sec{"Timing measurements against the truth",
+              listed_lines(tt.findings, 0, listing, "measurement", "measurements"), {}};
   if (tt.measurements.empty()) return sec;
   Table t{{"measurement", "method", "reported", "truth", "error", "error %"}, {false, false, true, true, true, true},
           {}, {}};
-  for (std::size_t i = 0; i < tt.measurements.size() && i < kMaxTableRows; ++i) {
+  const std::size_t shown = listed_count(tt.measurements.size(), listing, kMaxTableRows);
+  for (std::size_t i = 0; i < shown; ++i) {
     const MeasurementTruth& m = tt.measurements[i];
     t.rows.push_back({m.name, std::string(to_string(m.method)), format_duration(m.reported_ns),
                       format_duration(m.truth_ns), format_duration(m.error_ns), percent(m.relative_error, 1)});
   }
-  t.note = more_rows_note(tt.measurements.size(), kMaxTableRows, "measurements");
+  t.note = more_rows_note(tt.measurements.size(), shown, "measurements");
   sec.tables.push_back(std::move(t));
   return sec;
 }

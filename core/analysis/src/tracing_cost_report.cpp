@@ -2,7 +2,7 @@
 
 namespace gtv::analysis::detail {
 
-Section tracing_cost_section(const Report& r) { return Section{"Tracing cost", {r.tracing.line}, {}}; }
+Section tracing_cost_section(const Report& r, Listing) { return Section{"Tracing cost", {r.tracing.line}, {}}; }
 
 void tracing_cost_json(JsonWriter& w, const Report& r) {
   const TracingCost& c = r.tracing;

@@ -11,7 +11,7 @@ std::string place(const WarmUpFinding& f) {
 
 std::string ratio_text(double ratio) { return ratio > 0 ? fixed(ratio, 2) + "x" : "-"; }
 
-Table findings_table(const Report& r) {
+Table findings_table(const Report& r, Listing listing) {
   const WarmUp& w = r.warmup;
   std::vector<const WarmUpFinding*> rows;
   for (const WarmUpFinding& f : w.findings) rows.push_back(&f);
@@ -21,22 +21,24 @@ Table findings_table(const Report& r) {
           {false, false, false, true, true, true, false},
           {},
           {}};
-  for (std::size_t i = 0; i < rows.size() && i < kMaxTableRows; ++i) {
+  const std::size_t shown = listed_count(rows.size(), listing, kMaxTableRows);
+  for (std::size_t i = 0; i < shown; ++i) {
     const WarmUpFinding& f = *rows[i];
     t.rows.push_back({std::string(to_string(f.cause)), f.device < 0 ? "unknown" : std::to_string(f.device), place(f),
                       at(r, f.start_ns), format_duration(f.cost_ns), std::to_string(f.count), f.first_call});
   }
-  t.note = more_rows_note(rows.size(), kMaxTableRows, "warm-up findings");
+  t.note = more_rows_note(rows.size(), shown, "warm-up findings");
   return t;
 }
 
-Table iterations_table(const WarmUp& w) {
+Table iterations_table(const WarmUp& w, Listing listing) {
   Table t{
       {"thread", "series", "GPU", "later", "first GPU", "median GPU", "ratio", "first wall", "median wall", "ratio"},
       {false, false, false, true, true, true, true, true, true, true},
       {},
       {}};
-  for (std::size_t i = 0; i < w.iterations.size() && i < kMaxTableRows; ++i) {
+  const std::size_t shown = listed_count(w.iterations.size(), listing, kMaxTableRows);
+  for (std::size_t i = 0; i < shown; ++i) {
     const IterationWarmUp& it = w.iterations[i];
     const bool wall = it.sync_ratio > 0;
     t.rows.push_back({std::to_string(it.tid), it.series, it.device < 0 ? "several" : std::to_string(it.device),
@@ -45,7 +47,7 @@ Table iterations_table(const WarmUp& w) {
                       wall ? format_duration(it.first_host_ns) : "-",
                       wall ? format_duration(it.steady_host_median_ns) : "-", ratio_text(it.sync_ratio)});
   }
-  t.note = more_rows_note(w.iterations.size(), kMaxTableRows, "loops");
+  t.note = more_rows_note(w.iterations.size(), shown, "loops");
   return t;
 }
 
@@ -89,11 +91,13 @@ void iteration_json(JsonWriter& w, const IterationWarmUp& it) {
 
 }  // namespace
 
-Section warmup_section(const Report& r) {
+Section warmup_section(const Report& r, Listing listing) {
   const WarmUp& w = r.warmup;
-  Section sec{"Warm-up", w.lines, {}};
-  if (!w.findings.empty()) sec.tables.push_back(findings_table(r));
-  if (!w.iterations.empty()) sec.tables.push_back(iterations_table(w));
+  // The lines end with one per compared loop; the lines before them (the total, one per cause) are few.
+  const std::size_t loop_lines = std::min(w.iterations.size(), w.lines.size());
+  Section sec{"Warm-up", listed_lines(w.lines, w.lines.size() - loop_lines, listing, "loop", "loops"), {}};
+  if (!w.findings.empty()) sec.tables.push_back(findings_table(r, listing));
+  if (!w.iterations.empty()) sec.tables.push_back(iterations_table(w, listing));
   return sec;
 }
 

@@ -37,10 +37,12 @@ struct Report {
 
 [[nodiscard]] Report analyze(const Trace& trace);
 
-// Rows shown per table in text and Markdown (JSON lists everything up to kMaxJsonRows).
+// Rows shown per ranked table (kernels, blocking calls, idle causes, ...) in text and Markdown unless Listing::All
+// (JSON lists everything up to kMaxJsonRows). Lists of GPUs and streams show kMaxListedEntries (format.h).
 inline constexpr std::size_t kMaxTableRows = 15;
 inline constexpr std::size_t kMaxJsonRows = 1000;
 
-[[nodiscard]] std::string format_report(const Report& report, Format format);
+// listing applies to text and Markdown only: JSON is the same for both.
+[[nodiscard]] std::string format_report(const Report& report, Format format, Listing listing = Listing::Capped);
 
 }  // namespace gtv::analysis

@@ -67,11 +67,14 @@ struct BusyAnalysis;
 // The same, reusing busy times already computed for the whole trace (analyze_busy(trace)).
 [[nodiscard]] TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy);
 
-[[nodiscard]] std::string format_summary_text(const TraceSummary& summary);
+// listing: every process, thread, GPU, stream and category, or the first kMaxListedEntries of each list.
+[[nodiscard]] std::string format_summary_text(const TraceSummary& summary, Listing listing = Listing::Capped);
 // "rank 1 of 4 (nccl)".
 [[nodiscard]] std::string rank_text(const DistributedInfo& distributed);
 [[nodiscard]] std::string format_summary_json(const TraceSummary& summary);
-// Text, Markdown (same content as text, in a code block) or JSON.
-[[nodiscard]] std::string format_summary(const TraceSummary& summary, Format format);
+// Text, Markdown (same content as text, in a code block) or JSON; listing applies to text and Markdown (JSON lists
+// every entry).
+[[nodiscard]] std::string format_summary(const TraceSummary& summary, Format format,
+                                         Listing listing = Listing::Capped);
 
 }  // namespace gtv::analysis
