@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "gtv/ui/first_view.h"
+#include "gtv/ui/image_file.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
@@ -117,7 +118,7 @@ int run_export(const CommandLine& cl) {
     std::fprintf(stderr, "gtv: %s\n", status.error().message.c_str());
     return 1;
   }
-  std::printf("wrote %s\n", qPrintable(cl.export_options->path));
+  std::fprintf(stderr, "wrote %s\n", qPrintable(cl.export_options->path));  // stdout may be the image
   return 0;
 }
 
@@ -143,11 +144,11 @@ int run_window_shot(const CommandLine& cl) {
   for (const QString& e : errors) std::fprintf(stderr, "gtv: %s\n", qPrintable(e));
   if (auto* tab = window.current_tab()) tab->show_side_tab(cl.side_tab);
   QCoreApplication::processEvents();
-  if (!window.grab().save(cl.window_shot)) {
-    std::fprintf(stderr, "gtv: %s: could not write the picture\n", qPrintable(cl.window_shot));
+  if (Status s = ui::save_picture(window.grab().toImage(), cl.window_shot); !s) {
+    std::fprintf(stderr, "gtv: %s\n", s.error().message.c_str());
     return 1;
   }
-  std::printf("wrote %s\n", qPrintable(cl.window_shot));
+  std::fprintf(stderr, "wrote %s\n", qPrintable(cl.window_shot));  // stdout may be the picture
   return errors.isEmpty() ? 0 : 1;
 }
 

@@ -12,6 +12,7 @@
 #include "gtv/ui/app_palette.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
+#include "gtv/ui/image_file.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
 #include "gtv/ui/run_panel.h"
@@ -81,11 +82,11 @@ int save(QWidget* widget, const QString& out) {
   QCoreApplication::processEvents();
   for (auto* view : widget->findChildren<ui::TimelineView*>()) view->replot_now();
   QCoreApplication::processEvents();
-  if (!widget->grab().save(out)) {
-    std::fprintf(stderr, "gtv: %s: could not write the picture\n", qPrintable(out));
+  if (Status s = ui::save_picture(widget->grab().toImage(), out); !s) {
+    std::fprintf(stderr, "gtv: %s\n", s.error().message.c_str());
     return 1;
   }
-  std::printf("wrote %s\n", qPrintable(out));
+  std::fprintf(stderr, "wrote %s\n", qPrintable(out));  // stdout may be the picture
   return 0;
 }
 

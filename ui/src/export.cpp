@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QImage>
 #include <QPageLayout>
@@ -12,8 +13,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 
+#include "gtv/ui/image_file.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_layers.h"
 #include "gtv/ui/timeline_view.h"
@@ -34,16 +35,62 @@ constexpr std::size_t kCaptionSentences = 2;
 // measured this much wider, so a caption line or legend row never runs past the page edge there.
 constexpr double kTextSlack = 1.06;
 
-bool write_svg(QCustomPlot* plot, const QString& path, int width, int height) {
+// The plot alone is drawn as QCustomPlot's savePng, saveJpg and savePdf draw it (the same files, byte for byte),
+// but into memory: those open the file themselves.
+constexpr int kPlotDotsPerMeter = static_cast<int>(kFigureDpi / 0.0254);  // as QCustomPlot::saveRastered stores
+
+QByteArray render_plot_raster(QCustomPlot* plot, const char* format, int width, int height, double scale,
+                              int quality) {
+  QImage image = plot->toPixmap(width, height, scale).toImage();
+  image.setDotsPerMeterX(kPlotDotsPerMeter);
+  image.setDotsPerMeterY(kPlotDotsPerMeter);
+  return encode_image(image, format, quality);
+}
+
+// As QCustomPlot::savePdf: one page of exactly width x height points, non-cosmetic pens, and the background
+// painted only when it is neither white nor transparent (a PDF page is white already).
+QByteArray render_plot_pdf(TimelineView& view, int width, int height) {
+  QCustomPlot* plot = view.plot();
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  if (!buffer.open(QIODevice::WriteOnly)) return {};
+  QPdfWriter writer(&buffer);
+  writer.setResolution(kFigureDpi);
+  writer.setCreator(QStringLiteral("gtv"));
+  QPageLayout page;
+  page.setMode(QPageLayout::FullPageMode);
+  page.setOrientation(QPageLayout::Portrait);
+  page.setMargins(QMarginsF(0, 0, 0, 0));
+  page.setPageSize(QPageSize(QSizeF(width, height), QPageSize::Point, QString(), QPageSize::ExactMatch));
+  writer.setPageLayout(page);
+  const QColor background = view.theme().background;
+  const bool page_shows_background = background == Qt::white || background.alpha() == 0;
+  QCPPainter painter;
+  if (!painter.begin(&writer)) return {};
+  painter.setMode(QCPPainter::pmVectorized);
+  painter.setMode(QCPPainter::pmNonCosmetic);
+  painter.setWindow(QRect(0, 0, width, height));
+  if (page_shows_background) plot->setBackground(QBrush(Qt::NoBrush));
+  plot->toPainter(&painter, width, height);
+  if (page_shows_background) plot->setBackground(QBrush(background));
+  if (!painter.end()) return {};
+  return bytes;
+}
+
+QByteArray render_plot_svg(QCustomPlot* plot, int width, int height) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  if (!buffer.open(QIODevice::WriteOnly)) return {};
   QSvgGenerator generator;
-  generator.setFileName(path);
+  generator.setOutputDevice(&buffer);
   generator.setSize(QSize(width, height));
   generator.setViewBox(QRect(0, 0, width, height));
   generator.setTitle(QStringLiteral("gtv timeline"));
   QCPPainter painter;
-  if (!painter.begin(&generator)) return false;
+  if (!painter.begin(&generator)) return {};
   plot->toPainter(&painter, width, height);
-  return painter.end();
+  if (!painter.end()) return {};
+  return bytes;
 }
 
 int auto_height(TimelineView& view) {
@@ -53,13 +100,14 @@ int auto_height(TimelineView& view) {
   return std::clamp(static_cast<int>(std::ceil(lanes_px + chrome)), 200, kMaxAutoHeightPx);
 }
 
-bool write_file(TimelineView& view, const QString& suffix, const QString& tmp, const ExportOptions& o, int w, int h) {
+// The plot alone, exactly w x h, in the format of suffix; empty when it could not be drawn.
+QByteArray render_plot(TimelineView& view, const QString& suffix, const ExportOptions& o, int w, int h) {
   QCustomPlot* plot = view.plot();
-  if (suffix == "png") return plot->savePng(tmp, w, h, o.scale);
-  if (suffix == "jpg" || suffix == "jpeg") return plot->saveJpg(tmp, w, h, o.scale, o.jpg_quality);
-  if (suffix == "pdf") return plot->savePdf(tmp, w, h, QCP::epNoCosmetic, QStringLiteral("gtv"));
-  if (suffix == "svg") return write_svg(plot, tmp, w, h);
-  return false;
+  if (suffix == "png") return render_plot_raster(plot, "PNG", w, h, o.scale, -1);
+  if (suffix == "jpg" || suffix == "jpeg") return render_plot_raster(plot, "JPG", w, h, o.scale, o.jpg_quality);
+  if (suffix == "pdf") return render_plot_pdf(view, w, h);
+  if (suffix == "svg") return render_plot_svg(plot, w, h);
+  return {};
 }
 
 QImage metrics_image() {
@@ -176,40 +224,46 @@ void paint_figure(QCPPainter& p, TimelineView& view, const FigurePlan& plan, con
                Qt::AlignLeft | Qt::AlignVCenter, plan.caption_lines[i]);
 }
 
-bool write_figure(TimelineView& view, const QString& suffix, const QString& tmp, const ExportOptions& o, int w,
-                  const FigurePlan& plan) {
+// The figure in the format of suffix; empty when it could not be drawn.
+QByteArray render_figure(TimelineView& view, const QString& suffix, const ExportOptions& o, int w,
+                         const FigurePlan& plan) {
   const int h = static_cast<int>(std::ceil(plan.layout.height_px));
   QCPPainter p;
-  if (suffix == "svg") {
-    QSvgGenerator generator;
-    generator.setFileName(tmp);
-    generator.setResolution(kFigureDpi);
-    generator.setSize(QSize(w, h));
-    generator.setViewBox(QRect(0, 0, w, h));
-    generator.setTitle(o.figure->title);
-    if (!p.begin(&generator)) return false;
-    paint_figure(p, view, plan, *o.figure, w);
-    return p.end();
-  }
-  if (suffix == "pdf") {
-    QPdfWriter writer(tmp);
+  if (suffix == "svg" || suffix == "pdf") {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly)) return {};
+    if (suffix == "svg") {
+      QSvgGenerator generator;
+      generator.setOutputDevice(&buffer);
+      generator.setResolution(kFigureDpi);
+      generator.setSize(QSize(w, h));
+      generator.setViewBox(QRect(0, 0, w, h));
+      generator.setTitle(o.figure->title);
+      if (!p.begin(&generator)) return {};
+      paint_figure(p, view, plan, *o.figure, w);
+      if (!p.end()) return {};
+      return bytes;
+    }
+    QPdfWriter writer(&buffer);
     writer.setResolution(kFigureDpi);
     writer.setCreator(QStringLiteral("gtv"));
     writer.setTitle(o.figure->title);
     const QSizeF points(w * 72.0 / kFigureDpi, h * 72.0 / kFigureDpi);
     writer.setPageLayout(QPageLayout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch),
                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-    if (!p.begin(&writer)) return false;
+    if (!p.begin(&writer)) return {};
     p.setMode(QCPPainter::pmNonCosmetic);
     paint_figure(p, view, plan, *o.figure, w);
-    return p.end();
+    if (!p.end()) return {};
+    return bytes;
   }
   QImage image(static_cast<int>(std::lround(w * o.scale)), static_cast<int>(std::lround(h * o.scale)),
                QImage::Format_ARGB32);
   image.setDotsPerMeterX(kDotsPerMeter);
   image.setDotsPerMeterY(kDotsPerMeter);
   image.fill(view.theme().background);
-  if (!p.begin(&image)) return false;
+  if (!p.begin(&image)) return {};
   p.setRenderHint(QPainter::Antialiasing);
   p.setRenderHint(QPainter::TextAntialiasing);
   if (o.scale != 1.0) {
@@ -217,9 +271,9 @@ bool write_figure(TimelineView& view, const QString& suffix, const QString& tmp,
     p.setMode(QCPPainter::pmNonCosmetic);
   }
   paint_figure(p, view, plan, *o.figure, w);
-  if (!p.end()) return false;
-  if (suffix == "png") return image.save(tmp, "PNG");
-  return image.convertToFormat(QImage::Format_RGB32).save(tmp, "JPG", o.jpg_quality);
+  if (!p.end()) return {};
+  if (suffix == "png") return encode_image(image, "PNG");
+  return encode_image(image.convertToFormat(QImage::Format_RGB32), "JPG", o.jpg_quality);
 }
 
 }  // namespace
@@ -238,26 +292,17 @@ Status export_timeline(TimelineView& view, const ExportOptions& o) {
     view.fit();
   if (o.whole_trace) view.set_scroll_px(0);
   const int w = o.width_px > 0 ? o.width_px : kDefaultWidthPx;
-  const QString tmp = o.path + QStringLiteral(".part");
-  bool ok = false;
-  if (o.figure) {
-    ok = write_figure(view, suffix, tmp, o, w, plan_figure(view, o, w, auto_height(view)));
-  } else {
-    const int h = o.height_px > 0 ? o.height_px : auto_height(view);
-    ok = write_file(view, suffix, tmp, o, w, h);
-  }
+  // Every format is drawn into memory first, so nothing is written unless the whole image could be drawn.
+  QByteArray bytes;
+  if (o.figure)
+    bytes = render_figure(view, suffix, o, w, plan_figure(view, o, w, auto_height(view)));
+  else
+    bytes = render_plot(view, suffix, o, w, o.height_px > 0 ? o.height_px : auto_height(view));
   view.set_window(old_window);
   view.set_scroll_px(old_scroll);
   view.replot_now();
-  if (!ok) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp.toStdString(), ignored);
-    return Error{o.path.toStdString() + ": could not write the image"};
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp.toStdString(), o.path.toStdString(), ec);
-  if (ec) return Error{o.path.toStdString() + ": " + ec.message()};
-  return ok_status();
+  if (bytes.isEmpty()) return Error{o.path.toStdString() + ": could not write the image"};
+  return write_image_file(o.path, bytes);
 }
 
 FigureLayout export_figure_layout(TimelineView& view, const ExportOptions& o) {

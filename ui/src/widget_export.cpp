@@ -1,5 +1,6 @@
 #include "gtv/ui/widget_export.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QImage>
 #include <QPageLayout>
@@ -9,8 +10,8 @@
 #include <QSvgGenerator>
 #include <QWidget>
 #include <cmath>
-#include <filesystem>
 
+#include "gtv/ui/image_file.h"
 #include "gtv/ui/timeline_view.h"
 
 namespace gtv::ui {
@@ -18,7 +19,7 @@ namespace {
 
 constexpr int kDpi = 96;
 
-bool write_raster(QWidget& widget, const QString& tmp, const char* format, double scale) {
+QByteArray render_raster(QWidget& widget, const char* format, double scale) {
   const QSize size_px(static_cast<int>(std::ceil(widget.width() * scale)),
                       static_cast<int>(std::ceil(widget.height() * scale)));
   QImage image(size_px, QImage::Format_ARGB32_Premultiplied);
@@ -28,31 +29,39 @@ bool write_raster(QWidget& widget, const QString& tmp, const char* format, doubl
     QPainter painter(&image);
     widget.render(&painter);
   }
-  return image.save(tmp, format);
+  return encode_image(image, format);
 }
 
-bool write_svg(QWidget& widget, const QString& tmp) {
+QByteArray render_svg(QWidget& widget) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  if (!buffer.open(QIODevice::WriteOnly)) return {};
   QSvgGenerator generator;
-  generator.setFileName(tmp);
+  generator.setOutputDevice(&buffer);
   generator.setSize(widget.size());
   generator.setViewBox(QRect(QPoint(0, 0), widget.size()));
   generator.setResolution(kDpi);
   generator.setTitle(QStringLiteral("gtv"));
   QPainter painter;
-  if (!painter.begin(&generator)) return false;
+  if (!painter.begin(&generator)) return {};
   widget.render(&painter);
-  return painter.end();
+  if (!painter.end()) return {};
+  return bytes;
 }
 
-bool write_pdf(QWidget& widget, const QString& tmp) {
-  QPdfWriter writer(tmp);
+QByteArray render_pdf(QWidget& widget) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  if (!buffer.open(QIODevice::WriteOnly)) return {};
+  QPdfWriter writer(&buffer);
   writer.setResolution(kDpi);
   writer.setPageSize(QPageSize(QSizeF(widget.width(), widget.height()) * 72.0 / kDpi, QPageSize::Point));
   writer.setPageMargins(QMarginsF(0, 0, 0, 0));
   QPainter painter;
-  if (!painter.begin(&writer)) return false;
+  if (!painter.begin(&writer)) return {};
   widget.render(&painter);
-  return painter.end();
+  if (!painter.end()) return {};
+  return bytes;
 }
 
 }  // namespace
@@ -61,26 +70,19 @@ Status export_widget(QWidget& widget, const QString& path, double scale) {
   // The plots draw from buffers: bring them up to date first.
   for (auto* view : widget.findChildren<TimelineView*>()) view->replot_now();
   const QString suffix = QFileInfo(path).suffix().toLower();
-  const QString tmp = path + QStringLiteral(".part");
-  bool ok = false;
+  QByteArray bytes;
   if (suffix == QLatin1String("png"))
-    ok = write_raster(widget, tmp, "PNG", scale);
+    bytes = render_raster(widget, "PNG", scale);
   else if (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg"))
-    ok = write_raster(widget, tmp, "JPG", scale);
+    bytes = render_raster(widget, "JPG", scale);
   else if (suffix == QLatin1String("svg"))
-    ok = write_svg(widget, tmp);
+    bytes = render_svg(widget);
   else if (suffix == QLatin1String("pdf"))
-    ok = write_pdf(widget, tmp);
+    bytes = render_pdf(widget);
   else
     return Error{path.toStdString() + ": unknown image format (png, jpg, svg, pdf)"};
-  std::error_code ec;
-  if (!ok) {
-    std::filesystem::remove(tmp.toStdString(), ec);
-    return Error{path.toStdString() + ": could not write the image"};
-  }
-  std::filesystem::rename(tmp.toStdString(), path.toStdString(), ec);
-  if (ec) return Error{path.toStdString() + ": " + ec.message()};
-  return ok_status();
+  if (bytes.isEmpty()) return Error{path.toStdString() + ": could not write the image"};
+  return write_image_file(path, bytes);
 }
 
 }  // namespace gtv::ui

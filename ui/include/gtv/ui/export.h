@@ -1,9 +1,11 @@
 #pragma once
 // Image export of a timeline: PNG and JPG (raster, with a scale factor for print), PDF (vector, through
-// QCustomPlot) and SVG (QSvgGenerator). The format follows the file extension; files are written to a
-// temporary name and renamed, so a failed export never leaves half a file. With a figure (ExportOptions::figure)
-// the image is ready for a paper or a slide: a title line above the plot, the legend of exactly what the image
-// shows and the verdict as a caption below it (figure_layout.h places them, never over the plot).
+// QCustomPlot) and SVG (QSvgGenerator). The format follows the file extension; the image is drawn into memory and
+// then written with gtv's output rules (image_file.h: a symlink's target is written, a FIFO or device is streamed
+// into, a directory is refused, a regular file is replaced atomically keeping its mode), so a failed export never
+// leaves half a file. With a figure (ExportOptions::figure) the image is ready for a paper or a slide: a title
+// line above the plot, the legend of exactly what the image shows and the verdict as a caption below it
+// (figure_layout.h places them, never over the plot).
 #include <QString>
 #include <optional>
 #include <string_view>
