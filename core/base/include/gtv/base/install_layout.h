@@ -1,0 +1,19 @@
+#pragma once
+// Where gtv's programs find their data and each other, installed (bin/, share/gtv/, libexec/gtv/ under one prefix,
+// found from the running executable, so a moved or unpacked tree still works) or in the build tree.
+#include <filesystem>
+
+namespace gtv {
+
+// The folder of the running executable (/proc/self/exe); empty when it cannot be read.
+[[nodiscard]] std::filesystem::path executable_dir();
+
+// The folder with the bundled recordings (traces/) and the scenario texts (scenarios/): $GTV_DATA_DIR when set;
+// else share/gtv next to an installed executable's bin/ when it exists; else the source tree's resources/.
+[[nodiscard]] std::filesystem::path data_dir();
+
+// The program that runs experiments (gtv-run, the only one that loads LibTorch and CUPTI): $GTV_RUN when set; else
+// libexec/gtv/gtv-run next to an installed executable's bin/ when it exists; else the build tree's app/run/gtv-run.
+[[nodiscard]] std::filesystem::path runner_executable();
+
+}  // namespace gtv
