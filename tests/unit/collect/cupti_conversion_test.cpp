@@ -10,8 +10,8 @@ namespace {
 
 constexpr std::uint64_t kT0 = 1'764'470'000'000'000'000ull;
 
-CUpti_ActivityKernel10 make_kernel() {
-  CUpti_ActivityKernel10 k{};
+KernelActivity make_kernel() {
+  KernelActivity k{};
   k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
   k.start = kT0 + 1'000;
   k.end = kT0 + 26'000;
@@ -54,7 +54,7 @@ TEST(CuptiConversion, KernelFieldsAndDemangledName) {
 }
 
 TEST(CuptiConversion, KernelWithoutSmCountOrValidStreamOrMangledName) {
-  CUpti_ActivityKernel10 k = make_kernel();
+  KernelActivity k = make_kernel();
   k.streamId = CUPTI_INVALID_STREAM_ID;
   k.name = "plain_c_kernel";
   const KernelRecord r = to_kernel_record(k, 0);
@@ -66,7 +66,7 @@ TEST(CuptiConversion, KernelWithoutSmCountOrValidStreamOrMangledName) {
 }
 
 TEST(CuptiConversion, MemcpyKindsAndPageableVersusPinned) {
-  CUpti_ActivityMemcpy6 m{};
+  MemcpyActivity m{};
   m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
   m.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_DTOH;
   m.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
@@ -90,7 +90,7 @@ TEST(CuptiConversion, MemcpyKindsAndPageableVersusPinned) {
 }
 
 TEST(CuptiConversion, PeerCopyKeepsBothDevices) {
-  CUpti_ActivityMemcpyPtoP4 m{};
+  PeerMemcpyActivity m{};
   m.kind = CUPTI_ACTIVITY_KIND_MEMCPY2;
   m.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
   m.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
@@ -112,7 +112,7 @@ TEST(CuptiConversion, PeerCopyKeepsBothDevices) {
 }
 
 TEST(CuptiConversion, Memset) {
-  CUpti_ActivityMemset4 m{};
+  MemsetActivity m{};
   m.kind = CUPTI_ACTIVITY_KIND_MEMSET;
   m.value = 0;
   m.bytes = 4096;
@@ -160,7 +160,7 @@ TEST(CuptiConversion, ApiNamesLoseTheRuntimeVersionSuffixOnly) {
 }
 
 TEST(CuptiConversion, SynchronizationTypes) {
-  CUpti_ActivitySynchronization2 s{};
+  SyncActivity s{};
   s.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
   s.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE;
   s.start = kT0 + 100;
@@ -196,7 +196,7 @@ TEST(CuptiConversion, CopyAndMemoryKindTables) {
 }
 
 TEST(CuptiConversion, OverheadOnAThreadOrOnADevice) {
-  CUpti_ActivityOverhead3 o{};
+  OverheadActivity o{};
   o.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
   o.overheadKind = CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING;
   o.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
@@ -220,7 +220,7 @@ TEST(CuptiConversion, OverheadOnAThreadOrOnADevice) {
 }
 
 TEST(CuptiConversion, DeviceAndContext) {
-  CUpti_ActivityDevice5 d{};
+  DeviceActivity d{};
   d.kind = CUPTI_ACTIVITY_KIND_DEVICE;
   d.id = 1;
   d.name = "NVIDIA H200";
@@ -229,7 +229,7 @@ TEST(CuptiConversion, DeviceAndContext) {
   d.computeCapabilityMinor = 0;
   d.numMultiprocessors = 132;
   EXPECT_EQ(to_device_record(d).info, (DeviceInfo{1, "NVIDIA H200", 150'121'971'712, 9, 0, 132}));
-  CUpti_ActivityContext3 c{};
+  ContextActivity c{};
   c.kind = CUPTI_ACTIVITY_KIND_CONTEXT;
   c.contextId = 4;
   c.deviceId = 1;
@@ -241,7 +241,7 @@ TEST(CuptiConversion, DeviceAndContext) {
 }
 
 TEST(CuptiConversion, MemoryAllocationsAndReleases) {
-  CUpti_ActivityMemory4 m{};
+  MemoryActivity m{};
   m.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
   m.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
   m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
@@ -263,8 +263,8 @@ TEST(CuptiConversion, MemoryAllocationsAndReleases) {
   EXPECT_FALSE(to_memory_record(m));
 }
 
-CUpti_ActivityMarker2 marker(std::uint32_t flags, std::uint32_t id, std::uint64_t t, const char* name) {
-  CUpti_ActivityMarker2 m{};
+MarkerActivity marker(std::uint32_t flags, std::uint32_t id, std::uint64_t t, const char* name) {
+  MarkerActivity m{};
   m.kind = CUPTI_ACTIVITY_KIND_MARKER;
   m.flags = static_cast<CUpti_ActivityFlag>(flags);
   m.id = id;

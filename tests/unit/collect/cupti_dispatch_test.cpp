@@ -17,18 +17,18 @@ constexpr std::uint64_t kT0 = 1'764'470'000'000'000'000ull;
 
 std::size_t record_size(CUpti_ActivityKind kind) {
   switch (kind) {
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(CUpti_ActivityKernel10);
-    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(CUpti_ActivityMemcpy6);
-    case CUPTI_ACTIVITY_KIND_MEMCPY2: return sizeof(CUpti_ActivityMemcpyPtoP4);
-    case CUPTI_ACTIVITY_KIND_MEMSET: return sizeof(CUpti_ActivityMemset4);
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(KernelActivity);
+    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(MemcpyActivity);
+    case CUPTI_ACTIVITY_KIND_MEMCPY2: return sizeof(PeerMemcpyActivity);
+    case CUPTI_ACTIVITY_KIND_MEMSET: return sizeof(MemsetActivity);
     case CUPTI_ACTIVITY_KIND_RUNTIME:
     case CUPTI_ACTIVITY_KIND_DRIVER: return sizeof(CUpti_ActivityAPI);
-    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: return sizeof(CUpti_ActivitySynchronization2);
-    case CUPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(CUpti_ActivityOverhead3);
-    case CUPTI_ACTIVITY_KIND_MARKER: return sizeof(CUpti_ActivityMarker2);
-    case CUPTI_ACTIVITY_KIND_DEVICE: return sizeof(CUpti_ActivityDevice5);
-    case CUPTI_ACTIVITY_KIND_CONTEXT: return sizeof(CUpti_ActivityContext3);
-    case CUPTI_ACTIVITY_KIND_MEMORY2: return sizeof(CUpti_ActivityMemory4);
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: return sizeof(SyncActivity);
+    case CUPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(OverheadActivity);
+    case CUPTI_ACTIVITY_KIND_MARKER: return sizeof(MarkerActivity);
+    case CUPTI_ACTIVITY_KIND_DEVICE: return sizeof(DeviceActivity);
+    case CUPTI_ACTIVITY_KIND_CONTEXT: return sizeof(ContextActivity);
+    case CUPTI_ACTIVITY_KIND_MEMORY2: return sizeof(MemoryActivity);
     case CUPTI_ACTIVITY_KIND_NAME: return sizeof(CUpti_ActivityName);
     default: return 0;
   }
@@ -85,8 +85,8 @@ std::string fake_namer(ApiKind api, std::uint32_t cbid) {
   return (api == ApiKind::Runtime ? "runtime#" : "driver#") + std::to_string(cbid);
 }
 
-CUpti_ActivityKernel10 kernel(std::uint32_t device, std::uint32_t stream, std::uint32_t corr, std::uint64_t start) {
-  CUpti_ActivityKernel10 k{};
+KernelActivity kernel(std::uint32_t device, std::uint32_t stream, std::uint32_t corr, std::uint64_t start) {
+  KernelActivity k{};
   k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
   k.start = start;
   k.end = start + 1'000;
@@ -111,8 +111,8 @@ CUpti_ActivityAPI api(CUpti_ActivityKind kind, std::uint32_t cbid, std::uint32_t
   return a;
 }
 
-CUpti_ActivityMarker2 marker(std::uint32_t flags, std::uint32_t id, std::uint64_t t, const char* name) {
-  CUpti_ActivityMarker2 m{};
+MarkerActivity marker(std::uint32_t flags, std::uint32_t id, std::uint64_t t, const char* name) {
+  MarkerActivity m{};
   m.kind = CUPTI_ACTIVITY_KIND_MARKER;
   m.flags = static_cast<CUpti_ActivityFlag>(flags);
   m.id = id;
@@ -126,7 +126,7 @@ CUpti_ActivityMarker2 marker(std::uint32_t flags, std::uint32_t id, std::uint64_
 
 SyntheticBuffer mixed_buffer() {
   SyntheticBuffer b;
-  CUpti_ActivityDevice5 d{};
+  DeviceActivity d{};
   d.kind = CUPTI_ACTIVITY_KIND_DEVICE;
   d.id = 0;
   d.name = "NVIDIA H200";
@@ -135,7 +135,7 @@ SyntheticBuffer mixed_buffer() {
   b.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 1, kT0 + 100));
   b.add(api(CUPTI_ACTIVITY_KIND_DRIVER, 17, 1, kT0 + 150));
   b.add(kernel(0, 7, 1, kT0 + 2'000));
-  CUpti_ActivityMemcpy6 m{};
+  MemcpyActivity m{};
   m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
   m.start = kT0 + 3'000;
   m.end = kT0 + 3'500;
@@ -231,22 +231,22 @@ TEST(CuptiDispatch, EmptyAndMissingBuffersDeliverNothing) {
 
 SyntheticBuffer all_other_kinds_buffer() {
   SyntheticBuffer b;
-  CUpti_ActivityMemcpyPtoP4 peer{};
+  PeerMemcpyActivity peer{};
   peer.kind = CUPTI_ACTIVITY_KIND_MEMCPY2;
   b.add(peer);
-  CUpti_ActivityMemset4 set{};
+  MemsetActivity set{};
   set.kind = CUPTI_ACTIVITY_KIND_MEMSET;
   b.add(set);
-  CUpti_ActivitySynchronization2 sync{};
+  SyncActivity sync{};
   sync.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
   b.add(sync);
-  CUpti_ActivityOverhead3 overhead{};
+  OverheadActivity overhead{};
   overhead.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
   b.add(overhead);
-  CUpti_ActivityContext3 context{};
+  ContextActivity context{};
   context.kind = CUPTI_ACTIVITY_KIND_CONTEXT;
   b.add(context);
-  CUpti_ActivityMemory4 memory{};
+  MemoryActivity memory{};
   memory.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
   memory.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
   b.add(memory);

@@ -23,44 +23,44 @@ bool ActivityDispatcher::handle(const CUpti_Activity& record) {
   switch (record.kind) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
     case CUPTI_ACTIVITY_KIND_KERNEL:
-      on_kernel(reinterpret_cast<const CUpti_ActivityKernel10&>(record));
+      on_kernel(reinterpret_cast<const KernelActivity&>(record));
       break;
     case CUPTI_ACTIVITY_KIND_MEMCPY:
-      sink_.onMemcpy(to_memcpy_record(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record)));
+      sink_.onMemcpy(to_memcpy_record(reinterpret_cast<const MemcpyActivity&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_MEMCPY2:
-      sink_.onMemcpy(to_memcpy_record(reinterpret_cast<const CUpti_ActivityMemcpyPtoP4&>(record)));
+      sink_.onMemcpy(to_memcpy_record(reinterpret_cast<const PeerMemcpyActivity&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_MEMSET:
-      sink_.onMemset(to_memset_record(reinterpret_cast<const CUpti_ActivityMemset4&>(record)));
+      sink_.onMemset(to_memset_record(reinterpret_cast<const MemsetActivity&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_RUNTIME:
-      on_api(reinterpret_cast<const CUpti_ActivityAPI&>(record), ApiKind::Runtime);
+      on_api(reinterpret_cast<const ApiActivity&>(record), ApiKind::Runtime);
       break;
     case CUPTI_ACTIVITY_KIND_DRIVER:
-      on_api(reinterpret_cast<const CUpti_ActivityAPI&>(record), ApiKind::Driver);
+      on_api(reinterpret_cast<const ApiActivity&>(record), ApiKind::Driver);
       break;
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
-      sink_.onSync(to_sync_record(reinterpret_cast<const CUpti_ActivitySynchronization2&>(record)));
+      sink_.onSync(to_sync_record(reinterpret_cast<const SyncActivity&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_OVERHEAD:
-      sink_.onOverhead(to_overhead_record(reinterpret_cast<const CUpti_ActivityOverhead3&>(record)));
+      sink_.onOverhead(to_overhead_record(reinterpret_cast<const OverheadActivity&>(record)));
       break;
-    case CUPTI_ACTIVITY_KIND_MARKER: on_marker(reinterpret_cast<const CUpti_ActivityMarker2&>(record)); break;
+    case CUPTI_ACTIVITY_KIND_MARKER: on_marker(reinterpret_cast<const MarkerActivity&>(record)); break;
     case CUPTI_ACTIVITY_KIND_DEVICE:
-      add_device(to_device_record(reinterpret_cast<const CUpti_ActivityDevice5&>(record)));
+      add_device(to_device_record(reinterpret_cast<const DeviceActivity&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_CONTEXT:
-      sink_.onContext(to_context_record(reinterpret_cast<const CUpti_ActivityContext3&>(record)));
+      sink_.onContext(to_context_record(reinterpret_cast<const ContextActivity&>(record)));
       break;
-    case CUPTI_ACTIVITY_KIND_MEMORY2: on_memory(reinterpret_cast<const CUpti_ActivityMemory4&>(record)); break;
+    case CUPTI_ACTIVITY_KIND_MEMORY2: on_memory(reinterpret_cast<const MemoryActivity&>(record)); break;
     default: ++ignored_; return false;
   }
   ++delivered_;
   return true;
 }
 
-void ActivityDispatcher::on_kernel(const CUpti_ActivityKernel10& k) {
+void ActivityDispatcher::on_kernel(const KernelActivity& k) {
   std::int32_t sm_count = 0;
   {
     std::lock_guard lock(mutex_);
@@ -70,11 +70,11 @@ void ActivityDispatcher::on_kernel(const CUpti_ActivityKernel10& k) {
   sink_.onKernel(to_kernel_record(k, sm_count));
 }
 
-void ActivityDispatcher::on_api(const CUpti_ActivityAPI& a, ApiKind api) {
+void ActivityDispatcher::on_api(const ApiActivity& a, ApiKind api) {
   sink_.onApiCall(to_api_record(a, api, namer_(api, a.cbid)));
 }
 
-void ActivityDispatcher::on_marker(const CUpti_ActivityMarker2& m) {
+void ActivityDispatcher::on_marker(const MarkerActivity& m) {
   std::optional<MarkerRecord> done;
   {
     std::lock_guard lock(mutex_);
@@ -91,7 +91,7 @@ void ActivityDispatcher::add_device(const DeviceRecord& r) {
   sink_.onDevice(r);
 }
 
-void ActivityDispatcher::on_memory(const CUpti_ActivityMemory4& m) {
+void ActivityDispatcher::on_memory(const MemoryActivity& m) {
   if (auto r = to_memory_record(m)) sink_.onMemory(*r);
 }
 

@@ -39,10 +39,10 @@ class ActivityDispatcher {
   [[nodiscard]] std::size_t ignored() const { return ignored_.load(); }
 
  private:
-  void on_kernel(const CUpti_ActivityKernel10& k);
-  void on_api(const CUpti_ActivityAPI& a, ApiKind api);
-  void on_marker(const CUpti_ActivityMarker2& m);
-  void on_memory(const CUpti_ActivityMemory4& m);
+  void on_kernel(const KernelActivity& k);
+  void on_api(const ApiActivity& a, ApiKind api);
+  void on_marker(const MarkerActivity& m);
+  void on_memory(const MemoryActivity& m);
 
   ActivitySink& sink_;
   ApiNamer namer_;

@@ -99,7 +99,7 @@ void fill_gpu_activity(Record& r, const Activity& a) {
   r.correlation_id = a.correlationId;
 }
 
-KernelRecord to_kernel_record(const CUpti_ActivityKernel10& k, std::int32_t sm_count) {
+KernelRecord to_kernel_record(const KernelActivity& k, std::int32_t sm_count) {
   KernelRecord r;
   r.name = demangle(k.name);
   fill_gpu_activity(r, k);
@@ -118,7 +118,7 @@ KernelRecord to_kernel_record(const CUpti_ActivityKernel10& k, std::int32_t sm_c
   return r;
 }
 
-MemcpyRecord to_memcpy_record(const CUpti_ActivityMemcpy6& m) {
+MemcpyRecord to_memcpy_record(const MemcpyActivity& m) {
   MemcpyRecord r;
   fill_gpu_activity(r, m);
   // correlationId joins the driver call; with driver tracing off CUPTI may give only the runtime one.
@@ -130,7 +130,7 @@ MemcpyRecord to_memcpy_record(const CUpti_ActivityMemcpy6& m) {
   return r;
 }
 
-MemcpyRecord to_memcpy_record(const CUpti_ActivityMemcpyPtoP4& m) {
+MemcpyRecord to_memcpy_record(const PeerMemcpyActivity& m) {
   MemcpyRecord r;
   fill_gpu_activity(r, m);
   r.detail.bytes = static_cast<std::int64_t>(m.bytes);
@@ -143,7 +143,7 @@ MemcpyRecord to_memcpy_record(const CUpti_ActivityMemcpyPtoP4& m) {
   return r;
 }
 
-MemsetRecord to_memset_record(const CUpti_ActivityMemset4& m) {
+MemsetRecord to_memset_record(const MemsetActivity& m) {
   MemsetRecord r;
   fill_gpu_activity(r, m);
   r.detail.bytes = static_cast<std::int64_t>(m.bytes);
@@ -152,7 +152,7 @@ MemsetRecord to_memset_record(const CUpti_ActivityMemset4& m) {
   return r;
 }
 
-ApiCallRecord to_api_record(const CUpti_ActivityAPI& a, ApiKind api, std::string name) {
+ApiCallRecord to_api_record(const ApiActivity& a, ApiKind api, std::string name) {
   ApiCallRecord r;
   r.api = api;
   r.cbid = a.cbid;
@@ -166,7 +166,7 @@ ApiCallRecord to_api_record(const CUpti_ActivityAPI& a, ApiKind api, std::string
   return r;
 }
 
-SyncRecord to_sync_record(const CUpti_ActivitySynchronization2& s) {
+SyncRecord to_sync_record(const SyncActivity& s) {
   SyncRecord r;
   r.kind = sync_kind_from_cupti(s.type);
   r.start_ns = static_cast<UnixNs>(s.start);

@@ -1,7 +1,8 @@
 #pragma once
 // Raw CUPTI activity records -> gtv records. Pure functions: no CUPTI calls, so they are unit-tested with
-// synthetic records on machines without a GPU. The struct versions are the ones CUDA 13's CUPTI emits
-// (cupti_activity.h; older versions live in cupti_activity_deprecated.h and are never produced by it).
+// synthetic records on machines without a GPU. The record layouts are named in cupti_records.h. The work on the
+// timeline (kernels, copies, memsets, API calls, synchronizations) converts in record_conversion.cpp; the records
+// about the machine and the tracer, and NVTX markers, in machine_and_marker_records.cpp.
 #include <cupti.h>
 
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "cupti_records.h"
 #include "gtv/collect/records.h"
 
 namespace gtv::collect::cupti {
@@ -31,25 +33,25 @@ namespace gtv::collect::cupti {
 [[nodiscard]] std::int64_t id_or_unknown(std::uint32_t cupti_id);
 
 // sm_count: multiprocessors of the kernel's device (from its DEVICE record), 0 if unknown; gives blocks per SM.
-[[nodiscard]] KernelRecord to_kernel_record(const CUpti_ActivityKernel10& k, std::int32_t sm_count);
-[[nodiscard]] MemcpyRecord to_memcpy_record(const CUpti_ActivityMemcpy6& m);
-[[nodiscard]] MemcpyRecord to_memcpy_record(const CUpti_ActivityMemcpyPtoP4& m);
-[[nodiscard]] MemsetRecord to_memset_record(const CUpti_ActivityMemset4& m);
+[[nodiscard]] KernelRecord to_kernel_record(const KernelActivity& k, std::int32_t sm_count);
+[[nodiscard]] MemcpyRecord to_memcpy_record(const MemcpyActivity& m);
+[[nodiscard]] MemcpyRecord to_memcpy_record(const PeerMemcpyActivity& m);
+[[nodiscard]] MemsetRecord to_memset_record(const MemsetActivity& m);
 // name: cuptiGetCallbackName's answer, looked up by the caller (a CUPTI call, so not done here).
-[[nodiscard]] ApiCallRecord to_api_record(const CUpti_ActivityAPI& a, ApiKind api, std::string name);
-[[nodiscard]] SyncRecord to_sync_record(const CUpti_ActivitySynchronization2& s);
-[[nodiscard]] OverheadRecord to_overhead_record(const CUpti_ActivityOverhead3& o);
-[[nodiscard]] DeviceRecord to_device_record(const CUpti_ActivityDevice5& d);
-[[nodiscard]] ContextRecord to_context_record(const CUpti_ActivityContext3& c);
+[[nodiscard]] ApiCallRecord to_api_record(const ApiActivity& a, ApiKind api, std::string name);
+[[nodiscard]] SyncRecord to_sync_record(const SyncActivity& s);
+[[nodiscard]] OverheadRecord to_overhead_record(const OverheadActivity& o);
+[[nodiscard]] DeviceRecord to_device_record(const DeviceActivity& d);
+[[nodiscard]] ContextRecord to_context_record(const ContextActivity& c);
 // nullopt for operations other than allocation and release (pool bookkeeping).
-[[nodiscard]] std::optional<MemoryRecord> to_memory_record(const CUpti_ActivityMemory4& m);
+[[nodiscard]] std::optional<MemoryRecord> to_memory_record(const MemoryActivity& m);
 
 // NVTX ranges arrive as two MARKER records: the start (with a name) and the end (same id, no name), possibly
 // in different buffers. Instantaneous markers come as one record.
 class MarkerPairer {
  public:
   // The finished marker when r completes one (an end whose start was seen, or an instant), else nullopt.
-  [[nodiscard]] std::optional<MarkerRecord> add(const CUpti_ActivityMarker2& r);
+  [[nodiscard]] std::optional<MarkerRecord> add(const MarkerActivity& r);
   // Starts still waiting for their end (ranges left open when recording stopped).
   [[nodiscard]] std::size_t open_count() const { return open_.size(); }
   // Ends whose start was never seen (the start came before recording began).

@@ -5,7 +5,7 @@
 
 namespace gtv::collect::cupti {
 
-OverheadRecord to_overhead_record(const CUpti_ActivityOverhead3& o) {
+OverheadRecord to_overhead_record(const OverheadActivity& o) {
   OverheadRecord r;
   r.name = std::string(overhead_name(o.overheadKind));
   r.start_ns = static_cast<UnixNs>(o.start);
@@ -23,7 +23,7 @@ OverheadRecord to_overhead_record(const CUpti_ActivityOverhead3& o) {
   return r;
 }
 
-DeviceRecord to_device_record(const CUpti_ActivityDevice5& d) {
+DeviceRecord to_device_record(const DeviceActivity& d) {
   DeviceRecord r;
   r.info.index = static_cast<std::int32_t>(d.id);
   r.info.name = d.name != nullptr ? d.name : "";
@@ -34,11 +34,11 @@ DeviceRecord to_device_record(const CUpti_ActivityDevice5& d) {
   return r;
 }
 
-ContextRecord to_context_record(const CUpti_ActivityContext3& c) {
+ContextRecord to_context_record(const ContextActivity& c) {
   return ContextRecord{c.contextId, static_cast<std::int32_t>(c.deviceId), static_cast<std::int64_t>(c.nullStreamId)};
 }
 
-std::optional<MemoryRecord> to_memory_record(const CUpti_ActivityMemory4& m) {
+std::optional<MemoryRecord> to_memory_record(const MemoryActivity& m) {
   MemoryRecord r;
   if (m.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION)
     r.operation = MemoryOperation::Allocate;
@@ -57,7 +57,7 @@ std::optional<MemoryRecord> to_memory_record(const CUpti_ActivityMemory4& m) {
   return r;
 }
 
-std::optional<MarkerRecord> MarkerPairer::add(const CUpti_ActivityMarker2& m) {
+std::optional<MarkerRecord> MarkerPairer::add(const MarkerActivity& m) {
   const bool instant = (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) != 0;
   const bool start = (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_START) != 0 || (!instant && m.name != nullptr &&
                                                                             (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_END) == 0);
