@@ -1,5 +1,5 @@
 #pragma once
-// Headless pictures of issue 7's modes for docs/screenshots (no display needed):
+// Headless pictures of the compare, classroom and window views for docs/screenshots (no display needed):
 // Each takes --dark for the dark theme over the whole picture.
 //   gtv --compare-shot OUT.png [--size WxH] TRACE_A TRACE_B [...]   runs stacked and aligned
 //   gtv --classroom-shot OUT.png [--size WxH] [--cursor F] [--reveal] TRACE

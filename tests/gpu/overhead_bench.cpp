@@ -1,4 +1,4 @@
-// gtv's tracing overhead on the seed's loop (issue 3, "Overhead"): the synchronized wall time of `sequential`'s
+// gtv's tracing overhead on the seed's loop: the synchronized wall time of `sequential`'s
 // timed loop with gtv tracing (CUPTI + op callbacks) against without. Each run is a fresh process (CUPTI allows
 // one client per process and a fresh process also gets a cold start like a user's run); the rounds alternate.
 //
