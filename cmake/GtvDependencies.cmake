@@ -3,6 +3,7 @@
 find_package(ZLIB REQUIRED)
 find_package(simdjson REQUIRED)
 find_package(Threads REQUIRED)
+find_package(SQLite3 REQUIRED)  # gtv_io reads Nsight Systems SQLite exports (Debian: libsqlite3-dev)
 
 find_package(Qt6 QUIET COMPONENTS Widgets PrintSupport Svg Test)
 set(GTV_GUI_FOUND OFF)

@@ -14,7 +14,8 @@ bool valid_span(TimeNs start_ns, TimeNs end_ns) {
 }  // namespace
 
 void TraceAssembler::apply_names() {
-  for (const auto& [key, index] : lanes_) {
+  for (LaneIndex index = 0; index < builder_.lane_count(); ++index) {
+    const LaneKey& key = builder_.lane_key(index);
     const PidTid id{key.pid, key.tid};
     if (auto it = thread_names_.find(id); it != thread_names_.end()) {
       builder_.set_lane_name(index, it->second);
@@ -51,19 +52,16 @@ void TraceAssembler::resolve_flows() {
     auto it = aliases_.find({pid, tid});
     return it == aliases_.end() ? tid : it->second;
   };
-  auto find = [&](const LaneKey& key) -> const LaneIndex* {
-    auto it = lanes_.find(key);
-    return it == lanes_.end() ? nullptr : &it->second;
-  };
   builder_.reserve_flow_hints(flow_pairs_.size());
   for (const FlowPair& f : flow_pairs_) {
     const std::int64_t from_tid = lane_tid(f.start.pid, f.start.tid);
     const std::int64_t to_tid = lane_tid(f.end.pid, f.end.tid);
-    const LaneIndex* from = find(host_lane_key(f.start.pid, from_tid));
-    if (from == nullptr) from = find(gpu_lane_key(f.start.pid, from_tid));
-    const LaneIndex* to = f.backward ? nullptr : find(gpu_lane_key(f.end.pid, to_tid));  // backward ops: on a host
-    if (to == nullptr) to = find(host_lane_key(f.end.pid, to_tid));
-    if (from == nullptr || to == nullptr) {
+    std::optional<LaneIndex> from = builder_.find_lane(host_lane_key(f.start.pid, from_tid));
+    if (!from) from = builder_.find_lane(gpu_lane_key(f.start.pid, from_tid));
+    std::optional<LaneIndex> to;  // backward ops are on a host lane
+    if (!f.backward) to = builder_.find_lane(gpu_lane_key(f.end.pid, to_tid));
+    if (!to) to = builder_.find_lane(host_lane_key(f.end.pid, to_tid));
+    if (!from || !to) {
       skip(f.backward ? "'fwdbwd' flows whose events are missing" : "'ac2g' flows whose events are missing");
       continue;
     }

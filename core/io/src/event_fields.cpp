@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "gtv/model/kineto_names.h"
 #include "number_text.h"
 
 namespace gtv::io {
@@ -48,7 +49,7 @@ void read_dim3(od::value& value, std::int32_t (&out)[3]) {
 // "External id" too: unique per event (Kineto's link from an op to its launches, which correlation already
 // joins), it would make every event's args distinct and cost about 50 bytes per event in large traces.
 bool is_dropped_arg(std::string_view key) {
-  return key == "memory bandwidth (GB/s)" || key == "Ev Idx" || key == "External id";
+  return key == kineto::kArgMemoryBandwidth || key == kineto::kArgEventIndex || key == kineto::kArgExternalId;
 }
 
 // The JSON text of a value (consumed), whatever its type.
@@ -307,58 +308,58 @@ template <typename Key>
 bool read_known_arg(const Key& key, od::value& v, RawArgs& a) {
   switch (first_char(key)) {
     case 'd':
-      if (key_is(key, "device")) a.has_device = number_token_as_int(v, a.device);
-      else if (key_is(key, "dst kind")) a.dst_kind = string_or_empty(v);
-      else if (key_is(key, "dst device")) set_int(v, a.dst_device);
+      if (key_is(key, kineto::kArgDevice)) a.has_device = number_token_as_int(v, a.device);
+      else if (key_is(key, kineto::kArgDstKind)) a.dst_kind = string_or_empty(v);
+      else if (key_is(key, kineto::kArgDstDevice)) set_int(v, a.dst_device);
       else return false;
       break;
     case 's':
-      if (key_is(key, "stream")) a.has_stream = number_token_as_int(v, a.stream);
-      else if (key_is(key, "shared memory")) set_int(v, a.kernel.shared_memory_bytes);
-      else if (key_is(key, "sort_index")) a.has_sort_index = number_token_as_int(v, a.sort_index);
-      else if (key_is(key, "src kind")) a.src_kind = string_or_empty(v);
+      if (key_is(key, kineto::kArgStream)) a.has_stream = number_token_as_int(v, a.stream);
+      else if (key_is(key, kineto::kArgSharedMemory)) set_int(v, a.kernel.shared_memory_bytes);
+      else if (key_is(key, kineto::kArgSortIndex)) a.has_sort_index = number_token_as_int(v, a.sort_index);
+      else if (key_is(key, kineto::kArgSrcKind)) a.src_kind = string_or_empty(v);
       else return false;
       break;
     case 'c':
-      if (key_is(key, "correlation")) set_int(v, a.correlation);
-      else if (key_is(key, "copy kind")) a.copy_kind = string_or_empty(v);
+      if (key_is(key, kineto::kArgCorrelation)) set_int(v, a.correlation);
+      else if (key_is(key, kineto::kArgCopyKind)) a.copy_kind = string_or_empty(v);
       else return false;
       break;
     case 'g':
-      if (key_is(key, "grid")) read_dim3(v, a.kernel.grid);
+      if (key_is(key, kineto::kArgGrid)) read_dim3(v, a.kernel.grid);
       else if (key_is(key, "gtv_tid")) a.has_gtv_tid = number_token_as_int(v, a.gtv_tid);
       else if (key_is(key, "gtv_lane")) a.gtv_lane = string_or_empty(v);
       else if (key_is(key, "gtv_range")) a.gtv_range = true;
       else return false;
       break;
     case 'b':
-      if (key_is(key, "block")) read_dim3(v, a.kernel.block);
-      else if (key_is(key, "bytes")) set_int(v, a.bytes);
-      else if (key_is(key, "blocks per SM")) set_int(v, a.kernel.blocks_per_sm_x100, 2);
+      if (key_is(key, kineto::kArgBlock)) read_dim3(v, a.kernel.block);
+      else if (key_is(key, kineto::kArgBytes)) set_int(v, a.bytes);
+      else if (key_is(key, kineto::kArgBlocksPerSm)) set_int(v, a.kernel.blocks_per_sm_x100, 2);
       else return false;
       break;
     case 'r':
-      if (key_is(key, "registers per thread")) set_int(v, a.kernel.registers_per_thread);
+      if (key_is(key, kineto::kArgRegistersPerThread)) set_int(v, a.kernel.registers_per_thread);
       else return false;
       break;
     case 'e':
-      if (key_is(key, "est. achieved occupancy %")) set_int(v, a.kernel.occupancy_pct);
+      if (key_is(key, kineto::kArgOccupancy)) set_int(v, a.kernel.occupancy_pct);
       else return false;
       break;
     case 'm':
-      if (key_is(key, "memory kind")) a.memory_kind = string_or_empty(v);
+      if (key_is(key, kineto::kArgMemoryKind)) a.memory_kind = string_or_empty(v);
       else return false;
       break;
     case 'v':
-      if (key_is(key, "value")) set_int(v, a.memset_value);
+      if (key_is(key, kineto::kArgValue)) set_int(v, a.memset_value);
       else return false;
       break;
     case 'n':
-      if (key_is(key, "name")) a.text_name = string_or_empty(v);
+      if (key_is(key, kineto::kArgName)) a.text_name = string_or_empty(v);
       else return false;
       break;
     case 'l':
-      if (key_is(key, "labels")) a.labels = string_or_empty(v);
+      if (key_is(key, kineto::kArgLabels)) a.labels = string_or_empty(v);
       else return false;
       break;
     default:

@@ -143,7 +143,7 @@ Status FileSink::close_output() {
 
 Status FileSink::commit() {
   const bool failed = !error_.empty();
-  const Status closed = close_output();
+  Status closed = close_output();
   if (failed)
     return Error{shown_ + ": write failed: " + error_ + (temp_path_.empty() ? "" : "; " + shown_ + " is unchanged")};
   if (!closed) return closed;

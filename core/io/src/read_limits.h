@@ -8,9 +8,11 @@
 
 namespace gtv::io {
 
-// Bound on one top-level value other than traceEvents ("gtv", "deviceProperties", ...): GTV_MAX_VALUE_BYTES.
+// Bound on one top-level value other than traceEvents ("gtv", "deviceProperties", ...) and on one string or row of
+// an SQLite export: GTV_MAX_VALUE_BYTES.
 [[nodiscard]] std::uint64_t max_value_bytes(const ReadOptions& options);
-// Bound on all bytes read from a pipe or device (regular files are bounded by their size): GTV_MAX_STREAM_BYTES.
+// Bound on all bytes read from a pipe or device (regular files are bounded by their size), and on an SQLite
+// database held in memory whole (inflated from gzip or read from a stream): GTV_MAX_STREAM_BYTES.
 [[nodiscard]] std::uint64_t max_stream_bytes(const ReadOptions& options);
 
 }  // namespace gtv::io

@@ -13,10 +13,10 @@ namespace gtv::io {
 namespace {
 
 // A fixed table, because the signal handler may only read memory and call async-signal-safe functions.
-enum SlotState : int { kFree = 0, kBusy = 1, kReady = 2 };
+enum SlotState : int { Free = 0, Busy = 1, Ready = 2 };
 
 struct Slot {
-  std::atomic<int> state{kFree};
+  std::atomic<int> state{Free};
   char path[PATH_MAX] = {};
 };
 
@@ -27,7 +27,7 @@ static_assert(std::atomic<int>::is_always_lock_free);
 
 void remove_and_die(int sig) {
   for (Slot& slot : g_slots)
-    if (slot.state.load(std::memory_order_acquire) == kReady) ::unlink(slot.path);
+    if (slot.state.load(std::memory_order_acquire) == Ready) ::unlink(slot.path);
   // The signal is blocked while its handler runs: with the default disposition back, it ends the process as soon
   // as the handler returns, so the parent sees the signal, not an exit code.
   ::signal(sig, SIG_DFL);
@@ -54,10 +54,10 @@ void register_temp_file(const std::string& path) {
   std::call_once(installed, install_handlers);
   if (path.size() >= PATH_MAX) return;
   for (Slot& slot : g_slots) {
-    int expected = kFree;
-    if (!slot.state.compare_exchange_strong(expected, kBusy, std::memory_order_acq_rel)) continue;
+    int expected = Free;
+    if (!slot.state.compare_exchange_strong(expected, Busy, std::memory_order_acq_rel)) continue;
     std::memcpy(slot.path, path.c_str(), path.size() + 1);
-    slot.state.store(kReady, std::memory_order_release);
+    slot.state.store(Ready, std::memory_order_release);
     return;
   }
 }
@@ -73,13 +73,13 @@ CleanupSignalsHeld::~CleanupSignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &prev
 
 void unregister_temp_file(const std::string& path) {
   for (Slot& slot : g_slots) {
-    int expected = kReady;
-    if (!slot.state.compare_exchange_strong(expected, kBusy, std::memory_order_acq_rel)) continue;
+    int expected = Ready;
+    if (!slot.state.compare_exchange_strong(expected, Busy, std::memory_order_acq_rel)) continue;
     if (path == slot.path) {
-      slot.state.store(kFree, std::memory_order_release);
+      slot.state.store(Free, std::memory_order_release);
       return;
     }
-    slot.state.store(kReady, std::memory_order_release);
+    slot.state.store(Ready, std::memory_order_release);
   }
 }
 

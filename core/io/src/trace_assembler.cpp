@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "gtv/model/kineto_names.h"
+
 namespace gtv::io {
 namespace {
 
@@ -26,17 +28,17 @@ struct CategoryEntry {
 
 // Kineto's categories and the older capitalized ones ("Kernel", "Memcpy", "Runtime", "Operator").
 constexpr std::array<CategoryEntry, 17> kCategories = {{
-    {"kernel", {EventKind::Kernel, true}},
-    {"cpu_op", {EventKind::CpuOp, false}},
-    {"cuda_runtime", {EventKind::Runtime, false}},
-    {"gpu_memcpy", {EventKind::Memcpy, true}},
-    {"gpu_memset", {EventKind::Memset, true}},
-    {"cuda_driver", {EventKind::Driver, false}},
-    {"cuda_sync", {EventKind::Sync, false}},
-    {"user_annotation", {EventKind::Annotation, false}},
-    {"gpu_user_annotation", {EventKind::Annotation, true}},
-    {"overhead", {EventKind::Overhead, false}},
-    {"instant", {EventKind::Instant, false}},
+    {kineto::kCategoryKernel, {EventKind::Kernel, true}},
+    {kineto::kCategoryCpuOp, {EventKind::CpuOp, false}},
+    {kineto::kCategoryCudaRuntime, {EventKind::Runtime, false}},
+    {kineto::kCategoryGpuMemcpy, {EventKind::Memcpy, true}},
+    {kineto::kCategoryGpuMemset, {EventKind::Memset, true}},
+    {kineto::kCategoryCudaDriver, {EventKind::Driver, false}},
+    {kineto::kCategoryCudaSync, {EventKind::Sync, false}},
+    {kineto::kCategoryUserAnnotation, {EventKind::Annotation, false}},
+    {kineto::kCategoryGpuUserAnnotation, {EventKind::Annotation, true}},
+    {kineto::kCategoryOverhead, {EventKind::Overhead, false}},
+    {kineto::kCategoryInstant, {EventKind::Instant, false}},
     {"memcpy", {EventKind::Memcpy, true}},
     {"memset", {EventKind::Memset, true}},
     {"runtime", {EventKind::Runtime, false}},
@@ -119,13 +121,12 @@ std::int64_t TraceAssembler::resolve_id(const IdToken& id, bool is_pid) {
 }
 
 LaneIndex TraceAssembler::lane_for(const LaneKey& key) {
-  // Events alternate between a handful of lanes: a short linear scan beats the map for typical traces.
+  // Events alternate between a handful of lanes: a short linear scan beats the builder's map for typical traces.
   for (const auto& [k, index] : recent_lanes_)
     if (k == key) return index;
-  auto it = lanes_.find(key);
-  if (it == lanes_.end()) it = lanes_.emplace(key, builder_.lane(key)).first;
-  if (recent_lanes_.size() < kRecentLanes) recent_lanes_.emplace_back(key, it->second);
-  return it->second;
+  const LaneIndex index = builder_.lane(key);
+  if (recent_lanes_.size() < kRecentLanes) recent_lanes_.emplace_back(key, index);
+  return index;
 }
 
 Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterValue>& counters,
@@ -260,9 +261,9 @@ void TraceAssembler::add_metadata(const RawEvent& ev) {
   const std::int64_t tid = resolve_id(ev.tid, false);
   const RawArgs& a = ev.args;
   if (ev.name.substr(0, 8) == "process_") processes_[pid].pid = pid;
-  if (ev.name == "process_name") {
+  if (ev.name == kineto::kMetaProcessName) {
     processes_[pid].name = std::string(a.text_name);
-  } else if (ev.name == "process_labels") {
+  } else if (ev.name == kineto::kMetaProcessLabels) {
     ProcessInfo& p = processes_[pid];
     p.labels.clear();
     std::string_view rest = a.labels;
@@ -271,11 +272,11 @@ void TraceAssembler::add_metadata(const RawEvent& ev) {
       if (std::string_view label = rest.substr(0, comma); !label.empty()) p.labels.emplace_back(label);
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
-  } else if (ev.name == "process_sort_index") {
+  } else if (ev.name == kineto::kMetaProcessSortIndex) {
     processes_[pid].sort_index = a.sort_index;
-  } else if (ev.name == "thread_name") {
+  } else if (ev.name == kineto::kMetaThreadName) {
     thread_names_[{pid, tid}] = std::string(a.text_name);
-  } else if (ev.name == "thread_sort_index") {
+  } else if (ev.name == kineto::kMetaThreadSortIndex) {
     thread_sort_[{pid, tid}] = a.sort_index;
   } else {
     skip("metadata events of unknown kind");
@@ -297,8 +298,8 @@ void TraceAssembler::add_counter(const RawEvent& ev, const std::vector<CounterVa
 }
 
 void TraceAssembler::add_flow(const RawEvent& ev) {
-  const bool backward = equals_lower(ev.cat, "fwdbwd");
-  if (!backward && !equals_lower(ev.cat, "ac2g")) {
+  const bool backward = equals_lower(ev.cat, kineto::kFlowForwardToBackward);
+  if (!backward && !equals_lower(ev.cat, kineto::kFlowLaunchToGpu)) {
     skip("flow events other than 'ac2g' and 'fwdbwd'");
     return;
   }

@@ -82,9 +82,8 @@ class TraceAssembler {
   std::string file_;
   TraceBuilder builder_;
   FileHeader header_;
-  std::map<LaneKey, LaneIndex> lanes_;
   static constexpr std::size_t kRecentLanes = 32;
-  std::vector<std::pair<LaneKey, LaneIndex>> recent_lanes_;  // the first lanes seen, checked before lanes_
+  std::vector<std::pair<LaneKey, LaneIndex>> recent_lanes_;  // the first lanes seen, checked before the builder's
   std::unordered_map<std::string, std::int64_t> string_ids_;
   std::map<std::int64_t, std::string> string_process_names_;
   std::map<PidTid, std::string> string_thread_names_;

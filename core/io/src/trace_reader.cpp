@@ -1,4 +1,7 @@
-// read_trace: the top level of the file is walked with small scalar helpers; the event array is cut into chunks
+// read_trace: the first bytes choose the reader (trace_format.h): Nsight Systems SQLite exports go to
+// nsys_reader.h, JSON to the reader below.
+//
+// The JSON reader: the top level of the file is walked with small scalar helpers; the event array is cut into chunks
 // of about 1 MiB at element boundaries and each chunk is parsed with simdjson On Demand. The text is read as a
 // stream (InputBytes), so memory stays bounded by the chunk size and the limits on one event and one top-level
 // value (not by the file size, inflated or not). On a
@@ -13,9 +16,11 @@
 #include "gtv/io/trace_file.h"
 #include "input_bytes.h"
 #include "json_scan.h"
+#include "nsys_reader.h"
 #include "read_input.h"
 #include "read_limits.h"
 #include "trace_assembler.h"
+#include "trace_format.h"
 
 namespace gtv::io {
 namespace {
@@ -145,7 +150,7 @@ Status FileReader::read_top_level() {
   const int c = at(pos);
   if (c == -1) return Error{name_ + ": file is empty (no JSON value)"};
   if (c == '{') return read_object(pos);
-  if (c != '[') return error_at(pos, "not a JSON trace: expected '{' or '[' but found " + describe(pos));
+  if (c != '[') return error_at(pos, unknown_format_message(describe(pos)));
   ++pos;
   seen_events_ = true;
   if (Status st = read_events(pos, true); !st) return st;
@@ -441,10 +446,41 @@ Status FileReader::final_error(std::size_t pos) {
   }
 }
 
+// All of the input in memory (for SQLite), bounded by the stream limit whatever its source.
+Status read_all(InputBytes& input, const std::string& name, const ReadOptions& options) {
+  const std::uint64_t limit = max_stream_bytes(options);
+  while (true) {
+    if (input.end() > limit)
+      return Error{name + ": the SQLite data is larger than " + size_text(limit) +
+                   " (limit: see GTV_MAX_STREAM_BYTES)"};
+    if (input.at_eof() || input.error()) break;
+    input.fill_to(std::max<std::size_t>(2 * input.end(), kChunkBytes));
+  }
+  if (input.error()) return *input.error();
+  return ok_status();
+}
+
 }  // namespace
 
+// The importer seam: the first bytes choose the reader (trace_format.h).
 Expected<Trace> read_trace_input(InputBytes& input, const std::string& name, const ReadOptions& options) {
-  return FileReader(input, name, options).run();
+  input.fill_to(kFormatSniffBytes);
+  if (input.error()) return *input.error();
+  const std::string_view first = input.view();
+  switch (detect_trace_format(first)) {
+    case TraceFormat::ChromeJson:
+      return FileReader(input, name, options).run();
+    case TraceFormat::NsysSqlite: {
+      // SQLite needs the whole database at hand: bytes inflated from gzip, or read from a pipe or device.
+      if (Status st = read_all(input, name, options); !st) return st.error();
+      return read_nsys_export_bytes(input.view(), name, input.was_gzip(), options);
+    }
+    case TraceFormat::Unknown:
+      break;
+  }
+  const std::size_t pos = first_significant_byte(first);
+  return Error{name + ": " + (input.was_gzip() ? "inflated byte " : "byte ") + std::to_string(pos) + ": " +
+               unknown_format_message(describe_char(first, pos))};
 }
 
 Expected<Trace> read_trace_from_memory(std::string_view bytes, const std::string& name, const ReadOptions& options) {
@@ -456,6 +492,10 @@ Expected<Trace> read_trace_from_memory(std::string_view bytes, const std::string
 Expected<Trace> read_trace(const std::string& path, const ReadOptions& options) {
   Expected<InputBytes> input = InputBytes::open(path, options);
   if (!input) return input.error();
+  input->fill_to(kFormatSniffBytes);
+  // A plain SQLite file is read in place: SQLite reads the pages it needs rather than the whole file.
+  if (!input->error() && input->random_access() && detect_trace_format(input->view()) == TraceFormat::NsysSqlite)
+    return read_nsys_export_file(path, options);
   return read_trace_input(*input, path, options);
 }
 

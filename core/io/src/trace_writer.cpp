@@ -5,6 +5,7 @@
 #include "gtv/config.h"
 #include "file_sink.h"
 #include "gtv/io/trace_file.h"
+#include "gtv/model/kineto_names.h"
 #include "trace_assembler.h"
 
 namespace gtv::io {
@@ -12,7 +13,7 @@ namespace {
 
 // The category written for an event: Kineto's, with "gpu_user_annotation" for annotations on GPU lanes.
 std::string_view written_category(const Trace& t, const Lane& lane, const Event& e) {
-  if (e.kind == EventKind::Annotation && lane.is_gpu()) return "gpu_user_annotation";
+  if (e.kind == EventKind::Annotation && lane.is_gpu()) return kineto::kCategoryGpuUserAnnotation;
   return t.category(e);
 }
 
@@ -89,13 +90,14 @@ void TraceWriter::event(LaneIndex lane_index, std::uint32_t index) {
 
 void TraceWriter::event_args(const Lane& lane, const Event& e, std::uint32_t track, std::string_view category) {
   out_.key("args").open('{');
-  if (lane.is_gpu()) out_.key("device").num(lane.device()).key("stream").num(lane.stream());
-  if (e.correlation_id != kNoCorrelation) out_.key("correlation").num(static_cast<std::int64_t>(e.correlation_id));
+  if (lane.is_gpu()) out_.key(kineto::kArgDevice).num(lane.device()).key(kineto::kArgStream).num(lane.stream());
+  if (e.correlation_id != kNoCorrelation)
+    out_.key(kineto::kArgCorrelation).num(static_cast<std::int64_t>(e.correlation_id));
   if (const KernelDetail* k = t_.kernel_detail(e)) kernel_args(*k);
   if (const MemcpyDetail* m = t_.memcpy_detail(e)) memcpy_args(*m, e);
   if (const MemsetDetail* m = t_.memset_detail(e)) {
-    out_.key("bytes").num(m->bytes).key("memory kind").str(to_string(m->memory_kind));
-    out_.key("value").num(m->value);
+    out_.key(kineto::kArgBytes).num(m->bytes).key(kineto::kArgMemoryKind).str(to_string(m->memory_kind));
+    out_.key(kineto::kArgValue).num(m->value);
   }
   for (const EventArg& arg : t_.extra_args(e)) out_.key(arg.key).raw(arg.value_json);  // JSON as it was read
   if (track != 0) out_.key("gtv_tid").num(lane.key.tid);
@@ -104,7 +106,7 @@ void TraceWriter::event_args(const Lane& lane, const Event& e, std::uint32_t tra
 }
 
 void TraceWriter::kernel_args(const KernelDetail& k) {
-  auto dim3 = [&](const char* name, const std::int32_t (&v)[3]) {
+  auto dim3 = [&](std::string_view name, const std::int32_t (&v)[3]) {
     out_.key(name).open('[');
     for (int i = 0; i < 3; ++i) {
       out_.comma();
@@ -112,21 +114,21 @@ void TraceWriter::kernel_args(const KernelDetail& k) {
     }
     out_.close(']');
   };
-  dim3("grid", k.grid);
-  dim3("block", k.block);
-  out_.key("registers per thread").num(k.registers_per_thread);
-  out_.key("shared memory").num(k.shared_memory_bytes);
-  out_.key("blocks per SM").scaled(k.blocks_per_sm_x100, 2);
-  if (k.occupancy_pct != -1) out_.key("est. achieved occupancy %").num(k.occupancy_pct);
+  dim3(kineto::kArgGrid, k.grid);
+  dim3(kineto::kArgBlock, k.block);
+  out_.key(kineto::kArgRegistersPerThread).num(k.registers_per_thread);
+  out_.key(kineto::kArgSharedMemory).num(k.shared_memory_bytes);
+  out_.key(kineto::kArgBlocksPerSm).scaled(k.blocks_per_sm_x100, 2);
+  if (k.occupancy_pct != -1) out_.key(kineto::kArgOccupancy).num(k.occupancy_pct);
 }
 
 void TraceWriter::memcpy_args(const MemcpyDetail& m, const Event& e) {
-  out_.key("bytes").num(m.bytes);
+  out_.key(kineto::kArgBytes).num(m.bytes);
   if (e.duration_ns > 0)  // bytes per ns is GB/s; for other tools only, gtv does not read it back
-    out_.key("memory bandwidth (GB/s)").real(static_cast<double>(m.bytes) / static_cast<double>(e.duration_ns));
-  out_.key("copy kind").str(to_string(m.copy_kind));
-  out_.key("src kind").str(to_string(m.src_kind)).key("dst kind").str(to_string(m.dst_kind));
-  if (m.dst_device != -1) out_.key("dst device").num(m.dst_device);
+    out_.key(kineto::kArgMemoryBandwidth).real(static_cast<double>(m.bytes) / static_cast<double>(e.duration_ns));
+  out_.key(kineto::kArgCopyKind).str(to_string(m.copy_kind));
+  out_.key(kineto::kArgSrcKind).str(to_string(m.src_kind)).key(kineto::kArgDstKind).str(to_string(m.dst_kind));
+  if (m.dst_device != -1) out_.key(kineto::kArgDstDevice).num(m.dst_device);
 }
 
 // Ranges are also written as user_annotation events so other viewers show them; args.gtv_range tells gtv to skip
@@ -135,11 +137,11 @@ void TraceWriter::range_events() {
   for (std::size_t i = 0; i < t_.ranges().size(); ++i) {
     const Range& r = t_.ranges()[i];
     begin_event("X");
-    out_.key("cat").str("user_annotation").key("name").str(r.name);
+    out_.key("cat").str(kineto::kCategoryUserAnnotation).key("name").str(r.name);
     out_.key("pid").num(r.pid).key("tid").num(layout_.range_tids[i]);
     out_.key("ts").us(r.start_ns).key("dur").us(std::max<TimeNs>(0, saturating_sub(r.end_ns, r.start_ns)));
     out_.key("args").open('{').key("gtv_range").str(to_string(r.kind));
-    if (r.device >= 0) out_.key("device").num(r.device);
+    if (r.device >= 0) out_.key(kineto::kArgDevice).num(r.device);
     out_.close('}').close('}');
   }
 }
@@ -160,7 +162,8 @@ void TraceWriter::flow_end(char phase, const Flow& flow, EventRef ref) {
   begin_event(phase == 's' ? "s" : "f");
   out_.key("id").num(static_cast<std::int64_t>(flow.correlation_id));
   out_.key("pid").num(lane.key.pid).key("tid").num(layout.track_tids[layout.track[ref.index]]);
-  const std::string_view category = flow.kind == FlowKind::ForwardToBackward ? "fwdbwd" : "ac2g";
+  const std::string_view category =
+      flow.kind == FlowKind::ForwardToBackward ? kineto::kFlowForwardToBackward : kineto::kFlowLaunchToGpu;
   out_.key("ts").us(t_.event(ref).start_ns).key("cat").str(category).key("name").str(category);
   if (phase == 'f') out_.key("bp").str("e");
   out_.close('}');

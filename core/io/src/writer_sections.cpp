@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gtv/config.h"
+#include "gtv/model/kineto_names.h"
 #include "gtv_section.h"
 #include "trace_writer.h"
 
@@ -97,26 +98,26 @@ void TraceWriter::gtv_ranges_and_measurements() {
 void TraceWriter::thread_metadata(std::int64_t pid, std::int64_t tid, std::string_view name,
                                   std::int64_t sort_index) {
   begin_event("M");
-  out_.key("name").str("thread_name").key("pid").num(pid).key("tid").num(tid);
-  out_.key("args").open('{').key("name").str(name).close('}').close('}');
+  out_.key("name").str(kineto::kMetaThreadName).key("pid").num(pid).key("tid").num(tid);
+  out_.key("args").open('{').key(kineto::kArgName).str(name).close('}').close('}');
   begin_event("M");
-  out_.key("name").str("thread_sort_index").key("pid").num(pid).key("tid").num(tid);
-  out_.key("args").open('{').key("sort_index").num(sort_index).close('}').close('}');
+  out_.key("name").str(kineto::kMetaThreadSortIndex).key("pid").num(pid).key("tid").num(tid);
+  out_.key("args").open('{').key(kineto::kArgSortIndex).num(sort_index).close('}').close('}');
 }
 
 void TraceWriter::metadata_events() {
   for (const ProcessInfo& p : t_.processes()) {
     begin_event("M");
-    out_.key("name").str("process_name").key("pid").num(p.pid).key("tid").num(0);
-    out_.key("args").open('{').key("name").str(p.name).close('}').close('}');
+    out_.key("name").str(kineto::kMetaProcessName).key("pid").num(p.pid).key("tid").num(0);
+    out_.key("args").open('{').key(kineto::kArgName).str(p.name).close('}').close('}');
     begin_event("M");
-    out_.key("name").str("process_sort_index").key("pid").num(p.pid).key("tid").num(0);
-    out_.key("args").open('{').key("sort_index").num(p.sort_index).close('}').close('}');
+    out_.key("name").str(kineto::kMetaProcessSortIndex).key("pid").num(p.pid).key("tid").num(0);
+    out_.key("args").open('{').key(kineto::kArgSortIndex).num(p.sort_index).close('}').close('}');
     std::string labels;
     for (const std::string& label : p.labels) labels += (labels.empty() ? "" : ",") + label;
     begin_event("M");
-    out_.key("name").str("process_labels").key("pid").num(p.pid).key("tid").num(0);
-    out_.key("args").open('{').key("labels").str(labels).close('}').close('}');
+    out_.key("name").str(kineto::kMetaProcessLabels).key("pid").num(p.pid).key("tid").num(0);
+    out_.key("args").open('{').key(kineto::kArgLabels).str(labels).close('}').close('}');
   }
   for (std::size_t l = 0; l < t_.lanes().size(); ++l) {
     const Lane& lane = t_.lanes()[l];

@@ -2,6 +2,7 @@
 #include <array>
 
 #include "gtv/model/event.h"
+#include "gtv/model/kineto_names.h"
 #include "gtv/model/records.h"
 
 namespace gtv {
@@ -17,8 +18,18 @@ Enum from_table(const std::array<std::string_view, N>& table, std::string_view t
 constexpr std::array<std::string_view, kEventKindCount> kKindNames = {
     "kernel", "memcpy", "memset", "runtime", "driver", "sync", "cpu_op", "annotation", "overhead", "instant", "other"};
 constexpr std::array<std::string_view, kEventKindCount> kKinetoCategories = {
-    "kernel",  "gpu_memcpy",      "gpu_memset", "cuda_runtime", "cuda_driver", "cuda_sync",
-    "cpu_op",  "user_annotation", "overhead",   "instant",      "other"};
+    kineto::kCategoryKernel,
+    kineto::kCategoryGpuMemcpy,
+    kineto::kCategoryGpuMemset,
+    kineto::kCategoryCudaRuntime,
+    kineto::kCategoryCudaDriver,
+    kineto::kCategoryCudaSync,
+    kineto::kCategoryCpuOp,
+    kineto::kCategoryUserAnnotation,
+    kineto::kCategoryOverhead,
+    kineto::kCategoryInstant,
+    "other",
+};
 constexpr std::array<std::string_view, 6> kCopyKinds = {"Unknown", "HtoD", "DtoH", "DtoD", "HtoH", "PtoP"};
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"Unknown", "Pageable", "Pinned", "Device", "Managed"};
 constexpr std::array<std::string_view, 6> kRangeKinds = {"scenario", "phase", "warmup", "iteration", "forward", "user"};

@@ -39,6 +39,11 @@ LaneIndex TraceBuilder::lane(const LaneKey& key) {
   return index;
 }
 
+std::optional<LaneIndex> TraceBuilder::find_lane(const LaneKey& key) const {
+  if (auto it = lane_index_.find(key); it != lane_index_.end()) return it->second;
+  return std::nullopt;
+}
+
 void TraceBuilder::set_lane_name(LaneIndex lane, std::string name) { trace_.lanes_[lane].name = std::move(name); }
 void TraceBuilder::set_lane_sort_index(LaneIndex lane, std::int64_t sort_index) {
   trace_.lanes_[lane].sort_index = sort_index;

@@ -170,7 +170,9 @@ TEST(BadInput, RandomByteFlipsNeverCrash) {
   good += "]}";
   ASSERT_TRUE(read_trace_from_memory(good, "fuzz.json").ok());
   std::mt19937 rng(42);
-  const std::string alphabet = "{}[],:\"\\ 0123456789.-eE\x00\xff";
+  // A string literal would stop at the NUL byte: the alphabet's last two bytes need the explicit size.
+  constexpr char kAlphabetBytes[] = "{}[],:\"\\ 0123456789.-eE\x00\xff";
+  const std::string alphabet(kAlphabetBytes, sizeof(kAlphabetBytes) - 1);
   for (int run = 0; run < 300; ++run) {
     std::string text = good;
     for (int flips = 0; flips < 3; ++flips) text[rng() % text.size()] = alphabet[rng() % alphabet.size()];

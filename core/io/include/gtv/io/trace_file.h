@@ -1,5 +1,7 @@
 #pragma once
-// Reading and writing trace files: Chrome Trace Event JSON with Kineto's conventions, plain or gzip.
+// Reading and writing trace files. Read: Chrome Trace Event JSON with Kineto's conventions and Nsight Systems
+// SQLite exports (`nsys export --type sqlite`), either plain or gzip, told apart by their first bytes. Written:
+// Chrome Trace Event JSON with Kineto's conventions, plain or gzip.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -15,7 +17,7 @@ using ProgressFn = bool (*)(void* context, double fraction);
 
 // What a read did besides building the trace (also summarized in metadata().notes when something was skipped).
 struct ReadStats {
-  std::uint64_t array_elements = 0;             // elements of traceEvents
+  std::uint64_t array_elements = 0;             // elements of traceEvents (rows of an nsys export's event tables)
   std::uint64_t events_skipped = 0;             // elements ignored (unknown phase, unmatched 'E', ...)
   std::map<std::string, std::uint64_t> skipped;  // reason -> count
   std::uint64_t json_bytes = 0;                 // size of the JSON text (after inflating)
@@ -33,15 +35,20 @@ struct ReadOptions {
   void* progress_context = nullptr;
   ReadStats* stats = nullptr;  // filled when set
   // Limits; 0 takes the environment variable named in the comment (bytes, or with a K/M/G suffix), else the default.
-  std::uint64_t max_value_bytes = 0;   // one top-level value other than traceEvents: GTV_MAX_VALUE_BYTES, 64 MiB
-  std::uint64_t max_stream_bytes = 0;  // all input from a pipe or device: GTV_MAX_STREAM_BYTES, 64 GiB
+  // One top-level JSON value other than traceEvents, or one string or row of an SQLite export:
+  // GTV_MAX_VALUE_BYTES, 64 MiB.
+  std::uint64_t max_value_bytes = 0;
+  // All input from a pipe or device, and an SQLite database held in memory whole (inflated from gzip or read
+  // from a stream): GTV_MAX_STREAM_BYTES, 64 GiB.
+  std::uint64_t max_stream_bytes = 0;
   // For tests and fuzzing: the size of the pieces traceEvents is cut into (0: 1 MiB; those parsed ahead on worker
   // threads are half of it). Small pieces let a few hundred bytes of input reach the cut search and the prefetcher.
   std::size_t chunk_bytes = 0;
 };
 
-// Reads a .json or .json.gz trace (gzip is detected by its magic bytes, not by name). Errors are one line that
-// names the file and, where known, the byte offset or event index.
+// Reads a trace in any format gtv knows (.json, .json.gz, an nsys .sqlite export, plain or gzip): the format is
+// detected from the first bytes, never from the name. Errors are one line that names the file and, where known,
+// the byte offset, event index or SQLite table.
 [[nodiscard]] Expected<Trace> read_trace(const std::string& path, const ReadOptions& options = {});
 // The same from bytes already in memory; `name` is used in error messages.
 [[nodiscard]] Expected<Trace> read_trace_from_memory(std::string_view bytes, const std::string& name,

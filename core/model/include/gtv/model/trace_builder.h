@@ -2,6 +2,7 @@
 // TraceBuilder collects events in any order from readers and collectors, then build() sorts each lane, assigns
 // nesting depths, joins flows by correlation id and validates. After build() the builder is empty.
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "gtv/base/expected.h"
@@ -18,6 +19,9 @@ class TraceBuilder {
 
   // The lane for key, created on first use. The name defaults to "thread <tid>" / "stream <stream>".
   LaneIndex lane(const LaneKey& key);
+  // The lane for key if one was created, without creating it (to name or link lanes once all events are in).
+  [[nodiscard]] std::optional<LaneIndex> find_lane(const LaneKey& key) const;
+  [[nodiscard]] const LaneKey& lane_key(LaneIndex lane) const { return trace_.lanes_[lane].key; }
   void set_lane_name(LaneIndex lane, std::string name);
   void set_lane_sort_index(LaneIndex lane, std::int64_t sort_index);
   [[nodiscard]] std::size_t lane_count() const { return trace_.lanes_.size(); }

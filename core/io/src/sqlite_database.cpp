@@ -1,0 +1,210 @@
+#include "sqlite_database.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <string_view>
+#include <climits>
+#include <utility>
+
+namespace gtv::io {
+namespace {
+
+// SQLite calls the progress callback after this many virtual machine steps: often enough to cancel at once,
+// rarely enough to cost nothing.
+constexpr int kProgressSteps = 10000;
+
+// SQLite's message, which may quote bytes of a corrupt schema, as one line of printable ASCII: other bytes
+// (line breaks, terminal escapes, invalid UTF-8) are written as \xNN.
+std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  return out;
+}
+
+std::string size_text(std::uint64_t bytes) {
+  if (bytes % (std::uint64_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+}  // namespace
+
+SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
+    : db_(other.db_), statement_(std::exchange(other.statement_, nullptr)) {}
+
+SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(statement_);
+    db_ = other.db_;
+    statement_ = std::exchange(other.statement_, nullptr);
+  }
+  return *this;
+}
+
+SqliteStatement::~SqliteStatement() { sqlite3_finalize(statement_); }
+
+Expected<bool> SqliteStatement::step(std::string_view what) {
+  const int rc = sqlite3_step(statement_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return db_->error(rc, what);
+}
+
+bool SqliteStatement::is_null(int column) const { return sqlite3_column_type(statement_, column) == SQLITE_NULL; }
+
+std::int64_t SqliteStatement::int64(int column) const {
+  return sqlite3_column_type(statement_, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement_, column) : 0;
+}
+
+std::string_view SqliteStatement::text(int column) const {
+  const unsigned char* text = sqlite3_column_text(statement_, column);
+  if (text == nullptr) return {};
+  return {reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(statement_, column))};
+}
+
+void SqliteStatement::bind_text(int index, std::string_view text) {
+  sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+}
+
+void SqliteStatement::restart_with(std::int64_t parameter) {
+  sqlite3_reset(statement_);
+  sqlite3_bind_int64(statement_, 1, parameter);
+}
+
+SqliteDatabase::SqliteDatabase(sqlite3* db, std::string name, std::uint64_t max_value_bytes)
+    : db_(db), name_(std::move(name)), max_value_bytes_(max_value_bytes), progress_(std::make_unique<Progress>()) {}
+
+SqliteDatabase::SqliteDatabase(SqliteDatabase&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)),
+      name_(std::move(other.name_)),
+      max_value_bytes_(other.max_value_bytes_),
+      progress_(std::move(other.progress_)) {}
+
+SqliteDatabase& SqliteDatabase::operator=(SqliteDatabase&& other) noexcept {
+  if (this != &other) {
+    sqlite3_close_v2(db_);
+    db_ = std::exchange(other.db_, nullptr);
+    name_ = std::move(other.name_);
+    max_value_bytes_ = other.max_value_bytes_;
+    progress_ = std::move(other.progress_);
+  }
+  return *this;
+}
+
+SqliteDatabase::~SqliteDatabase() { sqlite3_close_v2(db_); }
+
+Expected<SqliteDatabase> SqliteDatabase::configure(sqlite3* raw, std::string name, std::uint64_t max_value_bytes) {
+  SqliteDatabase db(raw, std::move(name), max_value_bytes);
+  // The file is data, not code: no triggers, views or schema functions run, and SQLite refuses what would let a
+  // crafted file corrupt memory through writes to its internal tables.
+  sqlite3_db_config(raw, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(raw, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_db_config(raw, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+  sqlite3_db_config(raw, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+  // One string, blob or row: bounded like one top-level JSON value.
+  sqlite3_limit(raw, SQLITE_LIMIT_LENGTH, static_cast<int>(std::min<std::uint64_t>(max_value_bytes, INT_MAX)));
+  // No memory mapping (a file that shrinks while it is read gives an error, not SIGBUS); extra checks of every
+  // b-tree page against corruption.
+  for (const char* pragma : {"PRAGMA mmap_size=0", "PRAGMA cell_size_check=ON"}) {
+    if (const int rc = sqlite3_exec(raw, pragma, nullptr, nullptr, nullptr); rc != SQLITE_OK)
+      return db.error(rc, "the connection settings");
+  }
+  sqlite3_progress_handler(raw, kProgressSteps, &SqliteDatabase::on_progress, db.progress_.get());
+  return db;
+}
+
+Expected<SqliteDatabase> SqliteDatabase::open_file(const std::string& path, std::uint64_t max_value_bytes) {
+  sqlite3* raw = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string message = raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
+    sqlite3_close_v2(raw);
+    return Error{path + ": SQLite cannot open the file: " + printable(message)};
+  }
+  return configure(raw, path, max_value_bytes);
+}
+
+Expected<SqliteDatabase> SqliteDatabase::open_bytes(std::string_view bytes, const std::string& name,
+                                                    std::uint64_t max_value_bytes) {
+  sqlite3* raw = nullptr;
+  if (const int rc = sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE, nullptr); rc != SQLITE_OK) {
+    sqlite3_close_v2(raw);
+    return Error{name + ": SQLite cannot open an in-memory database: " + sqlite3_errstr(rc)};
+  }
+  // READONLY: SQLite never writes to the buffer, so the caller's bytes can be used in place.
+  auto* data = reinterpret_cast<unsigned char*>(const_cast<char*>(bytes.data()));
+  const auto size = static_cast<sqlite3_int64>(bytes.size());
+  if (const int rc = sqlite3_deserialize(raw, "main", data, size, size, SQLITE_DESERIALIZE_READONLY); rc != SQLITE_OK) {
+    const std::string message = printable(sqlite3_errmsg(raw));
+    sqlite3_close_v2(raw);
+    return Error{name + ": SQLite cannot read the data: " + message};
+  }
+  return configure(raw, name, max_value_bytes);
+}
+
+int SqliteDatabase::on_progress(void* progress) {
+  auto* p = static_cast<Progress*>(progress);
+  if (p->report && !p->report()) p->cancelled = true;
+  return p->cancelled ? 1 : 0;
+}
+
+void SqliteDatabase::set_progress(std::function<bool()> progress) { progress_->report = std::move(progress); }
+
+Error SqliteDatabase::error(int code, std::string_view what) const {
+  if (progress_ != nullptr && progress_->cancelled) return Error{name_ + ": reading cancelled"};
+  if ((code & 0xff) == SQLITE_TOOBIG)
+    return Error{name_ + ": " + std::string(what) + ": a value is larger than " + size_text(max_value_bytes_) +
+                 " (limit: see GTV_MAX_VALUE_BYTES)"};
+  const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(code);
+  return Error{name_ + ": SQLite error reading " + std::string(what) + ": " + printable(message)};
+}
+
+Expected<SqliteStatement> SqliteDatabase::prepare(const std::string& sql, std::string_view what) {
+  sqlite3_stmt* statement = nullptr;
+  const int rc = sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size() + 1), &statement, nullptr);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(statement);
+    return error(rc, what);
+  }
+  return SqliteStatement(*this, statement);
+}
+
+Expected<std::set<std::string>> SqliteDatabase::tables() {
+  // sqlite_master keeps "CREATE TABLE" in upper case at the start of every ordinary table's SQL.
+  Expected<SqliteStatement> query =
+      prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE TABLE %'", "the table list");
+  if (!query) return query.error();
+  std::set<std::string> names;
+  while (true) {
+    Expected<bool> row = query->step("the table list");
+    if (!row) return row.error();
+    if (!*row) return names;
+    names.emplace(query->text(0));
+  }
+}
+
+Expected<std::set<std::string>> SqliteDatabase::columns(const std::string& table) {
+  const std::string what = "the columns of " + table;
+  Expected<SqliteStatement> query = prepare("SELECT name FROM pragma_table_info(?)", what);
+  if (!query) return query.error();
+  query->bind_text(1, table);
+  std::set<std::string> names;
+  while (true) {
+    Expected<bool> row = query->step(what);
+    if (!row) return row.error();
+    if (!*row) return names;
+    names.emplace(query->text(0));
+  }
+}
+
+}  // namespace gtv::io

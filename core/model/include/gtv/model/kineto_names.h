@@ -1,0 +1,67 @@
+#pragma once
+// Kineto's vocabulary (PyTorch profiler traces): category names, "args" keys, flow categories, metadata event
+// names and the display names Kineto gives copies, memsets and threads. Every importer and the writer spell them
+// from here, so a trace read from another format (an Nsight Systems export) names its events exactly as the same
+// activity recorded by Kineto would.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "gtv/model/event.h"
+
+namespace gtv::kineto {
+
+// Event categories ("cat").
+inline constexpr std::string_view kCategoryKernel = "kernel";
+inline constexpr std::string_view kCategoryGpuMemcpy = "gpu_memcpy";
+inline constexpr std::string_view kCategoryGpuMemset = "gpu_memset";
+inline constexpr std::string_view kCategoryCudaRuntime = "cuda_runtime";
+inline constexpr std::string_view kCategoryCudaDriver = "cuda_driver";
+inline constexpr std::string_view kCategoryCudaSync = "cuda_sync";
+inline constexpr std::string_view kCategoryCpuOp = "cpu_op";
+inline constexpr std::string_view kCategoryUserAnnotation = "user_annotation";
+inline constexpr std::string_view kCategoryGpuUserAnnotation = "gpu_user_annotation";  // an annotation on a GPU lane
+inline constexpr std::string_view kCategoryOverhead = "overhead";
+inline constexpr std::string_view kCategoryInstant = "instant";
+
+// Flow categories: a launch to its GPU work, a forward op to its backward op.
+inline constexpr std::string_view kFlowLaunchToGpu = "ac2g";
+inline constexpr std::string_view kFlowForwardToBackward = "fwdbwd";
+
+// "args" keys of events.
+inline constexpr std::string_view kArgDevice = "device";
+inline constexpr std::string_view kArgStream = "stream";
+inline constexpr std::string_view kArgCorrelation = "correlation";
+inline constexpr std::string_view kArgGrid = "grid";
+inline constexpr std::string_view kArgBlock = "block";
+inline constexpr std::string_view kArgRegistersPerThread = "registers per thread";
+inline constexpr std::string_view kArgSharedMemory = "shared memory";
+inline constexpr std::string_view kArgBlocksPerSm = "blocks per SM";
+inline constexpr std::string_view kArgOccupancy = "est. achieved occupancy %";
+inline constexpr std::string_view kArgBytes = "bytes";
+inline constexpr std::string_view kArgMemoryBandwidth = "memory bandwidth (GB/s)";
+inline constexpr std::string_view kArgCopyKind = "copy kind";
+inline constexpr std::string_view kArgSrcKind = "src kind";
+inline constexpr std::string_view kArgDstKind = "dst kind";
+inline constexpr std::string_view kArgDstDevice = "dst device";
+inline constexpr std::string_view kArgMemoryKind = "memory kind";
+inline constexpr std::string_view kArgValue = "value";
+inline constexpr std::string_view kArgExternalId = "External id";
+inline constexpr std::string_view kArgEventIndex = "Ev Idx";
+
+// Metadata ("M") events and their args.
+inline constexpr std::string_view kMetaProcessName = "process_name";
+inline constexpr std::string_view kMetaProcessLabels = "process_labels";
+inline constexpr std::string_view kMetaProcessSortIndex = "process_sort_index";
+inline constexpr std::string_view kMetaThreadName = "thread_name";
+inline constexpr std::string_view kMetaThreadSortIndex = "thread_sort_index";
+inline constexpr std::string_view kArgName = "name";
+inline constexpr std::string_view kArgLabels = "labels";
+inline constexpr std::string_view kArgSortIndex = "sort_index";
+
+// Display names.
+[[nodiscard]] std::string memcpy_event_name(const MemcpyDetail& detail);  // "Memcpy HtoD (Pageable -> Device)"
+[[nodiscard]] std::string memset_event_name(const MemsetDetail& detail);  // "Memset (Device)"
+[[nodiscard]] std::string thread_lane_name(std::int64_t tid, std::string_view thread_name);  // "thread 7 (python)"
+
+}  // namespace gtv::kineto
