@@ -104,7 +104,8 @@ Expected<ParsedArgs> parse_args(const CommandSpec& spec, std::span<const std::st
 }
 
 std::string usage_line(const CommandSpec& spec) {
-  std::string line = "usage: gtv-cli " + std::string(spec.name);
+  std::string line = "usage: " + std::string(spec.program);
+  if (!spec.name.empty()) line += " " + std::string(spec.name);
   if (!spec.positionals.empty()) line += " " + std::string(spec.positionals);
   for (const OptionSpec& option : spec.options) {
     line += " [";

@@ -35,7 +35,8 @@ struct CommandSpec {
   std::size_t min_positionals = 0;
   std::size_t max_positionals = 0;
   std::vector<OptionSpec> options;
-  std::string_view details;  // a paragraph after the options, may be empty
+  std::string_view details;              // a paragraph after the options, may be empty
+  std::string_view program = "gtv-cli";  // the executable the usage line names (before name, which may be empty)
 };
 
 struct ParsedArgs {
@@ -51,7 +52,8 @@ struct ParsedArgs {
 // --help / -h is always accepted and sets ParsedArgs::help; positional counts are then not checked.
 [[nodiscard]] Expected<ParsedArgs> parse_args(const CommandSpec& spec, std::span<const std::string> args);
 
-// "usage: gtv-cli info FILE [--json]" followed by the option table and details.
+// "usage: gtv-cli info FILE [--json]" (program, name, positionals, options) followed by the option table and
+// details.
 [[nodiscard]] std::string usage_text(const CommandSpec& spec);
 // Only the first line of usage_text, for error messages.
 [[nodiscard]] std::string usage_line(const CommandSpec& spec);

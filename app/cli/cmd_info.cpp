@@ -23,7 +23,8 @@ int run_info(const ParsedArgs& args, Io io) {
 
 const Command& info_command() {
   static const std::string details =
-      "FILE is a Chrome/Kineto trace (.json or .json.gz; gzip is detected by content). The text shows the first " +
+      "FILE is a Chrome/Kineto trace (.json, .json.gz) or an Nsight Systems SQLite export (nsys export --type "
+      "sqlite), plain or gzip: the format is detected by content. The text shows the first " +
       std::to_string(analysis::kMaxListedEntries) +
       " entries of each list (in pid, tid, index, stream or name order), then how many more there are.";
   static const Command command{

@@ -38,7 +38,4 @@ int usage_error(const CommandSpec& spec, std::string_view message, Io io);
 // Prints "gtv-cli: <message>" to err and returns kExitBadInput.
 int input_error(std::string_view message, Io io);
 
-// The scenario table of `gtv-cli list`, also shown when `run` gets an unknown name (LibTorch builds only).
-void print_scenarios(std::ostream& out);
-
 }  // namespace gtv::cli

@@ -5,6 +5,7 @@
 
 #include "command.h"
 #include "gtv/config.h"
+#include "runner_launch.h"
 
 namespace {
 
@@ -23,9 +24,13 @@ void print_overview(std::ostream& out) {
          "`gtv-cli COMMAND --help` describes a command.\n";
 }
 
+// The version, and whether `run` can run experiments: that depends on the runner gtv-run being there (it holds
+// LibTorch and CUPTI; `gtv-run --version` says how it was built), not on anything linked into gtv-cli.
 void print_version(std::ostream& out) {
-  out << "gtv-cli " << GTV_VERSION << " (torch " << (GTV_WITH_TORCH ? "on" : "off") << ", cupti "
-      << (GTV_WITH_CUPTI ? "on" : "off") << ")\n";
+  const gtv::cli::Runner runner = gtv::cli::find_runner();
+  out << "gtv-cli " << GTV_VERSION << " (experiments: "
+      << (runner.available ? "runner " + runner.path.string() : "unavailable, no runner " + runner.path.string())
+      << ")\n";
 }
 
 int help_for(const std::vector<std::string>& rest) {

@@ -1,6 +1,10 @@
 #include "run_options.h"
 
+#include <algorithm>
 #include <limits>
+#include <ostream>
+
+#include "gtv/experiments/catalog.h"
 
 namespace gtv::cli {
 namespace {
@@ -18,6 +22,41 @@ Status read_positive(const ParsedArgs& args, std::string_view option, int& targe
 }
 
 }  // namespace
+
+const CommandSpec& run_command_spec() {
+  static const CommandSpec spec{
+      .name = "run",
+      .summary = "run an experiment scenario under tracing and write its trace (needs the runner gtv-run)",
+      .positionals = "SCENARIO",
+      .min_positionals = 1,
+      .max_positionals = 1,
+      .options = {value_option("--output", "FILE", "trace to write (.json, or .json.gz for gzip); required", 'o'),
+                  value_option("--models", "N", "number of models (default 3)"),
+                  value_option("--hidden", "H", "hidden layer width (default 10000 on a GPU, 512 on the CPU)"),
+                  value_option("--batch", "B", "batch size (default 100)"),
+                  value_option("--iters", "K", "timed iterations (default 10)"),
+                  value_option("--devices", "LIST", "GPU of each model, e.g. 0,1,0 (default round-robin)"),
+                  flag_option("--no-warmup", "skip the warm-up pass"),
+                  flag_option("--all-api", "keep noisy CUDA API calls (cudaGetDevice ...) in the trace")},
+      .details =
+          "`gtv-cli list` shows the scenarios; an unknown name prints the list and exits 2. The run itself "
+          "is done by gtv-run, the one program that loads LibTorch and CUPTI ($GTV_RUN, else "
+          "libexec/gtv/gtv-run of the installation, else app/run/gtv-run of the build tree); `gtv-cli "
+          "--version` says which one is used. Progress goes to stderr. If the run fails part way (e.g. out "
+          "of GPU memory), the trace of what ran so far is still written and the exit code is 1. Without a "
+          "GPU the scenario runs on the CPU.",
+  };
+  return spec;
+}
+
+void print_scenarios(std::ostream& out) {
+  std::size_t width = 8;
+  const std::vector<exp::ScenarioInfo> scenarios = exp::list_scenarios();
+  for (const exp::ScenarioInfo& s : scenarios) width = std::max(width, s.name.size());
+  for (const exp::ScenarioInfo& s : scenarios)
+    out << "  " << s.name << std::string(width - s.name.size() + 2, ' ') << s.summary
+        << (s.needs_gpu ? " (shows its point only on GPUs)" : "") << "\n";
+}
 
 Expected<std::vector<int>> parse_device_list(std::string_view text) {
   std::vector<int> devices;

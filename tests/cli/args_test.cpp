@@ -1,14 +1,11 @@
-// Unit tests of gtv-cli's argument parser (and, in LibTorch builds, of `run`'s options).
+// Unit tests of gtv-cli's argument parser and of `run`'s options, shared with the runner gtv-run.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "args.h"
-#include "gtv/config.h"
-#if GTV_WITH_TORCH
 #include "run_options.h"
-#endif
 
 namespace gtv::cli {
 namespace {
@@ -79,7 +76,6 @@ TEST(ArgsTest, ParseCount) {
   EXPECT_FALSE(parse_count("--iters", "99999999999999999999").ok());
 }
 
-#if GTV_WITH_TORCH
 TEST(RunOptionsTest, DeviceList) {
   EXPECT_EQ(parse_device_list("0,1,0").value(), (std::vector<int>{0, 1, 0}));
   EXPECT_EQ(parse_device_list("2").value(), (std::vector<int>{2}));
@@ -115,7 +111,43 @@ TEST(RunOptionsTest, OptionsReachTheConfig) {
   auto no_output = parse_args(spec, std::vector<std::string>{"streams"});
   EXPECT_FALSE(run_config_from_args(*no_output).ok());
 }
-#endif
+
+// The desktop program starts the runner with exp::run_arguments: read back by `run`'s own options, they give the
+// same config.
+TEST(RunOptionsTest, RunArgumentsReadBackAsTheSameConfig) {
+  exp::RunConfig config;
+  config.scenario = "threads";
+  config.models = 4;
+  config.batch = 7;
+  config.iters = 3;
+  for (const bool variant : {false, true}) {
+    config.hidden = variant ? 96 : 0;
+    config.devices = variant ? std::vector<int>{1, 0} : std::vector<int>{};
+    config.warmup = variant;
+    config.all_api = !variant;
+    auto parsed = parse_args(run_command_spec(), exp::run_arguments(config, "out dir/t.json.gz"));
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    EXPECT_EQ(parsed->value("--output"), "out dir/t.json.gz");
+    auto back = run_config_from_args(*parsed);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->scenario, config.scenario);
+    EXPECT_EQ(back->models, config.models);
+    EXPECT_EQ(back->hidden, config.hidden);
+    EXPECT_EQ(back->batch, config.batch);
+    EXPECT_EQ(back->iters, config.iters);
+    EXPECT_EQ(back->devices, config.devices);
+    EXPECT_EQ(back->warmup, config.warmup);
+    EXPECT_EQ(back->all_api, config.all_api);
+  }
+}
+
+TEST(RunOptionsTest, UsageLineNamesTheProgram) {
+  EXPECT_EQ(usage_line(run_command_spec()).rfind("usage: gtv-cli run SCENARIO [-o FILE]", 0), 0u);
+  CommandSpec runner = run_command_spec();
+  runner.program = "gtv-run";
+  runner.name = "";
+  EXPECT_EQ(usage_line(runner).rfind("usage: gtv-run SCENARIO [-o FILE]", 0), 0u);
+}
 
 }  // namespace
 }  // namespace gtv::cli

@@ -26,8 +26,8 @@ def check(condition, message):
         print("FAIL: " + message)
 
 
-def cli(args, *argv):
-    return subprocess.run([args.cli, *argv], capture_output=True, text=True, timeout=300)
+def cli(args, *argv, env=None):
+    return subprocess.run([args.cli, *argv], capture_output=True, text=True, timeout=300, env=env)
 
 
 def fixtures(data_dir):
@@ -78,20 +78,69 @@ def case_usage(args):
         check(r.stdout == "", label + ": prints nothing on stdout")
 
 
-def torch_enabled(args):
-    return "torch on" in cli(args, "--version").stdout
+def runner_path(args):
+    """The experiment runner `gtv-cli --version` names, or None when it says there is none."""
+    version = cli(args, "--version").stdout
+    marker = "(experiments: runner "
+    if marker not in version:
+        return None
+    return version.split(marker, 1)[1].rsplit(")", 1)[0]
 
 
-def case_no_torch(args):
-    if torch_enabled(args):
-        print("skipped: this gtv-cli has LibTorch")
+def case_no_runner(args):
+    """Without the runner gtv-run (GTV_RUN names a missing file) list still works and run says why it cannot."""
+    missing = os.path.join(args.work, "no-such-gtv-run")
+    env = dict(os.environ, GTV_RUN=missing)
+    r = cli(args, "--version", env=env)
+    check(r.returncode == 0 and "(experiments: unavailable, no runner " + missing + ")" in r.stdout,
+          "--version says there is no runner: %r" % r.stdout)
+    r = cli(args, "list", env=env)
+    check(r.returncode == 0 and "sequential" in r.stdout, "list works without a runner")
+    out = os.path.join(args.work, "x.json")
+    r = cli(args, "run", "baseline", "-o", out, env=env)
+    check(r.returncode == 1, "run without a runner: exit 1 (got %d)" % r.returncode)
+    lines = r.stderr.strip().splitlines()
+    check(len(lines) == 1 and "gtv-run (LibTorch)" in lines[0] and missing in lines[0],
+          "run without a runner: one line naming gtv-run, LibTorch and the path looked at: %r" % r.stderr)
+    check(not os.path.exists(out), "run without a runner writes no file")
+    r = cli(args, "run", "nosuch", "-o", out, env=env)
+    check(r.returncode == 2 and "unknown scenario 'nosuch'" in r.stderr, "an unknown scenario is a usage error first")
+    r = cli(args, "run", "baseline", "--iters", "0", "-o", out, env=env)
+    check(r.returncode == 2 and "--iters" in r.stderr, "a bad option value is a usage error first")
+
+
+def loaded_libraries(argv, env=None):
+    """The shared objects the dynamic loader loads for argv (LD_DEBUG=libs), as file names."""
+    env = dict(env or os.environ, LD_DEBUG="libs")
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env)
+    names = set()
+    for line in r.stderr.splitlines():  # "  4711:\tcalling init: /lib/x86_64-linux-gnu/libz.so.1", one per object
+        if "calling init:" in line:
+            names.add(os.path.basename(line.split("calling init:", 1)[1].strip()))
+    return r.returncode, names
+
+
+HEAVY_LIBRARIES = ("libtorch", "libc10", "libcupti", "libicu", "libcuda", "libQt")
+
+
+def case_lean_startup(args):
+    """gtv-cli loads no LibTorch, CUPTI, CUDA, ICU or Qt for --version, list and info; the runner does load them."""
+    trace = os.path.join(args.data, "pytorch", "one_gpu_basic.json.gz")
+    for argv in (["--version"], ["list"], ["info", trace], ["analyze", trace]):
+        code, names = loaded_libraries([args.cli, *argv])
+        label = "gtv-cli " + " ".join(argv)
+        check(code == 0, label + ": exit 0")
+        check(any(n.startswith("libc.so") for n in names), label + ": LD_DEBUG=libs shows the libraries (libc)")
+        heavy = sorted(n for n in names if n.startswith(HEAVY_LIBRARIES))
+        check(heavy == [], label + ": loads none of %s, but loaded %r" % (", ".join(HEAVY_LIBRARIES), heavy))
+        print("%s: %d shared libraries" % (label, len(names)))
+    runner = runner_path(args)
+    if runner is None:
+        print("no runner in this build: its LibTorch is not checked")
         return
-    for argv in (["list"], ["run", "baseline", "-o", os.path.join(args.work, "x.json")]):
-        r = cli(args, *argv)
-        check(r.returncode == 1, " ".join(argv) + ": exit 1 without torch")
-        lines = r.stderr.strip().splitlines()
-        check(len(lines) == 1 and "LibTorch" in lines[0], " ".join(argv) + ": one line naming LibTorch")
-    check(not os.path.exists(os.path.join(args.work, "x.json")), "run without torch writes no file")
+    code, names = loaded_libraries([runner, "--version"])
+    check(code == 0 and any(n.startswith("libtorch") for n in names),
+          "the check sees LibTorch where it is loaded (gtv-run --version): %r" % sorted(names)[:10])
 
 
 def make_bad_files(work):
@@ -167,7 +216,10 @@ def compare_counts(label, got, expected):
 
 
 def case_run(args):
-    """LibTorch builds: list, unknown scenario, and a small CPU-sized run whose trace records what was asked."""
+    """LibTorch builds: list, unknown scenario, and a small CPU-sized run whose trace records what was asked, made
+    by gtv-cli run (which becomes the runner) and by the runner itself, reporting on --report-fd."""
+    runner = runner_path(args)
+    check(runner is not None, "--version names the runner")
     listed = cli(args, "list")
     check(listed.returncode == 0, "list: exit 0")
     names = [line.split()[0] for line in listed.stdout.splitlines() if line.strip()]
@@ -205,6 +257,35 @@ def case_run(args):
     check(r.returncode == 1, "run --hidden 200000: exit 1 (got %d)" % r.returncode)
     check(partial in r.stderr, "run --hidden 200000: says where the partial trace is")
     check(os.path.exists(partial) and info_json(args, partial) is not None, "the partial trace is readable")
+    if runner is not None:
+        check_runner_protocol(args, runner)
+
+
+def check_runner_protocol(args, runner):
+    """gtv-run with --report-fd 1: progress lines, then `wrote EVENTS PATH`; a failure part way adds `failed`."""
+    out = os.path.join(args.work, "by_runner.json")
+    r = subprocess.run([runner, "sequential", "--models", "1", "--hidden", "16", "--batch", "2", "--iters", "1",
+                        "--report-fd", "1", "-o", out], capture_output=True, text=True, timeout=300)
+    check(r.returncode == 0, "gtv-run: exit 0 (%s)" % r.stderr.strip()[-300:])
+    lines = r.stdout.splitlines()
+    keywords = [line.split(" ", 1)[0] for line in lines]
+    check(len(lines) >= 2 and set(keywords[:-1]) == {"progress"} and keywords[-1] == "wrote",
+          "gtv-run --report-fd 1: progress lines, then wrote: %r" % lines)
+    check("gtv-run: " in r.stderr, "gtv-run names itself on stderr")
+    if lines and keywords[-1] == "wrote":
+        events, path = lines[-1].split(" ", 2)[1:]
+        check(path == out and os.path.exists(out), "wrote names the file: %r" % lines[-1])
+        info = info_json(args, out)
+        check(info is not None and info["event_count"] == int(events), "wrote counts the events in the file")
+    partial = os.path.join(args.work, "by_runner_too_large.json")
+    r = subprocess.run([runner, "baseline", "--hidden", "200000", "--iters", "1", "--report-fd", "1", "-o", partial],
+                       capture_output=True, text=True, timeout=300)
+    lines = r.stdout.splitlines()
+    check(r.returncode == 1 and len(lines) >= 2 and lines[-1].startswith("failed ") and
+          lines[-2] == "wrote %s %s" % (lines[-2].split(" ")[1], partial),
+          "gtv-run: a failure part way reports wrote then failed: %r" % lines[-2:])
+    r = subprocess.run([runner, "sequential", "--report-fd", "99", "-o", out], capture_output=True, text=True)
+    check(r.returncode == 2 and "--report-fd" in r.stderr, "gtv-run --report-fd of a closed descriptor: exit 2")
 
 
 def case_info_fixtures(args):

@@ -16,6 +16,7 @@
 
 #include "gtv/analysis/compare.h"
 #include "gtv/config.h"
+#include "gtv/experiments/catalog.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
@@ -270,7 +271,7 @@ void CompareClassroomTest::classroom_hides_gpu_lanes_until_revealed() {
   view.resize(1600, 900);
   view.set_trace(trace);
   const std::string md = file_text(GTV_SOURCE_DIR "/resources/scenarios/sequential.md");
-  const QString lesson = QString::fromStdString(lesson_sentence(md));
+  const QString lesson = QString::fromStdString(exp::lesson_sentence(md));
   QVERIFY(!lesson.isEmpty());
   QVERIFY(view.lesson().contains(lesson));
   std::set<LaneIndex> gpu_lanes;

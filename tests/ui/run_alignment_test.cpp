@@ -1,12 +1,8 @@
-// The alignment anchor of stacked runs and the lesson sentence of a scenario explanation.
+// The alignment anchor of stacked runs.
 #include "gtv/ui/run_alignment.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
-#include "gtv/config.h"
 #include "gtv/model/trace_builder.h"
 
 namespace gtv::ui {
@@ -99,29 +95,6 @@ TEST(RunAlignment, NoKernelFallsBackToTheTraceStart) {
 TEST(RunAlignment, OffsetsAgainstTheFirstRun) {
   EXPECT_EQ(alignment_offsets_ns({5, 2, 9}), (std::vector<TimeNs>{0, -3, 4}));
   EXPECT_TRUE(alignment_offsets_ns({}).empty());
-}
-
-TEST(LessonSentence, FirstSentenceOfTheLessonParagraph) {
-  const char* md =
-      "# demo\n\n**What runs.** Two models.\n\n**Lesson.** Launches are asynchronous. So one thread\n"
-      "keeps two GPUs busy.\n\n**On the CPU.** Nothing.\n";
-  EXPECT_EQ(lesson_sentence(md), "Launches are asynchronous.");
-  const char* wrapped = "**Lesson.** A sentence that\nwraps over lines\n";
-  EXPECT_EQ(lesson_sentence(wrapped), "A sentence that wraps over lines");
-}
-
-TEST(LessonSentence, WithoutLessonTheFirstParagraph) {
-  EXPECT_EQ(lesson_sentence("# title\n\nFirst one. Second one.\n"), "First one.");
-  EXPECT_EQ(lesson_sentence(""), "");
-}
-
-TEST(LessonSentence, BundledStreamsExplanation) {
-  std::ifstream in(GTV_SOURCE_DIR "/resources/scenarios/streams.md");
-  ASSERT_TRUE(in.good());
-  std::stringstream text;
-  text << in.rdbuf();
-  EXPECT_EQ(lesson_sentence(text.str()),
-            "Streams help work on one GPU overlap; they are not what makes several GPUs run at once.");
 }
 
 }  // namespace

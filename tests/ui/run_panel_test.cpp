@@ -1,9 +1,12 @@
-// QtTest (offscreen, LibTorch builds): a CPU run started from the run panel finishes, opens a tab and writes
-// its file under the data directory; Cancel stops a run and leaves no file behind.
+// QtTest (offscreen): the run panel lists the catalogue in every build and runs experiments through the runner
+// gtv-run as a child process. A stand-in runner (fake_runner.sh, speaking gtv-run's protocol) checks progress,
+// the opened tab, failures and Cancel in every build; with LibTorch the real gtv-run makes a CPU run and is
+// cancelled in its timed loop.
 #include "gtv/ui/run_panel.h"
 
 #include <QComboBox>
 #include <QDirIterator>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -13,12 +16,16 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QtTest/QtTest>
 
+#include "gtv/config.h"
+#include "gtv/experiments/catalog.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
+#include "gtv/ui/run_job.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
@@ -27,6 +34,8 @@ using namespace gtv;
 using namespace gtv::ui;
 
 namespace {
+
+const QString kFakeTrace = QStringLiteral(GTV_TEST_DATA_DIR "/pytorch/two_gpus_schedule.json.gz");
 
 void set_sizes(RunPanel* panel, const char* scenario, int models, int hidden, int batch, int iters) {
   const int index = panel->scenario_box()->findText(QLatin1String(scenario));
@@ -46,6 +55,18 @@ QStringList all_files(const QString& dir) {
   return files;
 }
 
+// The stand-in runner for the panels made after this call, doing `mode` (see fake_runner.sh).
+void use_fake_runner(const char* mode) {
+  qputenv("GTV_RUN", GTV_FAKE_RUNNER);
+  qputenv("GTV_FAKE_RUN", mode);
+  qputenv("GTV_FAKE_TRACE", kFakeTrace.toUtf8());
+}
+
+QByteArray file_bytes(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 }  // namespace
 
 class RunPanelTest : public QObject {
@@ -57,12 +78,119 @@ class RunPanelTest : public QObject {
       QFAIL(qPrintable(title + QStringLiteral(": ") + message));
     });
   }
-  void cpu_run_opens_a_tab_and_writes_its_file();
-  void cancel_leaves_no_file();
+  void cleanup() {
+    qunsetenv("GTV_RUN");
+    qunsetenv("GTV_FAKE_RUN");
+    qunsetenv("GTV_FAKE_TRACE");
+  }
+  void catalogue_without_a_runner();
+  void runner_progress_opens_the_written_trace();
+  void runner_failures_are_one_line();
+  void cancel_ends_the_runner_and_leaves_no_file();
   void bad_device_mapping_is_one_line();
+  void cpu_run_opens_a_tab_and_writes_its_file();
+  void cancel_in_the_timed_loop_leaves_no_file();
 };
 
+// The scenarios and their explanations come from the catalogue; without a runner the panel says why it cannot
+// run, and Run says it again.
+void RunPanelTest::catalogue_without_a_runner() {
+  qputenv("GTV_RUN", "/nonexistent/gtv-run");
+  RunPanel panel;
+  QCOMPARE(panel.scenario_box()->count(), static_cast<int>(exp::list_scenarios().size()));
+  QCOMPARE(panel.scenario_box()->currentText(), QStringLiteral("sequential"));
+  QVERIFY(panel.findChild<QTextBrowser*>()->toPlainText().contains(QStringLiteral("sequential")));
+  QVERIFY(!panel.can_run());
+  QVERIFY(!panel.run_button()->isEnabled());
+  QVERIFY(panel.gpu_note()->text().contains(QStringLiteral("without the experiment runner gtv-run")));
+  QVERIFY(panel.gpu_note()->text().contains(QStringLiteral("/nonexistent/gtv-run")));
+  QSignalSpy failed(&panel, &RunPanel::run_failed);
+  panel.start_run();
+  QCOMPARE(failed.count(), 1);
+  QVERIFY(!panel.is_running());
+}
+
+void RunPanelTest::runner_progress_opens_the_written_trace() {
+  use_fake_runner("ok");
+  QTemporaryDir data;
+  QVERIFY(data.isValid());
+  MainWindow window;
+  RunPanel* panel = install_run_features(&window);
+  panel->set_data_dir(data.path());
+  QVERIFY(panel->can_run());
+  set_sizes(panel, "sequential", 2, 32, 4, 2);
+  const int tabs_before = window.tabs()->count();
+  QSignalSpy saved(panel, &RunPanel::run_saved);
+  QSignalSpy progress(panel, &RunPanel::progress_line);
+  QTest::mouseClick(panel->run_button(), Qt::LeftButton);
+  QVERIFY(panel->is_running());
+  QVERIFY(saved.wait(60000));
+  QCOMPARE(progress.count(), 3);
+  QCOMPARE(progress[2][0].toString(), QStringLiteral("timed loop"));
+  const QString path = saved[0][0].toString();
+  QVERIFY(path.startsWith(data.path() + QStringLiteral("/runs/sequential-")));
+  QCOMPARE(file_bytes(path), file_bytes(kFakeTrace));
+  QCOMPARE(panel->last_outcome().error, QString());
+  QCOMPARE(panel->progress_bar()->value(), panel->progress_bar()->maximum());
+  QVERIFY(panel->run_button()->isEnabled());
+  QCOMPARE(window.tabs()->count(), tabs_before + 1);
+  auto* tab = qobject_cast<TraceTab*>(window.tabs()->widget(tabs_before));
+  QVERIFY(tab != nullptr);
+  QCOMPARE(tab->document()->path(), path);
+}
+
+void RunPanelTest::runner_failures_are_one_line() {
+  QTemporaryDir data;
+  use_fake_runner("fail");
+  RunPanel panel;
+  panel.set_data_dir(data.path());
+  QSignalSpy failed(&panel, &RunPanel::run_failed);
+  panel.start_run();
+  QVERIFY(failed.wait(60000));
+  QCOMPARE(failed[0][0].toString(), QStringLiteral("out of memory (fake)"));
+  QCOMPARE(panel.status_label()->text(), QStringLiteral("run failed: out of memory (fake)"));
+
+  qputenv("GTV_FAKE_RUN", "crash");  // read by the runner each run
+  panel.start_run();
+  QVERIFY(failed.wait(60000));
+  QCOMPARE(failed[1][0].toString(),
+           QStringLiteral("the experiment runner exited with status 3; its last message: fake runner: gave up"));
+  QCOMPARE(all_files(data.path()), QStringList{});
+}
+
+void RunPanelTest::cancel_ends_the_runner_and_leaves_no_file() {
+  use_fake_runner("hang");
+  QTemporaryDir data;
+  RunPanel panel;
+  panel.set_data_dir(data.path());
+  QSignalSpy cancelled(&panel, &RunPanel::run_cancelled);
+  panel.start_run();
+  QTRY_VERIFY_WITH_TIMEOUT(panel.status_label()->text() == QStringLiteral("timed loop"), 60000);
+  QTest::mouseClick(panel.cancel_button(), Qt::LeftButton);
+  QVERIFY(cancelled.wait(60000));
+  QVERIFY(panel.last_outcome().cancelled);
+  QVERIFY(panel.last_outcome().interrupted);  // ended by the cancel, not by itself
+  QVERIFY(!panel.is_running());
+  QVERIFY(panel.status_label()->text().contains(QStringLiteral("cancelled")));
+  QCOMPARE(all_files(data.path()), QStringList{});
+}
+
+void RunPanelTest::bad_device_mapping_is_one_line() {
+  use_fake_runner("ok");
+  QTemporaryDir data;
+  RunPanel panel;
+  panel.set_data_dir(data.path());
+  panel.devices_edit()->setText(QStringLiteral("0,x"));
+  QSignalSpy failed(&panel, &RunPanel::run_failed);
+  panel.start_run();
+  QCOMPARE(failed.count(), 1);
+  QCOMPARE(failed[0][0].toString(), QStringLiteral("device mapping: 'x' is not a GPU index (use e.g. 0,1,0)"));
+  QVERIFY(!panel.is_running());
+}
+
 void RunPanelTest::cpu_run_opens_a_tab_and_writes_its_file() {
+  if (GTV_WITH_TORCH == 0) QSKIP("built without LibTorch: there is no gtv-run");
+  QVERIFY2(runner_available(), qPrintable(runner_path()));
   QTemporaryDir data;
   QVERIFY(data.isValid());
   MainWindow window;
@@ -109,41 +237,28 @@ void RunPanelTest::cpu_run_opens_a_tab_and_writes_its_file() {
            io::read_trace(recording_of(QStringLiteral("sequential")).toStdString())->event_count());
 }
 
-void RunPanelTest::cancel_leaves_no_file() {
+void RunPanelTest::cancel_in_the_timed_loop_leaves_no_file() {
+  if (GTV_WITH_TORCH == 0) QSKIP("built without LibTorch: there is no gtv-run");
   QTemporaryDir data;
   QVERIFY(data.isValid());
   MainWindow window;
   RunPanel* panel = install_run_features(&window);
   panel->set_data_dir(data.path());
-  constexpr int kIters = 5000;
-  set_sizes(panel, "sequential", 2, 32, 4, kIters);
+  set_sizes(panel, "sequential", 2, 512, 4, 10000);  // far longer than the cancel takes to arrive
   QSignalSpy saved(panel, &RunPanel::run_saved);
   const int tabs_before = window.tabs()->count();
   QSignalSpy cancelled(panel, &RunPanel::run_cancelled);
   panel->start_run();
-  // Cancel once the run is in its timed loop.
   QTRY_VERIFY_WITH_TIMEOUT(panel->status_label()->text() == QStringLiteral("timed loop"), 300000);
   QTest::mouseClick(panel->cancel_button(), Qt::LeftButton);
   QVERIFY(cancelled.wait(300000));
   QCOMPARE(saved.count(), 0);
   QVERIFY(panel->last_outcome().cancelled);
-  QVERIFY(panel->last_outcome().iterations_done < kIters);  // it stopped inside the loop, not at its end
+  QVERIFY(panel->last_outcome().interrupted);  // it stopped inside the loop, not at its end
   QVERIFY(!panel->is_running());
   QVERIFY(panel->status_label()->text().contains(QStringLiteral("cancelled")));
   QCOMPARE(all_files(data.path()), QStringList{});
   QCOMPARE(window.tabs()->count(), tabs_before);
-}
-
-void RunPanelTest::bad_device_mapping_is_one_line() {
-  QTemporaryDir data;
-  RunPanel panel;
-  panel.set_data_dir(data.path());
-  panel.devices_edit()->setText(QStringLiteral("0,x"));
-  QSignalSpy failed(&panel, &RunPanel::run_failed);
-  panel.start_run();
-  QCOMPARE(failed.count(), 1);
-  QCOMPARE(failed[0][0].toString(), QStringLiteral("device mapping: 'x' is not a GPU index (use e.g. 0,1,0)"));
-  QVERIFY(!panel.is_running());
 }
 
 QTEST_MAIN(RunPanelTest)

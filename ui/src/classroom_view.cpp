@@ -3,7 +3,6 @@
 #include <qcustomplot.h>
 
 #include <QEvent>
-#include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -15,16 +14,13 @@
 #include <algorithm>
 
 #include "gtv/analysis/compare.h"
-#include "gtv/config.h"
+#include "gtv/experiments/catalog.h"
 #include "gtv/ui/app_palette.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/playback_stats.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/time_mapping.h"
 #include "gtv/ui/timeline_view.h"
-#if GTV_WITH_TORCH
-#include "gtv/experiments/runner.h"
-#endif
 
 namespace gtv::ui {
 
@@ -126,14 +122,7 @@ std::optional<TimeWindow> timeline_selected_span(const TimelineView& view) {
 }
 
 QString scenario_lesson(const QString& scenario) {
-  if (scenario.isEmpty()) return {};
-#if GTV_WITH_TORCH
-  if (const auto text = exp::scenario_explanation(scenario.toStdString()))
-    return QString::fromStdString(lesson_sentence(*text));
-#endif
-  QFile file(QStringLiteral(GTV_SOURCE_DIR "/resources/scenarios/%1.md").arg(scenario));
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  return QString::fromStdString(lesson_sentence(file.readAll().toStdString()));
+  return QString::fromStdString(exp::scenario_lesson(scenario.toStdString()));
 }
 
 ClassroomView::ClassroomView(QWidget* parent)

@@ -1,7 +1,6 @@
 #include "gtv/ui/run_panel.h"
 
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -9,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -19,7 +19,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "gtv/base/install_layout.h"
 #include "gtv/config.h"
+#include "gtv/experiments/catalog.h"
 #include "gtv/ui/run_job.h"
 
 namespace gtv::ui {
@@ -32,7 +34,6 @@ QSpinBox* spin(int min, int max, int value, QWidget* parent) {
   return box;
 }
 
-#if GTV_WITH_TORCH
 // "0,1,0" -> {0, 1, 0}; empty -> {} (round-robin); anything else is an error naming the bad item.
 std::optional<std::vector<int>> parse_devices(const QString& text, QString* error) {
   std::vector<int> devices;
@@ -48,15 +49,13 @@ std::optional<std::vector<int>> parse_devices(const QString& text, QString* erro
   }
   return devices;
 }
-#endif
 
 }  // namespace
 
 QString bundled_recordings_dir() {
   QStringList candidates;
   if (!qEnvironmentVariableIsEmpty("GTV_RECORDINGS_DIR")) candidates << qEnvironmentVariable("GTV_RECORDINGS_DIR");
-  candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/gtv/traces/h200x2")
-             << QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2");
+  candidates << QString::fromStdString((gtv::data_dir() / "traces" / "h200x2").string());
   for (const QString& dir : candidates)
     if (QFileInfo(dir).isDir()) return QDir(dir).absolutePath();
   return {};
@@ -124,25 +123,22 @@ QWidget* RunPanel::build_form() {
     emit compare_requested({last_outcome_.saved_path, recording_of(last_scenario_)});
   });
   connect(scenario_, &QComboBox::currentIndexChanged, this, &RunPanel::show_explanation);
-#if GTV_WITH_TORCH
   for (const exp::ScenarioInfo& s : exp::list_scenarios()) {
     scenario_->addItem(QString::fromStdString(s.name));
     scenario_->setItemData(scenario_->count() - 1, QString::fromStdString(s.summary), Qt::ToolTipRole);
   }
   scenario_->setCurrentIndex(std::max(0, scenario_->findText(QStringLiteral("sequential"))));
-  const int gpus = exp::cuda_device_count();
-  gpu_note_->setText(gpus > 0 ? tr("%1 CUDA GPU(s) here.").arg(gpus)
-                              : tr("No CUDA GPU here: runs use the CPU mode (no GPU lanes). The H200 recordings "
-                                   "below show what the scenarios do on two GPUs."));
   job_ = new RunJob(this);
   connect(job_, &RunJob::progress_line, this, &RunPanel::on_progress);
   connect(job_, &RunJob::finished, this, &RunPanel::on_finished);
-#else
-  gpu_note_->setText(tr("This build cannot run experiments (built without LibTorch); open a recording below."));
-  run_->setEnabled(false);
-  for (QWidget* w : std::initializer_list<QWidget*>{scenario_, models_, hidden_, batch_, iters_, devices_})
-    w->setEnabled(false);
-#endif
+  can_run_ = runner_available();
+  if (can_run_) {
+    gpu_note_->setText(tr("Runs are done by %1.").arg(runner_path()));
+  } else {
+    gpu_note_->setText(missing_runner_message());
+    run_->setEnabled(false);
+    for (QWidget* w : std::initializer_list<QWidget*>{models_, hidden_, batch_, iters_, devices_}) w->setEnabled(false);
+  }
   show_explanation();
   return box;
 }
@@ -171,31 +167,54 @@ QWidget* RunPanel::build_recordings() {
 }
 
 void RunPanel::show_explanation() {
-#if GTV_WITH_TORCH
   const auto text = exp::scenario_explanation(scenario_->currentText().toStdString());
   QString markdown = text ? QString::fromUtf8(text->data(), static_cast<qsizetype>(text->size())) : QString();
   // The file's title is a level-1 heading, too large for a side panel.
   markdown.replace(QRegularExpression(QStringLiteral("^# "), QRegularExpression::MultilineOption),
                    QStringLiteral("#### "));
   explanation_->setMarkdown(markdown);
-#else
-  explanation_->setPlainText(tr("This build cannot run experiments."));
-#endif
 }
 
-bool RunPanel::can_run() const { return GTV_WITH_TORCH != 0; }
+bool RunPanel::is_running() const { return job_->is_running(); }
 
-bool RunPanel::is_running() const {
-#if GTV_WITH_TORCH
-  return job_->is_running();
-#else
-  return false;
-#endif
+void RunPanel::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (can_run_ && gpu_probe_ == nullptr) probe_gpus();
+}
+
+void RunPanel::probe_gpus() {
+  // Asked of the runner, whose LibTorch decides where runs go; gtv itself never loads LibTorch.
+  gpu_probe_ = new QProcess(this);
+  gpu_note_->setText(tr("Asking %1 how many CUDA GPUs it can use...").arg(runner_path()));
+  connect(gpu_probe_, &QProcess::finished, this, [this](int exit_code, QProcess::ExitStatus status) {
+    bool ok = false;
+    const int gpus = QString::fromUtf8(gpu_probe_->readAllStandardOutput()).trimmed().toInt(&ok);
+    if (status != QProcess::NormalExit || exit_code != 0 || !ok) {
+      gpu_note_->setText(tr("%1 --gpu-count did not answer (%2); runs may still work.")
+                             .arg(runner_path(), QString::fromUtf8(gpu_probe_->readAllStandardError()).trimmed()));
+    } else {
+      gpu_note_->setText(gpus > 0 ? tr("%1 CUDA GPU(s) here (as gtv-run's LibTorch sees them).").arg(gpus)
+                                  : tr("No CUDA GPU here (gtv-run's LibTorch sees none): runs use the CPU mode (no "
+                                       "GPU lanes). The H200 recordings below show what the scenarios do on two "
+                                       "GPUs."));
+    }
+    emit gpus_probed();
+  });
+  connect(gpu_probe_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+    if (error != QProcess::FailedToStart) return;
+    gpu_note_->setText(tr("cannot start %1: %2").arg(runner_path(), gpu_probe_->errorString()));
+    emit gpus_probed();
+  });
+  gpu_probe_->start(runner_path(), {QStringLiteral("--gpu-count")});
 }
 
 void RunPanel::start_run() {
-#if GTV_WITH_TORCH
   if (job_->is_running()) return;
+  if (!can_run_) {
+    status_->setText(missing_runner_message());
+    emit run_failed(missing_runner_message());
+    return;
+  }
   QString error;
   const auto devices = parse_devices(devices_->text(), &error);
   if (!devices) {
@@ -217,16 +236,13 @@ void RunPanel::start_run() {
   progress_->setValue(0);
   status_->setText(tr("starting %1...").arg(scenario_->currentText()));
   set_running(job_->start(config, data_dir_));
-#endif
 }
 
 void RunPanel::cancel_run() {
-#if GTV_WITH_TORCH
   if (!job_->is_running()) return;
   job_->cancel();
   cancel_->setEnabled(false);
-  status_->setText(tr("cancelling (stops at the next step)..."));
-#endif
+  status_->setText(tr("cancelling (ending gtv-run)..."));
 }
 
 void RunPanel::on_progress(const QString& line) {
@@ -260,7 +276,7 @@ void RunPanel::on_finished(const RunOutcome& outcome) {
 }
 
 void RunPanel::set_running(bool running) {
-  run_->setEnabled(!running && can_run());
+  run_->setEnabled(!running && can_run_);
   cancel_->setEnabled(running);
 }
 

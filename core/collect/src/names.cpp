@@ -1,5 +1,7 @@
 #include "gtv/collect/names.h"
 
+#include "gtv/model/kineto_names.h"
+
 namespace gtv::collect {
 
 std::string_view to_string(SyncKind kind) {
@@ -13,23 +15,8 @@ std::string_view to_string(SyncKind kind) {
   return "Sync";
 }
 
-std::string memcpy_event_name(const MemcpyDetail& detail) {
-  // Kineto's form, so traces read the same as PyTorch profiler traces: "Memcpy HtoD (Pageable -> Device)".
-  std::string name = "Memcpy ";
-  name += detail.copy_kind == CopyKind::Unknown ? std::string_view("?") : to_string(detail.copy_kind);
-  name += " (";
-  name += detail.src_kind == MemoryKind::Unknown ? std::string_view("?") : to_string(detail.src_kind);
-  name += " -> ";
-  name += detail.dst_kind == MemoryKind::Unknown ? std::string_view("?") : to_string(detail.dst_kind);
-  name += ")";
-  return name;
-}
-
-std::string memset_event_name(const MemsetDetail& detail) {
-  std::string name = "Memset (";
-  name += detail.memory_kind == MemoryKind::Unknown ? std::string_view("?") : to_string(detail.memory_kind);
-  name += ")";
-  return name;
-}
+// Kineto's form, so traces read the same as PyTorch profiler traces: "Memcpy HtoD (Pageable -> Device)".
+std::string memcpy_event_name(const MemcpyDetail& detail) { return kineto::memcpy_event_name(detail); }
+std::string memset_event_name(const MemsetDetail& detail) { return kineto::memset_event_name(detail); }
 
 }  // namespace gtv::collect

@@ -15,8 +15,7 @@ namespace gtv::collect::detail {
 
 struct RecorderState {
   TraceBuilder builder;
-  std::map<LaneKey, LaneIndex> lanes;  // lanes created so far, to name them at finish() without creating any
-  std::vector<SyncRecord> syncs;       // placed at finish(), once every API call is known
+  std::vector<SyncRecord> syncs;  // placed at finish(), once every API call is known
   std::unordered_map<std::uint64_t, std::pair<std::int64_t, std::int64_t>> api_thread;  // correlation -> pid, tid
   std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names;
   std::vector<ContextRecord> contexts;
@@ -27,7 +26,7 @@ struct RecorderState {
   bool source_tool_set = false;
 };
 
-LaneIndex lane_for(RecorderState& s, const LaneKey& key);
+inline LaneIndex lane_for(RecorderState& s, const LaneKey& key) { return s.builder.lane(key); }
 // An event with times relative to origin; nullopt when the record carries no timestamps.
 std::optional<Event> make_event(RecorderState& s, UnixNs origin, std::string_view name, UnixNs start_ns,
                                 UnixNs end_ns, std::uint64_t correlation_id);

@@ -21,13 +21,6 @@ TraceRecorder::~TraceRecorder() = default;
 // Everything below that touches state_ runs under mutex_; helpers taking RecorderState& assume the lock is held.
 namespace detail {
 
-LaneIndex lane_for(RecorderState& s, const LaneKey& key) {
-  if (auto it = s.lanes.find(key); it != s.lanes.end()) return it->second;
-  const LaneIndex index = s.builder.lane(key);
-  s.lanes.emplace(key, index);
-  return index;
-}
-
 std::optional<Event> make_event(RecorderState& s, UnixNs origin, std::string_view name, UnixNs start_ns,
                                 UnixNs end_ns, std::uint64_t correlation_id) {
   if (start_ns == 0 && end_ns == 0) {
@@ -94,7 +87,7 @@ void TraceRecorder::onOverhead(const OverheadRecord& r) {
   if (!e) return;
   e->kind = EventKind::Overhead;
   const LaneKey key = r.on_host ? host_lane_key(r.pid, r.tid) : gpu_lane_key(r.device, r.stream);
-  const bool fresh = !s.lanes.contains(key);
+  const bool fresh = !s.builder.find_lane(key);
   const LaneIndex lane = lane_for(s, key);
   if (fresh && !r.on_host && r.stream == kUnknownStream) s.builder.set_lane_name(lane, "device overhead");
   s.builder.add_event(lane, *e);

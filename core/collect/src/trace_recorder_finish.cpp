@@ -5,6 +5,7 @@
 #include "gtv/collect/thread_id.h"
 #include "gtv/collect/trace_recorder.h"
 #include "gtv/config.h"
+#include "gtv/model/kineto_names.h"
 #include "recorder_state.h"
 
 namespace gtv::collect {
@@ -43,16 +44,14 @@ void place_syncs(RecorderState& s, UnixNs origin) {
 
 void name_lanes(RecorderState& s) {
   for (const auto& [thread, name] : s.thread_names) {
-    auto it = s.lanes.find(host_lane_key(thread.first, thread.second));
-    if (it == s.lanes.end()) continue;
+    const std::optional<LaneIndex> lane = s.builder.find_lane(host_lane_key(thread.first, thread.second));
+    if (!lane) continue;
     const bool is_placeholder = thread.second == kUnknownThreadTid;
-    s.builder.set_lane_name(it->second,
-                            is_placeholder ? name : "thread " + std::to_string(thread.second) + " (" + name + ")");
+    s.builder.set_lane_name(*lane, is_placeholder ? name : kineto::thread_lane_name(thread.second, name));
   }
   for (const ContextRecord& c : s.contexts) {
-    auto it = s.lanes.find(gpu_lane_key(c.device, c.null_stream));
-    if (it != s.lanes.end())
-      s.builder.set_lane_name(it->second, "stream " + std::to_string(c.null_stream) + " (default)");
+    if (const std::optional<LaneIndex> lane = s.builder.find_lane(gpu_lane_key(c.device, c.null_stream)))
+      s.builder.set_lane_name(*lane, "stream " + std::to_string(c.null_stream) + " (default)");
   }
 }
 

@@ -29,8 +29,8 @@ Status enable_launch_blocking() {
 std::string unknown_scenario_message(std::string_view name) {
   std::string message = "unknown scenario '" + std::string(name) + "'; valid scenarios:";
   const char* separator = " ";
-  for (const auto& entry : scenario_table()) {
-    message += separator + entry.info.name;
+  for (const ScenarioInfo& info : list_scenarios()) {
+    message += separator + info.name;
     separator = ", ";
   }
   return message;
@@ -85,10 +85,10 @@ Status record(ScenarioContext& ctx, const ScenarioEntry& entry) {
   if (ctx.config.trace_ops) ops.emplace(ctx.host);
   Status status = ok_status();
   try {
-    auto range = ctx.host.scope(entry.info.name, RangeKind::Scenario);
+    auto range = ctx.host.scope(std::string(entry.name), RangeKind::Scenario);
     entry.run(ctx);
   } catch (const std::exception& e) {
-    status = Error{entry.info.name + ": " + e.what()};
+    status = Error{std::string(entry.name) + ": " + e.what()};
     ctx.host.add_note("run failed: " + std::string(e.what()));
   }
   ops.reset();

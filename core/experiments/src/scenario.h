@@ -29,7 +29,7 @@ struct ScenarioContext {
 using ScenarioFn = void (*)(ScenarioContext&);
 
 struct ScenarioEntry {
-  ScenarioInfo info;
+  std::string_view name;  // as in the catalogue (catalog.cpp)
   ScenarioFn run = nullptr;
   bool launch_blocking = false;  // needs CUDA_LAUNCH_BLOCKING=1 set before CUDA starts in this process
   bool in_processes = false;     // run by run_in_processes instead of run
@@ -38,7 +38,7 @@ struct ScenarioEntry {
 // The `processes` scenario: worker processes forked before this process starts CUDA (scenarios_processes.cpp).
 [[nodiscard]] RunResult run_in_processes(const RunConfig& config, const std::function<void(std::string_view)>& report);
 
-// The catalogue (catalog.cpp).
+// What runs each catalogued scenario (scenario_table.cpp); find_entry is nullptr for names not in the catalogue.
 [[nodiscard]] const std::vector<ScenarioEntry>& scenario_table();
 [[nodiscard]] const ScenarioEntry* find_entry(std::string_view name);
 

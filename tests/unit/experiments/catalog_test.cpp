@@ -1,8 +1,12 @@
+// The scenario catalogue, with no LibTorch: names in order, summaries, the embedded explanations and their lessons.
+#include "gtv/experiments/catalog.h"
+
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <fstream>
+#include <sstream>
 
-#include "gtv/experiments/runner.h"
+#include "gtv/config.h"
 
 namespace gtv::exp {
 namespace {
@@ -20,67 +24,42 @@ TEST(Catalog, EveryScenarioHasASummaryAndAnEmbeddedExplanation) {
     auto text = scenario_explanation(info.name);
     ASSERT_TRUE(text.has_value()) << info.name;
     EXPECT_EQ(text->rfind("# " + info.name + " ", 0), 0u) << info.name << " explanation must start with its title";
+    EXPECT_FALSE(scenario_lesson(info.name).empty()) << info.name;
   }
+}
+
+TEST(Catalog, TheEmbeddedTextIsTheResourceFile) {
+  std::ifstream in(GTV_SOURCE_DIR "/resources/scenarios/streams.md", std::ios::binary);
+  ASSERT_TRUE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(scenario_explanation("streams"), text.str());
 }
 
 TEST(Catalog, UnknownNamesHaveNoExplanationOrInfo) {
   EXPECT_FALSE(scenario_explanation("no-such-scenario").has_value());
   EXPECT_FALSE(find_scenario("no-such-scenario").has_value());
+  EXPECT_EQ(scenario_lesson("no-such-scenario"), "");
   EXPECT_EQ(find_scenario("streams")->needs_gpu, true);
 }
 
-TEST(AssignDevices, RoundRobinOverTheGpus) {
-  auto placement = assign_devices(3, 2, {});
-  ASSERT_TRUE(placement.ok());
-  EXPECT_EQ(*placement, (std::vector<int>{0, 1, 0}));
+TEST(LessonSentence, FirstSentenceOfTheLessonParagraph) {
+  const char* md =
+      "# demo\n\n**What runs.** Two models.\n\n**Lesson.** Launches are asynchronous. So one thread\n"
+      "keeps two GPUs busy.\n\n**On the CPU.** Nothing.\n";
+  EXPECT_EQ(lesson_sentence(md), "Launches are asynchronous.");
+  const char* wrapped = "**Lesson.** A sentence that\nwraps over lines\n";
+  EXPECT_EQ(lesson_sentence(wrapped), "A sentence that wraps over lines");
 }
 
-TEST(AssignDevices, GivenDevicesAreCycled) {
-  auto placement = assign_devices(5, 3, {2, 0});
-  ASSERT_TRUE(placement.ok());
-  EXPECT_EQ(*placement, (std::vector<int>{2, 0, 2, 0, 2}));
+TEST(LessonSentence, WithoutLessonTheFirstParagraph) {
+  EXPECT_EQ(lesson_sentence("# title\n\nFirst one. Second one.\n"), "First one.");
+  EXPECT_EQ(lesson_sentence(""), "");
 }
 
-TEST(AssignDevices, AnIndexBeyondTheGpusIsAClearError) {
-  auto placement = assign_devices(3, 2, {0, 1, 2});
-  ASSERT_FALSE(placement.ok());
-  EXPECT_EQ(placement.error().message, "device 2 does not exist: this machine has 2 CUDA GPU(s), numbered 0..1");
-}
-
-TEST(AssignDevices, NoGpuMeansTheCpuUnlessDevicesAreAskedFor) {
-  auto placement = assign_devices(2, 0, {});
-  ASSERT_TRUE(placement.ok());
-  EXPECT_EQ(*placement, (std::vector<int>{-1, -1}));
-  auto asked = assign_devices(2, 0, {0, 1});
-  ASSERT_FALSE(asked.ok());
-  EXPECT_EQ(asked.error().message, "devices 0,1 requested, but this run has no CUDA GPU");
-}
-
-TEST(RunErrors, UnknownScenarioListsTheValidNames) {
-  RunConfig config;
-  config.scenario = "bogus";
-  auto result = run_scenario(config, {});
-  ASSERT_FALSE(result.status.ok());
-  EXPECT_FALSE(result.trace.has_value());
-  std::string expected = "unknown scenario 'bogus'; valid scenarios:";
-  const char* separator = " ";
-  for (const auto& info : list_scenarios()) {
-    expected += separator + info.name;
-    separator = ", ";
-  }
-  EXPECT_EQ(result.status.error().message, expected);
-}
-
-TEST(RunErrors, BadSizesAreRejectedBeforeAnythingRuns) {
-  RunConfig config;
-  config.scenario = "sequential";
-  config.models = 0;
-  auto result = run_scenario(config, {});
-  ASSERT_FALSE(result.status.ok());
-  EXPECT_EQ(result.status.error().message, "models must be at least 1, got 0");
-  config.models = 3;
-  config.dropout = 1.5;
-  EXPECT_EQ(run_scenario(config, {}).status.error().message, "dropout must be in [0, 1), got 1.500000");
+TEST(LessonSentence, BundledStreamsExplanation) {
+  EXPECT_EQ(scenario_lesson("streams"),
+            "Streams help work on one GPU overlap; they are not what makes several GPUs run at once.");
 }
 
 }  // namespace

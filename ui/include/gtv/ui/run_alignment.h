@@ -1,9 +1,6 @@
 #pragma once
-// Where runs line up when they are stacked for comparison, and the one-sentence lesson of a scenario. Pure
-// functions with no Qt, unit tested on their own.
+// Where runs line up when they are stacked for comparison. Pure functions with no Qt, unit tested on their own.
 #include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
 
 #include "gtv/model/trace.h"
@@ -26,9 +23,5 @@ namespace gtv::ui {
 // Shift of each run's time axis against the first run: offsets[i] = anchors[i] - anchors[0], so that time t in
 // run 0 is shown beside time t + offsets[i] in run i. Empty for no anchors.
 [[nodiscard]] std::vector<TimeNs> alignment_offsets_ns(const std::vector<TimeNs>& anchors_ns);
-
-// The first sentence of the "**Lesson.**" paragraph of a scenario explanation (markdown), joined onto one line;
-// else the first sentence of the first paragraph that is not a heading. Empty when there is no text.
-[[nodiscard]] std::string lesson_sentence(std::string_view markdown);
 
 }  // namespace gtv::ui

@@ -1,13 +1,15 @@
 #pragma once
 // The run panel: pick a scenario (its explanation beside it), set models, hidden size, batch, iterations and the
-// device mapping, press Run. The run happens in a RunJob (off the UI thread) with a progress bar and Cancel; the
-// saved file is announced with run_saved() (the main window opens it as a tab). The bundled H200 recordings are
-// listed next to it; open_recording() asks for one. A build without LibTorch only lists the recordings.
+// device mapping, press Run. The run happens in a RunJob (the runner gtv-run as a child process) with a progress
+// bar and Cancel; the saved file is announced with run_saved() (the main window opens it as a tab). The bundled
+// H200 recordings are listed next to it; open_recording() asks for one. The scenarios and their explanations come
+// from the catalogue, in every build; without a runner the panel says so and only the recordings open.
 #include <QWidget>
 
 #include "gtv/ui/run_job.h"
 
 class QComboBox;
+class QProcess;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -20,8 +22,8 @@ namespace gtv::ui {
 
 class RunJob;
 
-// Where the bundled recordings are: $GTV_RECORDINGS_DIR, <exe>/../share/gtv/traces/h200x2, or the source tree's
-// resources/traces/h200x2; empty when none exists.
+// Where the bundled recordings are: $GTV_RECORDINGS_DIR, else traces/h200x2 in gtv::data_dir() (the installed
+// share/gtv, or the source tree's resources/); empty when none exists.
 [[nodiscard]] QString bundled_recordings_dir();
 // The bundled recording of a scenario, or empty when there is none.
 [[nodiscard]] QString recording_of(const QString& scenario);
@@ -36,9 +38,9 @@ class RunPanel : public QWidget {
 
   void set_data_dir(const QString& dir) { data_dir_ = dir; }
   [[nodiscard]] const QString& data_dir() const { return data_dir_; }
-  [[nodiscard]] bool can_run() const;
+  [[nodiscard]] bool can_run() const { return can_run_; }  // a runner was found when the panel was made
   [[nodiscard]] bool is_running() const;
-  // What the last run that ended reported (saved path, error, cancelled, iterations done).
+  // What the last run that ended reported (saved path, error, cancelled).
   [[nodiscard]] const RunOutcome& last_outcome() const { return last_outcome_; }
 
   // Widgets, for tests and the main window.
@@ -54,6 +56,7 @@ class RunPanel : public QWidget {
   [[nodiscard]] QProgressBar* progress_bar() const { return progress_; }
   [[nodiscard]] QLabel* status_label() const { return status_; }
   [[nodiscard]] QListWidget* recordings() const { return recordings_; }
+  [[nodiscard]] QLabel* gpu_note() const { return gpu_note_; }
 
   void start_run();
   void cancel_run();
@@ -66,6 +69,12 @@ class RunPanel : public QWidget {
   void open_recording(const QString& path);
   // The last saved run and the H200 recording of the same scenario, to be stacked.
   void compare_requested(const QStringList& paths);
+  // The runner answered (or failed to answer) how many CUDA GPUs it can use; gpu_note() says it.
+  void gpus_probed();
+
+ protected:
+  // The first time the panel is shown it asks the runner for the GPU count (gtv-run --gpu-count).
+  void showEvent(QShowEvent* event) override;
 
  private:
   QWidget* build_form();
@@ -74,6 +83,7 @@ class RunPanel : public QWidget {
   void on_progress(const QString& line);
   void on_finished(const RunOutcome& outcome);
   void set_running(bool running);
+  void probe_gpus();
 
   QString data_dir_;
   QComboBox* scenario_ = nullptr;
@@ -92,6 +102,8 @@ class RunPanel : public QWidget {
   QLabel* gpu_note_ = nullptr;
   QListWidget* recordings_ = nullptr;
   RunJob* job_ = nullptr;
+  QProcess* gpu_probe_ = nullptr;
+  bool can_run_ = false;
   RunOutcome last_outcome_;
   int expected_steps_ = 1;
   int steps_seen_ = 0;

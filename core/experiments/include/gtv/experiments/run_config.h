@@ -1,0 +1,45 @@
+#pragma once
+// What one experiment run asks for, and the command line of the runner (gtv-run, also `gtv-cli run`) that asks
+// for it. No LibTorch here: gtv-cli and the desktop program build a RunConfig and start gtv-run with it.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gtv::exp {
+
+struct RunConfig {
+  std::string scenario;
+  int models = 3;
+  int input = 100;
+  int hidden = 0;  // 0: 10000 on a GPU, 512 on the CPU
+  int output = 100;
+  double dropout = 0.4;
+  int batch = 100;
+  int iters = 10;
+  std::vector<int> devices;  // GPU of each model (cycled when shorter); empty: round-robin over the GPUs present
+  bool warmup = true;        // run one untimed warm-up pass first (recorded as a WarmUp range)
+  bool all_api = false;      // keep the noisy CUDA API ids (cudaGetDevice ...) in the CUPTI trace
+  bool trace_ops = true;     // PyTorch op ranges (RecordFunction callbacks) as CpuOp events
+  bool cupti = true;         // trace GPU activity with CUPTI when the build and machine allow
+  bool force_cpu = false;    // run on the CPU even when a GPU is present
+  // Asked before each iteration (from the running thread): true stops the run there with the error
+  // "cancelled". Empty: never cancelled.
+  std::function<bool()> cancelled;
+  // Called right before each timed phase starts (outside its measurement): the `processes` scenario uses it to
+  // start every worker's timed loop at the same moment. May be empty.
+  std::function<void()> before_timed_work;
+};
+
+// Default hidden size when RunConfig::hidden is 0.
+inline constexpr int kDefaultHiddenGpu = 10000;
+inline constexpr int kDefaultHiddenCpu = 512;
+
+// The runner's arguments for config, writing the trace to output_path:
+// SCENARIO -o PATH --models N [--hidden H] --batch B --iters K [--devices LIST] [--no-warmup] [--all-api]
+// (--hidden only when not 0, the default).
+// They carry the fields the runner has options for; input, output, dropout, trace_ops, cupti and force_cpu keep
+// their defaults in the runner.
+[[nodiscard]] std::vector<std::string> run_arguments(const RunConfig& config, std::string_view output_path);
+
+}  // namespace gtv::exp

@@ -1,0 +1,20 @@
+#include "gtv/experiments/run_config.h"
+
+namespace gtv::exp {
+
+std::vector<std::string> run_arguments(const RunConfig& config, std::string_view output_path) {
+  std::vector<std::string> args = {config.scenario, "-o", std::string(output_path), "--models",
+                                   std::to_string(config.models)};
+  if (config.hidden != 0) args.insert(args.end(), {"--hidden", std::to_string(config.hidden)});
+  args.insert(args.end(), {"--batch", std::to_string(config.batch), "--iters", std::to_string(config.iters)});
+  if (!config.devices.empty()) {
+    std::string list;
+    for (int d : config.devices) list += (list.empty() ? "" : ",") + std::to_string(d);
+    args.insert(args.end(), {"--devices", list});
+  }
+  if (!config.warmup) args.emplace_back("--no-warmup");
+  if (config.all_api) args.emplace_back("--all-api");
+  return args;
+}
+
+}  // namespace gtv::exp
