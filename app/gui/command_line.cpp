@@ -31,8 +31,9 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel)\n"
       "  --compare-shot OUT TRACE TRACE...  the compare view of two or more traces, aligned\n"
       "  --classroom-shot OUT TRACE         classroom mode at --cursor F (0..1), GPU lanes hidden unless --reveal\n"
-      "  --run-panel-shot OUT [TRACE...]    the window with the run panel open (LibTorch builds)");
+      "  --run-panel-shot OUT [TRACE...]    the window with the run panel open");
   parser.addHelpOption();
+  parser.addVersionOption();
   parser.addPositionalArgument("trace", "Trace files (.json, .json.gz) to open.");
   const QCommandLineOption export_opt("export",
                                       "Write a figure (.png, .jpg, .pdf, .svg) and exit: a title line (scenario or "

@@ -1,10 +1,12 @@
 // gtv: opens traces in tabs, or with --export renders one image headless (no display needed).
 #include <QApplication>
 #include <QFile>
+#include <QIcon>
 #include <cstdio>
 #include <string_view>
 
 #include "command_line.h"
+#include "gtv/config.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
 #include "teaching_shots.h"
@@ -42,6 +44,10 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName("gtv");
   QApplication::setApplicationName("gtv");
+  QApplication::setApplicationVersion(GTV_VERSION);
+  // Desktops match the window to the installed io.github.gtv.Gtv.desktop (its name and icon) through this id.
+  QGuiApplication::setDesktopFileName(QStringLiteral("io.github.gtv.Gtv"));
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/gtv.svg")));
   if (const auto code = gtv::app::run_teaching_shot(QApplication::arguments())) return *code;
   auto command_line = gtv::app::parse_command_line(QApplication::arguments());
   if (!command_line) {

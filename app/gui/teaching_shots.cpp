@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFile>
+#include <QTimer>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -129,11 +130,18 @@ int run_panel_shot(const ShotArgs& s) {
   ui::MainWindow window;
   window.resize(s.size);
   window.set_dark(s.dark);
-  ui::install_run_features(&window);
+  ui::RunPanel* panel = ui::install_run_features(&window);
+  // Shown, the panel asks the runner how many GPUs it sees; the picture waits for the answer (or a minute).
+  QEventLoop probe;
+  QObject::connect(panel, &ui::RunPanel::gpus_probed, &probe, &QEventLoop::quit);
   for (auto* dock : window.findChildren<QDockWidget*>())
     if (dock->objectName() == QLatin1String("runPanelDock")) dock->show();
   for (const QString& path : s.traces) window.open_file(path);
   window.show();
+  if (panel->can_run()) {
+    QTimer::singleShot(60000, &probe, &QEventLoop::quit);
+    probe.exec();
+  }
   for (int i = 0; i < window.tabs()->count(); ++i)
     if (auto* tab = qobject_cast<ui::TraceTab*>(window.tabs()->widget(i))) tab->document()->wait();
   QCoreApplication::processEvents();
