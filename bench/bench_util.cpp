@@ -36,6 +36,7 @@ double median(std::vector<double> values) {
 
 int run_process(const std::vector<std::string>& argv, std::string* captured_stdout) {
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
   int pipe_fds[2] = {-1, -1};

@@ -177,7 +177,7 @@ class GroupEmitter {
                                              static_cast<std::uint64_t>(config_.streams_per_gpu));
     const bool copy = rng_.next() % 16 == 0;
     const OpKernel& op = kOps[rng_.next() % kOps.size()];
-    const std::int64_t tid = kHostTidBase + thread * 37;
+    const std::int64_t tid = kHostTidBase + std::int64_t{thread} * 37;
     std::int64_t& host = host_ns_[static_cast<std::size_t>(thread)];
 
     const std::int64_t op_start = host;
@@ -193,7 +193,8 @@ class GroupEmitter {
     runtime(copy ? "cudaMemcpyAsync" : "cudaLaunchKernel", copy ? 41 : 211, tid, launch_start, launch_dur, correlation,
             external);
     if (budget < 3) return;
-    const std::size_t slot = static_cast<std::size_t>(gpu * config_.streams_per_gpu + stream_slot);
+    const std::size_t slot = static_cast<std::size_t>(gpu) * static_cast<std::size_t>(config_.streams_per_gpu) +
+                             static_cast<std::size_t>(stream_slot);
     const std::int64_t stream = kStreamIds[slot % std::size(kStreamIds)];
     const std::int64_t gpu_start =
         std::max(launch_start + launch_dur / 2 + rng_.between(3000, 9000), stream_free_ns_[slot]);
@@ -309,7 +310,7 @@ void write_header(const GeneratorConfig& config, Writer& w) {
 void write_metadata(const GeneratorConfig& config, Writer& w) {
   metadata_event(w, "process_name", kHostPid, 0, "name", "python", true);
   for (int thread = 0; thread < config.host_threads; ++thread) {
-    const std::int64_t tid = kHostTidBase + thread * 37;
+    const std::int64_t tid = kHostTidBase + std::int64_t{thread} * 37;
     metadata_event(w, "thread_name", kHostPid, tid, "name", "thread " + std::to_string(tid) + " (python)", true);
   }
   for (int gpu = 0; gpu < config.gpus; ++gpu) {

@@ -291,6 +291,7 @@ std::vector<std::string> findings_for(HostBlocking& h) {
                                           " (" + percent(t.blocked_share) + ").");
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<std::string> out;
+  out.reserve(ranked.size() + 1);
   for (auto& [ns, text] : ranked) out.push_back(std::move(text));
   if (out.empty()) out.emplace_back("No host thread waited for the GPU: no synchronizing calls or blocking copies.");
   return out;

@@ -52,6 +52,7 @@ std::vector<CategoryCount> count_categories(const Trace& trace) {
       by_text[std::string(kineto_category(static_cast<EventKind>(k)))] += per_kind[static_cast<std::size_t>(k)];
   for (const auto& [id, count] : per_other) by_text[std::string(trace.strings().view(id))] += count;
   std::vector<CategoryCount> out;
+  out.reserve(by_text.size());
   for (auto& [text, count] : by_text) out.push_back({text, count});
   return out;
 }

@@ -75,6 +75,7 @@ std::vector<Series> series_from_ranges(const Trace& trace) {
     if (r.kind == RangeKind::Forward && !with_iterations.count({r.pid, r.tid}))
       add_to(by_key, r.pid, r.tid, "\"" + r.name + "\" ranges", r.start_ns, r.end_ns, r.name);
   std::vector<Series> out;
+  out.reserve(by_key.size());
   for (auto& [key, s] : by_key) out.push_back(std::move(s));
   return out;
 }
