@@ -17,27 +17,14 @@
 #include <thread>
 #include <vector>
 
+#include "fifo_drain.h"
 #include "test_util.h"
 
 namespace gtv::io {
 namespace {
 
-constexpr uid_t kNobody = 65534;
-
-// What writers put into the FIFO whose read end is fd (opened with O_NONBLOCK before any writer), until the last
-// writer closes it. poll() reports a FIFO's hang-up only once a writer has opened it, so this waits for the first.
-std::string drain_fifo(int fd) {
-  std::string received;
-  char buffer[65536];
-  for (;;) {
-    pollfd ready{fd, POLLIN, 0};
-    if (::poll(&ready, 1, -1) < 0 && errno != EINTR) break;
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) break;
-    if (n > 0) received.append(buffer, static_cast<std::size_t>(n));
-  }
-  return received;
-}
+using gtv::test::drain_fifo;
+using gtv::test::kNobody;
 
 // A fresh folder under /tmp that every user may look into (the read-only case runs as nobody), removed afterwards.
 class OutputFileTest : public ::testing::Test {
