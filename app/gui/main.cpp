@@ -28,8 +28,8 @@ bool has_display() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool headless = gtv::app::wants_export(argc, argv) || gtv::app::wants_teaching_shot(argc, argv) ||
-                        wants_help(argc, argv);
+  const bool headless =
+      gtv::app::wants_export(argc, argv) || gtv::app::wants_teaching_shot(argc, argv) || wants_help(argc, argv);
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
     if (headless) {
       qputenv("QT_QPA_PLATFORM", "offscreen");

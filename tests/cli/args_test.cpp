@@ -1,10 +1,11 @@
 // Unit tests of gtv-cli's argument parser and of `run`'s options, shared with the runner gtv-run.
+#include "args.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "args.h"
 #include "run_options.h"
 
 namespace gtv::cli {
@@ -86,13 +87,17 @@ TEST(RunOptionsTest, DeviceList) {
 
 TEST(RunOptionsTest, OptionsReachTheConfig) {
   CommandSpec spec = test_spec();
-  spec.options = {value_option("--output", "FILE", "", 'o'), value_option("--models", "N", ""),
-                  value_option("--hidden", "H", ""),         value_option("--batch", "B", ""),
-                  value_option("--iters", "K", ""),          value_option("--devices", "LIST", ""),
-                  flag_option("--no-warmup", ""),            flag_option("--all-api", "")};
-  const std::vector<std::string> args = {"streams", "-o",      "t.json", "--models",  "2",        "--hidden", "64",
-                                         "--batch", "8",       "--iters", "4",        "--devices", "1,0",
-                                         "--no-warmup", "--all-api"};
+  spec.options = {value_option("--output", "FILE", "", 'o'),
+                  value_option("--models", "N", ""),
+                  value_option("--hidden", "H", ""),
+                  value_option("--batch", "B", ""),
+                  value_option("--iters", "K", ""),
+                  value_option("--devices", "LIST", ""),
+                  flag_option("--no-warmup", ""),
+                  flag_option("--all-api", "")};
+  const std::vector<std::string> args = {"streams",  "-o",        "t.json",  "--models",    "2",
+                                         "--hidden", "64",        "--batch", "8",           "--iters",
+                                         "4",        "--devices", "1,0",     "--no-warmup", "--all-api"};
   auto parsed = parse_args(spec, args);
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
   auto config = run_config_from_args(*parsed);

@@ -57,8 +57,8 @@ TEST(EventText, ExtraArgsAreListedAfterTheModelledFields) {
   const std::vector<Field> fields = event_fields(t, {0, 0});
   ASSERT_GE(fields.size(), 3u);
   const std::vector<Field> last(fields.end() - 3, fields.end());
-  EXPECT_EQ(last, (std::vector<Field>{{"Input Dims", "[[256,512],[512,512]]"}, {"Input type", "float"},
-                                      {"External id", "515"}}));
+  EXPECT_EQ(last, (std::vector<Field>{
+                      {"Input Dims", "[[256,512],[512,512]]"}, {"Input type", "float"}, {"External id", "515"}}));
   EXPECT_NE(tooltip_text(t, {0, 0}).find("\nInput Dims: [[256,512],[512,512]]\nInput type: float\nExternal id: 515"),
             std::string::npos);
 }

@@ -18,12 +18,12 @@
 #include <string>
 #include <thread>
 
+#include "fifo_drain.h"
 #include "gtv/ui/export.h"
 #include "gtv/ui/image_file.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/widget_export.h"
-#include "fifo_drain.h"
 #include "test_traces.h"
 
 namespace gtv::ui {
@@ -261,7 +261,7 @@ class ExportTargetTest : public QObject {
     struct rlimit previous {};
     QVERIFY(::getrlimit(RLIMIT_FSIZE, &previous) == 0);
     struct rlimit small = previous;
-    small.rlim_cur = 1024;  // the PNG is tens of kilobytes
+    small.rlim_cur = 1024;                                  // the PNG is tens of kilobytes
     const auto previous_xfsz = ::signal(SIGXFSZ, SIG_IGN);  // the write then fails with EFBIG
     QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
     const Status status = export_timeline(*view_, options(path));

@@ -25,12 +25,10 @@ Range range(const char* name, RangeKind kind, TimeNs start_ns, TimeNs end_ns) {
 }
 
 TEST(RangeDepths, NestedRangesStackAndSiblingsShareADepth) {
-  const std::vector<Range> ranges = {range("scenario", RangeKind::Scenario, 0, 100),
-                                     range("iteration 0", RangeKind::Iteration, 10, 40),
-                                     range("model 0 forward", RangeKind::Forward, 10, 20),
-                                     range("model 1 forward", RangeKind::Forward, 20, 40),
-                                     range("iteration 1", RangeKind::Iteration, 40, 70),
-                                     range("overlapping", RangeKind::User, 60, 90)};
+  const std::vector<Range> ranges = {
+      range("scenario", RangeKind::Scenario, 0, 100),       range("iteration 0", RangeKind::Iteration, 10, 40),
+      range("model 0 forward", RangeKind::Forward, 10, 20), range("model 1 forward", RangeKind::Forward, 20, 40),
+      range("iteration 1", RangeKind::Iteration, 40, 70),   range("overlapping", RangeKind::User, 60, 90)};
   std::vector<const Range*> sorted;
   for (const Range& r : ranges) sorted.push_back(&r);
   EXPECT_EQ(range_depths(sorted), (std::vector<int>{0, 1, 2, 2, 1, 2}));
@@ -76,8 +74,8 @@ TEST(TimelineRows, SequentialRecordingShowsItsRangesInTheirModelsColours) {
     ASSERT_LT(owner, owners.names.size()) << p.range->name;
     EXPECT_EQ(p.color, owners.colors[owner]) << p.range->name;
   }
-  for (const char* expected : {"sequential", "build models", "warm-up", "timed loop", "model 0 forward",
-                               "model 1 forward", "model 2 forward"})
+  for (const char* expected :
+       {"sequential", "build models", "warm-up", "timed loop", "model 0 forward", "model 1 forward", "model 2 forward"})
     EXPECT_EQ(names.count(expected), 1u) << expected;
   // Memory counters: GPU 0's and GPU 1's device memory, the process's pinned memory.
   EXPECT_EQ(counters, t.counters().size());

@@ -26,7 +26,6 @@ QString label_of(const QString& path) {
   return name;
 }
 
-
 }  // namespace
 
 CompareView::CompareView(QWidget* parent)

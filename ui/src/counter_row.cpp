@@ -35,7 +35,8 @@ std::vector<double> counter_column_max(const CounterSeries& series, TimeWindow w
   auto it = first_after(series, window.t0_ns);
   double current = it == series.samples.begin() ? std::numeric_limits<double>::quiet_NaN() : std::prev(it)->value;
   for (int c = 0; c < columns; ++c) {
-    const auto column_end = static_cast<TimeNs>(std::floor(static_cast<double>(window.t0_ns) + (c + 1) * ns_per_column));
+    const auto column_end =
+        static_cast<TimeNs>(std::floor(static_cast<double>(window.t0_ns) + (c + 1) * ns_per_column));
     double high = current;
     for (; it != series.samples.end() && it->time_ns < column_end; ++it) {
       current = it->value;

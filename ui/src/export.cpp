@@ -39,8 +39,7 @@ constexpr double kTextSlack = 1.06;
 // but into memory: those open the file themselves.
 constexpr int kPlotDotsPerMeter = static_cast<int>(kFigureDpi / 0.0254);  // as QCustomPlot::saveRastered stores
 
-QByteArray render_plot_raster(QCustomPlot* plot, const char* format, int width, int height, double scale,
-                              int quality) {
+QByteArray render_plot_raster(QCustomPlot* plot, const char* format, int width, int height, double scale, int quality) {
   QImage image = plot->toPixmap(width, height, scale).toImage();
   image.setDotsPerMeterX(kPlotDotsPerMeter);
   image.setDotsPerMeterY(kPlotDotsPerMeter);
@@ -96,7 +95,7 @@ QByteArray render_plot_svg(QCustomPlot* plot, int width, int height) {
 int auto_height(TimelineView& view) {
   view.replot_now();                                                        // lays out, so the axis margins are known
   const double chrome = view.plot()->height() - view.lane_rect().height();  // axes, bands
-  const double lanes_px = view.layout().total_height_px();  // the warm-up label band is in the chrome
+  const double lanes_px = view.layout().total_height_px();                  // the warm-up label band is in the chrome
   return std::clamp(static_cast<int>(std::ceil(lanes_px + chrome)), 200, kMaxAutoHeightPx);
 }
 

@@ -130,8 +130,8 @@ double LaneLayout::depth_top_px(int row, int depth) const {
 
 namespace {
 
-// The profiler's own records: its overhead, its markers, and Kineto's "Trace" spans (an empty lane is not). Stops at the first event a
-// program's own work would make, so real lanes cost a few events each.
+// The profiler's own records: its overhead, its markers, and Kineto's "Trace" spans (an empty lane is not). Stops at
+// the first event a program's own work would make, so real lanes cost a few events each.
 bool holds_only_profiler_records(const Trace& trace, const Lane& lane) {
   if (lane.is_gpu() || lane.events.empty()) return false;
   for (const Event& e : lane.events) {

@@ -148,8 +148,8 @@ void TimelineView::relayout() {
   state_.busy_strip_px = o.busy_gpus.empty() ? 0 : 36 * state_.theme.font_scale;
   state_.idle_row_px = o.idle.empty() ? 0 : 15 * state_.theme.font_scale;
   state_.warmup_label_px = warmup_label_band_px(state_);
-  state_.bottom_band_px = state_.warmup_label_px + state_.busy_strip_px +
-                          static_cast<double>(o.idle_devices.size()) * state_.idle_row_px;
+  state_.bottom_band_px =
+      state_.warmup_label_px + state_.busy_strip_px + static_cast<double>(o.idle_devices.size()) * state_.idle_row_px;
   plot_->axisRect()->setMargins(QMargins(static_cast<int>(header_width_px()), 0, 0, 0));
   update_scrollbar();
   emit lanes_changed();

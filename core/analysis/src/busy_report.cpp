@@ -12,7 +12,9 @@ Section busy_section(const Report& r, Listing listing) {
   }
   sec.lines.push_back("Window: " + format_duration(r.busy.window_ns()) + " (the whole trace).");
   Table gpus{{"GPU", "name", "busy", "idle", "utilization", "kernels", "kernel time"},
-             {false, false, true, true, true, true, true}, {}, {}};
+             {false, false, true, true, true, true, true},
+             {},
+             {}};
   // Both tables in index order, as the timeline shows the GPUs; the window and totals above cover every GPU.
   const std::size_t gpus_shown = listed_rows(r.busy.gpus.size(), listing);
   for (std::size_t i = 0; i < gpus_shown; ++i) {
@@ -39,13 +41,24 @@ void busy_json(JsonWriter& w, const Report& r) {
   w.key("busy").begin_object().field("window_start_ns", b.window_start_ns).field("window_end_ns", b.window_end_ns);
   w.key("gpus").begin_array();
   for (const GpuBusy& g : b.gpus)
-    w.begin_object().field("device", g.device).field("busy_ns", g.busy_ns).field("idle_ns", g.idle_ns)
-        .field("utilization", g.utilization, 4).field("kernel_count", U(g.kernel_count))
-        .field("kernel_ns", g.kernel_ns).field("activity_count", U(g.activity_count)).end_object();
+    w.begin_object()
+        .field("device", g.device)
+        .field("busy_ns", g.busy_ns)
+        .field("idle_ns", g.idle_ns)
+        .field("utilization", g.utilization, 4)
+        .field("kernel_count", U(g.kernel_count))
+        .field("kernel_ns", g.kernel_ns)
+        .field("activity_count", U(g.activity_count))
+        .end_object();
   w.end_array().key("streams").begin_array();
   for (const StreamBusy& s : b.streams)
-    w.begin_object().field("device", s.device).field("stream", s.stream).field("busy_ns", s.busy_ns)
-        .field("utilization", s.utilization, 4).field("activity_count", U(s.activity_count)).end_object();
+    w.begin_object()
+        .field("device", s.device)
+        .field("stream", s.stream)
+        .field("busy_ns", s.busy_ns)
+        .field("utilization", s.utilization, 4)
+        .field("activity_count", U(s.activity_count))
+        .end_object();
   w.end_array().end_object();
 }
 

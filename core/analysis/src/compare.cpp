@@ -88,8 +88,7 @@ std::optional<Basis> shared_measurements(const TimingTruth& ta, const TimingTrut
   std::vector<std::string> names;
   for (const auto& [name, na] : a) {
     const auto it = b.find(name);
-    if (it == b.end() || it->second.intervals != na.intervals || na.total_ns <= 0 || it->second.total_ns <= 0)
-      continue;
+    if (it == b.end() || it->second.intervals != na.intervals || na.total_ns <= 0 || it->second.total_ns <= 0) continue;
     names.push_back(name);
     basis.a_ns += na.total_ns;
     basis.b_ns += it->second.total_ns;
@@ -130,10 +129,14 @@ Basis choose_basis(const Trace& a, const Trace& b, const RunFigures& fa, const R
 
 std::string_view on_what(CompareBasis basis) {
   switch (basis) {
-    case CompareBasis::SharedMeasurements: return "on the measured work";
-    case CompareBasis::TimedWindows: return "on their timed windows";
-    case CompareBasis::SteadyParts: return "on their steady parts";
-    case CompareBasis::WholeTrace: return "over the whole trace";
+    case CompareBasis::SharedMeasurements:
+      return "on the measured work";
+    case CompareBasis::TimedWindows:
+      return "on their timed windows";
+    case CompareBasis::SteadyParts:
+      return "on their steady parts";
+    case CompareBasis::WholeTrace:
+      return "over the whole trace";
   }
   return {};
 }
@@ -173,10 +176,14 @@ std::string wall_line_for(const Comparison& c) {
 
 std::string_view compare_basis_key(CompareBasis basis) {
   switch (basis) {
-    case CompareBasis::SharedMeasurements: return "shared_measurements";
-    case CompareBasis::TimedWindows: return "timed_windows";
-    case CompareBasis::SteadyParts: return "steady_parts";
-    case CompareBasis::WholeTrace: return "whole_trace";
+    case CompareBasis::SharedMeasurements:
+      return "shared_measurements";
+    case CompareBasis::TimedWindows:
+      return "timed_windows";
+    case CompareBasis::SteadyParts:
+      return "steady_parts";
+    case CompareBasis::WholeTrace:
+      return "whole_trace";
   }
   return {};
 }

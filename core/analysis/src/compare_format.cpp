@@ -46,9 +46,11 @@ detail::Table numbers_table(const Comparison& c) {
 detail::Section kernels_section(const Comparison& c) {
   detail::Section kernels{"Kernels", {}, {}};
   if (c.kernels.empty()) kernels.lines.emplace_back("No kernels in either trace.");
-  detail::Table kt{{"kernel", "count " + c.a.label, "count " + c.b.label, "total " + c.a.label, "total " + c.b.label,
-                    "change"},
-                   {false, true, true, true, true, true}, {}, {}};
+  detail::Table kt{
+      {"kernel", "count " + c.a.label, "count " + c.b.label, "total " + c.a.label, "total " + c.b.label, "change"},
+      {false, true, true, true, true, true},
+      {},
+      {}};
   for (std::size_t i = 0; i < c.kernels.size() && i < kMaxTableRows; ++i) {
     const KernelDiff& k = c.kernels[i];
     kt.rows.push_back({k.name, std::to_string(k.count_a), std::to_string(k.count_b), format_duration(k.total_a_ns),
@@ -102,9 +104,12 @@ std::string comparison_json(const Comparison& c) {
 
 std::string format_comparison(const Comparison& comparison, Format format) {
   switch (format) {
-    case Format::Text: return detail::render_text(comparison_document(comparison));
-    case Format::Markdown: return detail::render_markdown(comparison_document(comparison));
-    case Format::Json: return comparison_json(comparison);
+    case Format::Text:
+      return detail::render_text(comparison_document(comparison));
+    case Format::Markdown:
+      return detail::render_markdown(comparison_document(comparison));
+    case Format::Json:
+      return comparison_json(comparison);
   }
   return {};
 }

@@ -53,13 +53,13 @@ std::string verdict_for(const Concurrency& c, std::size_t activity_count, const 
     return "Only one GPU (" + busiest + ") did work: busy " + format_duration(c.any_busy_ns) + " of " +
            format_duration(c.wall_ns) + " (" + percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns))) +
            "); nothing ran concurrently on another GPU.";
-  const std::string parallel = "effective parallelism " + fixed(c.effective_parallelism, 2) + " of " +
-                               std::to_string(c.gpu_count) + " possible";
+  const std::string parallel =
+      "effective parallelism " + fixed(c.effective_parallelism, 2) + " of " + std::to_string(c.gpu_count) + " possible";
   if (c.overlap_ns == 0)
-    return "The " + std::to_string(c.gpu_count) + " GPUs never ran at the same time: the work was serial (" +
-           parallel + "); GPUs were busy for " + format_duration(c.any_busy_ns) + ".";
-  const std::string who = c.gpu_count == 2 ? "2 GPUs overlapped" : "2 or more of " + std::to_string(c.gpu_count) +
-                                                                       " GPUs overlapped";
+    return "The " + std::to_string(c.gpu_count) + " GPUs never ran at the same time: the work was serial (" + parallel +
+           "); GPUs were busy for " + format_duration(c.any_busy_ns) + ".";
+  const std::string who =
+      c.gpu_count == 2 ? "2 GPUs overlapped" : "2 or more of " + std::to_string(c.gpu_count) + " GPUs overlapped";
   return who + " for " + format_duration(c.overlap_ns) + " of " + format_duration(c.any_busy_ns) + " (" +
          percent(c.overlap_share) + "); " + parallel + "; ideal (busiest GPU, " + busiest + ", alone) " +
          format_duration(c.ideal_ns) + ".";
@@ -94,7 +94,7 @@ Concurrency analyze_concurrency(const BusyAnalysis& busy, const DistributedInfo&
 }
 
 Concurrency analyze_concurrency_within(const BusyAnalysis& busy, TimeNs start_ns, TimeNs end_ns,
-                                      const DistributedInfo& distributed) {
+                                       const DistributedInfo& distributed) {
   BusyAnalysis clipped;
   clipped.window_start_ns = start_ns;
   clipped.window_end_ns = std::max(start_ns, end_ns);

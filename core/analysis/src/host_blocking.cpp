@@ -261,7 +261,8 @@ std::string group_sentence(const std::string& what, std::int64_t tid, const Call
     case BlockingKind::SynchronousLaunch:
       return "Synchronous launches: launch calls returned only after their kernels finished, blocking the host for " +
              total + tail.substr(0, tail.size() - 1) + "; CUDA_LAUNCH_BLOCKING=1 does this.";
-    default: return sentence_start(what) + " blocked the host for " + total + tail;
+    default:
+      return sentence_start(what) + " blocked the host for " + total + tail;
   }
 }
 
@@ -330,8 +331,8 @@ std::string_view to_string(BlockingKind kind) {
 
 std::string_view blocking_kind_key(BlockingKind kind) {
   static constexpr std::array<std::string_view, kBlockingKindCount> kKeys{
-      "stream_sync",   "device_sync",       "event_sync",        "other_sync", "sync_copy", "pageable_async_copy",
-      "implicit_sync", "launch_queue_full", "lazy_loading_drain", "synchronous_launch"};
+      "stream_sync",         "device_sync",   "event_sync",        "other_sync",         "sync_copy",
+      "pageable_async_copy", "implicit_sync", "launch_queue_full", "lazy_loading_drain", "synchronous_launch"};
   return kKeys[static_cast<std::size_t>(kind)];
 }
 
@@ -339,12 +340,18 @@ std::string describe_blocking(const BlockingCall& c) {
   switch (c.kind) {
     case BlockingKind::PageableAsyncCopy:
       return c.name + (c.to_pageable ? " to pageable memory" : " from pageable memory");
-    case BlockingKind::SyncCopy: return "synchronous " + c.name;
-    case BlockingKind::ImplicitSync: return c.name + " (implicit synchronization)";
-    case BlockingKind::LaunchQueueFull: return "launch queue full";
-    case BlockingKind::LazyLoadingDrain: return "lazy module loading drained the GPU";
-    case BlockingKind::SynchronousLaunch: return "synchronous launches waiting for their kernels";
-    default: return c.name;
+    case BlockingKind::SyncCopy:
+      return "synchronous " + c.name;
+    case BlockingKind::ImplicitSync:
+      return c.name + " (implicit synchronization)";
+    case BlockingKind::LaunchQueueFull:
+      return "launch queue full";
+    case BlockingKind::LazyLoadingDrain:
+      return "lazy module loading drained the GPU";
+    case BlockingKind::SynchronousLaunch:
+      return "synchronous launches waiting for their kernels";
+    default:
+      return c.name;
   }
 }
 

@@ -45,19 +45,34 @@ void blocking_json(JsonWriter& w, const Report& r) {
   const HostBlocking& h = r.blocking;
   w.key("host_blocking").begin_object().field("total_blocked_ns", h.total_blocked_ns).key("threads").begin_array();
   for (const ThreadBlocking& t : h.threads)
-    w.begin_object().field("pid", t.pid).field("tid", t.tid).field("name", t.name).field("calls", U(t.call_count))
-        .field("blocked_ns", t.blocked_ns).field("span_ns", t.span_ns).field("blocked_share", t.blocked_share, 4)
+    w.begin_object()
+        .field("pid", t.pid)
+        .field("tid", t.tid)
+        .field("name", t.name)
+        .field("calls", U(t.call_count))
+        .field("blocked_ns", t.blocked_ns)
+        .field("span_ns", t.span_ns)
+        .field("blocked_share", t.blocked_share, 4)
         .end_object();
   w.end_array().key("stalls").begin_array();
   for (const StallTotal& s : h.stalls)
-    w.begin_object().field("kind", blocking_kind_key(s.kind)).field("count", U(s.call_count))
-        .field("total_ns", s.total_ns).end_object();
+    w.begin_object()
+        .field("kind", blocking_kind_key(s.kind))
+        .field("count", U(s.call_count))
+        .field("total_ns", s.total_ns)
+        .end_object();
   w.end_array().key("calls").begin_array();
   for (std::size_t i = 0; i < h.calls.size() && i < kMaxJsonRows; ++i) {
     const BlockingCall& c = h.calls[i];
-    w.begin_object().field("tid", c.tid).field("name", c.name).field("kind", to_string(c.kind))
-        .field("kind_key", blocking_kind_key(c.kind)).field("start_ns", c.start_ns)
-        .field("duration_ns", c.duration_ns).field("device", c.device).end_object();
+    w.begin_object()
+        .field("tid", c.tid)
+        .field("name", c.name)
+        .field("kind", to_string(c.kind))
+        .field("kind_key", blocking_kind_key(c.kind))
+        .field("start_ns", c.start_ns)
+        .field("duration_ns", c.duration_ns)
+        .field("device", c.device)
+        .end_object();
   }
   w.end_array();
   json_strings(w, "findings", h.findings);

@@ -86,15 +86,24 @@ std::string Imbalance::busy_share_detail(std::int64_t device) const {
 // How a cause opens its phrase in a sentence about one GPU ("nothing placed on it 33.0 ms (GPU 0 holds ...)").
 std::string_view phrase_lead(IdleCause cause) {
   switch (cause) {
-    case IdleCause::HostBlocked: return "host blocked";
-    case IdleCause::HostLaunchingOther: return "host";  // the detail continues it: "host launching work for GPU 0"
-    case IdleCause::HostBusy: return "host busy";
-    case IdleCause::NothingPlaced: return "nothing placed on it";
-    case IdleCause::WaitingOnDependency: return "launched work waiting";
-    case IdleCause::WarmUp: return "warm-up";
-    case IdleCause::PeerRank: return "waiting for a peer rank";
-    case IdleCause::QueuedGap: return "queued work not started yet";
-    case IdleCause::Unknown: return "unknown";
+    case IdleCause::HostBlocked:
+      return "host blocked";
+    case IdleCause::HostLaunchingOther:
+      return "host";  // the detail continues it: "host launching work for GPU 0"
+    case IdleCause::HostBusy:
+      return "host busy";
+    case IdleCause::NothingPlaced:
+      return "nothing placed on it";
+    case IdleCause::WaitingOnDependency:
+      return "launched work waiting";
+    case IdleCause::WarmUp:
+      return "warm-up";
+    case IdleCause::PeerRank:
+      return "waiting for a peer rank";
+    case IdleCause::QueuedGap:
+      return "queued work not started yet";
+    case IdleCause::Unknown:
+      return "unknown";
   }
   return to_string(cause);
 }

@@ -43,14 +43,26 @@ std::string json_escape(std::string_view text) {
       continue;
     }
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
-        if (c < 0x20 || c == 0x7f) append_u_escape(out, c);
-        else out += static_cast<char>(c);
+        if (c < 0x20 || c == 0x7f)
+          append_u_escape(out, c);
+        else
+          out += static_cast<char>(c);
     }
     ++i;
   }

@@ -88,9 +88,8 @@ std::string shorten_kernel_name(std::string_view name) {
     const std::string arg = first_template_argument(without_parameters(s), out);
     const std::string inner(last_component(without_template_arguments(arg)));
     // Only a kernel-like identifier ("cutlass_80_simt_sgemm_..."), not a type such as "int" or "float".
-    const bool identifier = std::all_of(inner.begin(), inner.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    });
+    const bool identifier = std::all_of(inner.begin(), inner.end(),
+                                        [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
     if (identifier && inner.find('_') != std::string::npos) out += "<" + inner + ">";
   }
   if (out.empty()) out = full;

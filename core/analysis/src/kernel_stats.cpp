@@ -1,9 +1,10 @@
+#include "gtv/analysis/kernel_stats.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
 
 #include "gtv/analysis/intervals.h"
-#include "gtv/analysis/kernel_stats.h"
 
 namespace gtv::analysis {
 namespace {

@@ -13,8 +13,8 @@ Section kernel_section(const Report& r, Listing listing) {
   }
   sec.lines.push_back(std::to_string(k.kernel_count) + " kernel run(s) of " + std::to_string(k.kernels.size()) +
                       " distinct kernel(s), " + format_duration(k.total_kernel_ns) + " of kernel time in all.");
-  Table t{{"kernel", "count", "total", "mean", "min", "max", "share"}, {false, true, true, true, true, true, true},
-          {}, {}};
+  Table t{
+      {"kernel", "count", "total", "mean", "min", "max", "share"}, {false, true, true, true, true, true, true}, {}, {}};
   const std::size_t shown = listed_count(k.kernels.size(), listing, kMaxTableRows);
   for (std::size_t i = 0; i < shown; ++i) {
     const KernelStat& s = k.kernels[i];
@@ -32,15 +32,27 @@ void kernel_json(JsonWriter& w, const Report& r) {
   w.key("all").begin_array();
   for (std::size_t i = 0; i < k.kernels.size() && i < kMaxJsonRows; ++i) {
     const KernelStat& s = k.kernels[i];
-    w.begin_object().field("name", s.name).field("full_name", s.full_name).field("count", U(s.count))
-        .field("total_ns", s.total_ns).field("mean_ns", s.mean_ns).field("min_ns", s.min_ns).field("max_ns", s.max_ns)
-        .field("share", s.share, 4).end_object();
+    w.begin_object()
+        .field("name", s.name)
+        .field("full_name", s.full_name)
+        .field("count", U(s.count))
+        .field("total_ns", s.total_ns)
+        .field("mean_ns", s.mean_ns)
+        .field("min_ns", s.min_ns)
+        .field("max_ns", s.max_ns)
+        .field("share", s.share, 4)
+        .end_object();
   }
   w.end_array().key("per_device").begin_array();
   for (std::size_t i = 0; i < k.per_device.size() && i < kMaxJsonRows; ++i) {
     const KernelStat& s = k.per_device[i];
-    w.begin_object().field("device", s.device).field("name", s.name).field("count", U(s.count))
-        .field("total_ns", s.total_ns).field("share", s.share, 4).end_object();
+    w.begin_object()
+        .field("device", s.device)
+        .field("name", s.name)
+        .field("count", U(s.count))
+        .field("total_ns", s.total_ns)
+        .field("share", s.share, 4)
+        .end_object();
   }
   w.end_array().end_object();
 }

@@ -28,8 +28,9 @@ StreamQueue queue_of(const Lane& lane, const std::vector<TimeNs>& launch_ns) {
     edges.push_back({e.end_ns(), -1});
   }
   // Ends before starts at one instant, so back-to-back work does not look queued.
-  std::sort(edges.begin(), edges.end(),
-            [](const Edge& a, const Edge& b) { return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.delta < b.delta; });
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.delta < b.delta;
+  });
   int depth = 0;
   for (std::size_t i = 0; i < edges.size();) {
     const TimeNs t = edges[i].time_ns;

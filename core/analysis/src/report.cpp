@@ -133,10 +133,10 @@ Report analyze(const Trace& trace) {
   r.concurrency = analyze_concurrency(r.busy, trace.metadata().distributed);
   r.timing = analyze_timing_truth(trace);
   r.region = region_of_interest(trace, r.timing);
-  r.region_concurrency = r.region.from_measurements
-                             ? analyze_concurrency_within(r.busy, r.region.start_ns, r.region.end_ns,
-                                                          trace.metadata().distributed)
-                             : r.concurrency;
+  r.region_concurrency =
+      r.region.from_measurements
+          ? analyze_concurrency_within(r.busy, r.region.start_ns, r.region.end_ns, trace.metadata().distributed)
+          : r.concurrency;
   r.warmup = analyze_warmup(trace);
   r.blocking = analyze_host_blocking(trace);
   r.idle = analyze_idle_causes(trace, r.region, r.blocking, r.warmup);
@@ -149,9 +149,12 @@ Report analyze(const Trace& trace) {
 
 std::string format_report(const Report& report, Format format, Listing listing) {
   switch (format) {
-    case Format::Text: return detail::render_text(detail::report_document(report, listing));
-    case Format::Markdown: return detail::render_markdown(detail::report_document(report, listing));
-    case Format::Json: return detail::report_json(report);
+    case Format::Text:
+      return detail::render_text(detail::report_document(report, listing));
+    case Format::Markdown:
+      return detail::render_markdown(detail::report_document(report, listing));
+    case Format::Json:
+      return detail::report_json(report);
   }
   return {};
 }

@@ -109,8 +109,12 @@ std::string rank_text(const DistributedInfo& d) {
 void detail::write_summary_json(detail::JsonWriter& w, const TraceSummary& s) {
   w.begin_object().field("source_tool", s.source_tool).field("scenario", s.scenario);
   if (s.distributed.rank >= 0)
-    w.key("distributed").begin_object().field("rank", s.distributed.rank).field("world_size", s.distributed.world_size)
-        .field("backend", s.distributed.backend).end_object();
+    w.key("distributed")
+        .begin_object()
+        .field("rank", s.distributed.rank)
+        .field("world_size", s.distributed.world_size)
+        .field("backend", s.distributed.backend)
+        .end_object();
   w.key("notes").begin_array();
   for (const std::string& note : s.notes) w.value(note);
   w.end_array();
@@ -145,9 +149,12 @@ std::string format_summary_json(const TraceSummary& s) {
 
 std::string format_summary(const TraceSummary& summary, Format format, Listing listing) {
   switch (format) {
-    case Format::Text: return format_summary_text(summary, listing);
-    case Format::Markdown: return format_lines(summary, true, listing);
-    case Format::Json: return format_summary_json(summary);
+    case Format::Text:
+      return format_summary_text(summary, listing);
+    case Format::Markdown:
+      return format_lines(summary, true, listing);
+    case Format::Json:
+      return format_summary_json(summary);
   }
   return format_summary_text(summary);
 }

@@ -56,15 +56,13 @@ void add_gpu_work(MeasurementTruth& m, const Interval& gpu, std::vector<Interval
   work.push_back(gpu);
 }
 
-std::string method_label(const MeasurementTruth& m) {
-  return std::string(to_string(m.method)) + " \"" + m.name + "\"";
-}
+std::string method_label(const MeasurementTruth& m) { return std::string(to_string(m.method)) + " \"" + m.name + "\""; }
 
 std::string verdict_for(const MeasurementTruth& m) {
   const std::string head = method_label(m) + " reported " + format_duration(m.reported_ns);
   if (m.gpu_activity_count == 0)
-    return head + "; no GPU work ran in its scope, so the truth is its host interval, " +
-           format_duration(m.truth_ns) + ".";
+    return head + "; no GPU work ran in its scope, so the truth is its host interval, " + format_duration(m.truth_ns) +
+           ".";
   const std::string truth = "the work took " + format_duration(m.truth_ns);
   const double abs_rel = std::fabs(m.relative_error);
   if (abs_rel <= 0.05) return head + "; " + truth + ": within " + percent(abs_rel, 1) + ".";

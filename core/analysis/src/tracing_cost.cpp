@@ -72,9 +72,9 @@ std::string where_it_went(const TracingCost& c, const Region& region) {
 }
 
 std::string line_for(const TracingCost& c, const Region& region) {
-  const std::string dropped = c.dropped_known ? count_of(static_cast<std::size_t>(c.dropped_records),
-                                                         "record dropped", "records dropped")
-                                              : "dropped records not recorded";
+  const std::string dropped =
+      c.dropped_known ? count_of(static_cast<std::size_t>(c.dropped_records), "record dropped", "records dropped")
+                      : "dropped records not recorded";
   if (!c.known)
     return "Tracing cost: not recorded in this trace" + (c.dropped_known ? " (" + dropped + ")." : std::string("."));
   std::string line = "Tracing cost: CUPTI's own overhead records total " + where_it_went(c, region);
@@ -86,7 +86,7 @@ std::string line_for(const TracingCost& c, const Region& region) {
 
 bool is_tracer_record(std::string_view name) {
   static constexpr std::array<std::string_view, 4> kKinetoNames{"activity buffer request", "buffer flush",
-                                                                 "instrumentation", "resource"};
+                                                                "instrumentation", "resource"};
   const std::string l = lower_case(name);
   return l.rfind("cupti", 0) == 0 || std::find(kKinetoNames.begin(), kKinetoNames.end(), l) != kKinetoNames.end();
 }

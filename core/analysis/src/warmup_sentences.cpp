@@ -76,9 +76,8 @@ std::string gpu_clause(const IterationWarmUp& it) {
 
 std::string wall_clause(const IterationWarmUp& it) {
   if (it.sync_ratio > 0)
-    return "in wall time (each iteration ends after its GPU work) the first took " +
-           format_duration(it.first_host_ns) + " " + against(it.steady_host_median_ns, it.steady_count) + " (" +
-           fixed(it.sync_ratio, 2) + "x)";
+    return "in wall time (each iteration ends after its GPU work) the first took " + format_duration(it.first_host_ns) +
+           " " + against(it.steady_host_median_ns, it.steady_count) + " (" + fixed(it.sync_ratio, 2) + "x)";
   if (!it.synchronized) return "wall time is not compared: the iterations end before their GPU work does";
   if (it.communication) return "wall time is not compared: it includes waits for other ranks (NCCL)";
   return "wall time is not compared";
@@ -105,8 +104,8 @@ std::string verdict_text(const IterationWarmUp& it) {
     case IterationVerdict::GpuWarmUp:
       return "the first iteration's GPU work paid warm-up";
     case IterationVerdict::FirstUseWarmUp:
-      return "the first iteration paid warm-up: first-use work took " + format_duration(it.first_use_ns) +
-             " of its " + format_duration(it.first_host_ns) + " on the host";
+      return "the first iteration paid warm-up: first-use work took " + format_duration(it.first_use_ns) + " of its " +
+             format_duration(it.first_host_ns) + " on the host";
     case IterationVerdict::SlowerUnexplained:
       return "the first iteration was slower, but no first-use work was found in it";
     case IterationVerdict::SlightlySlower:

@@ -34,8 +34,7 @@ void HostRecorder::note_thread() {
   recorder_.set_default_thread_name(pid_, current_tid(), current_thread_name());
 }
 
-HostRecorder::Scope::Scope(HostRecorder* owner, std::string name, RangeKind kind, std::int32_t device,
-                           UnixNs start_ns)
+HostRecorder::Scope::Scope(HostRecorder* owner, std::string name, RangeKind kind, std::int32_t device, UnixNs start_ns)
     : owner_(owner), name_(std::move(name)), kind_(kind), device_(device), start_ns_(start_ns), tid_(current_tid()) {}
 
 HostRecorder::Scope::Scope(Scope&& other) noexcept
@@ -80,8 +79,7 @@ void HostRecorder::end_scope(Scope& scope) {
   recorder_.add_range(std::move(scope.name_), scope.kind_, scope.start_ns_, end_ns, pid_, scope.tid_, scope.device_);
 }
 
-void HostRecorder::record_range(std::string name, RangeKind kind, UnixNs start_ns, UnixNs end_ns,
-                                std::int32_t device) {
+void HostRecorder::record_range(std::string name, RangeKind kind, UnixNs start_ns, UnixNs end_ns, std::int32_t device) {
   note_thread();
   recorder_.add_range(std::move(name), kind, start_ns, end_ns, pid_, current_tid(), device);
 }

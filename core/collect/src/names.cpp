@@ -6,11 +6,16 @@ namespace gtv::collect {
 
 std::string_view to_string(SyncKind kind) {
   switch (kind) {
-    case SyncKind::EventSynchronize: return "Event Sync";
-    case SyncKind::StreamWaitEvent: return "Stream Wait Event";
-    case SyncKind::StreamSynchronize: return "Stream Sync";
-    case SyncKind::ContextSynchronize: return "Context Sync";
-    case SyncKind::Unknown: break;
+    case SyncKind::EventSynchronize:
+      return "Event Sync";
+    case SyncKind::StreamWaitEvent:
+      return "Stream Wait Event";
+    case SyncKind::StreamSynchronize:
+      return "Stream Sync";
+    case SyncKind::ContextSynchronize:
+      return "Context Sync";
+    case SyncKind::Unknown:
+      break;
   }
   return "Sync";
 }

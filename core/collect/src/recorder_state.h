@@ -28,7 +28,7 @@ struct RecorderState {
 
 inline LaneIndex lane_for(RecorderState& s, const LaneKey& key) { return s.builder.lane(key); }
 // An event with times relative to origin; nullopt when the record carries no timestamps.
-std::optional<Event> make_event(RecorderState& s, UnixNs origin, std::string_view name, UnixNs start_ns,
-                                UnixNs end_ns, std::uint64_t correlation_id);
+std::optional<Event> make_event(RecorderState& s, UnixNs origin, std::string_view name, UnixNs start_ns, UnixNs end_ns,
+                                std::uint64_t correlation_id);
 
 }  // namespace gtv::collect::detail

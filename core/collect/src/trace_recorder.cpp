@@ -21,8 +21,8 @@ TraceRecorder::~TraceRecorder() = default;
 // Everything below that touches state_ runs under mutex_; helpers taking RecorderState& assume the lock is held.
 namespace detail {
 
-std::optional<Event> make_event(RecorderState& s, UnixNs origin, std::string_view name, UnixNs start_ns,
-                                UnixNs end_ns, std::uint64_t correlation_id) {
+std::optional<Event> make_event(RecorderState& s, UnixNs origin, std::string_view name, UnixNs start_ns, UnixNs end_ns,
+                                std::uint64_t correlation_id) {
   if (start_ns == 0 && end_ns == 0) {
     ++s.untimed_records;
     return std::nullopt;
@@ -44,28 +44,28 @@ std::optional<Event> make_event(RecorderState& s, UnixNs origin, std::string_vie
 using detail::lane_for;
 using detail::make_event;
 
-void TraceRecorder::onKernel(const KernelRecord& r) {
+void TraceRecorder::on_kernel(const KernelRecord& r) {
   std::lock_guard lock(mutex_);
   detail::RecorderState& s = *state_;
   auto e = make_event(s, origin_unix_ns_, r.name, r.start_ns, r.end_ns, r.correlation_id);
   if (e) s.builder.add_kernel(lane_for(s, gpu_lane_key(r.device, r.stream)), *e, r.detail);
 }
 
-void TraceRecorder::onMemcpy(const MemcpyRecord& r) {
+void TraceRecorder::on_memcpy(const MemcpyRecord& r) {
   std::lock_guard lock(mutex_);
   detail::RecorderState& s = *state_;
   auto e = make_event(s, origin_unix_ns_, memcpy_event_name(r.detail), r.start_ns, r.end_ns, r.correlation_id);
   if (e) s.builder.add_memcpy(lane_for(s, gpu_lane_key(r.device, r.stream)), *e, r.detail);
 }
 
-void TraceRecorder::onMemset(const MemsetRecord& r) {
+void TraceRecorder::on_memset(const MemsetRecord& r) {
   std::lock_guard lock(mutex_);
   detail::RecorderState& s = *state_;
   auto e = make_event(s, origin_unix_ns_, memset_event_name(r.detail), r.start_ns, r.end_ns, r.correlation_id);
   if (e) s.builder.add_memset(lane_for(s, gpu_lane_key(r.device, r.stream)), *e, r.detail);
 }
 
-void TraceRecorder::onApiCall(const ApiCallRecord& r) {
+void TraceRecorder::on_api_call(const ApiCallRecord& r) {
   std::lock_guard lock(mutex_);
   detail::RecorderState& s = *state_;
   auto e = make_event(s, origin_unix_ns_, r.name, r.start_ns, r.end_ns, r.correlation_id);
@@ -75,12 +75,12 @@ void TraceRecorder::onApiCall(const ApiCallRecord& r) {
   if (r.correlation_id != kNoCorrelation) s.api_thread.try_emplace(r.correlation_id, r.pid, r.tid);
 }
 
-void TraceRecorder::onSync(const SyncRecord& r) {
+void TraceRecorder::on_sync(const SyncRecord& r) {
   std::lock_guard lock(mutex_);
   state_->syncs.push_back(r);
 }
 
-void TraceRecorder::onOverhead(const OverheadRecord& r) {
+void TraceRecorder::on_overhead(const OverheadRecord& r) {
   std::lock_guard lock(mutex_);
   detail::RecorderState& s = *state_;
   auto e = make_event(s, origin_unix_ns_, r.name, r.start_ns, r.end_ns, kNoCorrelation);
@@ -93,7 +93,7 @@ void TraceRecorder::onOverhead(const OverheadRecord& r) {
   s.builder.add_event(lane, *e);
 }
 
-void TraceRecorder::onMarker(const MarkerRecord& r) {
+void TraceRecorder::on_marker(const MarkerRecord& r) {
   if (r.domain == kGtvNvtxDomain) return;  // gtv's own ranges, already recorded as Ranges
   std::lock_guard lock(mutex_);
   detail::RecorderState& s = *state_;
@@ -103,7 +103,7 @@ void TraceRecorder::onMarker(const MarkerRecord& r) {
   s.builder.add_event(lane_for(s, host_lane_key(r.pid, r.tid)), *e);
 }
 
-void TraceRecorder::onDevice(const DeviceRecord& r) {
+void TraceRecorder::on_device(const DeviceRecord& r) {
   std::lock_guard lock(mutex_);
   // Several sources describe a device, some only partly (a name): a known field is never blanked.
   auto [it, fresh] = state_->devices.try_emplace(r.info.index, r.info);
@@ -118,35 +118,39 @@ void TraceRecorder::onDevice(const DeviceRecord& r) {
   if (r.info.sm_count > 0) d.sm_count = r.info.sm_count;
 }
 
-void TraceRecorder::onContext(const ContextRecord& r) {
+void TraceRecorder::on_context(const ContextRecord& r) {
   std::lock_guard lock(mutex_);
   state_->contexts.push_back(r);
 }
 
-void TraceRecorder::onMemory(const MemoryRecord& r) {
+void TraceRecorder::on_memory(const MemoryRecord& r) {
   std::lock_guard lock(mutex_);
   state_->memory.push_back(r);
 }
 
-void TraceRecorder::onDropped(std::size_t count) {
+void TraceRecorder::on_dropped(std::size_t count) {
   std::lock_guard lock(mutex_);
   state_->builder.metadata().dropped_records += static_cast<std::int64_t>(count);
 }
 
-void TraceRecorder::onNote(std::string_view text) { add_note(std::string(text)); }
+void TraceRecorder::on_note(std::string_view text) { add_note(std::string(text)); }
 
 void TraceRecorder::add_range(std::string name, RangeKind kind, UnixNs start_ns, UnixNs end_ns, std::int64_t pid,
                               std::int64_t tid, std::int32_t device) {
-  Range range{std::move(name), kind, to_relative(start_ns), to_relative(std::max(start_ns, end_ns)), pid, tid,
-              device};
+  Range range{std::move(name), kind, to_relative(start_ns), to_relative(std::max(start_ns, end_ns)), pid, tid, device};
   std::lock_guard lock(mutex_);
   state_->builder.add_range(std::move(range));
 }
 
 void TraceRecorder::add_measurement(std::string name, MeasurementMethod method, TimeNs reported_ns,
                                     UnixNs host_start_ns, UnixNs host_end_ns, std::int64_t pid, std::int64_t tid) {
-  Measurement m{std::move(name), method, reported_ns, to_relative(host_start_ns),
-                to_relative(std::max(host_start_ns, host_end_ns)), pid, tid};
+  Measurement m{std::move(name),
+                method,
+                reported_ns,
+                to_relative(host_start_ns),
+                to_relative(std::max(host_start_ns, host_end_ns)),
+                pid,
+                tid};
   std::lock_guard lock(mutex_);
   state_->builder.add_measurement(std::move(m));
 }

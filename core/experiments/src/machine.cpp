@@ -46,7 +46,7 @@ void record_machine(ScenarioContext& ctx) {
     collect::DeviceRecord record;
     record.info.index = device;
     if (auto it = info.find("gpu" + std::to_string(device)); it != info.end()) record.info.name = it->second;
-    ctx.host.recorder().onDevice(record);
+    ctx.host.recorder().on_device(record);
   }
 #endif
 }

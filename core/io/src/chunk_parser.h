@@ -13,7 +13,7 @@ namespace gtv::io {
 struct ChunkResult {
   enum class Kind : std::uint8_t { Ok, Syntax, Semantic };
   Kind kind = Kind::Ok;
-  std::size_t offset = 0;  // byte offset of the error within the chunk's elements text
+  std::size_t offset = 0;         // byte offset of the error within the chunk's elements text
   std::uint64_t event_index = 0;  // index of the event where a semantic error was found
   std::string message;
 };

@@ -28,7 +28,7 @@ struct PrefetchedChunk {
   std::size_t cut = 0;
   std::size_t next = 0;    // where the following chunk starts (after the ',' that follows cut), when continues
   bool continues = false;  // another element follows; otherwise the reader looks at what follows cut itself
-  bool ok = false;  // parsed without any error; parser holds its events (indexes from 0)
+  bool ok = false;         // parsed without any error; parser holds its events (indexes from 0)
   ChunkParser parser;
 };
 

@@ -75,9 +75,12 @@ void append_compact_json(std::string_view json, std::string& out) {
   for (const char c : json) {
     if (in_string) {
       out.push_back(c);
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
@@ -98,8 +101,10 @@ void append_extra_arg(std::string& text, std::string_view key, std::string_view 
   const auto append_sized = [&text](std::string_view s, bool compact) {
     const std::size_t at = text.size();
     text.append(sizeof(std::uint32_t), '\0');
-    if (compact) append_compact_json(s, text);
-    else text.append(s);
+    if (compact)
+      append_compact_json(s, text);
+    else
+      text.append(s);
     const auto size = static_cast<std::uint32_t>(text.size() - at - sizeof(std::uint32_t));
     std::memcpy(text.data() + at, &size, sizeof size);
   };
@@ -127,8 +132,7 @@ bool FieldReader::semantic(const RawEvent& ev, std::string message) {
   return false;
 }
 
-ChunkResult FieldReader::read_chunk(od::parser& parser, simdjson::padded_string_view json,
-                                    std::uint64_t first_index) {
+ChunkResult FieldReader::read_chunk(od::parser& parser, simdjson::padded_string_view json, std::uint64_t first_index) {
   od::document doc;
   if (auto e = parser.iterate(json).get(doc); e != simdjson::SUCCESS) {
     syntax(e, nullptr);
@@ -248,8 +252,8 @@ bool FieldReader::read_id(od::value& value, IdToken& out, const char* what, cons
     } else {  // beyond int64 (e.g. a 64-bit flow id): keep its text, which maps to a stable number like a string
       out.type = IdToken::Type::String;
       out.text = value.raw_json_token();
-      while (!out.text.empty() && (out.text.back() == ' ' || out.text.back() == '\n' || out.text.back() == '\r' ||
-                                   out.text.back() == '\t'))
+      while (!out.text.empty() &&
+             (out.text.back() == ' ' || out.text.back() == '\n' || out.text.back() == '\r' || out.text.back() == '\t'))
         out.text.remove_suffix(1);
     }
     return true;
@@ -261,8 +265,7 @@ bool FieldReader::read_time(od::value& value, TimeNs& out, const char* what, con
   od::json_type type;
   if (auto e = value.type().get(type); e != simdjson::SUCCESS) return syntax(e, nullptr);
   if (type != od::json_type::number) return semantic(ev, std::string("'") + what + "' is not a number");
-  if (!parse_us_as_ns(value.raw_json_token(), out))
-    return semantic(ev, std::string("'") + what + "' is out of range");
+  if (!parse_us_as_ns(value.raw_json_token(), out)) return semantic(ev, std::string("'") + what + "' is out of range");
   return true;
 }
 
@@ -308,59 +311,92 @@ template <typename Key>
 bool read_known_arg(const Key& key, od::value& v, RawArgs& a) {
   switch (first_char(key)) {
     case 'd':
-      if (key_is(key, kineto::kArgDevice)) a.has_device = number_token_as_int(v, a.device);
-      else if (key_is(key, kineto::kArgDstKind)) a.dst_kind = string_or_empty(v);
-      else if (key_is(key, kineto::kArgDstDevice)) set_int(v, a.dst_device);
-      else return false;
+      if (key_is(key, kineto::kArgDevice))
+        a.has_device = number_token_as_int(v, a.device);
+      else if (key_is(key, kineto::kArgDstKind))
+        a.dst_kind = string_or_empty(v);
+      else if (key_is(key, kineto::kArgDstDevice))
+        set_int(v, a.dst_device);
+      else
+        return false;
       break;
     case 's':
-      if (key_is(key, kineto::kArgStream)) a.has_stream = number_token_as_int(v, a.stream);
-      else if (key_is(key, kineto::kArgSharedMemory)) set_int(v, a.kernel.shared_memory_bytes);
-      else if (key_is(key, kineto::kArgSortIndex)) a.has_sort_index = number_token_as_int(v, a.sort_index);
-      else if (key_is(key, kineto::kArgSrcKind)) a.src_kind = string_or_empty(v);
-      else return false;
+      if (key_is(key, kineto::kArgStream))
+        a.has_stream = number_token_as_int(v, a.stream);
+      else if (key_is(key, kineto::kArgSharedMemory))
+        set_int(v, a.kernel.shared_memory_bytes);
+      else if (key_is(key, kineto::kArgSortIndex))
+        a.has_sort_index = number_token_as_int(v, a.sort_index);
+      else if (key_is(key, kineto::kArgSrcKind))
+        a.src_kind = string_or_empty(v);
+      else
+        return false;
       break;
     case 'c':
-      if (key_is(key, kineto::kArgCorrelation)) set_int(v, a.correlation);
-      else if (key_is(key, kineto::kArgCopyKind)) a.copy_kind = string_or_empty(v);
-      else return false;
+      if (key_is(key, kineto::kArgCorrelation))
+        set_int(v, a.correlation);
+      else if (key_is(key, kineto::kArgCopyKind))
+        a.copy_kind = string_or_empty(v);
+      else
+        return false;
       break;
     case 'g':
-      if (key_is(key, kineto::kArgGrid)) read_dim3(v, a.kernel.grid);
-      else if (key_is(key, "gtv_tid")) a.has_gtv_tid = number_token_as_int(v, a.gtv_tid);
-      else if (key_is(key, "gtv_lane")) a.gtv_lane = string_or_empty(v);
-      else if (key_is(key, "gtv_range")) a.gtv_range = true;
-      else return false;
+      if (key_is(key, kineto::kArgGrid))
+        read_dim3(v, a.kernel.grid);
+      else if (key_is(key, "gtv_tid"))
+        a.has_gtv_tid = number_token_as_int(v, a.gtv_tid);
+      else if (key_is(key, "gtv_lane"))
+        a.gtv_lane = string_or_empty(v);
+      else if (key_is(key, "gtv_range"))
+        a.gtv_range = true;
+      else
+        return false;
       break;
     case 'b':
-      if (key_is(key, kineto::kArgBlock)) read_dim3(v, a.kernel.block);
-      else if (key_is(key, kineto::kArgBytes)) set_int(v, a.bytes);
-      else if (key_is(key, kineto::kArgBlocksPerSm)) set_int(v, a.kernel.blocks_per_sm_x100, 2);
-      else return false;
+      if (key_is(key, kineto::kArgBlock))
+        read_dim3(v, a.kernel.block);
+      else if (key_is(key, kineto::kArgBytes))
+        set_int(v, a.bytes);
+      else if (key_is(key, kineto::kArgBlocksPerSm))
+        set_int(v, a.kernel.blocks_per_sm_x100, 2);
+      else
+        return false;
       break;
     case 'r':
-      if (key_is(key, kineto::kArgRegistersPerThread)) set_int(v, a.kernel.registers_per_thread);
-      else return false;
+      if (key_is(key, kineto::kArgRegistersPerThread))
+        set_int(v, a.kernel.registers_per_thread);
+      else
+        return false;
       break;
     case 'e':
-      if (key_is(key, kineto::kArgOccupancy)) set_int(v, a.kernel.occupancy_pct);
-      else return false;
+      if (key_is(key, kineto::kArgOccupancy))
+        set_int(v, a.kernel.occupancy_pct);
+      else
+        return false;
       break;
     case 'm':
-      if (key_is(key, kineto::kArgMemoryKind)) a.memory_kind = string_or_empty(v);
-      else return false;
+      if (key_is(key, kineto::kArgMemoryKind))
+        a.memory_kind = string_or_empty(v);
+      else
+        return false;
       break;
     case 'v':
-      if (key_is(key, kineto::kArgValue)) set_int(v, a.memset_value);
-      else return false;
+      if (key_is(key, kineto::kArgValue))
+        set_int(v, a.memset_value);
+      else
+        return false;
       break;
     case 'n':
-      if (key_is(key, kineto::kArgName)) a.text_name = string_or_empty(v);
-      else return false;
+      if (key_is(key, kineto::kArgName))
+        a.text_name = string_or_empty(v);
+      else
+        return false;
       break;
     case 'l':
-      if (key_is(key, kineto::kArgLabels)) a.labels = string_or_empty(v);
-      else return false;
+      if (key_is(key, kineto::kArgLabels))
+        a.labels = string_or_empty(v);
+      else
+        return false;
       break;
     default:
       return false;

@@ -15,8 +15,7 @@ std::int64_t int_or(dom::element e, std::int64_t fallback) {
   std::uint64_t u = 0;
   if (e.get_uint64().get(u) == simdjson::SUCCESS) return static_cast<std::int64_t>(u);
   double d = 0;
-  if (e.get_double().get(d) == simdjson::SUCCESS && std::isfinite(d) && std::fabs(d) < 9.2e18)
-    return std::llround(d);
+  if (e.get_double().get(d) == simdjson::SUCCESS && std::isfinite(d) && std::fabs(d) < 9.2e18) return std::llround(d);
   return fallback;
 }
 
@@ -84,8 +83,8 @@ void read_gtv(dom::object o, GtvSection& g) {
   });
   g.has_processes = o["processes"].is_array();
   for_each_object(o, "processes", [&](dom::object p) {
-    g.processes.push_back({int_field(p, "pid"), string_field(p, "name"), int_field(p, "sort_index"),
-                           string_list(p, "labels")});
+    g.processes.push_back(
+        {int_field(p, "pid"), string_field(p, "name"), int_field(p, "sort_index"), string_list(p, "labels")});
   });
   for_each_object(o, "ranges", [&](dom::object r) {
     g.ranges.push_back({string_field(r, "name"), range_kind_from_string(string_field(r, "kind")),
@@ -94,8 +93,8 @@ void read_gtv(dom::object o, GtvSection& g) {
   });
   for_each_object(o, "measurements", [&](dom::object r) {
     g.measurements.push_back({string_field(r, "name"), measurement_method_from_string(string_field(r, "method")),
-                              int_field(r, "reported_ns"), int_field(r, "host_start_ns"),
-                              int_field(r, "host_end_ns"), int_field(r, "pid"), int_field(r, "tid")});
+                              int_field(r, "reported_ns"), int_field(r, "host_start_ns"), int_field(r, "host_end_ns"),
+                              int_field(r, "pid"), int_field(r, "tid")});
   });
 }
 
@@ -118,8 +117,7 @@ void read_devices(dom::array a, std::vector<DeviceInfo>& out) {
 
 bool is_interesting_top_level_key(std::string_view key) {
   return key == "baseTimeNanoseconds" || key == "deviceProperties" || key == "gtv" || key == "schemaVersion" ||
-         key == "trace_id" || key == "cupti_version" || key == "cuda_runtime_version" ||
-         key == "distributedInfo";
+         key == "trace_id" || key == "cupti_version" || key == "cuda_runtime_version" || key == "distributedInfo";
 }
 
 Status parse_top_level_value(std::string_view key, std::string_view json, FileHeader& header) {

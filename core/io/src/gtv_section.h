@@ -33,11 +33,11 @@ struct GtvSection {
 
 // Everything the top level of the file says besides the events.
 struct FileHeader {
-  std::optional<TimeNs> base_time_ns;     // "baseTimeNanoseconds"
-  std::vector<DeviceInfo> devices;        // "deviceProperties"
-  bool kineto_keys = false;               // schemaVersion, deviceProperties, trace_id, ...
+  std::optional<TimeNs> base_time_ns;  // "baseTimeNanoseconds"
+  std::vector<DeviceInfo> devices;     // "deviceProperties"
+  bool kineto_keys = false;            // schemaVersion, deviceProperties, trace_id, ...
   std::optional<GtvSection> gtv;
-  DistributedInfo distributed;            // "distributedInfo"
+  DistributedInfo distributed;  // "distributedInfo"
 };
 
 // Parses the JSON text of one top-level value into header. `key` is the top-level key. Errors are one line

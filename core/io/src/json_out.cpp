@@ -30,11 +30,21 @@ JsonOut& JsonOut::str(std::string_view text) {
     buffer_.append(text.substr(start, i - start));
     start = i + 1;
     switch (c) {
-      case '"': buffer_.append("\\\""); break;
-      case '\\': buffer_.append("\\\\"); break;
-      case '\n': buffer_.append("\\n"); break;
-      case '\t': buffer_.append("\\t"); break;
-      case '\r': buffer_.append("\\r"); break;
+      case '"':
+        buffer_.append("\\\"");
+        break;
+      case '\\':
+        buffer_.append("\\\\");
+        break;
+      case '\n':
+        buffer_.append("\\n");
+        break;
+      case '\t':
+        buffer_.append("\\t");
+        break;
+      case '\r':
+        buffer_.append("\\r");
+        break;
       default:
         buffer_.append("\\u00");
         buffer_.push_back(hex[c >> 4]);

@@ -22,10 +22,10 @@ class JsonOut {
     buffer_.append(text);
     return *this;
   }
-  JsonOut& str(std::string_view text);         // quoted and escaped
+  JsonOut& str(std::string_view text);  // quoted and escaped
   JsonOut& num(std::int64_t value);
-  JsonOut& real(double value);                // shortest text that reads back to the same double
-  JsonOut& us(std::int64_t ns);               // nanoseconds as microseconds with three decimals
+  JsonOut& real(double value);   // shortest text that reads back to the same double
+  JsonOut& us(std::int64_t ns);  // nanoseconds as microseconds with three decimals
   JsonOut& scaled(std::int64_t value, int decimals);
   // "name": with a comma before it when a member precedes it.
   JsonOut& key(std::string_view name) {

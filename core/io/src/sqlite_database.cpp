@@ -3,8 +3,8 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <string_view>
 #include <climits>
+#include <string_view>
 #include <utility>
 
 namespace gtv::io {

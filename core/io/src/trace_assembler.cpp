@@ -170,8 +170,7 @@ Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterVa
       it->second.pop_back();
       p.category = p.owned_category;
       p.event.duration_ns = saturating_sub(ev.ts_ns, p.event.start_ns);
-      if (p.event.duration_ns < 0)
-        return error(ev, base_offset, "'E' event before its 'B' (negative duration)");
+      if (p.event.duration_ns < 0) return error(ev, base_offset, "'E' event before its 'B' (negative duration)");
       commit(p);
       return ok_status();
     }
@@ -181,11 +180,19 @@ Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterVa
       if (make_pending(ev, p)) commit(p);
       return ok_status();
     }
-    case 'C': add_counter(ev, counters); return ok_status();
-    case 'M': add_metadata(ev); return ok_status();
+    case 'C':
+      add_counter(ev, counters);
+      return ok_status();
+    case 'M':
+      add_metadata(ev);
+      return ok_status();
     case 's':
-    case 'f': add_flow(ev); return ok_status();
-    default: skip("events with unknown phase"); return ok_status();
+    case 'f':
+      add_flow(ev);
+      return ok_status();
+    default:
+      skip("events with unknown phase");
+      return ok_status();
   }
 }
 
@@ -213,9 +220,9 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
     string_thread_names_.try_emplace({pid, tid}, ev.tid.text);
   const std::int64_t lane_tid = ev.args.has_gtv_tid ? ev.args.gtv_tid : tid;
   if (ev.args.has_gtv_tid) aliases_[{pid, tid}] = lane_tid;
-  const LaneKey key = cls.gpu ? gpu_lane_key(ev.args.has_device ? ev.args.device : pid,
-                                             ev.args.has_stream ? ev.args.stream : lane_tid)
-                              : host_lane_key(pid, lane_tid);
+  const LaneKey key =
+      cls.gpu ? gpu_lane_key(ev.args.has_device ? ev.args.device : pid, ev.args.has_stream ? ev.args.stream : lane_tid)
+              : host_lane_key(pid, lane_tid);
   p.lane = key;
   p.event.start_ns = ev.ts_ns;
   p.event.duration_ns = instant ? 0 : ev.dur_ns;
@@ -224,7 +231,9 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
   p.event.kind = cls.kind;
   if (!ev.args.extra.empty()) p.event.args = arg_set(ev.args.extra);
   switch (cls.kind) {
-    case EventKind::Kernel: p.kernel = ev.args.kernel; break;
+    case EventKind::Kernel:
+      p.kernel = ev.args.kernel;
+      break;
     case EventKind::Memcpy:
       memcpy_kinds_from_name(ev.name, p.memcpy);
       p.memcpy.bytes = ev.args.bytes;
@@ -239,8 +248,11 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
       p.memset.value = static_cast<std::int32_t>(ev.args.memset_value);
       if (!ev.args.memory_kind.empty()) p.memset.memory_kind = memory_kind_from_string(ev.args.memory_kind);
       break;
-    case EventKind::Other: p.category = ev.cat; break;
-    default: break;
+    case EventKind::Other:
+      p.category = ev.cat;
+      break;
+    default:
+      break;
   }
   return true;
 }
@@ -248,11 +260,21 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
 void TraceAssembler::commit(PendingEvent& p) {
   const LaneIndex lane = lane_for(p.lane);
   switch (p.event.kind) {
-    case EventKind::Kernel: builder_.add_kernel(lane, p.event, p.kernel); break;
-    case EventKind::Memcpy: builder_.add_memcpy(lane, p.event, p.memcpy); break;
-    case EventKind::Memset: builder_.add_memset(lane, p.event, p.memset); break;
-    case EventKind::Other: builder_.add_other(lane, p.event, p.category); break;
-    default: builder_.add_event(lane, p.event); break;
+    case EventKind::Kernel:
+      builder_.add_kernel(lane, p.event, p.kernel);
+      break;
+    case EventKind::Memcpy:
+      builder_.add_memcpy(lane, p.event, p.memcpy);
+      break;
+    case EventKind::Memset:
+      builder_.add_memset(lane, p.event, p.memset);
+      break;
+    case EventKind::Other:
+      builder_.add_other(lane, p.event, p.category);
+      break;
+    default:
+      builder_.add_event(lane, p.event);
+      break;
   }
 }
 

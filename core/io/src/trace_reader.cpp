@@ -359,9 +359,9 @@ Status FileReader::report_progress(std::size_t pos) {
   if (options_.progress == nullptr) return ok_status();
   // The parsed share of a plain text of known size; else the share of the compressed input inflated so far, times
   // the parsed share of what was inflated (the window reads ahead of the parser).
-  double fraction = text_bytes_ > 0 ? static_cast<double>(pos) / static_cast<double>(text_bytes_)
-                                    : input_.progress() * static_cast<double>(pos) /
-                                          static_cast<double>(std::max(pos, input_.end()));
+  double fraction =
+      text_bytes_ > 0 ? static_cast<double>(pos) / static_cast<double>(text_bytes_)
+                      : input_.progress() * static_cast<double>(pos) / static_cast<double>(std::max(pos, input_.end()));
   fraction = std::max(fraction, last_progress_);  // never backwards
   last_progress_ = fraction;
   if (!options_.progress(options_.progress_context, fraction)) return Error{name_ + ": reading cancelled"};
@@ -416,8 +416,7 @@ Status FileReader::parse_next_chunk(std::size_t& pos, bool bare) {
     }
     if (window_end == input_.end() && input_.at_eof()) return final_error(pos);
     if (window >= kMaxEventBytes)
-      return event_error(index_, pos, "event is larger than " + std::to_string(kMaxEventBytes >> 20) +
-                                          " MiB (limit)");
+      return event_error(index_, pos, "event is larger than " + std::to_string(kMaxEventBytes >> 20) + " MiB (limit)");
     window *= 2;
   }
 }
@@ -439,8 +438,9 @@ Status FileReader::final_error(std::size_t pos) {
     p = skip_ws(s, end);
     if (p >= s.size()) return error_at(base + p, "unexpected end of file inside 'traceEvents' (missing ']')");
     if (s[p] == ']') return error_at(base + p, "malformed event array");
-    if (s[p] != ',') return error_at(base + p, "expected ',' or ']' after event " + std::to_string(index) +
-                                                   " but found " + describe_char(s, p));
+    if (s[p] != ',')
+      return error_at(base + p,
+                      "expected ',' or ']' after event " + std::to_string(index) + " but found " + describe_char(s, p));
     ++p;
     ++index;
   }

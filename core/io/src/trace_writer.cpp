@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "gtv/config.h"
 #include "file_sink.h"
+#include "gtv/config.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/model/kineto_names.h"
 #include "trace_assembler.h"
@@ -47,8 +47,10 @@ bool TraceWriter::all_events() {
     const Lane& lane = t_.lanes()[l];
     for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
       const Event& e = lane.events[i];
-      const int table = e.kind == EventKind::Kernel ? 0 : e.kind == EventKind::Memcpy ? 1
-                        : e.kind == EventKind::Memset ? 2 : -1;
+      const int table = e.kind == EventKind::Kernel   ? 0
+                        : e.kind == EventKind::Memcpy ? 1
+                        : e.kind == EventKind::Memset ? 2
+                                                      : -1;
       if (table < 0) continue;
       by_detail[table].push_back({e.detail, EventRef{l, i}});
     }
@@ -106,7 +108,7 @@ void TraceWriter::event_args(const Lane& lane, const Event& e, std::uint32_t tra
 }
 
 void TraceWriter::kernel_args(const KernelDetail& k) {
-  auto dim3 = [&](std::string_view name, const std::int32_t (&v)[3]) {
+  auto dim3 = [&](std::string_view name, const std::int32_t(&v)[3]) {
     out_.key(name).open('[');
     for (int i = 0; i < 3; ++i) {
       out_.comma();

@@ -95,8 +95,7 @@ void TraceWriter::gtv_ranges_and_measurements() {
   out_.close(']');
 }
 
-void TraceWriter::thread_metadata(std::int64_t pid, std::int64_t tid, std::string_view name,
-                                  std::int64_t sort_index) {
+void TraceWriter::thread_metadata(std::int64_t pid, std::int64_t tid, std::string_view name, std::int64_t sort_index) {
   begin_event("M");
   out_.key("name").str(kineto::kMetaThreadName).key("pid").num(pid).key("tid").num(tid);
   out_.key("args").open('{').key(kineto::kArgName).str(name).close('}').close('}');

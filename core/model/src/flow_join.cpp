@@ -9,10 +9,14 @@ namespace {
 // Host launches are preferred in this order when several host events share a correlation id.
 int launch_priority(EventKind kind) {
   switch (kind) {
-    case EventKind::Runtime: return 3;
-    case EventKind::Driver: return 2;
-    case EventKind::CpuOp: return 0;  // Kineto's cpu_op carries External id, not correlation: never a launch
-    default: return 1;
+    case EventKind::Runtime:
+      return 3;
+    case EventKind::Driver:
+      return 2;
+    case EventKind::CpuOp:
+      return 0;  // Kineto's cpu_op carries External id, not correlation: never a launch
+    default:
+      return 1;
   }
 }
 
@@ -118,8 +122,8 @@ std::size_t lower_bound_near(const std::vector<Event>& events, TimeNs ts, std::s
   }
   const auto first = events.begin() + static_cast<std::ptrdiff_t>(lo);
   const auto last = events.begin() + static_cast<std::ptrdiff_t>(hi);
-  cursor = static_cast<std::size_t>(std::partition_point(first, last, [ts](const Event& e) { return e.start_ns < ts; }) -
-                                    events.begin());
+  cursor = static_cast<std::size_t>(
+      std::partition_point(first, last, [ts](const Event& e) { return e.start_ns < ts; }) - events.begin());
   return cursor;
 }
 
@@ -128,7 +132,9 @@ std::int64_t event_for_flow_end(const Lane& lane, TimeNs ts, std::size_t& cursor
   const std::vector<Event>& events = lane.events;
   const std::size_t first = lower_bound_near(events, ts, cursor);
   std::int64_t found = -1;
-  auto deeper = [&](std::size_t i) { return found < 0 || events[i].depth > events[static_cast<std::size_t>(found)].depth; };
+  auto deeper = [&](std::size_t i) {
+    return found < 0 || events[i].depth > events[static_cast<std::size_t>(found)].depth;
+  };
   for (std::size_t i = first; i < events.size() && events[i].start_ns == ts; ++i)
     if (deeper(i)) found = static_cast<std::int64_t>(i);
   if (found >= 0) return found;
@@ -144,8 +150,7 @@ std::int64_t event_for_flow_end(const Lane& lane, TimeNs ts, std::size_t& cursor
 }
 
 template <typename Endpoint>
-std::vector<std::uint32_t> order_by(const std::vector<Lane>& lanes, const std::vector<Flow>& flows,
-                                    Endpoint endpoint) {
+std::vector<std::uint32_t> order_by(const std::vector<Lane>& lanes, const std::vector<Flow>& flows, Endpoint endpoint) {
   const EventNumbers numbers(lanes);
   std::vector<std::uint32_t> order(flows.size());
   auto key = [&](std::uint32_t f) { return numbers.of(endpoint(flows[f])); };

@@ -50,8 +50,7 @@ class DepthWalker {
 
   std::size_t merge_from(std::size_t i) {
     std::size_t j = next_column(i, at(i).start_ns);
-    while (j < index_.size() && at(j).start_ns < req_.t1_ns &&
-           static_cast<double>(at(j).duration_ns) < ns_per_px_ &&
+    while (j < index_.size() && at(j).start_ns < req_.t1_ns && static_cast<double>(at(j).duration_ns) < ns_per_px_ &&
            static_cast<double>(at(j).start_ns - at(j - 1).end_ns()) < ns_per_px_) {
       j = next_column(j, at(j).start_ns);
     }

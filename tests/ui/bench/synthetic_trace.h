@@ -21,7 +21,8 @@ inline void add_synthetic_structure(TraceBuilder& b, std::size_t event_count, Ti
   for (int t = 0; t < host_threads; ++t)
     for (std::size_t i = 0; i < iterations; ++i) {
       const TimeNs start = static_cast<TimeNs>(i) * step_ns;
-      b.add_range({"iteration " + std::to_string(i), RangeKind::Iteration, start, start + step_ns - 10, 1000, 1 + t, -1});
+      b.add_range(
+          {"iteration " + std::to_string(i), RangeKind::Iteration, start, start + step_ns - 10, 1000, 1 + t, -1});
       for (int m = 0; m < 3; ++m)
         b.add_range({"model " + std::to_string(m) + " forward", RangeKind::Forward, start + m * step_ns / 3,
                      start + (m + 1) * step_ns / 3 - 20, 1000, 1 + t, m % std::max(gpus, 1)});

@@ -12,10 +12,10 @@ using namespace testing;
 
 TEST(Busy, UnionOverStreamsOfOneGpuAndPerStream) {
   TraceBuilder b;
-  kernel(b, 0, 7, "k1", 0, 100);        // stream 7: [0,100)
-  kernel(b, 0, 7, "k2", 150, 50);       //           [150,200)
-  memcpy_event(b, 0, 8, 80, 40);        // stream 8: [80,120) overlaps k1 by 20
-  memset_event(b, 1, 3, 500, 100);      // GPU 1: [500,600)
+  kernel(b, 0, 7, "k1", 0, 100);                    // stream 7: [0,100)
+  kernel(b, 0, 7, "k2", 150, 50);                   //           [150,200)
+  memcpy_event(b, 0, 8, 80, 40);                    // stream 8: [80,120) overlaps k1 by 20
+  memset_event(b, 1, 3, 500, 100);                  // GPU 1: [500,600)
   host_call(b, 1, 1, "cudaLaunchKernel", 0, 1000);  // host work widens the window to [0,1000)
   const Trace t = build(b);
   const BusyAnalysis a = analyze_busy(t);

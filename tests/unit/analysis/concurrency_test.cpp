@@ -14,8 +14,8 @@ TEST(Concurrency, StepFunctionOverlapAndParallelism) {
   kernel(b, 2, 7, "c", 200, 50);
   const Trace t = build(b);
   const Concurrency c = analyze_concurrency(t);
-  EXPECT_EQ(c.steps, (std::vector<ConcurrencyStep>{
-                         {0, 50, 1}, {50, 100, 2}, {100, 150, 1}, {150, 200, 0}, {200, 250, 1}}));
+  EXPECT_EQ(c.steps,
+            (std::vector<ConcurrencyStep>{{0, 50, 1}, {50, 100, 2}, {100, 150, 1}, {150, 200, 0}, {200, 250, 1}}));
   EXPECT_EQ(c.gpu_count, 3u);
   EXPECT_EQ(c.any_busy_ns, 200);
   EXPECT_EQ(c.overlap_ns, 50);

@@ -125,7 +125,7 @@ TEST(HostBlocking, LaunchQueueFullCountsTheWaitsOnceEachLaunch) {
   EXPECT_EQ(h.stalls[0].kind, BlockingKind::StreamSync);
   EXPECT_EQ(h.stalls[0].total_ns, 10 * ms);
   EXPECT_EQ(h.stalls[1].kind, BlockingKind::LaunchQueueFull);
-  EXPECT_EQ(h.stalls[1].call_count, 3u);                              // launches, not records
+  EXPECT_EQ(h.stalls[1].call_count, 3u);                            // launches, not records
   EXPECT_EQ(h.stalls[1].total_ns, (2500 + 500 + 700 + 1000) * us);  // the waits, not the launches
   ASSERT_EQ(h.threads.size(), 1u);
   EXPECT_EQ(h.threads[0].call_count, 4u);
@@ -134,7 +134,7 @@ TEST(HostBlocking, LaunchQueueFullCountsTheWaitsOnceEachLaunch) {
   EXPECT_EQ(h.calls[0].name, "cudaLaunchKernel");
   EXPECT_EQ(h.calls[0].kind, BlockingKind::LaunchQueueFull);
   EXPECT_EQ(h.calls[0].duration_ns, 2500 * us);
-  EXPECT_EQ(h.calls[0].device, 1);  // the launch's GPU, through its kernel
+  EXPECT_EQ(h.calls[0].device, 1);                    // the launch's GPU, through its kernel
   EXPECT_EQ(h.calls[3].name, "Command Buffer Full");  // no launch around it
   EXPECT_EQ(describe_blocking(h.calls[0]), "launch queue full");
   EXPECT_EQ(h.headline, "cudaStreamSynchronize blocked the host for 10.0 ms (1 call(s), thread 1).");
@@ -226,8 +226,9 @@ TEST(HostBlocking, FreeSynchronizesImplicitly) {
   ASSERT_EQ(h.stalls.size(), 1u);
   EXPECT_EQ(h.stalls[0].call_count, 3u);
   EXPECT_EQ(h.stalls[0].total_ns, 6 * ms);
-  EXPECT_EQ(h.headline, "cudaFree blocked the host for 3.00 ms: it synchronizes the device implicitly (1 call(s), "
-                        "thread 1).");
+  EXPECT_EQ(h.headline,
+            "cudaFree blocked the host for 3.00 ms: it synchronizes the device implicitly (1 call(s), "
+            "thread 1).");
   EXPECT_EQ(describe_blocking(h.calls[0]), "cudaFree (implicit synchronization)");
 }
 

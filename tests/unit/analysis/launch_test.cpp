@@ -36,9 +36,11 @@ TEST(Launch, LatencyPercentilesAndQueueDepth) {
   EXPECT_EQ(a.streams[0].max_depth, 2);
   EXPECT_EQ(a.streams[0].max_depth_at_ns, 10);
   EXPECT_EQ(a.streams[1].steps, (std::vector<QueueStep>{{20, 60, 1}}));
-  EXPECT_EQ(a.findings[0], "Launch latency (API call start to GPU start) over 3 launch(es): p50 100 ns, p90 190 ns, "
-                           "max 190 ns.");
-  EXPECT_EQ(a.findings[1], "Deepest queue: 2 item(s) launched but unfinished on GPU 0 stream 7 at 10 ns into the trace.");
+  EXPECT_EQ(a.findings[0],
+            "Launch latency (API call start to GPU start) over 3 launch(es): p50 100 ns, p90 190 ns, "
+            "max 190 ns.");
+  EXPECT_EQ(a.findings[1],
+            "Deepest queue: 2 item(s) launched but unfinished on GPU 0 stream 7 at 10 ns into the trace.");
 }
 
 TEST(Launch, BackToBackWorkIsDepthOne) {

@@ -101,8 +101,8 @@ TEST(Report, WarmUpBeforeTheTimedLoopIsSaidToBeOutsideIt) {
   ASSERT_FALSE(r.warmup.headline.empty());
   bool said = false;
   for (const std::string& line : r.verdict)
-    said = said ||
-           (line.rfind("Warm-up: ", 0) == 0 && line.find("; none of the first-use work fell inside the timed loop.") != std::string::npos);
+    said = said || (line.rfind("Warm-up: ", 0) == 0 &&
+                    line.find("; none of the first-use work fell inside the timed loop.") != std::string::npos);
   EXPECT_TRUE(said) << r.warmup.headline;
 }
 

@@ -55,7 +55,7 @@ TEST(TimingTruth, ScopeExtendedToGpuWorkLaunchedInside) {
 
 TEST(TimingTruth, WithoutFlowsUsesOverlappingWork) {
   TraceBuilder b;
-  kernel(b, 0, 7, "long", 0, 100);   // started before the scope, overlaps it
+  kernel(b, 0, 7, "long", 0, 100);  // started before the scope, overlaps it
   kernel(b, 0, 7, "inside", 120, 30);
   kernel(b, 0, 7, "after", 300, 10);  // does not overlap
   b.add_measurement(measurement("m", MeasurementMethod::StopwatchNoSync, 20, 50, 130));

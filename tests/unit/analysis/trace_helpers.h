@@ -19,13 +19,12 @@ inline Event make_event(TraceBuilder& b, std::string_view name, TimeNs start_ns,
 
 inline void kernel(TraceBuilder& b, std::int64_t device, std::int64_t stream, std::string_view name, TimeNs start_ns,
                    TimeNs duration_ns, std::uint64_t correlation = kNoCorrelation) {
-  b.add_kernel(b.lane(gpu_lane_key(device, stream)), make_event(b, name, start_ns, duration_ns, EventKind::Kernel,
-                                                                 correlation),
-               KernelDetail{});
+  b.add_kernel(b.lane(gpu_lane_key(device, stream)),
+               make_event(b, name, start_ns, duration_ns, EventKind::Kernel, correlation), KernelDetail{});
 }
 
-inline void memcpy_event(TraceBuilder& b, std::int64_t device, std::int64_t stream, TimeNs start_ns,
-                         TimeNs duration_ns, MemcpyDetail detail = {}, std::uint64_t correlation = kNoCorrelation) {
+inline void memcpy_event(TraceBuilder& b, std::int64_t device, std::int64_t stream, TimeNs start_ns, TimeNs duration_ns,
+                         MemcpyDetail detail = {}, std::uint64_t correlation = kNoCorrelation) {
   b.add_memcpy(b.lane(gpu_lane_key(device, stream)),
                make_event(b, "Memcpy", start_ns, duration_ns, EventKind::Memcpy, correlation), detail);
 }

@@ -332,10 +332,11 @@ TEST(WarmUp, FirstIterationComparesGpuTimeNotHostLaunchTime) {
   EXPECT_EQ(it.steady_gpu_median_ns, 4 * ms);
   EXPECT_DOUBLE_EQ(it.gpu_ratio, 1.0);
   EXPECT_EQ(it.sync_ratio, 0.0);  // host launch time is never compared
-  EXPECT_TRUE(has_line(w,
-                       "Thread 1, iterations of \"timed loop\": the first iteration paid no warm-up. The first one's GPU work "
-                       "took 4.00 ms against a median of 4.00 ms for the 3 later ones (1.00x); wall time is not "
-                       "compared: the iterations end before their GPU work does."));
+  EXPECT_TRUE(
+      has_line(w,
+               "Thread 1, iterations of \"timed loop\": the first iteration paid no warm-up. The first one's GPU work "
+               "took 4.00 ms against a median of 4.00 ms for the 3 later ones (1.00x); wall time is not "
+               "compared: the iterations end before their GPU work does."));
   EXPECT_EQ(w.headline, kNoWarmUp);
 }
 

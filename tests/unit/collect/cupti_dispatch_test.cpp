@@ -17,20 +17,33 @@ constexpr std::uint64_t kT0 = 1'764'470'000'000'000'000ull;
 
 std::size_t record_size(CUpti_ActivityKind kind) {
   switch (kind) {
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(KernelActivity);
-    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(MemcpyActivity);
-    case CUPTI_ACTIVITY_KIND_MEMCPY2: return sizeof(PeerMemcpyActivity);
-    case CUPTI_ACTIVITY_KIND_MEMSET: return sizeof(MemsetActivity);
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      return sizeof(KernelActivity);
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      return sizeof(MemcpyActivity);
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      return sizeof(PeerMemcpyActivity);
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      return sizeof(MemsetActivity);
     case CUPTI_ACTIVITY_KIND_RUNTIME:
-    case CUPTI_ACTIVITY_KIND_DRIVER: return sizeof(CUpti_ActivityAPI);
-    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: return sizeof(SyncActivity);
-    case CUPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(OverheadActivity);
-    case CUPTI_ACTIVITY_KIND_MARKER: return sizeof(MarkerActivity);
-    case CUPTI_ACTIVITY_KIND_DEVICE: return sizeof(DeviceActivity);
-    case CUPTI_ACTIVITY_KIND_CONTEXT: return sizeof(ContextActivity);
-    case CUPTI_ACTIVITY_KIND_MEMORY2: return sizeof(MemoryActivity);
-    case CUPTI_ACTIVITY_KIND_NAME: return sizeof(CUpti_ActivityName);
-    default: return 0;
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      return sizeof(CUpti_ActivityAPI);
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      return sizeof(SyncActivity);
+    case CUPTI_ACTIVITY_KIND_OVERHEAD:
+      return sizeof(OverheadActivity);
+    case CUPTI_ACTIVITY_KIND_MARKER:
+      return sizeof(MarkerActivity);
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+      return sizeof(DeviceActivity);
+    case CUPTI_ACTIVITY_KIND_CONTEXT:
+      return sizeof(ContextActivity);
+    case CUPTI_ACTIVITY_KIND_MEMORY2:
+      return sizeof(MemoryActivity);
+    case CUPTI_ACTIVITY_KIND_NAME:
+      return sizeof(CUpti_ActivityName);
+    default:
+      return 0;
   }
 }
 
@@ -68,17 +81,17 @@ struct CountingSink : ActivitySink {
   std::vector<MarkerRecord> markers;
   std::vector<std::string> notes;
   int memcpys = 0, memsets = 0, syncs = 0, overheads = 0, devices = 0, contexts = 0, memory = 0;
-  void onKernel(const KernelRecord& r) override { kernels.push_back(r); }
-  void onMemcpy(const MemcpyRecord&) override { ++memcpys; }
-  void onMemset(const MemsetRecord&) override { ++memsets; }
-  void onApiCall(const ApiCallRecord& r) override { apis.push_back(r); }
-  void onSync(const SyncRecord&) override { ++syncs; }
-  void onOverhead(const OverheadRecord&) override { ++overheads; }
-  void onMarker(const MarkerRecord& r) override { markers.push_back(r); }
-  void onDevice(const DeviceRecord&) override { ++devices; }
-  void onContext(const ContextRecord&) override { ++contexts; }
-  void onMemory(const MemoryRecord&) override { ++memory; }
-  void onNote(std::string_view text) override { notes.emplace_back(text); }
+  void on_kernel(const KernelRecord& r) override { kernels.push_back(r); }
+  void on_memcpy(const MemcpyRecord&) override { ++memcpys; }
+  void on_memset(const MemsetRecord&) override { ++memsets; }
+  void on_api_call(const ApiCallRecord& r) override { apis.push_back(r); }
+  void on_sync(const SyncRecord&) override { ++syncs; }
+  void on_overhead(const OverheadRecord&) override { ++overheads; }
+  void on_marker(const MarkerRecord& r) override { markers.push_back(r); }
+  void on_device(const DeviceRecord&) override { ++devices; }
+  void on_context(const ContextRecord&) override { ++contexts; }
+  void on_memory(const MemoryRecord&) override { ++memory; }
+  void on_note(std::string_view text) override { notes.emplace_back(text); }
 };
 
 std::string fake_namer(ApiKind api, std::uint32_t cbid) {

@@ -2,7 +2,6 @@
 #include "gtv/collect/host_recorder.h"
 
 #include <gtest/gtest.h>
-
 #include <pthread.h>
 
 #include <fstream>
@@ -150,18 +149,19 @@ TEST(HostRecorder, LanesTakeTheOsThreadNameUntilNamedExplicitly) {
   TraceRecorder trace_recorder(kOrigin);
   HostRecorder host(trace_recorder, false);
   auto [tid_a, tid_b] = std::async(std::launch::async, [&host] {
-    ::pthread_setname_np(::pthread_self(), "loader");
-    host.record_host_event("op", EventKind::CpuOp, kOrigin + 1, kOrigin + 2);
-    const std::int64_t a = current_tid();
-    std::int64_t b = 0;
-    std::thread([&] {  // a second thread, named explicitly after it recorded under its OS name
-      ::pthread_setname_np(::pthread_self(), "os-name");
-      host.record_host_event("op", EventKind::CpuOp, kOrigin + 1, kOrigin + 2);
-      host.name_current_thread("worker cuda:1");
-      b = current_tid();
-    }).join();
-    return std::make_pair(a, b);
-  }).get();
+                          ::pthread_setname_np(::pthread_self(), "loader");
+                          host.record_host_event("op", EventKind::CpuOp, kOrigin + 1, kOrigin + 2);
+                          const std::int64_t a = current_tid();
+                          std::int64_t b = 0;
+                          std::thread([&] {  // a second thread, named explicitly after it recorded under its OS name
+                            ::pthread_setname_np(::pthread_self(), "os-name");
+                            host.record_host_event("op", EventKind::CpuOp, kOrigin + 1, kOrigin + 2);
+                            host.name_current_thread("worker cuda:1");
+                            b = current_tid();
+                          })
+                              .join();
+                          return std::make_pair(a, b);
+                        }).get();
   Trace trace = finish_ok(trace_recorder);
   auto a = trace.find_lane(host_lane_key(current_pid(), tid_a));
   auto b = trace.find_lane(host_lane_key(current_pid(), tid_b));

@@ -30,9 +30,9 @@ TEST(ThreadId, CuptiThreadIdsMapBackToOsTids) {
 
 TEST(ThreadId, ThreadNameIsTheOsName) {
   const std::string name = std::async(std::launch::async, [] {
-    ::pthread_setname_np(::pthread_self(), "gtv-worker");
-    return current_thread_name();
-  }).get();
+                             ::pthread_setname_np(::pthread_self(), "gtv-worker");
+                             return current_thread_name();
+                           }).get();
   EXPECT_EQ(name, "gtv-worker");
 }
 

@@ -55,7 +55,7 @@ ApiCallRecord api(std::string name, UnixNs start, UnixNs end, std::int64_t tid, 
 
 TEST(TraceRecorder, KernelTimesBecomeRelativeToTheOrigin) {
   TraceRecorder recorder(kOrigin);
-  recorder.onKernel(kernel(kOrigin + 500'000, kOrigin + 700'000, 1, 7, 11));
+  recorder.on_kernel(kernel(kOrigin + 500'000, kOrigin + 700'000, 1, 7, 11));
   Trace trace = finish_ok(recorder);
   EXPECT_EQ(trace.metadata().origin_unix_ns, kOrigin);
   const Lane& lane = lane_of(trace, gpu_lane_key(1, 7));
@@ -71,8 +71,8 @@ TEST(TraceRecorder, KernelTimesBecomeRelativeToTheOrigin) {
 
 TEST(TraceRecorder, LaunchAndKernelAreJoinedByCorrelationIdWhateverTheArrivalOrder) {
   TraceRecorder recorder(kOrigin);
-  recorder.onKernel(kernel(kOrigin + 9'000, kOrigin + 12'000, 0, 7, 5));  // GPU buffer completes first
-  recorder.onApiCall(api("cudaLaunchKernel", kOrigin + 1'000, kOrigin + 3'000, 43, 5));
+  recorder.on_kernel(kernel(kOrigin + 9'000, kOrigin + 12'000, 0, 7, 5));  // GPU buffer completes first
+  recorder.on_api_call(api("cudaLaunchKernel", kOrigin + 1'000, kOrigin + 3'000, 43, 5));
   Trace trace = finish_ok(recorder);
   ASSERT_EQ(trace.flows().size(), 1u);
   const Flow& flow = trace.flows()[0];
@@ -85,7 +85,7 @@ TEST(TraceRecorder, LaunchAndKernelAreJoinedByCorrelationIdWhateverTheArrivalOrd
 
 TEST(TraceRecorder, EventsArrivingOutOfOrderAreSortedPerLane) {
   TraceRecorder recorder(kOrigin);
-  for (int i = 4; i >= 0; --i) recorder.onKernel(kernel(kOrigin + i * 100, kOrigin + i * 100 + 50, 0, 7, 0));
+  for (int i = 4; i >= 0; --i) recorder.on_kernel(kernel(kOrigin + i * 100, kOrigin + i * 100 + 50, 0, 7, 0));
   Trace trace = finish_ok(recorder);
   const Lane& lane = lane_of(trace, gpu_lane_key(0, 7));
   ASSERT_EQ(lane.events.size(), 5u);
@@ -100,14 +100,14 @@ TEST(TraceRecorder, CopiesAreNamedByDirectionAndMemoryKinds) {
   copy.device = 0;
   copy.stream = 7;
   copy.detail = MemcpyDetail{4096, CopyKind::DeviceToHost, MemoryKind::Device, MemoryKind::Pageable, -1};
-  recorder.onMemcpy(copy);
+  recorder.on_memcpy(copy);
   MemsetRecord set;
   set.start_ns = kOrigin + 40;
   set.end_ns = kOrigin + 45;
   set.device = 0;
   set.stream = 7;
   set.detail = MemsetDetail{256, MemoryKind::Device, 0};
-  recorder.onMemset(set);
+  recorder.on_memset(set);
   Trace trace = finish_ok(recorder);
   const Lane& lane = lane_of(trace, gpu_lane_key(0, 7));
   ASSERT_EQ(lane.events.size(), 2u);
@@ -124,8 +124,8 @@ TEST(TraceRecorder, SyncGoesOnTheLaneOfTheApiCallThatWaited) {
   sync.start_ns = kOrigin + 120;
   sync.end_ns = kOrigin + 480;
   sync.correlation_id = 9;
-  recorder.onSync(sync);  // arrives before the API record: placed only at finish()
-  recorder.onApiCall(api("cudaStreamSynchronize", kOrigin + 100, kOrigin + 500, 43, 9));
+  recorder.on_sync(sync);  // arrives before the API record: placed only at finish()
+  recorder.on_api_call(api("cudaStreamSynchronize", kOrigin + 100, kOrigin + 500, 43, 9));
   Trace trace = finish_ok(recorder);
   const Lane& lane = lane_of(trace, host_lane_key(42, 43));
   ASSERT_EQ(lane.events.size(), 2u);
@@ -142,7 +142,7 @@ TEST(TraceRecorder, SyncWithoutItsApiCallGoesOnTheUnknownThreadLaneWithANote) {
   sync.start_ns = kOrigin + 1;
   sync.end_ns = kOrigin + 2;
   sync.correlation_id = 77;
-  recorder.onSync(sync);
+  recorder.on_sync(sync);
   Trace trace = finish_ok(recorder);
   ASSERT_EQ(trace.lanes().size(), 1u);
   EXPECT_EQ(trace.lanes()[0].name, "synchronization (thread unknown)");
@@ -152,8 +152,8 @@ TEST(TraceRecorder, SyncWithoutItsApiCallGoesOnTheUnknownThreadLaneWithANote) {
 
 TEST(TraceRecorder, RecordsWithoutTimesAreLeftOutAndReversedOnesClampedWithNotes) {
   TraceRecorder recorder(kOrigin);
-  recorder.onApiCall(api("cudaMalloc", 0, 0, 43, 1));
-  recorder.onApiCall(api("cudaFree", kOrigin + 50, kOrigin + 40, 43, 2));
+  recorder.on_api_call(api("cudaMalloc", 0, 0, 43, 1));
+  recorder.on_api_call(api("cudaFree", kOrigin + 50, kOrigin + 40, 43, 2));
   Trace trace = finish_ok(recorder);
   const Lane& lane = lane_of(trace, host_lane_key(42, 43));
   ASSERT_EQ(lane.events.size(), 1u);
@@ -165,8 +165,8 @@ TEST(TraceRecorder, RecordsWithoutTimesAreLeftOutAndReversedOnesClampedWithNotes
 
 TEST(TraceRecorder, DroppedRecordsAddUpIntoTheMetadata) {
   TraceRecorder recorder(kOrigin);
-  recorder.onDropped(3);
-  recorder.onDropped(4);
+  recorder.on_dropped(3);
+  recorder.on_dropped(4);
   EXPECT_EQ(recorder.dropped_records(), 7);
   Trace trace = finish_ok(recorder);
   EXPECT_EQ(trace.metadata().dropped_records, 7);
@@ -179,7 +179,7 @@ TEST(TraceRecorder, MetadataIsKept) {
   recorder.set_config("models", "3");
   recorder.set_machine("gpu0", "NVIDIA H200");
   recorder.add_note("ran on the CPU");
-  recorder.onNote("CUPTI unavailable: test");
+  recorder.on_note("CUPTI unavailable: test");
   Trace trace = finish_ok(recorder);
   EXPECT_EQ(trace.metadata().scenario, "sequential");
   EXPECT_EQ(trace.metadata().config.at("models"), "3");
@@ -190,12 +190,12 @@ TEST(TraceRecorder, MetadataIsKept) {
 
 TEST(TraceRecorder, LanesAreNamedFromThreadNamesAndDefaultStreams) {
   TraceRecorder recorder(kOrigin);
-  recorder.onApiCall(api("cudaLaunchKernel", kOrigin + 1, kOrigin + 2, 43, 1));
-  recorder.onKernel(kernel(kOrigin + 5, kOrigin + 6, 0, 7, 1));
-  recorder.onKernel(kernel(kOrigin + 5, kOrigin + 6, 0, 13, 0));
+  recorder.on_api_call(api("cudaLaunchKernel", kOrigin + 1, kOrigin + 2, 43, 1));
+  recorder.on_kernel(kernel(kOrigin + 5, kOrigin + 6, 0, 7, 1));
+  recorder.on_kernel(kernel(kOrigin + 5, kOrigin + 6, 0, 13, 0));
   recorder.set_thread_name(42, 43, "worker");
   recorder.set_thread_name(42, 99, "no events");  // names no lane: creates none
-  recorder.onContext(ContextRecord{1, 0, 7});
+  recorder.on_context(ContextRecord{1, 0, 7});
   Trace trace = finish_ok(recorder);
   EXPECT_EQ(trace.lanes().size(), 3u);
   EXPECT_EQ(lane_of(trace, host_lane_key(42, 43)).name, "thread 43 (worker)");
@@ -205,9 +205,9 @@ TEST(TraceRecorder, LanesAreNamedFromThreadNamesAndDefaultStreams) {
 
 TEST(TraceRecorder, MarkersBecomeAnnotationsExceptGtvsOwnRanges) {
   TraceRecorder recorder(kOrigin);
-  recorder.onMarker(MarkerRecord{"user range", "", kOrigin + 10, kOrigin + 90, false, 42, 43, 1});
-  recorder.onMarker(MarkerRecord{"tick", "", kOrigin + 20, kOrigin + 20, true, 42, 43, 2});
-  recorder.onMarker(MarkerRecord{"iteration 1", "gtv", kOrigin + 10, kOrigin + 90, false, 42, 43, 3});
+  recorder.on_marker(MarkerRecord{"user range", "", kOrigin + 10, kOrigin + 90, false, 42, 43, 1});
+  recorder.on_marker(MarkerRecord{"tick", "", kOrigin + 20, kOrigin + 20, true, 42, 43, 2});
+  recorder.on_marker(MarkerRecord{"iteration 1", "gtv", kOrigin + 10, kOrigin + 90, false, 42, 43, 3});
   Trace trace = finish_ok(recorder);
   const Lane& lane = lane_of(trace, host_lane_key(42, 43));
   ASSERT_EQ(lane.events.size(), 2u);
@@ -229,11 +229,11 @@ TEST(TraceRecorder, MemoryRecordsBecomeCountersOfMemoryInUse) {
     m.pid = 42;
     return m;
   };
-  recorder.onMemory(memory(MemoryOperation::Release, kOrigin + 30, 100, MemoryKind::Device));  // out of order
-  recorder.onMemory(memory(MemoryOperation::Allocate, kOrigin + 10, 100, MemoryKind::Device));
-  recorder.onMemory(memory(MemoryOperation::Allocate, kOrigin + 20, 50, MemoryKind::Device));
-  recorder.onMemory(memory(MemoryOperation::Allocate, kOrigin + 25, 8, MemoryKind::Pinned));
-  recorder.onMemory(memory(MemoryOperation::Allocate, kOrigin + 25, 8, MemoryKind::Pageable));  // not tracked
+  recorder.on_memory(memory(MemoryOperation::Release, kOrigin + 30, 100, MemoryKind::Device));  // out of order
+  recorder.on_memory(memory(MemoryOperation::Allocate, kOrigin + 10, 100, MemoryKind::Device));
+  recorder.on_memory(memory(MemoryOperation::Allocate, kOrigin + 20, 50, MemoryKind::Device));
+  recorder.on_memory(memory(MemoryOperation::Allocate, kOrigin + 25, 8, MemoryKind::Pinned));
+  recorder.on_memory(memory(MemoryOperation::Allocate, kOrigin + 25, 8, MemoryKind::Pageable));  // not tracked
   Trace trace = finish_ok(recorder);
   ASSERT_EQ(trace.counters().size(), 2u);
   const CounterSeries& device = trace.counters()[0];
@@ -249,8 +249,8 @@ TEST(TraceRecorder, OverheadGoesToHostOrDeviceLanes) {
   TraceRecorder recorder(kOrigin);
   OverheadRecord host{"CUPTI buffer flush", kOrigin + 1, kOrigin + 5, true, 42, 43, -1, -1, 0};
   OverheadRecord device{"lazy function loading", kOrigin + 2, kOrigin + 9, false, 0, 0, 1, -1, 0};
-  recorder.onOverhead(host);
-  recorder.onOverhead(device);
+  recorder.on_overhead(host);
+  recorder.on_overhead(device);
   Trace trace = finish_ok(recorder);
   EXPECT_EQ(lane_of(trace, host_lane_key(42, 43)).events.at(0).kind, EventKind::Overhead);
   const Lane& device_lane = lane_of(trace, gpu_lane_key(1, -1));
@@ -260,8 +260,8 @@ TEST(TraceRecorder, OverheadGoesToHostOrDeviceLanes) {
 
 TEST(TraceRecorder, DevicesComeFromDeviceRecords) {
   TraceRecorder recorder(kOrigin);
-  recorder.onDevice(DeviceRecord{DeviceInfo{1, "NVIDIA H200", 150'000'000'000, 9, 0, 132}});
-  recorder.onDevice(DeviceRecord{DeviceInfo{0, "NVIDIA H200", 150'000'000'000, 9, 0, 132}});
+  recorder.on_device(DeviceRecord{DeviceInfo{1, "NVIDIA H200", 150'000'000'000, 9, 0, 132}});
+  recorder.on_device(DeviceRecord{DeviceInfo{0, "NVIDIA H200", 150'000'000'000, 9, 0, 132}});
   Trace trace = finish_ok(recorder);
   ASSERT_EQ(trace.devices().size(), 2u);
   EXPECT_EQ(trace.devices()[0].index, 0);
@@ -270,11 +270,11 @@ TEST(TraceRecorder, DevicesComeFromDeviceRecords) {
 
 TEST(TraceRecorder, PartialDeviceDescriptionsAreMergedNotBlanked) {
   TraceRecorder recorder(kOrigin);
-  recorder.onDevice(DeviceRecord{DeviceInfo{0, "NVIDIA H200", 150'000'000'000, 9, 0, 132}});
+  recorder.on_device(DeviceRecord{DeviceInfo{0, "NVIDIA H200", 150'000'000'000, 9, 0, 132}});
   DeviceRecord name_only;
   name_only.info.index = 0;
   name_only.info.name = "H200 (renamed)";
-  recorder.onDevice(name_only);
+  recorder.on_device(name_only);
   Trace trace = finish_ok(recorder);
   ASSERT_EQ(trace.devices().size(), 1u);
   EXPECT_EQ(trace.devices()[0], (DeviceInfo{0, "H200 (renamed)", 150'000'000'000, 9, 0, 132}));
@@ -282,7 +282,7 @@ TEST(TraceRecorder, PartialDeviceDescriptionsAreMergedNotBlanked) {
 
 TEST(TraceRecorder, FinishEmptiesTheRecorderButKeepsTheOrigin) {
   TraceRecorder recorder(kOrigin);
-  recorder.onKernel(kernel(kOrigin + 1, kOrigin + 2, 0, 7, 0));
+  recorder.on_kernel(kernel(kOrigin + 1, kOrigin + 2, 0, 7, 0));
   recorder.set_scenario("first");
   EXPECT_EQ(recorder.event_count(), 1u);
   Trace first = finish_ok(recorder);
@@ -303,7 +303,7 @@ TEST(TraceRecorder, RecordsFromManyThreadsAreAllKept) {
       for (int i = 0; i < kPerThread; ++i) {
         const UnixNs start = kOrigin + i * 10;
         recorder.add_host_event("op", EventKind::CpuOp, start, start + 5, 42, 100 + t);
-        recorder.onKernel(kernel(start, start + 5, t % 2, 7, 0));
+        recorder.on_kernel(kernel(start, start + 5, t % 2, 7, 0));
       }
     });
   }

@@ -54,8 +54,7 @@ TEST(BadInput, TruncatedJsonAtEveryByte) {
     SCOPED_TRACE(cut);
     const std::string message = error_of(kGood.substr(0, cut));
     expect_line(message, {});
-    EXPECT_TRUE(message.find("byte ") != std::string::npos || message.find("event ") != std::string::npos)
-        << message;
+    EXPECT_TRUE(message.find("byte ") != std::string::npos || message.find("event ") != std::string::npos) << message;
   }
   expect_line(error_of(kGood.substr(0, 60)), {"event 0", "byte "});  // inside the first event
 }
@@ -149,9 +148,8 @@ TEST(BadInput, HundredMegabyteString) {
   // Unterminated.
   expect_line(error_of(R"({"traceName": ")" + huge), {"byte 14", "unterminated string"});
   // As an unused top-level value it is skipped without being copied.
-  Expected<Trace> t = read_trace_from_memory(R"({"traceName": ")" + huge + R"(", "traceEvents": [)" +
-                                                 R"({"ph": "X", "ts": 1, "dur": 1}]})",
-                                             "big.json");
+  Expected<Trace> t = read_trace_from_memory(
+      R"({"traceName": ")" + huge + R"(", "traceEvents": [)" + R"({"ph": "X", "ts": 1, "dur": 1}]})", "big.json");
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(t->event_count(), 1u);
 }
@@ -219,7 +217,7 @@ TEST(BadInput, UnknownPhasesAreSkippedAndCounted) {
   EXPECT_EQ(stats.skipped["events with unknown phase"], 2u);
   EXPECT_EQ(stats.skipped["events without 'ph'"], 1u);
   EXPECT_EQ(t->metadata().notes, (std::vector<std::string>{"reader skipped 2 events with unknown phase",
-                                                            "reader skipped 1 events without 'ph'"}));
+                                                           "reader skipped 1 events without 'ph'"}));
 }
 
 }  // namespace

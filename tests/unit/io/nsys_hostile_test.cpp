@@ -63,10 +63,10 @@ TEST(NsysHostile, CorruptedBytesNeverCrash) {
 
 // SQLite quotes a corrupt schema in its messages: what reaches the terminal is printable ASCII.
 TEST(NsysHostile, CorruptSchemaTextIsEscapedInTheMessage) {
-  const std::string bytes =
-      test::sqlite_changed(fixture(),
-                           "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = 'CREATE TABLE ThreadNames (' || "
-                           "char(27) || '[31m' || char(10) || x'ff' WHERE name = 'ThreadNames';");
+  const std::string bytes = test::sqlite_changed(
+      fixture(),
+      "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = 'CREATE TABLE ThreadNames (' || "
+      "char(27) || '[31m' || char(10) || x'ff' WHERE name = 'ThreadNames';");
   Expected<Trace> t = read_trace_from_memory(bytes, "escape.sqlite");
   expect_one_line(t, "escape.sqlite", R"(\x1b)");
   for (const char c : t.error().message) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << t.error().message;

@@ -37,8 +37,8 @@ TEST(NumberText, MicrosecondsToExactNanoseconds) {
 
 TEST(NumberText, RejectsNonNumbersAndOverflow) {
   TimeNs ns = 0;
-  for (std::string_view bad : {"", "-", "abc", "\"12\"", "1.", ".5", "1e", "12x", "9223372036854775.808", "1e30",
-                               "--1", "true"})
+  for (std::string_view bad :
+       {"", "-", "abc", "\"12\"", "1.", ".5", "1e", "12x", "9223372036854775.808", "1e30", "--1", "true"})
     EXPECT_FALSE(parse_us_as_ns(bad, ns)) << bad;
   EXPECT_TRUE(parse_us_as_ns("9223372036854775.807", ns));
   EXPECT_EQ(ns, std::numeric_limits<std::int64_t>::max());

@@ -1,7 +1,6 @@
 // The reader on the small hand-written traces in tests/data/edge (expected values worked out by hand from the
 // files, see the comments).
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -141,7 +140,7 @@ TEST(Reader, GzipIsDetectedByContentNotName) {
   const std::string dir = test::scratch_dir("gzip_by_content");
   const std::string plain = test::read_file(edge("absolute_epoch_us.json"));
   test::write_file(dir + "/compressed.json", test::gzip_bytes(plain));  // no .gz suffix
-  test::write_file(dir + "/plain.json.gz", plain);                     // .gz suffix, not compressed
+  test::write_file(dir + "/plain.json.gz", plain);                      // .gz suffix, not compressed
   for (const char* name : {"compressed.json", "plain.json.gz"}) {
     ReadStats stats;
     ReadOptions options;
@@ -174,8 +173,8 @@ std::string many_chunks_json(bool tricky_names = true) {
   std::string json = "{\"traceEvents\": [";
   for (int i = 0; i < kManyChunksEvents; ++i) {
     json += (i ? ",\n" : "") + std::string("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"") + name +
-            std::to_string(i % 7) + "\", \"pid\": 1, \"tid\": " + std::to_string(i % 3) + ", \"ts\": " +
-            std::to_string(i) + ".5, \"dur\": 0.25, \"args\": {\"Input Dims\": [[1, 2], [3]]}}";
+            std::to_string(i % 7) + "\", \"pid\": 1, \"tid\": " + std::to_string(i % 3) +
+            ", \"ts\": " + std::to_string(i) + ".5, \"dur\": 0.25, \"args\": {\"Input Dims\": [[1, 2], [3]]}}";
   }
   return json + "]}";
 }
@@ -222,7 +221,7 @@ TEST(Reader, ManyChunksGiveTheSameResultAsOne) {
   ASSERT_FALSE(progress.seen.empty());
   EXPECT_TRUE(std::is_sorted(progress.seen.begin(), progress.seen.end()));
   EXPECT_LT(progress.seen.front(), 0.5);
-  EXPECT_GT(progress.seen.back(), 0.99);  // the last i with i % 3 == 2 is 19997
+  EXPECT_GT(progress.seen.back(), 0.99);                     // the last i with i % 3 == 2 is 19997
   EXPECT_EQ(t->name(lane.events.back()), "op},{\"x\"}, 5");  // 19997 % 7 == 5
 }
 

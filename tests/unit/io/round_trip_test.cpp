@@ -1,9 +1,9 @@
 // read(write(t)) == t for a trace that uses every part of the model, as plain JSON and as gzip.
+#include <gtest/gtest.h>
 #include <simdjson.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <gtest/gtest.h>
 #include <map>
 
 #include "gtv/io/trace_file.h"
@@ -235,8 +235,8 @@ TEST(RoundTrip, WrittenCompleteEventsNestOnEveryThread) {
   }
   EXPECT_EQ(moved, 5u);  // the partial annotation, the overlapping kernel, and three range rows
   for (auto& [thread, spans] : by_thread) {
-    std::sort(spans.begin(), spans.end(), [](auto x, auto y) { return x.first != y.first ? x.first < y.first
-                                                                                         : x.second > y.second; });
+    std::sort(spans.begin(), spans.end(),
+              [](auto x, auto y) { return x.first != y.first ? x.first < y.first : x.second > y.second; });
     std::vector<TimeNs> open_ends;
     for (const auto& [start, end] : spans) {
       while (!open_ends.empty() && open_ends.back() <= start) open_ends.pop_back();
@@ -248,8 +248,8 @@ TEST(RoundTrip, WrittenCompleteEventsNestOnEveryThread) {
 }
 
 TEST(RoundTrip, PytorchFixturesAndAnEmptyTrace) {
-  for (const char* name : {"one_gpu_basic.json.gz", "two_gpus_schedule.json.gz", "two_gpus_streams.json.gz",
-                           "conv_training.json.gz"}) {
+  for (const char* name :
+       {"one_gpu_basic.json.gz", "two_gpus_schedule.json.gz", "two_gpus_streams.json.gz", "conv_training.json.gz"}) {
     SCOPED_TRACE(name);
     Expected<Trace> original = read_trace(std::string(GTV_TEST_DATA_DIR) + "/pytorch/" + name);
     ASSERT_TRUE(original.ok()) << original.error().message;

@@ -21,10 +21,14 @@ struct Hint {
 
 int priority(EventKind kind) {
   switch (kind) {
-    case EventKind::Runtime: return 3;
-    case EventKind::Driver: return 2;
-    case EventKind::CpuOp: return 0;
-    default: return 1;
+    case EventKind::Runtime:
+      return 3;
+    case EventKind::Driver:
+      return 2;
+    case EventKind::CpuOp:
+      return 0;
+    default:
+      return 1;
   }
 }
 
@@ -52,7 +56,8 @@ std::vector<Flow> reference_flows(const Trace& t, const std::vector<Hint>& hints
       const Event& e = t.lane(l).events[i];
       if (e.correlation_id == kNoCorrelation || priority(e.kind) == 0) continue;
       auto it = launch.find(e.correlation_id);
-      if (it == launch.end() || priority(e.kind) > priority(t.event(it->second).kind)) launch[e.correlation_id] = {l, i};
+      if (it == launch.end() || priority(e.kind) > priority(t.event(it->second).kind))
+        launch[e.correlation_id] = {l, i};
     }
   }
   std::vector<Flow> flows;
@@ -97,8 +102,8 @@ void run_case(std::uint32_t seed, bool sparse_ids) {
   };
   TraceBuilder b;
   // Created in the order build() sorts them in, so lane indices stay what the hints say.
-  const std::vector<LaneKey> keys = {host_lane_key(1, 1), host_lane_key(1, 2), gpu_lane_key(0, 7),
-                                     gpu_lane_key(0, 13), gpu_lane_key(1, 7)};
+  const std::vector<LaneKey> keys = {host_lane_key(1, 1), host_lane_key(1, 2), gpu_lane_key(0, 7), gpu_lane_key(0, 13),
+                                     gpu_lane_key(1, 7)};
   for (const LaneKey& key : keys) {
     const LaneIndex lane = b.lane(key);
     const EventKind host_kinds[] = {EventKind::Runtime, EventKind::Driver, EventKind::CpuOp, EventKind::Sync};

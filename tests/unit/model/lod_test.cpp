@@ -36,8 +36,17 @@ TEST(Lod, WideEventsComeBackOneByOne) {
 
 TEST(Lod, SubPixelRunsMergeIntoCountedBlocks) {
   // 100 ns per pixel; ten 10 ns kernels 20 ns apart, then a gap of 500 ns, then one wide kernel.
-  Trace t = lane_of({{0, 10}, {20, 10}, {40, 10}, {60, 10}, {80, 10}, {100, 10}, {120, 10}, {140, 10}, {160, 10},
-                     {180, 10}, {700, 300}});
+  Trace t = lane_of({{0, 10},
+                     {20, 10},
+                     {40, 10},
+                     {60, 10},
+                     {80, 10},
+                     {100, 10},
+                     {120, 10},
+                     {140, 10},
+                     {160, 10},
+                     {180, 10},
+                     {700, 300}});
   auto spans = query_lod(t.lane(0), {0, 10'000, 100});
   EXPECT_EQ(spans, (std::vector<LodSpan>{span(0, 190, 0, 10), span(700, 1000, 10, 1)}));
 }

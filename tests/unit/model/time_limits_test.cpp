@@ -60,8 +60,11 @@ TEST(TimeLimits, LodQueryOverTheWholeInt64Range) {
 }
 
 TEST(TimeLimits, BuilderRefusesEventsOutsideTheAcceptedRange) {
-  for (auto [start, dur] : {std::pair<TimeNs, TimeNs>{kMax - 10, 5}, {kMaxTraceTimeNs, 1}, {kMin, 0},
-                            {kMinTraceTimeNs - 1, 10}, {0, kMax}}) {
+  for (auto [start, dur] : {std::pair<TimeNs, TimeNs>{kMax - 10, 5},
+                            {kMaxTraceTimeNs, 1},
+                            {kMin, 0},
+                            {kMinTraceTimeNs - 1, 10},
+                            {0, kMax}}) {
     TraceBuilder b;
     Event e;
     e.start_ns = start;

@@ -82,7 +82,8 @@ TEST(TraceBuilder, JoinsLaunchesToKernelsByCorrelation) {
   TraceBuilder b;
   const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
   const LaneIndex host = b.lane(host_lane_key(1, 1));
-  b.add_kernel(gpu, make(b, "gemm", 100, 50, EventKind::Kernel, 42), KernelDetail{{4, 1, 1}, {256, 1, 1}, 32, 0, 0, -1});
+  b.add_kernel(gpu, make(b, "gemm", 100, 50, EventKind::Kernel, 42),
+               KernelDetail{{4, 1, 1}, {256, 1, 1}, 32, 0, 0, -1});
   b.add_kernel(gpu, make(b, "orphan", 200, 5, EventKind::Kernel, 43), KernelDetail{});
   b.add_event(host, make(b, "cuLaunchKernel", 12, 3, EventKind::Driver, 42));
   b.add_event(host, make(b, "cudaLaunchKernel", 10, 8, EventKind::Runtime, 42));

@@ -26,13 +26,13 @@ bool ActivityDispatcher::handle(const CUpti_Activity& record) {
       on_kernel(reinterpret_cast<const KernelActivity&>(record));
       break;
     case CUPTI_ACTIVITY_KIND_MEMCPY:
-      sink_.onMemcpy(to_memcpy_record(reinterpret_cast<const MemcpyActivity&>(record)));
+      sink_.on_memcpy(to_memcpy_record(reinterpret_cast<const MemcpyActivity&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_MEMCPY2:
-      sink_.onMemcpy(to_memcpy_record(reinterpret_cast<const PeerMemcpyActivity&>(record)));
+      sink_.on_memcpy(to_memcpy_record(reinterpret_cast<const PeerMemcpyActivity&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_MEMSET:
-      sink_.onMemset(to_memset_record(reinterpret_cast<const MemsetActivity&>(record)));
+      sink_.on_memset(to_memset_record(reinterpret_cast<const MemsetActivity&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_RUNTIME:
       on_api(reinterpret_cast<const ApiActivity&>(record), ApiKind::Runtime);
@@ -41,20 +41,26 @@ bool ActivityDispatcher::handle(const CUpti_Activity& record) {
       on_api(reinterpret_cast<const ApiActivity&>(record), ApiKind::Driver);
       break;
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
-      sink_.onSync(to_sync_record(reinterpret_cast<const SyncActivity&>(record)));
+      sink_.on_sync(to_sync_record(reinterpret_cast<const SyncActivity&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_OVERHEAD:
-      sink_.onOverhead(to_overhead_record(reinterpret_cast<const OverheadActivity&>(record)));
+      sink_.on_overhead(to_overhead_record(reinterpret_cast<const OverheadActivity&>(record)));
       break;
-    case CUPTI_ACTIVITY_KIND_MARKER: on_marker(reinterpret_cast<const MarkerActivity&>(record)); break;
+    case CUPTI_ACTIVITY_KIND_MARKER:
+      on_marker(reinterpret_cast<const MarkerActivity&>(record));
+      break;
     case CUPTI_ACTIVITY_KIND_DEVICE:
       add_device(to_device_record(reinterpret_cast<const DeviceActivity&>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_CONTEXT:
-      sink_.onContext(to_context_record(reinterpret_cast<const ContextActivity&>(record)));
+      sink_.on_context(to_context_record(reinterpret_cast<const ContextActivity&>(record)));
       break;
-    case CUPTI_ACTIVITY_KIND_MEMORY2: on_memory(reinterpret_cast<const MemoryActivity&>(record)); break;
-    default: ++ignored_; return false;
+    case CUPTI_ACTIVITY_KIND_MEMORY2:
+      on_memory(reinterpret_cast<const MemoryActivity&>(record));
+      break;
+    default:
+      ++ignored_;
+      return false;
   }
   ++delivered_;
   return true;
@@ -64,14 +70,13 @@ void ActivityDispatcher::on_kernel(const KernelActivity& k) {
   std::int32_t sm_count = 0;
   {
     std::lock_guard lock(mutex_);
-    if (auto it = sm_counts_.find(static_cast<std::int32_t>(k.deviceId)); it != sm_counts_.end())
-      sm_count = it->second;
+    if (auto it = sm_counts_.find(static_cast<std::int32_t>(k.deviceId)); it != sm_counts_.end()) sm_count = it->second;
   }
-  sink_.onKernel(to_kernel_record(k, sm_count));
+  sink_.on_kernel(to_kernel_record(k, sm_count));
 }
 
 void ActivityDispatcher::on_api(const ApiActivity& a, ApiKind api) {
-  sink_.onApiCall(to_api_record(a, api, namer_(api, a.cbid)));
+  sink_.on_api_call(to_api_record(a, api, namer_(api, a.cbid)));
 }
 
 void ActivityDispatcher::on_marker(const MarkerActivity& m) {
@@ -80,7 +85,7 @@ void ActivityDispatcher::on_marker(const MarkerActivity& m) {
     std::lock_guard lock(mutex_);
     done = markers_.add(m);
   }
-  if (done) sink_.onMarker(*done);
+  if (done) sink_.on_marker(*done);
 }
 
 void ActivityDispatcher::add_device(const DeviceRecord& r) {
@@ -88,11 +93,11 @@ void ActivityDispatcher::add_device(const DeviceRecord& r) {
     std::lock_guard lock(mutex_);
     sm_counts_[r.info.index] = r.info.sm_count;
   }
-  sink_.onDevice(r);
+  sink_.on_device(r);
 }
 
 void ActivityDispatcher::on_memory(const MemoryActivity& m) {
-  if (auto r = to_memory_record(m)) sink_.onMemory(*r);
+  if (auto r = to_memory_record(m)) sink_.on_memory(*r);
 }
 
 void ActivityDispatcher::finish() {
@@ -102,8 +107,8 @@ void ActivityDispatcher::finish() {
     open = markers_.open_count();
     orphans = markers_.orphan_end_count();
   }
-  if (open > 0) sink_.onNote(std::to_string(open) + " NVTX ranges were still open when recording stopped");
-  if (orphans > 0) sink_.onNote(std::to_string(orphans) + " NVTX range ends had no start (started before recording)");
+  if (open > 0) sink_.on_note(std::to_string(open) + " NVTX ranges were still open when recording stopped");
+  if (orphans > 0) sink_.on_note(std::to_string(orphans) + " NVTX range ends had no start (started before recording)");
 }
 
 }  // namespace gtv::collect::cupti

@@ -46,7 +46,7 @@ class ActivityDispatcher {
 
   ActivitySink& sink_;
   ApiNamer namer_;
-  std::mutex mutex_;                          // guards sm_counts_ and markers_
+  std::mutex mutex_;                                // guards sm_counts_ and markers_
   std::map<std::int32_t, std::int32_t> sm_counts_;  // device -> multiprocessors, from DEVICE records
   MarkerPairer markers_;
   std::atomic<std::size_t> delivered_{0};

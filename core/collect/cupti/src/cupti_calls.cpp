@@ -59,10 +59,10 @@ constexpr std::array kNoisyRuntimeApi = {
     CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetAttribute_v5000,
 };
 constexpr std::array kNoisyDriverApi = {
-    CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,          CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice,
-    CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice_v2,        CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamIsCapturing,      CUPTI_DRIVER_TRACE_CBID_cuStreamIsCapturing_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo,   CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,           CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice_v2,         CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamIsCapturing,       CUPTI_DRIVER_TRACE_CBID_cuStreamIsCapturing_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo,    CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2, CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v3, CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v3_ptsz,
 };
@@ -87,10 +87,17 @@ std::string describe_failure(const char* call, CUptiResult result) {
       break;
     case CUPTI_ERROR_NOT_INITIALIZED:
     case CUPTI_ERROR_INVALID_DEVICE:
-    case CUPTI_ERROR_NOT_SUPPORTED: message += " (no usable GPU or CUDA driver)"; break;
-    case CUPTI_ERROR_UNKNOWN: message += " (no usable GPU, or another profiler holds CUPTI?)"; break;
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: message += " (tracing needs more privileges here)"; break;
-    default: break;
+    case CUPTI_ERROR_NOT_SUPPORTED:
+      message += " (no usable GPU or CUDA driver)";
+      break;
+    case CUPTI_ERROR_UNKNOWN:
+      message += " (no usable GPU, or another profiler holds CUPTI?)";
+      break;
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+      message += " (tracing needs more privileges here)";
+      break;
+    default:
+      break;
   }
   return message;
 }
@@ -118,7 +125,7 @@ Status enable_tracing(const CuptiOptions& options, CUpti_BuffersCallbackRequestF
     }
     const std::string what = "cuptiActivityEnable(" + std::string(k.name) + ")";
     if (k.required) return Error{describe_failure(what.c_str(), r)};
-    sink.onNote("CUPTI: " + describe_failure(what.c_str(), r) + "; recorded without it");
+    sink.on_note("CUPTI: " + describe_failure(what.c_str(), r) + "; recorded without it");
   }
   switch_off_noisy_api(options);
   return ok_status();

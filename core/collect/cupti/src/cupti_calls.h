@@ -13,7 +13,7 @@ namespace gtv::collect::cupti {
 
 // Subscribes (so a second CUPTI client fails loudly instead of silently stealing the buffers), registers the
 // buffer callbacks, enables the kinds and switches off the noisy API ids. A required kind that cannot be
-// enabled is an Error; an optional one becomes a note through sink.onNote.
+// enabled is an Error; an optional one becomes a note through sink.on_note.
 [[nodiscard]] Status enable_tracing(const CuptiOptions& options, CUpti_BuffersCallbackRequestFunc requested,
                                     CUpti_BuffersCallbackCompleteFunc completed, ActivitySink& sink);
 // Disables every kind enable_tracing enabled. Safe to call when nothing is enabled.

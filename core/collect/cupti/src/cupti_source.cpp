@@ -26,7 +26,7 @@ struct Session {
 
 struct Globals {
   std::mutex mutex;
-  std::shared_ptr<Session> session;    // set while a CuptiSource is started
+  std::shared_ptr<Session> session;     // set while a CuptiSource is started
   std::size_t buffer_bytes = 8u << 20;  // read by buffer_requested, which may run after stop()
 };
 
@@ -61,7 +61,7 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream_id, std::
     std::size_t dropped = 0;
     if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS && dropped > 0) {
       session->dropped += dropped;
-      session->sink->onDropped(dropped);
+      session->sink->on_dropped(dropped);
     }
   }
   std::free(buffer);
@@ -92,7 +92,7 @@ Status CuptiSource::start(const CuptiOptions& options, ActivitySink& sink) {
     // aligned_alloc needs a multiple of the alignment.
     g.buffer_bytes = (std::max(options.buffer_bytes, kMinBufferBytes) + 7) / 8 * 8;
   }
-  if (options.inject_nvtx) sink.onNote(cupti::inject_nvtx());
+  if (options.inject_nvtx) sink.on_note(cupti::inject_nvtx());
   Status enabled = cupti::enable_tracing(options, buffer_requested, buffer_completed, sink);
   if (!enabled) {
     cupti::disable_kinds();

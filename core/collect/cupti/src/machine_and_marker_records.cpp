@@ -59,8 +59,8 @@ std::optional<MemoryRecord> to_memory_record(const MemoryActivity& m) {
 
 std::optional<MarkerRecord> MarkerPairer::add(const MarkerActivity& m) {
   const bool instant = (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) != 0;
-  const bool start = (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_START) != 0 || (!instant && m.name != nullptr &&
-                                                                            (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_END) == 0);
+  const bool start = (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_START) != 0 ||
+                     (!instant && m.name != nullptr && (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_END) == 0);
   if (instant || start) {
     MarkerRecord r;
     r.name = m.name != nullptr ? m.name : "";

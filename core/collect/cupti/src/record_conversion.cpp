@@ -13,54 +13,80 @@ namespace gtv::collect::cupti {
 CopyKind copy_kind_from_cupti(std::uint32_t kind) {
   switch (kind) {
     case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return CopyKind::HostToDevice;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+      return CopyKind::HostToDevice;
     case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return CopyKind::DeviceToHost;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+      return CopyKind::DeviceToHost;
     case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
     case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
     case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA: return CopyKind::DeviceToDevice;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return CopyKind::HostToHost;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return CopyKind::PeerToPeer;
-    default: return CopyKind::Unknown;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
+      return CopyKind::DeviceToDevice;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+      return CopyKind::HostToHost;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+      return CopyKind::PeerToPeer;
+    default:
+      return CopyKind::Unknown;
   }
 }
 
 MemoryKind memory_kind_from_cupti(std::uint32_t kind) {
   switch (kind) {
-    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return MemoryKind::Pageable;
-    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: return MemoryKind::Pinned;
+    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
+      return MemoryKind::Pageable;
+    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
+      return MemoryKind::Pinned;
     case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
     case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
-    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY: return MemoryKind::Device;
+    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY:
+      return MemoryKind::Device;
     case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
-    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC: return MemoryKind::Managed;
-    default: return MemoryKind::Unknown;
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC:
+      return MemoryKind::Managed;
+    default:
+      return MemoryKind::Unknown;
   }
 }
 
 SyncKind sync_kind_from_cupti(std::uint32_t type) {
   switch (type) {
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE: return SyncKind::EventSynchronize;
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT: return SyncKind::StreamWaitEvent;
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE: return SyncKind::StreamSynchronize;
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE: return SyncKind::ContextSynchronize;
-    default: return SyncKind::Unknown;
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
+      return SyncKind::EventSynchronize;
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
+      return SyncKind::StreamWaitEvent;
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
+      return SyncKind::StreamSynchronize;
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
+      return SyncKind::ContextSynchronize;
+    default:
+      return SyncKind::Unknown;
   }
 }
 
 std::string_view overhead_name(std::uint32_t kind) {
   switch (kind) {
-    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER: return "driver compiler";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH: return "CUPTI buffer flush";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION: return "CUPTI instrumentation";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE: return "CUPTI resource";
-    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING: return "module loading";
-    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING: return "lazy function loading";
-    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL: return "command buffer full";
-    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST: return "CUPTI buffer request";
-    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT: return "UVM activity init";
-    default: return "overhead";
+    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+      return "driver compiler";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+      return "CUPTI buffer flush";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+      return "CUPTI instrumentation";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+      return "CUPTI resource";
+    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+      return "module loading";
+    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+      return "lazy function loading";
+    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+      return "command buffer full";
+    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+      return "CUPTI buffer request";
+    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
+      return "UVM activity init";
+    default:
+      return "overhead";
   }
 }
 

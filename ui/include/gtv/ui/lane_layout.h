@@ -40,7 +40,7 @@ struct OtherRowDesc {
 struct LaneRow {
   RowKind kind = RowKind::Lane;
   GroupKey group{LaneKind::HostThread, 0};
-  LaneIndex lane = 0;      // RowKind::Lane only
+  LaneIndex lane = 0;     // RowKind::Lane only
   std::size_t other = 0;  // RowKind::Other only: index into the OtherRowDescs given to the layout
   double top_px = 0;
   double height_px = 0;

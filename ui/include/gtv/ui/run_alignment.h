@@ -8,8 +8,8 @@
 namespace gtv::ui {
 
 // The first steady-state GPU kernel (analysis::steady_part, which compare uses too): the first kernel starting at
-// or after the end of the last WarmUp range; without WarmUp ranges, the first kernel. Its start (relative to the trace origin), or nullopt when the trace
-// has no kernel after the warm-up.
+// or after the end of the last WarmUp range; without WarmUp ranges, the first kernel. Its start (relative to the trace
+// origin), or nullopt when the trace has no kernel after the warm-up.
 [[nodiscard]] std::optional<TimeNs> steady_state_anchor_ns(const Trace& trace);
 
 // The anchor used for alignment: steady_state_anchor_ns, else the trace start (a trace without kernels still

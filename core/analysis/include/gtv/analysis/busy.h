@@ -17,7 +17,7 @@ struct StreamBusy {
   std::size_t activity_count = 0;  // kernels + copies + memsets
   TimeNs busy_ns = 0;              // inside the window
   TimeNs idle_ns = 0;
-  double utilization = 0;          // busy / window, 0..1
+  double utilization = 0;  // busy / window, 0..1
 };
 
 struct GpuBusy {

@@ -13,10 +13,10 @@ namespace gtv::analysis {
 
 struct RunFigures {
   std::string label;
-  TimeNs wall_ns = 0;        // trace span
-  TimeNs gpu_busy_ns = 0;    // union over GPUs
+  TimeNs wall_ns = 0;      // trace span
+  TimeNs gpu_busy_ns = 0;  // union over GPUs
   TimeNs gpu_busy_sum_ns = 0;
-  TimeNs overlap_ns = 0;     // 2+ GPUs busy
+  TimeNs overlap_ns = 0;  // 2+ GPUs busy
   double effective_parallelism = 0;
   TimeNs kernel_ns = 0;
   std::size_t kernel_count = 0;
@@ -51,15 +51,15 @@ struct Comparison {
   RunFigures a;
   RunFigures b;
   CompareBasis basis = CompareBasis::WholeTrace;
-  std::string basis_text;    // in words: "the truth of the measurements both traces share"
-  std::string basis_what;    // what was timed: "timed loop", "the timed windows", "the steady parts", "wall time"
-  TimeNs basis_a_ns = 0;     // the time compared, in A and in B
+  std::string basis_text;  // in words: "the truth of the measurements both traces share"
+  std::string basis_what;  // what was timed: "timed loop", "the timed windows", "the steady parts", "wall time"
+  TimeNs basis_a_ns = 0;   // the time compared, in A and in B
   TimeNs basis_b_ns = 0;
-  double speedup = 0;        // basis a / basis b: > 1 means B is faster; 0 when unknown
-  double wall_speedup = 0;   // whole-trace wall a / wall b: a secondary line
+  double speedup = 0;               // basis a / basis b: > 1 means B is faster; 0 when unknown
+  double wall_speedup = 0;          // whole-trace wall a / wall b: a secondary line
   std::vector<KernelDiff> kernels;  // by |delta| (largest first), then full name
-  std::string verdict;        // the speedup on the basis, said with its basis
-  std::string wall_line;      // whole-trace wall time, everything recorded: a secondary line
+  std::string verdict;              // the speedup on the basis, said with its basis
+  std::string wall_line;            // whole-trace wall time, everything recorded: a secondary line
 };
 
 [[nodiscard]] RunFigures run_figures(const Trace& trace, std::string label);

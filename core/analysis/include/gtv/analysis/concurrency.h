@@ -19,12 +19,12 @@ struct Concurrency {
   std::size_t gpu_count = 0;  // GPUs with any busy time
   // Consecutive steps from the first busy instant to the last; neighbours always differ in busy_gpus.
   std::vector<ConcurrencyStep> steps;
-  TimeNs any_busy_ns = 0;   // union over GPUs: time at least one GPU was busy
-  TimeNs overlap_ns = 0;    // time with 2+ GPUs busy
-  TimeNs sum_busy_ns = 0;   // sum of per-GPU busy time
-  TimeNs ideal_ns = 0;      // largest single-GPU busy time: the union if all work overlapped perfectly
+  TimeNs any_busy_ns = 0;  // union over GPUs: time at least one GPU was busy
+  TimeNs overlap_ns = 0;   // time with 2+ GPUs busy
+  TimeNs sum_busy_ns = 0;  // sum of per-GPU busy time
+  TimeNs ideal_ns = 0;     // largest single-GPU busy time: the union if all work overlapped perfectly
   std::int64_t busiest_device = -1;
-  TimeNs wall_ns = 0;       // the analysis window
+  TimeNs wall_ns = 0;                // the analysis window
   double effective_parallelism = 0;  // sum_busy / any_busy; 1.0 = serial, gpu_count = perfect overlap
   double overlap_share = 0;          // overlap / any_busy
   std::string verdict;               // one line with the numbers

@@ -14,19 +14,19 @@
 namespace gtv::analysis {
 
 enum class BlockingKind : std::uint8_t {
-  StreamSync,     // cudaStreamSynchronize, "Stream Sync"
-  DeviceSync,     // cudaDeviceSynchronize, cuCtxSynchronize
-  EventSync,      // cudaEventSynchronize
-  OtherSync,      // another cuda_sync event on a host thread
-  SyncCopy,       // cudaMemcpy and other copies without Async: the host waits by definition
+  StreamSync,         // cudaStreamSynchronize, "Stream Sync"
+  DeviceSync,         // cudaDeviceSynchronize, cuCtxSynchronize
+  EventSync,          // cudaEventSynchronize
+  OtherSync,          // another cuda_sync event on a host thread
+  SyncCopy,           // cudaMemcpy and other copies without Async: the host waits by definition
   PageableAsyncCopy,  // cudaMemcpyAsync to/from pageable memory: "async" in name only
-  ImplicitSync,   // cudaFree, cudaFreeHost, cudaHostAlloc...: calls that synchronize the device as a side effect
-  LaunchQueueFull,  // a launch waited for room in the GPU's command queue ("command buffer full")
-  LazyLoadingDrain,  // a launch waited for queued GPU work to finish so its module could be loaded lazily
+  ImplicitSync,       // cudaFree, cudaFreeHost, cudaHostAlloc...: calls that synchronize the device as a side effect
+  LaunchQueueFull,    // a launch waited for room in the GPU's command queue ("command buffer full")
+  LazyLoadingDrain,   // a launch waited for queued GPU work to finish so its module could be loaded lazily
   SynchronousLaunch,  // a launch returned only after its own kernel finished (what CUDA_LAUNCH_BLOCKING=1 does)
 };
 inline constexpr int kBlockingKindCount = 10;
-[[nodiscard]] std::string_view to_string(BlockingKind kind);  // "stream synchronize", ...
+[[nodiscard]] std::string_view to_string(BlockingKind kind);          // "stream synchronize", ...
 [[nodiscard]] std::string_view blocking_kind_key(BlockingKind kind);  // stable JSON key: "stream_sync", ...
 
 struct BlockingCall {
@@ -48,8 +48,8 @@ struct ThreadBlocking {
   std::int64_t tid = 0;
   std::string name;
   std::size_t call_count = 0;
-  TimeNs blocked_ns = 0;  // union of the thread's blocking calls (nested calls count once)
-  TimeNs span_ns = 0;     // first start to last end of the thread's events
+  TimeNs blocked_ns = 0;     // union of the thread's blocking calls (nested calls count once)
+  TimeNs span_ns = 0;        // first start to last end of the thread's events
   double blocked_share = 0;  // blocked / span
 };
 

@@ -16,8 +16,8 @@ namespace gtv::analysis {
 [[nodiscard]] std::string demangle(std::string_view name);
 
 struct KernelStat {
-  std::string name;       // short; "name [2]" when two different kernels shorten to the same text
-  std::string full_name;  // demangled, as complete as the trace has it
+  std::string name;          // short; "name [2]" when two different kernels shorten to the same text
+  std::string full_name;     // demangled, as complete as the trace has it
   std::int64_t device = -1;  // -1 in the all-GPU table
   std::size_t count = 0;
   TimeNs total_ns = 0;

@@ -43,8 +43,8 @@ struct StreamQueue {
 
 struct LaunchAnalysis {
   LatencyStats all;
-  std::vector<DeviceLatency> devices;  // by device
-  std::vector<StreamQueue> streams;    // GPU lane order
+  std::vector<DeviceLatency> devices;       // by device
+  std::vector<StreamQueue> streams;         // GPU lane order
   std::size_t activities_without_flow = 0;  // GPU activity whose launch is not in the trace
   std::vector<std::string> findings;
 };

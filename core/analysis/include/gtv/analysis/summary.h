@@ -18,7 +18,7 @@ struct ThreadSummary {
 
 struct ProcessSummary {
   std::int64_t pid = 0;
-  std::string name;  // from process_name metadata; empty if unknown
+  std::string name;                    // from process_name metadata; empty if unknown
   std::vector<ThreadSummary> threads;  // by tid
 };
 
@@ -30,7 +30,7 @@ struct StreamSummary {
 
 struct GpuSummary {
   std::int64_t index = 0;
-  std::string name;  // from DeviceInfo; empty if unknown
+  std::string name;                    // from DeviceInfo; empty if unknown
   std::vector<StreamSummary> streams;  // by stream id
   std::size_t kernel_count = 0;
   TimeNs kernel_ns = 0;  // sum of kernel durations
@@ -45,7 +45,7 @@ struct CategoryCount {
 struct TraceSummary {
   std::string source_tool;
   std::string scenario;
-  DistributedInfo distributed;  // rank -1: not a rank of a distributed run (or the trace does not say)
+  DistributedInfo distributed;     // rank -1: not a rank of a distributed run (or the trace does not say)
   std::vector<std::string> notes;  // what the recorder or the reader said ("no CUDA GPU: running on the CPU ...")
   TimeNs origin_unix_ns = 0;
   TimeNs start_ns = 0;
@@ -74,7 +74,6 @@ struct BusyAnalysis;
 [[nodiscard]] std::string format_summary_json(const TraceSummary& summary);
 // Text, Markdown (same content as text, in a code block) or JSON; listing applies to text and Markdown (JSON lists
 // every entry).
-[[nodiscard]] std::string format_summary(const TraceSummary& summary, Format format,
-                                         Listing listing = Listing::Capped);
+[[nodiscard]] std::string format_summary(const TraceSummary& summary, Format format, Listing listing = Listing::Capped);
 
 }  // namespace gtv::analysis

@@ -16,21 +16,21 @@ struct MeasurementTruth {
   TimeNs reported_ns = 0;
   TimeNs host_start_ns = 0;
   TimeNs host_end_ns = 0;
-  bool by_flows = false;               // GPU work found through launches (else by overlap)
+  bool by_flows = false;  // GPU work found through launches (else by overlap)
   std::size_t gpu_activity_count = 0;
-  TimeNs gpu_first_start_ns = 0;       // 0 when no GPU work
+  TimeNs gpu_first_start_ns = 0;  // 0 when no GPU work
   TimeNs gpu_last_end_ns = 0;
-  TimeNs gpu_busy_ns = 0;              // union of that work over all GPUs
-  TimeNs truth_ns = 0;                 // host start to the later of host end and last GPU end
-  TimeNs error_ns = 0;                 // reported - truth (negative: the method missed time)
-  double relative_error = 0;           // error / truth, 0 when truth is 0
+  TimeNs gpu_busy_ns = 0;     // union of that work over all GPUs
+  TimeNs truth_ns = 0;        // host start to the later of host end and last GPU end
+  TimeNs error_ns = 0;        // reported - truth (negative: the method missed time)
+  double relative_error = 0;  // error / truth, 0 when truth is 0
   std::string verdict;
 };
 
 struct MethodError {
   MeasurementMethod method = MeasurementMethod::Other;
   std::size_t count = 0;
-  double mean_relative_error = 0;      // signed mean
+  double mean_relative_error = 0;  // signed mean
   double mean_abs_relative_error = 0;
 };
 

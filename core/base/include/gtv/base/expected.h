@@ -14,8 +14,8 @@ struct Error {
 template <typename T>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : state_(std::move(value)) {}          // NOLINT: implicit by design
-  Expected(Error error) : state_(std::move(error)) {}      // NOLINT: implicit by design
+  Expected(T value) : state_(std::move(value)) {}      // NOLINT: implicit by design
+  Expected(Error error) : state_(std::move(error)) {}  // NOLINT: implicit by design
 
   [[nodiscard]] bool ok() const { return std::holds_alternative<T>(state_); }
   explicit operator bool() const { return ok(); }

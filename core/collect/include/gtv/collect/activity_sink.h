@@ -16,20 +16,20 @@ class ActivitySink {
   ActivitySink& operator=(const ActivitySink&) = delete;
   virtual ~ActivitySink() = default;
 
-  virtual void onKernel(const KernelRecord& /*record*/) {}
-  virtual void onMemcpy(const MemcpyRecord& /*record*/) {}
-  virtual void onMemset(const MemsetRecord& /*record*/) {}
-  virtual void onApiCall(const ApiCallRecord& /*record*/) {}
-  virtual void onSync(const SyncRecord& /*record*/) {}
-  virtual void onOverhead(const OverheadRecord& /*record*/) {}
-  virtual void onMarker(const MarkerRecord& /*record*/) {}
-  virtual void onDevice(const DeviceRecord& /*record*/) {}
-  virtual void onContext(const ContextRecord& /*record*/) {}
-  virtual void onMemory(const MemoryRecord& /*record*/) {}
+  virtual void on_kernel(const KernelRecord& /*record*/) {}
+  virtual void on_memcpy(const MemcpyRecord& /*record*/) {}
+  virtual void on_memset(const MemsetRecord& /*record*/) {}
+  virtual void on_api_call(const ApiCallRecord& /*record*/) {}
+  virtual void on_sync(const SyncRecord& /*record*/) {}
+  virtual void on_overhead(const OverheadRecord& /*record*/) {}
+  virtual void on_marker(const MarkerRecord& /*record*/) {}
+  virtual void on_device(const DeviceRecord& /*record*/) {}
+  virtual void on_context(const ContextRecord& /*record*/) {}
+  virtual void on_memory(const MemoryRecord& /*record*/) {}
   // count records the collector lost (CUPTI ran out of buffer space); called with the increment.
-  virtual void onDropped(std::size_t /*count*/) {}
+  virtual void on_dropped(std::size_t /*count*/) {}
   // A one-line remark for the trace notes ("CUPTI unavailable: ...", "2 unpaired NVTX range starts").
-  virtual void onNote(std::string_view /*text*/) {}
+  virtual void on_note(std::string_view /*text*/) {}
 };
 
 }  // namespace gtv::collect

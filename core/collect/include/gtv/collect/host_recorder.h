@@ -51,8 +51,7 @@ class HostRecorder {
 
   // A host event on a thread's lane: framework ops (EventKind::CpuOp), annotations, instants. tid < 0 means the
   // calling thread.
-  void record_host_event(std::string_view name, EventKind kind, UnixNs start_ns, UnixNs end_ns,
-                         std::int64_t tid = -1);
+  void record_host_event(std::string_view name, EventKind kind, UnixNs start_ns, UnixNs end_ns, std::int64_t tid = -1);
 
   void set_scenario(std::string scenario) { recorder_.set_scenario(std::move(scenario)); }
   void set_config(std::string key, std::string value) { recorder_.set_config(std::move(key), std::move(value)); }

@@ -63,7 +63,13 @@ struct ApiCallRecord {
   std::int32_t return_value = 0;  // cudaError_t / CUresult
 };
 
-enum class SyncKind : std::uint8_t { Unknown, EventSynchronize, StreamWaitEvent, StreamSynchronize, ContextSynchronize };
+enum class SyncKind : std::uint8_t {
+  Unknown,
+  EventSynchronize,
+  StreamWaitEvent,
+  StreamSynchronize,
+  ContextSynchronize
+};
 [[nodiscard]] std::string_view to_string(SyncKind kind);  // "Event Sync", "Stream Wait Event", ...
 
 // The host waited on the GPU. CUPTI's SYNCHRONIZATION records carry no thread id, only the correlation id of

@@ -35,22 +35,22 @@ class TraceRecorder final : public ActivitySink {
   [[nodiscard]] TimeNs to_relative(UnixNs unix_ns) const { return unix_ns - origin_unix_ns_; }
 
   // ActivitySink: thread-safe.
-  void onKernel(const KernelRecord& record) override;
-  void onMemcpy(const MemcpyRecord& record) override;
-  void onMemset(const MemsetRecord& record) override;
-  void onApiCall(const ApiCallRecord& record) override;
-  void onSync(const SyncRecord& record) override;
-  void onOverhead(const OverheadRecord& record) override;
-  void onMarker(const MarkerRecord& record) override;
-  void onDevice(const DeviceRecord& record) override;
-  void onContext(const ContextRecord& record) override;
-  void onMemory(const MemoryRecord& record) override;
-  void onDropped(std::size_t count) override;
-  void onNote(std::string_view text) override;
+  void on_kernel(const KernelRecord& record) override;
+  void on_memcpy(const MemcpyRecord& record) override;
+  void on_memset(const MemsetRecord& record) override;
+  void on_api_call(const ApiCallRecord& record) override;
+  void on_sync(const SyncRecord& record) override;
+  void on_overhead(const OverheadRecord& record) override;
+  void on_marker(const MarkerRecord& record) override;
+  void on_device(const DeviceRecord& record) override;
+  void on_context(const ContextRecord& record) override;
+  void on_memory(const MemoryRecord& record) override;
+  void on_dropped(std::size_t count) override;
+  void on_note(std::string_view text) override;
 
   // Host side, thread-safe; times are Unix ns. HostRecorder is the friendlier front end.
-  void add_range(std::string name, RangeKind kind, UnixNs start_ns, UnixNs end_ns, std::int64_t pid,
-                 std::int64_t tid, std::int32_t device);
+  void add_range(std::string name, RangeKind kind, UnixNs start_ns, UnixNs end_ns, std::int64_t pid, std::int64_t tid,
+                 std::int32_t device);
   void add_measurement(std::string name, MeasurementMethod method, TimeNs reported_ns, UnixNs host_start_ns,
                        UnixNs host_end_ns, std::int64_t pid, std::int64_t tid);
   // A host event of any kind (EventKind::CpuOp for framework ops, Annotation, Instant ...).

@@ -17,18 +17,18 @@ using ProgressFn = bool (*)(void* context, double fraction);
 
 // What a read did besides building the trace (also summarized in metadata().notes when something was skipped).
 struct ReadStats {
-  std::uint64_t array_elements = 0;             // elements of traceEvents (rows of an nsys export's event tables)
-  std::uint64_t events_skipped = 0;             // elements ignored (unknown phase, unmatched 'E', ...)
+  std::uint64_t array_elements = 0;              // elements of traceEvents (rows of an nsys export's event tables)
+  std::uint64_t events_skipped = 0;              // elements ignored (unknown phase, unmatched 'E', ...)
   std::map<std::string, std::uint64_t> skipped;  // reason -> count
-  std::uint64_t json_bytes = 0;                 // size of the JSON text (after inflating)
+  std::uint64_t json_bytes = 0;                  // size of the JSON text (after inflating)
   bool gzip = false;
-  std::uint64_t chunks = 0;                     // pieces of traceEvents parsed
-  std::uint64_t chunks_parsed_ahead = 0;        // of those, parsed on worker threads (multi-core machines)
-  std::uint64_t peak_buffered_bytes = 0;        // most JSON text held at once by the reader's window
+  std::uint64_t chunks = 0;               // pieces of traceEvents parsed
+  std::uint64_t chunks_parsed_ahead = 0;  // of those, parsed on worker threads (multi-core machines)
+  std::uint64_t peak_buffered_bytes = 0;  // most JSON text held at once by the reader's window
 };
 
-inline constexpr std::uint64_t kDefaultMaxValueBytes = std::uint64_t{64} << 20;    // 64 MiB
-inline constexpr std::uint64_t kDefaultMaxStreamBytes = std::uint64_t{64} << 30;   // 64 GiB
+inline constexpr std::uint64_t kDefaultMaxValueBytes = std::uint64_t{64} << 20;   // 64 MiB
+inline constexpr std::uint64_t kDefaultMaxStreamBytes = std::uint64_t{64} << 30;  // 64 GiB
 
 struct ReadOptions {
   ProgressFn progress = nullptr;

@@ -40,7 +40,7 @@ struct Event {
   StringId name = kEmptyString;
   std::uint32_t detail = kNoDetail;  // index into the kind's side table (kernels, memcpys, memsets), or the
                                      // category name for EventKind::Other
-  std::uint16_t depth = 0;          // nesting level within its lane, assigned by the builder
+  std::uint16_t depth = 0;           // nesting level within its lane, assigned by the builder
   EventKind kind = EventKind::Other;
   std::uint32_t args = kNoArgs;  // the file's args that the model does not hold (Trace::extra_args); fits in the
                                  // padding after kind

@@ -15,8 +15,8 @@ using LaneIndex = std::uint32_t;
 
 struct LaneKey {
   LaneKind kind = LaneKind::HostThread;
-  std::int64_t pid = 0;     // host process id; for GPU lanes the device index (Kineto's convention)
-  std::int64_t tid = 0;     // host thread id; for GPU lanes the stream id
+  std::int64_t pid = 0;  // host process id; for GPU lanes the device index (Kineto's convention)
+  std::int64_t tid = 0;  // host thread id; for GPU lanes the stream id
   friend bool operator==(const LaneKey&, const LaneKey&) = default;
   friend auto operator<=>(const LaneKey&, const LaneKey&) = default;
 };
@@ -31,7 +31,7 @@ struct LaneKey {
 class Lane {
  public:
   LaneKey key;
-  std::string name;        // "python 1234 / thread 5678", "stream 7"; from thread_name metadata when present
+  std::string name;  // "python 1234 / thread 5678", "stream 7"; from thread_name metadata when present
   std::int64_t sort_index = 0;
   std::vector<Event> events;
   // by_depth[d] lists the indices (into events) of the events at depth d, in start order.

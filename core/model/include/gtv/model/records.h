@@ -25,14 +25,14 @@ enum class FlowKind : std::uint8_t {
 
 struct Flow {
   std::uint64_t correlation_id = 0;  // for ForwardToBackward: the id of the file's flow
-  EventRef from;  // host API call (cudaLaunchKernel, cudaMemcpyAsync); the forward op
-  EventRef to;    // kernel, memcpy or memset; the backward op
+  EventRef from;                     // host API call (cudaLaunchKernel, cudaMemcpyAsync); the forward op
+  EventRef to;                       // kernel, memcpy or memset; the backward op
   FlowKind kind = FlowKind::LaunchToGpu;
   friend bool operator==(const Flow&, const Flow&) = default;
 };
 
 enum class RangeKind : std::uint8_t { Scenario, Phase, WarmUp, Iteration, Forward, User };
-[[nodiscard]] std::string_view to_string(RangeKind kind);  // "scenario", "phase", "warmup", ...
+[[nodiscard]] std::string_view to_string(RangeKind kind);               // "scenario", "phase", "warmup", ...
 [[nodiscard]] RangeKind range_kind_from_string(std::string_view text);  // unknown text -> User
 
 // A named interval recorded by the host: scenario, phase, warm-up, iteration, model forward.
@@ -106,9 +106,9 @@ struct DistributedInfo {
 };
 
 struct TraceMetadata {
-  std::string source_tool;  // "gtv 0.1.0", "PyTorch Profiler (Kineto)", "Chrome trace"
-  TimeNs origin_unix_ns = 0;  // absolute time of relative 0
-  std::string scenario;       // gtv recordings: scenario name
+  std::string source_tool;                     // "gtv 0.1.0", "PyTorch Profiler (Kineto)", "Chrome trace"
+  TimeNs origin_unix_ns = 0;                   // absolute time of relative 0
+  std::string scenario;                        // gtv recordings: scenario name
   std::map<std::string, std::string> config;   // models, hidden, batch, iters, devices ...
   std::map<std::string, std::string> machine;  // gpu names, driver, cuda, libtorch versions, host name
   std::int64_t dropped_records = 0;            // CUPTI records lost

@@ -52,8 +52,7 @@ class TraceBuilder {
   // pages). For readers that know which share of their input they have read; untouched room is address space only.
   void reserve_for_growth(double factor);
   // A Kineto "fwdbwd" pair (forward op -> backward op), its ends found like those of add_flow_hint's.
-  void add_backward_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane,
-                         TimeNs to_ts_ns);
+  void add_backward_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane, TimeNs to_ts_ns);
   // Room for this many flow hints.
   void reserve_flow_hints(std::size_t count) { flow_hints_.reserve(count); }
 

@@ -25,10 +25,10 @@ struct CuptiOptions {
   // cudaGetLastError, cudaStreamIsCapturing, cudaDeviceGetAttribute, and their driver twins). Off: 63k of 82k
   // records of the seed run were cudaGetDevice.
   bool all_api = false;
-  bool driver_api = true;   // CUPTI_ACTIVITY_KIND_DRIVER
-  bool markers = true;      // NVTX ranges as MARKER records (needs NVTX_INJECTION64_PATH=<libcupti.so>)
-  bool memory = true;       // MEMORY2: allocations and frees
-  bool overhead = true;     // OVERHEAD: CUPTI and driver overhead
+  bool driver_api = true;  // CUPTI_ACTIVITY_KIND_DRIVER
+  bool markers = true;     // NVTX ranges as MARKER records (needs NVTX_INJECTION64_PATH=<libcupti.so>)
+  bool memory = true;      // MEMORY2: allocations and frees
+  bool overhead = true;    // OVERHEAD: CUPTI and driver overhead
   std::size_t buffer_bytes = std::size_t{8} << 20;  // per CUPTI buffer (4-8 MB recommended; at least 1 MB)
   // Point NVTX_INJECTION64_PATH at the loaded libcupti when it is unset, so the workload's NVTX ranges reach
   // CUPTI as MARKER records. Only works if nothing in the process called NVTX before start(); untested on
