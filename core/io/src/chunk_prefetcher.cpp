@@ -4,6 +4,7 @@
 #include <cstring>
 #include <exception>
 #include <system_error>
+#include <utility>
 
 #include "json_scan.h"
 
@@ -30,21 +31,13 @@ std::size_t element_cut(std::string_view s, std::size_t floor, std::size_t limit
 
 }  // namespace
 
-ChunkPrefetcher::ChunkPrefetcher(InputBytes& input, std::size_t start, bool bare, std::size_t chunk_bytes,
-                                 unsigned workers)
-    : input_(input), bare_(bare), chunk_bytes_(chunk_bytes), chain_pos_(start), released_pos_(start) {
+ChunkPrefetcher::ChunkPrefetcher(InputBytes& input, bool bare, std::size_t chunk_bytes, unsigned workers)
+    : input_(input), bare_(bare), chunk_bytes_(chunk_bytes), workers_wanted_(workers) {
   // One slot more than workers: the one being assembled by the reader. Assembling a chunk takes about a third
   // of the CPU time of parsing it (perf on the 1,000,000-event benchmark), so workers rarely wait for a slot; more
   // slots would only raise memory (each holds a parser, a copy of its chunk and its events).
   const std::size_t slot_count = std::size_t{workers} + 1;
   for (std::size_t i = 0; i < slot_count; ++i) slots_.push_back(std::make_unique<Slot>());
-  threads_.reserve(workers);
-  try {
-    for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
-  } catch (const std::system_error&) {
-    // No more threads (resource limits): the ones started do the work; with none, the reader goes sequential.
-    if (threads_.empty()) chain_ended_ = true;
-  }
 }
 
 ChunkPrefetcher::~ChunkPrefetcher() {
@@ -56,8 +49,56 @@ ChunkPrefetcher::~ChunkPrefetcher() {
   for (std::thread& t : threads_) t.join();
 }
 
+void ChunkPrefetcher::start(std::size_t start) {
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    // The slots of the last chain are reused: wait for the parses still running in them.
+    idle_cv_.wait(lock, [this] { return parsing_ == 0; });
+    for (const std::unique_ptr<Slot>& slot : slots_) slot->state = SlotState::Free;
+    chain_pos_ = start;
+    released_pos_ = start;
+    chain_ended_ = false;
+    claimed_ = 0;
+    consumed_ = 0;
+    try {
+      first_cut_ = claim_locked();
+    } catch (const std::exception&) {
+      chain_ended_ = true;  // out of memory: the reader goes on sequentially and reports what happens there
+      first_cut_ = nullptr;
+    }
+    if (first_cut_ == nullptr) return;  // no chain: nothing for the workers to do
+    if (threads_.empty()) {
+      start_workers();
+      if (threads_.empty()) {
+        // No thread could start (resource limits): the reader goes sequential, parsing the first chunk itself.
+        chain_ended_ = true;
+        first_cut_ = nullptr;
+        claimed_ = 0;
+        return;
+      }
+    }
+  }
+  work_cv_.notify_all();
+}
+
+void ChunkPrefetcher::start_workers() {
+  threads_.reserve(workers_wanted_);
+  try {
+    for (unsigned i = 0; i < workers_wanted_; ++i) threads_.emplace_back([this] { work(); });
+  } catch (const std::system_error&) {
+    // No more threads (resource limits): the ones started do the work.
+  }
+}
+
+void ChunkPrefetcher::stop() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  chain_ended_ = true;
+  first_cut_ = nullptr;
+}
+
 unsigned ChunkPrefetcher::worker_count(std::size_t bytes, std::size_t chunk_bytes) {
-  const unsigned cores = std::thread::hardware_concurrency();
+  // Read once: std::thread::hardware_concurrency() reads /sys (glibc) on every call.
+  static const unsigned cores = std::thread::hardware_concurrency();
   if (cores <= 1 || bytes <= chunk_bytes) return 0;
   return std::min(cores, 4u);
 }
@@ -113,18 +154,20 @@ ChunkPrefetcher::Slot* ChunkPrefetcher::claim_locked() {
 void ChunkPrefetcher::work() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stop_) {
-    Slot* slot = nullptr;
-    try {
-      slot = claim_locked();
-    } catch (const std::exception&) {
-      chain_ended_ = true;  // out of memory: the reader goes on sequentially and reports what happens there
-      ready_cv_.notify_all();
+    Slot* slot = std::exchange(first_cut_, nullptr);
+    if (slot == nullptr) {
+      try {
+        slot = claim_locked();
+      } catch (const std::exception&) {
+        chain_ended_ = true;  // out of memory: the reader goes on sequentially and reports what happens there
+        ready_cv_.notify_all();
+      }
     }
     if (slot == nullptr) {
-      if (chain_ended_) return;
-      work_cv_.wait(lock);
+      work_cv_.wait(lock);  // for a free slot, the next chain, or stop
       continue;
     }
+    ++parsing_;
     lock.unlock();
     PrefetchedChunk& c = slot->chunk;
     try {
@@ -134,7 +177,9 @@ void ChunkPrefetcher::work() {
     }
     lock.lock();
     slot->state = SlotState::Ready;
+    --parsing_;
     ready_cv_.notify_all();
+    if (parsing_ == 0) idle_cv_.notify_all();
   }
 }
 

@@ -29,7 +29,7 @@ constexpr std::size_t kChunkBytes = std::size_t{1} << 20;  // default of ReadOpt
 // Smaller chunks would only multiply the work per element (a chunk holds at least one element anyway).
 constexpr std::size_t kMinChunkBytes = 16;
 constexpr int kMaxCutTries = 8;
-// Each start of the prefetcher costs threads and may waste the chunks parsed ahead: on input where its cuts keep
+// Each start of a chain of prefetched chunks may waste the chunks parsed ahead: on input where its cuts keep
 // failing, the rest is read sequentially.
 constexpr int kMaxPrefetchStarts = 16;
 // Chunks parsed ahead are half the size: each worker slot holds about five times its chunk (copy, simdjson's
@@ -72,6 +72,7 @@ class FileReader {
   Status parse_next_chunk(std::size_t& pos, bool bare);
   bool parse_chunk(std::size_t pos, std::size_t cut, Status& status);
   std::size_t exact_cut(std::size_t pos, std::size_t limit) const;
+  [[nodiscard]] std::size_t retry_limit(std::size_t pos, std::size_t failed_cut) const;
   Status final_error(std::size_t pos);
   Status value_end(std::size_t pos, const std::string& what, std::size_t& end);
   Status skip_unused(std::size_t pos, std::size_t& end);
@@ -269,6 +270,17 @@ bool FileReader::parse_chunk(std::size_t pos, std::size_t cut, Status& status) {
   return true;
 }
 
+// After the chunk [pos, failed_cut) did not parse: the limit below which to look for the next cut. A cut inside the
+// last element the parser began fails in that element again (what precedes it is the same text); a cut right after
+// it may parse, and is found when the next chunk starts at that element. So when an element before it parsed, the
+// next cut tried is right after that one.
+std::size_t FileReader::retry_limit(std::size_t pos, std::size_t failed_cut) const {
+  const std::vector<RawEvent>& begun = parser_.events();
+  // (An offset of 0 past the first element: the parser could not tell where the element began.)
+  if (begun.size() < 2 || begun.back().offset == 0) return failed_cut - 1;
+  return std::min(failed_cut - 1, pos + begun.back().offset);
+}
+
 // The end of the last whole element that ends at or before limit, found by walking the elements (slow path for
 // chunks where the quick search for "}," kept landing inside strings).
 std::size_t FileReader::exact_cut(std::size_t pos, std::size_t limit) const {
@@ -293,12 +305,14 @@ unsigned FileReader::prefetch_workers(std::size_t pos) {
 }
 
 Status FileReader::read_events(std::size_t& pos, bool bare) {
+  // Made at the first chain; its worker threads serve every later chain of this array.
   std::unique_ptr<ChunkPrefetcher> prefetch;
+  bool prefetching = false;
   int prefetch_starts = 0;
   while (true) {
     bool taken = false;
-    if (prefetch != nullptr) {
-      // The prefetcher owns the input until it is reset: nothing here reads it meanwhile.
+    if (prefetching) {
+      // The prefetcher owns the input until its chain is stopped: nothing here reads it meanwhile.
       bool continues = false;
       if (Status st = take_prefetched(*prefetch, pos, taken, continues); !st) return st;
       if (taken) {
@@ -307,7 +321,8 @@ Status FileReader::read_events(std::size_t& pos, bool bare) {
         if (Status st = report_progress(pos); !st) return st;
         if (continues) continue;
       }
-      prefetch.reset();  // the chain ended, or this chunk is read sequentially, exactly as without prefetching
+      prefetch->stop();  // the chain ended, or this chunk is read sequentially, exactly as without prefetching
+      prefetching = false;
       input_.seek(pos);  // workers may have read a file without the window
     } else {
       input_.drop_before(pos);
@@ -324,7 +339,10 @@ Status FileReader::read_events(std::size_t& pos, bool bare) {
       if (prefetch_starts < kMaxPrefetchStarts) {
         // (Re)started after a chunk the workers could not cut cleanly was read sequentially.
         if (const unsigned workers = prefetch_workers(pos); workers > 0) {
-          prefetch = std::make_unique<ChunkPrefetcher>(input_, pos, bare, chunk_bytes_ / 2, workers);
+          if (prefetch == nullptr)
+            prefetch = std::make_unique<ChunkPrefetcher>(input_, bare, chunk_bytes_ / 2, workers);
+          prefetch->start(pos);
+          prefetching = true;
           ++prefetch_starts;
           continue;
         }
@@ -404,7 +422,7 @@ Status FileReader::parse_next_chunk(std::size_t& pos, bool bare) {
         break;
       }
       if (tries < kMaxCutTries) {
-        cut = cut_before(cut - 1);
+        cut = cut_before(retry_limit(pos, cut));
       } else {
         cut = tries == kMaxCutTries ? exact_cut(pos, window_end) : std::string_view::npos;
       }
