@@ -40,6 +40,92 @@ TEST(EventText, TooltipOfACopy) {
             "throughput: 3.24 GB/s");
 }
 
+// One cudaGraphLaunch (correlation 88) that ran three kernels of graph 3, and an ordinary launch of one kernel.
+Trace graph_launch_trace() {
+  TraceBuilder b;
+  const LaneIndex host = b.lane(host_lane_key(10, 11));
+  const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+  Event launch;
+  launch.start_ns = 1'000;
+  launch.duration_ns = 2'000;
+  launch.kind = EventKind::Runtime;
+  launch.name = b.intern("cudaGraphLaunch");
+  launch.correlation_id = 88;
+  b.add_event(host, launch);
+  Event single = launch;
+  single.start_ns = 4'000;
+  single.name = b.intern("cudaLaunchKernel");
+  single.correlation_id = 89;
+  b.add_event(host, single);
+  for (int node = 0; node < 3; ++node) {
+    Event k;
+    k.start_ns = 10'000 + node * 1'000;
+    k.duration_ns = 500;
+    k.kind = EventKind::Kernel;
+    k.name = b.intern(node == 1 ? "relu" : "gemm");
+    k.correlation_id = 88;
+    KernelDetail d;
+    d.graph_id = 3;
+    d.graph_node_id = static_cast<std::uint64_t>(17 + node);
+    b.add_kernel(gpu, k, d);
+  }
+  Event alone;
+  alone.start_ns = 20'000;
+  alone.duration_ns = 500;
+  alone.kind = EventKind::Kernel;
+  alone.name = b.intern("softmax");
+  alone.correlation_id = 89;
+  b.add_kernel(gpu, alone, KernelDetail{});
+  return std::move(b.build().value());
+}
+
+std::string field_of(const Trace& t, EventRef ref, const std::string& key) {
+  for (const Field& f : event_fields(t, ref))
+    if (f.first == key) return f.second;
+  return "(none)";
+}
+
+// A graph kernel is grouped under its launch: graph, node, the launch's name and its correlation id.
+TEST(EventText, GraphKernelNamesItsGraphNodeAndLaunch) {
+  const Trace t = graph_launch_trace();
+  EXPECT_EQ(field_of(t, {1, 1}, "graph"), "graph 3, node 18, launched by cudaGraphLaunch (correlation 88)");
+  EXPECT_EQ(field_of(t, {1, 1}, "launched by"), "cudaGraphLaunch (Process 10 / thread 11)");
+  EXPECT_NE(tooltip_text(t, {1, 1}).find("\ngraph: graph 3, node 18, launched by cudaGraphLaunch (correlation 88)\n"),
+            std::string::npos)
+      << tooltip_text(t, {1, 1});
+  EXPECT_EQ(field_of(t, {1, 3}, "graph"), "(none)");  // launched on its own
+}
+
+// The launch counts the kernels it started and names its graph; an ordinary launch still names its one kernel.
+TEST(EventText, GraphLaunchCountsItsKernels) {
+  const Trace t = graph_launch_trace();
+  EXPECT_EQ(field_of(t, {0, 0}, "launches"), "3 kernels, first gemm (GPU 0 / stream 7)");
+  EXPECT_EQ(field_of(t, {0, 0}, "graph"), "graph 3, 3 kernels");
+  EXPECT_NE(
+      tooltip_text(t, {0, 0}).find("\nlaunches: 3 kernels, first gemm (GPU 0 / stream 7)\ngraph: graph 3, 3 kernels"),
+      std::string::npos)
+      << tooltip_text(t, {0, 0});
+  EXPECT_EQ(field_of(t, {0, 1}, "launches"), "softmax (GPU 0 / stream 7)");
+  EXPECT_EQ(field_of(t, {0, 1}, "graph"), "(none)");
+}
+
+// A graph kernel whose launch the trace lacks (API tracing was off) still names its graph and node, and says so.
+TEST(EventText, GraphKernelWithoutItsLaunch) {
+  TraceBuilder b;
+  Event k;
+  k.duration_ns = 500;
+  k.kind = EventKind::Kernel;
+  k.name = b.intern("gemm");
+  k.correlation_id = 5;
+  KernelDetail d;
+  d.graph_id = 2;
+  d.graph_node_id = 9;
+  b.add_kernel(b.lane(gpu_lane_key(0, 7)), k, d);
+  const Trace t = std::move(b.build().value());
+  EXPECT_EQ(field_of(t, {0, 0}, "graph"),
+            "graph 2, node 9, launched by a graph launch not in this trace (correlation 5)");
+}
+
 // Args the model does not hold follow the modelled fields, in file order: strings without quotes, other JSON as
 // written.
 TEST(EventText, ExtraArgsAreListedAfterTheModelledFields) {

@@ -382,6 +382,60 @@ class TimelineViewTest : public QObject {
     QCOMPARE(*view.selected(), link.from);
   }
 
+  // A Kineto stream wait (tests/data/edge/kineto_cuda_sync.json): the held kernel lists the work it waited for and
+  // jumps to it, and the selection draws the link dashed, in the dependency colour, from the end of the work waited
+  // for to the start of the held kernel.
+  void dependencyIsListedJumpedToAndDrawn() {
+    const LoadResult result = load_trace_file(QStringLiteral(GTV_TEST_DATA_DIR "/edge/kineto_cuda_sync.json"));
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    QVERIFY(!result.trace->dependencies().empty());
+    const Flow link = result.trace->dependencies().front();  // producer (stream 7) -> consumer (stream 22)
+    TimelineView view;
+    view.resize(1200, 800);
+    view.set_trace(result.trace);
+    view.replot_now();
+    DetailsPanel details(&view);
+    view.select(link.to);
+    QVERIFY2(details.text().contains(QStringLiteral("waits for")) &&
+                 details.text().contains(QStringLiteral("producer (GPU 0 / stream 7)")),
+             qPrintable(details.text()));
+
+    // Points along the line (from the producer's end to the consumer's start) in the dependency colour, in an
+    // export of the view: none before the selection, most of them with it (a dashed line leaves gaps).
+    QTemporaryDir dir;
+    const Trace& t = *view.trace();
+    auto points_on_line = [&](const QString& name) {
+      ExportOptions options;
+      options.path = dir.filePath(name);
+      options.width_px = view.plot()->width();
+      options.height_px = view.plot()->height();
+      if (!export_timeline(view, options).ok()) return -1;
+      const QImage image(options.path);
+      const TimeMapping map(view.window(), view.lane_rect().width());
+      const QPointF from(view.lane_rect().left() + map.x_of(t.event(link.from).end_ns()),
+                         view.event_center(link.from)->y());
+      const QPointF to(view.lane_rect().left() + map.x_of(t.event(link.to).start_ns), view.event_center(link.to)->y());
+      const QColor colour = light_theme().dependency;
+      int on_line = 0;
+      for (int i = 10; i <= 90; ++i) {
+        const QPointF p = from + (to - from) * (i / 100.0);
+        const QColor c = image.pixelColor(static_cast<int>(std::lround(p.x())), static_cast<int>(std::lround(p.y())));
+        const int distance = std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green()) +
+                             std::abs(c.blue() - colour.blue());
+        if (distance < 60) ++on_line;
+      }
+      return on_line;
+    };
+    view.select(std::nullopt);
+    QCOMPARE(points_on_line(QStringLiteral("unselected.png")), 0);
+    view.select(link.to);
+    const int on_line = points_on_line(QStringLiteral("selected.png"));
+    QVERIFY2(on_line >= 20, qPrintable(QStringLiteral("%1 of 81 points on the line").arg(on_line)));
+
+    QVERIFY(view.jump_to_dependency());
+    QCOMPARE(*view.selected(), link.from);
+  }
+
   void jumpingToAnEventInACollapsedGroupShowsIt() {
     auto view = make_view();
     view->toggle_group({LaneKind::GpuStream, 1});

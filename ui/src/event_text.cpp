@@ -1,5 +1,6 @@
 #include "gtv/ui/event_text.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace gtv::ui {
@@ -30,6 +31,54 @@ void kernel_fields(const KernelDetail& k, std::vector<Field>& out) {
     out.emplace_back("blocks/SM", buf);
   }
   if (k.occupancy_pct >= 0) out.emplace_back("occupancy", std::to_string(k.occupancy_pct) + " %");
+}
+
+std::string counted(std::size_t count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
+// A kernel that a graph launch ran: its graph and node, and the launch (joined by the shared correlation id).
+std::string graph_kernel_text(const Trace& trace, EventRef ref, const KernelDetail& k) {
+  std::string text = "graph " + std::to_string(k.graph_id) + ", node " + std::to_string(k.graph_node_id);
+  const Event& e = trace.event(ref);
+  if (e.correlation_id == kNoCorrelation) return text;
+  const auto flow = trace.flow_of(ref);
+  const bool has_launch = flow && flow->to == ref;
+  text += ", launched by ";
+  text +=
+      has_launch ? std::string(trace.name(trace.event(flow->from))) : std::string("a graph launch not in this trace");
+  return text + " (correlation " + std::to_string(e.correlation_id) + ")";
+}
+
+// "launches" of a launch that started several GPU activities (a graph launch starts all its kernels): how many,
+// and the first one; "graph" when they ran in a CUDA graph.
+void multi_launch_fields(const Trace& trace, const std::vector<Flow>& flows, std::vector<Field>& out) {
+  std::size_t kernels = 0;
+  std::vector<std::uint32_t> graphs;
+  for (const Flow& f : flows) {
+    const Event& target = trace.event(f.to);
+    if (target.kind != EventKind::Kernel) continue;
+    ++kernels;
+    const KernelDetail* k = trace.kernel_detail(target);
+    if (k != nullptr && k->launched_by_graph() && std::find(graphs.begin(), graphs.end(), k->graph_id) == graphs.end())
+      graphs.push_back(k->graph_id);
+  }
+  const EventRef first = flows.front().to;
+  std::string what = kernels == flows.size() ? counted(kernels, "kernel", "kernels")
+                                             : counted(flows.size(), "GPU activity", "GPU activities") + " (" +
+                                                   counted(kernels, "kernel", "kernels") + ")";
+  out.emplace_back("launches", what + ", first " + std::string(trace.name(trace.event(first))) + " (" +
+                                   lane_location(trace, first.lane) + ")");
+  if (graphs.empty()) return;
+  std::string ids;
+  for (std::uint32_t g : graphs) ids += (ids.empty() ? "" : ", ") + std::to_string(g);
+  out.emplace_back("graph", std::string(graphs.size() == 1 ? "graph " : "graphs ") + ids + ", " +
+                                counted(kernels, "kernel", "kernels"));
+}
+
+bool launched_by_graph(const Trace& trace, EventRef ref) {
+  const KernelDetail* k = trace.kernel_detail(trace.event(ref));
+  return k != nullptr && k->launched_by_graph();
 }
 
 void memcpy_fields(const MemcpyDetail& m, TimeNs duration_ns, std::vector<Field>& out) {
@@ -89,9 +138,14 @@ std::vector<Field> event_fields(const Trace& trace, EventRef ref, TimeNs origin_
   if (e.correlation_id != kNoCorrelation) out.emplace_back("correlation", std::to_string(e.correlation_id));
   if (const auto flow = trace.flow_of(ref)) {
     const bool launch = flow->from == ref;
-    const EventRef other = launch ? flow->to : flow->from;
-    out.emplace_back(launch ? "launches" : "launched by",
-                     std::string(trace.name(trace.event(other))) + " (" + lane_location(trace, other.lane) + ")");
+    const std::vector<Flow> launched = launch ? trace.flows_from(ref) : std::vector<Flow>{};
+    if (launched.size() > 1 || (launched.size() == 1 && launched_by_graph(trace, launched.front().to))) {
+      multi_launch_fields(trace, launched, out);
+    } else {
+      const EventRef other = launch ? flow->to : flow->from;
+      out.emplace_back(launch ? "launches" : "launched by",
+                       std::string(trace.name(trace.event(other))) + " (" + lane_location(trace, other.lane) + ")");
+    }
   }
   if (const auto link = trace.backward_link_of(ref)) {
     const bool forward = link->from == ref;
@@ -99,7 +153,17 @@ std::vector<Field> event_fields(const Trace& trace, EventRef ref, TimeNs origin_
     out.emplace_back(forward ? "backward" : "forward",
                      std::string(trace.name(trace.event(other))) + " (" + lane_location(trace, other.lane) + ")");
   }
-  if (const KernelDetail* k = trace.kernel_detail(e)) kernel_fields(*k, out);
+  // Dependency links: the work this waited for, and what waited for it (work may be waited for several times).
+  for (const Flow& link : trace.dependencies_of(ref)) {
+    const bool waited_for = link.from == ref;
+    const EventRef other = waited_for ? link.to : link.from;
+    out.emplace_back(waited_for ? "waited for by" : "waits for",
+                     std::string(trace.name(trace.event(other))) + " (" + lane_location(trace, other.lane) + ")");
+  }
+  if (const KernelDetail* k = trace.kernel_detail(e)) {
+    if (k->launched_by_graph()) out.emplace_back("graph", graph_kernel_text(trace, ref, *k));
+    kernel_fields(*k, out);
+  }
   if (const MemcpyDetail* m = trace.memcpy_detail(e)) memcpy_fields(*m, e.duration_ns, out);
   if (const MemsetDetail* s = trace.memset_detail(e)) {
     out.emplace_back("bytes", format_bytes(s->bytes));

@@ -47,11 +47,15 @@ DetailsPanel::DetailsPanel(TimelineView* view, QWidget* parent)
     : QWidget(parent),
       view_(view),
       browser_(new QTextBrowser(this)),
-      jump_(new QPushButton(tr("Go to linked event"), this)) {
+      jump_(new QPushButton(tr("Go to linked event"), this)),
+      jump_dependency_(new QPushButton(tr("Go to dependency"), this)) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(browser_, 1);
   layout->addWidget(jump_);
+  layout->addWidget(jump_dependency_);
+  jump_dependency_->setToolTip(tr("The work the selection waited for, or what waited for it"));
   connect(jump_, &QPushButton::clicked, view_, [this] { view_->jump_to_flow(); });
+  connect(jump_dependency_, &QPushButton::clicked, view_, [this] { view_->jump_to_dependency(); });
   connect(view_, &TimelineView::selection_changed, this, &DetailsPanel::refresh);
   refresh();
 }
@@ -62,6 +66,7 @@ void DetailsPanel::refresh() {
   if (!trace || !selected) {
     browser_->setHtml(tr("<p>Click an event to see all its fields.</p>"));
     jump_->setEnabled(false);
+    jump_dependency_->setEnabled(false);
     return;
   }
   QString html = QStringLiteral("<table cellspacing='2'>");
@@ -70,6 +75,7 @@ void DetailsPanel::refresh() {
   const auto flow = trace->flow_of(*selected);
   browser_->setHtml(html + QStringLiteral("</table>"));
   jump_->setEnabled(flow.has_value());
+  jump_dependency_->setEnabled(!trace->dependencies_of(*selected).empty());
 }
 
 QString DetailsPanel::text() const { return browser_->toPlainText(); }

@@ -13,8 +13,9 @@ namespace {
 
 QColor color_of(Rgb rgb) { return QColor::fromRgb(static_cast<QRgb>(rgb)); }
 
-void draw_arrow(QCPPainter* painter, QPointF from, QPointF to, const QColor& color) {
-  painter->setPen(QPen(color, 1.6));
+void draw_arrow(QCPPainter* painter, QPointF from, QPointF to, const QColor& color,
+                Qt::PenStyle style = Qt::SolidLine) {
+  painter->setPen(QPen(color, 1.6, style));
   painter->drawLine(from, to);
   const double angle = std::atan2(to.y() - from.y(), to.x() - from.x());
   const double size = 8;
@@ -339,6 +340,16 @@ void TimelineOverlays::draw_selection(QCPPainter* painter, const TimeMapping& ma
     const auto to = event_rect(flow->to, map, lanes);
     if (!from || !to) continue;
     draw_arrow(painter, QPointF(from->left(), from->bottom()), QPointF(to->left(), to->top()), state_->theme.flow);
+  }
+  // Its dependencies, dashed in their own colour, from the end of the work waited for: to the start of the work a
+  // stream wait held, or to the end of the host Sync event that the work's end released.
+  for (const Flow& link : trace.dependencies_of(*state_->selected)) {
+    const auto from = event_rect(link.from, map, lanes);
+    const auto to = event_rect(link.to, map, lanes);
+    if (!from || !to) continue;
+    const double to_x = trace.lane(link.to.lane).is_gpu() ? to->left() : to->right();
+    draw_arrow(painter, QPointF(from->right(), from->center().y()), QPointF(to_x, to->center().y()),
+               state_->theme.dependency, Qt::DashLine);
   }
 }
 

@@ -415,6 +415,16 @@ bool TimelineView::jump_to_flow() {
   return true;
 }
 
+bool TimelineView::jump_to_dependency() {
+  if (!state_.trace || !state_.selected) return false;
+  const std::vector<Flow> links = state_.trace->dependencies_of(*state_.selected);
+  if (links.empty()) return false;
+  // Links that end at the selection come last: the work it waited for is the more useful jump.
+  const Flow& link = links.back().to == *state_.selected ? links.back() : links.front();
+  jump_to(link.from == *state_.selected ? link.to : link.from);
+  return true;
+}
+
 void TimelineView::set_measure(std::optional<TimeWindow> range) {
   state_.measure = range;
   emit measure_changed();

@@ -69,7 +69,9 @@ void HostRecorder::Scope::end() {
 HostRecorder::Scope HostRecorder::scope(std::string name, RangeKind kind, std::int32_t device) {
   note_thread();
   if (emit_nvtx_) nvtx_push(name);
-  return Scope(this, std::move(name), kind, device, unix_now_ns());
+  const UnixNs start_ns = unix_now_ns();
+  if (boundary_hook_) boundary_hook_(start_ns);
+  return Scope(this, std::move(name), kind, device, start_ns);
 }
 
 void HostRecorder::end_scope(Scope& scope) {
@@ -77,6 +79,7 @@ void HostRecorder::end_scope(Scope& scope) {
   // NVTX ranges are per thread: pop only on the thread that pushed, else the ranges of that thread get mixed.
   if (emit_nvtx_ && current_tid() == scope.tid_) nvtx_pop();
   recorder_.add_range(std::move(scope.name_), scope.kind_, scope.start_ns_, end_ns, pid_, scope.tid_, scope.device_);
+  if (boundary_hook_) boundary_hook_(end_ns);
 }
 
 void HostRecorder::record_range(std::string name, RangeKind kind, UnixNs start_ns, UnixNs end_ns, std::int32_t device) {

@@ -15,7 +15,8 @@ namespace gtv::collect::detail {
 
 struct RecorderState {
   TraceBuilder builder;
-  std::vector<SyncRecord> syncs;  // placed at finish(), once every API call is known
+  std::vector<SyncRecord> syncs;               // placed at finish(), once every API call is known
+  std::vector<CudaEventRecord> event_records;  // what event waits waited for, joined at finish()
   std::unordered_map<std::uint64_t, std::pair<std::int64_t, std::int64_t>> api_thread;  // correlation -> pid, tid
   std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names;
   std::vector<ContextRecord> contexts;

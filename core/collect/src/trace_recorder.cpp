@@ -80,6 +80,11 @@ void TraceRecorder::on_sync(const SyncRecord& r) {
   state_->syncs.push_back(r);
 }
 
+void TraceRecorder::on_event_record(const CudaEventRecord& r) {
+  std::lock_guard lock(mutex_);
+  state_->event_records.push_back(r);
+}
+
 void TraceRecorder::on_overhead(const OverheadRecord& r) {
   std::lock_guard lock(mutex_);
   detail::RecorderState& s = *state_;
@@ -163,6 +168,11 @@ void TraceRecorder::add_host_event(std::string_view name, EventKind kind, UnixNs
   if (!e) return;
   e->kind = kind;
   s.builder.add_event(lane_for(s, host_lane_key(pid, tid)), *e);
+}
+
+void TraceRecorder::add_counter_sample(std::int64_t pid, std::string_view name, UnixNs time_ns, double value) {
+  std::lock_guard lock(mutex_);
+  state_->builder.add_counter_sample(pid, name, CounterSample{to_relative(time_ns), value});
 }
 
 void TraceRecorder::set_thread_name(std::int64_t pid, std::int64_t tid, std::string name) {

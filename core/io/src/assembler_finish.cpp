@@ -1,5 +1,6 @@
 // The end of reading: names, processes, the gtv section, flows, metadata, then TraceBuilder::build().
 #include "gtv/config.h"
+#include "gtv/model/counter_names.h"
 #include "trace_assembler.h"
 
 namespace gtv::io {
@@ -52,23 +53,39 @@ void TraceAssembler::resolve_flows() {
     auto it = aliases_.find({pid, tid});
     return it == aliases_.end() ? tid : it->second;
   };
+  // The lane of a flow end: the kind its args.gtv_lane names, else the first of the two that exists.
+  auto lane_of = [&](const FlowEnd& end, bool gpu_first) -> std::optional<LaneIndex> {
+    const std::int64_t tid = lane_tid(end.pid, end.tid);
+    if (end.gpu_lane >= 0)
+      return builder_.find_lane(end.gpu_lane == 1 ? gpu_lane_key(end.pid, tid) : host_lane_key(end.pid, tid));
+    const std::optional<LaneIndex> first =
+        builder_.find_lane(gpu_first ? gpu_lane_key(end.pid, tid) : host_lane_key(end.pid, tid));
+    return first ? first : builder_.find_lane(gpu_first ? host_lane_key(end.pid, tid) : gpu_lane_key(end.pid, tid));
+  };
   builder_.reserve_flow_hints(flow_pairs_.size());
   for (const FlowPair& f : flow_pairs_) {
-    const std::int64_t from_tid = lane_tid(f.start.pid, f.start.tid);
-    const std::int64_t to_tid = lane_tid(f.end.pid, f.end.tid);
-    std::optional<LaneIndex> from = builder_.find_lane(host_lane_key(f.start.pid, from_tid));
-    if (!from) from = builder_.find_lane(gpu_lane_key(f.start.pid, from_tid));
-    std::optional<LaneIndex> to;  // backward ops are on a host lane
-    if (!f.backward) to = builder_.find_lane(gpu_lane_key(f.end.pid, to_tid));
-    if (!to) to = builder_.find_lane(host_lane_key(f.end.pid, to_tid));
+    // A launch starts on a host lane and ends on a GPU one; forward and backward ops are on host lanes; a
+    // dependency starts at GPU work and ends at GPU work or a host Sync event.
+    const bool dependency = f.category == FlowCategory::Dependency;
+    const std::optional<LaneIndex> from = lane_of(f.start, dependency);
+    const std::optional<LaneIndex> to = lane_of(f.end, f.category != FlowCategory::ForwardToBackward);
     if (!from || !to) {
-      skip(f.backward ? "'fwdbwd' flows whose events are missing" : "'ac2g' flows whose events are missing");
+      skip(f.category == FlowCategory::ForwardToBackward ? "'fwdbwd' flows whose events are missing"
+           : dependency                                  ? "'gtv_dependency' flows whose events are missing"
+                                                         : "'ac2g' flows whose events are missing");
       continue;
     }
-    if (f.backward)
-      builder_.add_backward_hint(f.id, *from, f.start.ts_ns, *to, f.end.ts_ns);
-    else
-      builder_.add_flow_hint(f.id, *from, f.start.ts_ns, *to, f.end.ts_ns);
+    switch (f.category) {
+      case FlowCategory::LaunchToGpu:
+        builder_.add_flow_hint(f.id, *from, f.start.ts_ns, *to, f.end.ts_ns);
+        break;
+      case FlowCategory::ForwardToBackward:
+        builder_.add_backward_hint(f.id, *from, f.start.ts_ns, *to, f.end.ts_ns);
+        break;
+      case FlowCategory::Dependency:
+        builder_.add_dependency_hint(f.correlation, *from, f.start.ts_ns, *to, f.end.ts_ns);
+        break;
+    }
   }
 }
 
@@ -80,13 +97,31 @@ std::string TraceAssembler::source_tool() const {
   return header_.kineto_keys ? "PyTorch Profiler (Kineto)" : "Chrome trace";
 }
 
+// gtv before format 2 merged the traces of several processes by putting each process's own "device memory
+// allocated since start" samples into one series per GPU, so that series jumps between the processes' counts
+// (seen in the processes recording: 4.95 GB and 437 kB in turn on GPU 0). Which sample came from which process is
+// not in the file, so such series are left out, with a note, rather than read as what the GPU held.
+void TraceAssembler::drop_interleaved_memory_counters() {
+  if (!header_.gtv || header_.gtv->format_version >= 2 || header_.gtv->processes.size() < 2) return;
+  const std::size_t dropped = builder_.remove_counter_series(counters::kDeviceMemorySinceStart);
+  if (dropped == 0) return;
+  builder_.metadata().notes.push_back(
+      "reader left out the counter \"" + std::string(counters::kDeviceMemorySinceStart) + "\" of " +
+      std::to_string(dropped) + (dropped == 1 ? " GPU" : " GPUs") + ": this file (gtv format " +
+      std::to_string(header_.gtv->format_version) + ") merged " + std::to_string(header_.gtv->processes.size()) +
+      " processes' memory counts into one series per GPU without adding them up");
+}
+
 Expected<Trace> TraceAssembler::finish(ReadStats* stats) {
   for (const auto& [id, stack] : open_begins_)
     for (std::size_t i = 0; i < stack.size(); ++i) skip("'B' events without an 'E'");
   for (std::size_t i = 0; i < flows_.size(); ++i) skip("'ac2g' flow events without a partner");
   for (std::size_t i = 0; i < backward_flows_.size(); ++i) skip("'fwdbwd' flow events without a partner");
+  for (std::size_t i = 0; i < dependency_flows_.size(); ++i) skip("'gtv_dependency' flow events without a partner");
   apply_names();
+  add_memory_counters();
   if (header_.gtv) apply_gtv(*header_.gtv);
+  drop_interleaved_memory_counters();
   if (header_.gtv && header_.gtv->has_processes) {
     for (const ProcessInfo& p : header_.gtv->processes) builder_.process(p.pid) = p;
   } else {

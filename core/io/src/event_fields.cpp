@@ -343,6 +343,10 @@ bool read_known_arg(const Key& key, od::value& v, RawArgs& a) {
     case 'g':
       if (key_is(key, kineto::kArgGrid))
         read_dim3(v, a.kernel.grid);
+      else if (key_is(key, kineto::kArgGraphId))
+        set_int(v, a.kernel.graph_id);
+      else if (key_is(key, kineto::kArgGraphNodeId))
+        set_int(v, a.kernel.graph_node_id);
       else if (key_is(key, "gtv_tid"))
         a.has_gtv_tid = number_token_as_int(v, a.gtv_tid);
       else if (key_is(key, "gtv_lane"))

@@ -12,7 +12,9 @@
 
 namespace gtv::io {
 
-inline constexpr int kGtvFormatVersion = 1;
+// 2: several processes' memory counts on one GPU are summed into one series when gtv merges their traces (1
+// interleaved each process's own count in one series); dependency flows; graph ids of kernels.
+inline constexpr int kGtvFormatVersion = 2;
 
 struct GtvLane {
   LaneKey key;

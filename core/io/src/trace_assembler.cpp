@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 
+#include "gtv/model/counter_names.h"
 #include "gtv/model/kineto_names.h"
+#include "number_text.h"
 
 namespace gtv::io {
 namespace {
@@ -178,6 +180,7 @@ Status TraceAssembler::add_event(const RawEvent& ev, const std::vector<CounterVa
     case 'I': {
       PendingEvent p;
       if (make_pending(ev, p)) commit(p);
+      if (ev.name == kineto::kMemoryEventName) add_memory_samples(ev);
       return ok_status();
     }
     case 'C':
@@ -224,6 +227,7 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
       cls.gpu ? gpu_lane_key(ev.args.has_device ? ev.args.device : pid, ev.args.has_stream ? ev.args.stream : lane_tid)
               : host_lane_key(pid, lane_tid);
   p.lane = key;
+  if (cls.kind == EventKind::Sync) add_kineto_wait(ev, key);
   p.event.start_ns = ev.ts_ns;
   p.event.duration_ns = instant ? 0 : ev.dur_ns;
   p.event.correlation_id = ev.args.correlation;
@@ -308,6 +312,8 @@ void TraceAssembler::add_metadata(const RawEvent& ev) {
 void TraceAssembler::add_counter(const RawEvent& ev, const std::vector<CounterValue>& counters) {
   const std::int64_t pid = resolve_id(ev.pid, true);
   const std::uint32_t end = ev.args.counter_first + ev.args.counter_count;
+  if (ev.args.counter_count == 1 && (ev.name == counters::kTorchAllocated || ev.name == counters::kTorchReserved))
+    memory_series_in_file_.insert({pid, ev.name == counters::kTorchReserved});
   for (std::uint32_t i = ev.args.counter_first; i < end && i < counters.size(); ++i) {
     if (ev.args.counter_count == 1) {
       builder_.add_counter_sample(pid, ev.name, {ev.ts_ns, counters[i].second});
@@ -319,10 +325,85 @@ void TraceAssembler::add_counter(const RawEvent& ev, const std::vector<CounterVa
   if (ev.args.counter_count == 0) skip("counter events without numeric args");
 }
 
+// A PyTorch memory event: the allocator's totals after one allocation or free on one device, kept as samples of
+// that device's "allocated by PyTorch" and "reserved by PyTorch" series (GPU memory under the GPU's index, CPU
+// memory under the process).
+void TraceAssembler::add_memory_samples(const RawEvent& ev) {
+  std::int64_t device_id = -1, device_type = -1, allocated = 0, reserved = 0;
+  bool has_allocated = false, has_reserved = false;
+  for_each_extra_arg(ev.args.extra, [&](std::string_view key, std::string_view value) {
+    if (key == kineto::kArgTotalAllocated) {
+      has_allocated = parse_scaled_decimal(value, 0, allocated);
+    } else if (key == kineto::kArgTotalReserved) {
+      has_reserved = parse_scaled_decimal(value, 0, reserved);
+    } else if (key == kineto::kArgDeviceId) {
+      if (!parse_scaled_decimal(value, 0, device_id)) device_id = -1;
+    } else if (key == kineto::kArgDeviceType) {
+      if (!parse_scaled_decimal(value, 0, device_type)) device_type = -1;
+    }
+  });
+  constexpr std::int64_t kCpuDeviceType = 0;  // c10::DeviceType::CPU
+  const bool on_cpu = device_id < 0 || device_type == kCpuDeviceType;
+  const std::int64_t pid = on_cpu ? resolve_id(ev.pid, true) : device_id;
+  if (has_allocated) memory_samples_.push_back({pid, false, {ev.ts_ns, static_cast<double>(allocated)}});
+  if (has_reserved) memory_samples_.push_back({pid, true, {ev.ts_ns, static_cast<double>(reserved)}});
+}
+
+void TraceAssembler::add_memory_counters() {
+  for (const MemorySample& m : memory_samples_) {
+    if (memory_series_in_file_.count({m.pid, m.reserved}) != 0) continue;
+    builder_.add_counter_sample(m.pid, m.reserved ? counters::kTorchReserved : counters::kTorchAllocated, m.sample);
+  }
+  memory_samples_.clear();
+}
+
+// A Kineto "cuda_sync" event as a wait hint (TraceBuilder::WaitHint has the rule). Kineto writes the waiting
+// stream (args.stream, the GPU's stream for a Stream Wait Event), the call's correlation id and, for the waits on
+// an event, the stream that event was recorded on and that cudaEventRecord's correlation id; -1 where unknown.
+// Without args.device it is not Kineto's (gtv writes its links as "gtv_dependency" flows instead).
+void TraceAssembler::add_kineto_wait(const RawEvent& ev, const LaneKey& sync_lane) {
+  if (ev.args.correlation == kNoCorrelation || !ev.args.has_device) return;
+  std::int64_t wait_on_stream = -1, record_correlation = -1;
+  for_each_extra_arg(ev.args.extra, [&](std::string_view key, std::string_view value) {
+    if (key == kineto::kArgWaitOnStream && !parse_scaled_decimal(value, 0, wait_on_stream)) wait_on_stream = -1;
+    if (key == kineto::kArgWaitOnEventRecordCorrelation && !parse_scaled_decimal(value, 0, record_correlation))
+      record_correlation = -1;
+  });
+  TraceBuilder::WaitHint w;
+  w.wait_correlation = ev.args.correlation;
+  w.waiter_lane = sync_lane;
+  w.waiter_ts_ns = ev.ts_ns;
+  const std::int64_t device = ev.args.device;
+  const std::int64_t stream = ev.args.has_stream ? ev.args.stream : -1;
+  w.source_device = device;
+  if (ev.name == kineto::kSyncEventSynchronize || ev.name == kineto::kSyncStreamWaitEvent) {
+    if (wait_on_stream < 0 || record_correlation <= 0) return;
+    w.source_stream = wait_on_stream;
+    w.source_before_correlation = static_cast<std::uint64_t>(record_correlation);
+    if (ev.name == kineto::kSyncStreamWaitEvent) {
+      if (stream < 0) return;
+      w.waiter = TraceBuilder::Waiter::StreamWork;
+      w.waiter_device = device;
+      w.waiter_stream = stream;
+    }
+  } else if (ev.name == kineto::kSyncStreamSynchronize || ev.name == kineto::kSyncContextSynchronize) {
+    if (ev.name == kineto::kSyncStreamSynchronize && stream < 0) return;
+    w.source_stream = ev.name == kineto::kSyncStreamSynchronize ? stream : -1;
+    w.source_before_correlation = ev.args.correlation;
+  } else {
+    return;
+  }
+  builder_.add_wait(w);
+}
+
 void TraceAssembler::add_flow(const RawEvent& ev) {
-  const bool backward = equals_lower(ev.cat, kineto::kFlowForwardToBackward);
-  if (!backward && !equals_lower(ev.cat, kineto::kFlowLaunchToGpu)) {
-    skip("flow events other than 'ac2g' and 'fwdbwd'");
+  FlowCategory category = FlowCategory::LaunchToGpu;
+  if (equals_lower(ev.cat, kineto::kFlowForwardToBackward)) {
+    category = FlowCategory::ForwardToBackward;
+  } else if (equals_lower(ev.cat, kineto::kFlowDependency)) {
+    category = FlowCategory::Dependency;
+  } else if (!equals_lower(ev.cat, kineto::kFlowLaunchToGpu)) {
+    skip("flow events other than 'ac2g', 'fwdbwd' and 'gtv_dependency'");
     return;
   }
   if (ev.id.type == IdToken::Type::None) {
@@ -330,9 +411,13 @@ void TraceAssembler::add_flow(const RawEvent& ev) {
     return;
   }
   const auto id = static_cast<std::uint64_t>(resolve_id(ev.id, false));
-  auto& open = backward ? backward_flows_ : flows_;
+  auto& open = category == FlowCategory::ForwardToBackward ? backward_flows_
+               : category == FlowCategory::Dependency      ? dependency_flows_
+                                                           : flows_;
   FlowPair& pair = open[id];
-  const FlowEnd end{resolve_id(ev.pid, true), resolve_id(ev.tid, false), ev.ts_ns};
+  const std::int8_t gpu_lane = ev.args.gtv_lane == "gpu" ? 1 : ev.args.gtv_lane == "host" ? 0 : -1;
+  const FlowEnd end{resolve_id(ev.pid, true), resolve_id(ev.tid, false), ev.ts_ns, gpu_lane};
+  if (ev.args.correlation != kNoCorrelation) pair.correlation = ev.args.correlation;
   if (ev.ph == "s") {
     pair.start = end;
     pair.has_start = true;
@@ -342,7 +427,7 @@ void TraceAssembler::add_flow(const RawEvent& ev) {
   }
   if (pair.has_start && pair.has_end) {
     pair.id = id;
-    pair.backward = backward;
+    pair.category = category;
     flow_pairs_.push_back(pair);
     open.erase(id);
   }

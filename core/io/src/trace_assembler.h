@@ -1,9 +1,11 @@
 #pragma once
 // Turns RawEvents into model events through TraceBuilder: chooses lanes from categories (Kineto conventions),
-// matches B/E pairs, collects metadata (M), counters (C) and "ac2g" flows, and at the end applies the file
-// header and the gtv section.
+// matches B/E pairs, collects metadata (M), counters (C), flows ("ac2g", "fwdbwd", "gtv_dependency") and the
+// waits of "cuda_sync" events, turns PyTorch's memory events into
+// counters, and at the end applies the file header and the gtv section.
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -52,14 +54,23 @@ class TraceAssembler {
   struct FlowEnd {
     std::int64_t pid = 0, tid = 0;
     TimeNs ts_ns = 0;
+    std::int8_t gpu_lane = -1;  // args.gtv_lane of the flow event: 1 "gpu", 0 "host", -1 not said
   };
+  enum class FlowCategory : std::uint8_t { LaunchToGpu, ForwardToBackward, Dependency };  // ac2g, fwdbwd, gtv's
   struct FlowPair {
     std::uint64_t id = 0;
+    std::uint64_t correlation = kNoCorrelation;  // args.correlation of either end (the wait call of a dependency)
     bool has_start = false, has_end = false;
-    bool backward = false;  // a "fwdbwd" pair (forward op -> backward op), else "ac2g"
+    FlowCategory category = FlowCategory::LaunchToGpu;
     FlowEnd start, end;
   };
   using PidTid = std::pair<std::int64_t, std::int64_t>;
+  // One PyTorch memory event's allocator total, kept until finish().
+  struct MemorySample {
+    std::int64_t pid = 0;   // the GPU's index, or the process for CPU memory
+    bool reserved = false;  // "Total Reserved", else "Total Allocated"
+    CounterSample sample;
+  };
 
   Status add_event(const RawEvent& ev, const std::vector<CounterValue>& counters, std::uint64_t base_offset);
   Status error(const RawEvent& ev, std::uint64_t base_offset, const std::string& what) const;
@@ -71,6 +82,10 @@ class TraceAssembler {
   void add_metadata(const RawEvent& ev);
   void add_counter(const RawEvent& ev, const std::vector<CounterValue>& counters);
   void add_flow(const RawEvent& ev);
+  void add_kineto_wait(const RawEvent& ev, const LaneKey& sync_lane);
+  void add_memory_samples(const RawEvent& ev);
+  void add_memory_counters();
+  void drop_interleaved_memory_counters();
   void skip(std::string_view reason);
   void size_storage(std::uint64_t bytes_read);
 
@@ -93,8 +108,13 @@ class TraceAssembler {
   std::map<PidTid, std::int64_t> thread_sort_;
   std::map<std::int64_t, ProcessInfo> processes_;
   std::unordered_map<std::uint64_t, FlowPair> flows_;
-  std::unordered_map<std::uint64_t, FlowPair> backward_flows_;  // "fwdbwd" ids are numbered apart from "ac2g"
+  std::unordered_map<std::uint64_t, FlowPair> backward_flows_;    // "fwdbwd" ids are numbered apart from "ac2g"
+  std::unordered_map<std::uint64_t, FlowPair> dependency_flows_;  // and "gtv_dependency" ids apart from both
   std::vector<FlowPair> flow_pairs_;
+  std::vector<MemorySample> memory_samples_;
+  // (pid, reserved) of the memory series the file holds as counter events: a file gtv wrote has both the memory
+  // events and the series made from them, which must not be made twice.
+  std::set<std::pair<std::int64_t, bool>> memory_series_in_file_;
   std::map<std::string, std::int64_t> skipped_;
   std::vector<EventArg> extra_args_;  // scratch for one event's extra args
   // Arg sets seen (by their encoded text), so that events with the same args share one set: most GPU events and

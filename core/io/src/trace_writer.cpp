@@ -122,6 +122,10 @@ void TraceWriter::kernel_args(const KernelDetail& k) {
   out_.key(kineto::kArgSharedMemory).num(k.shared_memory_bytes);
   out_.key(kineto::kArgBlocksPerSm).scaled(k.blocks_per_sm_x100, 2);
   if (k.occupancy_pct != -1) out_.key(kineto::kArgOccupancy).num(k.occupancy_pct);
+  if (k.launched_by_graph()) {
+    out_.key(kineto::kArgGraphId).num(static_cast<std::int64_t>(k.graph_id));
+    out_.key(kineto::kArgGraphNodeId).num(static_cast<std::int64_t>(k.graph_node_id));
+  }
 }
 
 void TraceWriter::memcpy_args(const MemcpyDetail& m, const Event& e) {
@@ -158,25 +162,41 @@ void TraceWriter::counter_events() {
   }
 }
 
-void TraceWriter::flow_end(char phase, const Flow& flow, EventRef ref) {
+// One end of a flow, bound to the event that starts at its time (Perfetto binds an 's' to the slice enclosing it,
+// an 'f' with "bp":"e" too). Dependencies have ids of their own (1, 2, ... in Trace::dependencies() order: a wait
+// has one link, but a correlation id may be unknown), their wait call's correlation id in args.correlation and
+// each end's lane kind in args.gtv_lane (a host lane and a GPU lane may share pid and tid).
+void TraceWriter::flow_end(char phase, const Flow& flow, EventRef ref, std::uint64_t id) {
   const Lane& lane = t_.lanes()[ref.lane];
   const LaneLayout& layout = layout_.lanes[ref.lane];
   begin_event(phase == 's' ? "s" : "f");
-  out_.key("id").num(static_cast<std::int64_t>(flow.correlation_id));
+  out_.key("id").num(static_cast<std::int64_t>(id));
   out_.key("pid").num(lane.key.pid).key("tid").num(layout.track_tids[layout.track[ref.index]]);
-  const std::string_view category =
-      flow.kind == FlowKind::ForwardToBackward ? kineto::kFlowForwardToBackward : kineto::kFlowLaunchToGpu;
+  const std::string_view category = flow.kind == FlowKind::ForwardToBackward ? kineto::kFlowForwardToBackward
+                                    : flow.kind == FlowKind::Dependency      ? kineto::kFlowDependency
+                                                                             : kineto::kFlowLaunchToGpu;
   out_.key("ts").us(t_.event(ref).start_ns).key("cat").str(category).key("name").str(category);
   if (phase == 'f') out_.key("bp").str("e");
+  if (flow.kind == FlowKind::Dependency) {
+    out_.key("args").open('{');
+    if (flow.correlation_id != kNoCorrelation)
+      out_.key(kineto::kArgCorrelation).num(static_cast<std::int64_t>(flow.correlation_id));
+    out_.key("gtv_lane").str(lane.is_gpu() ? "gpu" : "host").close('}');
+  }
   out_.close('}');
 }
 
 void TraceWriter::flow_events() {
   for (const auto* flows : {&t_.flows(), &t_.backward_links()}) {
     for (const Flow& f : *flows) {
-      flow_end('s', f, f.from);
-      flow_end('f', f, f.to);
+      flow_end('s', f, f.from, f.correlation_id);
+      flow_end('f', f, f.to, f.correlation_id);
     }
+  }
+  for (std::size_t i = 0; i < t_.dependencies().size(); ++i) {
+    const Flow& f = t_.dependencies()[i];
+    flow_end('s', f, f.from, i + 1);
+    flow_end('f', f, f.to, i + 1);
   }
 }
 

@@ -30,7 +30,7 @@ class TraceWriter {
   void range_events();
   void counter_events();
   void flow_events();
-  void flow_end(char phase, const Flow& flow, EventRef ref);
+  void flow_end(char phase, const Flow& flow, EventRef ref, std::uint64_t id);
   void begin_event(std::string_view ph);
 
   const Trace& t_;

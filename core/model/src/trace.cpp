@@ -35,11 +35,31 @@ std::optional<Flow> Trace::flow_of(EventRef ref) const {
   return search(flow_by_to_, [](const Flow& flow) { return flow.to; });
 }
 
+std::vector<Flow> Trace::flows_from(EventRef ref) const {
+  std::vector<Flow> out;
+  auto it = std::lower_bound(flow_by_from_.begin(), flow_by_from_.end(), ref,
+                             [&](std::uint32_t f, EventRef r) { return ref_less(flows_[f].from, r); });
+  for (; it != flow_by_from_.end() && flows_[*it].from == ref; ++it) out.push_back(flows_[*it]);
+  return out;
+}
+
 std::optional<Flow> Trace::backward_link_of(EventRef ref) const {
   // Linear: one link per autograd op at most, searched once per selection.
   for (const Flow& link : backward_links_)
     if (link.from == ref || link.to == ref) return link;
   return std::nullopt;
+}
+
+std::vector<Flow> Trace::dependencies_of(EventRef ref) const {
+  std::vector<Flow> out;
+  auto collect = [&](const std::vector<std::uint32_t>& order, auto endpoint) {
+    auto it = std::lower_bound(order.begin(), order.end(), ref,
+                               [&](std::uint32_t d, EventRef r) { return ref_less(endpoint(dependencies_[d]), r); });
+    for (; it != order.end() && endpoint(dependencies_[*it]) == ref; ++it) out.push_back(dependencies_[*it]);
+  };
+  collect(dependency_by_from_, [](const Flow& link) { return link.from; });
+  collect(dependency_by_to_, [](const Flow& link) { return link.to; });
+  return out;
 }
 
 const DeviceInfo* Trace::device(std::int32_t index) const {

@@ -5,6 +5,7 @@
 #include <new>
 #include <numeric>
 
+#include "dependency_join.h"
 #include "flow_join.h"
 
 namespace gtv {
@@ -154,9 +155,24 @@ void TraceBuilder::add_counter_sample(std::int64_t pid, std::string_view name, C
   trace_.counters_[it->second].samples.push_back(sample);
 }
 
+std::size_t TraceBuilder::remove_counter_series(std::string_view name) {
+  std::vector<CounterSeries>& all = trace_.counters_;
+  const std::size_t before = all.size();
+  all.erase(std::remove_if(all.begin(), all.end(), [&](const CounterSeries& s) { return s.name == name; }), all.end());
+  if (all.size() == before) return 0;
+  counter_index_.clear();
+  for (std::size_t i = 0; i < all.size(); ++i) counter_index_.emplace(std::make_pair(all[i].pid, all[i].name), i);
+  return before - all.size();
+}
+
 void TraceBuilder::add_backward_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane,
                                      TimeNs to_ts_ns) {
   backward_hints_.push_back({id, from_lane, from_ts_ns, to_lane, to_ts_ns});
+}
+
+void TraceBuilder::add_dependency_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane,
+                                       TimeNs to_ts_ns) {
+  dependency_hints_.push_back({id, from_lane, from_ts_ns, to_lane, to_ts_ns});
 }
 
 void TraceBuilder::add_flow_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane,
@@ -212,7 +228,7 @@ void TraceBuilder::sort_lanes() {
     sorted.push_back(std::move(trace_.lanes_[order[i]]));
   }
   trace_.lanes_ = std::move(sorted);
-  for (auto* hints : {&flow_hints_, &backward_hints_}) {
+  for (auto* hints : {&flow_hints_, &backward_hints_, &dependency_hints_}) {
     for (auto& hint : *hints) {
       hint.from_lane = new_index[hint.from_lane];
       hint.to_lane = new_index[hint.to_lane];
@@ -225,6 +241,9 @@ void TraceBuilder::join_flows() {
   trace_.flow_by_from_ = flow_join::order_by_from(trace_.lanes_, trace_.flows_);
   trace_.flow_by_to_ = flow_join::order_by_to(trace_.lanes_, trace_.flows_);
   trace_.backward_links_ = flow_join::join_hints(trace_.lanes_, backward_hints_, FlowKind::ForwardToBackward);
+  trace_.dependencies_ = dependency_join::join(trace_.lanes_, dependency_hints_, wait_hints_);
+  trace_.dependency_by_from_ = flow_join::order_by_from(trace_.lanes_, trace_.dependencies_);
+  trace_.dependency_by_to_ = flow_join::order_by_to(trace_.lanes_, trace_.dependencies_);
 }
 
 void TraceBuilder::compute_extent() {

@@ -53,6 +53,24 @@ TEST(CuptiConversion, KernelFieldsAndDemangledName) {
   EXPECT_EQ(r.detail, expected);
 }
 
+// A kernel run by a CUDA graph launch names its graph and node; its correlation id is the cudaGraphLaunch's.
+TEST(CuptiConversion, GraphKernelKeepsItsGraphAndNodeIds) {
+  KernelActivity k = make_kernel();
+  k.graphId = 3;
+  k.graphNodeId = 0x1'0000'0011ull;  // node ids are 64-bit
+  k.correlationId = 977;
+  const KernelRecord r = to_kernel_record(k, 132);
+  EXPECT_EQ(r.detail.graph_id, 3u);
+  EXPECT_EQ(r.detail.graph_node_id, 0x1'0000'0011ull);
+  EXPECT_TRUE(r.detail.launched_by_graph());
+  EXPECT_EQ(r.correlation_id, 977u);
+  // A kernel launched on its own: CUPTI reports 0 for both.
+  const KernelRecord plain = to_kernel_record(make_kernel(), 132);
+  EXPECT_EQ(plain.detail.graph_id, 0u);
+  EXPECT_EQ(plain.detail.graph_node_id, 0u);
+  EXPECT_FALSE(plain.detail.launched_by_graph());
+}
+
 TEST(CuptiConversion, KernelWithoutSmCountOrValidStreamOrMangledName) {
   KernelActivity k = make_kernel();
   k.streamId = CUPTI_INVALID_STREAM_ID;
@@ -178,6 +196,47 @@ TEST(CuptiConversion, SynchronizationTypes) {
   EXPECT_EQ(sync_kind_from_cupti(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE),
             SyncKind::ContextSynchronize);
   EXPECT_EQ(sync_kind_from_cupti(12345), SyncKind::Unknown);
+  EXPECT_EQ(r.cuda_event, kUnknownCudaEvent);  // a stream synchronize waits on no event (the id 0 is not read)
+  EXPECT_EQ(r.event_sync_id, kNoEventSyncId);
+  s.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE;
+  s.cudaEventId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+  s.cudaEventSyncId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+  EXPECT_EQ(to_sync_record(s).cuda_event, kUnknownCudaEvent);
+  EXPECT_EQ(to_sync_record(s).event_sync_id, kNoEventSyncId);
+}
+
+TEST(CuptiConversion, EventWaitsAndEventRecordsCarryTheEventAndItsSyncId) {
+  SyncActivity wait{};
+  wait.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+  wait.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT;
+  wait.start = kT0 + 100;
+  wait.end = kT0 + 110;
+  wait.correlationId = 12;
+  wait.streamId = 22;
+  wait.cudaEventId = 5;
+  wait.cudaEventSyncId = 77;
+  const SyncRecord w = to_sync_record(wait);
+  EXPECT_EQ(w.kind, SyncKind::StreamWaitEvent);
+  EXPECT_EQ(w.stream, 22);
+  EXPECT_EQ(w.cuda_event, 5);
+  EXPECT_EQ(w.event_sync_id, 77u);
+  CudaEventActivity record{};
+  record.kind = CUPTI_ACTIVITY_KIND_CUDA_EVENT;
+  record.correlationId = 11;
+  record.contextId = 1;
+  record.streamId = 7;
+  record.eventId = 5;
+  record.deviceId = 1;
+  record.cudaEventSyncId = 77;
+  const CudaEventRecord e = to_event_record(record);
+  EXPECT_EQ(e.correlation_id, 11u);
+  EXPECT_EQ(e.context_id, 1u);
+  EXPECT_EQ(e.stream, 7);
+  EXPECT_EQ(e.cuda_event, 5);
+  EXPECT_EQ(e.device, 1);
+  EXPECT_EQ(e.event_sync_id, 77u);
+  record.cudaEventSyncId = ~std::uint64_t{0};
+  EXPECT_EQ(to_event_record(record).event_sync_id, kNoEventSyncId);
 }
 
 TEST(CuptiConversion, CopyAndMemoryKindTables) {

@@ -30,6 +30,8 @@ std::size_t record_size(CUpti_ActivityKind kind) {
       return sizeof(CUpti_ActivityAPI);
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
       return sizeof(SyncActivity);
+    case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
+      return sizeof(CudaEventActivity);
     case CUPTI_ACTIVITY_KIND_OVERHEAD:
       return sizeof(OverheadActivity);
     case CUPTI_ACTIVITY_KIND_MARKER:
@@ -80,12 +82,13 @@ struct CountingSink : ActivitySink {
   std::vector<ApiCallRecord> apis;
   std::vector<MarkerRecord> markers;
   std::vector<std::string> notes;
-  int memcpys = 0, memsets = 0, syncs = 0, overheads = 0, devices = 0, contexts = 0, memory = 0;
+  int memcpys = 0, memsets = 0, syncs = 0, event_records = 0, overheads = 0, devices = 0, contexts = 0, memory = 0;
   void on_kernel(const KernelRecord& r) override { kernels.push_back(r); }
   void on_memcpy(const MemcpyRecord&) override { ++memcpys; }
   void on_memset(const MemsetRecord&) override { ++memsets; }
   void on_api_call(const ApiCallRecord& r) override { apis.push_back(r); }
   void on_sync(const SyncRecord&) override { ++syncs; }
+  void on_event_record(const CudaEventRecord&) override { ++event_records; }
   void on_overhead(const OverheadRecord&) override { ++overheads; }
   void on_marker(const MarkerRecord& r) override { markers.push_back(r); }
   void on_device(const DeviceRecord&) override { ++devices; }
@@ -207,6 +210,36 @@ TEST(CuptiDispatch, DevicesKnownFromTheDriverServeKernelsToo) {
   EXPECT_EQ(sink.kernels[0].detail.blocks_per_sm_x100, 400);  // 264 blocks on 66 SMs
 }
 
+// One cudaGraphLaunch and the kernels of its graph, as CUPTI delivers them: every kernel carries the launch's
+// correlation id and its graph and node ids; in the trace the launch has a flow to each of them.
+TEST(CuptiDispatch, GraphLaunchJoinsEveryKernelOfItsGraph) {
+  TraceRecorder recorder(static_cast<UnixNs>(kT0));
+  ActivityDispatcher dispatcher(recorder, fake_namer);
+  SyntheticBuffer b;
+  b.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, 50, kT0 + 100));
+  for (std::uint32_t node = 1; node <= 3; ++node) {
+    KernelActivity k = kernel(0, 7, 50, kT0 + node * 2'000);
+    k.graphId = 4;
+    k.graphNodeId = node;
+    b.add(k);
+  }
+  EXPECT_EQ(dispatcher.handle_buffer(b.data(), b.size(), synthetic_next), 4u);
+  Expected<Trace> trace = recorder.finish();
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->flows().size(), 3u);
+  const EventRef launch = trace->flows().front().from;
+  EXPECT_EQ(trace->name(trace->event(launch)),
+            "runtime#" + std::to_string(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000));
+  const std::vector<Flow> launched = trace->flows_from(launch);
+  ASSERT_EQ(launched.size(), 3u);
+  for (std::size_t i = 0; i < launched.size(); ++i) {
+    const KernelDetail* k = trace->kernel_detail(trace->event(launched[i].to));
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->graph_id, 4u);
+    EXPECT_EQ(k->graph_node_id, i + 1);
+  }
+}
+
 TEST(CuptiDispatch, BuffersCompletingOnSeveralThreadsAtOnceLoseNothing) {
   TraceRecorder recorder(static_cast<UnixNs>(kT0));
   ActivityDispatcher dispatcher(recorder, fake_namer);
@@ -253,6 +286,9 @@ SyntheticBuffer all_other_kinds_buffer() {
   SyncActivity sync{};
   sync.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
   b.add(sync);
+  CudaEventActivity event_record{};
+  event_record.kind = CUPTI_ACTIVITY_KIND_CUDA_EVENT;
+  b.add(event_record);
   OverheadActivity overhead{};
   overhead.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
   b.add(overhead);
@@ -270,10 +306,11 @@ TEST(CuptiDispatch, OneSwitchCoversEveryEnabledKind) {
   CountingSink sink;
   ActivityDispatcher dispatcher(sink, fake_namer);
   SyntheticBuffer b = all_other_kinds_buffer();
-  EXPECT_EQ(dispatcher.handle_buffer(b.data(), b.size(), synthetic_next), 6u);
+  EXPECT_EQ(dispatcher.handle_buffer(b.data(), b.size(), synthetic_next), 7u);
   EXPECT_EQ(sink.memcpys, 1);
   EXPECT_EQ(sink.memsets, 1);
   EXPECT_EQ(sink.syncs, 1);
+  EXPECT_EQ(sink.event_records, 1);
   EXPECT_EQ(sink.overheads, 1);
   EXPECT_EQ(sink.contexts, 1);
   EXPECT_EQ(sink.memory, 1);
@@ -303,6 +340,67 @@ TEST(CuptiDispatch, BuffersIntoATraceJoinLaunchesToKernels) {
   EXPECT_EQ(trace->lane(*host_lane).events[0].start_ns, 100);
 }
 
+SyncActivity sync_activity(CUpti_ActivitySynchronizationType type, std::uint32_t stream, std::uint32_t corr,
+                           std::uint64_t start) {
+  SyncActivity s{};
+  s.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+  s.type = type;
+  s.start = start;
+  s.end = start + 100;
+  s.correlationId = corr;
+  s.streamId = stream;
+  s.cudaEventId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+  s.cudaEventSyncId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+  return s;
+}
+
+// cudaEventRecord(e, stream 7) after a kernel on stream 7; cudaStreamWaitEvent(stream 22, e) and then a kernel on
+// stream 22; cudaEventSynchronize(e) on the host. CUPTI ties the waits to the record by its cudaEventSyncId.
+TEST(CuptiDispatch, EventRecordsAndSynchronizationsBecomeDependencyLinks) {
+  TraceRecorder recorder(static_cast<UnixNs>(kT0));
+  ActivityDispatcher dispatcher(recorder, fake_namer);
+  SyntheticBuffer gpu;
+  gpu.add(kernel(0, 7, 1, kT0 + 1'000));   // the work the event marks (ends at 2'000)
+  gpu.add(kernel(0, 22, 4, kT0 + 2'100));  // the first work on stream 22 after the wait
+  SyntheticBuffer host;
+  host.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 1, kT0 + 100));
+  CudaEventActivity record{};
+  record.kind = CUPTI_ACTIVITY_KIND_CUDA_EVENT;
+  record.correlationId = 2;
+  record.streamId = 7;
+  record.eventId = 3;
+  record.cudaEventSyncId = 1'001;
+  host.add(record);
+  host.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, 147, 3, kT0 + 700));  // cudaStreamWaitEvent
+  SyncActivity wait = sync_activity(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT, 22, 3, kT0 + 710);
+  wait.cudaEventId = 3;
+  wait.cudaEventSyncId = 1'001;
+  host.add(wait);
+  host.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 4, kT0 + 900));
+  host.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, 130, 5, kT0 + 1'100));  // cudaEventSynchronize
+  SyncActivity host_wait = sync_activity(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE,
+                                         CUPTI_SYNCHRONIZATION_INVALID_VALUE, 5, kT0 + 1'110);
+  host_wait.cudaEventId = 3;
+  host_wait.cudaEventSyncId = 1'001;
+  host.add(host_wait);
+  (void)dispatcher.handle_buffer(host.data(), host.size(), synthetic_next);
+  (void)dispatcher.handle_buffer(gpu.data(), gpu.size(), synthetic_next);
+  Expected<Trace> trace = recorder.finish();
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->dependencies().size(), 2u);
+  const Flow& stream_wait = trace->dependencies()[0];
+  EXPECT_EQ(trace->event(stream_wait.from).correlation_id, 1u);
+  EXPECT_EQ(trace->lane(stream_wait.from.lane).stream(), 7);
+  EXPECT_EQ(trace->event(stream_wait.to).correlation_id, 4u);
+  EXPECT_EQ(trace->lane(stream_wait.to.lane).stream(), 22);
+  const Flow& host_sync = trace->dependencies()[1];
+  EXPECT_EQ(host_sync.from, stream_wait.from);
+  EXPECT_EQ(trace->event(host_sync.to).kind, EventKind::Sync);
+  EXPECT_EQ(trace->name(trace->event(host_sync.to)), "Event Sync");
+  EXPECT_EQ(trace->event(host_sync.to).start_ns, 1'110);
+  EXPECT_EQ(trace->flows().size(), 2u);  // the two launches, apart from the dependencies
+}
+
 }  // namespace
 }  // namespace gtv::collect::cupti
 
@@ -324,10 +422,11 @@ TEST(CuptiDispatch, CuptisOwnIteratorAndNamesWalkTheSameBuffer) {
   EXPECT_EQ(sink.kernels[0].name, "gemm");
   EXPECT_EQ(sink.kernels[0].correlation_id, 1u);
   SyntheticBuffer others = all_other_kinds_buffer();
-  EXPECT_EQ(dispatcher.handle_buffer(others.data(), others.size(), cuptiActivityGetNextRecord), 6u);
+  EXPECT_EQ(dispatcher.handle_buffer(others.data(), others.size(), cuptiActivityGetNextRecord), 7u);
   EXPECT_EQ(sink.memcpys, 2);  // one in each buffer
   EXPECT_EQ(sink.memsets, 1);
   EXPECT_EQ(sink.syncs, 1);
+  EXPECT_EQ(sink.event_records, 1);
   EXPECT_EQ(sink.overheads, 1);
   EXPECT_EQ(sink.contexts, 1);
   EXPECT_EQ(sink.memory, 1);

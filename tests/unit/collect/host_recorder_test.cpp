@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <fstream>
 #include <future>
 #include <latch>
@@ -100,6 +101,42 @@ TEST(HostRecorder, RecordRangeUsesTheGivenTimes) {
   Trace trace = finish_ok(trace_recorder);
   ASSERT_EQ(trace.ranges().size(), 1u);
   EXPECT_EQ(trace.ranges()[0], (Range{"warm-up", RangeKind::WarmUp, 100, 900, current_pid(), current_tid(), 0}));
+}
+
+// The hook samples counters at the very instants ranges begin and end (here a counter of how often it ran).
+TEST(HostRecorder, TheBoundaryHookRunsAtEveryScopeStartAndEnd) {
+  TraceRecorder trace_recorder(kOrigin);
+  HostRecorder host(trace_recorder, false);
+  std::vector<UnixNs> calls;
+  host.set_range_boundary_hook([&](UnixNs time_ns) {
+    calls.push_back(time_ns);
+    trace_recorder.add_counter_sample(0, "boundaries", time_ns, static_cast<double>(calls.size()));
+  });
+  {
+    auto outer = host.scope("timed loop", RangeKind::Phase);
+    auto inner = host.scope("iteration 0", RangeKind::Iteration);
+  }
+  host.record_range("measured elsewhere", RangeKind::User, kOrigin + 1, kOrigin + 2);  // past times: no sample
+  host.set_range_boundary_hook({});
+  { auto after = host.scope("after the hook", RangeKind::Phase); }
+  Trace trace = finish_ok(trace_recorder);
+  ASSERT_EQ(calls.size(), 4u);
+  ASSERT_EQ(trace.counters().size(), 1u);
+  const CounterSeries& series = trace.counters()[0];
+  EXPECT_EQ(series.pid, 0);
+  ASSERT_EQ(series.samples.size(), 4u);
+  std::vector<TimeNs> boundaries;
+  for (const Range& r : trace.ranges()) {
+    if (r.name == "timed loop" || r.name == "iteration 0") {
+      boundaries.push_back(r.start_ns);
+      boundaries.push_back(r.end_ns);
+    }
+  }
+  std::sort(boundaries.begin(), boundaries.end());
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(series.samples[i].time_ns, calls[i] - kOrigin);  // relative to the recorder's origin
+    EXPECT_EQ(series.samples[i].time_ns, boundaries[i]);
+  }
 }
 
 TEST(HostRecorder, HostEventsGoToTheThreadLane) {

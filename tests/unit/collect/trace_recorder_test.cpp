@@ -150,6 +150,99 @@ TEST(TraceRecorder, SyncWithoutItsApiCallGoesOnTheUnknownThreadLaneWithANote) {
   EXPECT_TRUE(has_note_containing(trace, "1 synchronization records had no matching API call"));
 }
 
+SyncRecord sync_record(SyncKind kind, UnixNs start, UnixNs end, std::int64_t stream, std::uint64_t corr) {
+  SyncRecord s;
+  s.kind = kind;
+  s.start_ns = start;
+  s.end_ns = end;
+  s.stream = stream;
+  s.correlation_id = corr;
+  return s;
+}
+
+CudaEventRecord event_record(std::int64_t cuda_event, std::int32_t device, std::int64_t stream, std::uint64_t corr) {
+  CudaEventRecord r;
+  r.cuda_event = cuda_event;
+  r.device = device;
+  r.stream = stream;
+  r.correlation_id = corr;
+  return r;
+}
+
+std::string_view name_at(const Trace& trace, EventRef ref) { return trace.name(trace.event(ref)); }
+
+TEST(TraceRecorder, EventWaitsLinkTheWorkBeforeTheRecordToTheWaitingStreamAndTheSyncEvent) {
+  TraceRecorder recorder(kOrigin);
+  KernelRecord producer = kernel(kOrigin + 100, kOrigin + 400, 0, 7, 1);
+  producer.name = "producer";
+  recorder.on_kernel(producer);
+  KernelRecord consumer = kernel(kOrigin + 400, kOrigin + 500, 0, 22, 5);
+  consumer.name = "consumer";
+  recorder.on_kernel(consumer);
+  KernelRecord later = kernel(kOrigin + 500, kOrigin + 900, 0, 9, 7);
+  later.name = "recorded later";
+  recorder.on_kernel(later);
+  recorder.on_event_record(event_record(3, 0, 7, 2));  // cudaEventRecord(event 3, stream 7), after the producer
+  recorder.on_event_record(event_record(3, 0, 9, 8));  // the same event recorded again, after both waits
+  recorder.on_api_call(api("cudaStreamWaitEvent", kOrigin + 300, kOrigin + 310, 43, 4));
+  SyncRecord wait = sync_record(SyncKind::StreamWaitEvent, kOrigin + 301, kOrigin + 309, 22, 4);
+  wait.cuda_event = 3;
+  recorder.on_sync(wait);
+  recorder.on_api_call(api("cudaEventSynchronize", kOrigin + 320, kOrigin + 420, 43, 6));
+  SyncRecord host_wait = sync_record(SyncKind::EventSynchronize, kOrigin + 321, kOrigin + 419, kUnknownStream, 6);
+  host_wait.cuda_event = 3;
+  recorder.on_sync(host_wait);
+  const Trace trace = finish_ok(recorder);
+  ASSERT_EQ(trace.dependencies().size(), 2u);
+  const Flow& stream_wait = trace.dependencies()[0];
+  EXPECT_EQ(stream_wait.kind, FlowKind::Dependency);
+  EXPECT_EQ(stream_wait.correlation_id, 4u);
+  EXPECT_EQ(name_at(trace, stream_wait.from), "producer");
+  EXPECT_EQ(name_at(trace, stream_wait.to), "consumer");
+  const Flow& event_sync = trace.dependencies()[1];
+  EXPECT_EQ(name_at(trace, event_sync.from), "producer");
+  EXPECT_EQ(trace.event(event_sync.to).kind, EventKind::Sync);
+  EXPECT_EQ(name_at(trace, event_sync.to), "Event Sync");
+  EXPECT_EQ(trace.event(event_sync.to).start_ns, 321);
+  EXPECT_TRUE(trace.flows().empty());  // no launch flow among them
+}
+
+TEST(TraceRecorder, StreamAndDeviceSynchronizeLinkTheLastWorkBeforeTheCall) {
+  TraceRecorder recorder(kOrigin);
+  ContextRecord context;
+  context.context_id = 4;
+  context.device = 1;
+  context.null_stream = 7;
+  recorder.on_context(context);
+  KernelRecord short_one = kernel(kOrigin + 0, kOrigin + 100, 1, 7, 1);
+  short_one.name = "stream 7";
+  recorder.on_kernel(short_one);
+  KernelRecord long_one = kernel(kOrigin + 0, kOrigin + 800, 1, 13, 2);
+  long_one.name = "stream 13, ends last";
+  recorder.on_kernel(long_one);
+  KernelRecord other_device = kernel(kOrigin + 0, kOrigin + 5'000, 0, 9, 3);
+  other_device.name = "device 0";
+  recorder.on_kernel(other_device);
+  recorder.on_api_call(api("cudaStreamSynchronize", kOrigin + 50, kOrigin + 110, 43, 10));
+  recorder.on_sync(sync_record(SyncKind::StreamSynchronize, kOrigin + 51, kOrigin + 109, 7, 10));
+  recorder.on_api_call(api("cudaDeviceSynchronize", kOrigin + 200, kOrigin + 810, 43, 11));
+  SyncRecord device_sync = sync_record(SyncKind::ContextSynchronize, kOrigin + 201, kOrigin + 809, kUnknownStream, 11);
+  device_sync.context_id = 4;  // device 1, known from the CONTEXT record
+  recorder.on_sync(device_sync);
+  SyncRecord unknown_context = device_sync;  // a context never described: which device is unknown, so no link
+  unknown_context.context_id = 5;
+  unknown_context.correlation_id = 12;
+  unknown_context.start_ns = kOrigin + 900;
+  unknown_context.end_ns = kOrigin + 901;
+  recorder.on_sync(unknown_context);
+  const Trace trace = finish_ok(recorder);
+  ASSERT_EQ(trace.dependencies().size(), 2u);
+  EXPECT_EQ(name_at(trace, trace.dependencies()[0].from), "stream 7");
+  EXPECT_EQ(name_at(trace, trace.dependencies()[0].to), "Stream Sync");
+  EXPECT_EQ(name_at(trace, trace.dependencies()[1].from), "stream 13, ends last");
+  EXPECT_EQ(name_at(trace, trace.dependencies()[1].to), "Context Sync");
+}
+
 TEST(TraceRecorder, RecordsWithoutTimesAreLeftOutAndReversedOnesClampedWithNotes) {
   TraceRecorder recorder(kOrigin);
   recorder.on_api_call(api("cudaMalloc", 0, 0, 43, 1));

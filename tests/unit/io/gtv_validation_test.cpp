@@ -56,3 +56,51 @@ TEST(GtvValidation, MeasurementsWithANegativeIntervalOrTimeAreSkippedWithANote) 
 }
 
 }  // namespace gtv::io
+
+namespace gtv::io {
+namespace {
+
+// Two processes' traces merged, with device memory counter samples on GPU 0 and a pinned host series.
+Expected<Trace> read_merged(int format_version) {
+  const std::string gtv = R"j({"gtv": {"format_version": )j" + std::to_string(format_version) +
+                          R"j(, "processes": [{"pid": 10, "name": "worker 0"}, {"pid": 11, "name": "worker 1"}]},)j";
+  return read_trace_from_memory(
+      gtv + R"j( "traceEvents": [)j"
+            R"j({"ph": "X", "name": "a", "pid": 10, "tid": 1, "ts": 1, "dur": 2},)j"
+            R"j({"ph": "C", "name": "device memory allocated since start (bytes)", "pid": 0, "ts": 1,)j"
+            R"j( "args": {"value": 4000}},)j"
+            R"j({"ph": "C", "name": "device memory allocated since start (bytes)", "pid": 0, "ts": 2,)j"
+            R"j( "args": {"value": 10}},)j"
+            R"j({"ph": "C", "name": "pinned host memory allocated since start (bytes)", "pid": 10, "ts": 2,)j"
+            R"j( "args": {"value": 64}}]})j",
+      "merged.json");
+}
+
+bool has_series(const Trace& t, std::string_view name) {
+  for (const CounterSeries& s : t.counters())
+    if (s.name == name) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(GtvValidation, FormatOneMergedDeviceMemoryCountersAreLeftOutWithANote) {
+  Expected<Trace> t = read_merged(1);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_FALSE(has_series(*t, "device memory allocated since start (bytes)"));
+  EXPECT_TRUE(has_series(*t, "pinned host memory allocated since start (bytes)"));
+  bool noted = false;
+  for (const std::string& n : t->metadata().notes)
+    noted = noted || n.find("left out the counter \"device memory allocated since start (bytes)\" of 1 GPU") !=
+                         std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(GtvValidation, FormatTwoMergedDeviceMemoryCountersAreKept) {
+  Expected<Trace> t = read_merged(2);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_TRUE(has_series(*t, "device memory allocated since start (bytes)"));
+  EXPECT_TRUE(t->metadata().notes.empty());
+}
+
+}  // namespace gtv::io

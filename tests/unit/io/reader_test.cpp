@@ -119,6 +119,44 @@ TEST(Reader, ARankOutsideItsWorldIsIgnored) {
   EXPECT_EQ(t->metadata().distributed.rank, -1);
 }
 
+// pytorch_memory_events.json: PyTorch's "[memory]" instants (profile_memory=True), four on GPU 0 and one on the
+// CPU ("Device Id" -1); each carries the allocator's totals after it.
+TEST(Reader, PyTorchMemoryEventsBecomeCounterSeriesPerDevice) {
+  Expected<Trace> t = read_trace(edge("pytorch_memory_events.json"));
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  auto series = [&](std::int64_t pid, std::string_view name) -> std::vector<CounterSample> {
+    for (const CounterSeries& s : t->counters())
+      if (s.pid == pid && s.name == name) return s.samples;
+    ADD_FAILURE() << "no series " << name << " for pid " << pid;
+    return {};
+  };
+  ASSERT_EQ(t->counters().size(), 4u);
+  EXPECT_EQ(series(0, "allocated by PyTorch (bytes)"),
+            (std::vector<CounterSample>{
+                {1'005'000, 512.0}, {1'020'000, 1536.0}, {1'040'000, 20972032.0}, {1'070'000, 1536.0}}));
+  EXPECT_EQ(series(0, "reserved by PyTorch (bytes)"),
+            (std::vector<CounterSample>{
+                {1'005'000, 2097152.0}, {1'020'000, 2097152.0}, {1'040'000, 23068672.0}, {1'070'000, 23068672.0}}));
+  // CPU memory belongs to the process that allocated it.
+  EXPECT_EQ(series(7, "allocated by PyTorch (bytes)"), (std::vector<CounterSample>{{1'030'000, 4096.0}}));
+  EXPECT_EQ(series(7, "reserved by PyTorch (bytes)"), (std::vector<CounterSample>{{1'030'000, 0.0}}));
+  // The events stay on their thread's lane, with their args (address, bytes).
+  const Lane& host = lane_of(*t, host_lane_key(7, 7));
+  EXPECT_EQ(std::count_if(host.events.begin(), host.events.end(),
+                          [](const Event& e) { return e.kind == EventKind::Instant; }),
+            5);
+}
+
+TEST(Reader, MemoryCountersSurviveARoundTripOnce) {
+  Expected<Trace> t = read_trace(edge("pytorch_memory_events.json"));
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  // The written file holds both the "[memory]" events and the series made from them: read back, the series must
+  // come from the counter events alone, not twice.
+  Expected<Trace> again = read_trace_from_memory(write_trace_to_string(*t), "round trip");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->counters(), t->counters());
+}
+
 TEST(Reader, IntegerArgsGivenWithDecimalsAreRounded) {
   Expected<Trace> t = read_trace_from_memory(
       R"([{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 1, "pid": 0.0, "tid": 7.4,)"

@@ -70,11 +70,24 @@ void add_gpu_events(TraceBuilder& b) {
   b.add_memcpy(s13, ev(b, "peer copy", kBig + 40'000, 2'000, EventKind::Memcpy),
                MemcpyDetail{1 << 20, CopyKind::PeerToPeer, MemoryKind::Device, MemoryKind::Device, 0});
   b.add_kernel(s13, ev(b, "relu", kBig + 16'500, 700, EventKind::Kernel, 9), KernelDetail{{1, 1, 1}, {256, 1, 1}});
+  KernelDetail in_graph{{2, 1, 1}, {128, 1, 1}};
+  in_graph.graph_id = 3;
+  in_graph.graph_node_id = 0x1'0000'0011ull;
+  b.add_kernel(s13, ev(b, "kernel of a CUDA graph", kBig + 17'500, 300, EventKind::Kernel), in_graph);
   b.add_memset(s13, ev(b, "Memset (Pageable)", kBig + 60'000, 10, EventKind::Memset),
                MemsetDetail{16, MemoryKind::Pageable, 255});
   b.add_event(s13, ev(b, "runtime call drawn on a GPU lane", kBig + 70'000, 10, EventKind::Runtime));
   // A flow given only by a Kineto-style hint (the events carry no correlation id).
   b.add_flow_hint(77, b.lane(host_lane_key(100, 101)), kBig + 17'000, s13, kBig + 60'000);
+  // Dependencies: GPU work to GPU work, and (without a correlation id) GPU work to a host Sync event.
+  b.add_dependency_hint(42, s7, kBig + 3'000, s13, kBig + 16'500);
+  TraceBuilder::WaitHint stream_sync;
+  stream_sync.source_device = 0;
+  stream_sync.source_stream = 7;
+  stream_sync.source_before_correlation = 6;  // gemm (5), launched before
+  stream_sync.waiter_lane = host_lane_key(100, 101);
+  stream_sync.waiter_ts_ns = kBig + 13'000;
+  b.add_wait(stream_sync);
 }
 
 void add_records(TraceBuilder& b) {
@@ -154,6 +167,7 @@ void expect_same_trace(const Trace& a, const Trace& b) {
   }
   EXPECT_EQ(a.flows(), b.flows());
   EXPECT_EQ(a.backward_links(), b.backward_links());
+  EXPECT_EQ(a.dependencies(), b.dependencies());
   EXPECT_EQ(a.ranges(), b.ranges());
   EXPECT_EQ(a.measurements(), b.measurements());
   EXPECT_EQ(a.devices(), b.devices());
@@ -169,7 +183,8 @@ void expect_same_trace(const Trace& a, const Trace& b) {
 
 TEST(RoundTrip, RichTraceSurvivesPlainAndGzipFiles) {
   const Trace original = rich_trace();
-  ASSERT_EQ(original.flows().size(), 4u);  // corr 5 (kernel), 6 (memcpy), 9 (relu), hint 77
+  ASSERT_EQ(original.flows().size(), 4u);         // corr 5 (kernel), 6 (memcpy), 9 (relu), hint 77
+  ASSERT_EQ(original.dependencies().size(), 2u);  // gemm -> relu, gemm -> cudaStreamSynchronize
   const std::string dir = test::scratch_dir("round_trip");
   for (const std::string name : {"trace.json", "trace.json.gz"}) {
     SCOPED_TRACE(name);
@@ -185,6 +200,34 @@ TEST(RoundTrip, RichTraceSurvivesPlainAndGzipFiles) {
   }
   // Atomic writes leave no temporary files behind.
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 2);
+}
+
+// Kernels of a CUDA graph launch: "graph id" and "graph node id" as Kineto writes them (libkineto's
+// CudaMetadataFields.h), read into the model and written back the same way; kernels outside graphs have neither.
+TEST(RoundTrip, GraphIdsOfKernelsAsKinetoWritesThem) {
+  const std::string json = R"({"traceEvents": [
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 1, "tid": 2, "ts": 1.0, "dur": 5.0,
+     "args": {"correlation": 88}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 10.0, "dur": 2.0,
+     "args": {"device": 0, "stream": 7, "correlation": 88, "graph id": 3, "graph node id": 4294967313}},
+    {"ph": "X", "cat": "kernel", "name": "relu", "pid": 0, "tid": 7, "ts": 13.0, "dur": 1.0,
+     "args": {"device": 0, "stream": 7, "correlation": 89}}]})";
+  Expected<Trace> t = read_trace_from_memory(json, "graph.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const Lane& gpu = t->lane(*t->find_lane(gpu_lane_key(0, 7)));
+  ASSERT_EQ(gpu.events.size(), 2u);
+  const KernelDetail* gemm = t->kernel_detail(gpu.events[0]);
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->graph_id, 3u);
+  EXPECT_EQ(gemm->graph_node_id, 4294967313ull);
+  EXPECT_TRUE(t->extra_args(gpu.events[0]).empty());  // modelled, not kept as unknown args
+  EXPECT_FALSE(t->kernel_detail(gpu.events[1])->launched_by_graph());
+  const std::string written = write_trace_to_string(*t);
+  EXPECT_NE(written.find(R"("graph id":3,"graph node id":4294967313)"), std::string::npos) << written;
+  EXPECT_EQ(written.find("graph id", written.find(R"("name":"relu")")), std::string::npos);
+  Expected<Trace> back = read_trace_from_memory(written, "again.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->kernel_details(), t->kernel_details());
 }
 
 TEST(RoundTrip, StringFormReadsBackAndASecondTripIsIdentical) {

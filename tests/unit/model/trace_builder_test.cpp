@@ -102,6 +102,27 @@ TEST(TraceBuilder, JoinsLaunchesToKernelsByCorrelation) {
   EXPECT_EQ(k->block[0], 256);
 }
 
+// A CUDA graph launch starts every kernel of its graph under its one correlation id: one flow to each, in kernel
+// order; an event that launched nothing has none.
+TEST(TraceBuilder, OneLaunchWithSeveralKernelsHasAFlowToEach) {
+  TraceBuilder b;
+  const LaneIndex host = b.lane(host_lane_key(1, 1));
+  const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+  b.add_event(host, make(b, "cudaGraphLaunch", 10, 8, EventKind::Runtime, 42));
+  b.add_event(host, make(b, "cudaLaunchKernel", 30, 8, EventKind::Runtime, 43));
+  for (int i = 0; i < 3; ++i)
+    b.add_kernel(gpu, make(b, "gemm", 100 + 10 * i, 5, EventKind::Kernel, 42), KernelDetail{});
+  b.add_kernel(gpu, make(b, "relu", 200, 5, EventKind::Kernel, 43), KernelDetail{});
+  Expected<Trace> t = b.build();
+  ASSERT_TRUE(t.ok());
+  const std::vector<Flow> graph = t->flows_from(EventRef{0, 0});
+  ASSERT_EQ(graph.size(), 3u);
+  for (std::uint32_t i = 0; i < 3; ++i) EXPECT_EQ(graph[i].to, (EventRef{1, i}));
+  ASSERT_EQ(t->flows_from(EventRef{0, 1}).size(), 1u);
+  EXPECT_EQ(t->flows_from(EventRef{0, 1})[0].to, (EventRef{1, 3}));
+  EXPECT_TRUE(t->flows_from(EventRef{1, 0}).empty());  // a kernel launches nothing
+}
+
 TEST(TraceBuilder, FlowHintsJoinEventsWithoutCorrelation) {
   TraceBuilder b;
   const LaneIndex host = b.lane(host_lane_key(1, 1));

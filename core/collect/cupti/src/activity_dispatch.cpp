@@ -43,6 +43,9 @@ bool ActivityDispatcher::handle(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
       sink_.on_sync(to_sync_record(reinterpret_cast<const SyncActivity&>(record)));
       break;
+    case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
+      sink_.on_event_record(to_event_record(reinterpret_cast<const CudaEventActivity&>(record)));
+      break;
     case CUPTI_ACTIVITY_KIND_OVERHEAD:
       sink_.on_overhead(to_overhead_record(reinterpret_cast<const OverheadActivity&>(record)));
       break;

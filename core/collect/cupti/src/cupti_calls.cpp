@@ -42,6 +42,7 @@ std::vector<KindSpec> kinds_for(const CuptiOptions& o) {
       {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET", true},
       {CUPTI_ACTIVITY_KIND_RUNTIME, "RUNTIME", true},
       {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION", false},
+      {CUPTI_ACTIVITY_KIND_CUDA_EVENT, "CUDA_EVENT", false},  // what event waits wait for
   };
   if (o.driver_api) kinds.push_back({CUPTI_ACTIVITY_KIND_DRIVER, "DRIVER", false});
   if (o.overhead) kinds.push_back({CUPTI_ACTIVITY_KIND_OVERHEAD, "OVERHEAD", false});

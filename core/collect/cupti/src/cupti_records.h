@@ -7,11 +7,12 @@
 
 namespace gtv::collect::cupti {
 
-using KernelActivity = CUpti_ActivityKernel10;
+using KernelActivity = CUpti_ActivityKernel10;  // with graphId and graphNodeId (kernels of a graph launch)
 using MemcpyActivity = CUpti_ActivityMemcpy6;
 using PeerMemcpyActivity = CUpti_ActivityMemcpyPtoP4;
 using MemsetActivity = CUpti_ActivityMemset4;
 using SyncActivity = CUpti_ActivitySynchronization2;
+using CudaEventActivity = CUpti_ActivityCudaEvent2;
 using OverheadActivity = CUpti_ActivityOverhead3;
 using DeviceActivity = CUpti_ActivityDevice5;
 using ContextActivity = CUpti_ActivityContext3;

@@ -114,6 +114,13 @@ std::int64_t id_or_unknown(std::uint32_t cupti_id) {
   return cupti_id == CUPTI_INVALID_STREAM_ID ? -1 : static_cast<std::int64_t>(cupti_id);
 }
 
+// CUPTI marks a 64-bit event sync id "not applicable" with its 32-bit invalid value (or all ones): kNoEventSyncId,
+// so that the wait is matched by its event id instead.
+std::uint64_t event_sync_id_or_none(std::uint64_t cupti_id) {
+  const bool invalid = cupti_id == CUPTI_SYNCHRONIZATION_INVALID_VALUE || cupti_id == ~std::uint64_t{0};
+  return invalid ? kNoEventSyncId : cupti_id;
+}
+
 // The fields every GPU activity record carries (kernels, copies, memsets) under the same names in CUPTI.
 template <typename Record, typename Activity>
 void fill_gpu_activity(Record& r, const Activity& a) {
@@ -141,6 +148,9 @@ KernelRecord to_kernel_record(const KernelActivity& k, std::int32_t sm_count) {
     const double blocks = static_cast<double>(k.gridX) * k.gridY * k.gridZ;
     r.detail.blocks_per_sm_x100 = static_cast<std::int32_t>(std::lround(100.0 * blocks / sm_count));
   }
+  // Both 0 unless a graph launch ran the kernel; correlationId is then the cudaGraphLaunch's.
+  r.detail.graph_id = k.graphId;
+  r.detail.graph_node_id = k.graphNodeId;
   return r;
 }
 
@@ -200,6 +210,21 @@ SyncRecord to_sync_record(const SyncActivity& s) {
   r.context_id = s.contextId;
   r.stream = id_or_unknown(s.streamId);
   r.correlation_id = s.correlationId;
+  // The event fields mean something only for the waits on an event.
+  const bool on_event = r.kind == SyncKind::EventSynchronize || r.kind == SyncKind::StreamWaitEvent;
+  if (on_event && s.cudaEventId != CUPTI_SYNCHRONIZATION_INVALID_VALUE) r.cuda_event = s.cudaEventId;
+  if (on_event) r.event_sync_id = event_sync_id_or_none(s.cudaEventSyncId);
+  return r;
+}
+
+CudaEventRecord to_event_record(const CudaEventActivity& e) {
+  CudaEventRecord r;
+  r.device = static_cast<std::int32_t>(e.deviceId);
+  r.context_id = e.contextId;
+  r.stream = id_or_unknown(e.streamId);
+  r.cuda_event = e.eventId;
+  r.correlation_id = e.correlationId;
+  r.event_sync_id = event_sync_id_or_none(e.cudaEventSyncId);
   return r;
 }
 

@@ -40,6 +40,7 @@ namespace gtv::collect::cupti {
 // name: cuptiGetCallbackName's answer, looked up by the caller (a CUPTI call, so not done here).
 [[nodiscard]] ApiCallRecord to_api_record(const ApiActivity& a, ApiKind api, std::string name);
 [[nodiscard]] SyncRecord to_sync_record(const SyncActivity& s);
+[[nodiscard]] CudaEventRecord to_event_record(const CudaEventActivity& e);
 [[nodiscard]] OverheadRecord to_overhead_record(const OverheadActivity& o);
 [[nodiscard]] DeviceRecord to_device_record(const DeviceActivity& d);
 [[nodiscard]] ContextRecord to_context_record(const ContextActivity& c);

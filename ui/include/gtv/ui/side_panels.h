@@ -1,6 +1,6 @@
 #pragma once
-// The panels beside the timeline: details of the selected event (with a jump along its flow), the summary
-// with the verdict, the sortable kernel table and the colour legend.
+// The panels beside the timeline: details of the selected event (with jumps along its flow and its dependency), the
+// summary with the verdict, the sortable kernel table and the colour legend.
 #include <QWidget>
 #include <memory>
 
@@ -26,6 +26,7 @@ class DetailsPanel : public QWidget {
   TimelineView* view_;
   QTextBrowser* browser_;
   QPushButton* jump_;
+  QPushButton* jump_dependency_;
 };
 
 // Summary text: verdict lines first, then the numbers.

@@ -17,6 +17,7 @@ struct Theme {
   QColor selection{0x00, 0x00, 0x00};
   QColor search_match{0xff, 0xd0, 0x00};
   QColor flow{0xd0, 0x20, 0x70};
+  QColor dependency{0x00, 0x80, 0x70};  // dependency links (a synchronization's wait), drawn dashed
   QColor measure{0x10, 0x70, 0xd0};
 
   [[nodiscard]] QFont font(double points = 9, bool bold = false) const;

@@ -76,6 +76,9 @@ class TimelineView : public QWidget {
   // Jumps to the launch or kernel linked to the selection by a flow, else to the op at the other end of its
   // forward-backward link; false if there is neither.
   bool jump_to_flow();
+  // Jumps to the other end of the selection's first dependency link (the work it waited for, else what waited
+  // for it); false if it has none.
+  bool jump_to_dependency();
 
   // Highlights events whose name contains text (case-insensitive); returns how many events match.
   std::size_t set_search(const QString& text);

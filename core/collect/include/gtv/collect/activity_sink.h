@@ -21,6 +21,7 @@ class ActivitySink {
   virtual void on_memset(const MemsetRecord& /*record*/) {}
   virtual void on_api_call(const ApiCallRecord& /*record*/) {}
   virtual void on_sync(const SyncRecord& /*record*/) {}
+  virtual void on_event_record(const CudaEventRecord& /*record*/) {}
   virtual void on_overhead(const OverheadRecord& /*record*/) {}
   virtual void on_marker(const MarkerRecord& /*record*/) {}
   virtual void on_device(const DeviceRecord& /*record*/) {}

@@ -5,8 +5,10 @@
 // also pushed as NVTX ranges when the build has CUDA headers, so Nsight users see the same structure.
 // All methods are thread-safe; each thread records on its own lane (OS pid/tid).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "gtv/collect/trace_recorder.h"
 
@@ -60,6 +62,13 @@ class HostRecorder {
   // Names the calling thread's lane ("main", "worker cuda:1").
   void name_current_thread(std::string name);
 
+  // Called on the recording thread at the start and at the end of every scope, with that moment (Unix ns), so
+  // that code which knows more than this library (a framework's memory allocator) samples its counters at the
+  // instants ranges begin and end. Set it before ranges are recorded and clear it (an empty function) once no
+  // other thread records: it is not guarded against changing while another thread calls it.
+  using BoundaryHook = std::function<void(UnixNs time_ns)>;
+  void set_range_boundary_hook(BoundaryHook hook) { boundary_hook_ = std::move(hook); }
+
   [[nodiscard]] TraceRecorder& recorder() { return recorder_; }
   [[nodiscard]] std::int64_t pid() const { return pid_; }
 
@@ -68,6 +77,7 @@ class HostRecorder {
   // Registers the calling thread (for CUPTI's thread ids) and gives its lane the OS thread name by default.
   void note_thread();
   TraceRecorder& recorder_;
+  BoundaryHook boundary_hook_;
   bool emit_nvtx_;
   std::int64_t pid_;
 };

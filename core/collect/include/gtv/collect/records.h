@@ -72,16 +72,33 @@ enum class SyncKind : std::uint8_t {
 };
 [[nodiscard]] std::string_view to_string(SyncKind kind);  // "Event Sync", "Stream Wait Event", ...
 
-// The host waited on the GPU. CUPTI's SYNCHRONIZATION records carry no thread id, only the correlation id of
-// the API call that waited; the TraceRecorder places the record on that call's host lane (see trace_recorder.h).
+inline constexpr std::int64_t kUnknownCudaEvent = -1;
+inline constexpr std::uint64_t kNoEventSyncId = 0;
+
+// The host waited on the GPU, or a stream was made to wait for an event. CUPTI's SYNCHRONIZATION records carry no
+// thread id, only the correlation id of the API call that waited; the TraceRecorder places the record on that
+// call's host lane (see trace_recorder.h) and links it to the work it waited for.
 struct SyncRecord {
   SyncKind kind = SyncKind::Unknown;
   UnixNs start_ns = 0;
   UnixNs end_ns = 0;
   std::int32_t device = kUnknownDevice;  // from the context, when known
   std::uint32_t context_id = 0;
-  std::int64_t stream = kUnknownStream;  // the stream waited on (StreamSynchronize, StreamWaitEvent)
+  std::int64_t stream = kUnknownStream;  // StreamSynchronize: the stream waited on; StreamWaitEvent: the stream
+                                         // made to wait
   std::uint64_t correlation_id = kNoCorrelation;
+  std::int64_t cuda_event = kUnknownCudaEvent;   // EventSynchronize, StreamWaitEvent: the event waited on
+  std::uint64_t event_sync_id = kNoEventSyncId;  // the CudaEventRecord this waits on, where CUPTI says
+};
+
+// A cudaEventRecord (CUPTI CUDA_EVENT): the event completes once the work queued on `stream` before it has.
+struct CudaEventRecord {
+  std::int32_t device = kUnknownDevice;
+  std::uint32_t context_id = 0;
+  std::int64_t stream = kUnknownStream;
+  std::int64_t cuda_event = kUnknownCudaEvent;
+  std::uint64_t correlation_id = kNoCorrelation;  // the cudaEventRecord call's
+  std::uint64_t event_sync_id = kNoEventSyncId;   // matches SyncRecord::event_sync_id of the waits on this record
 };
 
 // Time the tracer or the driver spent on itself (CUPTI buffer flush, lazy function loading, compilation).

@@ -3,7 +3,8 @@
 // it all into the final Trace. Records arrive with absolute Unix ns times from any thread (CUPTI delivers on
 // its own thread, out of order); each call takes an internal lock, converts times to ns relative to the
 // origin, and adds the event. finish() joins what needs the whole recording (synchronization records to the
-// lane of the API call that waited, lane names, memory counters, merged devices) and builds the Trace.
+// lane of the API call that waited and to the work they waited for, lane names, memory counters, merged devices)
+// and builds the Trace.
 //
 // Lanes: API calls, host events, overhead and markers go to host lanes (pid, tid) named "thread <tid>", or
 // "thread <tid> (<name>)" once named; kernels, copies and memsets to GPU lanes (device, stream) named
@@ -40,6 +41,7 @@ class TraceRecorder final : public ActivitySink {
   void on_memset(const MemsetRecord& record) override;
   void on_api_call(const ApiCallRecord& record) override;
   void on_sync(const SyncRecord& record) override;
+  void on_event_record(const CudaEventRecord& record) override;
   void on_overhead(const OverheadRecord& record) override;
   void on_marker(const MarkerRecord& record) override;
   void on_device(const DeviceRecord& record) override;
@@ -56,6 +58,9 @@ class TraceRecorder final : public ActivitySink {
   // A host event of any kind (EventKind::CpuOp for framework ops, Annotation, Instant ...).
   void add_host_event(std::string_view name, EventKind kind, UnixNs start_ns, UnixNs end_ns, std::int64_t pid,
                       std::int64_t tid, std::uint64_t correlation_id = kNoCorrelation);
+  // One sample of a counter series (pid, name): a value that holds from time_ns until the series' next sample.
+  // GPU series use the device index as pid, as Kineto writes them.
+  void add_counter_sample(std::int64_t pid, std::string_view name, UnixNs time_ns, double value);
   void set_thread_name(std::int64_t pid, std::int64_t tid, std::string name);
   // A default name (the OS thread name) that an explicit set_thread_name replaces, whatever the order.
   void set_default_thread_name(std::int64_t pid, std::int64_t tid, std::string name);

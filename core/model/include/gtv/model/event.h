@@ -57,6 +57,12 @@ struct KernelDetail {
   std::int32_t shared_memory_bytes = 0;  // static + dynamic
   std::int32_t blocks_per_sm_x100 = 0;   // Kineto "blocks per SM" x 100, 0 if unknown
   std::int32_t occupancy_pct = -1;       // Kineto "est. achieved occupancy %", -1 if unknown
+  // A kernel that a CUDA graph launch ran names its graph and the graph's node (CUPTI's graphId and graphNodeId,
+  // Kineto's "graph id" and "graph node id"); 0 for a kernel launched on its own, as CUPTI reports it. Its
+  // correlation id is then the graph launch's (cudaGraphLaunch), shared by every kernel of that launch.
+  std::uint32_t graph_id = 0;
+  std::uint64_t graph_node_id = 0;
+  [[nodiscard]] bool launched_by_graph() const { return graph_id != 0; }
   friend bool operator==(const KernelDetail&, const KernelDetail&) = default;
 };
 

@@ -24,9 +24,20 @@ inline constexpr std::string_view kCategoryGpuUserAnnotation = "gpu_user_annotat
 inline constexpr std::string_view kCategoryOverhead = "overhead";
 inline constexpr std::string_view kCategoryInstant = "instant";
 
-// Flow categories: a launch to its GPU work, a forward op to its backward op.
+// Flow categories: a launch to its GPU work, a forward op to its backward op; and gtv's own, which Kineto does not
+// write: the GPU work a synchronization waited for to what waited (FlowKind::Dependency).
 inline constexpr std::string_view kFlowLaunchToGpu = "ac2g";
 inline constexpr std::string_view kFlowForwardToBackward = "fwdbwd";
+inline constexpr std::string_view kFlowDependency = "gtv_dependency";
+
+// Names of "cuda_sync" events (Kineto's syncTypeString, which gtv's recorder uses too) and the args of the event
+// waits: the stream the waited-for event was recorded on and the correlation id of that cudaEventRecord.
+inline constexpr std::string_view kSyncEventSynchronize = "Event Sync";
+inline constexpr std::string_view kSyncStreamWaitEvent = "Stream Wait Event";
+inline constexpr std::string_view kSyncStreamSynchronize = "Stream Sync";
+inline constexpr std::string_view kSyncContextSynchronize = "Context Sync";
+inline constexpr std::string_view kArgWaitOnStream = "wait_on_stream";
+inline constexpr std::string_view kArgWaitOnEventRecordCorrelation = "wait_on_cuda_event_record_corr_id";
 
 // "args" keys of events.
 inline constexpr std::string_view kArgDevice = "device";
@@ -38,6 +49,8 @@ inline constexpr std::string_view kArgRegistersPerThread = "registers per thread
 inline constexpr std::string_view kArgSharedMemory = "shared memory";
 inline constexpr std::string_view kArgBlocksPerSm = "blocks per SM";
 inline constexpr std::string_view kArgOccupancy = "est. achieved occupancy %";
+inline constexpr std::string_view kArgGraphId = "graph id";  // kernels of a CUDA graph launch
+inline constexpr std::string_view kArgGraphNodeId = "graph node id";
 inline constexpr std::string_view kArgBytes = "bytes";
 inline constexpr std::string_view kArgMemoryBandwidth = "memory bandwidth (GB/s)";
 inline constexpr std::string_view kArgCopyKind = "copy kind";
@@ -48,6 +61,14 @@ inline constexpr std::string_view kArgMemoryKind = "memory kind";
 inline constexpr std::string_view kArgValue = "value";
 inline constexpr std::string_view kArgExternalId = "External id";
 inline constexpr std::string_view kArgEventIndex = "Ev Idx";
+
+// PyTorch's memory events (profile_memory=True): an instant per allocation or free in the caching allocators,
+// with the allocator's totals after it. "Device Type" 0 (and "Device Id" -1) is the CPU.
+inline constexpr std::string_view kMemoryEventName = "[memory]";
+inline constexpr std::string_view kArgTotalAllocated = "Total Allocated";
+inline constexpr std::string_view kArgTotalReserved = "Total Reserved";
+inline constexpr std::string_view kArgDeviceId = "Device Id";
+inline constexpr std::string_view kArgDeviceType = "Device Type";
 
 // Metadata ("M") events and their args.
 inline constexpr std::string_view kMetaProcessName = "process_name";

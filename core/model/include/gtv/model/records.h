@@ -17,16 +17,21 @@ struct EventRef {
   friend bool operator==(const EventRef&, const EventRef&) = default;
 };
 
-// A launch on a host lane joined to the GPU activity it caused (CUPTI correlation id, Kineto "ac2g" flow).
+// A link between two events: a launch on a host lane joined to the GPU activity it caused (CUPTI correlation id,
+// Kineto "ac2g" flow), a forward op to its backward op, or GPU work to what waited for it.
 enum class FlowKind : std::uint8_t {
   LaunchToGpu,        // host API call -> its GPU work (Trace::flows)
   ForwardToBackward,  // a forward op -> its backward op (Kineto "fwdbwd", Trace::backward_links)
+  Dependency,         // the GPU work a synchronization waited for -> the GPU work held by a stream wait, or the
+                      // host Sync event that blocked (Trace::dependencies; the rule is in trace_builder.h)
 };
 
 struct Flow {
-  std::uint64_t correlation_id = 0;  // for ForwardToBackward: the id of the file's flow
-  EventRef from;                     // host API call (cudaLaunchKernel, cudaMemcpyAsync); the forward op
-  EventRef to;                       // kernel, memcpy or memset; the backward op
+  std::uint64_t correlation_id = 0;  // ForwardToBackward: the id of the file's flow; Dependency: the correlation
+                                     // id of the waiting call (cudaStreamWaitEvent, ...), 0 if unknown
+  EventRef from;                     // host API call (cudaLaunchKernel, cudaMemcpyAsync); the forward op; the
+                                     // GPU work waited for
+  EventRef to;                       // kernel, memcpy or memset; the backward op; the waiting GPU work or Sync
   FlowKind kind = FlowKind::LaunchToGpu;
   friend bool operator==(const Flow&, const Flow&) = default;
 };

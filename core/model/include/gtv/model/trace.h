@@ -45,8 +45,16 @@ class Trace {
   // them; and the first one that starts or ends at ref.
   [[nodiscard]] const std::vector<Flow>& backward_links() const { return backward_links_; }
   [[nodiscard]] std::optional<Flow> backward_link_of(EventRef ref) const;
+  // Dependency links (FlowKind::Dependency): the GPU work a synchronization waited for -> the GPU work a stream
+  // wait held or the host Sync event that blocked. Apart from flows() too; and every link that starts or ends at
+  // ref (an op may be waited for by several streams), those starting at ref first.
+  [[nodiscard]] const std::vector<Flow>& dependencies() const { return dependencies_; }
+  [[nodiscard]] std::vector<Flow> dependencies_of(EventRef ref) const;
   // The flow that starts or ends at ref, if any.
   [[nodiscard]] std::optional<Flow> flow_of(EventRef ref) const;
+  // Every flow that starts at ref, in flow order: the GPU work one launch started (a CUDA graph launch starts
+  // every kernel of its graph); empty for events that launched nothing.
+  [[nodiscard]] std::vector<Flow> flows_from(EventRef ref) const;
   [[nodiscard]] const std::vector<Range>& ranges() const { return ranges_; }
   [[nodiscard]] const std::vector<Measurement>& measurements() const { return measurements_; }
   [[nodiscard]] const std::vector<DeviceInfo>& devices() const { return devices_; }
@@ -82,6 +90,9 @@ class Trace {
   std::vector<std::uint32_t> flow_by_from_;  // flow indices sorted by `from`, for flow_of
   std::vector<std::uint32_t> flow_by_to_;
   std::vector<Flow> backward_links_;
+  std::vector<Flow> dependencies_;
+  std::vector<std::uint32_t> dependency_by_from_;  // dependency indices sorted by `from`, for dependencies_of
+  std::vector<std::uint32_t> dependency_by_to_;
   std::vector<Range> ranges_;
   std::vector<Measurement> measurements_;
   std::vector<DeviceInfo> devices_;

@@ -43,6 +43,8 @@ class TraceBuilder {
   // Creates or updates the process entry for pid.
   ProcessInfo& process(std::int64_t pid);
   void add_counter_sample(std::int64_t pid, std::string_view name, CounterSample sample);
+  // Forgets every series of that name (any pid); returns how many there were.
+  std::size_t remove_counter_series(std::string_view name);
   // An explicit flow (e.g. a Kineto "ac2g" pair) for events that carry no correlation id: joined at build().
   void add_flow_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane, TimeNs to_ts_ns);
 
@@ -55,6 +57,39 @@ class TraceBuilder {
   void add_backward_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane, TimeNs to_ts_ns);
   // Room for this many flow hints.
   void reserve_flow_hints(std::size_t count) { flow_hints_.reserve(count); }
+  // A dependency link with both ends known (a gtv file's "gtv_dependency" pair), ends found like add_flow_hint's.
+  void add_dependency_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane,
+                           TimeNs to_ts_ns);
+
+  // Who waited in a synchronization: the GPU work that a stream wait held, or a host call.
+  enum class Waiter : std::uint8_t { StreamWork, HostSync };
+  // A synchronization that waited for GPU work, joined into a Trace::dependencies() link at build(), once every
+  // event is in. The rule follows CUDA's semantics: work on one stream runs in the order it was launched, and
+  // correlation ids number the API calls of a process in the order they were made.
+  //  - from, the work waited for: of the GPU work (kernels, copies, memsets) on source_stream of source_device
+  //    launched before source_before_correlation (a lower correlation id), the one that ends last. For an event
+  //    wait, the stream the event was recorded on and the correlation id of that cudaEventRecord: the event
+  //    completes when the work queued before it does. For cudaStreamSynchronize, the stream and the call's own
+  //    id; for cudaDeviceSynchronize (cuCtxSynchronize), source_stream -1: every stream of the device.
+  //  - to, the waiter: for Waiter::StreamWork (cudaStreamWaitEvent), the GPU work on waiter_stream of
+  //    waiter_device launched first after wait_correlation, the wait call's id: the work the wait holds back. For
+  //    Waiter::HostSync, the event on waiter_lane that starts at waiter_ts_ns (a Sync event where there are
+  //    several).
+  // A device of -1 matches any device (CUPTI numbers streams uniquely within a process); a device that has no
+  // lane for the stream falls back to any device. GPU work without a correlation id is never an end. Without
+  // either end there is no link; a link joined twice (from a file's flow and from its sync args) is kept once.
+  struct WaitHint {
+    Waiter waiter = Waiter::HostSync;
+    std::int64_t source_device = -1;
+    std::int64_t source_stream = -1;  // -1: every stream of source_device
+    std::uint64_t source_before_correlation = kNoCorrelation;
+    std::uint64_t wait_correlation = kNoCorrelation;  // the waiting call's; becomes Flow::correlation_id
+    std::int64_t waiter_device = -1;                  // Waiter::StreamWork
+    std::int64_t waiter_stream = -1;
+    LaneKey waiter_lane;  // Waiter::HostSync
+    TimeNs waiter_ts_ns = 0;
+  };
+  void add_wait(const WaitHint& wait) { wait_hints_.push_back(wait); }
 
   // Validates (no negative durations) and finalizes. Errors name the lane and the event.
   [[nodiscard]] Expected<Trace> build();
@@ -84,6 +119,8 @@ class TraceBuilder {
   std::map<std::pair<std::int64_t, std::string>, std::size_t> counter_index_;
   std::vector<FlowHint> flow_hints_;
   std::vector<FlowHint> backward_hints_;
+  std::vector<FlowHint> dependency_hints_;
+  std::vector<WaitHint> wait_hints_;
   std::size_t event_count_ = 0;
 };
 
