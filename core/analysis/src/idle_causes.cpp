@@ -118,7 +118,23 @@ class DeviceExplainer {
     else if (queued_behind_own_stream(trace_, next, gap_start_ns))
       out.push_back({split, e, IdleCause::QueuedGap, stream_detail(next, ", behind finished work")});
     else
-      out.push_back({split, e, IdleCause::WaitingOnDependency, dependency_});
+      out.push_back({split, e, IdleCause::WaitingOnDependency, waited_on(next, gap_start_ns)});
+  }
+
+  // What held queued work: the stream named by the event wait it was the first work after (a dependency link
+  // into it), when the work waited for was still running as the GPU went idle or ended in the gap, and the held
+  // work started only after it; else the trace does not say which stream or event.
+  std::uint32_t waited_on(EventRef next, TimeNs gap_start_ns) {
+    for (const Flow& link : trace_.dependencies_of(next)) {
+      if (!(link.to == next)) continue;
+      const TimeNs source_end = trace_.event(link.from).end_ns();
+      if (source_end < gap_start_ns || trace_.event(next).start_ns < source_end) continue;
+      const Lane& source = trace_.lane(link.from.lane);
+      const bool other_gpu = source.device() != trace_.lane(next.lane).device();
+      return details_.id(std::string("on ") + (other_gpu ? "GPU " + std::to_string(source.device()) + " " : "") +
+                         "stream " + std::to_string(source.stream()) + ", through an event wait");
+    }
+    return dependency_;
   }
 
   std::uint32_t stream_detail(EventRef ref, const char* where) {

@@ -137,7 +137,7 @@ Report analyze(const Trace& trace) {
       r.region.from_measurements
           ? analyze_concurrency_within(r.busy, r.region.start_ns, r.region.end_ns, trace.metadata().distributed)
           : r.concurrency;
-  r.warmup = analyze_warmup(trace);
+  r.warmup = analyze_warmup(trace, r.region);
   r.blocking = analyze_host_blocking(trace);
   r.idle = analyze_idle_causes(trace, r.region, r.blocking, r.warmup);
   r.launches = analyze_launches(trace);

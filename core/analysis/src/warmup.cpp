@@ -60,6 +60,10 @@ std::string_view warmup_cause_key(WarmUpCause cause) {
 }
 
 WarmUp analyze_warmup(const Trace& trace) {
+  return analyze_warmup(trace, region_of_interest(trace, analyze_timing_truth(trace)));
+}
+
+WarmUp analyze_warmup(const Trace& trace, const Region& region) {
   WarmUp w;
   const detail::LaneLaunches launches = detail::launches_by_lane(trace);
   w.findings = detail::find_first_use_calls(trace, launches);
@@ -72,6 +76,7 @@ WarmUp analyze_warmup(const Trace& trace) {
   w.host_cost_ns = host_cost_of(w.findings);
   w.iterations = detail::compare_first_iterations(trace, launches);
   detail::add_first_use_inside(w.iterations, w.findings);
+  w.memory = detail::find_memory_growth(trace, region, w.iterations);
   w.lines = detail::warmup_lines(trace, w);
   w.headline = detail::warmup_headline(trace, w);
   return w;

@@ -192,6 +192,8 @@ std::optional<IterationWarmUp> compare(const Series& s, GpuWork& gpu, const Trac
   w.communication = communication;
   w.first_start_ns = s.spans.front().start_ns;
   w.first_end_ns = s.spans.front().end_ns;
+  w.last_end_ns = w.first_end_ns;
+  for (const Interval& span : s.spans) w.last_end_ns = std::max(w.last_end_ns, span.end_ns);
   w.first_host_ns = host_ns.front();
   w.steady_host_median_ns = median_of({host_ns.begin() + 1, host_ns.end()});
   w.first_gpu_ns = gpu_ns.front();

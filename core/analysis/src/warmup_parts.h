@@ -45,6 +45,10 @@ class FindingGrower {
 [[nodiscard]] std::vector<WarmUpFinding> find_first_use_calls(const Trace& trace, const LaneLaunches& launches);
 [[nodiscard]] std::vector<WarmUpFinding> find_slow_first_kernels(const Trace& trace);
 [[nodiscard]] std::vector<IterationWarmUp> compare_first_iterations(const Trace& trace, const LaneLaunches& launches);
+// Per GPU with a memory counter, its growth before the steady part (the region when measured, else the iterations
+// after the first of the loop with the most) and inside it.
+[[nodiscard]] std::vector<MemoryGrowth> find_memory_growth(const Trace& trace, const Region& region,
+                                                           const std::vector<IterationWarmUp>& iterations);
 // Sets first_use_ns: the thread's first-use work inside each first iteration.
 void add_first_use_inside(std::vector<IterationWarmUp>& iterations, const std::vector<WarmUpFinding>& findings);
 

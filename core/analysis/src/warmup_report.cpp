@@ -89,6 +89,24 @@ void iteration_json(JsonWriter& w, const IterationWarmUp& it) {
       .end_object();
 }
 
+void memory_json(JsonWriter& w, const MemoryGrowth& g) {
+  w.begin_object()
+      .field("device", g.device)
+      .field("series", g.series)
+      .field("since_start", g.since_start)
+      .field("start_bytes", g.start_bytes, 0)
+      .field("peak_bytes", g.peak_bytes, 0)
+      .field("has_steady", g.has_steady)
+      .field("steady_name", g.steady_name)
+      .field("steady_start_ns", g.steady_start_ns)
+      .field("steady_end_ns", g.steady_end_ns)
+      .field("before_growth_bytes", g.before_growth_bytes, 0)
+      .field("has_warmup_ranges", g.has_warmup_ranges)
+      .field("warmup_growth_bytes", g.warmup_growth_bytes, 0)
+      .field("steady_growth_bytes", g.steady_growth_bytes, 0)
+      .end_object();
+}
+
 }  // namespace
 
 Section warmup_section(const Report& r, Listing listing) {
@@ -119,6 +137,8 @@ void warmup_json(JsonWriter& w, const Report& r) {
   }
   w.end_array().key("iterations").begin_array();
   for (std::size_t i = 0; i < wu.iterations.size() && i < kMaxJsonRows; ++i) iteration_json(w, wu.iterations[i]);
+  w.end_array().key("memory").begin_array();
+  for (std::size_t i = 0; i < wu.memory.size() && i < kMaxJsonRows; ++i) memory_json(w, wu.memory[i]);
   w.end_array().field("host_cost_ns", wu.host_cost_ns);
   json_strings(w, "lines", wu.lines);
   w.field("headline", wu.headline).end_object();

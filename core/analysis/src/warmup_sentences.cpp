@@ -1,8 +1,10 @@
 // The warm-up analysis in words: one line per cause, one per compared loop, and a headline for the verdict.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "gtv/analysis/format.h"
+#include "gtv/model/counter_names.h"
 #include "warmup_parts.h"
 
 namespace gtv::analysis::detail {
@@ -144,6 +146,99 @@ bool has_cuda_activity(const Trace& trace) {
 const char* const kNoWarmUp =
     "No warm-up in this recording: no first-use work (context creation, module loading, library set-up, allocator "
     "growth) was found; it may have been recorded after warm-up.";
+const char* const kNoFirstUseCalls =
+    "No first-use calls (context creation, module loading, library set-up, allocator growth) are in this recording; "
+    "the memory counters below say what the GPUs' allocators took.";
+
+// Bytes in decimal units, as the timeline's counter rows show them: "1.20 GB", "340.00 MB", "512 bytes".
+std::string bytes_text(double bytes) {
+  const double b = std::fabs(bytes);
+  const std::string sign = bytes < 0 ? "-" : "";
+  if (b >= 1e9) return sign + fixed(b / 1e9, 2) + " GB";
+  if (b >= 1e6) return sign + fixed(b / 1e6, 2) + " MB";
+  if (b >= 1e3) return sign + fixed(b / 1e3, 2) + " kB";
+  return sign + fixed(b, 0) + " bytes";
+}
+
+// Growth a memory line or the headline mentions: at least one byte, so that a double's rounding says nothing.
+bool grew(double bytes) { return bytes >= 1.0; }
+
+std::string memory_subject(const MemoryGrowth& g) {
+  const std::string gpu = "GPU " + std::to_string(g.device);
+  if (g.series == counters::kTorchReserved) return "PyTorch's reserved memory on " + gpu;
+  if (g.series == counters::kDeviceMemorySinceStart) return "Device memory allocated on " + gpu + " (CUPTI's records)";
+  return "\"" + g.series + "\" on " + gpu;
+}
+
+// "PyTorch's reserved memory on GPU 0 grew by 1.20 GB before the timed loop, from 0 bytes at its first sample to
+// 1.20 GB (340.00 MB of it inside warm-up ranges), and did not grow in the timed loop (counter "...")."
+std::string memory_line(const MemoryGrowth& g) {
+  const std::string counter = " (counter \"" + g.series + "\").";
+  const std::string from = g.since_start ? "from 0 bytes at the recording's start"
+                                         : "from " + bytes_text(g.start_bytes) + " at its first sample";
+  const double reached = g.start_bytes + g.before_growth_bytes;
+  std::string change;
+  if (grew(g.before_growth_bytes))
+    change = "grew by " + bytes_text(g.before_growth_bytes) + " ";
+  else if (grew(-g.before_growth_bytes))
+    change = "shrank by " + bytes_text(-g.before_growth_bytes) + " ";
+  if (!g.has_steady) {
+    if (change.empty()) return memory_subject(g) + " stayed at " + bytes_text(reached) + " over the trace" + counter;
+    return memory_subject(g) + " " + change + "over the trace, " + from + " to " + bytes_text(reached) +
+           "; there is no timed loop or loop of iterations to compare it with" + counter;
+  }
+  std::string out = memory_subject(g) + " ";
+  if (change.empty()) {
+    out += "stayed at " + bytes_text(reached) + " before " + g.steady_name;
+  } else {
+    out += change + "before " + g.steady_name + ", " + from + " to " + bytes_text(reached);
+    if (g.has_warmup_ranges && !g.warmup_inside_steady && grew(g.before_growth_bytes)) {
+      if (!grew(std::fabs(g.warmup_growth_bytes)))
+        out += " (none of it inside warm-up ranges)";
+      else if (g.warmup_growth_bytes > 0 && g.warmup_growth_bytes <= g.before_growth_bytes)
+        out += " (" + bytes_text(g.warmup_growth_bytes) + " of it inside warm-up ranges)";
+      else
+        out += " (it changed by " + bytes_text(g.warmup_growth_bytes) + " inside warm-up ranges)";
+    }
+  }
+  if (g.warmup_inside_steady) {
+    // Cold calls measured inside the timed window (the warmup scenario): their warm-up ranges are told apart.
+    out += "; inside warm-up ranges (before and during " + g.steady_name + ") it ";
+    if (grew(g.warmup_growth_bytes))
+      out += "grew by " + bytes_text(g.warmup_growth_bytes);
+    else if (grew(-g.warmup_growth_bytes))
+      out += "shrank by " + bytes_text(-g.warmup_growth_bytes);
+    else
+      out += "did not change";
+    if (!grew(g.steady_growth_bytes)) return out + "; in the rest of " + g.steady_name + " it did not grow" + counter;
+    return out + "; in the rest of " + g.steady_name + " it grew by " + bytes_text(g.steady_growth_bytes) +
+           ": the allocator was still growing" + counter;
+  }
+  if (!grew(g.steady_growth_bytes)) return out + ", and did not grow in " + g.steady_name + counter;
+  return out + ", and grew by a further " + bytes_text(g.steady_growth_bytes) + " in " + g.steady_name + ", to " +
+         bytes_text(reached + g.steady_growth_bytes) + " at its highest: the allocator was still growing" + counter;
+}
+
+// "the timed loop", "the timed measurements outside warm-up ranges": where steady growth was looked for.
+std::string steady_phrase(const MemoryGrowth& g) {
+  return g.warmup_inside_steady ? g.steady_name + " outside warm-up ranges" : g.steady_name;
+}
+
+bool memory_grew_before(const WarmUp& w) {
+  return std::any_of(w.memory.begin(), w.memory.end(),
+                     [](const MemoryGrowth& g) { return grew(g.before_growth_bytes); });
+}
+
+// The GPU whose memory grew most inside the steady part, when that growth is at least 1% of its peak (smaller
+// changes are an iteration's own tensors coming and going); null when none did.
+const MemoryGrowth* steady_memory_growth(const WarmUp& w) {
+  const MemoryGrowth* most = nullptr;
+  for (const MemoryGrowth& g : w.memory) {
+    if (!g.has_steady || !grew(g.steady_growth_bytes) || g.steady_growth_bytes < 0.01 * g.peak_bytes) continue;
+    if (!most || g.steady_growth_bytes > most->steady_growth_bytes) most = &g;
+  }
+  return most;
+}
 
 // "context creation 125.3 ms on GPU 0, module loading 98.2 ms on GPUs 0 and 1, and 2 smaller causes"
 std::string host_causes_phrase(const WarmUp& w) {
@@ -193,13 +288,27 @@ std::string iteration_phrase(const IterationWarmUp& it, bool several) {
 
 std::vector<std::string> warmup_lines(const Trace& trace, const WarmUp& w) {
   std::vector<std::string> out;
-  if (w.findings.empty())
-    out.emplace_back(has_cuda_activity(trace) ? kNoWarmUp
-                                              : "No CUDA calls or GPU work in this recording: no warm-up to look for.");
+  if (w.findings.empty()) {
+    if (memory_grew_before(w))
+      out.emplace_back(kNoFirstUseCalls);
+    else
+      out.emplace_back(has_cuda_activity(trace)
+                           ? kNoWarmUp
+                           : "No CUDA calls or GPU work in this recording: no warm-up to look for.");
+  }
   if (w.host_cost_ns > 0)
     out.push_back("First-use work cost the host " + format_duration(w.host_cost_ns) +
                   " in all (the causes below overlap where one call waited on another).");
-  for (const WarmUpCauseTotal& c : w.causes) out.push_back(cause_line(c));
+  // The memory lines follow the allocator's calls, or the last cause when there are none.
+  bool memory_said = false;
+  for (const WarmUpCauseTotal& c : w.causes) {
+    out.push_back(cause_line(c));
+    if (c.cause != WarmUpCause::AllocatorGrowth) continue;
+    for (const MemoryGrowth& g : w.memory) out.push_back(memory_line(g));
+    memory_said = true;
+  }
+  if (!memory_said)
+    for (const MemoryGrowth& g : w.memory) out.push_back(memory_line(g));
   const bool several = several_processes(w);
   for (const IterationWarmUp& it : w.iterations) out.push_back(iteration_line(it, several));
   return out;
@@ -219,7 +328,11 @@ std::string warmup_headline(const Trace& trace, const WarmUp& w) {
   }
   if (const IterationWarmUp* it = slowest_first_iteration(w))
     parts.push_back(iteration_phrase(*it, several_processes(w)));
-  if (parts.empty()) return w.findings.empty() && has_cuda_activity(trace) ? kNoWarmUp : "";
+  if (const MemoryGrowth* g = steady_memory_growth(w))
+    parts.push_back("GPU " + std::to_string(g->device) + "'s memory still grew by " +
+                    bytes_text(g->steady_growth_bytes) + " in " + steady_phrase(*g) + " (counter \"" + g->series +
+                    "\")");
+  if (parts.empty()) return w.findings.empty() && has_cuda_activity(trace) && !memory_grew_before(w) ? kNoWarmUp : "";
   std::string out = "Warm-up: ";
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
   return out + ".";

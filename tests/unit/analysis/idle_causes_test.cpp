@@ -155,6 +155,62 @@ TEST(IdleCauses, WorkQueuedOnAnotherStreamWaitsOnADependency) {
   expect_tiles(idle);
 }
 
+// cudaStreamWaitEvent(stream 8) on an event recorded on `source_stream` after call `record_corr`: the work launched
+// on stream 8 after call `wait_corr` waits for the last work launched on the source stream before the record.
+void wait_on_stream(TraceBuilder& b, std::int64_t source_device, std::int64_t source_stream, std::uint64_t record_corr,
+                    std::uint64_t wait_corr) {
+  TraceBuilder::WaitHint w;
+  w.waiter = TraceBuilder::Waiter::StreamWork;
+  w.source_device = source_device;
+  w.source_stream = source_stream;
+  w.source_before_correlation = record_corr;
+  w.wait_correlation = wait_corr;
+  w.waiter_device = 0;
+  w.waiter_stream = 8;
+  b.add_wait(w);
+}
+
+TEST(IdleCauses, AnEventWaitNamesTheStreamTheWorkWaitedOn) {
+  TraceBuilder b;
+  launch(b, 1, 0, 10 * us, 0, 7, 10 * us, 90 * us);
+  launch(b, 4, 10 * us, 10 * us, 0, 8, 150 * us, 50 * us);  // held until 150 us by the wait on stream 7
+  wait_on_stream(b, 0, 7, 2, 3);
+  const Trace t = build(b);
+  ASSERT_EQ(t.dependencies().size(), 1u);
+  const IdleCauses idle = analyze(t, whole(t));
+  EXPECT_EQ(total(idle, 0, IdleCause::WaitingOnDependency), 50 * us);
+  EXPECT_EQ(detail(idle, 0, IdleCause::WaitingOnDependency), "on stream 7, through an event wait");
+  ASSERT_EQ(idle.lines.size(), 1u);
+  EXPECT_NE(idle.lines[0].find("launched work waiting 50.0 us (on stream 7, through an event wait)"), std::string::npos)
+      << idle.lines[0];
+  expect_tiles(idle);
+}
+
+TEST(IdleCauses, AWaitOnWorkOfAnotherGpuNamesThatGpu) {
+  TraceBuilder b;
+  launch(b, 1, 0, 10 * us, 0, 7, 10 * us, 90 * us);
+  launch(b, 2, 10 * us, 5 * us, 1, 13, 20 * us, 110 * us);  // GPU 1 ends at 130 us, inside GPU 0's gap
+  launch(b, 5, 15 * us, 10 * us, 0, 8, 150 * us, 50 * us);  // launched after the wait (4) on GPU 1's event (3)
+  wait_on_stream(b, 1, 13, 3, 4);
+  const Trace t = build(b);
+  const IdleCauses idle = analyze(t, whole(t));
+  EXPECT_EQ(detail(idle, 0, IdleCause::WaitingOnDependency), "on GPU 1 stream 13, through an event wait");
+  expect_tiles(idle);
+}
+
+TEST(IdleCauses, AWaitSatisfiedBeforeTheGpuWentIdleIsNotNamed) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5 * us, 0, 7, 10 * us, 30 * us);       // the work waited for ends at 40 us
+  launch(b, 2, 5 * us, 5 * us, 0, 9, 40 * us, 60 * us);  // other work keeps the GPU busy until 100 us
+  launch(b, 5, 10 * us, 10 * us, 0, 8, 150 * us, 50 * us);
+  wait_on_stream(b, 0, 7, 3, 4);
+  const Trace t = build(b);
+  ASSERT_EQ(t.dependencies().size(), 1u);
+  const IdleCauses idle = analyze(t, whole(t));
+  EXPECT_EQ(total(idle, 0, IdleCause::WaitingOnDependency), 50 * us);
+  EXPECT_EQ(detail(idle, 0, IdleCause::WaitingOnDependency), "another stream or an event held it");
+}
+
 TEST(IdleCauses, GapBehindFinishedWorkOnOneStreamIsTheGpusOwn) {
   TraceBuilder b;
   launch(b, 1, 0, 10 * us, 0, 7, 10 * us, 90 * us);

@@ -428,6 +428,163 @@ TEST(WarmUp, ProfilerStepAnnotationsStandInForIterations) {
   EXPECT_DOUBLE_EQ(w.iterations[0].gpu_ratio, 1.0);
 }
 
+namespace {
+
+constexpr std::string_view kReserved = "reserved by PyTorch (bytes)";
+constexpr std::string_view kDeviceSinceStart = "device memory allocated since start (bytes)";
+
+void samples(TraceBuilder& b, std::int64_t device, std::string_view series,
+             const std::vector<std::pair<TimeNs, double>>& points) {
+  for (const auto& [t, bytes] : points) b.add_counter_sample(device, series, CounterSample{t, bytes});
+}
+
+// A gtv-style recording on GPU 0: build [0, 100) ms with a cudaMalloc, warm-up [100, 200) ms, a timed loop
+// [200, 300) ms measured by a synchronized stopwatch, a kernel in each part.
+TraceBuilder timed_loop_with_memory() {
+  TraceBuilder b;
+  api(b, "cudaMalloc", 10 * ms, 2 * ms);
+  b.add_range(Range{"build models", RangeKind::Phase, 0, 100 * ms, 1, 1, -1});
+  b.add_range(Range{"warm-up", RangeKind::WarmUp, 100 * ms, 200 * ms, 1, 1, -1});
+  b.add_range(Range{"timed loop", RangeKind::Phase, 200 * ms, 300 * ms, 1, 1, -1});
+  b.add_measurement(Measurement{"timed loop", MeasurementMethod::StopwatchSync, 100 * ms, 200 * ms, 300 * ms, 1, 1});
+  launch(b, "k", 0, 50 * ms, 5 * us, 1);
+  launch(b, "k", 0, 150 * ms, 5 * us, 2);
+  launch(b, "k", 0, 250 * ms, 5 * us, 3);
+  return b;
+}
+
+std::size_t line_index(const WarmUp& w, std::string_view prefix) {
+  for (std::size_t i = 0; i < w.lines.size(); ++i)
+    if (w.lines[i].rfind(prefix, 0) == 0) return i;
+  return w.lines.size();
+}
+
+}  // namespace
+
+TEST(WarmUp, MemoryCountersSayWhatTheAllocatorTookBeforeAndInsideTheTimedLoop) {
+  TraceBuilder b = timed_loop_with_memory();
+  // PyTorch's reserved bytes: 1 GB while building, 0.2 GB more in warm-up, flat in the loop. CUPTI's series is there
+  // too; PyTorch's own count is the one read.
+  samples(b, 0, kReserved, {{0, 0.0}, {40 * ms, 1e9}, {150 * ms, 1.2e9}, {200 * ms, 1.2e9}, {250 * ms, 1.2e9}});
+  samples(b, 0, kDeviceSinceStart, {{40 * ms, 1.5e9}});
+  const Trace t = build(b);
+  const WarmUp w = analyze_warmup(t);
+  ASSERT_EQ(w.memory.size(), 1u);
+  const MemoryGrowth& g = w.memory[0];
+  EXPECT_EQ(g.device, 0);
+  EXPECT_EQ(g.series, kReserved);
+  EXPECT_FALSE(g.since_start);
+  EXPECT_TRUE(g.has_steady);
+  EXPECT_EQ(g.steady_name, "the timed loop");
+  EXPECT_DOUBLE_EQ(g.before_growth_bytes, 1.2e9);
+  EXPECT_TRUE(g.has_warmup_ranges);
+  EXPECT_DOUBLE_EQ(g.warmup_growth_bytes, 0.2e9);
+  EXPECT_DOUBLE_EQ(g.steady_growth_bytes, 0.0);
+  EXPECT_DOUBLE_EQ(g.peak_bytes, 1.2e9);
+  const std::string line =
+      "PyTorch's reserved memory on GPU 0 grew by 1.20 GB before the timed loop, from 0 bytes at its first sample to "
+      "1.20 GB (200.00 MB of it inside warm-up ranges), and did not grow in the timed loop (counter \"reserved by "
+      "PyTorch (bytes)\").";
+  EXPECT_TRUE(has_line(w, line)) << ::testing::PrintToString(w.lines);
+  // Right after the allocator's calls, which say that it grew; the counter says by how much.
+  const std::size_t calls = line_index(w, "Allocator growth:");
+  ASSERT_LT(calls + 1, w.lines.size());
+  EXPECT_EQ(w.lines[calls + 1], line);
+  EXPECT_EQ(w.headline.find("still grew"), std::string::npos);
+}
+
+TEST(WarmUp, MemoryThatStillGrowsInTheTimedLoopReachesTheHeadline) {
+  TraceBuilder b = timed_loop_with_memory();
+  samples(b, 0, kReserved, {{0, 0.0}, {40 * ms, 1e9}, {250 * ms, 1.1e9}});
+  const Trace t = build(b);
+  const WarmUp w = analyze_warmup(t);
+  ASSERT_EQ(w.memory.size(), 1u);
+  EXPECT_DOUBLE_EQ(w.memory[0].steady_growth_bytes, 0.1e9);
+  EXPECT_DOUBLE_EQ(w.memory[0].warmup_growth_bytes, 0.0);
+  EXPECT_TRUE(has_line(w,
+                       "PyTorch's reserved memory on GPU 0 grew by 1.00 GB before the timed loop, from 0 bytes at its "
+                       "first sample to 1.00 GB (none of it inside warm-up ranges), and grew by a further 100.00 MB in "
+                       "the timed loop, to 1.10 GB at its highest: the allocator was still growing (counter "
+                       "\"reserved by PyTorch (bytes)\")."))
+      << ::testing::PrintToString(w.lines);
+  EXPECT_NE(w.headline.find("GPU 0's memory still grew by 100.00 MB in the timed loop (counter \"reserved by PyTorch "
+                            "(bytes)\")"),
+            std::string::npos)
+      << w.headline;
+}
+
+TEST(WarmUp, CuptisDeviceMemoryCountsFromTheRecordingsStart) {
+  TraceBuilder b = timed_loop_with_memory();
+  // CUPTI saw 512 MB allocated in the build, none later; an iteration's tensors coming and going in the loop
+  // (below 1% of the peak) are not growth worth a headline.
+  samples(b, 0, kDeviceSinceStart, {{20 * ms, 512e6}, {260 * ms, 514e6}, {270 * ms, 512e6}});
+  const Trace t = build(b);
+  const WarmUp w = analyze_warmup(t);
+  ASSERT_EQ(w.memory.size(), 1u);
+  EXPECT_TRUE(w.memory[0].since_start);
+  EXPECT_DOUBLE_EQ(w.memory[0].start_bytes, 0.0);
+  EXPECT_DOUBLE_EQ(w.memory[0].before_growth_bytes, 512e6);
+  EXPECT_DOUBLE_EQ(w.memory[0].steady_growth_bytes, 2e6);
+  EXPECT_TRUE(has_line(w,
+                       "Device memory allocated on GPU 0 (CUPTI's records) grew by 512.00 MB before the timed loop, "
+                       "from 0 bytes at the recording's start to 512.00 MB (none of it inside warm-up ranges), and "
+                       "grew by a further 2.00 MB in the timed loop, to 514.00 MB at its highest: the allocator was "
+                       "still growing (counter \"device memory allocated since start (bytes)\")."))
+      << ::testing::PrintToString(w.lines);
+  EXPECT_EQ(w.headline.find("still grew"), std::string::npos);
+}
+
+// The warmup scenario measures cold calls inside warm-up ranges among its timed measurements: what they allocate
+// is warm-up, and the rest of the timed window is what counts as steady.
+TEST(WarmUp, WarmUpRangesInsideTheTimedWindowAreNotSteady) {
+  TraceBuilder b = timed_loop_with_memory();
+  b.add_range(Range{"first matmul", RangeKind::WarmUp, 240 * ms, 260 * ms, 1, 1, -1});
+  samples(b, 0, kReserved, {{0, 0.0}, {40 * ms, 1e9}, {250 * ms, 1.5e9}});
+  const Trace t = build(b);
+  const WarmUp w = analyze_warmup(t);
+  ASSERT_EQ(w.memory.size(), 1u);
+  EXPECT_TRUE(w.memory[0].warmup_inside_steady);
+  EXPECT_DOUBLE_EQ(w.memory[0].warmup_growth_bytes, 0.5e9);
+  EXPECT_DOUBLE_EQ(w.memory[0].steady_growth_bytes, 0.0);
+  EXPECT_TRUE(has_line(w,
+                       "PyTorch's reserved memory on GPU 0 grew by 1.00 GB before the timed loop, from 0 bytes at its "
+                       "first sample to 1.00 GB; inside warm-up ranges (before and during the timed loop) it grew by "
+                       "500.00 MB; in the rest of the timed loop it did not grow (counter \"reserved by PyTorch "
+                       "(bytes)\")."))
+      << ::testing::PrintToString(w.lines);
+  EXPECT_EQ(w.headline.find("still grew"), std::string::npos);
+}
+
+TEST(WarmUp, WithoutATimedLoopMemoryIsComparedAfterTheFirstIteration) {
+  TraceBuilder b;
+  for (int i = 0; i < 3; ++i) {
+    const TimeNs s = i * 10 * ms;
+    host_call(b, 1, 1, "ProfilerStep#" + std::to_string(i), s, 5 * ms, EventKind::Annotation);
+    api(b, "cudaLaunchKernel", s + 100 * us, 5 * us, i + 1);
+    kernel(b, 0, 7, "k", s + 200 * us, 1 * ms, i + 1);
+  }
+  samples(b, 0, kReserved, {{1 * ms, 2e6}, {2 * ms, 22e6}, {12 * ms, 22e6}, {40 * ms, 30e6}});  // 40 ms: after the loop
+  samples(b, 1, kReserved, {{1 * ms, 2e6}});  // no GPU 1 in this trace: not a GPU's series
+  const Trace t = build(b);
+  const WarmUp w = analyze_warmup(t);
+  ASSERT_EQ(w.memory.size(), 1u);
+  EXPECT_EQ(w.memory[0].steady_name, "the ProfilerStep annotations after the first");
+  EXPECT_EQ(w.memory[0].steady_start_ns, 5 * ms);
+  EXPECT_EQ(w.memory[0].steady_end_ns, 25 * ms);
+  EXPECT_DOUBLE_EQ(w.memory[0].before_growth_bytes, 20e6);
+  EXPECT_DOUBLE_EQ(w.memory[0].steady_growth_bytes, 0.0);
+  EXPECT_FALSE(w.memory[0].has_warmup_ranges);
+  // No first-use calls here, but the counter grew: the no-warm-up sentence would contradict it.
+  ASSERT_FALSE(w.lines.empty());
+  EXPECT_NE(w.lines[0], kNoWarmUp);
+  EXPECT_TRUE(has_line(w,
+                       "PyTorch's reserved memory on GPU 0 grew by 20.00 MB before the ProfilerStep annotations after "
+                       "the first, from 2.00 MB at its first sample to 22.00 MB, and did not grow in the ProfilerStep "
+                       "annotations after the first (counter \"reserved by PyTorch (bytes)\")."))
+      << ::testing::PrintToString(w.lines);
+  EXPECT_NE(w.headline, kNoWarmUp);
+}
+
 TEST(WarmUp, ReportCarriesFindingsInTextAndJson) {
   TraceBuilder b;
   api(b, "cudaDeviceGetStreamPriorityRange", 0, 100 * ms);

@@ -4,13 +4,15 @@
 // stream pool, peer access) and kernels slower on their first run than on later runs of the same kernel with the
 // same grid and block. Costs paid on every launch (cuKernelGetFunction, cuLibraryGetKernel...) count only for
 // the first launch of each kernel on a device. Also: the first iteration against the median of the later ones,
-// per host thread, on like-for-like bases (synchronized time, GPU time).
+// per host thread, on like-for-like bases (synchronized time, GPU time); and, from memory counters, how much each
+// GPU's allocator grew before the timed loop and inside it.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gtv/analysis/intervals.h"
+#include "gtv/analysis/region.h"
 #include "gtv/model/trace.h"
 
 namespace gtv::analysis {
@@ -65,6 +67,7 @@ struct IterationWarmUp {
   bool communication = false;    // launched NCCL kernels: wall time would hold waits for peer ranks
   TimeNs first_start_ns = 0;     // host range of the first iteration
   TimeNs first_end_ns = 0;
+  TimeNs last_end_ns = 0;    // the latest end of the series' iterations
   TimeNs first_use_ns = 0;   // first-use work (host findings of this thread) inside the first iteration
   TimeNs first_host_ns = 0;  // host range length
   TimeNs steady_host_median_ns = 0;
@@ -74,10 +77,32 @@ struct IterationWarmUp {
   double gpu_ratio = 0;   // first / median of GPU time; 0 when unknown
 };
 
+// What one GPU's allocator took before the steady part of the trace and inside it, read from one memory counter
+// series of that GPU: PyTorch's reserved bytes when the trace has them (the caching allocator's growth), else the
+// device memory CUPTI saw allocated. The steady part is the region of interest when it comes from measurements (the
+// timed loop), else everything after the first iteration of the loop with the most iterations.
+struct MemoryGrowth {
+  std::int64_t device = 0;
+  std::string series;          // the counter read: "reserved by PyTorch (bytes)", ...
+  bool since_start = false;    // the series counts from 0 at the recording's start, else from its first sample
+  double start_bytes = 0;      // 0 for since_start series, else the first sample
+  double peak_bytes = 0;       // the series' highest value
+  bool has_steady = false;     // a steady part was found; without one, before_growth_bytes covers the trace
+  std::string steady_name;     // "the timed loop", "the ProfilerStep annotations after the first"
+  TimeNs steady_start_ns = 0;  // the steady window; warm-up ranges inside it are not part of the steady part
+  TimeNs steady_end_ns = 0;
+  double before_growth_bytes = 0;     // the value in force when the steady window starts (or the last) - start_bytes
+  bool has_warmup_ranges = false;     // warm-up ranges start before the steady window ends
+  bool warmup_inside_steady = false;  // some of them lie inside the steady window
+  double warmup_growth_bytes = 0;     // the change inside them (end - start of each, merged)
+  double steady_growth_bytes = 0;     // per piece of the steady part: highest value - value at its start, summed
+};
+
 struct WarmUp {
   std::vector<WarmUpFinding> findings;      // by start
   std::vector<WarmUpCauseTotal> causes;     // only causes seen, by cost, largest first
   std::vector<IterationWarmUp> iterations;  // by pid, tid
+  std::vector<MemoryGrowth> memory;         // by device
   TimeNs host_cost_ns = 0;                  // union of all host findings' spans
   std::vector<std::string> lines;           // plain words
   std::string headline;  // the one sentence for the verdict; empty when there is nothing worth a verdict line
@@ -86,6 +111,9 @@ struct WarmUp {
 // The cause recognised from an API or overhead name alone, if any.
 [[nodiscard]] bool warmup_cause_of_call(std::string_view api_name, WarmUpCause& cause);
 
+// region: the trace's region of interest (region.h), whose timed loop is the steady part memory growth is compared
+// with; the one-argument form works it out.
+[[nodiscard]] WarmUp analyze_warmup(const Trace& trace, const Region& region);
 [[nodiscard]] WarmUp analyze_warmup(const Trace& trace);
 // How much of the host's first-use work lies inside [start_ns, end_ns): the union of the host findings' spans there.
 [[nodiscard]] TimeNs warmup_host_cost_within(const WarmUp& warmup, TimeNs start_ns, TimeNs end_ns);
