@@ -163,6 +163,15 @@ void CompareClassroomTest::classic_comparisons_open_as_tabs() {
   const auto stand_in = classic_comparisons(empty.path());
   QCOMPARE(stand_in[1].files, (QStringList{QStringLiteral("threads"), QStringLiteral("threads-streams")}));
   QVERIFY(stand_in[1].note.contains(QStringLiteral("processes scenario has no recording")));
+  // sequential vs cuda-graph is offered only where cuda-graph is recorded (the bundled recordings lack it).
+  QCOMPARE(stand_in.size(), std::size_t{3});
+  for (const ClassicComparison& c : classics) QVERIFY(!c.files.contains(QStringLiteral("cuda-graph")));
+  QTemporaryDir with_graph;
+  QVERIFY(QFile(with_graph.filePath(QStringLiteral("cuda-graph.json.gz"))).open(QIODevice::WriteOnly));
+  const auto graph_classics = classic_comparisons(with_graph.path());
+  QCOMPARE(graph_classics.size(), std::size_t{4});
+  QCOMPARE(graph_classics[3].title, QStringLiteral("sequential vs cuda-graph"));
+  QCOMPARE(graph_classics[3].files, (QStringList{QStringLiteral("sequential"), QStringLiteral("cuda-graph")}));
   // Compare open traces: fewer than two trace tabs is a one-line message; with two, both are stacked.
   QString too_few;
   QVERIFY(compare_open_traces(&window, &too_few) == nullptr);

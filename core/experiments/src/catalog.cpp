@@ -25,6 +25,8 @@ const std::vector<ScenarioInfo>& catalogue() {
       {"cpu-vs-gpu", "the same matrix products on the CPU and on each GPU, small and large", true},
       {"processes", "one worker process per GPU, each with its own CUPTI, traces merged", true},
       {"launch-blocking", "sequential with CUDA_LAUNCH_BLOCKING=1: the case that really is serial", true},
+      {"cuda-graph", "each model's forward captured once as a CUDA graph and replayed: one graph launch per forward",
+       true},
   };
   return table;
 }

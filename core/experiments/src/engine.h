@@ -38,6 +38,7 @@ struct ForwardOptions {
   bool redundant_to = false;  // input.to(device) before each call, as the seed's method 2 did
   bool keep_output = false;   // keep the output (method 3's list, copy-batched)
   bool use_stream = false;    // run on the model's own stream (create_model_streams first)
+  bool replay_graph = false;  // replay the model's CUDA graph (capture_forward_graph first) instead of running it
   CopyMode copy = CopyMode::None;
 };
 
@@ -71,6 +72,13 @@ class Engine {
   [[nodiscard]] virtual int device_of(int model) const = 0;
   // Gives each GPU model its own stream from the pool (CPU models keep none).
   virtual void create_model_streams() = 0;
+  // Whether this LibTorch build can capture CUDA graphs (at::cuda::CUDAGraph needs LibTorch built with CUDA).
+  [[nodiscard]] virtual bool cuda_graphs_supported() const = 0;
+  // Captures one forward of a GPU model as a CUDA graph, once: on a pool stream of its device, after one forward
+  // on that stream outside the capture (cuBLAS makes its handle and workspace there), from the model's input to a
+  // static output that every replay rewrites. ForwardOptions::replay_graph then launches the whole forward with
+  // one cudaGraphLaunch on the device's current stream. EngineError for CPU models and builds without graphs.
+  virtual void capture_forward_graph(int model) = 0;
   // One inference pass. Calls for different models may run on different threads at once.
   virtual void forward(int model, const ForwardOptions& options) = 0;
   // Copies each model's kept outputs to the host in one copy per model, then forgets them.

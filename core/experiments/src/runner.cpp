@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "allocator_counters.h"
 #include "gtv/collect/trace_recorder.h"
 #include "gtv/config.h"
 #include "machine.h"
@@ -78,11 +79,14 @@ void describe_run(ScenarioContext& ctx) {
                                    : "CUDA events: no GPU in this run; not measured");
 }
 
-// The scenario inside its Scenario range, with op callbacks and GPU tracing around it. Never throws.
+// The scenario inside its Scenario range, with op callbacks, the allocator's counters and GPU tracing around it.
+// Never throws.
 Status record(ScenarioContext& ctx, const ScenarioEntry& entry) {
   GpuTracing tracing(ctx);
   std::optional<OpTracer> ops;
   if (ctx.config.trace_ops) ops.emplace(ctx.host);
+  std::optional<AllocatorCounters> allocator;
+  if (ctx.on_gpu()) allocator.emplace(ctx.host, ctx.devices_in_use());
   Status status = ok_status();
   try {
     auto range = ctx.host.scope(std::string(entry.name), RangeKind::Scenario);
@@ -92,6 +96,7 @@ Status record(ScenarioContext& ctx, const ScenarioEntry& entry) {
     ctx.host.add_note("run failed: " + std::string(e.what()));
   }
   ops.reset();
+  allocator.reset();
   try {
     ctx.engine.synchronize();  // CUPTI delivers a kernel only after it ended
   } catch (const std::exception& e) {

@@ -71,6 +71,7 @@ void run_sequential(ScenarioContext& ctx);
 void run_sequential_to(ScenarioContext& ctx);
 void run_list(ScenarioContext& ctx);
 void run_streams(ScenarioContext& ctx);
+void run_cuda_graph(ScenarioContext& ctx);
 void run_threads(ScenarioContext& ctx);
 void run_threads_streams(ScenarioContext& ctx);
 void run_copy_pageable(ScenarioContext& ctx);

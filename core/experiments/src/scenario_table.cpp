@@ -23,6 +23,7 @@ const std::vector<ScenarioEntry>& scenario_table() {
       {"cpu-vs-gpu", &run_cpu_vs_gpu},
       {"processes", nullptr, false, true},
       {"launch-blocking", &run_launch_blocking, true},
+      {"cuda-graph", &run_cuda_graph},
   };
   return table;
 }

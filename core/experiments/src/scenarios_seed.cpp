@@ -1,4 +1,6 @@
 // The seed's own experiment: three models called from one host thread, the ways the seed tried.
+#include <stdexcept>
+
 #include "scenario.h"
 
 namespace gtv::exp {
@@ -53,6 +55,33 @@ void run_launch_blocking(ScenarioContext& ctx) {
   ctx.host.add_note(ctx.on_gpu() ? "CUDA_LAUNCH_BLOCKING=1: every launch waited for its kernel"
                                  : "launch-blocking: CUDA_LAUNCH_BLOCKING has no effect on the CPU; as sequential");
   loop_over_models(ctx, {});
+}
+
+// The seed's loop with each model's forward captured once as a CUDA graph and replayed: the GPU runs the same
+// kernels, the host launches each forward with one cudaGraphLaunch instead of one launch per kernel.
+void run_cuda_graph(ScenarioContext& ctx) {
+  if (!ctx.on_gpu())
+    throw std::runtime_error("CUDA graphs capture GPU work and this run has no CUDA GPU (nothing was replayed)");
+  if (!ctx.engine.cuda_graphs_supported())
+    throw std::runtime_error(
+        "this LibTorch has no CUDA graphs (at::cuda::CUDAGraph comes with LibTorch built with CUDA)");
+  build_models(ctx);
+  {
+    // Set-up the steady state does not pay: the capture (and the forward before it) happens once per model.
+    auto range = ctx.host.scope("capture graphs", RangeKind::WarmUp);
+    for (int m = 0; m < ctx.model_count(); ++m) {
+      ctx.progress("capturing model " + std::to_string(m) + "'s forward as a CUDA graph on " +
+                   device_label(ctx.engine.device_of(m)));
+      auto capture =
+          ctx.host.scope("capture model " + std::to_string(m) + " graph", RangeKind::Phase, ctx.engine.device_of(m));
+      ctx.engine.capture_forward_graph(m);
+    }
+    ctx.engine.synchronize();
+  }
+  ForwardOptions options;
+  options.replay_graph = true;
+  warm_up(ctx, [&] { forward_all(ctx, options); });
+  timed(ctx, "timed loop", [&] { iterate(ctx, [&](int) { forward_all(ctx, options); }); });
 }
 
 void run_streams(ScenarioContext& ctx) {

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "engine.h"
+#include "forward_graph.h"
 #include "large_fc_net.h"
 
 namespace gtv::exp {
@@ -49,8 +50,9 @@ struct Model {
   at::Device device{at::kCPU};
   at::Tensor input;
   std::optional<c10::Stream> stream;
-  at::Tensor host_pageable;  // preallocated copy targets, so the loop times the copy and not the allocation
-  at::Tensor host_pinned;    // only for GPU models: pinned memory needs CUDA
+  std::unique_ptr<ForwardGraph> graph;  // capture_forward_graph; replays read `input` and rewrite its output
+  at::Tensor host_pageable;             // preallocated copy targets, so the loop times the copy and not the allocation
+  at::Tensor host_pinned;               // only for GPU models: pinned memory needs CUDA
   std::vector<at::Tensor> kept;
 };
 
@@ -152,9 +154,30 @@ class TorchEngine final : public Engine {
     });
   }
 
+  [[nodiscard]] bool cuda_graphs_supported() const override { return gtv::exp::cuda_graphs_supported(); }
+
+  void capture_forward_graph(int index) override {
+    Model& model = models_.at(static_cast<std::size_t>(index));
+    if (!model.device.is_cuda())
+      throw EngineError("model " + std::to_string(index) + " is on the CPU: CUDA graphs capture GPU work only");
+    if (model.graph) return;
+    guarded([&] {
+      const c10::DeviceGuard device_guard(model.device);
+      // The input was made on the default stream; the capture stream must see it finished.
+      torch::cuda::synchronize(model.device.index());
+      // The legacy default stream cannot be captured: a pool stream, as torch.cuda.graph uses.
+      const c10::impl::VirtualGuardImpl impl(c10::DeviceType::CUDA);
+      model.graph = capture_forward(*model.net, model.input, impl.getStreamFromGlobalPool(model.device, false));
+    });
+  }
+
   void forward(int index, const ForwardOptions& options) override {
     guarded([&] {
       Model& model = models_.at(static_cast<std::size_t>(index));
+      if (options.replay_graph) {
+        replay(index, model, options);
+        return;
+      }
       // A thread that calls cuBLAS must have its device set (gpu-facts), so the guard is always there.
       std::optional<c10::StreamGuard> stream_guard;
       std::optional<c10::DeviceGuard> device_guard;
@@ -234,6 +257,23 @@ class TorchEngine final : public Engine {
     if (device < 0 || device >= gpu_count_)
       throw EngineError("device " + std::to_string(device) + " does not exist: this machine has " +
                         std::to_string(gpu_count_) + " CUDA GPU(s), 0.." + std::to_string(gpu_count_ - 1));
+  }
+
+  // One launch of the model's graph on the device's current stream (its default stream unless use_stream), so
+  // the GPU runs the same kernels in the same order as an ordinary forward there.
+  static void replay(int index, Model& model, const ForwardOptions& options) {
+    if (!model.graph)
+      throw EngineError("model " + std::to_string(index) + " has no CUDA graph to replay (capture it first)");
+    std::optional<c10::StreamGuard> stream_guard;
+    std::optional<c10::DeviceGuard> device_guard;
+    if (options.use_stream && model.stream) {
+      stream_guard.emplace(*model.stream);
+    } else {
+      device_guard.emplace(model.device);
+    }
+    const at::Tensor& out = model.graph->replay();
+    copy_to_host(model, out, options.copy);
+    if (options.keep_output) model.kept.push_back(out.clone());  // the next replay rewrites `out`
   }
 
   static void copy_to_host(Model& model, const at::Tensor& out, CopyMode mode) {

@@ -1,5 +1,9 @@
 #include "trace_merge.h"
 
+#include <algorithm>
+#include <map>
+#include <utility>
+
 #include "gtv/model/trace_builder.h"
 
 namespace gtv::exp {
@@ -21,7 +25,51 @@ void copy_event(TraceBuilder& out, LaneIndex lane, const Trace& in, const Event&
   out.add_event(lane, e);
 }
 
-void copy_part(TraceBuilder& out, const MergePart& part, std::size_t part_index, TimeNs origin_unix_ns) {
+// Counter series of the parts by (pid, name), in the order first seen. Two processes may count memory on the same
+// GPU (pid = device), each from its own start: the merged series is their sum, so that it says what the GPU held.
+class MergedCounters {
+ public:
+  std::vector<std::vector<CounterSample>>& parts_of(std::int64_t pid, const std::string& name) {
+    auto [it, fresh] = index_.try_emplace({pid, name}, series_.size());
+    if (fresh) series_.push_back({pid, name, {}});
+    return series_[it->second].parts;
+  }
+
+  void add_to(TraceBuilder& out) const {
+    for (const Series& s : series_) {
+      if (s.parts.size() == 1) {
+        for (const CounterSample& sample : s.parts.front()) out.add_counter_sample(s.pid, s.name, sample);
+        continue;
+      }
+      // Each part's value holds from its sample to its next one (0 before its first): the sum changes at every
+      // sample of any part.
+      std::vector<std::pair<CounterSample, std::size_t>> all;
+      for (std::size_t p = 0; p < s.parts.size(); ++p)
+        for (const CounterSample& sample : s.parts[p]) all.push_back({sample, p});
+      std::stable_sort(all.begin(), all.end(),
+                       [](const auto& a, const auto& b) { return a.first.time_ns < b.first.time_ns; });
+      std::vector<double> current(s.parts.size(), 0.0);
+      double sum = 0;
+      for (const auto& [sample, part] : all) {
+        sum += sample.value - current[part];
+        current[part] = sample.value;
+        out.add_counter_sample(s.pid, s.name, CounterSample{sample.time_ns, sum});
+      }
+    }
+  }
+
+ private:
+  struct Series {
+    std::int64_t pid = 0;
+    std::string name;
+    std::vector<std::vector<CounterSample>> parts;
+  };
+  std::map<std::pair<std::int64_t, std::string>, std::size_t> index_;
+  std::vector<Series> series_;
+};
+
+void copy_part(TraceBuilder& out, const MergePart& part, std::size_t part_index, TimeNs origin_unix_ns,
+               MergedCounters& counters) {
   const Trace& in = *part.trace;
   const TimeNs shift_ns = in.metadata().origin_unix_ns - origin_unix_ns;
   const std::uint64_t correlation_base = static_cast<std::uint64_t>(part_index) << kCorrelationShift;
@@ -49,11 +97,13 @@ void copy_part(TraceBuilder& out, const MergePart& part, std::size_t part_index,
     merged.labels = p.labels;
     merged.labels.push_back(part.label);
   }
-  for (const CounterSeries& series : in.counters())
+  for (const CounterSeries& series : in.counters()) {
+    std::vector<CounterSample>& samples = counters.parts_of(series.pid, series.name).emplace_back();
     for (CounterSample sample : series.samples) {
       sample.time_ns += shift_ns;
-      out.add_counter_sample(series.pid, series.name, sample);
+      samples.push_back(sample);
     }
+  }
   TraceMetadata& meta = out.metadata();
   if (meta.machine.empty()) meta.machine = in.metadata().machine;
   meta.dropped_records += in.metadata().dropped_records;
@@ -69,7 +119,9 @@ Expected<Trace> merge_traces(const std::vector<MergePart>& parts, TraceMetadata 
   metadata.dropped_records = 0;
   out.metadata() = std::move(metadata);
   for (const Range& r : extra_ranges) out.add_range(r);
-  for (std::size_t i = 0; i < parts.size(); ++i) copy_part(out, parts[i], i, origin_unix_ns);
+  MergedCounters counters;
+  for (std::size_t i = 0; i < parts.size(); ++i) copy_part(out, parts[i], i, origin_unix_ns, counters);
+  counters.add_to(out);
   return out.build();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Merging the traces of several processes of one host into one: they share the clock (CLOCK_REALTIME), so times
 // only move to the earliest origin; host lanes keep their OS pids; CUPTI correlation ids, which each process
-// numbers from 1, are moved apart so launch-to-kernel flows stay within their process.
+// numbers from 1, are moved apart so launch-to-kernel flows stay within their process; counter series of the same
+// pid and name in several processes (memory on a GPU both use) are summed.
 #include <string>
 #include <vector>
 

@@ -191,6 +191,22 @@ TEST(ProcessesOnCpu, OneWorkerProcessPerModelMergedIntoOneTrace) {
   EXPECT_EQ(trace.processes().size(), static_cast<std::size_t>(kModels));
 }
 
+// CUDA graphs capture GPU work: on the CPU the scenario stops with one line before building anything, and never
+// pretends to have replayed a graph.
+TEST(CudaGraphOnCpu, FailsWithAOneLineErrorAndReplaysNothing) {
+  RunResult result = run_scenario(small_cpu_config("cuda-graph"), {});
+  ASSERT_FALSE(result.status.ok());
+  const std::string& message = result.status.error().message;
+  EXPECT_EQ(message.rfind("cuda-graph: ", 0), 0u) << message;
+  EXPECT_NE(message.find("no CUDA GPU"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos);
+  ASSERT_TRUE(result.trace.has_value());
+  EXPECT_EQ(count_ranges_named(*result.trace, RangeKind::Scenario, "cuda-graph"), 1);
+  EXPECT_EQ(count_ranges(*result.trace, RangeKind::Forward), 0);
+  EXPECT_EQ(count_measurements(*result.trace, MeasurementMethod::StopwatchNoSync), 0);
+  EXPECT_TRUE(test::has_note_containing(*result.trace, "run failed: CUDA graphs capture GPU work"));
+}
+
 TEST(RunOptions, NoWarmupAndNoOpTracing) {
   RunConfig config = small_cpu_config("sequential");
   config.warmup = false;

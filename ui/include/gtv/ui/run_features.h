@@ -20,7 +20,8 @@ struct ClassicComparison {
   QString note;       // shown above the runs (why a stand-in is used)
 };
 // sequential vs streams, threads vs processes, pageable vs pinned, from the recordings in recordings_dir (where
-// `processes` is not recorded, threads vs threads-streams stands in, with a note saying so).
+// `processes` is not recorded, threads vs threads-streams stands in, with a note saying so); and sequential vs
+// cuda-graph, only where `cuda-graph` is recorded there.
 [[nodiscard]] std::vector<ClassicComparison> classic_comparisons(const QString& recordings_dir);
 [[nodiscard]] std::vector<ClassicComparison> classic_comparisons();  // of bundled_recordings_dir()
 
