@@ -23,6 +23,7 @@ constexpr std::uint32_t kOwnerSamples = 15;
 LanePlottable::LanePlottable(QCPAxis* key_axis, QCPAxis* value_axis, const TimelineState* state)
     : QCPAbstractPlottable(key_axis, value_axis), state_(state) {
   setSelectable(QCP::stNone);
+  block_hatch_ = QBrush(QColor(0, 0, 0, 90), Qt::BDiagPattern);
   setAntialiasedFill(false);
 }
 
@@ -56,6 +57,9 @@ void LanePlottable::draw(QCPPainter* painter) {
   painter->setAntialiasing(false);
   painter->setFont(state_->theme.font(8));
   const TimeMapping map(state_->window, g.lane_area.width());
+  stripe_colors_.clear();
+  if (const WorkOwners* owners = state_->overlays.owners.get())
+    for (const Rgb rgb : owners->colors) stripe_colors_.push_back(to_qcolor(rgb).darker(125));
   const auto& rows = state_->layout.rows();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     g.y_top = state_->row_y(g.lane_area, rows[i].top_px);
@@ -93,11 +97,16 @@ void LanePlottable::draw_lane(QCPPainter* painter, const LaneRow& row, const Tim
     x0 = std::max(x0, g.left - 2);
     x1 = std::min(x1, g.lane_area.right() + 2);
     const QRectF r(x0, g.y_top + span.depth * depth_px + 1, std::max(x1 - x0, 1.0), depth_px - 2);
-    draw_span(painter, row.lane, lane, span, r);
-    if (span.count > 1 && r.width() >= 4 && state_->color_mode == ColorMode::Owner && !state_->search_active) {
-      bool several_owners = false;
-      static_cast<void>(block_color(row.lane, lane, span, &several_owners));
-      if (several_owners) draw_owner_stripes(painter, row.lane, lane, span, r, map, g.left);
+    bool several_owners = false;
+    const Rgb rgb = span.count > 1 ? block_color(row.lane, lane, span, &several_owners)
+                                   : state_->color_of(row.lane, span.first_index, lane.events[span.first_index]);
+    // A block of several owners is drawn as owner stripes over its fill, hatched once on top.
+    const bool striped =
+        several_owners && r.width() >= 4 && state_->color_mode == ColorMode::Owner && !state_->search_active;
+    draw_span(painter, lane, span, r, rgb, !striped);
+    if (striped) {
+      draw_owner_stripes(painter, row.lane, lane, span, r, map, g.left);
+      painter->fillRect(r, block_hatch_);
     }
     ++last_span_count_;
   }
@@ -184,9 +193,8 @@ void LanePlottable::draw_owner_stripes(QCPPainter* painter, LaneIndex lane_index
   std::uint16_t run_owner = kNoOwner;
   double run_x = r.left();
   const auto flush = [&](double end_x) {
-    if (run_owner < owners.colors.size() && end_x > run_x)
-      painter->fillRect(QRectF(run_x, r.top(), end_x - run_x, r.height()),
-                        to_qcolor(owners.colors[run_owner]).darker(125));
+    if (run_owner < stripe_colors_.size() && end_x > run_x)
+      painter->fillRect(QRectF(run_x, r.top(), end_x - run_x, r.height()), stripe_colors_[run_owner]);
   };
   for (double x = r.left(); x < r.right(); x += kColumnPx) {
     const TimeNs t0 = std::max(span.start_ns, map.time_at(x - left));
@@ -200,14 +208,11 @@ void LanePlottable::draw_owner_stripes(QCPPainter* painter, LaneIndex lane_index
     run_x = x;
   }
   flush(r.right());
-  if (r.width() >= 4) painter->fillRect(r, QBrush(QColor(0, 0, 0, 90), Qt::BDiagPattern));
 }
 
-void LanePlottable::draw_span(QCPPainter* painter, LaneIndex lane_index, const Lane& lane, const LodSpan& span,
-                              const QRectF& r) const {
+void LanePlottable::draw_span(QCPPainter* painter, const Lane& lane, const LodSpan& span, const QRectF& r, Rgb rgb,
+                              bool hatch) const {
   const Event& e = lane.events[span.first_index];
-  const Rgb rgb =
-      span.count > 1 ? block_color(lane_index, lane, span) : state_->color_of(lane_index, span.first_index, e);
   QColor fill = to_qcolor(rgb);
   bool match = false;
   if (state_->search_active) {
@@ -217,7 +222,7 @@ void LanePlottable::draw_span(QCPPainter* painter, LaneIndex lane_index, const L
   }
   if (span.count > 1) {
     painter->fillRect(r, fill.darker(125));
-    if (r.width() >= 4) painter->fillRect(r, QBrush(QColor(0, 0, 0, 90), Qt::BDiagPattern));
+    if (hatch && r.width() >= 4) painter->fillRect(r, block_hatch_);
   } else {
     painter->fillRect(r, fill);
     if (r.width() >= kMinLabelPx) {

@@ -39,8 +39,9 @@ class LanePlottable : public QCPAbstractPlottable {
   };
   void draw_row_background(QCPPainter* painter, const LaneRow& row, int row_number, const RowGeometry& g) const;
   void draw_lane(QCPPainter* painter, const LaneRow& row, const TimeMapping& map, const RowGeometry& g);
-  void draw_span(QCPPainter* painter, LaneIndex lane_index, const Lane& lane, const LodSpan& span,
-                 const QRectF& r) const;
+  // One event (named rectangle) or merged block (darker fill, hatched unless hatch is false) in the colour rgb.
+  void draw_span(QCPPainter* painter, const Lane& lane, const LodSpan& span, const QRectF& r, Rgb rgb,
+                 bool hatch) const;
   // A merged block's fill: in the owner mode its majority owner's colour (kMixedOwnersColor when mixed), else
   // its first event's colour. several_owners: whether the sampled events have more than one owner (then the
   // block is drawn as owner stripes over that fill).
@@ -51,7 +52,9 @@ class LanePlottable : public QCPAbstractPlottable {
   [[nodiscard]] bool block_has_match(const Lane& lane, const LodSpan& span) const;
 
   const TimelineState* state_;
-  std::vector<LodSpan> spans_;  // reused across paints
+  QBrush block_hatch_;                 // the hatching of merged blocks
+  std::vector<QColor> stripe_colors_;  // per owner: its stripe colour (made once per paint, not per fill)
+  std::vector<LodSpan> spans_;         // reused across paints
   std::size_t last_span_count_ = 0;
   mutable const Trace* labels_trace_ = nullptr;                // the trace label_of's caches belong to
   mutable std::vector<std::optional<QString>> name_labels_;    // per StringId: the name as written
