@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gtv/model/trace_builder.h"
 
 namespace gtv::ui {
@@ -66,7 +68,7 @@ Trace graph_launch_trace() {
     k.correlation_id = 88;
     KernelDetail d;
     d.graph_id = 3;
-    d.graph_node_id = static_cast<std::uint64_t>(17 + node);
+    d.graph_node_id = 17 + static_cast<std::uint64_t>(node);
     b.add_kernel(gpu, k, d);
   }
   Event alone;
@@ -174,6 +176,28 @@ TEST(EventText, ForwardAndBackwardOpsNameEachOther) {
   EXPECT_EQ(field({1, 0}, "forward"), "aten::convolution (Process 10 / thread 11)");
   EXPECT_EQ(field({0, 0}, "launches"), "(none)");
   EXPECT_TRUE(t.flows().empty());
+}
+
+// Kineto's External id, kept beside the args, is a field of its own after the correlation id.
+TEST(EventText, ExternalIdFollowsTheCorrelation) {
+  TraceBuilder b;
+  const LaneIndex host = b.lane(host_lane_key(1, 1));
+  Event e;
+  e.duration_ns = 1'000;
+  e.kind = EventKind::Runtime;
+  e.correlation_id = 42;
+  e.name = b.intern("cudaLaunchKernel");
+  const EventArg args[] = {{"cbid", "211"}};
+  e.args = b.add_external_id(b.add_args(args), 515);
+  b.add_event(host, e);
+  const Trace t = std::move(b.build().value());
+  const std::vector<Field> fields = event_fields(t, {0, 0});
+  const auto correlation = std::find(fields.begin(), fields.end(), Field{"correlation", "42"});
+  ASSERT_NE(correlation, fields.end());
+  ASSERT_NE(correlation + 1, fields.end());
+  EXPECT_EQ(*(correlation + 1), (Field{"External id", "515"}));
+  EXPECT_EQ(fields.back(), (Field{"cbid", "211"}));
+  EXPECT_NE(tooltip_text(t, {0, 0}).find("\nExternal id: 515"), std::string::npos);
 }
 
 }  // namespace

@@ -136,6 +136,7 @@ std::vector<Field> event_fields(const Trace& trace, EventRef ref, TimeNs origin_
   out.emplace_back("lane", trace.lane(ref.lane).name);
   out.emplace_back("depth", std::to_string(e.depth));
   if (e.correlation_id != kNoCorrelation) out.emplace_back("correlation", std::to_string(e.correlation_id));
+  if (const auto id = trace.external_id(e)) out.emplace_back("External id", std::to_string(*id));
   if (const auto flow = trace.flow_of(ref)) {
     const bool launch = flow->from == ref;
     const std::vector<Flow> launched = launch ? trace.flows_from(ref) : std::vector<Flow>{};

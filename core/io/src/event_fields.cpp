@@ -46,10 +46,8 @@ void read_dim3(od::value& value, std::int32_t (&out)[3]) {
 }
 
 // Args gtv writes for other viewers only, or that only number the events of the file: not kept.
-// "External id" too: unique per event (Kineto's link from an op to its launches, which correlation already
-// joins), it would make every event's args distinct and cost about 50 bytes per event in large traces.
 bool is_dropped_arg(std::string_view key) {
-  return key == kineto::kArgMemoryBandwidth || key == kineto::kArgEventIndex || key == kineto::kArgExternalId;
+  return key == kineto::kArgMemoryBandwidth || key == kineto::kArgEventIndex;
 }
 
 // The JSON text of a value (consumed), whatever its type.
@@ -310,6 +308,11 @@ namespace {
 template <typename Key>
 bool read_known_arg(const Key& key, od::value& v, RawArgs& a) {
   switch (first_char(key)) {
+    case 'E':
+      if (!key_is(key, kineto::kArgExternalId)) return false;
+      // Not a number (no known writer does that): kept as an extra arg.
+      if (!number_token_as_int(v, a.external_id)) return false;
+      break;
     case 'd':
       if (key_is(key, kineto::kArgDevice))
         a.has_device = number_token_as_int(v, a.device);

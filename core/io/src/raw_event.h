@@ -35,7 +35,8 @@ struct RawArgs {
   std::string_view labels;     // args.labels of process_labels
   std::int64_t sort_index = 0;
   std::int64_t gtv_tid = 0;
-  std::string_view gtv_lane;  // "host" or "gpu": overrides the lane kind implied by the category
+  std::int64_t external_id = kNoExternalId;  // Kineto's "External id"
+  std::string_view gtv_lane;                 // "host" or "gpu": overrides the lane kind implied by the category
   // Args gtv does not model, kept as they are (see for_each_extra_arg); empty for most events.
   std::string_view extra;
   std::uint32_t extra_offset = 0, extra_bytes = 0;  // where extra lies in the parser's text until the chunk ends

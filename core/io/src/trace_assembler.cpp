@@ -234,6 +234,7 @@ bool TraceAssembler::make_pending(const RawEvent& ev, PendingEvent& p) {
   p.event.name = builder_.intern(ev.name);
   p.event.kind = cls.kind;
   if (!ev.args.extra.empty()) p.event.args = arg_set(ev.args.extra);
+  if (ev.args.external_id != kNoExternalId) p.event.args = builder_.add_external_id(p.event.args, ev.args.external_id);
   switch (cls.kind) {
     case EventKind::Kernel:
       p.kernel = ev.args.kernel;

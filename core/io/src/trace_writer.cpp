@@ -102,6 +102,7 @@ void TraceWriter::event_args(const Lane& lane, const Event& e, std::uint32_t tra
     out_.key(kineto::kArgValue).num(m->value);
   }
   for (const EventArg& arg : t_.extra_args(e)) out_.key(arg.key).raw(arg.value_json);  // JSON as it was read
+  if (const auto id = t_.external_id(e)) out_.key(kineto::kArgExternalId).num(*id);
   if (track != 0) out_.key("gtv_tid").num(lane.key.tid);
   if (classify_category(category).gpu != lane.is_gpu()) out_.key("gtv_lane").str(lane.is_gpu() ? "gpu" : "host");
   out_.close('}');

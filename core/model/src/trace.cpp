@@ -79,10 +79,16 @@ const MemsetDetail* Trace::memset_detail(const Event& e) const {
   return e.kind == EventKind::Memset && e.detail < memsets_.size() ? &memsets_[e.detail] : nullptr;
 }
 
+std::optional<std::int64_t> Trace::external_id(const Event& e) const {
+  if (e.args >= arg_sets_.size() || arg_sets_[e.args].external_id == kNoExternalId) return std::nullopt;
+  return arg_sets_[e.args].external_id;
+}
+
 std::vector<EventArg> Trace::extra_args(const Event& e) const {
   std::vector<EventArg> out;
   if (e.args >= arg_sets_.size()) return out;
-  const ArgSet& set = arg_sets_[e.args];
+  if (arg_sets_[e.args].shape >= arg_shapes_.size()) return out;
+  const ArgShape& set = arg_shapes_[arg_sets_[e.args].shape];
   out.reserve(set.count);
   std::uint64_t offset = set.text_offset;
   for (std::uint32_t i = set.first; i < set.first + set.count; ++i) {

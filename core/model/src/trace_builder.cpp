@@ -78,15 +78,23 @@ void TraceBuilder::add_memset(LaneIndex lane, Event event, const MemsetDetail& d
 
 std::uint32_t TraceBuilder::add_args(std::span<const EventArg> args) {
   if (args.empty()) return kNoArgs;
-  Trace::ArgSet set;
-  set.text_offset = trace_.arg_text_.size();
-  set.first = static_cast<std::uint32_t>(trace_.arg_entries_.size());
-  set.count = static_cast<std::uint32_t>(args.size());
+  Trace::ArgShape shape;
+  shape.text_offset = trace_.arg_text_.size();
+  shape.first = static_cast<std::uint32_t>(trace_.arg_entries_.size());
+  shape.count = static_cast<std::uint32_t>(args.size());
   for (const EventArg& arg : args) {
     trace_.arg_entries_.push_back({intern(arg.key), static_cast<std::uint32_t>(arg.value_json.size())});
     trace_.arg_text_.append(arg.value_json);
   }
-  trace_.arg_sets_.push_back(set);
+  trace_.arg_sets_.push_back({static_cast<std::uint32_t>(trace_.arg_shapes_.size()), kNoExternalId});
+  trace_.arg_shapes_.push_back(shape);
+  return static_cast<std::uint32_t>(trace_.arg_sets_.size() - 1);
+}
+
+std::uint32_t TraceBuilder::add_external_id(std::uint32_t set, std::int64_t external_id) {
+  Trace::ArgSet with_id = set < trace_.arg_sets_.size() ? trace_.arg_sets_[set] : Trace::ArgSet{};
+  with_id.external_id = external_id;
+  trace_.arg_sets_.push_back(with_id);
   return static_cast<std::uint32_t>(trace_.arg_sets_.size() - 1);
 }
 
@@ -111,6 +119,7 @@ void TraceBuilder::reserve_for_growth(double factor) {
   grow(trace_.memcpys_);
   grow(trace_.memsets_);
   grow(trace_.arg_sets_);
+  grow(trace_.arg_shapes_);
   grow(trace_.arg_entries_);
   grow(trace_.arg_text_);
 }
@@ -125,6 +134,7 @@ void TraceBuilder::release_unused_room() {
   trim(trace_.memcpys_);
   trim(trace_.memsets_);
   trim(trace_.arg_sets_);
+  trim(trace_.arg_shapes_);
   trim(trace_.arg_entries_);
   trim(trace_.arg_text_);
 }

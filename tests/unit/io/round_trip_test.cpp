@@ -337,13 +337,14 @@ TEST(RoundTrip, PytorchArgsTheModelDoesNotHoldAreKept) {
         op_seen = true;
         EXPECT_EQ(arg_value(*t, e, "Input Dims"), "[[256,512],[512,512],[512]]");
         EXPECT_EQ(arg_value(*t, e, "Input type"), "[\"float\",\"float\",\"float\"]");
-        EXPECT_TRUE(arg_value(*t, e, "External id").empty());  // unique per event: not kept (memory)
+        EXPECT_TRUE(t->external_id(e).has_value());  // kept beside the args, not among them
         EXPECT_FALSE(arg_value(*t, e, "Record function id").empty());
       }
       if (!kernel_seen && e.kind == EventKind::Kernel) {
         kernel_seen = true;
         EXPECT_FALSE(arg_value(*t, e, "warps per SM").empty());
         EXPECT_FALSE(arg_value(*t, e, "queued").empty());
+        EXPECT_TRUE(t->external_id(e).has_value());
       }
     }
   }
@@ -392,4 +393,38 @@ TEST(RoundTrip, WriteIntoMissingDirectoryFailsWithPath) {
 }
 
 }  // namespace
+
+// Kineto's External id (one per op, shared by its launches and their GPU work) is read, written back and read
+// again unchanged; ops that share their other args still share one arg set's entries.
+TEST(RoundTrip, ExternalIdsAreKeptAndWrittenBack) {
+  const std::string text =
+      R"({"traceEvents": [)"
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 5,)"
+      R"( "args": {"External id": 7, "Record function id": 0}},)"
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5,)"
+      R"( "args": {"External id": 8, "Record function id": 0}},)"
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 20, "dur": 5,)"
+      R"( "args": {"External id": -3}},)"
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::sub", "pid": 1, "tid": 1, "ts": 30, "dur": 5,)"
+      R"( "args": {"External id": "x9"}},)"
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 1, "tid": 1, "ts": 40, "dur": 5}]})";
+  Expected<Trace> t = read_trace_from_memory(text, "ext.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  auto ids_of = [](const Trace& trace) {
+    std::vector<std::string> out;
+    for (const Event& e : trace.lanes()[0].events) {
+      const auto id = trace.external_id(e);
+      out.push_back(std::string(trace.name(e)) + "=" + (id ? std::to_string(*id) : "none") + "/" +
+                    arg_value(trace, e, "Record function id") + arg_value(trace, e, "External id"));
+    }
+    return out;
+  };
+  // A string is no number: kept as an extra arg, as it was written.
+  const std::vector<std::string> expected = {"aten::mm=7/0", "aten::mm=8/0", "aten::add=-3/", "aten::sub=none/\"x9\"",
+                                             "aten::relu=none/"};
+  EXPECT_EQ(ids_of(*t), expected);
+  Expected<Trace> back = read_trace_from_memory(write_trace_to_string(*t), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(ids_of(*back), expected);
+}
 }  // namespace gtv::io

@@ -32,6 +32,7 @@ inline constexpr int kEventKindCount = 11;
 inline constexpr std::uint32_t kNoDetail = 0xffffffffu;
 inline constexpr std::uint32_t kNoArgs = 0xffffffffu;
 inline constexpr std::uint64_t kNoCorrelation = 0;
+inline constexpr std::int64_t kNoExternalId = INT64_MIN;  // Trace::external_id: none
 
 struct Event {
   TimeNs start_ns = 0;  // relative to the trace origin

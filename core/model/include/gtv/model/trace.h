@@ -70,6 +70,9 @@ class Trace {
   [[nodiscard]] const MemsetDetail* memset_detail(const Event& e) const;
   // The args of e that the model does not hold, in file order; empty for most events.
   [[nodiscard]] std::vector<EventArg> extra_args(const Event& e) const;
+  // Kineto's "External id" of an event (its op's id, shared by the op, its launches and their GPU work), if the
+  // file had one. Kept beside the extra args: one per event, it would make every arg set distinct.
+  [[nodiscard]] std::optional<std::int64_t> external_id(const Event& e) const;
   // Category text of an event: the Kineto category for known kinds, the original text for EventKind::Other.
   [[nodiscard]] std::string_view category(const Event& e) const;
 
@@ -101,18 +104,26 @@ class Trace {
   std::vector<KernelDetail> kernels_;
   std::vector<MemcpyDetail> memcpys_;
   std::vector<MemsetDetail> memsets_;
-  // Extra args: Event::args indexes arg_sets_; a set's entries are arg_keys_[first, first + count), their values
-  // consecutive in arg_text_ from text_offset (one blob, no string per value: files carry millions of them).
-  struct ArgSet {
+  // Extra args: Event::args indexes arg_sets_: an External id and a shape (kNoShape: no other args). A shape's
+  // entries are arg_entries_[first, first + count), their values consecutive in arg_text_ from text_offset (one
+  // blob, no string per value: files carry millions of them). Events whose args differ only in their External id
+  // (one per op: most events of a PyTorch trace) have a set each, 16 bytes, and share the shape.
+  static constexpr std::uint32_t kNoShape = 0xffffffffu;
+  struct ArgShape {
     std::uint64_t text_offset = 0;
     std::uint32_t first = 0;
     std::uint32_t count = 0;
+  };
+  struct ArgSet {
+    std::uint32_t shape = kNoShape;
+    std::int64_t external_id = kNoExternalId;
   };
   struct ArgEntry {
     StringId key = kEmptyString;
     std::uint32_t value_bytes = 0;
   };
   std::vector<ArgSet> arg_sets_;
+  std::vector<ArgShape> arg_shapes_;
   std::vector<ArgEntry> arg_entries_;
   std::string arg_text_;
   TimeNs start_ns_ = 0;

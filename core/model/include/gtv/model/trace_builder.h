@@ -36,6 +36,8 @@ class TraceBuilder {
 
   // Stores args the model does not hold (key, JSON value) and returns the index for Event::args.
   [[nodiscard]] std::uint32_t add_args(std::span<const EventArg> args);
+  // Event::args for the args of set (kNoArgs: none) with an External id (Trace::external_id).
+  [[nodiscard]] std::uint32_t add_external_id(std::uint32_t set, std::int64_t external_id);
 
   void add_range(Range range) { trace_.ranges_.push_back(std::move(range)); }
   void add_measurement(Measurement m) { trace_.measurements_.push_back(std::move(m)); }
