@@ -109,7 +109,7 @@ class ExportTargetTest : public QObject {
     }
     // The PDF too, in the light theme (a white page, no background drawn) and the dark one, but for the time it
     // was made.
-    auto undated = [](QByteArray pdf) {
+    auto undated = [](const QByteArray& pdf) {
       static const QRegularExpression date(QStringLiteral("/CreationDate \\(D:[0-9]+Z?\\)"));
       return QString::fromLatin1(pdf).remove(date);
     };

@@ -147,7 +147,7 @@ class ReadableLabelsTest : public QObject {
         }
         const QStringList number_unit = label.split(' ');
         QCOMPARE(number_unit.size(), 2);
-        const QString unit = number_unit[1];
+        const QString& unit = number_unit[1];
         const double unit_ns = unit == "s" ? 1e9 : unit == "ms" ? 1e6 : unit == "us" ? 1e3 : 1;
         const double read_ns = label_base_ms * 1e6 + number_unit[0].toDouble() * unit_ns;
         const bool plain = !labels[i].startsWith('+') && !labels[i].contains(QStringLiteral(" + "));

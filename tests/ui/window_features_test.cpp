@@ -159,7 +159,7 @@ class WindowFeaturesTest : public QObject {
     window->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(window.get()));
     QString asked;
-    const QString path = dir.filePath(QStringLiteral("timeline.png"));
+    QString path = dir.filePath(QStringLiteral("timeline.png"));
     MainWindow::set_save_path_hook([&](const QString& suggested) {
       asked = suggested;
       return path;

@@ -175,7 +175,7 @@ ClassroomView::ClassroomView(QWidget* parent)
   connect(full_screen_, &QPushButton::toggled, this, &ClassroomView::set_full_screen);
   connect(timer_, &QTimer::timeout, this, &ClassroomView::step);
   // A presenter's clicker or keyboard: Space plays and pauses, R reveals, Home restarts.
-  auto shortcut = [this](QKeySequence keys, auto slot) {
+  auto shortcut = [this](const QKeySequence& keys, auto slot) {
     auto* s = new QShortcut(keys, this);
     s->setContext(Qt::WidgetWithChildrenShortcut);
     connect(s, &QShortcut::activated, this, slot);

@@ -131,8 +131,8 @@ LegendGroup brackets(const OverlayData& o, const LegendOptions& options) {
 }  // namespace
 
 Rgb bracket_color(int method) {
-  constexpr std::array<Rgb, kBracketColorCount> colors = {0xd62728, 0x2ca02c, 0x1f77b4, 0x808080};
-  return colors[static_cast<std::size_t>(std::clamp(method, 0, kBracketColorCount - 1))];
+  constexpr std::array<Rgb, kBracketColorCount> kColors = {0xd62728, 0x2ca02c, 0x1f77b4, 0x808080};
+  return kColors[static_cast<std::size_t>(std::clamp(method, 0, kBracketColorCount - 1))];
 }
 
 Rgb blend_over(Rgb color, int alpha, Rgb background) {

@@ -157,8 +157,9 @@ void MainWindow::add_color_menu(QMenu* view) {
                                                  {ColorMode::Kind, tr("&Kind")},
                                                  {ColorMode::KernelName, tr("Kernel &name")},
                                                  {ColorMode::Stream, tr("&Stream")}};
-  for (const auto& [mode, text] : modes) {
-    QAction* a = colors->addAction(text);
+  for (const auto& entry : modes) {
+    const ColorMode mode = entry.first;  // a named variable: clang before 16 cannot capture a structured binding
+    QAction* a = colors->addAction(entry.second);
     a->setCheckable(true);
     a->setData(static_cast<int>(mode));
     group->addAction(a);

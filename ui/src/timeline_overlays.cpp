@@ -102,7 +102,7 @@ void TimelineOverlays::draw_brackets(QCPPainter* painter, const TimeMapping& map
 }
 
 QString bracket_label_text(const Bracket& b, const QFontMetricsF& metrics, double width_px) {
-  const QString full = QString::fromStdString(b.label());
+  QString full = QString::fromStdString(b.label());
   const double text_px = width_px - 2 * kBracketLabelPadPx;
   if (metrics.horizontalAdvance(full) <= text_px) return full;
   // The number is the claim: the name gives way first, from its middle ("first ma…cuda:0").

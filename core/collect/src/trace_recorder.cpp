@@ -180,10 +180,10 @@ void TraceRecorder::set_thread_name(std::int64_t pid, std::int64_t tid, std::str
   state_->thread_names[{pid, tid}] = std::move(name);
 }
 
-void TraceRecorder::set_default_thread_name(std::int64_t pid, std::int64_t tid, std::string name) {
+void TraceRecorder::set_default_thread_name(std::int64_t pid, std::int64_t tid, std::string_view name) {
   if (name.empty()) return;
   std::lock_guard lock(mutex_);
-  state_->thread_names.try_emplace({pid, tid}, std::move(name));
+  state_->thread_names.try_emplace({pid, tid}, name);
 }
 
 void TraceRecorder::set_process_name(std::int64_t pid, std::string name) {

@@ -63,7 +63,7 @@ class TraceRecorder final : public ActivitySink {
   void add_counter_sample(std::int64_t pid, std::string_view name, UnixNs time_ns, double value);
   void set_thread_name(std::int64_t pid, std::int64_t tid, std::string name);
   // A default name (the OS thread name) that an explicit set_thread_name replaces, whatever the order.
-  void set_default_thread_name(std::int64_t pid, std::int64_t tid, std::string name);
+  void set_default_thread_name(std::int64_t pid, std::int64_t tid, std::string_view name);
   void set_process_name(std::int64_t pid, std::string name);
 
   void set_source_tool(std::string tool);  // default "gtv <version>"
