@@ -56,6 +56,23 @@ struct Model {
   std::vector<at::Tensor> kept;
 };
 
+// Where one forward of a model runs, for as long as it lives: on the model's own stream when asked and it has one,
+// else on its device's current stream. A thread that calls cuBLAS must have its device set (gpu-facts), so one of
+// the two guards is always there.
+class ForwardPlacement {
+ public:
+  ForwardPlacement(const Model& model, bool use_stream) {
+    if (use_stream && model.stream)
+      stream_.emplace(*model.stream);
+    else
+      device_.emplace(model.device);
+  }
+
+ private:
+  std::optional<c10::StreamGuard> stream_;
+  std::optional<c10::DeviceGuard> device_;
+};
+
 std::atomic<bool> g_cuda_touched{false};
 
 #if TORCH_VERSION_MAJOR >= 2
@@ -178,14 +195,7 @@ class TorchEngine final : public Engine {
         replay(index, model, options);
         return;
       }
-      // A thread that calls cuBLAS must have its device set (gpu-facts), so the guard is always there.
-      std::optional<c10::StreamGuard> stream_guard;
-      std::optional<c10::DeviceGuard> device_guard;
-      if (options.use_stream && model.stream) {
-        stream_guard.emplace(*model.stream);
-      } else {
-        device_guard.emplace(model.device);
-      }
+      const ForwardPlacement placement(model, options.use_stream);
       const at::Tensor x = options.redundant_to ? model.input.to(model.device) : model.input;
       at::Tensor out = model.net->forward(x);
       copy_to_host(model, out, options.copy);
@@ -264,13 +274,7 @@ class TorchEngine final : public Engine {
   static void replay(int index, Model& model, const ForwardOptions& options) {
     if (!model.graph)
       throw EngineError("model " + std::to_string(index) + " has no CUDA graph to replay (capture it first)");
-    std::optional<c10::StreamGuard> stream_guard;
-    std::optional<c10::DeviceGuard> device_guard;
-    if (options.use_stream && model.stream) {
-      stream_guard.emplace(*model.stream);
-    } else {
-      device_guard.emplace(model.device);
-    }
+    const ForwardPlacement placement(model, options.use_stream);
     const at::Tensor& out = model.graph->replay();
     copy_to_host(model, out, options.copy);
     if (options.keep_output) model.kept.push_back(out.clone());  // the next replay rewrites `out`
