@@ -200,5 +200,32 @@ TEST(EventText, ExternalIdFollowsTheCorrelation) {
   EXPECT_NE(tooltip_text(t, {0, 0}).find("\nExternal id: 515"), std::string::npos);
 }
 
+// A kernel whose file gave no launch configuration says so instead of showing grid (0, 0, 0) and 0 registers.
+TEST(EventText, AKernelWithoutLaunchConfigurationSaysSo) {
+  TraceBuilder b;
+  const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+  Event k;
+  k.duration_ns = 1'000;
+  k.name = b.intern("consumer");
+  b.add_kernel(gpu, k, KernelDetail{});
+  Event configured = k;
+  configured.start_ns = 5'000;
+  KernelDetail d;
+  d.grid[0] = 128;
+  d.grid[1] = d.grid[2] = 1;
+  d.block[0] = 256;
+  d.block[1] = d.block[2] = 1;
+  d.registers_per_thread = 32;
+  b.add_kernel(gpu, configured, d);
+  const Trace t = std::move(b.build().value());
+  const std::vector<Field> bare = event_fields(t, {0, 0});
+  EXPECT_NE(std::find(bare.begin(), bare.end(), Field{"launch configuration", "not in the trace"}), bare.end());
+  for (const Field& f : bare) EXPECT_NE(f.first, "grid");
+  const std::vector<Field> full = event_fields(t, {0, 1});
+  EXPECT_NE(std::find(full.begin(), full.end(), Field{"grid", "(128, 1, 1)"}), full.end());
+  EXPECT_NE(std::find(full.begin(), full.end(), Field{"registers/thread", "32"}), full.end());
+  for (const Field& f : full) EXPECT_NE(f.first, "launch configuration");
+}
+
 }  // namespace
 }  // namespace gtv::ui

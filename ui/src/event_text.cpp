@@ -21,10 +21,17 @@ std::string triple(const std::int32_t v[3]) {
 }
 
 void kernel_fields(const KernelDetail& k, std::vector<Field>& out) {
-  out.emplace_back("grid", triple(k.grid));
-  out.emplace_back("block", triple(k.block));
-  out.emplace_back("registers/thread", std::to_string(k.registers_per_thread));
-  out.emplace_back("shared memory", format_bytes(k.shared_memory_bytes));
+  // Every real launch has at least one block of one thread: zeros mean the file gave no launch configuration
+  // (nor, then, registers or shared memory), which is said rather than shown as numbers.
+  const auto positive = [](const std::int32_t(&v)[3]) { return v[0] > 0 && v[1] > 0 && v[2] > 0; };
+  if (!positive(k.grid) || !positive(k.block)) {
+    out.emplace_back("launch configuration", "not in the trace");
+  } else {
+    out.emplace_back("grid", triple(k.grid));
+    out.emplace_back("block", triple(k.block));
+    out.emplace_back("registers/thread", std::to_string(k.registers_per_thread));
+    out.emplace_back("shared memory", format_bytes(k.shared_memory_bytes));
+  }
   if (k.blocks_per_sm_x100 > 0) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f", k.blocks_per_sm_x100 / 100.0);
