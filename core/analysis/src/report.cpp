@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <utility>
 
 #include "json_parts.h"
 #include "report_document.h"
@@ -11,8 +12,8 @@ namespace gtv::analysis {
 namespace detail {
 
 // The order of the report: what happened on the GPUs, why they were idle, where the host waited, warm-up, then
-// the supporting numbers and what tracing cost.
-constexpr std::array<ReportPart, 10> kParts{{
+// the supporting numbers, communication against computation, and what tracing cost.
+constexpr std::array<ReportPart, 11> kParts{{
     {overview_section, nullptr},
     {concurrency_section, concurrency_json},
     {idle_causes_section, idle_causes_json},
@@ -22,6 +23,7 @@ constexpr std::array<ReportPart, 10> kParts{{
     {busy_section, busy_json},
     {launch_section, launch_json},
     {kernel_section, kernel_json},
+    {communication_section, communication_json},
     {tracing_cost_section, tracing_cost_json},
 }};
 
@@ -67,7 +69,9 @@ Document report_document(const Report& r, Listing listing) {
   Document doc;
   doc.title = "GPU timeline analysis" + (r.summary.scenario.empty() ? std::string() : ": " + r.summary.scenario);
   doc.verdict = r.verdict;
-  for (const ReportPart& part : kParts) doc.sections.push_back(part.section(r, listing));
+  // A part with nothing to say for this trace returns a section without a title, which is left out.
+  for (const ReportPart& part : kParts)
+    if (Section s = part.section(r, listing); !s.title.empty()) doc.sections.push_back(std::move(s));
   return doc;
 }
 
@@ -142,6 +146,7 @@ Report analyze(const Trace& trace) {
   r.idle = analyze_idle_causes(trace, r.region, r.blocking, r.warmup);
   r.launches = analyze_launches(trace);
   r.kernels = analyze_kernels(trace);
+  r.communication = analyze_communication(trace);
   r.tracing = analyze_tracing_cost(trace, r.region);
   r.verdict = headline(r);
   return r;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gtv/analysis/busy.h"
+#include "gtv/analysis/communication.h"
 #include "gtv/analysis/concurrency.h"
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/host_blocking.h"
@@ -31,6 +32,7 @@ struct Report {
   IdleCauses idle;
   LaunchAnalysis launches;
   KernelStats kernels;
+  Communication communication;
   TracingCost tracing;
   std::vector<std::string> verdict;  // the headline sentences, most important first
 };
