@@ -14,22 +14,6 @@ struct DeviceIntervals {
   std::vector<Interval> communication, computation, memory;
 };
 
-// The part of two sorted, disjoint lists that lies in both.
-TimeNs intersection_ns(const std::vector<Interval>& a, const std::vector<Interval>& b) {
-  TimeNs total = 0;
-  std::size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    const TimeNs start = std::max(a[i].start_ns, b[j].start_ns);
-    const TimeNs end = std::min(a[i].end_ns, b[j].end_ns);
-    if (end > start) total += end - start;
-    if (a[i].end_ns < b[j].end_ns)
-      ++i;
-    else
-      ++j;
-  }
-  return total;
-}
-
 std::string device_label(const Trace& trace, std::int64_t device) {
   const DistributedInfo& d = trace.metadata().distributed;
   std::string label = "GPU " + std::to_string(device);
@@ -86,7 +70,7 @@ Communication analyze_communication(const Trace& trace) {
     c.communication_ns = total_length_ns(d.communication);
     c.computation_ns = total_length_ns(d.computation);
     c.memory_ns = total_length_ns(d.memory);
-    c.overlap_ns = intersection_ns(d.communication, d.computation);
+    c.overlap_ns = intersection_length_ns(d.communication, d.computation);
     c.exposed_ns = c.communication_ns - c.overlap_ns;
     out.devices.push_back(c);
   }

@@ -46,6 +46,21 @@ TimeNs total_length_ns(std::span<const Interval> merged_intervals) {
   return total;
 }
 
+TimeNs intersection_length_ns(std::span<const Interval> a, std::span<const Interval> b) {
+  TimeNs total = 0;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const TimeNs start = std::max(a[i].start_ns, b[j].start_ns);
+    const TimeNs end = std::min(a[i].end_ns, b[j].end_ns);
+    if (end > start) total += end - start;
+    if (a[i].end_ns < b[j].end_ns)
+      ++i;
+    else
+      ++j;
+  }
+  return total;
+}
+
 TimeNs length_within_ns(std::span<const Interval> merged_intervals, TimeNs window_start_ns, TimeNs window_end_ns) {
   auto it = std::lower_bound(merged_intervals.begin(), merged_intervals.end(), window_start_ns,
                              [](const Interval& iv, TimeNs t) { return iv.end_ns <= t; });

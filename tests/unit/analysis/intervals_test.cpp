@@ -23,6 +23,16 @@ TEST(Intervals, UnionOfTwoMergedLists) {
   EXPECT_EQ(union_of(a, {}), a);
 }
 
+TEST(Intervals, IntersectionOfTwoMergedLists) {
+  const std::vector<Interval> a = {{0, 10}, {20, 30}, {40, 50}};
+  const std::vector<Interval> b = {{5, 25}, {29, 41}, {60, 70}};
+  EXPECT_EQ(intersection_length_ns(a, b), 5 + 5 + 1 + 1);  // [5,10) [20,25) [29,30) [40,41)
+  EXPECT_EQ(intersection_length_ns(b, a), 12);
+  EXPECT_EQ(intersection_length_ns(a, {}), 0);
+  const std::vector<Interval> before = {{0, 10}}, after = {{10, 20}};
+  EXPECT_EQ(intersection_length_ns(before, after), 0);  // touching is not overlapping
+}
+
 TEST(Intervals, LengthWithinWindowClipsBothEnds) {
   const std::vector<Interval> m{{0, 10}, {20, 30}, {40, 50}};
   EXPECT_EQ(length_within_ns(m, 5, 45), 5 + 10 + 5);

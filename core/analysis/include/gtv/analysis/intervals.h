@@ -25,6 +25,8 @@ void merge_in_place(std::vector<Interval>& intervals);
 
 // Sum of lengths of sorted, disjoint intervals.
 [[nodiscard]] TimeNs total_length_ns(std::span<const Interval> merged_intervals);
+// Length of the time two sorted, disjoint lists both cover.
+[[nodiscard]] TimeNs intersection_length_ns(std::span<const Interval> a, std::span<const Interval> b);
 // Length of the part of sorted, disjoint intervals that lies inside [window_start_ns, window_end_ns).
 [[nodiscard]] TimeNs length_within_ns(std::span<const Interval> merged_intervals, TimeNs window_start_ns,
                                       TimeNs window_end_ns);
