@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "gtv/model/collectives.h"
 #include "idle_causes_parts.h"
 #include "record_names.h"
 
@@ -24,7 +25,7 @@ class ActivityEnds {
       if (!lane.is_gpu()) continue;
       for (const Event& e : lane.events) {
         std::int8_t& nccl = nccl_by_name[e.name];
-        if (nccl < 0) nccl = detail::is_communication_kernel(trace.name(e)) ? 1 : 0;
+        if (nccl < 0) nccl = is_communication_kernel(trace.name(e)) ? 1 : 0;
         any_nccl = any_nccl || (nccl == 1 && is_gpu_activity(e.kind));
       }
     }

@@ -27,8 +27,6 @@ bool is_loading_record(std::string_view name) {
   return contains(n, "lazy") || contains(n, "module load") || contains(n, "function load");
 }
 
-bool is_communication_kernel(std::string_view name) { return contains(lower_case(name), "nccl"); }
-
 bool FirstKernelRuns::is_first_run(EventRef kernel) {
   return is_first_run(trace_.lane(kernel.lane).device(), trace_.event(kernel));
 }

@@ -17,8 +17,6 @@ namespace gtv::analysis::detail {
 // "Lazy Function Loading", "module loading", "Module Load"); its own records ("CUPTI buffer flush",
 // "Activity Buffer Request", "CUPTI instrumentation") are tracer cost, not loading.
 [[nodiscard]] bool is_loading_record(std::string_view name);
-// A collective of NCCL: its time waits on peer ranks, so it says nothing about this GPU's own speed.
-[[nodiscard]] bool is_communication_kernel(std::string_view name);
 
 // Start of the first run of each kernel name per device, built on first need.
 class FirstKernelRuns {

@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "gtv/model/collectives.h"
 #include "record_names.h"
 #include "warmup_parts.h"
 
@@ -149,7 +150,7 @@ class GpuWork {
  private:
   bool is_nccl(StringId id) {
     if (nccl_[id] == kUnknown) {
-      nccl_[id] = detail::is_communication_kernel(trace_.strings().view(id)) ? 1 : 0;
+      nccl_[id] = is_communication_kernel(trace_.strings().view(id)) ? 1 : 0;
     }
     return nccl_[id] == 1;
   }

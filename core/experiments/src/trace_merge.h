@@ -1,8 +1,7 @@
 #pragma once
-// Merging the traces of several processes of one host into one: they share the clock (CLOCK_REALTIME), so times
-// only move to the earliest origin; host lanes keep their OS pids; CUPTI correlation ids, which each process
-// numbers from 1, are moved apart so launch-to-kernel flows stay within their process; counter series of the same
-// pid and name in several processes (memory on a GPU both use) are summed.
+// Merging the traces of several processes of one host into one (gtv/model/merge.h): they share the clock
+// (CLOCK_REALTIME), so times only move to the earliest origin; host lanes keep their OS pids; correlation ids are
+// moved apart and counter series of one GPU summed, as the model's merge does.
 #include <string>
 #include <vector>
 

@@ -51,13 +51,12 @@ std::vector<std::string> string_list(dom::object o, std::string_view key) {
   return out;
 }
 
-void read_metadata(dom::object o, TraceMetadata& m) {
-  m.source_tool = string_field(o, "source_tool");
-  m.scenario = string_field(o, "scenario");
-  read_string_map(o, "config", m.config);
-  read_string_map(o, "machine", m.machine);
-  m.dropped_records = int_field(o, "dropped_records");
-  m.notes = string_list(o, "notes");
+std::vector<std::int64_t> int_list(dom::object o, std::string_view key) {
+  std::vector<std::int64_t> out;
+  dom::array a;
+  if (o[key].get_array().get(a) != simdjson::SUCCESS) return out;
+  for (dom::element e : a) out.push_back(int_or(e, 0));
+  return out;
 }
 
 template <typename Fn>
@@ -68,6 +67,34 @@ void for_each_object(dom::object o, std::string_view key, Fn fn) {
     dom::object item;
     if (e.get_object().get(item) == simdjson::SUCCESS) fn(item);
   }
+}
+
+// The ranks of a merged run and how their clocks were aligned.
+void read_ranks(dom::object o, TraceMetadata& m) {
+  dom::object d;
+  if (o["distributed"].get_object().get(d) == simdjson::SUCCESS)
+    m.distributed = {int_field(d, "rank", -1), int_field(d, "world_size"), string_field(d, "backend")};
+  for_each_object(o, "ranks", [&](dom::object r) {
+    RankInfo info{int_field(r, "rank"),           string_field(r, "source"),    int_list(r, "pids"),
+                  int_list(r, "devices"),         int_list(r, "local_devices"), int_field(r, "shift_ns"),
+                  int_field(r, "clock_offset_ns")};
+    if (info.local_devices.size() != info.devices.size()) info.local_devices = info.devices;
+    m.ranks.push_back(std::move(info));
+  });
+  dom::object c;
+  if (o["clock"].get_object().get(c) == simdjson::SUCCESS)
+    m.clock = {string_field(c, "method"), string_field(c, "basis"), int_field(c, "residual_ns", -1),
+               int_field(c, "collectives_checked")};
+}
+
+void read_metadata(dom::object o, TraceMetadata& m) {
+  m.source_tool = string_field(o, "source_tool");
+  m.scenario = string_field(o, "scenario");
+  read_string_map(o, "config", m.config);
+  read_string_map(o, "machine", m.machine);
+  m.dropped_records = int_field(o, "dropped_records");
+  m.notes = string_list(o, "notes");
+  read_ranks(o, m);
 }
 
 void read_gtv(dom::object o, GtvSection& g) {

@@ -17,6 +17,7 @@ class TraceWriter {
   void header();
   void gtv_section();
   void gtv_metadata();
+  void gtv_ranks();
   void gtv_lanes_and_processes();
   void gtv_ranges_and_measurements();
   void metadata_events();

@@ -53,7 +53,36 @@ void TraceWriter::gtv_metadata() {
     out_.comma();
     out_.str(note).value_done();
   }
-  out_.close(']').close('}');
+  out_.close(']');
+  gtv_ranks();
+  out_.close('}');
+}
+
+void TraceWriter::gtv_ranks() {
+  const TraceMetadata& m = t_.metadata();
+  if (m.distributed.rank < 0 && m.distributed.world_size == 0 && m.ranks.empty()) return;
+  out_.key("distributed").open('{').key("rank").num(m.distributed.rank);
+  out_.key("world_size").num(m.distributed.world_size).key("backend").str(m.distributed.backend).close('}');
+  auto ints = [&](std::string_view key, const std::vector<std::int64_t>& values) {
+    out_.key(key).open('[');
+    for (std::int64_t v : values) {
+      out_.comma();
+      out_.num(v).value_done();
+    }
+    out_.close(']');
+  };
+  out_.key("ranks").open('[');
+  for (const RankInfo& r : m.ranks) {
+    out_.raw("\n").open('{').key("rank").num(r.rank).key("source").str(r.source);
+    ints("pids", r.pids);
+    ints("devices", r.devices);
+    ints("local_devices", r.local_devices);
+    out_.key("shift_ns").num(r.shift_ns).key("clock_offset_ns").num(r.clock_offset_ns).close('}');
+  }
+  out_.close(']');
+  out_.key("clock").open('{').key("method").str(m.clock.method).key("basis").str(m.clock.basis);
+  out_.key("residual_ns").num(m.clock.residual_ns).key("collectives_checked").num(m.clock.collectives_checked);
+  out_.close('}');
 }
 
 void TraceWriter::gtv_lanes_and_processes() {

@@ -98,6 +98,37 @@ std::uint32_t TraceBuilder::add_external_id(std::uint32_t set, std::int64_t exte
   return static_cast<std::uint32_t>(trace_.arg_sets_.size() - 1);
 }
 
+std::uint32_t TraceBuilder::copy_args(const Trace& source, std::uint32_t source_args, ArgCopyMemo& memo) {
+  if (source_args >= source.arg_sets_.size()) return kNoArgs;
+  const Trace::ArgSet& set = source.arg_sets_[source_args];
+  const bool shared = set.external_id == kNoExternalId;
+  if (shared)
+    if (auto it = memo.sets.find(source_args); it != memo.sets.end()) return it->second;
+  Trace::ArgSet copy{Trace::kNoShape, set.external_id};
+  if (set.shape != Trace::kNoShape) {
+    auto [it, fresh] = memo.shapes.try_emplace(set.shape, 0);
+    if (fresh) {
+      const Trace::ArgShape& from = source.arg_shapes_[set.shape];
+      Trace::ArgShape shape{trace_.arg_text_.size(), static_cast<std::uint32_t>(trace_.arg_entries_.size()),
+                            from.count};
+      std::uint64_t offset = from.text_offset;
+      for (std::uint32_t i = 0; i < from.count; ++i) {
+        const Trace::ArgEntry& entry = source.arg_entries_[from.first + i];
+        trace_.arg_entries_.push_back({intern(source.strings_.view(entry.key)), entry.value_bytes});
+        trace_.arg_text_.append(source.arg_text_, offset, entry.value_bytes);
+        offset += entry.value_bytes;
+      }
+      it->second = static_cast<std::uint32_t>(trace_.arg_shapes_.size());
+      trace_.arg_shapes_.push_back(shape);
+    }
+    copy.shape = it->second;
+  }
+  trace_.arg_sets_.push_back(copy);
+  const auto index = static_cast<std::uint32_t>(trace_.arg_sets_.size() - 1);
+  if (shared) memo.sets.emplace(source_args, index);
+  return index;
+}
+
 void TraceBuilder::add_other(LaneIndex lane, Event event, std::string_view category) {
   event.kind = EventKind::Other;
   event.detail = intern(category);

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "gtv/io/trace_file.h"
+#include "gtv/model/rank_merge.h"
 #include "gtv/model/trace_builder.h"
 #include "number_text.h"
 #include "test_util.h"
@@ -427,4 +428,41 @@ TEST(RoundTrip, ExternalIdsAreKeptAndWrittenBack) {
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(ids_of(*back), expected);
 }
+
+// Two rank files merged into one run keep every op's args and External id, and the run (ranks, devices, clock)
+// is written into the gtv section and read back as it was.
+TEST(RoundTrip, AMergedRunOfRanksKeepsArgsAndItsRanks) {
+  auto rank_text = [](int rank) {
+    return std::string(R"({"distributedInfo": {"backend": "nccl", "rank": )") + std::to_string(rank) +
+           R"(, "world_size": 2}, "baseTimeNanoseconds": 1000, "traceEvents": [)"
+           R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 5, "tid": 5, "ts": 1, "dur": 5,)"
+           R"( "args": {"External id": )" +
+           std::to_string(40 + rank) +
+           R"(, "Input Dims": [[2, 3]]}},)"
+           R"({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "pid": 0, "tid": 7,)"
+           R"( "ts": 10, "dur": 5, "args": {"device": 0, "stream": 7}}]})";
+  };
+  Expected<Trace> r0 = read_trace_from_memory(rank_text(0), "r0.json");
+  Expected<Trace> r1 = read_trace_from_memory(rank_text(1), "r1.json");
+  ASSERT_TRUE(r0.ok() && r1.ok());
+  const std::vector<RankFile> files{{&*r0, "r0.json"}, {&*r1, "r1.json"}};
+  Expected<RankMerge> merged = merge_ranks(files);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  const Trace& run = merged->trace;
+  auto op_of_rank = [](const Trace& t, std::int64_t pid) {
+    const Lane& lane = t.lane(*t.find_lane(host_lane_key(pid, 5)));
+    return std::to_string(t.external_id(lane.events[0]).value_or(-1)) + " " +
+           arg_value(t, lane.events[0], "Input Dims");
+  };
+  EXPECT_EQ(op_of_rank(run, 5), "40 [[2,3]]");
+  EXPECT_EQ(op_of_rank(run, 10'000'005), "41 [[2,3]]");
+  Expected<Trace> back = read_trace_from_memory(write_trace_to_string(run), "run.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->metadata().ranks, run.metadata().ranks);
+  EXPECT_EQ(back->metadata().clock, run.metadata().clock);
+  EXPECT_EQ(back->metadata().distributed, run.metadata().distributed);
+  EXPECT_EQ(back->lane(*back->find_lane(gpu_lane_key(1, 7))).name, "rank 1 · GPU 0 · stream 7");
+  EXPECT_EQ(op_of_rank(*back, 10'000'005), "41 [[2,3]]");
+}
+
 }  // namespace gtv::io

@@ -110,6 +110,30 @@ struct DistributedInfo {
   friend bool operator==(const DistributedInfo&, const DistributedInfo&) = default;
 };
 
+// One rank of a run merged from per-rank files: which host processes and GPUs of the trace are its, and how its
+// times were moved onto the run's clock. Device ids are the merged trace's; local_devices[i] is devices[i] as the
+// rank's own file numbered it (ranks that each see their GPU as cuda:0 get distinct ids in the merge).
+struct RankInfo {
+  std::int64_t rank = 0;
+  std::string source;                       // the file (or label) the rank came from
+  std::vector<std::int64_t> pids;           // host processes
+  std::vector<std::int64_t> devices;        // GPUs, ids in the merged trace
+  std::vector<std::int64_t> local_devices;  // the same GPUs, ids in the rank's file
+  TimeNs shift_ns = 0;                      // added to the file's times: origin difference plus clock_offset_ns
+  TimeNs clock_offset_ns = 0;               // the alignment's correction on top of the wall clock
+  friend bool operator==(const RankInfo&, const RankInfo&) = default;
+};
+
+// How the ranks' clocks were put on one time axis, in words and numbers.
+struct ClockAlignment {
+  std::string method;       // "wall clock", "collectives", "manual"; empty for a trace of one rank
+  std::string basis;        // one sentence: what the alignment rests on
+  TimeNs residual_ns = -1;  // after alignment, the largest gap between the ends of one matched collective on two
+                            // ranks (-1: no collectives to check with)
+  std::int64_t collectives_checked = 0;
+  friend bool operator==(const ClockAlignment&, const ClockAlignment&) = default;
+};
+
 struct TraceMetadata {
   std::string source_tool;                     // "gtv 0.1.0", "PyTorch Profiler (Kineto)", "Chrome trace"
   TimeNs origin_unix_ns = 0;                   // absolute time of relative 0
@@ -118,7 +142,9 @@ struct TraceMetadata {
   std::map<std::string, std::string> machine;  // gpu names, driver, cuda, libtorch versions, host name
   std::int64_t dropped_records = 0;            // CUPTI records lost
   std::vector<std::string> notes;              // "CUPTI unavailable: run untraced", "ran on the CPU"
-  DistributedInfo distributed;
+  DistributedInfo distributed;                 // one rank's file: its rank; a merged run: rank -1, world size
+  std::vector<RankInfo> ranks;                 // a run merged from per-rank files, by rank; empty otherwise
+  ClockAlignment clock;                        // how ranks were aligned (merged runs)
   friend bool operator==(const TraceMetadata&, const TraceMetadata&) = default;
 };
 

@@ -38,6 +38,12 @@ class TraceBuilder {
   [[nodiscard]] std::uint32_t add_args(std::span<const EventArg> args);
   // Event::args for the args of set (kNoArgs: none) with an External id (Trace::external_id).
   [[nodiscard]] std::uint32_t add_external_id(std::uint32_t set, std::int64_t external_id);
+  // Event::args of an event of another trace, as a set of this builder's with the same args and External id. Each
+  // shape (and each set without an External id) of the source is copied once: memo remembers them, one per source.
+  struct ArgCopyMemo {
+    std::unordered_map<std::uint32_t, std::uint32_t> shapes, sets;
+  };
+  [[nodiscard]] std::uint32_t copy_args(const Trace& source, std::uint32_t source_args, ArgCopyMemo& memo);
 
   void add_range(Range range) { trace_.ranges_.push_back(std::move(range)); }
   void add_measurement(Measurement m) { trace_.measurements_.push_back(std::move(m)); }

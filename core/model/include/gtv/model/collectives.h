@@ -1,0 +1,48 @@
+#pragma once
+// NCCL's collective kernels (ncclDevKernel_AllReduce_Sum_f32_RING_LL, ncclKernel_AllGather_RING_LL_Sum_int8_t,
+// ncclDevKernel_SendRecv) and how the ones of several ranks are matched: every rank of a process group runs the
+// same collectives in the same order, so the k-th all-reduce of one rank is the k-th all-reduce of the others.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gtv/model/trace.h"
+
+namespace gtv {
+
+// A kernel of NCCL ("nccl" in its name, any case): collectives and peer sends, whose time waits on other ranks.
+[[nodiscard]] bool is_communication_kernel(std::string_view name);
+// The collective a NCCL kernel runs: "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "SendRecv", ...;
+// "NCCL" for a NCCL kernel whose name does not say; empty for other kernels.
+[[nodiscard]] std::string collective_kind(std::string_view kernel_name);
+
+struct Collective {
+  std::string kind;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  EventRef ref;
+};
+
+// The NCCL kernels on the GPUs in `devices` (every GPU when empty), in start order.
+[[nodiscard]] std::vector<Collective> find_collectives(const Trace& trace, std::span<const std::int64_t> devices = {});
+
+// The k-th collective of one kind on every rank: index[r] is its position in rank r's list.
+struct MatchedCollective {
+  std::string kind;
+  std::size_t ordinal = 0;  // k, from 0
+  std::vector<std::size_t> index;
+};
+
+struct CollectiveMatch {
+  std::vector<MatchedCollective> matched;  // in the order of the first rank's list
+  // One line per kind whose count differs between ranks: "AllReduce: rank 0 ran 10, rank 1 ran 9; the first 9 are
+  // matched". rank_names[r] names rank r.
+  std::vector<std::string> count_differences;
+};
+
+[[nodiscard]] CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_rank,
+                                                std::span<const std::string> rank_names);
+
+}  // namespace gtv

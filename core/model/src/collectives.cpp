@@ -1,0 +1,91 @@
+#include "gtv/model/collectives.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace gtv {
+namespace {
+
+std::string lower_case(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+bool is_communication_kernel(std::string_view name) { return lower_case(name).find("nccl") != std::string::npos; }
+
+std::string collective_kind(std::string_view kernel_name) {
+  if (!is_communication_kernel(kernel_name)) return {};
+  // "ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)", "ncclKernel_AllGather_RING_LL_Sum_int8_t(...)"
+  const std::size_t kernel = kernel_name.find("Kernel_");
+  if (kernel == std::string_view::npos) return "NCCL";
+  const std::string_view rest = kernel_name.substr(kernel + 7);
+  const std::size_t end = rest.find_first_of("_(< ");
+  const std::string_view kind = rest.substr(0, end);
+  return kind.empty() ? "NCCL" : std::string(kind);
+}
+
+std::vector<Collective> find_collectives(const Trace& trace, std::span<const std::int64_t> devices) {
+  std::vector<Collective> out;
+  std::map<StringId, std::string> kinds;  // kernel name -> kind ("" for computation)
+  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+    const Lane& lane = trace.lane(l);
+    if (!lane.is_gpu()) continue;
+    if (!devices.empty() && std::find(devices.begin(), devices.end(), lane.device()) == devices.end()) continue;
+    for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
+      const Event& e = lane.events[i];
+      if (e.kind != EventKind::Kernel) continue;
+      auto [it, fresh] = kinds.try_emplace(e.name);
+      if (fresh) it->second = collective_kind(trace.name(e));
+      if (it->second.empty()) continue;
+      out.push_back({it->second, e.start_ns, e.end_ns(), EventRef{l, i}});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Collective& a, const Collective& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
+  });
+  return out;
+}
+
+CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_rank,
+                                  std::span<const std::string> rank_names) {
+  CollectiveMatch out;
+  if (per_rank.size() < 2) return out;
+  // Per rank and kind, the positions of that kind's collectives in order.
+  std::vector<std::map<std::string, std::vector<std::size_t>>> positions(per_rank.size());
+  for (std::size_t r = 0; r < per_rank.size(); ++r)
+    for (std::size_t i = 0; i < per_rank[r].size(); ++i) positions[r][per_rank[r][i].kind].push_back(i);
+  std::map<std::string, std::vector<std::size_t>> counts;  // kind -> how many each rank ran
+  for (std::size_t r = 0; r < per_rank.size(); ++r)
+    for (const auto& [kind, list] : positions[r]) {
+      std::vector<std::size_t>& c = counts[kind];
+      c.resize(per_rank.size(), 0);
+      c[r] = list.size();
+    }
+  std::map<std::string, std::size_t> common;  // kind -> how many every rank ran
+  for (const auto& [kind, c] : counts) {
+    const std::size_t n = *std::min_element(c.begin(), c.end());
+    common[kind] = n;
+    if (n == *std::max_element(c.begin(), c.end())) continue;
+    std::string line = kind + ":";
+    for (std::size_t r = 0; r < c.size(); ++r)
+      line += (r == 0 ? " " : ", ") + rank_names[r] + " ran " + std::to_string(c[r]);
+    out.count_differences.push_back(
+        line + (n == 0 ? "; none are matched" : "; the first " + std::to_string(n) + " are matched"));
+  }
+  std::map<std::string, std::size_t> seen;
+  for (std::size_t i = 0; i < per_rank[0].size(); ++i) {
+    const std::string& kind = per_rank[0][i].kind;
+    const std::size_t k = seen[kind]++;
+    if (k >= common[kind]) continue;
+    MatchedCollective m{kind, k, {}};
+    for (std::size_t r = 0; r < per_rank.size(); ++r) m.index.push_back(positions[r][kind][k]);
+    out.matched.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace gtv

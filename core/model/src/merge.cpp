@@ -1,0 +1,220 @@
+#include "gtv/model/merge.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "gtv/model/trace_builder.h"
+
+namespace gtv {
+namespace {
+
+constexpr int kCorrelationShift = 40;  // a process would need 2^40 CUPTI records to collide with the next part
+
+std::int64_t mapped(const std::map<std::int64_t, std::int64_t>& map, std::int64_t id) {
+  const auto it = map.find(id);
+  return it == map.end() ? id : it->second;
+}
+
+// Counter series of the parts by (pid, name), in the order first seen. Two processes may count memory on the same
+// GPU (pid = device), each from its own start: the merged series is their sum, so that it says what the GPU held.
+class MergedCounters {
+ public:
+  std::vector<CounterSample>& new_part(std::int64_t pid, const std::string& name) {
+    auto [it, fresh] = index_.try_emplace({pid, name}, series_.size());
+    if (fresh) series_.push_back({pid, name, {}});
+    return series_[it->second].parts.emplace_back();
+  }
+
+  void add_to(TraceBuilder& out) const {
+    for (const Series& s : series_) {
+      if (s.parts.size() == 1) {
+        for (const CounterSample& sample : s.parts.front()) out.add_counter_sample(s.pid, s.name, sample);
+        continue;
+      }
+      // Each part's value holds from its sample to its next one (0 before its first): the sum changes at every
+      // sample of any part.
+      std::vector<std::pair<CounterSample, std::size_t>> all;
+      for (std::size_t p = 0; p < s.parts.size(); ++p)
+        for (const CounterSample& sample : s.parts[p]) all.emplace_back(sample, p);
+      std::stable_sort(all.begin(), all.end(),
+                       [](const auto& a, const auto& b) { return a.first.time_ns < b.first.time_ns; });
+      std::vector<double> current(s.parts.size(), 0.0);
+      double sum = 0;
+      for (const auto& [sample, part] : all) {
+        sum += sample.value - current[part];
+        current[part] = sample.value;
+        out.add_counter_sample(s.pid, s.name, CounterSample{sample.time_ns, sum});
+      }
+    }
+  }
+
+ private:
+  struct Series {
+    std::int64_t pid = 0;
+    std::string name;
+    std::vector<std::vector<CounterSample>> parts;
+  };
+  std::map<std::pair<std::int64_t, std::string>, std::size_t> index_;
+  std::vector<Series> series_;
+};
+
+class PartCopier {
+ public:
+  PartCopier(TraceBuilder& out, const MergePart& part, std::size_t part_index)
+      : out_(out),
+        part_(part),
+        in_(*part.trace),
+        correlation_base_(static_cast<std::uint64_t>(part_index) << kCorrelationShift),
+        names_(in_.strings().size(), kUnset) {
+    for (const Lane& lane : in_.lanes())
+      if (lane.is_gpu()) gpu_pids_.insert(lane.device());
+    for (const DeviceInfo& d : in_.devices()) gpu_pids_.insert(d.index);
+  }
+
+  void copy(MergedCounters& counters) {
+    lanes_.reserve(in_.lanes().size());
+    for (const Lane& lane : in_.lanes()) copy_lane(lane);
+    copy_links();
+    copy_records();
+    for (const CounterSeries& series : in_.counters()) {
+      std::vector<CounterSample>& samples = counters.new_part(process_id(series.pid), series.name);
+      samples.reserve(series.samples.size());
+      for (CounterSample sample : series.samples) {
+        sample.time_ns += part_.shift_ns;
+        samples.push_back(sample);
+      }
+    }
+    TraceMetadata& meta = out_.metadata();
+    if (meta.machine.empty()) meta.machine = in_.metadata().machine;
+    meta.dropped_records += in_.metadata().dropped_records;
+    for (const std::string& note : in_.metadata().notes) meta.notes.push_back(part_.label + ": " + note);
+  }
+
+ private:
+  static constexpr StringId kUnset = 0xffffffffu;
+
+  // A process id of the part in the merged trace: GPUs (Kineto names a GPU's process by its device id) go through
+  // the device map, host processes through the pid map.
+  [[nodiscard]] std::int64_t process_id(std::int64_t pid) const {
+    return gpu_pids_.contains(pid) ? mapped(part_.device_map, pid) : mapped(part_.pid_map, pid);
+  }
+
+  StringId name(StringId id) {
+    StringId& n = names_[id];
+    if (n == kUnset) n = out_.intern(in_.strings().view(id));
+    return n;
+  }
+
+  void copy_lane(const Lane& lane) {
+    LaneKey key = lane.key;
+    key.pid = lane.is_gpu() ? mapped(part_.device_map, key.pid) : mapped(part_.pid_map, key.pid);
+    const LaneIndex index = out_.lane(key);
+    lanes_.push_back(index);
+    std::string lane_name = lane.name;
+    if (!part_.name_prefix.empty())
+      lane_name = part_.name_prefix + (lane.is_gpu() ? "GPU " + std::to_string(lane.device()) + " · " : "") + lane.name;
+    out_.set_lane_name(index, std::move(lane_name));
+    out_.set_lane_sort_index(index, lane.sort_index);
+    for (const Event& src : lane.events) copy_event(index, src);
+  }
+
+  void copy_event(LaneIndex lane, const Event& src) {
+    Event e = src;
+    e.start_ns += part_.shift_ns;
+    if (e.correlation_id != kNoCorrelation) e.correlation_id += correlation_base_;
+    e.name = name(src.name);
+    e.detail = kNoDetail;
+    e.args = src.args == kNoArgs ? kNoArgs : out_.copy_args(in_, src.args, args_);
+    if (const KernelDetail* k = in_.kernel_detail(src)) return out_.add_kernel(lane, e, *k);
+    if (const MemcpyDetail* m = in_.memcpy_detail(src)) {
+      MemcpyDetail copy = *m;
+      if (copy.dst_device >= 0) copy.dst_device = static_cast<std::int32_t>(mapped(part_.device_map, copy.dst_device));
+      return out_.add_memcpy(lane, e, copy);
+    }
+    if (const MemsetDetail* s = in_.memset_detail(src)) return out_.add_memset(lane, e, *s);
+    if (src.kind == EventKind::Other) return out_.add_other(lane, e, in_.category(src));
+    out_.add_event(lane, e);
+  }
+
+  // Launch flows whose two ends share the flow's correlation id are joined again from the moved ids; the others
+  // (a file's "ac2g" pairs between events without ids), backward links and dependencies go in as hints at the
+  // moved times.
+  void copy_links() {
+    for (const Flow& f : in_.flows()) {
+      const Event& from = in_.event(f.from);
+      const Event& to = in_.event(f.to);
+      if (f.correlation_id != kNoCorrelation && from.correlation_id == f.correlation_id &&
+          to.correlation_id == f.correlation_id)
+        continue;
+      out_.add_flow_hint(moved_id(f.correlation_id), lanes_[f.from.lane], from.start_ns + part_.shift_ns,
+                         lanes_[f.to.lane], to.start_ns + part_.shift_ns);
+    }
+    for (const Flow& f : in_.backward_links())
+      out_.add_backward_hint(moved_id(f.correlation_id), lanes_[f.from.lane],
+                             in_.event(f.from).start_ns + part_.shift_ns, lanes_[f.to.lane],
+                             in_.event(f.to).start_ns + part_.shift_ns);
+    for (const Flow& f : in_.dependencies())
+      out_.add_dependency_hint(moved_id(f.correlation_id), lanes_[f.from.lane],
+                               in_.event(f.from).start_ns + part_.shift_ns, lanes_[f.to.lane],
+                               in_.event(f.to).start_ns + part_.shift_ns);
+  }
+
+  [[nodiscard]] std::uint64_t moved_id(std::uint64_t id) const {
+    return id == kNoCorrelation ? id : id + correlation_base_;
+  }
+
+  void copy_records() {
+    for (Range r : in_.ranges()) {
+      r.start_ns += part_.shift_ns;
+      r.end_ns += part_.shift_ns;
+      r.pid = mapped(part_.pid_map, r.pid);
+      if (r.device >= 0) r.device = static_cast<std::int32_t>(mapped(part_.device_map, r.device));
+      out_.add_range(std::move(r));
+    }
+    for (Measurement m : in_.measurements()) {
+      m.host_start_ns += part_.shift_ns;
+      m.host_end_ns += part_.shift_ns;
+      m.pid = mapped(part_.pid_map, m.pid);
+      m.name = part_.label + ": " + m.name;
+      out_.add_measurement(std::move(m));
+    }
+    for (DeviceInfo d : in_.devices()) {
+      if (!part_.device_map.empty() && !part_.device_map.contains(d.index)) continue;
+      d.index = static_cast<std::int32_t>(mapped(part_.device_map, d.index));
+      out_.add_device(d);
+    }
+    for (const ProcessInfo& p : in_.processes()) {
+      ProcessInfo& merged = out_.process(process_id(p.pid));
+      merged.name = p.name.empty() || part_.name_prefix.empty() ? p.name : part_.name_prefix + p.name;
+      merged.sort_index = p.sort_index;
+      merged.labels = p.labels;
+      merged.labels.push_back(part_.label);
+    }
+  }
+
+  TraceBuilder& out_;
+  const MergePart& part_;
+  const Trace& in_;
+  const std::uint64_t correlation_base_;
+  std::vector<StringId> names_;  // the part's string id -> the merged one
+  std::set<std::int64_t> gpu_pids_;
+  std::vector<LaneIndex> lanes_;  // the part's lane index -> the merged one
+  TraceBuilder::ArgCopyMemo args_;
+};
+
+}  // namespace
+
+Expected<Trace> merge_traces(std::span<const MergePart> parts, TraceMetadata metadata,
+                             std::span<const Range> extra_ranges) {
+  TraceBuilder out;
+  metadata.dropped_records = 0;
+  out.metadata() = std::move(metadata);
+  for (const Range& r : extra_ranges) out.add_range(r);
+  MergedCounters counters;
+  for (std::size_t i = 0; i < parts.size(); ++i) PartCopier(out, parts[i], i).copy(counters);
+  counters.add_to(out);
+  return out.build();
+}
+
+}  // namespace gtv

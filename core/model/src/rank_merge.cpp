@@ -1,0 +1,304 @@
+#include "gtv/model/rank_merge.h"
+
+#include <algorithm>
+#include <set>
+
+#include "gtv/model/collectives.h"
+#include "gtv/model/merge.h"
+
+namespace gtv {
+namespace {
+
+struct RankPart {
+  const RankFile* file = nullptr;
+  std::int64_t rank = 0;
+  std::set<std::int64_t> devices;  // as the file numbers them
+  std::set<std::int64_t> pids;     // host processes
+  TimeNs shift_ns = 0;             // onto the merged origin, wall clock
+  TimeNs offset_ns = 0;            // the method's alignment on top of it
+  TimeNs manual_ns = 0;            // and the shift given by hand
+};
+
+std::string list_of(const std::vector<std::int64_t>& ranks) {
+  std::string out;
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == ranks.size() ? " and " : ", ") + std::to_string(ranks[i]);
+  return out;
+}
+
+std::string signed_duration(TimeNs ns) { return (ns < 0 ? "-" : "+") + format_duration(ns < 0 ? -ns : ns); }
+
+Status assign_ranks(std::span<const RankFile> files, std::vector<RankPart>& parts, std::vector<std::string>& warnings) {
+  std::size_t with_info = 0;
+  for (const RankFile& f : files) {
+    if (!f.trace->metadata().ranks.empty())
+      return Error{f.source + " is already a merged run of " + std::to_string(f.trace->metadata().ranks.size()) +
+                   " ranks: merge the rank files themselves"};
+    if (f.trace->metadata().distributed.rank >= 0) ++with_info;
+  }
+  if (with_info != 0 && with_info != files.size()) {
+    const auto said = std::find_if(files.begin(), files.end(),
+                                   [](const RankFile& f) { return f.trace->metadata().distributed.rank >= 0; });
+    const auto silent = std::find_if(files.begin(), files.end(),
+                                     [](const RankFile& f) { return f.trace->metadata().distributed.rank < 0; });
+    return Error{said->source + " says its rank (distributedInfo) but " + silent->source +
+                 " does not: give files that all say it, or none (then the order of the files numbers the ranks)"};
+  }
+  if (with_info == 0)
+    warnings.push_back("no file says its rank (distributedInfo): ranks numbered 0 to " +
+                       std::to_string(files.size() - 1) + " in the order of the files");
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    RankPart p;
+    p.file = &files[i];
+    p.rank = with_info == 0 ? static_cast<std::int64_t>(i) : files[i].trace->metadata().distributed.rank;
+    parts.push_back(p);
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    for (std::size_t j = i + 1; j < parts.size(); ++j)
+      if (parts[i].rank == parts[j].rank)
+        return Error{parts[i].file->source + " and " + parts[j].file->source + " are both rank " +
+                     std::to_string(parts[i].rank)};
+  std::sort(parts.begin(), parts.end(), [](const RankPart& a, const RankPart& b) { return a.rank < b.rank; });
+  return ok_status();
+}
+
+Expected<std::int64_t> check_world(std::span<const RankPart> parts, std::vector<std::string>& warnings) {
+  const RankPart* sized = nullptr;
+  for (const RankPart& p : parts) {
+    const DistributedInfo& d = p.file->trace->metadata().distributed;
+    if (d.world_size <= 0) continue;
+    if (sized != nullptr && sized->file->trace->metadata().distributed.world_size != d.world_size)
+      return Error{"world sizes disagree: " + sized->file->source + " says " +
+                   std::to_string(sized->file->trace->metadata().distributed.world_size) + ", " + p.file->source +
+                   " says " + std::to_string(d.world_size)};
+    if (sized == nullptr) sized = &p;
+    if (sized->file->trace->metadata().distributed.backend != d.backend)
+      warnings.push_back("backends differ: " + sized->file->source + " used \"" +
+                         sized->file->trace->metadata().distributed.backend + "\", " + p.file->source + " \"" +
+                         d.backend + "\"");
+  }
+  const std::int64_t world = sized == nullptr ? static_cast<std::int64_t>(parts.size())
+                                              : sized->file->trace->metadata().distributed.world_size;
+  std::vector<std::int64_t> missing;
+  for (const RankPart& p : parts)
+    if (p.rank < 0 || p.rank >= world)
+      return Error{p.file->source + " is rank " + std::to_string(p.rank) + " but the world size is " +
+                   std::to_string(world)};
+  for (std::int64_t r = 0; r < world; ++r)
+    if (std::none_of(parts.begin(), parts.end(), [r](const RankPart& p) { return p.rank == r; })) missing.push_back(r);
+  if (!missing.empty())
+    warnings.push_back("world size " + std::to_string(world) + ", but no file for rank" +
+                       (missing.size() == 1 ? " " : "s ") + list_of(missing) +
+                       ": collectives wait for ranks this view does not show");
+  return world;
+}
+
+// Absolute start of a file's recording, in Unix ns.
+TimeNs absolute_start_ns(const Trace& t) { return saturating_add(t.metadata().origin_unix_ns, t.start_ns()); }
+
+// "3.0 h" for gaps of an hour or more, else as format_duration writes it.
+std::string gap_text(TimeNs gap_ns) {
+  if (gap_ns < 3600 * kNsPerS) return format_duration(gap_ns);
+  const std::int64_t tenths = (gap_ns + 180 * kNsPerS) / (360 * kNsPerS);
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " h";
+}
+
+Status check_one_run(std::span<const RankPart> parts, const RankMergeOptions& options) {
+  const auto [first, last] = std::minmax_element(parts.begin(), parts.end(), [](const RankPart& a, const RankPart& b) {
+    return absolute_start_ns(*a.file->trace) < absolute_start_ns(*b.file->trace);
+  });
+  const TimeNs gap = saturating_sub(absolute_start_ns(*last->file->trace), absolute_start_ns(*first->file->trace));
+  if (!options.allow_far_apart && gap > options.max_start_gap_ns)
+    return Error{last->file->source + " starts " + gap_text(gap) + " after " + first->file->source +
+                 ": recordings of different runs?"};
+  return ok_status();
+}
+
+// Devices and host processes of each rank, and distinct merged ids where ranks repeat them. A rank's devices are
+// those it ran work on: every rank's file lists all GPUs of its host (deviceProperties), so ranks of one host,
+// one GPU each, share those entries but not their lanes.
+void number_ids(std::vector<RankPart>& parts, std::vector<MergePart>& merge_parts, std::vector<std::string>& warnings) {
+  for (RankPart& p : parts) {
+    const Trace& t = *p.file->trace;
+    for (const Lane& lane : t.lanes()) (lane.is_gpu() ? p.devices : p.pids).insert(lane.key.pid);
+    for (const Range& r : t.ranges()) p.pids.insert(r.pid);
+    for (const Measurement& m : t.measurements()) p.pids.insert(m.pid);
+  }
+  std::set<std::int64_t> devices_seen;
+  bool devices_shared = false;
+  for (const RankPart& p : parts)
+    for (std::int64_t d : p.devices) devices_shared = !devices_seen.insert(d).second || devices_shared;
+  if (devices_shared) {
+    std::int64_t next = 0;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      for (std::int64_t d : parts[i].devices) merge_parts[i].device_map[d] = next++;
+  }
+  // OS pids are below 2^22 on Linux: a repeated pid becomes pid + rank * 10^7, readable and distinct.
+  std::set<std::int64_t> pids_seen;
+  std::string moved;
+  std::size_t moved_count = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    for (std::int64_t pid : parts[i].pids) {
+      std::int64_t id = pid;
+      while (pids_seen.contains(id)) id += std::max<std::int64_t>(parts[i].rank, 1) * 10'000'000;
+      pids_seen.insert(id);
+      if (id == pid) continue;
+      merge_parts[i].pid_map[pid] = id;
+      if (++moved_count <= 3)
+        moved += (moved.empty() ? "" : ", ") + std::string("rank ") + std::to_string(parts[i].rank) + "'s " +
+                 std::to_string(pid) + " as " + std::to_string(id);
+    }
+  if (moved_count > 0)
+    warnings.push_back("host process ids repeat across ranks (ranks on several hosts or in containers): " +
+                       std::to_string(moved_count) + " renumbered (" + moved + (moved_count > 3 ? ", ..." : "") + ")");
+}
+
+// The collectives of each rank on the merged clock (wall-clock shift plus offset).
+std::vector<std::vector<Collective>> collectives_on_clock(std::span<const RankPart> parts) {
+  std::vector<std::vector<Collective>> out;
+  for (const RankPart& p : parts) {
+    std::vector<Collective> c = find_collectives(*p.file->trace);
+    for (Collective& x : c) {
+      x.start_ns += p.shift_ns + p.offset_ns + p.manual_ns;
+      x.end_ns += p.shift_ns + p.offset_ns + p.manual_ns;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<std::string> rank_names(std::span<const RankPart> parts) {
+  std::vector<std::string> out;
+  for (const RankPart& p : parts) out.push_back("rank " + std::to_string(p.rank));
+  return out;
+}
+
+TimeNs median(std::vector<TimeNs> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+// Largest spread of the ends of one matched collective, and how many were matched; residual -1 without any.
+ClockAlignment residual(std::span<const RankPart> parts) {
+  const std::vector<std::vector<Collective>> per_rank = collectives_on_clock(parts);
+  const std::vector<std::string> names = rank_names(parts);
+  const CollectiveMatch match = match_collectives(per_rank, names);
+  ClockAlignment out;
+  out.collectives_checked = static_cast<std::int64_t>(match.matched.size());
+  for (const MatchedCollective& m : match.matched) {
+    TimeNs lo = per_rank[0][m.index[0]].end_ns, hi = lo;
+    for (std::size_t r = 1; r < per_rank.size(); ++r) {
+      lo = std::min(lo, per_rank[r][m.index[r]].end_ns);
+      hi = std::max(hi, per_rank[r][m.index[r]].end_ns);
+    }
+    out.residual_ns = std::max(out.residual_ns, hi - lo);
+  }
+  return out;
+}
+
+Status align_on_collectives(std::vector<RankPart>& parts) {
+  const std::vector<std::vector<Collective>> per_rank = collectives_on_clock(parts);
+  const CollectiveMatch match = match_collectives(per_rank, rank_names(parts));
+  if (match.matched.empty())
+    return Error{"no NCCL collective ran on every rank: nothing to align the clocks on (use the wall clock)"};
+  for (std::size_t r = 1; r < parts.size(); ++r) {
+    std::vector<TimeNs> gaps;
+    for (const MatchedCollective& m : match.matched)
+      gaps.push_back(per_rank[0][m.index[0]].end_ns - per_rank[r][m.index[r]].end_ns);
+    parts[r].offset_ns = median(std::move(gaps));
+  }
+  return ok_status();
+}
+
+std::string describe(const RankMergeOptions& options, std::span<const RankPart> parts, const ClockAlignment& check) {
+  std::string basis;
+  if (options.clock == ClockMethod::WallClock) {
+    basis =
+        "each rank's own timestamps on its host's wall clock (baseTimeNanoseconds + ts): exact between ranks "
+        "of one host, off by the hosts' clock difference otherwise";
+  } else {
+    basis = "ranks moved so that matched collectives end together: each rank by the median, over " +
+            std::to_string(check.collectives_checked) + " collectives, of its end against rank " +
+            std::to_string(parts[0].rank) + "'s (";
+    for (std::size_t r = 1; r < parts.size(); ++r)
+      basis += (r == 1 ? "" : ", ") + std::string("rank ") + std::to_string(parts[r].rank) + " " +
+               signed_duration(parts[r].offset_ns);
+    basis += ")";
+  }
+  for (const auto& [rank, shift] : options.manual_shift_ns)
+    if (shift != 0) basis += "; rank " + std::to_string(rank) + " moved " + signed_duration(shift) + " by hand";
+  if (check.residual_ns >= 0) {
+    basis += ". After alignment the ends of one collective differ by at most " + format_duration(check.residual_ns) +
+             " between ranks (" + std::to_string(check.collectives_checked) + " matched collectives)";
+  } else {
+    basis += ". No collective ran on every rank, so the alignment could not be checked";
+  }
+  return basis + ".";
+}
+
+}  // namespace
+
+Expected<RankMerge> merge_ranks(std::span<const RankFile> files, const RankMergeOptions& options) {
+  if (files.size() < 2) return Error{"merging ranks needs at least two files"};
+  RankMerge out;
+  std::vector<RankPart> parts;
+  if (Status s = assign_ranks(files, parts, out.warnings); !s) return s.error();
+  const Expected<std::int64_t> world = check_world(parts, out.warnings);
+  if (!world) return world.error();
+  for (const auto& [rank, shift] : options.manual_shift_ns)
+    if (std::none_of(parts.begin(), parts.end(), [r = rank](const RankPart& p) { return p.rank == r; }))
+      return Error{"a shift is given for rank " + std::to_string(rank) + ", which no file holds"};
+  if (Status s = check_one_run(parts, options); !s) return s.error();
+
+  TimeNs origin = parts[0].file->trace->metadata().origin_unix_ns;
+  for (const RankPart& p : parts) origin = std::min(origin, p.file->trace->metadata().origin_unix_ns);
+  for (RankPart& p : parts) p.shift_ns = p.file->trace->metadata().origin_unix_ns - origin;
+  if (options.clock == ClockMethod::Collectives)
+    if (Status s = align_on_collectives(parts); !s) return s.error();
+  for (RankPart& p : parts)
+    if (const auto it = options.manual_shift_ns.find(p.rank); it != options.manual_shift_ns.end())
+      p.manual_ns = it->second;
+
+  std::vector<MergePart> merge_parts(parts.size());
+  number_ids(parts, merge_parts, out.warnings);
+  TraceMetadata meta;
+  const TraceMetadata& first = parts[0].file->trace->metadata();
+  meta.source_tool = first.source_tool;
+  meta.scenario = first.scenario;
+  meta.config = first.config;
+  meta.origin_unix_ns = origin;
+  meta.distributed = DistributedInfo{-1, *world, first.distributed.backend};
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const RankPart& p = parts[i];
+    MergePart& m = merge_parts[i];
+    m.trace = p.file->trace;
+    m.label = "rank " + std::to_string(p.rank);
+    m.shift_ns = p.shift_ns + p.offset_ns + p.manual_ns;
+    m.name_prefix = m.label + " · ";
+    RankInfo info;
+    info.rank = p.rank;
+    info.source = p.file->source;
+    for (std::int64_t pid : p.pids) info.pids.push_back(m.pid_map.contains(pid) ? m.pid_map.at(pid) : pid);
+    for (std::int64_t d : p.devices) {
+      info.devices.push_back(m.device_map.contains(d) ? m.device_map.at(d) : d);
+      info.local_devices.push_back(d);
+    }
+    info.shift_ns = m.shift_ns;
+    info.clock_offset_ns = p.offset_ns + p.manual_ns;
+    meta.ranks.push_back(std::move(info));
+  }
+  ClockAlignment clock = residual(parts);
+  clock.method = options.clock == ClockMethod::WallClock ? "wall clock" : "collectives";
+  if (std::any_of(options.manual_shift_ns.begin(), options.manual_shift_ns.end(),
+                  [](const auto& s) { return s.second != 0; }))
+    clock.method += " + manual";
+  clock.basis = describe(options, parts, clock);
+  meta.clock = clock;
+  Expected<Trace> merged = merge_traces(merge_parts, std::move(meta));
+  if (!merged) return merged.error();
+  out.trace = std::move(merged).value();
+  return out;
+}
+
+}  // namespace gtv

@@ -1,0 +1,291 @@
+// merge_ranks: per-rank files of one run as one trace, with hand-computed clocks, ids and counts.
+#include "gtv/model/rank_merge.h"
+
+#include <gtest/gtest.h>
+
+#include "gtv/model/collectives.h"
+#include "gtv/model/ranks.h"
+#include "gtv/model/trace_builder.h"
+
+namespace gtv {
+namespace {
+
+constexpr TimeNs kUs = 1000;
+constexpr TimeNs kOrigin = 1'790'857'026'000'000'000;  // a Kineto baseTimeNanoseconds
+
+struct RankSpec {
+  std::int64_t rank = 0;  // -1: no distributedInfo
+  std::int64_t world_size = 2;
+  std::int64_t device = 0;
+  std::int64_t pid = 100;
+  TimeNs origin_ns = kOrigin;
+  TimeNs clock_error_ns = 0;                // how far this rank's clock runs ahead of the truth
+  std::vector<TimeNs> allreduce_starts_ns;  // true times
+  std::vector<TimeNs> allreduce_ends_ns;
+};
+
+void add(TraceBuilder& b, LaneIndex lane, std::string_view name, TimeNs start_ns, TimeNs duration_ns, EventKind kind,
+         std::uint64_t correlation) {
+  Event e;
+  e.name = b.intern(name);
+  e.start_ns = start_ns;
+  e.duration_ns = duration_ns;
+  e.kind = kind;
+  e.correlation_id = correlation;
+  if (kind == EventKind::Kernel)
+    b.add_kernel(lane, e, KernelDetail{});
+  else
+    b.add_event(lane, e);
+}
+
+// One rank: a compute kernel launched by its host thread (a flow), then its all-reduces, times as its clock reads
+// them (truth + clock error), relative to its origin.
+Trace rank_trace(const RankSpec& s) {
+  TraceBuilder b;
+  b.metadata().origin_unix_ns = s.origin_ns;
+  b.metadata().source_tool = "PyTorch Profiler (Kineto)";
+  if (s.rank >= 0) b.metadata().distributed = {s.rank, s.world_size, "nccl"};
+  const TimeNs shift = kOrigin - s.origin_ns + s.clock_error_ns;
+  const LaneIndex host = b.lane(host_lane_key(s.pid, s.pid));
+  const LaneIndex gpu = b.lane(gpu_lane_key(s.device, 7));
+  b.process(s.pid).name = "python3";
+  b.add_device(DeviceInfo{static_cast<std::int32_t>(s.device), "NVIDIA H200", 0, 9, 0, 132});
+  add(b, host, "cudaLaunchKernel", shift + 10 * kUs, 5 * kUs, EventKind::Runtime, 1);
+  add(b, gpu, "volta_sgemm_128x64_nn", shift + 20 * kUs, 100 * kUs, EventKind::Kernel, 1);
+  for (std::size_t k = 0; k < s.allreduce_starts_ns.size(); ++k)
+    add(b, gpu, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+        shift + s.allreduce_starts_ns[k], s.allreduce_ends_ns[k] - s.allreduce_starts_ns[k], EventKind::Kernel,
+        static_cast<std::uint64_t>(k + 2));
+  Expected<Trace> t = b.build();
+  EXPECT_TRUE(t.ok()) << t.error().message;
+  return std::move(t).value();
+}
+
+// Two ranks on one GPU id each (both see cuda:0), one host pid each (both 100): rank 1 arrives last at every
+// all-reduce; the ends agree except for 1-3 us of jitter.
+struct Pair {
+  Trace rank0, rank1;
+};
+Pair straggler_pair(TimeNs rank1_clock_error_ns, TimeNs rank1_origin_ns = kOrigin, std::int64_t rank1_pid = 100) {
+  RankSpec r0;
+  r0.allreduce_starts_ns = {200 * kUs, 600 * kUs, 1000 * kUs};
+  r0.allreduce_ends_ns = {400 * kUs, 800 * kUs, 1200 * kUs};
+  RankSpec r1;
+  r1.rank = 1;
+  r1.origin_ns = rank1_origin_ns;
+  r1.pid = rank1_pid;
+  r1.clock_error_ns = rank1_clock_error_ns;
+  r1.allreduce_starts_ns = {350 * kUs, 700 * kUs, 1150 * kUs};
+  r1.allreduce_ends_ns = {401 * kUs, 803 * kUs, 1202 * kUs};
+  return {rank_trace(r0), rank_trace(r1)};
+}
+
+Expected<RankMerge> merge(const Trace& a, const Trace& b, RankMergeOptions options = {}) {
+  const std::vector<RankFile> files{{&a, "a.json"}, {&b, "b.json"}};
+  return merge_ranks(files, options);
+}
+
+TEST(RankMerge, RanksComeFromDistributedInfoInRankOrder) {
+  const Pair p = straggler_pair(0, kOrigin, 200);
+  const Expected<RankMerge> m = merge(p.rank1, p.rank0);  // files in the other order
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const TraceMetadata& meta = m->trace.metadata();
+  ASSERT_EQ(meta.ranks.size(), 2u);
+  EXPECT_EQ(meta.ranks[0].rank, 0);
+  EXPECT_EQ(meta.ranks[0].source, "b.json");
+  EXPECT_EQ(meta.ranks[1].source, "a.json");
+  EXPECT_EQ(meta.distributed.rank, -1);
+  EXPECT_EQ(meta.distributed.world_size, 2);
+  EXPECT_EQ(meta.distributed.backend, "nccl");
+  EXPECT_TRUE(m->warnings.empty());
+}
+
+TEST(RankMerge, SharedGpuIdsAndPidsAreRenumberedAndNamed) {
+  const Pair p = straggler_pair(0);
+  const Expected<RankMerge> m = merge(p.rank0, p.rank1);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const Trace& t = m->trace;
+  const TraceMetadata& meta = t.metadata();
+  EXPECT_EQ(meta.ranks[0].devices, (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(meta.ranks[1].devices, (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(meta.ranks[1].local_devices, (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(meta.ranks[0].pids, (std::vector<std::int64_t>{100}));
+  EXPECT_EQ(meta.ranks[1].pids, (std::vector<std::int64_t>{10'000'100}));
+  EXPECT_EQ(gpu_label(meta, 1), "rank 1 · GPU 0");
+  const auto gpu1 = t.find_lane(gpu_lane_key(1, 7));
+  ASSERT_TRUE(gpu1.has_value());
+  EXPECT_EQ(t.lane(*gpu1).name, "rank 1 · GPU 0 · stream 7");
+  EXPECT_EQ(rank_of_lane(meta, t.lane(*gpu1))->rank, 1);
+  const auto host1 = t.find_lane(host_lane_key(10'000'100, 100));
+  ASSERT_TRUE(host1.has_value());
+  EXPECT_EQ(t.lane(*host1).name, "rank 1 · thread 100");
+  ASSERT_EQ(t.devices().size(), 2u);
+  EXPECT_EQ(t.devices()[1].index, 1);
+  ASSERT_EQ(m->warnings.size(), 1u);
+  EXPECT_NE(m->warnings[0].find("rank 1's 100 as 10000100"), std::string::npos) << m->warnings[0];
+}
+
+// Merging moves each rank's events as a block: its event and kernel counts, busy time and launch flows are the
+// ones of its own file.
+TEST(RankMerge, EachRanksEventsKernelsAndFlowsAreKept) {
+  const Pair p = straggler_pair(0);
+  const Expected<RankMerge> m = merge(p.rank0, p.rank1);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const Trace& t = m->trace;
+  EXPECT_EQ(t.event_count(), p.rank0.event_count() + p.rank1.event_count());
+  EXPECT_EQ(t.flows().size(), 2u);
+  for (const Flow& f : t.flows()) {
+    const RankInfo* from = rank_of_lane(t.metadata(), t.lane(f.from.lane));
+    const RankInfo* to = rank_of_lane(t.metadata(), t.lane(f.to.lane));
+    ASSERT_NE(from, nullptr);
+    ASSERT_NE(to, nullptr);
+    EXPECT_EQ(from->rank, to->rank);  // a launch joins its own rank's kernel, never the other's
+  }
+  for (std::int64_t device : {0, 1}) {
+    const Trace& own = device == 0 ? p.rank0 : p.rank1;
+    EXPECT_EQ(find_collectives(t, std::vector<std::int64_t>{device}).size(), find_collectives(own).size());
+    const Lane& merged = t.lane(*t.find_lane(gpu_lane_key(device, 7)));
+    const Lane& original = own.lane(*own.find_lane(gpu_lane_key(0, 7)));
+    ASSERT_EQ(merged.events.size(), original.events.size());
+    for (std::size_t i = 0; i < merged.events.size(); ++i)
+      EXPECT_EQ(merged.events[i].duration_ns, original.events[i].duration_ns);
+  }
+}
+
+// On one host the wall clock is exact: with rank 1's file starting from another origin, its times move by the
+// difference of the origins, and the ends of the all-reduces then differ by their jitter only (max 3 us).
+TEST(RankMerge, WallClockMovesByTheOriginsAndChecksOnCollectives) {
+  const Pair p = straggler_pair(0, kOrigin + 5 * kNsPerS);
+  const Expected<RankMerge> m = merge(p.rank0, p.rank1);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const TraceMetadata& meta = m->trace.metadata();
+  EXPECT_EQ(meta.origin_unix_ns, kOrigin);
+  EXPECT_EQ(meta.ranks[1].shift_ns, 5 * kNsPerS);
+  EXPECT_EQ(meta.ranks[1].clock_offset_ns, 0);
+  EXPECT_EQ(meta.clock.method, "wall clock");
+  EXPECT_EQ(meta.clock.collectives_checked, 3);
+  EXPECT_EQ(meta.clock.residual_ns, 3 * kUs);
+  EXPECT_NE(meta.clock.basis.find("differ by at most 3.00 us"), std::string::npos) << meta.clock.basis;
+}
+
+// Rank 1's host clock runs 300 us ahead: on the wall clock the all-reduce ends look 299-301 us apart; aligned on
+// collectives, rank 1 moves by the median of (rank 0's end - rank 1's end) = median(-301, -303, -302) = -302 us,
+// and the ends then agree within 1 us.
+TEST(RankMerge, CollectivesEstimateAHostClockOffset) {
+  const Pair p = straggler_pair(300 * kUs);
+  const Expected<RankMerge> wall = merge(p.rank0, p.rank1);
+  ASSERT_TRUE(wall.ok()) << wall.error().message;
+  EXPECT_EQ(wall->trace.metadata().clock.residual_ns, 303 * kUs);
+  RankMergeOptions options;
+  options.clock = ClockMethod::Collectives;
+  const Expected<RankMerge> aligned = merge(p.rank0, p.rank1, options);
+  ASSERT_TRUE(aligned.ok()) << aligned.error().message;
+  const TraceMetadata& meta = aligned->trace.metadata();
+  EXPECT_EQ(meta.clock.method, "collectives");
+  EXPECT_EQ(meta.ranks[1].clock_offset_ns, -302 * kUs);
+  EXPECT_EQ(meta.clock.residual_ns, 1 * kUs);
+  EXPECT_NE(meta.clock.basis.find("(rank 1 -302.0 us)"), std::string::npos) << meta.clock.basis;
+  // The compute kernel of rank 1 (true start 20 us) lands at 20 + 300 - 302 = 18 us.
+  const Lane& gpu1 = aligned->trace.lane(*aligned->trace.find_lane(gpu_lane_key(1, 7)));
+  EXPECT_EQ(gpu1.events.front().start_ns, 18 * kUs);
+}
+
+TEST(RankMerge, ManualShiftsAddToTheAlignment) {
+  const Pair p = straggler_pair(0);
+  RankMergeOptions options;
+  options.manual_shift_ns[1] = -250 * kUs;
+  const Expected<RankMerge> m = merge(p.rank0, p.rank1, options);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const TraceMetadata& meta = m->trace.metadata();
+  EXPECT_EQ(meta.clock.method, "wall clock + manual");
+  EXPECT_EQ(meta.ranks[1].clock_offset_ns, -250 * kUs);
+  // The ends (400/401, 800/803, 1200/1202 us) become 400/151, 800/553, 1200/952: 249, 247 and 248 us apart.
+  EXPECT_EQ(meta.clock.residual_ns, 249 * kUs);
+  EXPECT_NE(meta.clock.basis.find("rank 1 moved -250.0 us by hand"), std::string::npos) << meta.clock.basis;
+  options.manual_shift_ns = {{5, 1}};
+  const Expected<RankMerge> unknown = merge(p.rank0, p.rank1, options);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message, "a shift is given for rank 5, which no file holds");
+}
+
+// clock_error_ns: when the recording happened, relative to the others.
+Trace with_info(std::int64_t rank, std::int64_t world, TimeNs clock_error_ns = 0) {
+  RankSpec s;
+  s.rank = rank;
+  s.world_size = world;
+  s.clock_error_ns = clock_error_ns;
+  return rank_trace(s);
+}
+
+TEST(RankMerge, BadSetsOfFilesAreRefusedNamingTheFiles) {
+  const Trace r0 = with_info(0, 2), r0_again = with_info(0, 2), r1_of4 = with_info(1, 4), silent = with_info(-1, 0);
+  const Trace late = with_info(1, 2, 3 * 3600 * kNsPerS);
+  auto error_of = [](const Trace& a, const Trace& b) {
+    Expected<RankMerge> m = merge(a, b);
+    return m.ok() ? std::string("merged") : m.error().message;
+  };
+  EXPECT_EQ(error_of(r0, r0_again), "a.json and b.json are both rank 0");
+  EXPECT_EQ(error_of(r0, r1_of4), "world sizes disagree: a.json says 2, b.json says 4");
+  EXPECT_EQ(error_of(r0, silent),
+            "a.json says its rank (distributedInfo) but b.json does not: give files that all say it, or none (then "
+            "the order of the files numbers the ranks)");
+  EXPECT_EQ(error_of(r0, late), "b.json starts 3.0 h after a.json: recordings of different runs?");
+  const std::vector<RankFile> one{{&r0, "a.json"}};
+  EXPECT_EQ(merge_ranks(one).error().message, "merging ranks needs at least two files");
+  RankMergeOptions allow;
+  allow.allow_far_apart = true;
+  EXPECT_TRUE(merge(r0, late, allow).ok());
+  const Trace r3 = with_info(3, 2);
+  EXPECT_EQ(error_of(r0, r3), "b.json is rank 3 but the world size is 2");
+}
+
+TEST(RankMerge, AMissingRankOrMissingRanksAreWarnings) {
+  const Trace r0 = with_info(0, 4), r2 = with_info(2, 4);
+  const Expected<RankMerge> m = merge(r0, r2);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  ASSERT_FALSE(m->warnings.empty());
+  EXPECT_EQ(m->warnings[0],
+            "world size 4, but no file for ranks 1 and 3: collectives wait for ranks this view does not show");
+  const Trace a = with_info(-1, 0), b = with_info(-1, 0);
+  const Expected<RankMerge> by_order = merge(a, b);
+  ASSERT_TRUE(by_order.ok()) << by_order.error().message;
+  EXPECT_EQ(by_order->warnings[0],
+            "no file says its rank (distributedInfo): ranks numbered 0 to 1 in the order of the files");
+  EXPECT_EQ(by_order->trace.metadata().distributed.world_size, 2);
+}
+
+TEST(RankMerge, AMergedRunIsNotMergedAgain) {
+  const Pair p = straggler_pair(0);
+  Expected<RankMerge> m = merge(p.rank0, p.rank1);
+  ASSERT_TRUE(m.ok());
+  const Expected<RankMerge> again = merge(m->trace, p.rank0);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error().message, "a.json is already a merged run of 2 ranks: merge the rank files themselves");
+}
+
+TEST(Collectives, KindsComeFromNcclKernelNames) {
+  EXPECT_EQ(collective_kind("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"), "AllReduce");
+  EXPECT_EQ(collective_kind("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"), "AllGather");
+  EXPECT_EQ(collective_kind("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)"), "SendRecv");
+  EXPECT_EQ(collective_kind("ncclSomethingNew"), "NCCL");
+  EXPECT_EQ(collective_kind("volta_sgemm_128x64_nn"), "");
+}
+
+TEST(Collectives, TheKthOfEachKindIsMatchedAndCountDifferencesNamed) {
+  auto c = [](std::string kind, TimeNs t) { return Collective{std::move(kind), t, t + 1, {}}; };
+  const std::vector<std::vector<Collective>> per_rank{
+      {c("Broadcast", 0), c("AllReduce", 10), c("AllReduce", 20), c("AllReduce", 30)},
+      {c("Broadcast", 1), c("AllReduce", 11), c("AllReduce", 21)}};
+  const std::vector<std::string> names{"rank 0", "rank 1"};
+  const CollectiveMatch m = match_collectives(per_rank, names);
+  ASSERT_EQ(m.matched.size(), 3u);
+  EXPECT_EQ(m.matched[0].kind, "Broadcast");
+  EXPECT_EQ(m.matched[2].kind, "AllReduce");
+  EXPECT_EQ(m.matched[2].ordinal, 1u);
+  EXPECT_EQ(m.matched[2].index, (std::vector<std::size_t>{2, 2}));
+  ASSERT_EQ(m.count_differences.size(), 1u);
+  EXPECT_EQ(m.count_differences[0], "AllReduce: rank 0 ran 3, rank 1 ran 2; the first 2 are matched");
+}
+
+}  // namespace
+}  // namespace gtv
