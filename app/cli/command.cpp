@@ -6,8 +6,9 @@
 namespace gtv::cli {
 
 std::span<const Command* const> all_commands() {
-  static const std::array<const Command*, 6> table = {&info_command(),    &convert_command(), &analyze_command(),
-                                                      &compare_command(), &list_command(),    &run_command()};
+  static const std::array<const Command*, 7> table = {&info_command(),  &convert_command(), &analyze_command(),
+                                                      &merge_command(), &compare_command(), &list_command(),
+                                                      &run_command()};
   return table;
 }
 

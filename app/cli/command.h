@@ -24,6 +24,7 @@ struct Command {
 
 [[nodiscard]] const Command& info_command();
 [[nodiscard]] const Command& convert_command();
+[[nodiscard]] const Command& merge_command();
 [[nodiscard]] const Command& analyze_command();
 [[nodiscard]] const Command& compare_command();
 [[nodiscard]] const Command& list_command();

@@ -1,5 +1,7 @@
 #include "load.h"
 
+#include <charconv>
+#include <cmath>
 #include <ostream>
 
 #include "gtv/io/trace_file.h"
@@ -34,6 +36,81 @@ std::optional<Trace> load_trace_or_report(const std::string& path, Io io) {
   }
   warn_if_nothing_read(path, *trace, stats, io);
   return std::move(trace).value();
+}
+
+std::vector<OptionSpec> rank_merge_options() {
+  return {value_option("--clock", "METHOD",
+                       "with several files, how their clocks are aligned: wall (default: each file's own "
+                       "timestamps) or collectives (matched NCCL collectives end together)"),
+          value_option("--shift", "RANK=US[,...]",
+                       "with several files, move these ranks by this many microseconds after alignment "
+                       "(1=-250,3=12.5)"),
+          flag_option("--allow-far-apart", "merge files whose recordings start more than an hour apart")};
+}
+
+std::vector<OptionSpec> with_rank_merge_options(std::vector<OptionSpec> options) {
+  for (const OptionSpec& o : rank_merge_options()) options.push_back(o);
+  return options;
+}
+
+Expected<RankMergeOptions> parse_rank_merge_options(const ParsedArgs& args) {
+  RankMergeOptions options;
+  const std::string clock = args.value("--clock").value_or("wall");
+  if (clock == "wall") {
+    options.clock = ClockMethod::WallClock;
+  } else if (clock == "collectives") {
+    options.clock = ClockMethod::Collectives;
+  } else {
+    return Error{"--clock: \"" + clock + "\" is neither wall nor collectives"};
+  }
+  options.allow_far_apart = args.has("--allow-far-apart");
+  std::string_view shifts = args.value("--shift").value_or("");
+  while (!shifts.empty()) {
+    const std::size_t comma = shifts.find(',');
+    const std::string_view item = shifts.substr(0, comma);
+    shifts = comma == std::string_view::npos ? std::string_view{} : shifts.substr(comma + 1);
+    const std::size_t eq = item.find('=');
+    long long rank = -1;
+    double us = 0;
+    const char* rank_end = item.data() + (eq == std::string_view::npos ? item.size() : eq);
+    const bool rank_ok =
+        eq != std::string_view::npos && std::from_chars(item.data(), rank_end, rank).ptr == rank_end && rank >= 0;
+    const std::string_view value = rank_ok ? item.substr(eq + 1) : std::string_view{};
+    const char* value_start = value.data() + (!value.empty() && value[0] == '+' ? 1 : 0);
+    const bool value_ok =
+        rank_ok && !value.empty() &&
+        std::from_chars(value_start, value.data() + value.size(), us).ptr == value.data() + value.size() &&
+        std::isfinite(us) && std::fabs(us) < 1e12;
+    if (!value_ok) return Error{"--shift: \"" + std::string(item) + "\" is not RANK=MICROSECONDS (1=-250)"};
+    options.manual_shift_ns[rank] = std::llround(us * 1e3);
+  }
+  return options;
+}
+
+std::optional<Trace> load_run_or_report(const std::vector<std::string>& paths, const RankMergeOptions& options, Io io) {
+  if (paths.size() == 1) {
+    if (options.clock != ClockMethod::WallClock || !options.manual_shift_ns.empty()) {
+      io.err << "gtv-cli: --clock and --shift align the files of several ranks; one file was given\n";
+      return std::nullopt;
+    }
+    return load_trace_or_report(paths[0], io);
+  }
+  std::vector<Trace> traces;
+  traces.reserve(paths.size());
+  for (const std::string& path : paths) {
+    std::optional<Trace> t = load_trace_or_report(path, io);
+    if (!t) return std::nullopt;
+    traces.push_back(std::move(*t));
+  }
+  std::vector<RankFile> files;
+  for (std::size_t i = 0; i < paths.size(); ++i) files.push_back({&traces[i], paths[i]});
+  Expected<RankMerge> merged = merge_ranks(files, options);
+  if (!merged) {
+    io.err << "gtv-cli: " << merged.error().message << "\n";
+    return std::nullopt;
+  }
+  for (const std::string& warning : merged->warnings) io.err << "gtv-cli: warning: " << warning << "\n";
+  return std::move(merged->trace);
 }
 
 }  // namespace gtv::cli

@@ -13,7 +13,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import trace_counts  # noqa: E402
 
-COMMANDS = ["info", "convert", "analyze", "compare", "list", "run"]
+COMMANDS = ["info", "convert", "analyze", "merge", "compare", "list", "run"]
 FAILURES = []
 # The reader numbers string pids/tids ("Spans", "PyTorch Profiler") from here on and keeps the text as the
 # process/thread name; the oracle keeps the text itself.
@@ -65,7 +65,9 @@ def case_help(args):
 
 def case_usage(args):
     cases = [
-        [], ["nosuch"], ["help", "nosuch"], ["info"], ["info", "a.json", "b.json"], ["info", "--bogus", "a.json"],
+        [], ["nosuch"], ["help", "nosuch"], ["info"], ["info", "--bogus", "a.json"], ["merge", "a.json", "-o", "m"],
+        ["merge", "a.json", "b.json"], ["info", "a.json", "b.json", "--clock", "sun"],
+        ["analyze", "a.json", "b.json", "--shift", "1=soon"], ["merge", "a", "b", "-o", "m", "--shift", "x=1"],
         ["info", "--json=yes", "a.json"], ["convert", "a.json"], ["analyze"], ["analyze", "a.json", "--format"],
         ["analyze", "a.json", "--format", "xml"], ["compare", "a.json"], ["compare", "a", "b", "--format=pdf"],
         ["list", "extra"], ["run"], ["run", "baseline", "--iters"],
@@ -356,6 +358,89 @@ def case_analyze(args):
         first = [line for line in reports["text"].splitlines() if line.strip() and set(line) - set("=-")][1]
         check(report["verdict"] and first == report["verdict"][0], path + ": the text report starts with the verdict")
         check(reports["markdown"].startswith("#"), path + ": markdown starts with a heading")
+
+
+BASE_NS = 1790857026000000000
+ALLREDUCE = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+
+
+def rank_file(work, name, rank, world, allreduces_us, clock_error_us=0.0, pid=100):
+    """A PyTorch-profiler-like file of one rank on its cuda:0: a GEMM launched from the host (one flow by
+    correlation), then all-reduces [start, end) in microseconds, as a clock clock_error_us ahead reads them."""
+    e = clock_error_us
+    events = [
+        {"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": "python3"}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": pid, "tid": pid, "ts": 10 + e, "dur": 5,
+         "args": {"correlation": 1}},
+        {"ph": "X", "cat": "kernel", "name": "sm90_xmma_gemm_f32f32", "pid": 0, "tid": 7, "ts": 20 + e, "dur": 100,
+         "args": {"correlation": 1, "device": 0, "stream": 7}},
+    ]
+    for i, (start, end) in enumerate(allreduces_us):
+        events.append({"ph": "X", "cat": "kernel", "name": ALLREDUCE, "pid": 0, "tid": 7, "ts": start + e,
+                       "dur": end - start, "args": {"correlation": 2 + i, "device": 0, "stream": 7}})
+    doc = {"schemaVersion": 1, "baseTimeNanoseconds": BASE_NS,
+           "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": world}, "traceEvents": events}
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def case_merge(args):
+    """Two rank files with a known straggler (rank 1 starts every all-reduce 100-150 us late) and a known clock
+    error (rank 1's host 300 us ahead): merge, info and analyze give the hand-computed answers."""
+    r0 = rank_file(args.work, "rank0.json", 0, 2, [(200, 400), (600, 800), (1000, 1200)])
+    r1 = rank_file(args.work, "rank1.json", 1, 2, [(350, 401), (700, 803), (1150, 1202)], clock_error_us=300)
+    out = os.path.join(args.work, "merged.json")
+    r = cli(args, "merge", r1, r0, "-o", out)
+    check(r.returncode == 0 and os.path.exists(out), "merge: exit 0 and writes OUT (%s)" % r.stderr.strip())
+    check("wrote " + out + " (2 ranks, 10 events; clock: wall clock)" in r.stderr, "merge says what it wrote: %r"
+          % r.stderr)
+    check("host process ids repeat across ranks" in r.stderr, "merge warns that rank 1's pid 100 was renumbered")
+    info = json.loads(cli(args, "info", out, "--json").stdout)
+    ranks = info["run"]["ranks"]
+    check([x["rank"] for x in ranks] == [0, 1] and ranks[0]["source"] == r0, "ranks by rank, with their files")
+    check([g["label"] for g in info["gpus"]] == ["rank 0 · GPU 0", "rank 1 · GPU 0"],
+          "both ranks' cuda:0 kept apart and named: %r" % [g["label"] for g in info["gpus"]])
+    check(info["event_count"] == 10 and info["flow_count"] == 2, "every event and both launch flows kept")
+    check(info["run"]["clock"]["residual_ns"] == 303000, "wall clock: all-reduce ends 301-303 us apart")
+    with open(out) as f:
+        names = [ev["args"]["name"] for ev in json.load(f)["traceEvents"] if ev.get("name") == "thread_name"]
+    check("rank 1 · GPU 0 · stream 7" in names, "the merged file names its lanes by rank for other viewers: %r" % names)
+    in_memory = json.loads(cli(args, "info", r0, r1, "--json").stdout)
+    check(in_memory["gpus"] == info["gpus"] and in_memory["event_count"] == 10, "info of the two files = info of OUT")
+
+    r = cli(args, "analyze", r0, r1, "--clock", "collectives", "--format", "json")
+    check(r.returncode == 0, "analyze two files on the collectives' clock: exit 0 (%s)" % r.stderr.strip())
+    report = json.loads(r.stdout)
+    clock = report["summary"]["run"]["clock"]
+    check(clock["method"] == "collectives" and clock["residual_ns"] == 1000,
+          "collectives: the ends then agree within 1 us: %r" % clock)
+    check(report["summary"]["run"]["ranks"][1]["clock_offset_ns"] == -302000, "rank 1 moved by median(-301, -303, -302) us")
+    # Rank 1 moved by -302 us lands 2 us early against the truth: it starts at 348, 698 and 1148 us, so rank 0
+    # waited 148 + 98 + 148 us (on rank 1's uncorrected clock it would be 450 + 400 + 450).
+    check(report["stragglers"]["headline"] ==
+          "rank 1 arrived last at 3 of 3 all-reduces; the others waited 394.0 us in total for it.",
+          "the straggler is named: %r" % report["stragglers"]["headline"])
+    check(report["verdict"][1] == report["stragglers"]["headline"], "the verdict carries it")
+    text = cli(args, "analyze", out).stdout
+    check("Ranks and collectives" in text and "Clock: wall clock." in text, "the text report has the ranks section")
+
+    # Bad sets of files: one line naming the files, exit 1, nothing written.
+    bad = os.path.join(args.work, "bad.json")
+    other_world = rank_file(args.work, "other_world.json", 1, 4, [(200, 400)])
+    late = rank_file(args.work, "late.json", 1, 2, [(200, 400)], clock_error_us=3 * 3600 * 1e6)
+    for files, words in (([r0, r0], "are both rank 0"), ([r0, other_world], "world sizes disagree"),
+                         ([r0, late], "recordings of different runs?")):
+        r = cli(args, "merge", *files, "-o", bad)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 1 and len(lines) == 1 and words in lines[0] and files[1] in lines[0],
+              "merge %s: exit 1, one line with %r: %r" % (files, words, r.stderr))
+        check(not os.path.exists(bad), "a refused merge writes nothing")
+    r = cli(args, "merge", r0, late, "-o", bad, "--allow-far-apart")
+    check(r.returncode == 0, "--allow-far-apart merges them anyway (%s)" % r.stderr.strip())
+    r = cli(args, "info", r0, "--clock", "collectives")
+    check(r.returncode == 1 and "one file was given" in r.stderr, "--clock with one file is refused: %r" % r.stderr)
 
 
 def stem(path):

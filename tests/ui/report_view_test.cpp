@@ -58,7 +58,7 @@ analysis::Report synthetic_report() {
   f.end_ns = 18'000;
   f.cost_ns = 3'000;
   r.warmup.findings.push_back(f);
-  r.idle.gpus = {{0, 60'000, 0}, {1, 20'000, 5'430'000}};
+  r.idle.gpus = {{0, 60'000, 0, "GPU 0"}, {1, 20'000, 5'430'000, "GPU 1"}};
   r.idle.intervals.push_back(
       {1, 100'000, 4'530'000, analysis::IdleCause::HostBlocked, "cudaMemcpyAsync to pageable memory"});
   r.idle.intervals.push_back({1, 4'530'000, 5'530'000, analysis::IdleCause::WaitingOnDependency, ""});

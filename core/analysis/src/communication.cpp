@@ -4,6 +4,8 @@
 
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/intervals.h"
+#include "gtv/model/collectives.h"
+#include "gtv/model/ranks.h"
 #include "record_names.h"
 
 namespace gtv::analysis {
@@ -15,6 +17,7 @@ struct DeviceIntervals {
 };
 
 std::string device_label(const Trace& trace, std::int64_t device) {
+  if (!trace.metadata().ranks.empty()) return gpu_label(trace.metadata(), device);
   const DistributedInfo& d = trace.metadata().distributed;
   std::string label = "GPU " + std::to_string(device);
   if (d.rank >= 0)
@@ -50,7 +53,7 @@ Communication analyze_communication(const Trace& trace) {
       const Interval span{e.start_ns, e.end_ns()};
       if (e.kind != EventKind::Kernel) {
         d.memory.push_back(span);
-      } else if (detail::is_communication_kernel(trace.name(e))) {
+      } else if (is_communication_kernel(trace.name(e))) {
         d.communication.push_back(span);
         ++d.communication_kernels;
       } else {

@@ -4,6 +4,7 @@
 
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/summary.h"
+#include "gtv/model/ranks.h"
 
 namespace gtv::analysis {
 namespace {
@@ -38,12 +39,13 @@ std::vector<ConcurrencyStep> sweep(const BusyAnalysis& busy) {
   return steps;
 }
 
-std::string verdict_for(const Concurrency& c, std::size_t activity_count, const DistributedInfo& rank) {
+std::string verdict_for(const Concurrency& c, std::size_t activity_count, const TraceMetadata& meta) {
+  const DistributedInfo& rank = meta.distributed;
   if (c.gpu_count == 0 && activity_count > 0)
     return "The GPU activity in this trace (" + std::to_string(activity_count) +
            " item(s)) has zero duration: no GPU was busy for a measurable time.";
   if (c.gpu_count == 0) return "No GPU activity in this trace: no kernel, copy or memset ran on a GPU.";
-  const std::string busiest = "GPU " + std::to_string(c.busiest_device);
+  const std::string busiest = gtv::gpu_label(meta, c.busiest_device);
   if (c.gpu_count == 1 && rank.rank >= 0)
     return "This trace is " + rank_text(rank) + ": its one GPU (" + busiest + ") was busy " +
            format_duration(c.any_busy_ns) + " of " + format_duration(c.wall_ns) + " (" +
@@ -67,7 +69,7 @@ std::string verdict_for(const Concurrency& c, std::size_t activity_count, const 
 
 }  // namespace
 
-Concurrency analyze_concurrency(const BusyAnalysis& busy, const DistributedInfo& distributed) {
+Concurrency analyze_concurrency(const BusyAnalysis& busy, const TraceMetadata& metadata) {
   Concurrency c;
   c.wall_ns = busy.window_ns();
   for (const GpuBusy& g : busy.gpus) {
@@ -89,12 +91,12 @@ Concurrency analyze_concurrency(const BusyAnalysis& busy, const DistributedInfo&
   c.overlap_share = safe_ratio(double(c.overlap_ns), double(c.any_busy_ns));
   std::size_t activity_count = 0;
   for (const GpuBusy& g : busy.gpus) activity_count += g.activity_count;
-  c.verdict = verdict_for(c, activity_count, distributed);
+  c.verdict = verdict_for(c, activity_count, metadata);
   return c;
 }
 
 Concurrency analyze_concurrency_within(const BusyAnalysis& busy, TimeNs start_ns, TimeNs end_ns,
-                                       const DistributedInfo& distributed) {
+                                       const TraceMetadata& metadata) {
   BusyAnalysis clipped;
   clipped.window_start_ns = start_ns;
   clipped.window_end_ns = std::max(start_ns, end_ns);
@@ -107,11 +109,11 @@ Concurrency analyze_concurrency_within(const BusyAnalysis& busy, TimeNs start_ns
     }
     c.activity_count = c.busy.size();
   }
-  return analyze_concurrency(clipped, distributed);
+  return analyze_concurrency(clipped, metadata);
 }
 
 Concurrency analyze_concurrency(const Trace& trace) {
-  return analyze_concurrency(analyze_busy(trace), trace.metadata().distributed);
+  return analyze_concurrency(analyze_busy(trace), trace.metadata());
 }
 
 }  // namespace gtv::analysis

@@ -6,12 +6,11 @@
 #include <unordered_map>
 
 #include "gtv/analysis/format.h"
+#include "gtv/model/ranks.h"
 #include "idle_causes_parts.h"
 
 namespace gtv::analysis::idle {
 namespace {
-
-std::string gpu(std::int64_t device) { return "GPU " + std::to_string(device); }
 
 // "0.3%" rather than "0%" for a small share that is not nothing.
 std::string share_text(double ratio) { return percent(ratio, ratio < 0.1 ? 1 : 0); }
@@ -39,7 +38,8 @@ const IdleCauseTotal* top_total(const IdleCauses& idle, std::int64_t device) {
 
 }  // namespace
 
-Imbalance::Imbalance(const Trace& trace, const Region& region, std::span<const GpuIdle> gpus) : region_(region) {
+Imbalance::Imbalance(const Trace& trace, const Region& region, std::span<const GpuIdle> gpus)
+    : region_(region), meta_(&trace.metadata()) {
   std::set<std::pair<std::int64_t, std::string>> all;
   for (const auto& [d, names] : models_by_device(trace, region)) {
     all.insert(names.begin(), names.end());
@@ -67,8 +67,8 @@ std::string Imbalance::models_detail(std::int64_t device) const {
   const bool unique_most = devices_with_most_ == 1;
   const std::int64_t shown = unique_most ? most_models_device_ : device;
   const std::size_t shown_count = unique_most ? most_models_ : own_count;
-  return gpu(shown) + " holds " + std::to_string(shown_count) + " of the " + std::to_string(all_models_) +
-         (all_models_ == 1 ? " model" : " models");
+  return gtv::gpu_label(*meta_, shown) + " holds " + std::to_string(shown_count) + " of the " +
+         std::to_string(all_models_) + (all_models_ == 1 ? " model" : " models");
 }
 
 // Without model ranges: each GPU's share of the GPUs' busy time in the region.
@@ -78,8 +78,7 @@ std::string Imbalance::busy_share_detail(std::int64_t device) const {
   const TimeNs own_ns = own == busy_per_device_.end() ? 0 : own->second;
   if (own_ns == most_busy_->busy_ns) return tail_detail(region_);
   // Both shares, so near-equal shares (49.8% against 50.2%) do not read as an imbalance.
-  return gpu(most_busy_->device) + " did " +
-         percent(safe_ratio(double(most_busy_->busy_ns), double(total_busy_ns_)), 1) +
+  return most_busy_->label + " did " + percent(safe_ratio(double(most_busy_->busy_ns), double(total_busy_ns_)), 1) +
          " of the GPUs' busy time, this GPU " + percent(safe_ratio(double(own_ns), double(total_busy_ns_)), 1);
 }
 
@@ -124,10 +123,10 @@ std::vector<std::string> idle_lines(const IdleCauses& idle) {
   for (const IdleCauseTotal& t : idle.totals) totals_of[t.device].push_back(&t);
   for (const GpuIdle& g : idle.gpus) {
     if (g.idle_ns == 0) {
-      out.push_back(gpu(g.device) + " was busy for all " + of_region + ".");
+      out.push_back(g.label + " was busy for all " + of_region + ".");
       continue;
     }
-    std::string line = gpu(g.device) + " was idle for " + format_duration(g.idle_ns) + " of " + of_region + " (" +
+    std::string line = g.label + " was idle for " + format_duration(g.idle_ns) + " of " + of_region + " (" +
                        share_text(safe_ratio(double(g.idle_ns), double(r.length_ns()))) + "): ";
     int shown = 0;
     TimeNs rest_ns = 0;
@@ -154,7 +153,7 @@ std::string idle_headline(const IdleCauses& idle) {
   const IdleCauseTotal* top = top_total(idle, most->device);
   if (share < 0.05 || !top) return {};
   const bool majority = 2 * top->total_ns > most->idle_ns;
-  return gpu(most->device) + " idle for " + share_text(share) + " of " + r.name + ": " +
+  return most->label + " idle for " + share_text(share) + " of " + r.name + ": " +
          (majority ? "mostly " : "the largest cause is ") + cause_phrase(top->cause, top->detail, "") + ", " +
          format_duration(top->total_ns) + " of " + format_duration(most->idle_ns) + " idle.";
 }

@@ -11,10 +11,11 @@
 namespace gtv::analysis {
 namespace detail {
 
-// The order of the report: what happened on the GPUs, why they were idle, where the host waited, warm-up, then
-// the supporting numbers, communication against computation, and what tracing cost.
-constexpr std::array<ReportPart, 11> kParts{{
+// The order of the report: the ranks of a merged run, what happened on the GPUs, why they were idle, where the host
+// waited, warm-up, then the supporting numbers, communication against computation, and what tracing cost.
+constexpr std::array<ReportPart, 12> kParts{{
     {overview_section, nullptr},
+    {ranks_section, ranks_json},
     {concurrency_section, concurrency_json},
     {idle_causes_section, idle_causes_json},
     {blocking_section, blocking_json},
@@ -118,6 +119,7 @@ std::vector<std::string> headline(const Report& r) {
     out.push_back(joined_after("In " + r.region.name, r.region_concurrency.verdict));
   else
     out.push_back(r.concurrency.verdict);
+  if (!r.stragglers.headline.empty()) out.push_back(r.stragglers.headline);
   if (!r.idle.headline.empty()) out.push_back(r.idle.headline);
   if (!r.blocking.headline.empty()) out.push_back(r.blocking.headline);
   if (std::string warmup = warmup_headline(r); !warmup.empty()) out.push_back(std::move(warmup));
@@ -134,19 +136,19 @@ Report analyze(const Trace& trace) {
   Report r;
   r.busy = analyze_busy(trace);
   r.summary = summarize(trace, r.busy);
-  r.concurrency = analyze_concurrency(r.busy, trace.metadata().distributed);
+  r.concurrency = analyze_concurrency(r.busy, trace.metadata());
   r.timing = analyze_timing_truth(trace);
   r.region = region_of_interest(trace, r.timing);
-  r.region_concurrency =
-      r.region.from_measurements
-          ? analyze_concurrency_within(r.busy, r.region.start_ns, r.region.end_ns, trace.metadata().distributed)
-          : r.concurrency;
+  r.region_concurrency = r.region.from_measurements
+                             ? analyze_concurrency_within(r.busy, r.region.start_ns, r.region.end_ns, trace.metadata())
+                             : r.concurrency;
   r.warmup = analyze_warmup(trace, r.region);
   r.blocking = analyze_host_blocking(trace);
   r.idle = analyze_idle_causes(trace, r.region, r.blocking, r.warmup);
   r.launches = analyze_launches(trace);
   r.kernels = analyze_kernels(trace);
   r.communication = analyze_communication(trace);
+  r.stragglers = analyze_stragglers(trace);
   r.tracing = analyze_tracing_cost(trace, r.region);
   r.verdict = headline(r);
   return r;

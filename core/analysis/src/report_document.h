@@ -36,6 +36,8 @@ void launch_json(JsonWriter& w, const Report& r);
 void timing_json(JsonWriter& w, const Report& r);
 [[nodiscard]] Section kernel_section(const Report& r, Listing listing);
 void kernel_json(JsonWriter& w, const Report& r);
+[[nodiscard]] Section ranks_section(const Report& r, Listing listing);
+void ranks_json(JsonWriter& w, const Report& r);
 [[nodiscard]] Section communication_section(const Report& r, Listing listing);
 void communication_json(JsonWriter& w, const Report& r);
 [[nodiscard]] Section tracing_cost_section(const Report& r, Listing listing);

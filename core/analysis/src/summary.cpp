@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "gtv/analysis/busy.h"
+#include "gtv/model/ranks.h"
 
 namespace gtv::analysis {
 namespace {
@@ -67,6 +68,8 @@ TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy) {
   s.source_tool = meta.source_tool;
   s.scenario = meta.scenario;
   s.distributed = meta.distributed;
+  s.ranks = meta.ranks;
+  s.clock = meta.clock;
   s.notes = meta.notes;
   s.origin_unix_ns = meta.origin_unix_ns;
   s.start_ns = trace.start_ns();
@@ -101,6 +104,7 @@ TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy) {
   for (auto& [index, g] : gpus) {
     std::sort(g.streams.begin(), g.streams.end(),
               [](const StreamSummary& a, const StreamSummary& b) { return a.stream < b.stream; });
+    g.label = gpu_label(meta, index);
     s.gpus.push_back(std::move(g));
   }
   s.categories = count_categories(trace);

@@ -10,7 +10,8 @@ namespace {
 std::string or_unknown(const std::string& text) { return text.empty() ? "unknown" : printable(text); }
 
 std::string gpu_title(const GpuSummary& g) {
-  return "GPU " + std::to_string(g.index) + (g.name.empty() ? "" : " (" + printable(g.name) + ")");
+  return (g.label.empty() ? "GPU " + std::to_string(g.index) : g.label) +
+         (g.name.empty() ? "" : " (" + printable(g.name) + ")");
 }
 
 std::string gpu_line(const GpuSummary& g) {
@@ -44,6 +45,10 @@ std::string format_lines(const TraceSummary& s, bool markdown, Listing listing) 
   field("Source", or_unknown(s.source_tool));
   if (!s.scenario.empty()) field("Scenario", printable(s.scenario));
   if (s.distributed.rank >= 0) field("Rank", printable(rank_text(s.distributed)));
+  if (!s.ranks.empty()) {
+    field("Ranks", printable(ranks_text(s)));
+    field("Clock", printable(s.clock.method + ": " + s.clock.basis));
+  }
   field("Time span", span_line(s));
   field("Events", counts_line(s));
   if (s.dropped_records > 0) field("Dropped records", std::to_string(s.dropped_records));
@@ -83,7 +88,7 @@ std::string format_lines(const TraceSummary& s, bool markdown, Listing listing) 
 }
 
 void write_gpu(detail::JsonWriter& w, const GpuSummary& g) {
-  w.begin_object().field("index", g.index).field("name", g.name);
+  w.begin_object().field("index", g.index).field("label", g.label).field("name", g.name);
   w.field("kernel_count", static_cast<std::uint64_t>(g.kernel_count)).field("kernel_ns", g.kernel_ns);
   w.field("busy_ns", g.busy_ns).key("streams").begin_array();
   for (const StreamSummary& st : g.streams)
@@ -101,6 +106,20 @@ std::string format_summary_text(const TraceSummary& summary, Listing listing) {
   return format_lines(summary, false, listing);
 }
 
+std::string ranks_text(const TraceSummary& s) {
+  std::string out = std::to_string(s.ranks.size()) + " of world size " + std::to_string(s.distributed.world_size) +
+                    (s.distributed.backend.empty() ? std::string() : " (" + s.distributed.backend + ")") + ":";
+  for (std::size_t i = 0; i < s.ranks.size(); ++i) {
+    const RankInfo& r = s.ranks[i];
+    out += std::string(i == 0 ? " " : ", ") + "rank " + std::to_string(r.rank) + " from " + r.source;
+    std::string gpus;
+    for (std::size_t d = 0; d < r.local_devices.size(); ++d)
+      gpus += (d == 0 ? "GPU " : ", ") + std::to_string(r.local_devices[d]);
+    if (!gpus.empty()) out += " (" + gpus + ")";
+  }
+  return out;
+}
+
 std::string rank_text(const DistributedInfo& d) {
   return "rank " + std::to_string(d.rank) + " of " + std::to_string(d.world_size) +
          (d.backend.empty() ? std::string() : " (" + d.backend + ")");
@@ -115,6 +134,32 @@ void detail::write_summary_json(detail::JsonWriter& w, const TraceSummary& s) {
         .field("world_size", s.distributed.world_size)
         .field("backend", s.distributed.backend)
         .end_object();
+  if (!s.ranks.empty()) {
+    w.key("run")
+        .begin_object()
+        .field("world_size", s.distributed.world_size)
+        .field("backend", s.distributed.backend)
+        .key("ranks")
+        .begin_array();
+    for (const RankInfo& r : s.ranks) {
+      w.begin_object().field("rank", r.rank).field("source", r.source).key("devices").begin_array();
+      for (std::int64_t d : r.devices) w.value(d);
+      w.end_array().key("local_devices").begin_array();
+      for (std::int64_t d : r.local_devices) w.value(d);
+      w.end_array().key("pids").begin_array();
+      for (std::int64_t pid : r.pids) w.value(pid);
+      w.end_array().field("shift_ns", r.shift_ns).field("clock_offset_ns", r.clock_offset_ns).end_object();
+    }
+    w.end_array()
+        .key("clock")
+        .begin_object()
+        .field("method", s.clock.method)
+        .field("basis", s.clock.basis)
+        .field("residual_ns", s.clock.residual_ns)
+        .field("collectives_checked", s.clock.collectives_checked)
+        .end_object()
+        .end_object();
+  }
   w.key("notes").begin_array();
   for (const std::string& note : s.notes) w.value(note);
   w.end_array();

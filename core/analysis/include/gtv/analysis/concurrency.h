@@ -30,11 +30,12 @@ struct Concurrency {
   std::string verdict;               // one line with the numbers
 };
 
-// A trace of one rank of a distributed run (distributed.rank >= 0) says so where it speaks of one GPU.
-[[nodiscard]] Concurrency analyze_concurrency(const BusyAnalysis& busy, const DistributedInfo& distributed = {});
+// A trace of one rank of a distributed run (metadata.distributed.rank >= 0) says so where it speaks of one GPU;
+// GPUs of a merged run are named with their rank.
+[[nodiscard]] Concurrency analyze_concurrency(const BusyAnalysis& busy, const TraceMetadata& metadata = {});
 [[nodiscard]] Concurrency analyze_concurrency(const Trace& trace);
 // The same inside [start_ns, end_ns) only: busy intervals are clipped to the window, which becomes wall_ns.
 [[nodiscard]] Concurrency analyze_concurrency_within(const BusyAnalysis& busy, TimeNs start_ns, TimeNs end_ns,
-                                                     const DistributedInfo& distributed = {});
+                                                     const TraceMetadata& metadata = {});
 
 }  // namespace gtv::analysis

@@ -53,6 +53,7 @@ struct GpuIdle {
   std::int64_t device = 0;
   TimeNs busy_ns = 0;  // inside the region
   TimeNs idle_ns = 0;
+  std::string label;  // "GPU 1"; "rank 1 · GPU 0" in a merged run
 };
 
 struct IdleCauses {

@@ -12,6 +12,7 @@
 #include "gtv/analysis/kernel_stats.h"
 #include "gtv/analysis/launch.h"
 #include "gtv/analysis/region.h"
+#include "gtv/analysis/stragglers.h"
 #include "gtv/analysis/summary.h"
 #include "gtv/analysis/timing_truth.h"
 #include "gtv/analysis/tracing_cost.h"
@@ -33,6 +34,7 @@ struct Report {
   LaunchAnalysis launches;
   KernelStats kernels;
   Communication communication;
+  Stragglers stragglers;  // merged runs
   TracingCost tracing;
   std::vector<std::string> verdict;  // the headline sentences, most important first
 };

@@ -30,6 +30,7 @@ struct StreamSummary {
 
 struct GpuSummary {
   std::int64_t index = 0;
+  std::string label;                   // "GPU 1"; in a merged run "rank 1 · GPU 0" (the rank's own numbering)
   std::string name;                    // from DeviceInfo; empty if unknown
   std::vector<StreamSummary> streams;  // by stream id
   std::size_t kernel_count = 0;
@@ -46,6 +47,8 @@ struct TraceSummary {
   std::string source_tool;
   std::string scenario;
   DistributedInfo distributed;     // rank -1: not a rank of a distributed run (or the trace does not say)
+  std::vector<RankInfo> ranks;     // a run merged from per-rank files
+  ClockAlignment clock;            // how their clocks were aligned
   std::vector<std::string> notes;  // what the recorder or the reader said ("no CUDA GPU: running on the CPU ...")
   TimeNs origin_unix_ns = 0;
   TimeNs start_ns = 0;
@@ -71,6 +74,8 @@ struct BusyAnalysis;
 [[nodiscard]] std::string format_summary_text(const TraceSummary& summary, Listing listing = Listing::Capped);
 // "rank 1 of 4 (nccl)".
 [[nodiscard]] std::string rank_text(const DistributedInfo& distributed);
+// "2 of world size 2 (nccl): rank 0 from a.json (GPU 0), rank 1 from b.json (GPU 1)".
+[[nodiscard]] std::string ranks_text(const TraceSummary& summary);
 [[nodiscard]] std::string format_summary_json(const TraceSummary& summary);
 // Text, Markdown (same content as text, in a code block) or JSON; listing applies to text and Markdown (JSON lists
 // every entry).

@@ -1,0 +1,92 @@
+// Stragglers and communication per rank in a run merged from two synthetic rank files, against hand-computed
+// answers.
+#include "gtv/analysis/stragglers.h"
+
+#include <gtest/gtest.h>
+
+#include "gtv/analysis/communication.h"
+#include "gtv/analysis/report.h"
+#include "gtv/model/rank_merge.h"
+#include "trace_helpers.h"
+
+namespace gtv::analysis {
+namespace {
+
+using testing::build;
+using testing::host_call;
+using testing::kernel;
+
+constexpr TimeNs kUs = 1000;
+constexpr const char* kAllReduce = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+
+// One rank on its cuda:0: a 100 us GEMM at 20 us launched from its host, then all-reduces [start, end).
+Trace rank_file(std::int64_t rank, std::int64_t pid, const std::vector<std::pair<TimeNs, TimeNs>>& allreduces) {
+  TraceBuilder b;
+  b.metadata().distributed = {rank, 2, "nccl"};
+  host_call(b, pid, pid, "cudaLaunchKernel", 10 * kUs, 5 * kUs, EventKind::Runtime, 1);
+  kernel(b, 0, 7, "sm90_xmma_gemm_f32f32", 20 * kUs, 100 * kUs, 1);
+  for (const auto& [start, end] : allreduces) kernel(b, 0, 7, kAllReduce, start, end - start);
+  return build(b);
+}
+
+Trace merged(const Trace& a, const Trace& b) {
+  const std::vector<RankFile> files{{&a, "rank0.json"}, {&b, "rank1.json"}};
+  Expected<RankMerge> m = merge_ranks(files);
+  if (!m) throw std::runtime_error(m.error().message);
+  return std::move(m->trace);
+}
+
+// Rank 1 starts each all-reduce 150, 100 and 150 us after rank 0: it arrived last at all 3, and rank 0's kernels
+// waited 400 us for it.
+TEST(Stragglers, TheRankThatArrivesLastIsNamedWithTheWaitItCaused) {
+  const Trace r0 = rank_file(0, 100, {{200 * kUs, 400 * kUs}, {600 * kUs, 800 * kUs}, {1000 * kUs, 1200 * kUs}});
+  const Trace r1 = rank_file(1, 200, {{350 * kUs, 401 * kUs}, {700 * kUs, 803 * kUs}, {1150 * kUs, 1202 * kUs}});
+  const Trace t = merged(r0, r1);
+  const Stragglers s = analyze_stragglers(t);
+  EXPECT_EQ(s.ranks, (std::vector<std::int64_t>{0, 1}));
+  ASSERT_EQ(s.collectives.size(), 3u);
+  EXPECT_EQ(s.collectives[1].last, 1u);
+  EXPECT_EQ(s.collectives[1].spread_ns, 100 * kUs);
+  EXPECT_EQ(s.collectives[1].wait_caused_ns, 100 * kUs);
+  ASSERT_EQ(s.per_rank.size(), 2u);
+  EXPECT_EQ(s.per_rank[1].arrived_last, 3u);
+  EXPECT_EQ(s.per_rank[1].caused_ns, 400 * kUs);
+  EXPECT_EQ(s.per_rank[0].waited_ns, 400 * kUs);
+  EXPECT_EQ(s.per_rank[1].waited_ns, 0);
+  EXPECT_EQ(s.headline, "rank 1 arrived last at 3 of 3 all-reduces; the others waited 400.0 us in total for it.");
+  EXPECT_EQ(s.clock_residual_ns, 3 * kUs);
+
+  // The report leads with it and has the section; communication is per rank.
+  const Report report = analyze(t);
+  ASSERT_GE(report.verdict.size(), 2u);
+  EXPECT_EQ(report.verdict[1], s.headline);
+  const std::string text = format_report(report, Format::Text);
+  EXPECT_NE(text.find("Ranks and collectives"), std::string::npos);
+  EXPECT_NE(text.find("all-reduce #2"), std::string::npos) << text;
+  const Communication& c = report.communication;
+  ASSERT_EQ(c.devices.size(), 2u);
+  EXPECT_EQ(c.devices[0].communication_ns, 600 * kUs);
+  EXPECT_EQ(c.devices[1].communication_ns, 206 * kUs);  // 51 + 103 + 52 us
+  EXPECT_EQ(c.devices[1].computation_ns, 100 * kUs);
+  EXPECT_EQ(c.lines[1].rfind("rank 1 · GPU 0: communication kernels (3) ran 206.0 us", 0), 0u) << c.lines[1];
+}
+
+// Each rank last at one of two: no single straggler, and the sentence says so.
+TEST(Stragglers, NoStragglerWhenRanksTakeTurns) {
+  const Trace r0 = rank_file(0, 100, {{200 * kUs, 400 * kUs}, {700 * kUs, 800 * kUs}});
+  const Trace r1 = rank_file(1, 200, {{300 * kUs, 400 * kUs}, {600 * kUs, 800 * kUs}});
+  const Stragglers s = analyze_stragglers(merged(r0, r1));
+  ASSERT_EQ(s.collectives.size(), 2u);
+  EXPECT_EQ(s.headline, "No rank arrived last at most all-reduces (rank 0 at 1 of 2): no single straggler.");
+}
+
+TEST(Stragglers, NothingForATraceOfOneRank) {
+  const Trace r0 = rank_file(0, 100, {{200 * kUs, 400 * kUs}});
+  const Stragglers s = analyze_stragglers(r0);
+  EXPECT_TRUE(s.lines.empty());
+  EXPECT_TRUE(s.headline.empty());
+  EXPECT_EQ(format_report(analyze(r0), Format::Text).find("Ranks and collectives"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gtv::analysis
