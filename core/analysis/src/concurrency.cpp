@@ -39,7 +39,7 @@ std::vector<ConcurrencyStep> sweep(const BusyAnalysis& busy) {
   return steps;
 }
 
-std::string verdict_for(const Concurrency& c, std::size_t activity_count, const TraceMetadata& meta) {
+std::string gpus_verdict(const Concurrency& c, std::size_t activity_count, const TraceMetadata& meta) {
   const DistributedInfo& rank = meta.distributed;
   if (c.gpu_count == 0 && activity_count > 0)
     return "The GPU activity in this trace (" + std::to_string(activity_count) +
@@ -65,6 +65,21 @@ std::string verdict_for(const Concurrency& c, std::size_t activity_count, const 
   return who + " for " + format_duration(c.overlap_ns) + " of " + format_duration(c.any_busy_ns) + " (" +
          percent(c.overlap_share) + "); " + parallel + "; ideal (busiest GPU, " + busiest + ", alone) " +
          format_duration(c.ideal_ns) + ".";
+}
+
+// Ranks whose files gave their GPUs the same id were merged as a GPU each; they may have shared one.
+bool ranks_share_gpu_ids(const TraceMetadata& meta) {
+  for (const RankInfo& r : meta.ranks)
+    if (r.devices != r.local_devices) return true;
+  return false;
+}
+
+std::string verdict_for(const Concurrency& c, std::size_t activity_count, const TraceMetadata& meta) {
+  std::string out = gpus_verdict(c, activity_count, meta);
+  if (c.gpu_count >= 2 && ranks_share_gpu_ids(meta))
+    out += " The ranks' files give their GPUs the same ids, so these may be one GPU that the ranks shared (the "
+           "files do not say).";
+  return out;
 }
 
 }  // namespace

@@ -42,9 +42,13 @@ void write_lines(const Trace& trace, Stragglers& s) {
                       format_duration(w.caused_ns) + " for it; it waited " + format_duration(w.waited_ns) +
                       " for the others.");
   for (const std::string& d : s.count_differences) s.lines.push_back("Counts differ: " + d + ".");
-  std::string basis =
-      "A rank arrives at a collective when its collective kernel starts on its GPU; the k-th collective of each "
-      "kind is matched across ranks; a rank's wait is the last arrival minus its own.";
+  const bool host = std::any_of(s.collectives.begin(), s.collectives.end(),
+                                [](const CollectiveArrivals& c) { return !c.on_gpu; });
+  std::string basis = std::string("A rank arrives at a collective when ") +
+                      (host ? "its Gloo range starts on its host (Gloo runs collectives there)"
+                            : "its collective kernel starts on its GPU") +
+                      "; the k-th collective of each kind is matched across ranks; a rank's wait is the last "
+                      "arrival minus its own.";
   if (s.clock_residual_ns >= 0)
     basis += " Clock: " + trace.metadata().clock.method + ", ends of one collective within " +
              format_duration(s.clock_residual_ns) + " of each other: smaller differences are within its uncertainty.";
@@ -70,7 +74,7 @@ Stragglers analyze_stragglers(const Trace& trace) {
   std::vector<std::vector<Collective>> per_rank;
   std::vector<std::string> names;
   for (const RankInfo& r : meta.ranks) {
-    std::vector<Collective> c = find_collectives(trace, r.devices);
+    std::vector<Collective> c = find_collectives(trace, &r);
     if (c.empty()) continue;
     s.ranks.push_back(r.rank);
     names.push_back(rank_name(r.rank));
@@ -86,6 +90,7 @@ Stragglers analyze_stragglers(const Trace& trace) {
     CollectiveArrivals c;
     c.kind = m.kind;
     c.ordinal = m.ordinal;
+    c.on_gpu = per_rank[0][m.index[0]].on_gpu;
     for (std::size_t r = 0; r < per_rank.size(); ++r) {
       c.arrival_ns.push_back(per_rank[r][m.index[r]].start_ns);
       c.end_ns.push_back(per_rank[r][m.index[r]].end_ns);

@@ -25,7 +25,9 @@ Section ranks_section(const Report& r, Listing listing) {
                                  "Clock: " + r.summary.clock.method + ". " + r.summary.clock.basis};
   const Stragglers& s = r.stragglers;
   if (s.collectives.empty()) {
-    lines.emplace_back("No collective ran on every rank that ran collectives: nothing to match.");
+    lines.emplace_back(s.ranks.empty() ? "No collectives in these files (no NCCL kernels, no Gloo ranges): no "
+                                         "arrivals to compare."
+                                       : "No collective kind ran on every rank: no arrivals to compare.");
     for (const std::string& d : s.count_differences) lines.push_back("Counts differ: " + d + ".");
     return Section{"Ranks and collectives", std::move(lines), {}};
   }

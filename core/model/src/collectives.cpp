@@ -28,21 +28,45 @@ std::string collective_kind(std::string_view kernel_name) {
   return kind.empty() ? "NCCL" : std::string(kind);
 }
 
-std::vector<Collective> find_collectives(const Trace& trace, std::span<const std::int64_t> devices) {
+std::string gloo_collective_kind(std::string_view name) {
+  constexpr std::string_view kPrefix = "gloo:";
+  if (!name.starts_with(kPrefix) || name.size() == kPrefix.size()) return {};
+  std::string kind;
+  bool upper = true;
+  for (const char c : name.substr(kPrefix.size())) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    kind += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return kind;
+}
+
+std::vector<Collective> find_collectives(const Trace& trace, const RankInfo* rank) {
+  auto mine = [&](const std::vector<std::int64_t>& ids, std::int64_t id) {
+    return rank == nullptr || std::find(ids.begin(), ids.end(), id) != ids.end();
+  };
   std::vector<Collective> out;
   std::map<StringId, std::string> kinds;  // kernel name -> kind ("" for computation)
-  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
-    const Lane& lane = trace.lane(l);
-    if (!lane.is_gpu()) continue;
-    if (!devices.empty() && std::find(devices.begin(), devices.end(), lane.device()) == devices.end()) continue;
-    for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
-      const Event& e = lane.events[i];
-      if (e.kind != EventKind::Kernel) continue;
-      auto [it, fresh] = kinds.try_emplace(e.name);
-      if (fresh) it->second = collective_kind(trace.name(e));
-      if (it->second.empty()) continue;
-      out.push_back({it->second, e.start_ns, e.end_ns(), EventRef{l, i}});
+  auto scan = [&](bool gpu) {
+    for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+      const Lane& lane = trace.lane(l);
+      if (lane.is_gpu() != gpu || !mine(gpu ? rank->devices : rank->pids, lane.key.pid)) continue;
+      for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
+        const Event& e = lane.events[i];
+        if (gpu ? e.kind != EventKind::Kernel : e.kind != EventKind::Annotation) continue;
+        auto [it, fresh] = kinds.try_emplace(e.name);
+        if (fresh) it->second = gpu ? collective_kind(trace.name(e)) : gloo_collective_kind(trace.name(e));
+        if (!it->second.empty()) out.push_back({it->second, e.start_ns, e.end_ns(), EventRef{l, i}, gpu});
+      }
     }
+  };
+  scan(true);
+  if (out.empty()) {
+    kinds.clear();
+    scan(false);
   }
   std::stable_sort(out.begin(), out.end(), [](const Collective& a, const Collective& b) {
     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;

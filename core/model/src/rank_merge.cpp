@@ -129,6 +129,9 @@ void number_ids(std::vector<RankPart>& parts, std::vector<MergePart>& merge_part
   for (const RankPart& p : parts)
     for (std::int64_t d : p.devices) devices_shared = !devices_seen.insert(d).second || devices_shared;
   if (devices_shared) {
+    warnings.push_back(
+        "ranks name the same GPU ids (each its cuda:0, say) and the files do not say whether that is one GPU "
+        "shared by ranks of one host or a GPU each: shown apart, one GPU per rank");
     std::int64_t next = 0;
     for (std::size_t i = 0; i < parts.size(); ++i)
       for (std::int64_t d : parts[i].devices) merge_parts[i].device_map[d] = next++;
@@ -201,7 +204,7 @@ Status align_on_collectives(std::vector<RankPart>& parts) {
   const std::vector<std::vector<Collective>> per_rank = collectives_on_clock(parts);
   const CollectiveMatch match = match_collectives(per_rank, rank_names(parts));
   if (match.matched.empty())
-    return Error{"no NCCL collective ran on every rank: nothing to align the clocks on (use the wall clock)"};
+    return Error{"no collective ran on every rank: nothing to align the clocks on (use the wall clock)"};
   for (std::size_t r = 1; r < parts.size(); ++r) {
     std::vector<TimeNs> gaps;
     for (const MatchedCollective& m : match.matched)
@@ -215,10 +218,10 @@ std::string describe(const RankMergeOptions& options, std::span<const RankPart> 
   std::string basis;
   if (options.clock == ClockMethod::WallClock) {
     basis =
-        "each rank's own timestamps on its host's wall clock (baseTimeNanoseconds + ts): exact between ranks "
+        "Each rank's own timestamps on its host's wall clock (baseTimeNanoseconds + ts): exact between ranks "
         "of one host, off by the hosts' clock difference otherwise";
   } else {
-    basis = "ranks moved so that matched collectives end together: each rank by the median, over " +
+    basis = "Ranks moved so that matched collectives end together: each rank by the median, over " +
             std::to_string(check.collectives_checked) + " collectives, of its end against rank " +
             std::to_string(parts[0].rank) + "'s (";
     for (std::size_t r = 1; r < parts.size(); ++r)
@@ -295,6 +298,7 @@ Expected<RankMerge> merge_ranks(std::span<const RankFile> files, const RankMerge
     clock.method += " + manual";
   clock.basis = describe(options, parts, clock);
   meta.clock = clock;
+  for (const std::string& w : out.warnings) meta.notes.push_back("merge: " + w);
   Expected<Trace> merged = merge_traces(merge_parts, std::move(meta));
   if (!merged) return merged.error();
   out.trace = std::move(merged).value();

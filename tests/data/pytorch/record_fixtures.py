@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records the PyTorch profiler fixtures in this folder on a machine with CUDA GPUs.
 
-Usage: python3 record_fixtures.py OUT_DIR [one_gpu|two_gpus|conv|ddp ...]
+Usage: python3 record_fixtures.py OUT_DIR [one_gpu|two_gpus|conv|ddp|ddp_gloo ...]
 
 Each fixture is a small real workload traced by torch.profiler with CPU and CUDA activities and written with
 export_chrome_trace, then gzipped. They are what `gtv` must open as "someone else's trace":
@@ -13,7 +13,10 @@ export_chrome_trace, then gzipped. They are what `gtv` must open as "someone els
   - conv_training.json.gz: a small convolutional net trained for a few steps under a schedule (recorded after
     warm-up, as users record their own training): one kernel name runs at several layer shapes;
   - ddp_rank0.json.gz, ddp_rank1.json.gz: the same net trained with DistributedDataParallel (NCCL), one process
-    per GPU, each rank recorded under a schedule into its own file (distributedInfo names rank and world size).
+    per GPU, each rank recorded under a schedule into its own file (distributedInfo names rank and world size);
+  - ddp_gloo_rank0.json.gz, ddp_gloo_rank1.json.gz: the same with the Gloo backend, both ranks on cuda:0 (what a
+    machine with one GPU can run: NCCL refuses two ranks on one GPU); rank 1 sleeps 2 ms before each step, so it
+    is the straggler; gradients go through the host, so there are no NCCL kernels.
 """
 import gzip
 import os
@@ -127,40 +130,53 @@ def record_conv_training(out_dir):
     gzip_file(path)
 
 
-def ddp_worker(rank, world_size, out_dir, port):
+def ddp_worker(rank, world_size, out_dir, port, backend="nccl"):
+    import time
     import torch.distributed as dist
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
-    torch.cuda.set_device(rank)
-    dist.init_process_group("nccl", rank=rank, world_size=world_size)
-    model = torch.nn.parallel.DistributedDataParallel(conv_net(f"cuda:{rank}"), device_ids=[rank])
+    gpu = rank if backend == "nccl" else 0
+    torch.cuda.set_device(gpu)
+    dist.init_process_group(backend, rank=rank, world_size=world_size)
+    model = torch.nn.parallel.DistributedDataParallel(conv_net(f"cuda:{gpu}"), device_ids=[gpu])
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    data = torch.randn(64, 3, 64, 64, device=f"cuda:{rank}")
-    target = torch.randint(0, 10, (64,), device=f"cuda:{rank}")
+    data = torch.randn(64, 3, 64, 64, device=f"cuda:{gpu}")
+    target = torch.randint(0, 10, (64,), device=f"cuda:{gpu}")
     sched = schedule(wait=1, warmup=2, active=3, repeat=1)
+    straggle_s = 0.002 if backend == "gloo" and rank == 1 else 0.0
+
+    class Straggler:  # sleeps before each step on the straggling rank, then steps the profiler
+        def step(self):
+            prof.step()
+            if straggle_s:
+                time.sleep(straggle_s)
+
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], schedule=sched) as prof:
-        train_steps(model, optimizer, data, target, prof, 6)
+        train_steps(model, optimizer, data, target, Straggler(), 6)
     torch.cuda.synchronize()
-    path = os.path.join(out_dir, f"ddp_rank{rank}.json")
+    name = "ddp" if backend == "nccl" else "ddp_gloo"
+    path = os.path.join(out_dir, f"{name}_rank{rank}.json")
     prof.export_chrome_trace(path)
     gzip_file(path)
     dist.destroy_process_group()
 
 
-def record_ddp(out_dir):
+def record_ddp(out_dir, backend="nccl"):
     import torch.multiprocessing as mp
-    mp.spawn(ddp_worker, args=(2, out_dir, 29517), nprocs=2, join=True)
+    mp.spawn(ddp_worker, args=(2, out_dir, 29517 if backend == "nccl" else 29518, backend), nprocs=2, join=True)
 
 
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else "."
     os.makedirs(out_dir, exist_ok=True)
     print("torch", torch.__version__, "cuda", torch.version.cuda, "gpus", torch.cuda.device_count())
-    only = sys.argv[2:]  # fixture groups to record: one_gpu two_gpus conv ddp (all when none named)
+    only = sys.argv[2:]  # fixture groups to record: one_gpu two_gpus conv ddp (all when none named); ddp_gloo
     if not only or "one_gpu" in only:
         record_one_gpu(out_dir)
     if not only or "conv" in only:
         record_conv_training(out_dir)
+    if "ddp_gloo" in only:
+        record_ddp(out_dir, "gloo")
     if torch.cuda.device_count() >= 2:
         if not only or "two_gpus" in only:
             record_two_gpus(out_dir)

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "gtv/analysis/communication.h"
 #include "gtv/analysis/report.h"
+#include "gtv/io/trace_file.h"
 #include "gtv/model/rank_merge.h"
 #include "trace_helpers.h"
 
@@ -86,6 +89,34 @@ TEST(Stragglers, NothingForATraceOfOneRank) {
   EXPECT_TRUE(s.lines.empty());
   EXPECT_TRUE(s.headline.empty());
   EXPECT_EQ(format_report(analyze(r0), Format::Text).find("Ranks and collectives"), std::string::npos);
+}
+
+// A real pair: DistributedDataParallel with Gloo, two processes on one H200, each rank under torch.profiler
+// (tests/data/pytorch/record_fixtures.py ddp_gloo); rank 1 sleeps 2 ms before each step.
+TEST(Stragglers, TheSleepingRankOfARealGlooPairArrivesLast) {
+  const std::string dir = std::string(GTV_TEST_DATA_DIR) + "/pytorch/";
+  Expected<Trace> r0 = io::read_trace(dir + "ddp_gloo_rank0.json.gz");
+  Expected<Trace> r1 = io::read_trace(dir + "ddp_gloo_rank1.json.gz");
+  ASSERT_TRUE(r0.ok() && r1.ok());
+  const std::vector<RankFile> files{{&*r1, "rank1"}, {&*r0, "rank0"}};
+  Expected<RankMerge> m = merge_ranks(files);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const Trace& run = m->trace;
+  EXPECT_EQ(run.event_count(), r0->event_count() + r1->event_count());
+  EXPECT_EQ(run.flows().size(), r0->flows().size() + r1->flows().size());
+  EXPECT_EQ(run.backward_links().size(), r0->backward_links().size() + r1->backward_links().size());
+  ASSERT_EQ(run.metadata().ranks.size(), 2u);
+  EXPECT_EQ(run.metadata().ranks[0].source, "rank0");
+  EXPECT_EQ(run.metadata().ranks[1].local_devices, (std::vector<std::int64_t>{0}));  // both on cuda:0
+  EXPECT_EQ(run.metadata().distributed.backend, "gloo");
+  // Gloo's all-reduce ranges end together on one host's clock: 51.7 us apart at most in this recording.
+  EXPECT_GE(run.metadata().clock.collectives_checked, 3);
+  EXPECT_LT(run.metadata().clock.residual_ns, 100 * kUs);
+  const Stragglers s = analyze_stragglers(run);
+  ASSERT_EQ(s.per_rank.size(), 2u);
+  EXPECT_EQ(s.per_rank[1].arrived_last, s.collectives.size());
+  EXPECT_GT(s.per_rank[1].caused_ns, static_cast<TimeNs>(s.collectives.size()) * 1000 * kUs);  // >= 1 ms each
+  EXPECT_EQ(s.headline.rfind("rank 1 arrived last at 3 of 3 all-reduces", 0), 0u) << s.headline;
 }
 
 }  // namespace

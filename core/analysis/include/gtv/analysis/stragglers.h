@@ -16,6 +16,7 @@ namespace gtv::analysis {
 struct CollectiveArrivals {
   std::string kind;                // "AllReduce"
   std::size_t ordinal = 0;         // k-th of its kind, from 0
+  bool on_gpu = true;  // NCCL kernels; false: Gloo ranges on the hosts
   std::vector<TimeNs> arrival_ns;  // per rank (in the order of Stragglers::ranks): its kernel's start
   std::vector<TimeNs> end_ns;      // and end
   std::size_t last = 0;            // the rank (index) that arrived last

@@ -23,10 +23,17 @@ struct Collective {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
   EventRef ref;
+  bool on_gpu = true;  // a NCCL kernel; false: a Gloo range on a host thread
 };
 
-// The NCCL kernels on the GPUs in `devices` (every GPU when empty), in start order.
-[[nodiscard]] std::vector<Collective> find_collectives(const Trace& trace, std::span<const std::int64_t> devices = {});
+// "AllReduce" for Gloo's "gloo:all_reduce" (PyTorch's profiler records one range per collective on Gloo's worker
+// thread); empty for other names.
+[[nodiscard]] std::string gloo_collective_kind(std::string_view name);
+
+// The collectives of a trace, or of one rank of a merged run (rank's GPUs and host processes), in start order: its
+// NCCL kernels; where it has none, its Gloo ranges (Gloo runs collectives on the host, GPU tensors staged through
+// it).
+[[nodiscard]] std::vector<Collective> find_collectives(const Trace& trace, const RankInfo* rank = nullptr);
 
 // The k-th collective of one kind on every rank: index[r] is its position in rank r's list.
 struct MatchedCollective {
