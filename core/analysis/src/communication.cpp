@@ -83,8 +83,10 @@ Communication analyze_communication(const Trace& trace) {
       "Over the whole trace. Communication kernels have \"nccl\" in their name; copies and sets count as neither "
       "communication nor computation; the overlap is HolisticTraceAnalysis's get_comm_comp_overlap (the time both "
       "ran at once over the communication time).");
-  if (trace.metadata().distributed.world_size > 1)
-    out.lines.emplace_back("The other ranks' GPUs are in their own files: open each to compare.");
+  if (trace.metadata().ranks.empty() && trace.metadata().distributed.world_size > 1)
+    out.lines.emplace_back(
+        "The other ranks' GPUs are in their own files: open them together (gtv-cli merge) to "
+        "compare.");
   return out;
 }
 

@@ -50,7 +50,8 @@ std::string gpus_verdict(const Concurrency& c, std::size_t activity_count, const
     return "This trace is " + rank_text(rank) + ": its one GPU (" + busiest + ") was busy " +
            format_duration(c.any_busy_ns) + " of " + format_duration(c.wall_ns) + " (" +
            percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns))) +
-           "); the other ranks' GPUs are in their own files, so concurrency across ranks is not measured here.";
+           "); the other ranks' GPUs are in their own files: open them together (gtv-cli merge) to measure concurrency "
+           "across ranks.";
   if (c.gpu_count == 1)
     return "Only one GPU (" + busiest + ") did work: busy " + format_duration(c.any_busy_ns) + " of " +
            format_duration(c.wall_ns) + " (" + percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns))) +
@@ -77,8 +78,9 @@ bool ranks_share_gpu_ids(const TraceMetadata& meta) {
 std::string verdict_for(const Concurrency& c, std::size_t activity_count, const TraceMetadata& meta) {
   std::string out = gpus_verdict(c, activity_count, meta);
   if (c.gpu_count >= 2 && ranks_share_gpu_ids(meta))
-    out += " The ranks' files give their GPUs the same ids, so these may be one GPU that the ranks shared (the "
-           "files do not say).";
+    out +=
+        " The ranks' files give their GPUs the same ids, so these may be one GPU that the ranks shared (the "
+        "files do not say).";
   return out;
 }
 

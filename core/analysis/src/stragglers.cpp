@@ -42,8 +42,8 @@ void write_lines(const Trace& trace, Stragglers& s) {
                       format_duration(w.caused_ns) + " for it; it waited " + format_duration(w.waited_ns) +
                       " for the others.");
   for (const std::string& d : s.count_differences) s.lines.push_back("Counts differ: " + d + ".");
-  const bool host = std::any_of(s.collectives.begin(), s.collectives.end(),
-                                [](const CollectiveArrivals& c) { return !c.on_gpu; });
+  const bool host =
+      std::any_of(s.collectives.begin(), s.collectives.end(), [](const CollectiveArrivals& c) { return !c.on_gpu; });
   std::string basis = std::string("A rank arrives at a collective when ") +
                       (host ? "its Gloo range starts on its host (Gloo runs collectives there)"
                             : "its collective kernel starts on its GPU") +

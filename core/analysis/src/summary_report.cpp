@@ -10,8 +10,9 @@ Section overview_section(const Report& r, Listing) {
   sec.lines.push_back("Source: " + (s.source_tool.empty() ? std::string("unknown") : s.source_tool));
   if (!s.scenario.empty()) sec.lines.push_back("Scenario: " + s.scenario);
   if (s.distributed.rank >= 0)
-    sec.lines.push_back("Rank: this trace is " + rank_text(s.distributed) +
-                        " in a distributed run; the other ranks' work is in their own files.");
+    sec.lines.push_back(
+        "Rank: this trace is " + rank_text(s.distributed) +
+        " in a distributed run; the other ranks' work is in their own files (open them together to see one run).");
   sec.lines.push_back("Time span: " + format_duration(s.duration_ns()));
   sec.lines.push_back("Events: " + std::to_string(s.event_count) + " on " + std::to_string(s.processes.size()) +
                       " process(es) and " + std::to_string(s.gpus.size()) + " GPU(s); " + std::to_string(s.flow_count) +

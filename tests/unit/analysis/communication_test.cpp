@@ -69,7 +69,7 @@ TEST(Communication, TheRankIsNamedAndOtherRanksPointedTo) {
   EXPECT_EQ(c.lines[0].rfind("GPU 1 (rank 1 of 2): communication kernels (1) ran 100 ns, 0 ns of it (0%)", 0), 0u)
       << c.lines[0];
   EXPECT_NE(c.lines[0].find("Computation kernels ran 0 ns."), std::string::npos) << c.lines[0];
-  EXPECT_EQ(c.lines[2], "The other ranks' GPUs are in their own files: open each to compare.");
+  EXPECT_EQ(c.lines[2], "The other ranks' GPUs are in their own files: open them together (gtv-cli merge) to compare.");
 }
 
 // Traces without communication kernels (every bundled recording) have no such section; JSON has the key.

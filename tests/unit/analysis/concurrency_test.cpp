@@ -104,6 +104,6 @@ TEST(Concurrency, OneRankOfADistributedRunSaysWhereTheOtherGpusAre) {
   const Trace t = build(b);
   EXPECT_EQ(analyze_concurrency(t).verdict,
             "This trace is rank 1 of 2 (nccl): its one GPU (GPU 1) was busy 30 ns of 60 ns (50%); the other ranks' "
-            "GPUs are in their own files, so concurrency across ranks is not measured here.");
+            "GPUs are in their own files: open them together (gtv-cli merge) to measure concurrency across ranks.");
 }
 }  // namespace gtv::analysis

@@ -97,7 +97,9 @@ TEST(RankMerge, RanksComeFromDistributedInfoInRankOrder) {
   EXPECT_EQ(meta.distributed.rank, -1);
   EXPECT_EQ(meta.distributed.world_size, 2);
   EXPECT_EQ(meta.distributed.backend, "nccl");
-  EXPECT_TRUE(m->warnings.empty());
+  ASSERT_EQ(m->warnings.size(), 1u);  // both name their GPU cuda:0
+  EXPECT_EQ(m->warnings[0].rfind("ranks name the same GPU ids", 0), 0u) << m->warnings[0];
+  EXPECT_EQ(meta.notes.at(0), "merge: " + m->warnings[0]);
 }
 
 TEST(RankMerge, SharedGpuIdsAndPidsAreRenumberedAndNamed) {
@@ -121,8 +123,8 @@ TEST(RankMerge, SharedGpuIdsAndPidsAreRenumberedAndNamed) {
   EXPECT_EQ(t.lane(*host1).name, "rank 1 · thread 100");
   ASSERT_EQ(t.devices().size(), 2u);
   EXPECT_EQ(t.devices()[1].index, 1);
-  ASSERT_EQ(m->warnings.size(), 1u);
-  EXPECT_NE(m->warnings[0].find("rank 1's 100 as 10000100"), std::string::npos) << m->warnings[0];
+  ASSERT_EQ(m->warnings.size(), 2u);
+  EXPECT_NE(m->warnings[1].find("rank 1's 100 as 10000100"), std::string::npos) << m->warnings[1];
 }
 
 // Merging moves each rank's events as a block: its event and kernel counts, busy time and launch flows are the
