@@ -60,11 +60,16 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   const QCommandLineOption run_panel_opt("run-panel-shot", "Save the window with the run panel and exit.", "out");
   const QCommandLineOption cursor_opt("cursor", "Classroom shot: cursor at this fraction of the trace.", "0..1");
   const QCommandLineOption reveal_opt("reveal", "Classroom shot: show the GPU lanes.");
+  const QCommandLineOption ranks_opt("ranks",
+                                     "The traces are the files of the ranks of one distributed run (one per rank): "
+                                     "open them as one run, on one clock (with --export and --window-shot too).");
   parser.addOptions({export_opt, range_opt, size_opt, scale_opt, dark_opt, font_opt, shot_opt, side_opt, compare_opt,
-                     classroom_opt, run_panel_opt, cursor_opt, reveal_opt});
+                     classroom_opt, run_panel_opt, cursor_opt, reveal_opt, ranks_opt});
   parser.process(arguments);  // handles --help and unknown options (exits with a message)
   CommandLine cl;
   cl.traces = parser.positionalArguments();
+  cl.ranks = parser.isSet(ranks_opt);
+  if (cl.ranks && cl.traces.size() < 2) return Error{"--ranks needs the files of two or more ranks"};
   cl.dark = parser.isSet(dark_opt);
   bool ok = true;
   cl.font_scale = parser.value(font_opt).toDouble(&ok);
@@ -88,13 +93,15 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
     o.width_px = size->first;
     o.height_px = size->second;
   }
-  if (cl.traces.size() != 1) return Error{"--export needs exactly one trace file"};
+  if (cl.traces.size() != 1 && !cl.ranks)
+    return Error{"--export needs exactly one trace file (or --ranks and its files)"};
   cl.export_options = o;
   return cl;
 }
 
 int run_export(const CommandLine& cl) {
-  const ui::LoadResult loaded = ui::load_trace_file(cl.traces.front());
+  const ui::LoadResult loaded =
+      cl.ranks ? ui::load_rank_files(cl.traces, RankMergeOptions{}) : ui::load_trace_file(cl.traces.front());
   if (!loaded.error.isEmpty()) {
     std::fprintf(stderr, "gtv: %s\n", qPrintable(loaded.error));
     return 1;
@@ -130,7 +137,11 @@ int run_window_shot(const CommandLine& cl) {
   window.set_font_scale(cl.font_scale);
   QStringList errors;
   ui::MainWindow::set_error_hook([&](const QString&, const QString& message) { errors << message; });
-  for (const QString& path : cl.traces) window.open_file(path);
+  if (cl.ranks) {
+    window.open_run(cl.traces);
+  } else {
+    for (const QString& path : cl.traces) window.open_file(path);
+  }
   if (cl.traces.isEmpty()) window.open_file(kBundledTrace);
   window.show();
   QElapsedTimer timer;

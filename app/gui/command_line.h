@@ -1,5 +1,6 @@
 #pragma once
-// gtv's command line: `gtv [TRACE...]` opens the traces in tabs; `gtv --export OUT [--range T0:T1]
+// gtv's command line: `gtv [TRACE...]` opens the traces in tabs (`gtv --ranks A B ...`: as one run of ranks); `gtv
+// --export OUT [--range T0:T1]
 // [--size WxH] [--scale F] [--dark] [--font-scale F] TRACE` renders one figure (title, timeline, legend,
 // caption) with no window; --help lists every headless mode, teaching_shots.cpp's too.
 #include <QStringList>
@@ -14,6 +15,7 @@ inline constexpr const char* kBundledTrace = ":/traces/default.json.gz";
 
 struct CommandLine {
   QStringList traces;
+  bool ranks = false;  // --ranks: the traces are the rank files of one run, opened as one trace
   std::optional<ui::ExportOptions> export_options;
   QString window_shot;  // --window-shot: picture of the whole window (docs), then exit
   QString side_tab;     // --side-tab: which side panel the shot shows (details, summary, kernels, legend)

@@ -60,7 +60,11 @@ int main(int argc, char** argv) {
   gtv::ui::install_run_features(&window);
   window.set_dark(command_line->dark);
   window.set_font_scale(command_line->font_scale);
-  for (const QString& path : command_line->traces) window.open_file(path);
+  if (command_line->ranks) {
+    window.open_run(command_line->traces);
+  } else {
+    for (const QString& path : command_line->traces) window.open_file(path);
+  }
   if (command_line->traces.isEmpty() && QFile::exists(gtv::app::kBundledTrace))
     window.open_file(gtv::app::kBundledTrace);
   window.show();

@@ -22,6 +22,8 @@
 #include "gtv/ui/app_palette.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
+#include "gtv/ui/event_text.h"
+#include "gtv/ui/lane_layout.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
 #include "gtv/ui/side_panels.h"
@@ -62,6 +64,21 @@ std::vector<TraceTab*> trace_tabs(const MainWindow& window) {
 }
 
 bool is_dark(const QColor& c) { return c.lightness() < 100; }
+
+QString rank_file(int rank) {
+  return QStringLiteral(GTV_SOURCE_DIR "/tests/data/pytorch/ddp_gloo_rank%1.json.gz").arg(rank);
+}
+
+// Loads the tab in front and lets its loaded signal reach the view.
+TraceTab* loaded_front(MainWindow& window) {
+  auto* tab = qobject_cast<TraceTab*>(window.tabs()->currentWidget());
+  if (tab == nullptr) return nullptr;
+  tab->document()->wait();
+  QDeadlineTimer deadline(30000);
+  while (!deadline.hasExpired() && tab->view()->trace() == nullptr)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+  return tab;
+}
 
 }  // namespace
 
@@ -285,6 +302,69 @@ class WindowFeaturesTest : public QObject {
     QCOMPARE(QApplication::style()->name(), light_style);
     QVERIFY(!before->view(0)->theme().dark);
     QVERIFY(!is_dark(tabs[0]->summary()->palette().color(QPalette::Base)));
+  }
+
+  // Two rank files opened together (the open-choice answered "one run") are one trace: ranks in the tab title,
+  // the group headers and the details of a GPU lane; View > Rank clocks merges them again with the clocks chosen.
+  void rankFilesOpenAsOneRunAndTheirClocksCanBeSet() {
+    MainWindow window;
+    QStringList asked;
+    MainWindow::set_open_choice_hook([&](const QStringList& paths) {
+      asked = paths;
+      return true;
+    });
+    window.open_files({rank_file(0), rank_file(1)});
+    MainWindow::set_open_choice_hook({});
+    QCOMPARE(asked.size(), 2);
+    TraceTab* tab = loaded_front(window);
+    QVERIFY(tab != nullptr && tab->view()->trace() != nullptr);
+    QCOMPARE(window.tabs()->count(), 1);
+    QCOMPARE(window.tabs()->tabText(0), QStringLiteral("2 ranks: ddp_gloo_rank0.json.gz"));
+    const Trace& run = *tab->view()->trace();
+    QCOMPARE(run.metadata().ranks.size(), std::size_t{2});
+    const std::vector<std::string> labels = group_labels(run);
+    QVERIFY(std::find(labels.begin(), labels.end(), "rank 1 · GPU 0  NVIDIA H200") != labels.end());
+    const auto gpu1 = run.find_lane(gpu_lane_key(1, 7));
+    QVERIFY(gpu1.has_value());
+    QCOMPARE(lane_location(run, *gpu1), std::string("rank 1 · GPU 0 / stream 7"));
+    QCOMPARE(run.metadata().clock.method, std::string("wall clock"));
+
+    RankMergeOptions seen;
+    MainWindow::set_rank_clock_hook([&](const TraceMetadata& meta, const RankMergeOptions& options) {
+      seen = options;
+      if (meta.ranks.size() != 2) seen.clock = ClockMethod::Collectives;  // fails the check below
+      RankMergeOptions chosen;
+      chosen.clock = ClockMethod::Collectives;
+      chosen.manual_shift_ns[1] = 100'000;
+      return std::optional<RankMergeOptions>(chosen);
+    });
+    window.rank_clocks_dialog();
+    MainWindow::set_rank_clock_hook({});
+    QCOMPARE(seen.clock, ClockMethod::WallClock);
+    QCOMPARE(window.tabs()->count(), 1);
+    TraceTab* again = loaded_front(window);
+    QVERIFY(again != nullptr && again != tab && again->view()->trace() != nullptr);
+    const TraceMetadata& meta = again->view()->trace()->metadata();
+    QCOMPARE(meta.clock.method, std::string("collectives + manual"));
+    QVERIFY2(meta.clock.basis.find("rank 1 moved +100.0 us by hand") != std::string::npos, meta.clock.basis.c_str());
+    QCOMPARE(again->document()->merge_options().manual_shift_ns.at(1), TimeNs{100'000});
+  }
+
+  // Files that are no run (one rank twice) close their tab and say why; answered "separate", each gets a tab.
+  void aBadSetOfRankFilesSaysWhyAndSeparateFilesGetTabs() {
+    MainWindow window;
+    QString error;
+    MainWindow::set_error_hook([&](const QString&, const QString& message) { error = message; });
+    window.open_run({rank_file(0), rank_file(0)});
+    QDeadlineTimer deadline(10000);
+    while (!deadline.hasExpired() && error.isEmpty()) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    QVERIFY2(error.contains(QStringLiteral("are both rank 0")), qPrintable(error));
+    QCOMPARE(window.tabs()->count(), 0);
+    MainWindow::set_open_choice_hook([](const QStringList&) { return false; });
+    window.open_files({rank_file(0), rank_file(1)});
+    MainWindow::set_open_choice_hook({});
+    MainWindow::set_error_hook({});
+    QCOMPARE(window.tabs()->count(), 2);
   }
 };
 

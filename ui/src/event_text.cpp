@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "gtv/model/ranks.h"
+
 namespace gtv::ui {
 namespace {
 
@@ -127,8 +129,9 @@ std::string format_time_exact(TimeNs t_ns) { return format_duration_exact(t_ns);
 
 std::string lane_location(const Trace& trace, LaneIndex lane_index) {
   const Lane& lane = trace.lane(lane_index);
-  if (lane.is_gpu()) return "GPU " + std::to_string(lane.device()) + " / stream " + std::to_string(lane.stream());
-  return "Process " + std::to_string(lane.key.pid) + " / thread " + std::to_string(lane.key.tid);
+  if (lane.is_gpu()) return gpu_label(trace.metadata(), lane.device()) + " / stream " + std::to_string(lane.stream());
+  return rank_prefix(trace.metadata(), lane) + "Process " + std::to_string(lane.key.pid) + " / thread " +
+         std::to_string(lane.key.tid);
 }
 
 std::vector<Field> event_fields(const Trace& trace, EventRef ref, TimeNs origin_ns) {

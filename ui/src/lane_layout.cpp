@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "gtv/model/ranks.h"
+
 namespace gtv::ui {
 
 GroupKey group_of(const LaneKey& key) { return {key.kind, key.pid}; }
@@ -18,6 +20,7 @@ struct GroupPlan {
   std::string label;
   std::vector<LaneIndex> lanes;
   bool bookkeeping = false;
+  std::int64_t rank = -1;
 };
 
 // Groups in the order of their first lane, then groups only other rows name, then the bookkeeping groups.
@@ -32,7 +35,10 @@ std::vector<GroupPlan> plan_groups(const std::vector<LaneDesc>& lanes, const std
   };
   for (LaneIndex i = 0; i < lanes.size(); ++i) {
     GroupPlan& g = find_or_add(group_of(lanes[i].key), i < group_labels.size() ? group_labels[i] : std::string());
-    if (g.lanes.empty()) g.bookkeeping = lanes[i].bookkeeping;
+    if (g.lanes.empty()) {
+      g.bookkeeping = lanes[i].bookkeeping;
+      g.rank = lanes[i].rank;
+    }
     g.bookkeeping = g.bookkeeping && lanes[i].bookkeeping;
     g.lanes.push_back(i);
   }
@@ -40,6 +46,11 @@ std::vector<GroupPlan> plan_groups(const std::vector<LaneDesc>& lanes, const std
     GroupPlan& g = find_or_add(o.group, other_group_label(o.group));
     g.bookkeeping = false;  // it holds recorded ranges or counters
   }
+  // Rank by rank; groups of no rank (rows without lanes) after the ranked ones.
+  std::stable_sort(groups.begin(), groups.end(), [](const GroupPlan& a, const GroupPlan& b) {
+    const auto order = [](const GroupPlan& g) { return g.rank < 0 ? INT64_MAX : g.rank; };
+    return order(a) < order(b);
+  });
   std::stable_partition(groups.begin(), groups.end(), [](const GroupPlan& g) { return !g.bookkeeping; });
   return groups;
 }
@@ -161,8 +172,11 @@ std::vector<LaneDesc> lane_descs(const Trace& trace) {
   const std::map<std::int64_t, bool> bookkeeping = bookkeeping_processes(trace);
   std::vector<LaneDesc> out;
   out.reserve(trace.lanes().size());
-  for (const Lane& lane : trace.lanes())
-    out.push_back({lane.key, lane.name, lane.depth_count(), !lane.is_gpu() && bookkeeping.at(lane.key.pid)});
+  for (const Lane& lane : trace.lanes()) {
+    const RankInfo* rank = rank_of_lane(trace.metadata(), lane);
+    out.push_back({lane.key, lane.name, lane.depth_count(), !lane.is_gpu() && bookkeeping.at(lane.key.pid),
+                   rank == nullptr ? -1 : rank->rank});
+  }
   return out;
 }
 
@@ -174,14 +188,17 @@ std::vector<std::string> group_labels(const Trace& trace) {
   std::vector<std::string> out;
   for (const Lane& lane : trace.lanes()) {
     if (lane.is_gpu()) {
-      std::string label = "GPU " + std::to_string(lane.device());
+      std::string label = gpu_label(trace.metadata(), lane.device());
       if (const DeviceInfo* d = trace.device(static_cast<std::int32_t>(lane.device())); d && !d->name.empty())
         label += "  " + d->name;
       out.push_back(std::move(label));
       continue;
     }
-    std::string label = "Process " + std::to_string(lane.key.pid);
-    if (const auto it = process_names.find(lane.key.pid); it != process_names.end()) label += "  " + *it->second;
+    // Process names of a merged run start with their rank already ("rank 1 · python3").
+    const std::string rank = rank_prefix(trace.metadata(), lane);
+    std::string label = rank + "Process " + std::to_string(lane.key.pid);
+    if (const auto it = process_names.find(lane.key.pid); it != process_names.end())
+      label += "  " + (it->second->starts_with(rank) ? it->second->substr(rank.size()) : *it->second);
     if (bookkeeping.at(lane.key.pid)) label += "  (profiler's own records)";
     out.push_back(std::move(label));
   }

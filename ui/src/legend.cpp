@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "gtv/model/ranks.h"
+
 namespace gtv::ui {
 namespace {
 
@@ -54,7 +56,7 @@ LegendGroup streams(const Trace& trace) {
   for (const Lane& lane : trace.lanes())
     if (lane.is_gpu())
       g.entries.push_back({stream_color(lane.device(), lane.stream()),
-                           "GPU " + std::to_string(lane.device()) + " stream " + std::to_string(lane.stream())});
+                           gpu_label(trace.metadata(), lane.device()) + " stream " + std::to_string(lane.stream())});
   return g;
 }
 

@@ -13,6 +13,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QToolBar>
 
@@ -20,6 +21,7 @@
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/export.h"
+#include "gtv/ui/rank_clock_dialog.h"
 #include "gtv/ui/tab_titles.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
@@ -37,6 +39,14 @@ MainWindow::SavePathHook& save_path_hook() {
   static MainWindow::SavePathHook hook;
   return hook;
 }
+MainWindow::OpenChoiceHook& open_choice_hook() {
+  static MainWindow::OpenChoiceHook hook;
+  return hook;
+}
+MainWindow::RankClockHook& rank_clock_hook() {
+  static MainWindow::RankClockHook hook;
+  return hook;
+}
 constexpr int kMaxRecent = 10;
 const char* kRecentKey = "recentFiles";
 
@@ -45,6 +55,10 @@ const char* kRecentKey = "recentFiles";
 void MainWindow::set_error_hook(ErrorHook hook) { error_hook() = std::move(hook); }
 
 void MainWindow::set_save_path_hook(SavePathHook hook) { save_path_hook() = std::move(hook); }
+
+void MainWindow::set_open_choice_hook(OpenChoiceHook hook) { open_choice_hook() = std::move(hook); }
+
+void MainWindow::set_rank_clock_hook(RankClockHook hook) { rank_clock_hook() = std::move(hook); }
 
 void MainWindow::report_error(const QString& title, const QString& message) {
   if (error_hook())
@@ -84,6 +98,63 @@ TraceTab* MainWindow::open_file(const QString& path) {
   return tab;
 }
 
+TraceTab* MainWindow::open_run(const QStringList& paths, const RankMergeOptions& options) {
+  if (paths.size() < 2) {
+    report_error(tr("Cannot open run"), tr("A run of ranks needs at least two files (one per rank)."));
+    return nullptr;
+  }
+  auto* document = new TraceDocument(paths, options);
+  TraceTab* tab = open_document(document);
+  tabs_->setTabToolTip(tabs_->indexOf(tab), paths.join(QLatin1Char('\n')));
+  document->load();
+  return tab;
+}
+
+void MainWindow::open_files(const QStringList& paths) {
+  if (paths.size() >= 2) {
+    const bool one_run =
+        open_choice_hook()
+            ? open_choice_hook()(paths)
+            : QMessageBox::question(
+                  this, tr("Open %1 files").arg(paths.size()),
+                  tr("Are these the files of the ranks of one distributed run (one file per rank)?\n\nYes: open "
+                     "them as one run, on one clock, lanes grouped by rank.\nNo: open each in its own tab."),
+                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+    if (one_run) {
+      open_run(paths);
+      return;
+    }
+  }
+  for (const QString& path : paths) open_file(path);
+}
+
+void MainWindow::rank_clocks_dialog() {
+  TraceTab* tab = current_tab();
+  if (tab == nullptr || !tab->document()->is_run() || !tab->document()->trace()) {
+    report_error(tr("Rank clocks"), tr("The tab in front is not a run of ranks: open the rank files together "
+                                       "(File > Open ranks as one run) first."));
+    return;
+  }
+  const TraceMetadata& meta = tab->document()->trace()->metadata();
+  std::optional<RankMergeOptions> chosen;
+  if (rank_clock_hook()) {
+    chosen = rank_clock_hook()(meta, tab->document()->merge_options());
+  } else {
+    RankClockDialog dialog(meta, tab->document()->merge_options(), this);
+    if (dialog.exec() == QDialog::Accepted) chosen = dialog.options();
+  }
+  if (!chosen) return;
+  const QStringList paths = tab->document()->rank_paths();
+  const int index = tabs_->indexOf(tab);
+  TraceTab* fresh = open_run(paths, *chosen);
+  if (fresh == nullptr) return;
+  tabs_->removeTab(tabs_->indexOf(tab));
+  tab->deleteLater();
+  tabs_->tabBar()->moveTab(tabs_->indexOf(fresh), index);
+  tabs_->setCurrentWidget(fresh);
+  refresh_tab_titles();
+}
+
 TraceTab* MainWindow::open_document(TraceDocument* document) {
   auto* tab = new TraceTab(document);
   const int index = tabs_->addTab(tab, document->title());
@@ -113,6 +184,7 @@ TraceTab* MainWindow::current_tab() const { return qobject_cast<TraceTab*>(tabs_
 void MainWindow::build_menus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::open_dialog);
+  file->addAction(tr("Open ranks as one &run..."), this, &MainWindow::open_run_dialog);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   export_action_ = file->addAction(tr("&Export visible range..."), QKeySequence(tr("Ctrl+E")), this,
                                    [this] { export_dialog(false); });
@@ -131,6 +203,7 @@ void MainWindow::build_menus() {
   view->addAction(tr("Show all lanes"), this, [this] {
     if (auto* t = current_tab()) t->view()->show_all_lanes();
   });
+  view->addAction(tr("Rank &clocks..."), this, &MainWindow::rank_clocks_dialog);
   dark_action_ = view->addAction(tr("&Dark theme"));
   dark_action_->setCheckable(true);
   connect(dark_action_, &QAction::toggled, this, &MainWindow::set_dark);
@@ -264,7 +337,13 @@ void MainWindow::apply_theme() {
 void MainWindow::open_dialog() {
   const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open trace"), QString(),
                                                           tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
-  for (const QString& path : paths) open_file(path);
+  open_files(paths);
+}
+
+void MainWindow::open_run_dialog() {
+  const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Rank files of one run (one per rank)"), QString(),
+                                                          tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
+  if (!paths.isEmpty()) open_run(paths);
 }
 
 void MainWindow::export_dialog(bool whole_trace) {
@@ -338,7 +417,7 @@ void MainWindow::refresh_tab_titles() {
   std::vector<std::string> paths;
   for (int i = 0; i < tabs_->count(); ++i) {
     const auto* tab = qobject_cast<TraceTab*>(tabs_->widget(i));
-    if (!tab || tab->document()->path().startsWith(QStringLiteral(":/"))) continue;
+    if (!tab || tab->document()->path().startsWith(QStringLiteral(":/")) || tab->document()->is_run()) continue;
     indexes.push_back(i);
     paths.push_back(QFileInfo(tab->document()->path()).absoluteFilePath().toStdString());
   }
@@ -363,8 +442,10 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
+  QStringList paths;
   for (const QUrl& url : event->mimeData()->urls())
-    if (url.isLocalFile()) open_file(url.toLocalFile());
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  open_files(paths);
   event->acceptProposedAction();
 }
 

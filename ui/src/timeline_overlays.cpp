@@ -291,7 +291,9 @@ void TimelineOverlays::draw_idle_rows(QCPPainter* painter, const TimeMapping& ma
     painter->fillRect(header, state_->theme.header_background);
     painter->setPen(state_->theme.text);
     painter->drawText(header.adjusted(16, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                      QStringLiteral("GPU %1 idle, by cause").arg(o.idle_devices[row]));
+                      row < o.idle_labels.size()
+                          ? QString::fromStdString(o.idle_labels[row]) + QStringLiteral(" idle, by cause")
+                          : QStringLiteral("GPU %1 idle, by cause").arg(o.idle_devices[row]));
     painter->setClipRect(r);
     painter->fillRect(r, state_->theme.header_background);
     const std::span<const IdleBand> bands = idle_of_device(o, o.idle_devices[row]);

@@ -55,8 +55,35 @@ LoadResult load_trace_file(const QString& path, const LoadProgress& progress) {
   return from_expected(io::read_trace(path.toStdString(), read_options(progress)));
 }
 
+LoadResult load_rank_files(const QStringList& paths, const RankMergeOptions& options, const LoadProgress& progress) {
+  std::vector<Trace> traces;
+  traces.reserve(static_cast<std::size_t>(paths.size()));
+  for (qsizetype i = 0; i < paths.size(); ++i) {
+    // Each file is an equal share of the progress; the merge and the analysis come after.
+    const double done = static_cast<double>(i) / static_cast<double>(paths.size());
+    const LoadProgress part = [&](double f) {
+      return !progress || progress(0.9 * (done + f / static_cast<double>(paths.size())));
+    };
+    Expected<Trace> t = io::read_trace(paths[i].toStdString(), read_options(part));
+    if (!t) return from_expected(t.error());
+    traces.push_back(std::move(t).value());
+  }
+  std::vector<RankFile> files;
+  for (qsizetype i = 0; i < paths.size(); ++i)
+    files.push_back({&traces[static_cast<std::size_t>(i)], QFileInfo(paths[i]).fileName().toStdString()});
+  Expected<RankMerge> merged = merge_ranks(files, options);
+  if (!merged) return from_expected(merged.error());
+  return analyse_trace(std::move(merged->trace));
+}
+
 TraceDocument::TraceDocument(QString path, QObject* parent) : QObject(parent), path_(std::move(path)) {
   connect(&watcher_, &QFutureWatcher<LoadResult>::finished, this, [this] { deliver(watcher_.result()); });
+}
+
+TraceDocument::TraceDocument(QStringList rank_paths, RankMergeOptions options, QObject* parent)
+    : TraceDocument(rank_paths.value(0), parent) {
+  rank_paths_ = std::move(rank_paths);
+  merge_options_ = std::move(options);
 }
 
 TraceDocument::~TraceDocument() {
@@ -66,6 +93,7 @@ TraceDocument::~TraceDocument() {
 
 QString TraceDocument::title() const {
   if (path_.startsWith(QStringLiteral(":/"))) return tr("bundled trace (2x H200)");
+  if (is_run()) return tr("%1 ranks: %2").arg(rank_paths_.size()).arg(QFileInfo(path_).fileName());
   return QFileInfo(path_).fileName();
 }
 
@@ -73,17 +101,19 @@ void TraceDocument::load() {
   if (loading_) return;
   loading_ = true;
   const QString path = path_;
+  const QStringList ranks = rank_paths_;
+  const RankMergeOptions options = merge_options_;
   auto cancelled = cancelled_;
   QObject* self = this;
   // The worker posts progress to the document; posted events die with the object, and the destructor
   // cancels and waits, so the worker never outlives it.
-  watcher_.setFuture(QtConcurrent::run([path, cancelled, self] {
+  watcher_.setFuture(QtConcurrent::run([path, ranks, options, cancelled, self] {
     const LoadProgress progress = [cancelled, self](double fraction) {
       QMetaObject::invokeMethod(
           self, [self, fraction] { emit static_cast<TraceDocument*>(self)->progress(fraction); }, Qt::QueuedConnection);
       return !cancelled->load();
     };
-    return load_trace_file(path, progress);
+    return ranks.size() > 1 ? load_rank_files(ranks, options, progress) : load_trace_file(path, progress);
   }));
 }
 

@@ -27,8 +27,8 @@ void write_lines(const Trace& trace, Stragglers& s) {
     TimeNs others_ns = 0;
     for (const CollectiveArrivals& c : s.collectives)
       if (s.ranks[c.last] == top->rank) others_ns += c.wait_caused_ns;
-    s.headline = rank_name(top->rank) + " arrived last at " + std::to_string(top->arrived_last) + " of " +
-                 std::to_string(s.collectives.size()) + " " + what + "; the others waited " +
+    s.headline = "Rank " + std::to_string(top->rank) + " arrived last at " + std::to_string(top->arrived_last) +
+                 " of " + std::to_string(s.collectives.size()) + " " + what + "; the others waited " +
                  format_duration(others_ns) + " in total for it.";
   } else if (s.per_rank.size() > 1) {
     s.headline = "No rank arrived last at most " + what + " (" + rank_name(top->rank) + " at " +

@@ -56,7 +56,7 @@ TEST(Stragglers, TheRankThatArrivesLastIsNamedWithTheWaitItCaused) {
   EXPECT_EQ(s.per_rank[1].caused_ns, 400 * kUs);
   EXPECT_EQ(s.per_rank[0].waited_ns, 400 * kUs);
   EXPECT_EQ(s.per_rank[1].waited_ns, 0);
-  EXPECT_EQ(s.headline, "rank 1 arrived last at 3 of 3 all-reduces; the others waited 400.0 us in total for it.");
+  EXPECT_EQ(s.headline, "Rank 1 arrived last at 3 of 3 all-reduces; the others waited 400.0 us in total for it.");
   EXPECT_EQ(s.clock_residual_ns, 3 * kUs);
 
   // The report leads with it and has the section; communication is per rank.
@@ -116,7 +116,7 @@ TEST(Stragglers, TheSleepingRankOfARealGlooPairArrivesLast) {
   ASSERT_EQ(s.per_rank.size(), 2u);
   EXPECT_EQ(s.per_rank[1].arrived_last, s.collectives.size());
   EXPECT_GT(s.per_rank[1].caused_ns, static_cast<TimeNs>(s.collectives.size()) * 1000 * kUs);  // >= 1 ms each
-  EXPECT_EQ(s.headline.rfind("rank 1 arrived last at 3 of 3 all-reduces", 0), 0u) << s.headline;
+  EXPECT_EQ(s.headline.rfind("Rank 1 arrived last at 3 of 3 all-reduces", 0), 0u) << s.headline;
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // rows placed at its top (recorded ranges), one row per visible lane whose height follows its nesting depth, the
 // group's other rows placed at its bottom (counters). Collapsed lanes take one depth row; hidden rows and the rows
 // of a collapsed group take none. Profiler bookkeeping groups (Kineto's own pseudo-processes) come last. Pure math
-// in pixels from the top of the lane area, unit tested.
+// in pixels from the top of the lane area, unit tested. In a run merged from rank files, groups come rank by rank
+// (rank 0's processes and GPUs, then rank 1's).
 #include <cstdint>
 #include <set>
 #include <string>
@@ -26,6 +27,7 @@ struct LaneDesc {
   std::string name;
   int depth_count = 1;
   bool bookkeeping = false;  // its process holds only the profiler's own records (lane_descs)
+  std::int64_t rank = -1;    // in a run merged from rank files, its rank: groups are shown rank by rank
 };
 
 // A row that is not an event lane, as the layout sees it (TimelineRow gives these).

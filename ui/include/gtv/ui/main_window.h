@@ -3,6 +3,9 @@
 // A trace that fails to load closes its own tab and reports the error; other tabs are untouched.
 #include <QMainWindow>
 #include <functional>
+#include <optional>
+
+#include "gtv/model/rank_merge.h"
 
 class QAction;
 class QLabel;
@@ -23,6 +26,11 @@ class MainWindow : public QMainWindow {
 
   // Opens a file (or ":/" resource) in a new tab and starts loading it; returns the tab.
   TraceTab* open_file(const QString& path);
+  // Opens the files of the ranks of one run as one trace in a new tab (gtv/model/rank_merge.h).
+  TraceTab* open_run(const QStringList& paths, const RankMergeOptions& options = {});
+  // Opens what a dialog or a drop gave: one file in a tab; several, after asking (the open-choice hook), as one run
+  // of ranks or a tab each.
+  void open_files(const QStringList& paths);
   // Opens a document already holding a trace (or one the caller will load).
   TraceTab* open_document(TraceDocument* document);
   [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
@@ -47,6 +55,15 @@ class MainWindow : public QMainWindow {
   // answer cancels.
   using SavePathHook = std::function<QString(const QString& suggested)>;
   static void set_save_path_hook(SavePathHook hook);
+  // Whether several files opened at once are the ranks of one run (true) or traces of their own; by default a
+  // question box.
+  using OpenChoiceHook = std::function<bool(const QStringList& paths)>;
+  static void set_open_choice_hook(OpenChoiceHook hook);
+  // The clock options View > Rank clocks chooses for the run in front (nullopt: cancelled); by default a dialog.
+  using RankClockHook = std::function<std::optional<RankMergeOptions>(const TraceMetadata&, const RankMergeOptions&)>;
+  static void set_rank_clock_hook(RankClockHook hook);
+  // View > Rank clocks: merges the run in front again with the options chosen, in its tab's place.
+  void rank_clocks_dialog();
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -58,6 +75,7 @@ class MainWindow : public QMainWindow {
   void add_color_menu(QMenu* view);
   void build_toolbar();
   void open_dialog();
+  void open_run_dialog();
   void export_dialog(bool whole_trace);
   void report_error(const QString& title, const QString& message);
   void add_recent(const QString& path);

@@ -59,6 +59,7 @@ struct OverlayData {
   std::vector<ShadedSegment> warmup;          // by start
   std::vector<IdleBand> idle;                 // by device, then start (per device the intervals do not overlap)
   std::vector<std::int64_t> idle_devices;     // one idle row per device, in this order
+  std::vector<std::string> idle_labels;       // "GPU 1", "rank 1 · GPU 0": the name of each row's GPU
   std::vector<std::string> idle_cause_names;  // per cause index: "host blocked", ... (the strip's legend)
   std::vector<Bracket> brackets;
   std::vector<Mark> iterations;

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "gtv/base/expected.h"
+#include "gtv/model/rank_merge.h"
 #include "gtv/ui/document_analysis.h"
 
 namespace gtv::ui {
@@ -26,11 +27,17 @@ using LoadProgress = std::function<bool(double)>;
 [[nodiscard]] LoadResult load_trace_bytes(const QByteArray& bytes, const QString& name,
                                           const LoadProgress& progress = {});
 [[nodiscard]] LoadResult analyse_trace(Trace trace);
+// Reads the files of the ranks of one run and merges them (gtv/model/rank_merge.h); a file that cannot be read or
+// a set of files the merge refuses is the one-line error. The merge's warnings are notes of the trace.
+[[nodiscard]] LoadResult load_rank_files(const QStringList& paths, const RankMergeOptions& options,
+                                         const LoadProgress& progress = {});
 
 class TraceDocument : public QObject {
   Q_OBJECT
  public:
   explicit TraceDocument(QString path, QObject* parent = nullptr);
+  // The rank files of one run, opened as one trace with these clock options.
+  TraceDocument(QStringList rank_paths, RankMergeOptions options, QObject* parent = nullptr);
   ~TraceDocument() override;
 
   // Starts loading path (or, for a ":/" resource path, the embedded bytes) in the background.
@@ -38,7 +45,11 @@ class TraceDocument : public QObject {
   // Takes a trace built in memory (tests, generated traces); emits loaded() synchronously.
   void set_trace(Trace trace);
 
+  // The file; for a run of ranks, its first file (rank_paths() has them all).
   [[nodiscard]] const QString& path() const { return path_; }
+  [[nodiscard]] bool is_run() const { return rank_paths_.size() > 1; }
+  [[nodiscard]] const QStringList& rank_paths() const { return rank_paths_; }
+  [[nodiscard]] const RankMergeOptions& merge_options() const { return merge_options_; }
   [[nodiscard]] QString title() const;
   [[nodiscard]] bool is_loading() const { return loading_; }
   [[nodiscard]] std::shared_ptr<const Trace> trace() const { return result_.trace; }
@@ -56,6 +67,8 @@ class TraceDocument : public QObject {
   void deliver(LoadResult result);
 
   QString path_;
+  QStringList rank_paths_;
+  RankMergeOptions merge_options_;
   LoadResult result_;
   bool loading_ = false;
   std::shared_ptr<std::atomic<bool>> cancelled_ = std::make_shared<std::atomic<bool>>(false);
