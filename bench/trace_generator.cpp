@@ -341,6 +341,13 @@ bool generate_trace(const GeneratorConfig& config, std::FILE* file, GeneratorSta
       "\n  ],\n  \"traceName\": \"gtv-trace-gen\",\n  \"displayTimeUnit\": \"ms\",\n"
       "  \"baseTimeNanoseconds\": ");
   writer.integer(kBaseTimeNs);
+  if (config.rank >= 0) {
+    writer.text(",\n  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": ");
+    writer.integer(config.rank);
+    writer.text(", \"world_size\": ");
+    writer.integer(config.world_size);
+    writer.text("}");
+  }
   writer.text("\n}\n");
   const bool ok = writer.flush();
   stats.bytes = writer.bytes();

@@ -14,6 +14,8 @@ struct GeneratorConfig {
   int gpus = 2;
   int streams_per_gpu = 4;
   int host_threads = 2;
+  int rank = -1;  // >= 0: one rank's file of a distributed run (a top-level distributedInfo)
+  int world_size = 0;
 };
 
 // What was written, so a caller can check a reader against it.

@@ -135,6 +135,17 @@ void TraceBuilder::add_other(LaneIndex lane, Event event, std::string_view categ
   add_event(lane, event);
 }
 
+void TraceBuilder::reserve_events(LaneIndex lane, std::size_t more_events) {
+  std::vector<Event>& events = trace_.lanes_[lane].events;
+  events.reserve(events.size() + more_events);
+}
+
+void TraceBuilder::reserve_details(std::size_t kernels, std::size_t memcpys, std::size_t memsets) {
+  trace_.kernels_.reserve(trace_.kernels_.size() + kernels);
+  trace_.memcpys_.reserve(trace_.memcpys_.size() + memcpys);
+  trace_.memsets_.reserve(trace_.memsets_.size() + memsets);
+}
+
 void TraceBuilder::reserve_for_growth(double factor) {
   auto grow = [factor](auto& v) {
     const double wanted = static_cast<double>(v.size()) * factor;

@@ -61,6 +61,9 @@ class TraceBuilder {
   // so that their storage grows once instead of doubling step by step (each step copies and faults in fresh
   // pages). For readers that know which share of their input they have read; untouched room is address space only.
   void reserve_for_growth(double factor);
+  // Room for this many more events on a lane and rows in the detail tables (a merge knows its sizes up front).
+  void reserve_events(LaneIndex lane, std::size_t more_events);
+  void reserve_details(std::size_t kernels, std::size_t memcpys, std::size_t memsets);
   // A Kineto "fwdbwd" pair (forward op -> backward op), its ends found like those of add_flow_hint's.
   void add_backward_hint(std::uint64_t id, LaneIndex from_lane, TimeNs from_ts_ns, LaneIndex to_lane, TimeNs to_ts_ns);
   // Room for this many flow hints.
