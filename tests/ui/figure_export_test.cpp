@@ -49,6 +49,18 @@ class FigureExportTest : public QObject {
       QVERIFY(text.caption.startsWith(QString::fromStdString(loaded_.analysis->report.verdict.front())));
   }
 
+  // A run merged from rank files is titled by its ranks and what each ran on, not by a GPU count that may
+  // count one shared GPU twice.
+  void figureTitleOfARunNamesItsRanks() {
+    const LoadResult run = load_rank_files({QStringLiteral(GTV_TEST_DATA_DIR "/pytorch/ddp_gloo_rank0.json.gz"),
+                                            QStringLiteral(GTV_TEST_DATA_DIR "/pytorch/ddp_gloo_rank1.json.gz")},
+                                           RankMergeOptions{});
+    QVERIFY2(run.error.isEmpty(), qPrintable(run.error));
+    const FigureText text = figure_text(*run.trace, *run.analysis, QString());
+    QCOMPARE(text.title, QStringLiteral("2 ranks: ddp_gloo_rank0, ddp_gloo_rank1 \u2014 1x NVIDIA H200 per rank"));
+    QVERIFY(text.caption.contains(QStringLiteral("Rank 1 arrived last at 3 of 3 all-reduces")));
+  }
+
   void svgCarriesTitleLegendAndVerdict() {
     QTemporaryDir dir;
     const ExportOptions o = figure_options(dir.filePath(QStringLiteral("figure.svg")));

@@ -309,6 +309,37 @@ FigureLayout export_figure_layout(TimelineView& view, const ExportOptions& o) {
   return plan_figure(view, o, w, auto_height(view)).layout;
 }
 
+namespace {
+
+// "2 ranks: ddp_rank0, ddp_rank1 — 1x NVIDIA H200 per rank": the rank files (the first three) and what each rank
+// ran on, which for ranks that name the same GPU ids need not be distinct GPUs.
+std::string run_title(const Trace& trace) {
+  const std::vector<RankInfo>& ranks = trace.metadata().ranks;
+  std::string title = std::to_string(ranks.size()) + " ranks:";
+  for (std::size_t i = 0; i < ranks.size() && i < 3; ++i) {
+    QString stem = QFileInfo(QString::fromStdString(ranks[i].source)).fileName();
+    for (const char* suffix : {".gz", ".json"})
+      if (stem.endsWith(QLatin1String(suffix))) stem.chop(static_cast<qsizetype>(std::strlen(suffix)));
+    title += (i == 0 ? " " : ", ") + stem.toStdString();
+  }
+  if (ranks.size() > 3) title += ", ...";
+  std::vector<DeviceInfo> first;
+  bool alike = true;
+  for (const RankInfo& r : ranks) {
+    std::vector<DeviceInfo> own;
+    for (std::int64_t d : r.devices)
+      if (const DeviceInfo* info = trace.device(static_cast<std::int32_t>(d))) own.push_back(*info);
+    if (&r == &ranks.front()) first = own;
+    alike = alike && own.size() == first.size() &&
+            std::equal(own.begin(), own.end(), first.begin(),
+                       [](const DeviceInfo& a, const DeviceInfo& b) { return a.name == b.name; });
+  }
+  if (!alike || first.empty()) return figure_title(title, trace.devices());
+  return figure_title(title, first) + " per rank";
+}
+
+}  // namespace
+
 FigureText figure_text(const Trace& trace, const DocumentAnalysis& analysis, const QString& file_path,
                        ColorMode color_mode, bool dark) {
   FigureText text;
@@ -318,7 +349,8 @@ FigureText figure_text(const Trace& trace, const DocumentAnalysis& analysis, con
     for (const char* suffix : {".gz", ".json"})
       if (name.endsWith(QLatin1String(suffix))) name.chop(static_cast<qsizetype>(std::strlen(suffix)));
   }
-  text.title = QString::fromStdString(figure_title(name.toStdString(), trace.devices()));
+  text.title = QString::fromStdString(trace.metadata().ranks.empty() ? figure_title(name.toStdString(), trace.devices())
+                                                                     : run_title(trace));
   const auto& verdict = analysis.report.verdict;
   for (std::size_t i = 0; i < verdict.size() && i < kCaptionSentences; ++i)
     text.caption += (i ? QStringLiteral(" ") : QString()) + QString::fromStdString(verdict[i]);
