@@ -222,7 +222,7 @@ std::string_view idle_cause_key(IdleCause cause) {
 }
 
 IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const HostBlocking& blocking,
-                               const WarmUp& warmup) {
+                               const WarmUp& warmup, const Stragglers* stragglers) {
   IdleCauses out;
   out.region = region;
   const std::vector<DeviceWork> devices = collect_devices(trace);
@@ -232,7 +232,7 @@ IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const H
   }
   if (!devices.empty() && region.length_ns() > 0) {
     Details details;
-    const HostThreads host(trace, blocking, warmup, details);
+    const HostThreads host(trace, blocking, warmup, details, stragglers);
     DeviceExplainer explainer(trace, region, host, details);
     const idle::Imbalance imbalance(trace, region, out.gpus);
     for (const DeviceWork& w : devices) {

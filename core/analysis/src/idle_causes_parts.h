@@ -35,7 +35,8 @@ struct Piece {
 // (detail = the device, cause unset).
 class HostThreads {
  public:
-  HostThreads(const Trace& trace, const HostBlocking& blocking, const WarmUp& warmup, Details& details);
+  HostThreads(const Trace& trace, const HostBlocking& blocking, const WarmUp& warmup, Details& details,
+              const Stragglers* stragglers = nullptr);
 
   // Cuts [start_ns, end_ns) of host lane `lane` into pieces for an idle GPU `device` and appends them to out:
   // blocked, warm-up, launching for another GPU, and the rest HostBusy.
@@ -47,7 +48,7 @@ class HostThreads {
     std::vector<Piece> warmup;
     std::vector<Piece> launch_runs;  // detail: the device launched for (not a Details id)
   };
-  void add_blocking(const Trace& trace, const HostBlocking& blocking);
+  void add_blocking(const Trace& trace, const HostBlocking& blocking, const Stragglers* stragglers);
   void add_warmup(const Trace& trace, const WarmUp& warmup);
   void add_launch_runs(const Trace& trace);
   [[nodiscard]] std::uint32_t launching_detail(std::int64_t device) const;

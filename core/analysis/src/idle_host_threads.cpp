@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include "gtv/model/collectives.h"
@@ -12,6 +13,19 @@
 
 namespace gtv::analysis::idle {
 namespace {
+
+// Each matched collective's kernel on each rank -> whom the rank waited for there: "rank 1 arrived last", or for
+// the last rank itself "this rank arrived last".
+std::map<std::pair<LaneIndex, std::uint32_t>, std::string> last_arrivals(const Stragglers* stragglers) {
+  std::map<std::pair<LaneIndex, std::uint32_t>, std::string> out;
+  if (stragglers == nullptr) return out;
+  for (const CollectiveArrivals& c : stragglers->collectives)
+    for (std::size_t r = 0; r < c.refs.size(); ++r)
+      out[{c.refs[r].lane, c.refs[r].index}] =
+          r == c.last ? "this rank arrived last"
+                      : "rank " + std::to_string(stragglers->ranks[c.last]) + " arrived last";
+  return out;
+}
 
 // The GPU activity ends of each device, sorted, to find what a blocking call was waiting for: the work that
 // ended last before the call returned.
@@ -32,9 +46,9 @@ class ActivityEnds {
     if (any_nccl) index(trace, nccl_by_name);
   }
 
-  // True when the GPU work that ended last inside [start_ns, end_ns] (on `device`, or any device for -1) was a
-  // communication kernel.
-  [[nodiscard]] bool waited_for_nccl(std::int64_t device, TimeNs start_ns, TimeNs end_ns) const {
+  // The communication kernel a call over [start_ns, end_ns] waited for: the GPU work (on `device`, or any device
+  // for -1) that ended last inside it, when that was one.
+  [[nodiscard]] std::optional<EventRef> waited_for_nccl(std::int64_t device, TimeNs start_ns, TimeNs end_ns) const {
     std::optional<End> last;
     for (const auto& [d, ends] : by_device_) {
       if (device >= 0 && d != device) continue;
@@ -43,20 +57,24 @@ class ActivityEnds {
       --it;
       if (it->end_ns >= start_ns && (!last || it->end_ns > last->end_ns)) last = *it;
     }
-    return last && last->nccl;
+    if (!last || !last->nccl) return std::nullopt;
+    return last->ref;
   }
 
  private:
   struct End {
     TimeNs end_ns;
     bool nccl;
+    EventRef ref;
   };
   void index(const Trace& trace, const std::vector<std::int8_t>& nccl_by_name) {
-    for (const Lane& lane : trace.lanes()) {
+    for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+      const Lane& lane = trace.lane(l);
       if (!lane.is_gpu()) continue;
       std::vector<End>& ends = device_ends(lane.device());
-      for (const Event& e : lane.events)
-        if (is_gpu_activity(e.kind)) ends.push_back({e.end_ns(), nccl_by_name[e.name] == 1});
+      for (std::uint32_t i = 0; i < lane.events.size(); ++i)
+        if (const Event& e = lane.events[i]; is_gpu_activity(e.kind))
+          ends.push_back({e.end_ns(), nccl_by_name[e.name] == 1, EventRef{l, i}});
     }
     for (auto& [device, ends] : by_device_)
       std::sort(ends.begin(), ends.end(), [](const End& a, const End& b) { return a.end_ns < b.end_ns; });
@@ -110,9 +128,10 @@ void make_disjoint(std::vector<Piece>& spans) {
   spans = std::move(out);
 }
 
-HostThreads::HostThreads(const Trace& trace, const HostBlocking& blocking, const WarmUp& warmup, Details& details)
+HostThreads::HostThreads(const Trace& trace, const HostBlocking& blocking, const WarmUp& warmup, Details& details,
+                         const Stragglers* stragglers)
     : lanes_(trace.lanes().size()), details_(details) {
-  add_blocking(trace, blocking);
+  add_blocking(trace, blocking, stragglers);
   add_warmup(trace, warmup);
   add_launch_runs(trace);
   for (Layers& l : lanes_) {
@@ -123,17 +142,22 @@ HostThreads::HostThreads(const Trace& trace, const HostBlocking& blocking, const
   busy_detail_ = details_.id("the launching thread had not launched the next work yet");
 }
 
-void HostThreads::add_blocking(const Trace& trace, const HostBlocking& blocking) {
+void HostThreads::add_blocking(const Trace& trace, const HostBlocking& blocking, const Stragglers* stragglers) {
   const ActivityEnds ends(trace);
+  const std::map<std::pair<LaneIndex, std::uint32_t>, std::string> last_rank = last_arrivals(stragglers);
   for (const BlockingCall& c : blocking.calls) {
     const auto lane = trace.find_lane(host_lane_key(c.pid, c.tid));
     if (!lane || c.duration_ns <= 0) continue;
     // A thread that waits for a communication kernel waits for the other ranks to reach the collective.
-    const bool peer = ends.waited_for_nccl(c.device, c.start_ns, c.start_ns + c.duration_ns);
-    const std::string what = describe_blocking(c);
+    const std::optional<EventRef> collective = ends.waited_for_nccl(c.device, c.start_ns, c.start_ns + c.duration_ns);
+    std::string what = describe_blocking(c);
+    if (collective) {
+      what += " waiting for an NCCL kernel";
+      if (const auto it = last_rank.find({collective->lane, collective->index}); it != last_rank.end())
+        what += " (" + it->second + ")";
+    }
     lanes_[*lane].blocked.push_back({c.start_ns, c.start_ns + c.duration_ns,
-                                     peer ? IdleCause::PeerRank : IdleCause::HostBlocked,
-                                     details_.id(peer ? what + " waiting for an NCCL kernel" : what)});
+                                     collective ? IdleCause::PeerRank : IdleCause::HostBlocked, details_.id(what)});
   }
 }
 

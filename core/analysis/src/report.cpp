@@ -144,11 +144,11 @@ Report analyze(const Trace& trace) {
                              : r.concurrency;
   r.warmup = analyze_warmup(trace, r.region);
   r.blocking = analyze_host_blocking(trace);
-  r.idle = analyze_idle_causes(trace, r.region, r.blocking, r.warmup);
+  r.stragglers = analyze_stragglers(trace);
+  r.idle = analyze_idle_causes(trace, r.region, r.blocking, r.warmup, &r.stragglers);
   r.launches = analyze_launches(trace);
   r.kernels = analyze_kernels(trace);
   r.communication = analyze_communication(trace);
-  r.stragglers = analyze_stragglers(trace);
   r.tracing = analyze_tracing_cost(trace, r.region);
   r.verdict = headline(r);
   return r;

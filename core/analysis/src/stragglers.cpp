@@ -94,6 +94,7 @@ Stragglers analyze_stragglers(const Trace& trace) {
     for (std::size_t r = 0; r < per_rank.size(); ++r) {
       c.arrival_ns.push_back(per_rank[r][m.index[r]].start_ns);
       c.end_ns.push_back(per_rank[r][m.index[r]].end_ns);
+      c.refs.push_back(per_rank[r][m.index[r]].ref);
     }
     c.last =
         static_cast<std::size_t>(std::max_element(c.arrival_ns.begin(), c.arrival_ns.end()) - c.arrival_ns.begin());

@@ -23,12 +23,22 @@ constexpr TimeNs kUs = 1000;
 constexpr const char* kAllReduce = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
 
 // One rank on its cuda:0: a 100 us GEMM at 20 us launched from its host, then all-reduces [start, end).
-Trace rank_file(std::int64_t rank, std::int64_t pid, const std::vector<std::pair<TimeNs, TimeNs>>& allreduces) {
+// With wait_and_launch, the host then waits in cudaStreamSynchronize through the last all-reduce and launches one
+// more GEMM after it.
+Trace rank_file(std::int64_t rank, std::int64_t pid, const std::vector<std::pair<TimeNs, TimeNs>>& allreduces,
+                bool wait_and_launch = false) {
   TraceBuilder b;
   b.metadata().distributed = {rank, 2, "nccl"};
   host_call(b, pid, pid, "cudaLaunchKernel", 10 * kUs, 5 * kUs, EventKind::Runtime, 1);
   kernel(b, 0, 7, "sm90_xmma_gemm_f32f32", 20 * kUs, 100 * kUs, 1);
   for (const auto& [start, end] : allreduces) kernel(b, 0, 7, kAllReduce, start, end - start);
+  if (wait_and_launch) {
+    const TimeNs last_end = allreduces.back().second;
+    host_call(b, pid, pid, "cudaStreamSynchronize", allreduces.back().first, last_end + kUs - allreduces.back().first,
+              EventKind::Sync);
+    host_call(b, pid, pid, "cudaLaunchKernel", last_end + 5 * kUs, 5 * kUs, EventKind::Runtime, 99);
+    kernel(b, 0, 7, "sm90_xmma_gemm_f32f32", last_end + 20 * kUs, 100 * kUs, 99);
+  }
   return build(b);
 }
 
@@ -72,6 +82,19 @@ TEST(Stragglers, TheRankThatArrivesLastIsNamedWithTheWaitItCaused) {
   EXPECT_EQ(c.devices[1].communication_ns, 206 * kUs);  // 51 + 103 + 52 us
   EXPECT_EQ(c.devices[1].computation_ns, 100 * kUs);
   EXPECT_EQ(c.lines[1].rfind("rank 1 · GPU 0: communication kernels (3) ran 206.0 us", 0), 0u) << c.lines[1];
+}
+
+// Rank 0's host waits in cudaStreamSynchronize through its third all-reduce, for which rank 1 arrived last: the
+// GPU's idle time behind that wait is "waiting for a peer rank", naming rank 1.
+TEST(Stragglers, AHostWaitingForACollectiveNamesTheRankItWaitedFor) {
+  const Trace r0 = rank_file(0, 100, {{200 * kUs, 400 * kUs}, {600 * kUs, 800 * kUs}, {1000 * kUs, 1200 * kUs}}, true);
+  const Trace r1 = rank_file(1, 200, {{350 * kUs, 401 * kUs}, {700 * kUs, 803 * kUs}, {1150 * kUs, 1202 * kUs}});
+  const Report report = analyze(merged(r0, r1));
+  bool named = false;
+  for (const IdleInterval& i : report.idle.intervals)
+    if (i.device == 0 && i.cause == IdleCause::PeerRank)
+      named = named || i.detail == "cudaStreamSynchronize waiting for an NCCL kernel (rank 1 arrived last)";
+  EXPECT_TRUE(named) << format_report(report, Format::Text);
 }
 
 // Each rank last at one of two: no single straggler, and the sentence says so.

@@ -11,6 +11,7 @@
 #include "gtv/analysis/busy.h"
 #include "gtv/analysis/host_blocking.h"
 #include "gtv/analysis/region.h"
+#include "gtv/analysis/stragglers.h"
 #include "gtv/analysis/warmup.h"
 
 namespace gtv::analysis {
@@ -67,7 +68,8 @@ struct IdleCauses {
 
 // Every idle nanosecond of every GPU inside the region gets exactly one cause: the pieces of one GPU tile its idle
 // time. O(n log n) in events and flows.
+// In a merged run, stragglers (when given) name the rank a thread waiting for a collective waited for.
 [[nodiscard]] IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const HostBlocking& blocking,
-                                             const WarmUp& warmup);
+                                             const WarmUp& warmup, const Stragglers* stragglers = nullptr);
 
 }  // namespace gtv::analysis

@@ -16,9 +16,10 @@ namespace gtv::analysis {
 struct CollectiveArrivals {
   std::string kind;                // "AllReduce"
   std::size_t ordinal = 0;         // k-th of its kind, from 0
-  bool on_gpu = true;  // NCCL kernels; false: Gloo ranges on the hosts
+  bool on_gpu = true;              // NCCL kernels; false: Gloo ranges on the hosts
   std::vector<TimeNs> arrival_ns;  // per rank (in the order of Stragglers::ranks): its kernel's start
   std::vector<TimeNs> end_ns;      // and end
+  std::vector<EventRef> refs;      // and the kernel or range
   std::size_t last = 0;            // the rank (index) that arrived last
   TimeNs spread_ns = 0;            // last arrival - first arrival
   TimeNs wait_caused_ns = 0;       // sum over the other ranks of (last arrival - their arrival)
