@@ -3,9 +3,12 @@
 #include <cmath>
 #include <set>
 
+#include "gtv/analysis/report.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/model/trace_builder.h"
+#include "gtv/ui/communication_row.h"
 #include "gtv/ui/counter_row.h"
+#include "gtv/ui/document_analysis.h"
 #include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_row.h"
 #include "gtv/ui/work_owner.h"
@@ -112,4 +115,43 @@ TEST(CounterRow, ValueInForceAndColumnMaxima) {
 }
 
 }  // namespace
+
+// A GEMM on stream 7 [0, 300) us and an all-reduce on stream 20 [200, 500) us: the GPU's communication row shows
+// 100 us beside computation and 200 us exposed, each span with its exact times in the tooltip.
+TEST(CommunicationRow, SpansBesideComputationAndExposedFromTheReport) {
+  TraceBuilder b;
+  auto kernel = [&](std::int64_t stream, std::string_view name, TimeNs start_us, TimeNs dur_us) {
+    Event e;
+    e.name = b.intern(name);
+    e.start_ns = start_us * 1000;
+    e.duration_ns = dur_us * 1000;
+    e.kind = EventKind::Kernel;
+    b.add_kernel(b.lane(gpu_lane_key(0, stream)), e, KernelDetail{});
+  };
+  kernel(7, "sm90_xmma_gemm_f32f32", 0, 300);
+  kernel(20, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 200, 300);
+  Expected<Trace> t = b.build();
+  ASSERT_TRUE(t.ok());
+  const DocumentAnalysis analysis = analyse_document(*t);
+  ASSERT_EQ(analysis.overlays.communication.size(), 1u);
+  const CommunicationSpans& spans = analysis.overlays.communication[0];
+  EXPECT_EQ(spans.overlap, (std::vector<analysis::Interval>{{200'000, 300'000}}));
+  EXPECT_EQ(spans.exposed, (std::vector<analysis::Interval>{{300'000, 500'000}}));
+  const TimelineRows rows = make_timeline_rows(*t, nullptr, &analysis.overlays.communication);
+  const TimelineRow* row = nullptr;
+  for (const auto& r : rows)
+    if (r->desc().id == "communication 0") row = r.get();
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->desc().group, (GroupKey{LaneKind::GpuStream, 0}));
+  EXPECT_FALSE(row->desc().at_group_top);
+  const std::string exposed = row->tooltip_at(400'000, 0, 1, 0).toStdString();
+  EXPECT_EQ(exposed.rfind("communication exposed: no computation kernel beside it on GPU 0\n200.000 us, from "
+                          "300.000 us to 500.000 us",
+                          0),
+            0u)
+      << exposed;
+  EXPECT_EQ(row->tooltip_at(250'000, 0, 1, 0).toStdString().rfind("communication beside computation on GPU 0", 0), 0u);
+  EXPECT_TRUE(row->tooltip_at(100'000, 0, 1, 0).isEmpty());
+}
+
 }  // namespace gtv::ui

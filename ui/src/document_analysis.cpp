@@ -124,6 +124,11 @@ OverlayData overlays_of(const Trace& trace, const analysis::Report& report) {
   add_idle(report.idle, trace.metadata(), o);
   add_timing(report.timing, o);
   add_busy_strip(report.concurrency, o);
+  const auto& devices = report.communication.devices;
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    o.communication.push_back({devices[i].device, gpu_label(trace.metadata(), devices[i].device),
+                               i < report.communication.lines.size() ? report.communication.lines[i] : std::string(),
+                               devices[i].overlap_spans, devices[i].exposed_spans});
   return o;
 }
 

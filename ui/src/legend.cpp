@@ -4,6 +4,7 @@
 #include <array>
 
 #include "gtv/model/ranks.h"
+#include "gtv/ui/communication_row.h"
 
 namespace gtv::ui {
 namespace {
@@ -146,12 +147,21 @@ Rgb blend_over(Rgb color, int alpha, Rgb background) {
   return out;
 }
 
+LegendGroup communication(const OverlayData& o) {
+  LegendGroup g{"Communication (row under a GPU's lanes)", {}};
+  if (o.communication.empty()) return g;
+  g.entries.push_back({kCommunicationOverlapColor, "NCCL beside computation"});
+  g.entries.push_back({kCommunicationExposedColor, "NCCL exposed (no computation beside it)"});
+  return g;
+}
+
 std::vector<LegendGroup> legend_groups(const Trace& trace, const DocumentAnalysis& analysis,
                                        const LegendOptions& options) {
   const OverlayData& o = analysis.overlays;
   std::vector<LegendGroup> groups = {event_kinds(trace, options), gpu_work(trace, analysis, options),
                                      busy_strip(o, options),      warmup(o, options),
-                                     idle_causes(o, options),     brackets(o, options)};
+                                     idle_causes(o, options),     communication(o),
+                                     brackets(o, options)};
   std::erase_if(groups, [](const LegendGroup& g) { return g.entries.empty(); });
   return groups;
 }

@@ -2,6 +2,7 @@
 #include <set>
 #include <utility>
 
+#include "gtv/ui/communication_row.h"
 #include "gtv/ui/counter_row.h"
 #include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_row.h"
@@ -31,10 +32,13 @@ void add_counter_rows(const Trace& trace, TimelineRows& rows) {
 
 }  // namespace
 
-TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners) {
+TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
+                                const std::vector<CommunicationSpans>* communication) {
   TimelineRows rows;
   add_range_rows(trace, owners, rows);
   add_counter_rows(trace, rows);
+  if (communication != nullptr)
+    for (const CommunicationSpans& spans : *communication) rows.push_back(std::make_shared<CommunicationRow>(spans));
   return rows;
 }
 

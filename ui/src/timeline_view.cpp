@@ -82,7 +82,8 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
 void TimelineView::set_overlays(OverlayData overlays) {
   state_.overlays = std::move(overlays);
   // Forward ranges take their model's colour from the owners the analysis found.
-  if (state_.trace) state_.rows = make_timeline_rows(*state_.trace, state_.overlays.owners.get());
+  if (state_.trace)
+    state_.rows = make_timeline_rows(*state_.trace, state_.overlays.owners.get(), &state_.overlays.communication);
   if (!color_mode_chosen_)
     state_.color_mode = state_.overlays.owners && state_.overlays.owners->own_most_gpu_work() ? ColorMode::Owner
                                                                                               : ColorMode::KernelName;

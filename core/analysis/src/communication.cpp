@@ -73,7 +73,9 @@ Communication analyze_communication(const Trace& trace) {
     c.communication_ns = total_length_ns(d.communication);
     c.computation_ns = total_length_ns(d.computation);
     c.memory_ns = total_length_ns(d.memory);
-    c.overlap_ns = intersection_length_ns(d.communication, d.computation);
+    c.overlap_spans = intersection_of(d.communication, d.computation);
+    c.exposed_spans = difference_of(d.communication, d.computation);
+    c.overlap_ns = total_length_ns(c.overlap_spans);
     c.exposed_ns = c.communication_ns - c.overlap_ns;
     out.devices.push_back(c);
   }

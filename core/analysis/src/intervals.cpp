@@ -61,6 +61,36 @@ TimeNs intersection_length_ns(std::span<const Interval> a, std::span<const Inter
   return total;
 }
 
+std::vector<Interval> intersection_of(std::span<const Interval> a, std::span<const Interval> b) {
+  std::vector<Interval> out;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const TimeNs start = std::max(a[i].start_ns, b[j].start_ns);
+    const TimeNs end = std::min(a[i].end_ns, b[j].end_ns);
+    if (end > start) out.push_back({start, end});
+    if (a[i].end_ns < b[j].end_ns)
+      ++i;
+    else
+      ++j;
+  }
+  return out;
+}
+
+std::vector<Interval> difference_of(std::span<const Interval> a, std::span<const Interval> b) {
+  std::vector<Interval> out;
+  std::size_t j = 0;
+  for (const Interval& iv : a) {
+    TimeNs cursor = iv.start_ns;
+    while (j < b.size() && b[j].end_ns <= cursor) ++j;
+    for (std::size_t k = j; k < b.size() && b[k].start_ns < iv.end_ns; ++k) {
+      if (b[k].start_ns > cursor) out.push_back({cursor, b[k].start_ns});
+      cursor = std::max(cursor, b[k].end_ns);
+    }
+    if (cursor < iv.end_ns) out.push_back({cursor, iv.end_ns});
+  }
+  return out;
+}
+
 TimeNs length_within_ns(std::span<const Interval> merged_intervals, TimeNs window_start_ns, TimeNs window_end_ns) {
   auto it = std::lower_bound(merged_intervals.begin(), merged_intervals.end(), window_start_ns,
                              [](const Interval& iv, TimeNs t) { return iv.end_ns <= t; });

@@ -41,4 +41,18 @@ TEST(Intervals, LengthWithinWindowClipsBothEnds) {
   EXPECT_DOUBLE_EQ(utilization(m, 0, 60), 30.0 / 60.0);
   EXPECT_DOUBLE_EQ(utilization(m, 25, 25), 0.0);  // empty window: no division by zero
 }
+
+TEST(Intervals, IntersectionAndDifferenceAsLists) {
+  const std::vector<Interval> a{{0, 10}, {20, 30}, {40, 50}};
+  const std::vector<Interval> b{{5, 25}, {45, 60}};
+  EXPECT_EQ(intersection_of(a, b), (std::vector<Interval>{{5, 10}, {20, 25}, {45, 50}}));
+  EXPECT_EQ(difference_of(a, b), (std::vector<Interval>{{0, 5}, {25, 30}, {40, 45}}));
+  EXPECT_EQ(total_length_ns(intersection_of(a, b)), intersection_length_ns(a, b));
+  EXPECT_EQ(difference_of(a, std::span<const Interval>{}), a);
+  const std::vector<Interval> all{{0, 100}};
+  EXPECT_TRUE(difference_of(b, all).empty());
+  const std::vector<Interval> holes{{10, 20}, {30, 40}};
+  EXPECT_EQ(difference_of(all, holes), (std::vector<Interval>{{0, 10}, {20, 30}, {40, 100}}));
+}
+
 }  // namespace gtv::analysis

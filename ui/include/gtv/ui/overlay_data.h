@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gtv/analysis/intervals.h"
 #include "gtv/base/time.h"
 
 namespace gtv::ui {
@@ -55,6 +56,15 @@ struct Step {
   int value = 0;
 };
 
+// One GPU's communication against computation, copied from the report for its timeline row (communication_row.h).
+struct CommunicationSpans {
+  std::int64_t device = 0;
+  std::string gpu;     // "rank 1 · GPU 0"
+  std::string totals;  // the analysis's sentence for the GPU
+  std::vector<analysis::Interval> overlap;
+  std::vector<analysis::Interval> exposed;
+};
+
 struct OverlayData {
   std::vector<ShadedSegment> warmup;          // by start
   std::vector<IdleBand> idle;                 // by device, then start (per device the intervals do not overlap)
@@ -67,6 +77,7 @@ struct OverlayData {
   int gpu_count = 0;
   // Who launched each GPU event (shared, not copied: one entry per event): the timeline's colours by model.
   std::shared_ptr<const WorkOwners> owners;
+  std::vector<CommunicationSpans> communication;  // GPUs that ran communication kernels, by device
 };
 
 // The idle intervals of one device (a slice of o.idle, by start).

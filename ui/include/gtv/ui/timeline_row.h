@@ -17,6 +17,7 @@ class QPainter;
 namespace gtv::ui {
 
 struct WorkOwners;
+struct CommunicationSpans;
 
 // What a row draws with: rect is the row's area in plot pixels (its depth rows, without the gap under it);
 // x = rect.left() + map.x_of(t_ns) is time t_ns.
@@ -42,8 +43,10 @@ class TimelineRow {
 using TimelineRows = std::vector<std::shared_ptr<const TimelineRow>>;
 
 // Every row of a trace that is not an event lane: one range row per host thread that recorded ranges (forward
-// ranges in their model's colour, from owners when given), one counter row per counter series.
-[[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners);
+// ranges in their model's colour, from owners when given), one counter row per counter series, one communication
+// row per GPU in communication (which must outlive the rows).
+[[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
+                                              const std::vector<CommunicationSpans>* communication = nullptr);
 [[nodiscard]] std::vector<OtherRowDesc> row_descs(const TimelineRows& rows);
 
 }  // namespace gtv::ui

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gtv/analysis/intervals.h"
 #include "gtv/model/trace.h"
 
 namespace gtv::analysis {
@@ -20,6 +21,8 @@ struct DeviceCommunication {
   TimeNs memory_ns = 0;                        // union of copies and sets
   TimeNs overlap_ns = 0;                       // communication and computation at once
   TimeNs exposed_ns = 0;                       // communication_ns - overlap_ns
+  std::vector<Interval> overlap_spans;         // when communication ran beside computation (sorted, disjoint)
+  std::vector<Interval> exposed_spans;         // when it ran alone: the timeline's communication row
   [[nodiscard]] double overlap_ratio() const;  // overlap over communication, 0 without communication
 };
 

@@ -27,6 +27,9 @@ void merge_in_place(std::vector<Interval>& intervals);
 [[nodiscard]] TimeNs total_length_ns(std::span<const Interval> merged_intervals);
 // Length of the time two sorted, disjoint lists both cover.
 [[nodiscard]] TimeNs intersection_length_ns(std::span<const Interval> a, std::span<const Interval> b);
+// The time two sorted, disjoint lists both cover, and the time a covers without b, as sorted, disjoint lists.
+[[nodiscard]] std::vector<Interval> intersection_of(std::span<const Interval> a, std::span<const Interval> b);
+[[nodiscard]] std::vector<Interval> difference_of(std::span<const Interval> a, std::span<const Interval> b);
 // Length of the part of sorted, disjoint intervals that lies inside [window_start_ns, window_end_ns).
 [[nodiscard]] TimeNs length_within_ns(std::span<const Interval> merged_intervals, TimeNs window_start_ns,
                                       TimeNs window_end_ns);

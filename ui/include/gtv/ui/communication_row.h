@@ -1,0 +1,30 @@
+#pragma once
+// Communication against computation on one GPU, as a row under its lanes (analysis/communication.h): the time its
+// NCCL kernels ran beside computation kernels in one colour, the time they ran alone (exposed: the GPU did nothing
+// but wait for and move data) in another. The spans are the analysis's merged intervals, so a paint visits only
+// those in the window; spans narrower than a pixel still take one.
+#include <string>
+#include <vector>
+
+#include "gtv/ui/overlay_data.h"
+#include "gtv/ui/palette.h"
+#include "gtv/ui/timeline_row.h"
+
+namespace gtv::ui {
+
+inline constexpr Rgb kCommunicationOverlapColor = 0x2a7f62;  // beside computation: hidden behind work (dark teal)
+inline constexpr Rgb kCommunicationExposedColor = 0x8b1a1a;  // alone: exposed (maroon); neither in the kernel palette
+
+class CommunicationRow : public TimelineRow {
+ public:
+  explicit CommunicationRow(const CommunicationSpans& spans);  // spans must outlive the row
+
+  [[nodiscard]] OtherRowDesc desc() const override;
+  void draw(const RowPaint& paint) const override;
+  [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
+
+ private:
+  const CommunicationSpans* spans_;
+};
+
+}  // namespace gtv::ui
