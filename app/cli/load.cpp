@@ -64,7 +64,8 @@ Expected<RankMergeOptions> parse_rank_merge_options(const ParsedArgs& args) {
     return Error{"--clock: \"" + clock + "\" is neither wall nor collectives"};
   }
   options.allow_far_apart = args.has("--allow-far-apart");
-  std::string_view shifts = args.value("--shift").value_or("");
+  const std::string shift_text = args.value("--shift").value_or("");
+  std::string_view shifts = shift_text;
   while (!shifts.empty()) {
     const std::size_t comma = shifts.find(',');
     const std::string_view item = shifts.substr(0, comma);

@@ -80,7 +80,7 @@ Pair straggler_pair(TimeNs rank1_clock_error_ns, TimeNs rank1_origin_ns = kOrigi
   return {rank_trace(r0), rank_trace(r1)};
 }
 
-Expected<RankMerge> merge(const Trace& a, const Trace& b, RankMergeOptions options = {}) {
+Expected<RankMerge> merge(const Trace& a, const Trace& b, const RankMergeOptions& options = {}) {
   const std::vector<RankFile> files{{&a, "a.json"}, {&b, "b.json"}};
   return merge_ranks(files, options);
 }
