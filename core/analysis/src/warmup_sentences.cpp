@@ -5,6 +5,7 @@
 
 #include "gtv/analysis/format.h"
 #include "gtv/model/counter_names.h"
+#include "gtv/model/ranks.h"
 #include "warmup_parts.h"
 
 namespace gtv::analysis::detail {
@@ -28,23 +29,25 @@ std::string capitalized(std::string_view text) {
   return out;
 }
 
-// "GPU 0", "GPUs 0 and 1", "GPU 1, partly on no known GPU" (calls with no launch after them on their thread).
-std::string devices_phrase(const std::vector<std::int64_t>& devices) {
+// "GPU 0", "GPUs 0 and 1", "GPU 1, partly on no known GPU" (calls with no launch after them on their thread); in
+// a merged run "rank 0 · GPU 0 and rank 1 · GPU 0".
+std::string devices_phrase(const TraceMetadata& meta, const std::vector<std::int64_t>& devices) {
   std::vector<std::int64_t> known;
   for (std::int64_t d : devices)
     if (d >= 0) known.push_back(d);
   const bool unknown = known.size() < devices.size();
   if (known.empty()) return "";
-  std::string out = known.size() == 1 ? "GPU " : "GPUs ";
+  const bool ranks = !meta.ranks.empty();
+  std::string out = ranks ? "" : known.size() == 1 ? "GPU " : "GPUs ";
   for (std::size_t i = 0; i < known.size(); ++i) {
     if (i > 0) out += i + 1 == known.size() ? " and " : ", ";
-    out += std::to_string(known[i]);
+    out += ranks ? gpu_label(meta, known[i]) : std::to_string(known[i]);
   }
   return unknown ? out + ", partly on no known GPU" : out;
 }
 
-std::string cause_line(const WarmUpCauseTotal& c) {
-  const std::string devices = devices_phrase(c.devices);
+std::string cause_line(const TraceMetadata& meta, const WarmUpCauseTotal& c) {
+  const std::string devices = devices_phrase(meta, c.devices);
   const std::string where = devices.empty() ? "" : " (" + devices + ")";
   if (c.cause == WarmUpCause::SlowFirstKernel)
     return "Slow first kernel runs: " + plural(c.count, "kernel") + " ran at least 1.5x longer the first time than " +
@@ -163,8 +166,8 @@ std::string bytes_text(double bytes) {
 // Growth a memory line or the headline mentions: at least one byte, so that a double's rounding says nothing.
 bool grew(double bytes) { return bytes >= 1.0; }
 
-std::string memory_subject(const MemoryGrowth& g) {
-  const std::string gpu = "GPU " + std::to_string(g.device);
+std::string memory_subject(const TraceMetadata& meta, const MemoryGrowth& g) {
+  const std::string gpu = gpu_label(meta, g.device);
   if (g.series == counters::kTorchReserved) return "PyTorch's reserved memory on " + gpu;
   if (g.series == counters::kDeviceMemorySinceStart) return "Device memory allocated on " + gpu + " (CUPTI's records)";
   return "\"" + g.series + "\" on " + gpu;
@@ -172,7 +175,7 @@ std::string memory_subject(const MemoryGrowth& g) {
 
 // "PyTorch's reserved memory on GPU 0 grew by 1.20 GB before the timed loop, from 0 bytes at its first sample to
 // 1.20 GB (340.00 MB of it inside warm-up ranges), and did not grow in the timed loop (counter "...")."
-std::string memory_line(const MemoryGrowth& g) {
+std::string memory_line(const TraceMetadata& meta, const MemoryGrowth& g) {
   const std::string counter = " (counter \"" + g.series + "\").";
   const std::string from = g.since_start ? "from 0 bytes at the recording's start"
                                          : "from " + bytes_text(g.start_bytes) + " at its first sample";
@@ -183,11 +186,12 @@ std::string memory_line(const MemoryGrowth& g) {
   else if (grew(-g.before_growth_bytes))
     change = "shrank by " + bytes_text(-g.before_growth_bytes) + " ";
   if (!g.has_steady) {
-    if (change.empty()) return memory_subject(g) + " stayed at " + bytes_text(reached) + " over the trace" + counter;
-    return memory_subject(g) + " " + change + "over the trace, " + from + " to " + bytes_text(reached) +
+    if (change.empty())
+      return memory_subject(meta, g) + " stayed at " + bytes_text(reached) + " over the trace" + counter;
+    return memory_subject(meta, g) + " " + change + "over the trace, " + from + " to " + bytes_text(reached) +
            "; there is no timed loop or loop of iterations to compare it with" + counter;
   }
-  std::string out = memory_subject(g) + " ";
+  std::string out = memory_subject(meta, g) + " ";
   if (change.empty()) {
     out += "stayed at " + bytes_text(reached) + " before " + g.steady_name;
   } else {
@@ -241,13 +245,13 @@ const MemoryGrowth* steady_memory_growth(const WarmUp& w) {
 }
 
 // "context creation 125.3 ms on GPU 0, module loading 98.2 ms on GPUs 0 and 1, and 2 smaller causes"
-std::string host_causes_phrase(const WarmUp& w) {
+std::string host_causes_phrase(const TraceMetadata& meta, const WarmUp& w) {
   std::vector<std::string> parts;
   std::size_t host_causes = 0;
   for (const WarmUpCauseTotal& c : w.causes) {
     if (c.cause == WarmUpCause::SlowFirstKernel) continue;
     if (++host_causes > 3) continue;
-    const std::string devices = devices_phrase(c.devices);
+    const std::string devices = devices_phrase(meta, c.devices);
     parts.push_back(std::string(to_string(c.cause)) + " " + format_duration(c.cost_ns) +
                     (devices.empty() ? "" : " on " + devices));
   }
@@ -302,13 +306,13 @@ std::vector<std::string> warmup_lines(const Trace& trace, const WarmUp& w) {
   // The memory lines follow the allocator's calls, or the last cause when there are none.
   bool memory_said = false;
   for (const WarmUpCauseTotal& c : w.causes) {
-    out.push_back(cause_line(c));
+    out.push_back(cause_line(trace.metadata(), c));
     if (c.cause != WarmUpCause::AllocatorGrowth) continue;
-    for (const MemoryGrowth& g : w.memory) out.push_back(memory_line(g));
+    for (const MemoryGrowth& g : w.memory) out.push_back(memory_line(trace.metadata(), g));
     memory_said = true;
   }
   if (!memory_said)
-    for (const MemoryGrowth& g : w.memory) out.push_back(memory_line(g));
+    for (const MemoryGrowth& g : w.memory) out.push_back(memory_line(trace.metadata(), g));
   const bool several = several_processes(w);
   for (const IterationWarmUp& it : w.iterations) out.push_back(iteration_line(it, several));
   return out;
@@ -317,19 +321,19 @@ std::vector<std::string> warmup_lines(const Trace& trace, const WarmUp& w) {
 std::string warmup_headline(const Trace& trace, const WarmUp& w) {
   std::vector<std::string> parts;
   if (w.host_cost_ns > 0)
-    parts.push_back("first-use work cost the host " + format_duration(w.host_cost_ns) + " (" + host_causes_phrase(w) +
-                    ")");
+    parts.push_back("first-use work cost the host " + format_duration(w.host_cost_ns) + " (" +
+                    host_causes_phrase(trace.metadata(), w) + ")");
   for (const WarmUpCauseTotal& c : w.causes) {
     if (c.cause != WarmUpCause::SlowFirstKernel) continue;
     if (w.host_cost_ns > 0 && c.cost_ns < kHeadlineKernelExcessNs) continue;
-    const std::string devices = devices_phrase(c.devices);
+    const std::string devices = devices_phrase(trace.metadata(), c.devices);
     parts.push_back("first runs of " + plural(c.count, "kernel") + (devices.empty() ? "" : " on " + devices) +
                     " took " + format_duration(c.cost_ns) + " more than their later runs with the same grid and block");
   }
   if (const IterationWarmUp* it = slowest_first_iteration(w))
     parts.push_back(iteration_phrase(*it, several_processes(w)));
   if (const MemoryGrowth* g = steady_memory_growth(w))
-    parts.push_back("GPU " + std::to_string(g->device) + "'s memory still grew by " +
+    parts.push_back(gpu_label(trace.metadata(), g->device) + "'s memory still grew by " +
                     bytes_text(g->steady_growth_bytes) + " in " + steady_phrase(*g) + " (counter \"" + g->series +
                     "\")");
   if (parts.empty()) return w.findings.empty() && has_cuda_activity(trace) && !memory_grew_before(w) ? kNoWarmUp : "";

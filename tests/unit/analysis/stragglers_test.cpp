@@ -142,5 +142,21 @@ TEST(Stragglers, TheSleepingRankOfARealGlooPairArrivesLast) {
   EXPECT_EQ(s.headline.rfind("Rank 1 arrived last at 3 of 3 all-reduces", 0), 0u) << s.headline;
 }
 
+// Two of gtv's own recordings (both name their first GPU cuda:0) merged as two ranks: the warm-up sentence names
+// each GPU with its rank, never by the merged id alone.
+TEST(Stragglers, WarmUpOfAMergedRunNamesGpusWithTheirRank) {
+  const std::string dir = std::string(GTV_TEST_DATA_DIR) + "/../../resources/traces/h200x2/";
+  Expected<Trace> a = io::read_trace(dir + "warmup.json.gz");
+  Expected<Trace> b = io::read_trace(dir + "timing-methods.json.gz");
+  ASSERT_TRUE(a.ok() && b.ok());
+  const std::vector<RankFile> files{{&*a, "warmup"}, {&*b, "timing-methods"}};
+  Expected<RankMerge> m = merge_ranks(files);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const Report report = analyze(m->trace);
+  EXPECT_NE(report.warmup.headline.find("context creation "), std::string::npos) << report.warmup.headline;
+  EXPECT_NE(report.warmup.headline.find(" on rank 0 · GPU 0 and rank 1 · GPU 0"), std::string::npos)
+      << report.warmup.headline;
+}
+
 }  // namespace
 }  // namespace gtv::analysis
