@@ -2,10 +2,10 @@
 // `gtv-cli merge` and the GUI's "open as one run" do: time to read the files, time to merge them, their ratio to
 // the events merged (linear means a constant time per event), and the peak resident memory.
 //
-//   gtv-bench-merge [--ranks N] [--events E] [--runs R] [--keep]
+//   gtv-bench-merge [--ranks N] [--events E] [--runs R] [--keep] [--reuse]
 //
 // Writes N synthetic rank files of E events each (gtv-trace-gen's generator, one GPU each, distributedInfo rank r of
-// N) to $TMPDIR, removed after unless --keep.
+// N) to $TMPDIR, removed after unless --keep; --reuse reads the files a --keep run left (same N and E) instead.
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -28,6 +28,7 @@ struct Options {
   std::uint64_t events = 1'000'000;
   int runs = 3;
   bool keep = false;
+  bool reuse = false;  // files of an earlier --keep run with the same --ranks and --events are read as they are
 };
 
 template <typename T>
@@ -43,6 +44,9 @@ bool parse_options(int argc, char** argv, Options& options) {
     bool ok = true;
     if (arg == "--keep") {
       options.keep = true;
+    } else if (arg == "--reuse") {
+      options.reuse = true;
+      options.keep = true;
     } else if (arg == "--ranks" && has_value) {
       ok = parse_number(argv[++i], options.ranks) && options.ranks >= 2;
     } else if (arg == "--events" && has_value) {
@@ -55,7 +59,7 @@ bool parse_options(int argc, char** argv, Options& options) {
     if (!ok) {
       std::fprintf(stderr,
                    "gtv-bench-merge: bad option %s\n"
-                   "usage: gtv-bench-merge [--ranks N] [--events E] [--runs R] [--keep]\n",
+                   "usage: gtv-bench-merge [--ranks N] [--events E] [--runs R] [--keep] [--reuse]\n",
                    argv[i]);
       return false;
     }
@@ -80,13 +84,19 @@ int main(int argc, char** argv) {
     config.rank = r;
     config.world_size = options.ranks;
     gtv::bench::GeneratorStats stats;
-    const std::string path = (dir / ("gtv-bench-merge-rank" + std::to_string(r) + ".json")).string();
+    const std::string path = (dir / ("gtv-bench-merge-" + std::to_string(options.ranks) + "x" +
+                                     std::to_string(options.events) + "-rank" + std::to_string(r) + ".json"))
+                                 .string();
+    paths.push_back(path);
+    if (options.reuse && std::filesystem::exists(path)) {
+      file_bytes += gtv::bench::file_bytes(path);
+      continue;
+    }
     if (const std::string error = gtv::bench::generate_trace_file(config, path, stats); !error.empty()) {
       std::fprintf(stderr, "gtv-bench-merge: %s\n", error.c_str());
       return 1;
     }
     file_bytes += stats.bytes;
-    paths.push_back(path);
   }
   std::vector<double> read_times, merge_times;
   std::size_t merged_events = 0, merged_flows = 0, ranks = 0;
