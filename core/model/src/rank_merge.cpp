@@ -84,12 +84,19 @@ Expected<std::int64_t> check_world(std::span<const RankPart> parts, std::vector<
     if (p.rank < 0 || p.rank >= world)
       return Error{p.file->source + " is rank " + std::to_string(p.rank) + " but the world size is " +
                    std::to_string(world)};
-  for (std::int64_t r = 0; r < world; ++r)
+  // Ranks are distinct and inside the world, so world - files are missing; the first few are named (a file may
+  // claim a world of 10^12 ranks: the search stops after them).
+  const std::int64_t missing_count = world - static_cast<std::int64_t>(parts.size());
+  constexpr std::size_t kNamed = 5;
+  for (std::int64_t r = 0; r < world && missing.size() < kNamed && missing_count > 0; ++r)
     if (std::none_of(parts.begin(), parts.end(), [r](const RankPart& p) { return p.rank == r; })) missing.push_back(r);
-  if (!missing.empty())
-    warnings.push_back("world size " + std::to_string(world) + ", but no file for rank" +
-                       (missing.size() == 1 ? " " : "s ") + list_of(missing) +
-                       ": collectives wait for ranks this view does not show");
+  if (missing_count > 0)
+    warnings.push_back("world size " + std::to_string(world) + ", but no file for " +
+                       (missing_count == 1
+                            ? "rank " + list_of(missing)
+                            : std::to_string(missing_count) + " ranks (" + list_of(missing) +
+                                  (missing_count > static_cast<std::int64_t>(missing.size()) ? ", ..." : "") + ")") +
+                       "; collectives wait for ranks this view does not show");
   return world;
 }
 

@@ -248,7 +248,18 @@ TEST(RankMerge, AMissingRankOrMissingRanksAreWarnings) {
   ASSERT_TRUE(m.ok()) << m.error().message;
   ASSERT_FALSE(m->warnings.empty());
   EXPECT_EQ(m->warnings[0],
-            "world size 4, but no file for ranks 1 and 3: collectives wait for ranks this view does not show");
+            "world size 4, but no file for 2 ranks (1 and 3); collectives wait for ranks this view does not show");
+  // A file may claim any world: the missing ranks are counted, the first few named, nothing walks them all.
+  const Trace huge0 = with_info(0, 1'000'000'000'000), huge7 = with_info(7, 1'000'000'000'000);
+  const Expected<RankMerge> sparse = merge(huge0, huge7);
+  ASSERT_TRUE(sparse.ok()) << sparse.error().message;
+  EXPECT_EQ(sparse->warnings[0],
+            "world size 1000000000000, but no file for 999999999998 ranks (1, 2, 3, 4 and 5, ...); collectives "
+            "wait for ranks this view does not show");
+  const Trace only0 = with_info(0, 3);
+  const Trace r2of3 = with_info(2, 3);
+  EXPECT_EQ(merge(only0, r2of3)->warnings[0],
+            "world size 3, but no file for rank 1; collectives wait for ranks this view does not show");
   const Trace a = with_info(-1, 0), b = with_info(-1, 0);
   const Expected<RankMerge> by_order = merge(a, b);
   ASSERT_TRUE(by_order.ok()) << by_order.error().message;
