@@ -46,8 +46,8 @@ void add_warmup(const analysis::WarmUp& warmup, OverlayData& o) {
                    [](const ShadedSegment& a, const ShadedSegment& b) { return a.start_ns < b.start_ns; });
 }
 
-std::string idle_tooltip(const analysis::IdleInterval& idle, const TraceMetadata& meta) {
-  std::string text = gpu_label(meta, idle.device) + " idle " + format_duration(idle.end_ns - idle.start_ns) + ": " +
+std::string idle_tooltip(const analysis::IdleInterval& idle, const Trace& trace) {
+  std::string text = gpu_label(trace, idle.device) + " idle " + format_duration(idle.end_ns - idle.start_ns) + ": " +
                      std::string(analysis::to_string(idle.cause));
   if (!idle.detail.empty()) text += " (" + idle.detail + ")";
   return text;
@@ -55,18 +55,18 @@ std::string idle_tooltip(const analysis::IdleInterval& idle, const TraceMetadata
 
 static_assert(kIdleCauseColorCount >= analysis::kIdleCauseCount, "every idle cause needs its own colour");
 
-void add_idle(const analysis::IdleCauses& idle, const TraceMetadata& meta, OverlayData& o) {
+void add_idle(const analysis::IdleCauses& idle, const Trace& trace, OverlayData& o) {
   for (int c = 0; c < analysis::kIdleCauseCount; ++c)
     o.idle_cause_names.emplace_back(analysis::to_string(static_cast<analysis::IdleCause>(c)));
   if (idle.intervals.empty()) return;
   for (const analysis::GpuIdle& gpu : idle.gpus) o.idle_devices.push_back(gpu.device);
   for (const analysis::IdleInterval& i : idle.intervals) {
-    o.idle.push_back({i.device, i.start_ns, i.end_ns, static_cast<int>(i.cause), idle_tooltip(i, meta)});
+    o.idle.push_back({i.device, i.start_ns, i.end_ns, static_cast<int>(i.cause), idle_tooltip(i, trace)});
     if (std::find(o.idle_devices.begin(), o.idle_devices.end(), i.device) == o.idle_devices.end())
       o.idle_devices.push_back(i.device);
   }
   std::sort(o.idle_devices.begin(), o.idle_devices.end());
-  for (const std::int64_t device : o.idle_devices) o.idle_labels.push_back(gpu_label(meta, device));
+  for (const std::int64_t device : o.idle_devices) o.idle_labels.push_back(gpu_label(trace, device));
   std::stable_sort(o.idle.begin(), o.idle.end(), [](const IdleBand& a, const IdleBand& b) {
     return a.device != b.device ? a.device < b.device : a.start_ns < b.start_ns;
   });
@@ -121,12 +121,12 @@ OverlayData overlays_of(const Trace& trace, const analysis::Report& report) {
   OverlayData o;
   add_iterations(trace, o);
   add_warmup(report.warmup, o);
-  add_idle(report.idle, trace.metadata(), o);
+  add_idle(report.idle, trace, o);
   add_timing(report.timing, o);
   add_busy_strip(report.concurrency, o);
   const auto& devices = report.communication.devices;
   for (std::size_t i = 0; i < devices.size(); ++i)
-    o.communication.push_back({devices[i].device, gpu_label(trace.metadata(), devices[i].device),
+    o.communication.push_back({devices[i].device, gpu_label(trace, devices[i].device),
                                i < report.communication.lines.size() ? report.communication.lines[i] : std::string(),
                                devices[i].overlap_spans, devices[i].exposed_spans});
   return o;

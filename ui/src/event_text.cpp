@@ -129,8 +129,8 @@ std::string format_time_exact(TimeNs t_ns) { return format_duration_exact(t_ns);
 
 std::string lane_location(const Trace& trace, LaneIndex lane_index) {
   const Lane& lane = trace.lane(lane_index);
-  if (lane.is_gpu()) return gpu_label(trace.metadata(), lane.device()) + " / stream " + std::to_string(lane.stream());
-  return rank_prefix(trace.metadata(), lane) + "Process " + std::to_string(lane.key.pid) + " / thread " +
+  if (lane.is_gpu()) return gpu_label(trace, lane.device()) + " / stream " + std::to_string(lane.stream());
+  return rank_prefix(trace, lane) + "Process " + std::to_string(lane.key.pid) + " / thread " +
          std::to_string(lane.key.tid);
 }
 

@@ -173,7 +173,7 @@ std::vector<LaneDesc> lane_descs(const Trace& trace) {
   std::vector<LaneDesc> out;
   out.reserve(trace.lanes().size());
   for (const Lane& lane : trace.lanes()) {
-    const RankInfo* rank = rank_of_lane(trace.metadata(), lane);
+    const RankInfo* rank = rank_of_lane(trace, lane);
     out.push_back({lane.key, lane.name, lane.depth_count(), !lane.is_gpu() && bookkeeping.at(lane.key.pid),
                    rank == nullptr ? -1 : rank->rank});
   }
@@ -188,14 +188,14 @@ std::vector<std::string> group_labels(const Trace& trace) {
   std::vector<std::string> out;
   for (const Lane& lane : trace.lanes()) {
     if (lane.is_gpu()) {
-      std::string label = gpu_label(trace.metadata(), lane.device());
+      std::string label = gpu_label(trace, lane.device());
       if (const DeviceInfo* d = trace.device(static_cast<std::int32_t>(lane.device())); d && !d->name.empty())
         label += "  " + d->name;
       out.push_back(std::move(label));
       continue;
     }
     // Process names of a merged run start with their rank already ("rank 1 · python3").
-    const std::string rank = rank_prefix(trace.metadata(), lane);
+    const std::string rank = rank_prefix(trace, lane);
     std::string label = rank + "Process " + std::to_string(lane.key.pid);
     if (const auto it = process_names.find(lane.key.pid); it != process_names.end())
       label += "  " + (it->second->starts_with(rank) ? it->second->substr(rank.size()) : *it->second);

@@ -57,7 +57,7 @@ LegendGroup streams(const Trace& trace) {
   for (const Lane& lane : trace.lanes())
     if (lane.is_gpu())
       g.entries.push_back({stream_color(lane.device(), lane.stream()),
-                           gpu_label(trace.metadata(), lane.device()) + " stream " + std::to_string(lane.stream())});
+                           gpu_label(trace, lane.device()) + " stream " + std::to_string(lane.stream())});
   return g;
 }
 

@@ -17,7 +17,7 @@ struct DeviceIntervals {
 };
 
 std::string device_label(const Trace& trace, std::int64_t device) {
-  if (!trace.metadata().ranks.empty()) return gpu_label(trace.metadata(), device);
+  if (!trace.metadata().ranks.empty()) return gpu_label(trace, device);
   const DistributedInfo& d = trace.metadata().distributed;
   std::string label = "GPU " + std::to_string(device);
   if (d.rank >= 0)

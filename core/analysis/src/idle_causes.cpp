@@ -132,9 +132,8 @@ class DeviceExplainer {
       if (source_end < gap_start_ns || trace_.event(next).start_ns < source_end) continue;
       const Lane& source = trace_.lane(link.from.lane);
       const bool other_gpu = source.device() != trace_.lane(next.lane).device();
-      return details_.id(std::string("on ") +
-                         (other_gpu ? gtv::gpu_label(trace_.metadata(), source.device()) + " " : "") + "stream " +
-                         std::to_string(source.stream()) + ", through an event wait");
+      return details_.id(std::string("on ") + (other_gpu ? gtv::gpu_label(trace_, source.device()) + " " : "") +
+                         "stream " + std::to_string(source.stream()) + ", through an event wait");
     }
     return dependency_;
   }
@@ -228,7 +227,7 @@ IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const H
   const std::vector<DeviceWork> devices = collect_devices(trace);
   for (const DeviceWork& w : devices) {
     const TimeNs busy_ns = length_within_ns(w.busy, region.start_ns, region.end_ns);
-    out.gpus.push_back({w.device, busy_ns, region.length_ns() - busy_ns, gtv::gpu_label(trace.metadata(), w.device)});
+    out.gpus.push_back({w.device, busy_ns, region.length_ns() - busy_ns, gtv::gpu_label(trace, w.device)});
   }
   if (!devices.empty() && region.length_ns() > 0) {
     Details details;

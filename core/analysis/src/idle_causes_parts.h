@@ -74,7 +74,7 @@ class Imbalance {
   [[nodiscard]] std::string busy_share_detail(std::int64_t device) const;
 
   const Region& region_;
-  const TraceMetadata* meta_;
+  const Trace* trace_;
   std::unordered_map<std::int64_t, std::size_t> models_per_device_;  // distinct model forward ranges
   std::size_t all_models_ = 0, most_models_ = 0, devices_with_most_ = 0;
   std::int64_t most_models_device_ = 0;

@@ -39,7 +39,7 @@ const IdleCauseTotal* top_total(const IdleCauses& idle, std::int64_t device) {
 }  // namespace
 
 Imbalance::Imbalance(const Trace& trace, const Region& region, std::span<const GpuIdle> gpus)
-    : region_(region), meta_(&trace.metadata()) {
+    : region_(region), trace_(&trace) {
   std::set<std::pair<std::int64_t, std::string>> all;
   for (const auto& [d, names] : models_by_device(trace, region)) {
     all.insert(names.begin(), names.end());
@@ -67,7 +67,7 @@ std::string Imbalance::models_detail(std::int64_t device) const {
   const bool unique_most = devices_with_most_ == 1;
   const std::int64_t shown = unique_most ? most_models_device_ : device;
   const std::size_t shown_count = unique_most ? most_models_ : own_count;
-  return gtv::gpu_label(*meta_, shown) + " holds " + std::to_string(shown_count) + " of the " +
+  return gtv::gpu_label(*trace_, shown) + " holds " + std::to_string(shown_count) + " of the " +
          std::to_string(all_models_) + (all_models_ == 1 ? " model" : " models");
 }
 

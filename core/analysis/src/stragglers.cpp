@@ -73,12 +73,12 @@ Stragglers analyze_stragglers(const Trace& trace) {
   if (meta.ranks.size() < 2) return s;
   std::vector<std::vector<Collective>> per_rank;
   std::vector<std::string> names;
-  for (const RankInfo& r : meta.ranks) {
-    std::vector<Collective> c = find_collectives(trace, &r);
-    if (c.empty()) continue;
-    s.ranks.push_back(r.rank);
-    names.push_back(rank_name(r.rank));
-    per_rank.push_back(std::move(c));
+  std::vector<std::vector<Collective>> all = collectives_by_rank(trace);
+  for (std::size_t i = 0; i < meta.ranks.size(); ++i) {
+    if (all[i].empty()) continue;
+    s.ranks.push_back(meta.ranks[i].rank);
+    names.push_back(rank_name(meta.ranks[i].rank));
+    per_rank.push_back(std::move(all[i]));
   }
   const CollectiveMatch match = match_collectives(per_rank, names);
   s.count_differences = match.count_differences;

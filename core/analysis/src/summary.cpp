@@ -104,7 +104,7 @@ TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy) {
   for (auto& [index, g] : gpus) {
     std::sort(g.streams.begin(), g.streams.end(),
               [](const StreamSummary& a, const StreamSummary& b) { return a.stream < b.stream; });
-    g.label = gpu_label(meta, index);
+    g.label = gpu_label(trace, index);
     s.gpus.push_back(std::move(g));
   }
   s.categories = count_categories(trace);

@@ -107,16 +107,21 @@ std::string format_summary_text(const TraceSummary& summary, Listing listing) {
 }
 
 std::string ranks_text(const TraceSummary& s) {
+  // A line, not a table: the first ranks and the first GPUs of each (a file may claim thousands of either).
+  constexpr std::size_t kRanksNamed = 16, kGpusNamed = 8;
   std::string out = std::to_string(s.ranks.size()) + " of world size " + std::to_string(s.distributed.world_size) +
                     (s.distributed.backend.empty() ? std::string() : " (" + s.distributed.backend + ")") + ":";
-  for (std::size_t i = 0; i < s.ranks.size(); ++i) {
+  for (std::size_t i = 0; i < s.ranks.size() && i < kRanksNamed; ++i) {
     const RankInfo& r = s.ranks[i];
     out += std::string(i == 0 ? " " : ", ") + "rank " + std::to_string(r.rank) + " from " + r.source;
     std::string gpus;
-    for (std::size_t d = 0; d < r.local_devices.size(); ++d)
+    for (std::size_t d = 0; d < r.local_devices.size() && d < kGpusNamed; ++d)
       gpus += (d == 0 ? "GPU " : ", ") + std::to_string(r.local_devices[d]);
+    if (r.local_devices.size() > kGpusNamed)
+      gpus += " and " + grouped_count(r.local_devices.size() - kGpusNamed) + " more";
     if (!gpus.empty()) out += " (" + gpus + ")";
   }
+  if (s.ranks.size() > kRanksNamed) out += " and " + grouped_count(s.ranks.size() - kRanksNamed) + " more ranks";
   return out;
 }
 

@@ -44,34 +44,54 @@ std::string gloo_collective_kind(std::string_view name) {
   return kind;
 }
 
-std::vector<Collective> find_collectives(const Trace& trace, const RankInfo* rank) {
-  auto mine = [&](const std::vector<std::int64_t>& ids, std::int64_t id) {
-    return rank == nullptr || std::find(ids.begin(), ids.end(), id) != ids.end();
-  };
-  std::vector<Collective> out;
-  std::map<StringId, std::string> kinds;  // kernel name -> kind ("" for computation)
+namespace {
+
+// Collectives of the lanes, each into the list `bucket` names for its lane (a negative bucket: none): NCCL kernels,
+// then, for buckets that got none, Gloo's ranges on host lanes; each list in start order.
+template <typename Bucket>
+std::vector<std::vector<Collective>> collect(const Trace& trace, std::size_t buckets, Bucket bucket) {
+  std::vector<std::vector<Collective>> out(buckets);
+  std::map<StringId, std::string> kinds;  // name -> kind ("" for other work)
   auto scan = [&](bool gpu) {
     for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
       const Lane& lane = trace.lane(l);
-      if (lane.is_gpu() != gpu || !mine(gpu ? rank->devices : rank->pids, lane.key.pid)) continue;
+      if (lane.is_gpu() != gpu) continue;
+      const std::int64_t b = bucket(lane);
+      if (b < 0 ||
+          (!gpu && !out[static_cast<std::size_t>(b)].empty() && out[static_cast<std::size_t>(b)].front().on_gpu))
+        continue;
       for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
         const Event& e = lane.events[i];
         if (gpu ? e.kind != EventKind::Kernel : e.kind != EventKind::Annotation) continue;
         auto [it, fresh] = kinds.try_emplace(e.name);
         if (fresh) it->second = gpu ? collective_kind(trace.name(e)) : gloo_collective_kind(trace.name(e));
-        if (!it->second.empty()) out.push_back({it->second, e.start_ns, e.end_ns(), EventRef{l, i}, gpu});
+        if (!it->second.empty())
+          out[static_cast<std::size_t>(b)].push_back({it->second, e.start_ns, e.end_ns(), EventRef{l, i}, gpu});
       }
     }
   };
   scan(true);
-  if (out.empty()) {
-    kinds.clear();
-    scan(false);
-  }
-  std::stable_sort(out.begin(), out.end(), [](const Collective& a, const Collective& b) {
-    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
-  });
+  kinds.clear();
+  scan(false);
+  for (std::vector<Collective>& list : out)
+    std::stable_sort(list.begin(), list.end(), [](const Collective& a, const Collective& b) {
+      return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
+    });
   return out;
+}
+
+}  // namespace
+
+std::vector<Collective> find_collectives(const Trace& trace) {
+  return std::move(collect(trace, 1, [](const Lane&) { return std::int64_t{0}; }).front());
+}
+
+std::vector<std::vector<Collective>> collectives_by_rank(const Trace& trace) {
+  const std::vector<RankInfo>& ranks = trace.metadata().ranks;
+  return collect(trace, ranks.size(), [&](const Lane& lane) -> std::int64_t {
+    const RankInfo* r = lane.is_gpu() ? trace.rank_of_device(lane.device()) : trace.rank_of_pid(lane.key.pid);
+    return r == nullptr ? -1 : r - ranks.data();
+  });
 }
 
 CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_rank,

@@ -3,6 +3,14 @@
 #include <algorithm>
 
 namespace gtv {
+namespace {
+
+std::string label_of(const RankInfo* rank, std::int64_t local) {
+  const std::string gpu = "GPU " + std::to_string(local);
+  return rank == nullptr ? gpu : "rank " + std::to_string(rank->rank) + " · " + gpu;
+}
+
+}  // namespace
 
 const RankInfo* rank_of_device(const TraceMetadata& metadata, std::int64_t device) {
   for (const RankInfo& r : metadata.ranks)
@@ -10,14 +18,8 @@ const RankInfo* rank_of_device(const TraceMetadata& metadata, std::int64_t devic
   return nullptr;
 }
 
-const RankInfo* rank_of_pid(const TraceMetadata& metadata, std::int64_t pid) {
-  for (const RankInfo& r : metadata.ranks)
-    if (std::find(r.pids.begin(), r.pids.end(), pid) != r.pids.end()) return &r;
-  return nullptr;
-}
-
-const RankInfo* rank_of_lane(const TraceMetadata& metadata, const Lane& lane) {
-  return lane.is_gpu() ? rank_of_device(metadata, lane.device()) : rank_of_pid(metadata, lane.key.pid);
+const RankInfo* rank_of_lane(const Trace& trace, const Lane& lane) {
+  return lane.is_gpu() ? trace.rank_of_device(lane.device()) : trace.rank_of_pid(lane.key.pid);
 }
 
 std::int64_t local_device(const TraceMetadata& metadata, std::int64_t device) {
@@ -28,14 +30,16 @@ std::int64_t local_device(const TraceMetadata& metadata, std::int64_t device) {
   return device;
 }
 
-std::string gpu_label(const TraceMetadata& metadata, std::int64_t device) {
-  const RankInfo* r = rank_of_device(metadata, device);
-  const std::string gpu = "GPU " + std::to_string(local_device(metadata, device));
-  return r == nullptr ? gpu : "rank " + std::to_string(r->rank) + " · " + gpu;
+std::string gpu_label(const Trace& trace, std::int64_t device) {
+  return label_of(trace.rank_of_device(device), trace.local_device(device));
 }
 
-std::string rank_prefix(const TraceMetadata& metadata, const Lane& lane) {
-  const RankInfo* r = rank_of_lane(metadata, lane);
+std::string gpu_label(const TraceMetadata& metadata, std::int64_t device) {
+  return label_of(rank_of_device(metadata, device), local_device(metadata, device));
+}
+
+std::string rank_prefix(const Trace& trace, const Lane& lane) {
+  const RankInfo* r = rank_of_lane(trace, lane);
   return r == nullptr ? std::string() : "rank " + std::to_string(r->rank) + " · ";
 }
 

@@ -79,6 +79,42 @@ const MemsetDetail* Trace::memset_detail(const Event& e) const {
   return e.kind == EventKind::Memset && e.detail < memsets_.size() ? &memsets_[e.detail] : nullptr;
 }
 
+void Trace::index_ranks() {
+  rank_by_device_.clear();
+  rank_by_pid_.clear();
+  for (std::uint32_t r = 0; r < metadata_.ranks.size(); ++r) {
+    const RankInfo& info = metadata_.ranks[r];
+    for (std::size_t d = 0; d < info.devices.size(); ++d)
+      rank_by_device_.push_back(
+          {info.devices[d], r, d < info.local_devices.size() ? info.local_devices[d] : info.devices[d]});
+    for (const std::int64_t pid : info.pids) rank_by_pid_.push_back({pid, r, 0});
+  }
+  for (auto* entries : {&rank_by_device_, &rank_by_pid_})
+    std::stable_sort(entries->begin(), entries->end(),
+                     [](const RankEntry& a, const RankEntry& b) { return a.id < b.id; });
+}
+
+const Trace::RankEntry* Trace::find_rank_entry(const std::vector<RankEntry>& entries, std::int64_t id) {
+  const auto it =
+      std::lower_bound(entries.begin(), entries.end(), id, [](const RankEntry& e, std::int64_t v) { return e.id < v; });
+  return it != entries.end() && it->id == id ? &*it : nullptr;
+}
+
+const RankInfo* Trace::rank_of_device(std::int64_t device) const {
+  const RankEntry* e = find_rank_entry(rank_by_device_, device);
+  return e == nullptr ? nullptr : &metadata_.ranks[e->rank];
+}
+
+const RankInfo* Trace::rank_of_pid(std::int64_t pid) const {
+  const RankEntry* e = find_rank_entry(rank_by_pid_, pid);
+  return e == nullptr ? nullptr : &metadata_.ranks[e->rank];
+}
+
+std::int64_t Trace::local_device(std::int64_t device) const {
+  const RankEntry* e = find_rank_entry(rank_by_device_, device);
+  return e == nullptr ? device : e->local_device;
+}
+
 std::optional<std::int64_t> Trace::external_id(const Event& e) const {
   if (e.args >= arg_sets_.size() || arg_sets_[e.args].external_id == kNoExternalId) return std::nullopt;
   return arg_sets_[e.args].external_id;

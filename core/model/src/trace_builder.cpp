@@ -331,6 +331,7 @@ Expected<Trace> TraceBuilder::build() {
                      [](const CounterSample& a, const CounterSample& b) { return a.time_ns < b.time_ns; });
   compute_extent();
   trace_.index_lanes();
+  trace_.index_ranks();
   Trace result = std::move(trace_);
   *this = TraceBuilder();
   return result;

@@ -8,6 +8,7 @@
 
 #include "gtv/analysis/communication.h"
 #include "gtv/analysis/report.h"
+#include "gtv/analysis/summary.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/model/rank_merge.h"
 #include "trace_helpers.h"
@@ -156,6 +157,33 @@ TEST(Stragglers, WarmUpOfAMergedRunNamesGpusWithTheirRank) {
   EXPECT_NE(report.warmup.headline.find("context creation "), std::string::npos) << report.warmup.headline;
   EXPECT_NE(report.warmup.headline.find(" on rank 0 · GPU 0 and rank 1 · GPU 0"), std::string::npos)
       << report.warmup.headline;
+}
+
+// A merged file may name thousands of GPUs per rank: the summary's line about the ranks names the first few and
+// counts the rest, and the collectives of every rank are found in one pass over the lanes.
+TEST(Stragglers, ARunWithThousandsOfGpusIsSummedUpNotListed) {
+  TraceBuilder b;
+  constexpr std::int64_t kGpus = 20'000;
+  RankInfo r0, r1;
+  r0.rank = 0;
+  r1.rank = 1;
+  for (std::int64_t d = 0; d < kGpus; ++d) {
+    kernel(b, d, 7, kAllReduce, 10 * kUs + (d % 2) * kUs, 5 * kUs);
+    RankInfo& r = d % 2 == 0 ? r0 : r1;
+    r.devices.push_back(d);
+    r.local_devices.push_back(d / 2);
+  }
+  b.metadata().ranks = {r0, r1};
+  b.metadata().distributed = {-1, 2, "nccl"};
+  const Trace t = build(b);
+  const TraceSummary summary = summarize(t);
+  const std::string line = ranks_text(summary);
+  EXPECT_LT(line.size(), 300u) << line;
+  EXPECT_NE(line.find("(GPU 0, 1, 2, 3, 4, 5, 6, 7 and 9,992 more)"), std::string::npos) << line;
+  const Stragglers s = analyze_stragglers(t);
+  ASSERT_EQ(s.per_rank.size(), 2u);
+  EXPECT_EQ(s.collectives.size(), static_cast<std::size_t>(kGpus / 2));  // the k-th of each rank's 10,000
+  EXPECT_EQ(s.per_rank[1].arrived_last, static_cast<std::size_t>(kGpus / 2));
 }
 
 }  // namespace

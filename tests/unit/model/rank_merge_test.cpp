@@ -113,11 +113,12 @@ TEST(RankMerge, SharedGpuIdsAndPidsAreRenumberedAndNamed) {
   EXPECT_EQ(meta.ranks[1].local_devices, (std::vector<std::int64_t>{0}));
   EXPECT_EQ(meta.ranks[0].pids, (std::vector<std::int64_t>{100}));
   EXPECT_EQ(meta.ranks[1].pids, (std::vector<std::int64_t>{10'000'100}));
+  EXPECT_EQ(gpu_label(t, 1), "rank 1 · GPU 0");
   EXPECT_EQ(gpu_label(meta, 1), "rank 1 · GPU 0");
   const auto gpu1 = t.find_lane(gpu_lane_key(1, 7));
   ASSERT_TRUE(gpu1.has_value());
   EXPECT_EQ(t.lane(*gpu1).name, "rank 1 · GPU 0 · stream 7");
-  EXPECT_EQ(rank_of_lane(meta, t.lane(*gpu1))->rank, 1);
+  EXPECT_EQ(rank_of_lane(t, t.lane(*gpu1))->rank, 1);
   const auto host1 = t.find_lane(host_lane_key(10'000'100, 100));
   ASSERT_TRUE(host1.has_value());
   EXPECT_EQ(t.lane(*host1).name, "rank 1 · thread 100");
@@ -137,16 +138,15 @@ TEST(RankMerge, EachRanksEventsKernelsAndFlowsAreKept) {
   EXPECT_EQ(t.event_count(), p.rank0.event_count() + p.rank1.event_count());
   EXPECT_EQ(t.flows().size(), 2u);
   for (const Flow& f : t.flows()) {
-    const RankInfo* from = rank_of_lane(t.metadata(), t.lane(f.from.lane));
-    const RankInfo* to = rank_of_lane(t.metadata(), t.lane(f.to.lane));
+    const RankInfo* from = rank_of_lane(t, t.lane(f.from.lane));
+    const RankInfo* to = rank_of_lane(t, t.lane(f.to.lane));
     ASSERT_NE(from, nullptr);
     ASSERT_NE(to, nullptr);
     EXPECT_EQ(from->rank, to->rank);  // a launch joins its own rank's kernel, never the other's
   }
   for (std::int64_t device : {0, 1}) {
     const Trace& own = device == 0 ? p.rank0 : p.rank1;
-    EXPECT_EQ(find_collectives(t, &t.metadata().ranks[static_cast<std::size_t>(device)]).size(),
-              find_collectives(own).size());
+    EXPECT_EQ(collectives_by_rank(t).at(static_cast<std::size_t>(device)).size(), find_collectives(own).size());
     const Lane& merged = t.lane(*t.find_lane(gpu_lane_key(device, 7)));
     const Lane& original = own.lane(*own.find_lane(gpu_lane_key(0, 7)));
     ASSERT_EQ(merged.events.size(), original.events.size());

@@ -30,10 +30,11 @@ struct Collective {
 // thread); empty for other names.
 [[nodiscard]] std::string gloo_collective_kind(std::string_view name);
 
-// The collectives of a trace, or of one rank of a merged run (rank's GPUs and host processes), in start order: its
-// NCCL kernels; where it has none, its Gloo ranges (Gloo runs collectives on the host, GPU tensors staged through
-// it).
-[[nodiscard]] std::vector<Collective> find_collectives(const Trace& trace, const RankInfo* rank = nullptr);
+// The collectives of a trace in start order: its NCCL kernels; where it has none, its Gloo ranges (Gloo runs
+// collectives on the host, GPU tensors staged through it).
+[[nodiscard]] std::vector<Collective> find_collectives(const Trace& trace);
+// The same for every rank of a merged run at once (index i: TraceMetadata::ranks[i]), in one pass over the lanes.
+[[nodiscard]] std::vector<std::vector<Collective>> collectives_by_rank(const Trace& trace);
 
 // The k-th collective of one kind on every rank: index[r] is its position in rank r's list.
 struct MatchedCollective {

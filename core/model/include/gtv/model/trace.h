@@ -61,6 +61,12 @@ class Trace {
   [[nodiscard]] const DeviceInfo* device(std::int32_t index) const;
   [[nodiscard]] const std::vector<ProcessInfo>& processes() const { return processes_; }
   [[nodiscard]] const std::vector<CounterSeries>& counters() const { return counters_; }
+  // In a run merged from rank files: the rank a GPU or host process belongs to (TraceMetadata::ranks), nullptr when
+  // none; and the id the rank's own file gave a GPU (the id itself outside merged runs). O(log n): per-lane loops
+  // call them.
+  [[nodiscard]] const RankInfo* rank_of_device(std::int64_t device) const;
+  [[nodiscard]] const RankInfo* rank_of_pid(std::int64_t pid) const;
+  [[nodiscard]] std::int64_t local_device(std::int64_t device) const;
 
   [[nodiscard]] const std::vector<KernelDetail>& kernel_details() const { return kernels_; }
   [[nodiscard]] const std::vector<MemcpyDetail>& memcpy_details() const { return memcpys_; }
@@ -84,11 +90,19 @@ class Trace {
  private:
   friend class TraceBuilder;
   void index_lanes();  // fills lane_by_key_
+  void index_ranks();  // fills rank_by_device_, rank_by_pid_
+  struct RankEntry {
+    std::int64_t id = 0;     // device or pid
+    std::uint32_t rank = 0;  // index into metadata_.ranks
+    std::int64_t local_device = 0;
+  };
+  [[nodiscard]] static const RankEntry* find_rank_entry(const std::vector<RankEntry>& entries, std::int64_t id);
 
   TraceMetadata metadata_;
   StringPool strings_;
   std::vector<Lane> lanes_;
-  std::vector<LaneIndex> lane_by_key_;  // lane indices sorted by key, for find_lane
+  std::vector<LaneIndex> lane_by_key_;                   // lane indices sorted by key, for find_lane
+  std::vector<RankEntry> rank_by_device_, rank_by_pid_;  // sorted by id; the first rank naming an id wins
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> flow_by_from_;  // flow indices sorted by `from`, for flow_of
   std::vector<std::uint32_t> flow_by_to_;
