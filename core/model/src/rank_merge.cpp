@@ -163,24 +163,29 @@ void number_ids(std::vector<RankPart>& parts, std::vector<MergePart>& merge_part
                        std::to_string(moved_count) + " renumbered (" + moved + (moved_count > 3 ? ", ..." : "") + ")");
 }
 
-// The collectives of each rank on the merged clock (wall-clock shift plus offset).
-std::vector<std::vector<Collective>> collectives_on_clock(std::span<const RankPart> parts) {
-  std::vector<std::vector<Collective>> out;
+// Each rank's collectives in its own file's times, matched across ranks once: moving a rank's times keeps their
+// order, so the match holds for every alignment.
+struct RunCollectives {
+  std::vector<std::vector<Collective>> per_rank;
+  CollectiveMatch match;
+};
+
+RunCollectives match_run(std::span<const RankPart> parts) {
+  RunCollectives out;
+  std::vector<std::string> names;
   for (const RankPart& p : parts) {
-    std::vector<Collective> c = find_collectives(*p.file->trace);
-    for (Collective& x : c) {
-      x.start_ns += p.shift_ns + p.offset_ns + p.manual_ns;
-      x.end_ns += p.shift_ns + p.offset_ns + p.manual_ns;
-    }
-    out.push_back(std::move(c));
+    out.per_rank.push_back(find_collectives(*p.file->trace));
+    names.push_back("rank " + std::to_string(p.rank));
   }
+  out.match = match_collectives(out.per_rank, names);
   return out;
 }
 
-std::vector<std::string> rank_names(std::span<const RankPart> parts) {
-  std::vector<std::string> out;
-  for (const RankPart& p : parts) out.push_back("rank " + std::to_string(p.rank));
-  return out;
+// Where rank r's part of matched collective m ends on the merged clock, with the rank's shifts so far.
+TimeNs end_on_clock(const RunCollectives& run, std::span<const RankPart> parts, std::size_t r,
+                    const MatchedCollective& m) {
+  const RankPart& p = parts[r];
+  return run.per_rank[r][m.index[r]].end_ns + p.shift_ns + p.offset_ns + p.manual_ns;
 }
 
 TimeNs median(std::vector<TimeNs> v) {
@@ -190,32 +195,27 @@ TimeNs median(std::vector<TimeNs> v) {
 }
 
 // Largest spread of the ends of one matched collective, and how many were matched; residual -1 without any.
-ClockAlignment residual(std::span<const RankPart> parts) {
-  const std::vector<std::vector<Collective>> per_rank = collectives_on_clock(parts);
-  const std::vector<std::string> names = rank_names(parts);
-  const CollectiveMatch match = match_collectives(per_rank, names);
+ClockAlignment residual(const RunCollectives& run, std::span<const RankPart> parts) {
   ClockAlignment out;
-  out.collectives_checked = static_cast<std::int64_t>(match.matched.size());
-  for (const MatchedCollective& m : match.matched) {
-    TimeNs lo = per_rank[0][m.index[0]].end_ns, hi = lo;
-    for (std::size_t r = 1; r < per_rank.size(); ++r) {
-      lo = std::min(lo, per_rank[r][m.index[r]].end_ns);
-      hi = std::max(hi, per_rank[r][m.index[r]].end_ns);
+  out.collectives_checked = static_cast<std::int64_t>(run.match.matched.size());
+  for (const MatchedCollective& m : run.match.matched) {
+    TimeNs lo = end_on_clock(run, parts, 0, m), hi = lo;
+    for (std::size_t r = 1; r < parts.size(); ++r) {
+      lo = std::min(lo, end_on_clock(run, parts, r, m));
+      hi = std::max(hi, end_on_clock(run, parts, r, m));
     }
     out.residual_ns = std::max(out.residual_ns, hi - lo);
   }
   return out;
 }
 
-Status align_on_collectives(std::vector<RankPart>& parts) {
-  const std::vector<std::vector<Collective>> per_rank = collectives_on_clock(parts);
-  const CollectiveMatch match = match_collectives(per_rank, rank_names(parts));
-  if (match.matched.empty())
+Status align_on_collectives(const RunCollectives& run, std::vector<RankPart>& parts) {
+  if (run.match.matched.empty())
     return Error{"no collective ran on every rank: nothing to align the clocks on (use the wall clock)"};
   for (std::size_t r = 1; r < parts.size(); ++r) {
     std::vector<TimeNs> gaps;
-    for (const MatchedCollective& m : match.matched)
-      gaps.push_back(per_rank[0][m.index[0]].end_ns - per_rank[r][m.index[r]].end_ns);
+    for (const MatchedCollective& m : run.match.matched)
+      gaps.push_back(end_on_clock(run, parts, 0, m) - end_on_clock(run, parts, r, m));
     parts[r].offset_ns = median(std::move(gaps));
   }
   return ok_status();
@@ -264,8 +264,9 @@ Expected<RankMerge> merge_ranks(std::span<const RankFile> files, const RankMerge
   TimeNs origin = parts[0].file->trace->metadata().origin_unix_ns;
   for (const RankPart& p : parts) origin = std::min(origin, p.file->trace->metadata().origin_unix_ns);
   for (RankPart& p : parts) p.shift_ns = p.file->trace->metadata().origin_unix_ns - origin;
+  const RunCollectives run = match_run(parts);
   if (options.clock == ClockMethod::Collectives)
-    if (Status s = align_on_collectives(parts); !s) return s.error();
+    if (Status s = align_on_collectives(run, parts); !s) return s.error();
   for (RankPart& p : parts)
     if (const auto it = options.manual_shift_ns.find(p.rank); it != options.manual_shift_ns.end())
       p.manual_ns = it->second;
@@ -298,7 +299,7 @@ Expected<RankMerge> merge_ranks(std::span<const RankFile> files, const RankMerge
     info.clock_offset_ns = p.offset_ns + p.manual_ns;
     meta.ranks.push_back(std::move(info));
   }
-  ClockAlignment clock = residual(parts);
+  ClockAlignment clock = residual(run, parts);
   clock.method = options.clock == ClockMethod::WallClock ? "wall clock" : "collectives";
   if (std::any_of(options.manual_shift_ns.begin(), options.manual_shift_ns.end(),
                   [](const auto& s) { return s.second != 0; }))
