@@ -25,6 +25,13 @@ std::int64_t mapped(const std::map<std::int64_t, std::int64_t>& map, std::int64_
   return it == map.end() ? id : it->second;
 }
 
+// A lane's key in the merged trace: GPU lanes (pid = device) through the device map, host lanes the pid map.
+LaneKey merged_key(const MergePart& part, const Lane& lane) {
+  LaneKey key = lane.key;
+  key.pid = lane.is_gpu() ? mapped(part.device_map, key.pid) : mapped(part.pid_map, key.pid);
+  return key;
+}
+
 // Counter series of the parts by (pid, name), in the order first seen. Two processes may count memory on the same
 // GPU (pid = device), each from its own start: the merged series is their sum, so that it says what the GPU held.
 class MergedCounters {
@@ -116,9 +123,7 @@ class PartCopier {
   }
 
   void copy_lane(const Lane& lane) {
-    LaneKey key = lane.key;
-    key.pid = lane.is_gpu() ? mapped(part_.device_map, key.pid) : mapped(part_.pid_map, key.pid);
-    const LaneIndex index = out_.lane(key);
+    const LaneIndex index = out_.lane(merged_key(part_, lane));
     lanes_.push_back(index);
     std::string lane_name = lane.name;
     if (!part_.name_prefix.empty())
@@ -219,9 +224,7 @@ void reserve_room(TraceBuilder& out, std::span<const MergePart> parts) {
   for (const MergePart& part : parts) {
     const Trace& in = *part.trace;
     for (const Lane& lane : in.lanes()) {
-      LaneKey key = lane.key;
-      key.pid = lane.is_gpu() ? mapped(part.device_map, key.pid) : mapped(part.pid_map, key.pid);
-      out.reserve_events(out.lane(key), lane.events.size());
+      out.reserve_events(out.lane(merged_key(part, lane)), lane.events.size());
     }
     kernels += in.kernel_details().size();
     memcpys += in.memcpy_details().size();
