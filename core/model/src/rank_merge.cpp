@@ -277,7 +277,15 @@ Expected<RankMerge> merge_ranks(std::span<const RankFile> files, const RankMerge
   const TraceMetadata& first = parts[0].file->trace->metadata();
   meta.source_tool = first.source_tool;
   meta.scenario = first.scenario;
+  // A setting holds for the run when every rank recorded it alike; one that differs (a rank's own number, its GPU)
+  // describes one rank only and stays in the rank's own file.
   meta.config = first.config;
+  for (const RankPart& p : parts)
+    std::erase_if(meta.config, [&](const auto& entry) {
+      const auto& theirs = p.file->trace->metadata().config;
+      const auto it = theirs.find(entry.first);
+      return it == theirs.end() || it->second != entry.second;
+    });
   meta.origin_unix_ns = origin;
   meta.distributed = DistributedInfo{-1, *world, first.distributed.backend};
   for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -307,6 +315,7 @@ Expected<RankMerge> merge_ranks(std::span<const RankFile> files, const RankMerge
   clock.basis = describe(options, parts, clock);
   meta.clock = clock;
   for (const std::string& w : out.warnings) meta.notes.push_back("merge: " + w);
+  meta.notes.insert(meta.notes.end(), options.notes.begin(), options.notes.end());
   Expected<Trace> merged = merge_traces(merge_parts, std::move(meta));
   if (!merged) return merged.error();
   out.trace = std::move(merged).value();

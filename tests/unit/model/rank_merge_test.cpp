@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "gtv/model/collectives.h"
 #include "gtv/model/ranks.h"
 #include "gtv/model/trace_builder.h"
@@ -22,6 +24,7 @@ struct RankSpec {
   TimeNs clock_error_ns = 0;                // how far this rank's clock runs ahead of the truth
   std::vector<TimeNs> allreduce_starts_ns;  // true times
   std::vector<TimeNs> allreduce_ends_ns;
+  std::map<std::string, std::string> config;
 };
 
 void add(TraceBuilder& b, LaneIndex lane, std::string_view name, TimeNs start_ns, TimeNs duration_ns, EventKind kind,
@@ -45,6 +48,7 @@ Trace rank_trace(const RankSpec& s) {
   b.metadata().origin_unix_ns = s.origin_ns;
   b.metadata().source_tool = "PyTorch Profiler (Kineto)";
   if (s.rank >= 0) b.metadata().distributed = {s.rank, s.world_size, "nccl"};
+  b.metadata().config = s.config;
   const TimeNs shift = kOrigin - s.origin_ns + s.clock_error_ns;
   const LaneIndex host = b.lane(host_lane_key(s.pid, s.pid));
   const LaneIndex gpu = b.lane(gpu_lane_key(s.device, 7));
@@ -100,6 +104,24 @@ TEST(RankMerge, RanksComeFromDistributedInfoInRankOrder) {
   ASSERT_EQ(m->warnings.size(), 1u);  // both name their GPU cuda:0
   EXPECT_EQ(m->warnings[0].rfind("ranks name the same GPU ids", 0), 0u) << m->warnings[0];
   EXPECT_EQ(meta.notes.at(0), "merge: " + m->warnings[0]);
+}
+
+TEST(RankMerge, TheRunKeepsTheSettingsEveryRankSharesAndTheCallersNotes) {
+  RankSpec r0;
+  r0.config = {{"hidden", "10000"}, {"rank", "0"}, {"devices", "0"}, {"only_rank0", "x"}};
+  RankSpec r1;
+  r1.rank = 1;
+  r1.device = 1;
+  r1.pid = 200;
+  r1.config = {{"hidden", "10000"}, {"rank", "1"}, {"devices", "1"}};
+  const Trace a = rank_trace(r0), b = rank_trace(r1);
+  RankMergeOptions options;
+  options.notes = {"every rank holds the same parameters"};
+  const Expected<RankMerge> m = merge(a, b, options);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->trace.metadata().config, (std::map<std::string, std::string>{{"hidden", "10000"}}));
+  ASSERT_FALSE(m->trace.metadata().notes.empty());
+  EXPECT_EQ(m->trace.metadata().notes.back(), "every rank holds the same parameters");
 }
 
 TEST(RankMerge, SharedGpuIdsAndPidsAreRenumberedAndNamed) {

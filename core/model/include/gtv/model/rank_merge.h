@@ -33,6 +33,7 @@ struct RankMergeOptions {
   // Files whose recordings start further apart than this are refused as different runs unless allowed.
   TimeNs max_start_gap_ns = 3600LL * 1000 * 1000 * 1000;
   bool allow_far_apart = false;
+  std::vector<std::string> notes;  // added to the merged trace's notes (what the caller knows about the run)
 };
 
 struct RankMerge {
