@@ -218,4 +218,17 @@ std::string write_trace_to_string(const Trace& trace) {
   return text;
 }
 
+std::string rank_file_path(std::string_view path, std::int64_t rank) {
+  const std::size_t slash = path.rfind('/');
+  const std::size_t name_start = slash == std::string_view::npos ? 0 : slash + 1;
+  // The extension starts at the name's first dot after its first character (".json.gz" stays whole; a hidden
+  // file's leading dot is not one).
+  std::size_t dot = path.find('.', name_start + 1);
+  if (dot == std::string_view::npos) dot = path.size();
+  std::string out(path.substr(0, dot));
+  out += ".rank" + std::to_string(rank);
+  out += path.substr(dot);
+  return out;
+}
+
 }  // namespace gtv::io

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "fifo_drain.h"
+#include "gtv/io/trace_file.h"
 #include "test_util.h"
 
 namespace gtv::io {
@@ -186,3 +187,11 @@ TEST_F(OutputFileTest, FailedWriteLeavesTheTargetAsItWas) {
 
 }  // namespace
 }  // namespace gtv::io
+
+TEST(RankFilePath, PutsTheRankBeforeTheWholeExtension) {
+  EXPECT_EQ(gtv::io::rank_file_path("run.json.gz", 1), "run.rank1.json.gz");
+  EXPECT_EQ(gtv::io::rank_file_path("out/run.json", 0), "out/run.rank0.json");
+  EXPECT_EQ(gtv::io::rank_file_path("run", 12), "run.rank12");
+  EXPECT_EQ(gtv::io::rank_file_path("a.b/run", 3), "a.b/run.rank3");
+  EXPECT_EQ(gtv::io::rank_file_path(".hidden.json", 2), ".hidden.rank2.json");
+}

@@ -62,4 +62,8 @@ struct ReadOptions {
 // The JSON text of the trace (uncompressed).
 [[nodiscard]] std::string write_trace_to_string(const Trace& trace);
 
+// Where one rank of a run writes its own file, beside the run's: ".rankN" before the extension ("run.json.gz" ->
+// "run.rank1.json.gz", "out/run.json" -> "out/run.rank1.json", "run" -> "run.rank1").
+[[nodiscard]] std::string rank_file_path(std::string_view path, std::int64_t rank);
+
 }  // namespace gtv::io
