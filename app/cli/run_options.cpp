@@ -36,6 +36,9 @@ const CommandSpec& run_command_spec() {
                   value_option("--batch", "B", "batch size (default 100)"),
                   value_option("--iters", "K", "timed iterations (default 10)"),
                   value_option("--devices", "LIST", "GPU of each model, e.g. 0,1,0 (default round-robin)"),
+                  value_option("--ranks", "N",
+                               "ddp: ranks to start on this machine (default one per GPU, 2 on the CPU)"),
+                  value_option("--backend", "NAME", "ddp: nccl or gloo (default nccl on GPUs, gloo on the CPU)"),
                   flag_option("--no-warmup", "skip the warm-up pass"),
                   flag_option("--all-api", "keep noisy CUDA API calls (cudaGetDevice ...) in the trace")},
       .details =
@@ -80,7 +83,8 @@ Expected<exp::RunConfig> run_config_from_args(const ParsedArgs& args) {
   for (const auto& [option, target] : {std::pair<std::string_view, int*>{"--models", &config.models},
                                        {"--hidden", &config.hidden},
                                        {"--batch", &config.batch},
-                                       {"--iters", &config.iters}}) {
+                                       {"--iters", &config.iters},
+                                       {"--ranks", &config.ranks}}) {
     const Status status = read_positive(args, option, *target);
     if (!status) return status.error();
   }
@@ -88,6 +92,11 @@ Expected<exp::RunConfig> run_config_from_args(const ParsedArgs& args) {
     Expected<std::vector<int>> devices = parse_device_list(*list);
     if (!devices) return devices.error();
     config.devices = std::move(devices).value();
+  }
+  if (const std::optional<std::string> backend = args.value("--backend")) {
+    if (*backend != "nccl" && *backend != "gloo")
+      return Error{"option --backend needs nccl or gloo, got '" + *backend + "'"};
+    config.backend = *backend;
   }
   config.warmup = !args.has("--no-warmup");
   config.all_api = args.has("--all-api");

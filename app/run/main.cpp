@@ -85,7 +85,29 @@ class ProgressLine {
   std::size_t last_length_ = 0;
 };
 
-int run(const std::string& name, const gtv::exp::RunConfig& config, const std::string& out_path,
+// A rank of a run that a launcher such as torchrun started writes its own file (every rank gets the same command
+// line): the output path with ".rankN" before the extension.
+std::string output_path_of(const gtv::Trace& trace, const std::string& out_path) {
+  const gtv::DistributedInfo& rank = trace.metadata().distributed;
+  if (rank.rank >= 0 && rank.world_size > 1 && trace.metadata().ranks.empty())
+    return gtv::io::rank_file_path(out_path, rank.rank);
+  return out_path;
+}
+
+// The ranks this runner started itself: each rank's own file beside the merged run.
+void write_rank_files(const std::string& name, const std::vector<gtv::Trace>& ranks, const std::string& out_path) {
+  for (const gtv::Trace& rank : ranks) {
+    const std::string path = gtv::io::rank_file_path(out_path, rank.metadata().distributed.rank);
+    const gtv::Status status = gtv::io::write_trace(rank, path);
+    if (status.ok())
+      std::cerr << "wrote " << path << " (rank " << rank.metadata().distributed.rank << ", " << rank.event_count()
+                << " events)\n";
+    else
+      std::cerr << name << ": " << status.error().message << "\n";
+  }
+}
+
+int run(const std::string& name, const gtv::exp::RunConfig& config, const std::string& requested_path,
         const gtv::run::RunReport& report) {
   gtv::exp::RunResult result;
   {
@@ -97,6 +119,8 @@ int run(const std::string& name, const gtv::exp::RunConfig& config, const std::s
   }
   bool written = false;
   std::string write_error;
+  write_rank_files(name, result.rank_traces, requested_path);
+  const std::string out_path = result.trace ? output_path_of(*result.trace, requested_path) : requested_path;
   if (result.trace) {
     const gtv::Status status = gtv::io::write_trace(*result.trace, out_path);
     written = status.ok();

@@ -7,6 +7,7 @@ import gzip
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 
@@ -261,6 +262,62 @@ def case_run(args):
     check(os.path.exists(partial) and info_json(args, partial) is not None, "the partial trace is readable")
     if runner is not None:
         check_runner_protocol(args, runner)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def case_ddp(args):
+    """LibTorch builds: the ddp scenario's two ranks on the CPU over Gloo, started by gtv (the merged run and each
+    rank's file) and as torchrun starts them (every rank the same command line, rank and rendezvous from the
+    environment); the rank files merged by `gtv-cli merge` are the run gtv merged."""
+    small = ["--hidden", "64", "--batch", "8", "--iters", "2"]
+    out = os.path.join(args.work, "ddp.json")
+    r = cli(args, "run", "ddp", "--ranks", "2", *small, "-o", out)
+    if r.returncode != 0 and "libgloo-dev" in r.stderr:
+        check(r.returncode == 1 and not os.path.exists(out), "no Gloo in this build: exit 1, nothing written")
+        print("skipped: this LibTorch build has no Gloo process group")
+        return
+    check(r.returncode == 0, "run ddp --ranks 2: exit 0 (%s)" % r.stderr.strip()[-300:])
+    ranks = [os.path.join(args.work, "ddp.rank%d.json" % k) for k in (0, 1)]
+    check(all(os.path.exists(p) for p in ranks), "run ddp writes each rank's file beside the run")
+    for p in ranks:
+        check(p in r.stderr, "run ddp says where %s is" % os.path.basename(p))
+    info = info_json(args, out)
+    if info is not None:
+        check(len(info["run"]["ranks"]) == 2, "the run is merged from 2 ranks")
+        remerged = os.path.join(args.work, "remerged.json")
+        m = cli(args, "merge", *ranks, "-o", remerged)
+        check(m.returncode == 0, "merge of the rank files: exit 0 (%s)" % m.stderr.strip()[-200:])
+        again = info_json(args, remerged)
+        if again is not None:
+            check(comparable(again) == comparable(info), "merging the rank files gives the run gtv merged")
+    # As torchrun runs it: two processes with one command line.
+    env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(free_port()), WORLD_SIZE="2")
+    shared = os.path.join(args.work, "torchrun.json")
+    procs = [subprocess.Popen([args.cli, "run", "ddp-overlap", *small, "-o", shared],
+                              env=dict(env, RANK=str(k), LOCAL_RANK=str(k)), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for k in (0, 1)]
+    results = [p.communicate(timeout=300) for p in procs]
+    check(all(p.returncode == 0 for p in procs), "torchrun-style ranks: exit 0 (%s)" % results[0][1][-300:])
+    check(not os.path.exists(shared), "a rank writes no merged run")
+    files = [os.path.join(args.work, "torchrun.rank%d.json" % k) for k in (0, 1)]
+    check(all(os.path.exists(p) for p in files), "each rank writes its own file, named by its rank")
+    for k, p in enumerate(files):
+        if os.path.exists(p):
+            with open(p) as f:
+                distributed = json.load(f)["gtv"]["metadata"]["distributed"]
+            check(distributed == {"rank": k, "world_size": 2, "backend": "gloo"}, "rank %d file: %r" % (k, distributed))
+    # Bad options: exit 2 with the reason.
+    r = cli(args, "run", "ddp", "--backend", "mpi", "-o", out)
+    check(r.returncode == 2 and "--backend needs nccl or gloo" in r.stderr, "run ddp --backend mpi: exit 2")
+    r = cli(args, "run", "ddp", "--ranks", "0", "-o", out)
+    check(r.returncode == 2 and "--ranks" in r.stderr, "run ddp --ranks 0: exit 2")
+    r = cli(args, "run", "ddp", "--backend", "nccl", *small, "-o", os.path.join(args.work, "nccl.json"))
+    check(r.returncode == 1 and "nccl" in r.stderr, "run ddp --backend nccl without GPUs: exit 1 naming nccl")
 
 
 def check_runner_protocol(args, runner):

@@ -1,12 +1,15 @@
 #include "gpu_checks.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <map>
 #include <vector>
 
 #include "gtv/analysis/intervals.h"
+#include "gtv/experiments/runner.h"
 
 namespace gtv::exp::gpu_test {
 
@@ -73,6 +76,23 @@ TimeNs gpu_span_ns(const Trace& trace, TimeNs start_ns, TimeNs end_ns) {
     last = std::max(last, intervals.back().end_ns);
   }
   return last > first ? last - first : 0;
+}
+
+int gpu_count_in_child() {
+  int fds[2];
+  if (::pipe(fds) != 0) return 0;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const char count = static_cast<char>(std::min(cuda_device_count(), 127));
+    (void)!::write(fds[1], &count, 1);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  char count = 0;
+  const bool read = pid > 0 && ::read(fds[0], &count, 1) == 1;
+  ::close(fds[0]);
+  if (pid > 0) ::waitpid(pid, nullptr, 0);
+  return read ? count : 0;
 }
 
 }  // namespace gtv::exp::gpu_test

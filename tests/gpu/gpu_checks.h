@@ -16,5 +16,7 @@ namespace gtv::exp::gpu_test {
 [[nodiscard]] double gpu_concurrency(const Trace& trace, TimeNs start_ns, TimeNs end_ns);
 // First start to last end of GPU activity inside [start_ns, end_ns).
 [[nodiscard]] TimeNs gpu_span_ns(const Trace& trace, TimeNs start_ns, TimeNs end_ns);
+// CUDA GPUs, counted in a forked child: scenarios that fork their own ranks refuse a parent that touched CUDA.
+[[nodiscard]] int gpu_count_in_child();
 
 }  // namespace gtv::exp::gpu_test

@@ -212,6 +212,11 @@ void TraceRecorder::set_machine(std::string key, std::string value) {
   state_->builder.metadata().machine[std::move(key)] = std::move(value);
 }
 
+void TraceRecorder::set_distributed(DistributedInfo info) {
+  std::lock_guard lock(mutex_);
+  state_->builder.metadata().distributed = std::move(info);
+}
+
 void TraceRecorder::add_note(std::string note) {
   std::lock_guard lock(mutex_);
   state_->builder.metadata().notes.push_back(std::move(note));

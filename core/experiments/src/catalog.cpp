@@ -27,6 +27,11 @@ const std::vector<ScenarioInfo>& catalogue() {
       {"launch-blocking", "sequential with CUDA_LAUNCH_BLOCKING=1: the case that really is serial", true},
       {"cuda-graph", "each model's forward captured once as a CUDA graph and replayed: one graph launch per forward",
        true},
+      {"ddp", "LargeFcNet trained data-parallel, one process per GPU: one all-reduce of the gradients after backward",
+       true},
+      {"ddp-overlap",
+       "as ddp, with gradients all-reduced in buckets during backward, beside the compute (as DistributedDataParallel)",
+       true},
   };
   return table;
 }

@@ -2,10 +2,14 @@
 // The compute side of the experiments behind a torch-free interface: scenario code says what to run (build a
 // model, forward, copy, synchronize) and the one torch implementation (torch_engine.cpp) does it. This keeps
 // torch headers, which compile slowly, in a few translation units, and keeps scenario logic readable.
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "gtv/base/time.h"
 
@@ -26,6 +30,15 @@ struct NetShape {
   double dropout = 0.4;
   int batch = 100;
 };
+
+// LargeFcNet's layers: input -> hidden, kHiddenLayers hidden -> hidden, hidden -> output.
+inline constexpr int kHiddenLayers = 6;
+
+// Weights and biases of a LargeFcNet of this shape.
+[[nodiscard]] constexpr std::int64_t parameter_count(const NetShape& s) {
+  const std::int64_t in = s.input, hidden = s.hidden, out = s.output;
+  return in * hidden + hidden + kHiddenLayers * (hidden * hidden + hidden) + hidden * out + out;
+}
 
 enum class CopyMode : std::uint8_t {
   None,
@@ -53,6 +66,29 @@ class EventTimer {
   // The longest start-to-end time over the streams.
   [[nodiscard]] virtual TimeNs elapsed_ns() = 0;
 };
+
+// How a data-parallel training step hands its gradients to the other ranks (the ddp scenarios).
+enum class GradientSync : std::uint8_t {
+  AfterBackward,  // one all-reduce of every gradient once backward has finished
+  Bucketed,       // an all-reduce per bucket of layers, started as soon as backward has written the bucket, as
+                  // DistributedDataParallel does: communication overlaps the rest of backward
+};
+
+// This process's place in a torch.distributed run: the rendezvous (a c10d TCPStore at master_addr:master_port)
+// and the backend that carries the collectives.
+struct ProcessGroupConfig {
+  std::string backend;  // "nccl" or "gloo"
+  std::string master_addr = "127.0.0.1";
+  int master_port = 29500;
+  int rank = 0;
+  int world_size = 1;
+  int local_rank = 0;        // the rank's place on its machine, which picks its GPU
+  bool store_server = true;  // this process serves the TCPStore (rank 0, unless a launcher such as torchrun does)
+  std::chrono::milliseconds timeout{std::chrono::minutes(2)};  // rendezvous and each collective
+};
+
+// Runs body inside a host range called name (the scenario's recorder), so engine steps show on the timeline.
+using RangeFn = std::function<void(std::string_view name, const std::function<void()>& body)>;
 
 class Engine {
  public:
@@ -89,22 +125,34 @@ class Engine {
   // Null when this build or machine has no CUDA timing events.
   [[nodiscard]] virtual std::unique_ptr<EventTimer> start_event_timer() = 0;
 
+  // Joins the process group (blocks until every rank has arrived or the timeout passed) and seeds this rank's
+  // random numbers with its rank, so each rank draws its own data. EngineError on failure.
+  virtual void join_process_group(const ProcessGroupConfig& config) = 0;
+  // DistributedDataParallel's start: every rank takes rank 0's parameters of model (one broadcast per tensor).
+  virtual void broadcast_parameters(int model) = 0;
+  // One data-parallel training step of model on this rank's own batch: forward, backward of a mean squared error,
+  // gradients averaged over the ranks as sync says (buckets of about bucket_bytes), SGD update. Each part runs in
+  // a host range through in_range ("forward", "backward", "all-reduce ...", "wait for all-reduces", "optimizer
+  // step"). Without a process group the gradients stay local.
+  virtual void train_step(int model, GradientSync sync, std::int64_t bucket_bytes, const RangeFn& in_range) = 0;
+  // The sum of every parameter of model (ranks that averaged their gradients hold the same parameters).
+  [[nodiscard]] virtual double parameter_sum(int model) = 0;
+
   // n x n matrix product on device; the operands are made on first use of (device, n), outside the product.
   virtual void prepare_matmul(int device, int n) = 0;
   virtual void matmul(int device, int n) = 0;
 };
 
+// The c10d backends this LibTorch build can create, preferred first ("nccl", "gloo"); asks no GPU anything.
+[[nodiscard]] std::vector<std::string> process_group_backends();
+
 // force_cpu: ignore GPUs even when present.
 [[nodiscard]] std::unique_ptr<Engine> make_torch_engine(bool force_cpu);
 
-[[nodiscard]] std::string device_label(int device);
+[[nodiscard]] std::string device_label(int device);  // "cuda:1", "cpu"
 
 // Whether this process has asked CUDA anything yet (an engine made without force_cpu): CUDA reads
 // CUDA_LAUNCH_BLOCKING when it starts, and a CUDA the parent started is unusable in forked children.
 [[nodiscard]] bool cuda_touched_in_this_process();
-
-// In a freshly forked worker: one CPU thread for LibTorch, because an OpenMP pool the parent started does not
-// survive fork.
-void prepare_forked_child();  // "cuda:1", "cpu"
 
 }  // namespace gtv::exp

@@ -28,7 +28,10 @@ void on_op_end(const at::RecordFunction& fn, at::ObserverContext* context) {
   auto* host = g_host.load(std::memory_order_acquire);
   auto* start = dynamic_cast<OpStart*>(context);
   if (host == nullptr || start == nullptr) return;
-  host->record_host_event(fn.name(), EventKind::CpuOp, start->start_ns, end_ns);
+  // As Kineto files them: operators are cpu_op, record_function ranges (c10d's "gloo:all_reduce" among them)
+  // user_annotation.
+  const EventKind kind = fn.scope() == at::RecordScope::USER_SCOPE ? EventKind::Annotation : EventKind::CpuOp;
+  host->record_host_event(fn.name(), kind, start->start_ns, end_ns);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #pragma once
 // PyTorch operator ranges (aten::linear, aten::addmm ...) on the host lanes: while an OpTracer lives, LibTorch's
 // global RecordFunction callbacks report every operator to the HostRecorder as an EventKind::CpuOp event on the
-// thread that ran it. Torch-free interface; the implementation is op_tracer.cpp.
+// thread that ran it, and every record_function range (USER_SCOPE) as an EventKind::Annotation. Torch-free interface;
+// the implementation is op_tracer.cpp.
 #include "gtv/collect/host_recorder.h"
 
 namespace gtv::exp {

@@ -12,6 +12,8 @@ std::vector<std::string> run_arguments(const RunConfig& config, std::string_view
     for (int d : config.devices) list += (list.empty() ? "" : ",") + std::to_string(d);
     args.insert(args.end(), {"--devices", list});
   }
+  if (config.ranks != 0) args.insert(args.end(), {"--ranks", std::to_string(config.ranks)});
+  if (!config.backend.empty()) args.insert(args.end(), {"--backend", config.backend});
   if (!config.warmup) args.emplace_back("--no-warmup");
   if (config.all_api) args.emplace_back("--all-api");
   return args;

@@ -138,6 +138,13 @@ RunResult run_scenario(const RunConfig& config, const std::function<void(std::st
   std::function<void(std::string_view)> report = progress;
   if (!report) report = [](std::string_view) {};
   if (entry->in_processes) return run_in_processes(config, report);
+  std::optional<ProcessGroupConfig> rank;
+  if (entry->in_ranks) {
+    auto from_environment = rank_from_environment();
+    if (!from_environment) return {std::nullopt, from_environment.error()};
+    if (!*from_environment) return run_in_ranks(config, report);
+    rank = **from_environment;
+  }
   if (entry->launch_blocking && !config.force_cpu)
     if (Status s = enable_launch_blocking(); !s) return {std::nullopt, s};
   std::unique_ptr<Engine> engine;
@@ -146,15 +153,25 @@ RunResult run_scenario(const RunConfig& config, const std::function<void(std::st
   } catch (const std::exception& e) {
     return {std::nullopt, Error{std::string("LibTorch failed to start: ") + e.what()}};
   }
-  auto placement = assign_devices(config.models, engine->gpu_count(), config.devices);
+  Expected<std::vector<int>> placement = std::vector<int>{};
+  if (rank) {
+    const Expected<int> device = rank_device(*rank, engine->gpu_count(), config.devices);
+    if (!device) return {std::nullopt, device.error()};
+    placement = std::vector<int>{*device};  // one replica of the model per rank
+  } else {
+    placement = assign_devices(config.models, engine->gpu_count(), config.devices);
+  }
   if (!placement) return {std::nullopt, placement.error()};
 
   collect::TraceRecorder recorder;
   collect::HostRecorder host(recorder);
   RunConfig resolved = config;
+  if (rank) resolved.models = 1;
   if (resolved.hidden == 0) resolved.hidden = engine->cuda_available() ? kDefaultHiddenGpu : kDefaultHiddenCpu;
   const NetShape shape{resolved.input, resolved.hidden, resolved.output, resolved.dropout, resolved.batch};
-  ScenarioContext ctx{resolved, shape, std::move(placement.value()), *engine, host, report};
+  ScenarioContext ctx{resolved, shape, std::move(placement.value()), *engine, host, report, rank};
+  if (rank)
+    if (Status s = prepare_rank(ctx); !s) return {std::nullopt, s};
   if (!engine->cuda_available()) {
     const std::string notice = std::string(config.force_cpu ? "CPU requested" : "no CUDA GPU") +
                                ": running on the CPU with hidden=" + std::to_string(resolved.hidden);

@@ -2,6 +2,7 @@
 // What a scenario function gets, and the pieces every scenario is made of: building the models, the labelled
 // warm-up, iteration and forward ranges, and a timed loop measured the three ways the seed compared.
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +19,8 @@ struct ScenarioContext {
   std::vector<int> model_devices;  // one per model; kCpuDevice on the CPU
   Engine& engine;
   collect::HostRecorder& host;
-  std::function<void(std::string_view)> progress;  // never empty
+  std::function<void(std::string_view)> progress;   // never empty
+  std::optional<ProcessGroupConfig> process_group;  // the ddp scenarios: this process's rank
 
   [[nodiscard]] bool on_gpu() const { return engine.cuda_available(); }
   [[nodiscard]] int model_count() const { return static_cast<int>(model_devices.size()); }
@@ -33,10 +35,22 @@ struct ScenarioEntry {
   ScenarioFn run = nullptr;
   bool launch_blocking = false;  // needs CUDA_LAUNCH_BLOCKING=1 set before CUDA starts in this process
   bool in_processes = false;     // run by run_in_processes instead of run
+  bool in_ranks = false;         // one rank of a torch.distributed run; started by run_in_ranks (scenarios_ddp.cpp)
 };
 
 // The `processes` scenario: worker processes forked before this process starts CUDA (scenarios_processes.cpp).
 [[nodiscard]] RunResult run_in_processes(const RunConfig& config, const std::function<void(std::string_view)>& report);
+
+// The ddp scenarios. rank_from_environment: this process's rank when a launcher (torchrun, or run_in_ranks) set
+// RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT (LOCAL_RANK: its GPU); nullopt when RANK is not set; an error naming
+// the variable when one is missing or malformed. run_in_ranks starts the ranks of config on this machine.
+[[nodiscard]] Expected<std::optional<ProcessGroupConfig>> rank_from_environment();
+[[nodiscard]] RunResult run_in_ranks(const RunConfig& config, const std::function<void(std::string_view)>& report);
+// A rank's GPU: devices[local_rank] when devices are given (cycled), else local_rank; kCpuDevice without GPUs.
+[[nodiscard]] Expected<int> rank_device(const ProcessGroupConfig& rank, int gpu_count, const std::vector<int>& devices);
+// Settles the backend of ctx.process_group (the one asked for, else NCCL on GPUs and Gloo on the CPU) and records
+// the rank in the trace's metadata; an error when this build or machine cannot run it.
+[[nodiscard]] Status prepare_rank(ScenarioContext& ctx);
 
 // What runs each catalogued scenario (scenario_table.cpp); find_entry is nullptr for names not in the catalogue.
 [[nodiscard]] const std::vector<ScenarioEntry>& scenario_table();
@@ -82,5 +96,7 @@ void run_timing_methods(ScenarioContext& ctx);
 void run_warmup(ScenarioContext& ctx);
 void run_cpu_vs_gpu(ScenarioContext& ctx);
 void run_launch_blocking(ScenarioContext& ctx);
+void run_ddp(ScenarioContext& ctx);
+void run_ddp_overlap(ScenarioContext& ctx);
 
 }  // namespace gtv::exp

@@ -24,6 +24,8 @@ const std::vector<ScenarioEntry>& scenario_table() {
       {"processes", nullptr, false, true},
       {"launch-blocking", &run_launch_blocking, true},
       {"cuda-graph", &run_cuda_graph},
+      {"ddp", &run_ddp, false, false, true},
+      {"ddp-overlap", &run_ddp_overlap, false, false, true},
   };
   return table;
 }

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <utility>
 
+#include "child_process.h"
 #include "gtv/collect/thread_id.h"
 #include "gtv/config.h"
 #include "gtv/io/trace_file.h"
@@ -30,58 +31,6 @@ struct Worker {
     return "worker " + std::to_string(index) + " (" + device_label(device) + ")";
   }
 };
-
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
-std::string read_all(int fd) {
-  std::string bytes;
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return bytes;
-    bytes.append(buffer, static_cast<std::size_t>(n));
-  }
-}
-
-// Runs body in a forked child whose stdout-like result goes through a pipe; returns the child's pid and read end.
-template <typename Body>
-Expected<std::pair<pid_t, int>> fork_with_pipe(Body body) {
-  int fds[2];
-  if (::pipe(fds) != 0) return Error{"cannot create a pipe for a worker process"};
-  const pid_t pid = ::fork();
-  if (pid < 0) return Error{"cannot start a worker process (fork failed)"};
-  if (pid == 0) {
-    ::close(fds[0]);
-    prepare_forked_child();
-    const int code = body(fds[1]);
-    ::close(fds[1]);
-    ::_exit(code);
-  }
-  ::close(fds[1]);
-  return std::pair{pid, fds[0]};
-}
-
-int wait_exit(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
-}
-
-std::string describe_exit(int status) {
-  if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
-  return "status " + std::to_string(status);
-}
 
 // Workers build their models and warm up at their own pace (context creation alone differs by 100 ms); the
 // gate makes their timed loops start together, as one process per GPU would be used: each worker says "ready"
@@ -129,17 +78,6 @@ void open_gate_when_ready(StartGate& gate, const std::vector<pid_t>& pids) {
     if (ready + static_cast<std::size_t>(dead) >= pids.size()) break;
   }
   for (std::size_t i = 0; i < pids.size(); ++i) (void)write_all(gate.go[1], "g");
-}
-
-// GPUs, counted in a child so this process never starts CUDA.
-int probe_gpu_count(bool force_cpu) {
-  if (force_cpu) return 0;
-  auto child = fork_with_pipe([](int fd) { return write_all(fd, std::to_string(cuda_device_count())) ? 0 : 1; });
-  if (!child) return 0;
-  const std::string text = read_all(child->second);
-  ::close(child->second);
-  (void)wait_exit(child->first);
-  return text.empty() ? 0 : std::stoi(text);
 }
 
 std::vector<Worker> plan_workers(const std::vector<int>& placement) {
@@ -202,7 +140,7 @@ RunResult merge_workers(const RunConfig& config, const std::vector<Worker>& work
   std::vector<MergePart> parts;
   for (std::size_t i = 0; i < workers.size(); ++i) {
     const Worker& w = workers[i];
-    const bool failed = !WIFEXITED(w.exit_status) || WEXITSTATUS(w.exit_status) != 0;
+    const bool failed = !exited_cleanly(w.exit_status);
     if (failed) {
       meta.notes.push_back(w.label(i) + " failed: " + describe_exit(w.exit_status));
       if (status.ok()) status = Error{"processes: " + w.label(i) + " failed (" + describe_exit(w.exit_status) + ")"};

@@ -10,14 +10,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
 #include <utility>
 
+#include "child_process.h"
 #include "engine.h"
 #include "forward_graph.h"
 #include "large_fc_net.h"
+#include "process_group.h"
 
 namespace gtv::exp {
 namespace {
@@ -45,6 +48,56 @@ at::Device to_device(int device) {
   return at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(device));
 }
 
+// The state of data-parallel training that outlives one step: gradients (one flat buffer), what backward needs,
+// the fixed target, and the buckets the gradients are sent in.
+struct Training {
+  struct Bucket {
+    std::int64_t begin_element = 0;
+    std::int64_t elements = 0;
+    std::size_t closing_layer = 0;  // the bucket is complete once backward has written this layer
+    std::string name;               // "all-reduce bucket 1 (layers 7-6, 404.0 MB)"
+  };
+  LargeFcNet::Gradients grads;
+  LargeFcNet::Activations saved;
+  at::Tensor target;
+  std::vector<Bucket> buckets;
+};
+
+constexpr double kLearningRate = 1e-3;
+
+std::string megabytes(std::int64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MB", static_cast<double>(bytes) / 1e6);
+  return text;
+}
+
+// Layers taken in backward order until a bucket holds at least bucket_bytes (a layer larger than that is a bucket
+// of its own), as DistributedDataParallel forms its buckets.
+std::vector<Training::Bucket> plan_buckets(const LargeFcNet& net, const LargeFcNet::Gradients& grads,
+                                           std::int64_t bucket_bytes) {
+  std::vector<Training::Bucket> buckets;
+  const auto& layers = net.layers();
+  std::size_t first_layer = layers.size() - 1;
+  std::int64_t begin = 0;
+  for (std::size_t k = layers.size(); k-- > 0;) {
+    const std::int64_t end = grads.offset_elements[k] + layers[k].weight.numel() + layers[k].bias.numel();
+    const std::int64_t bytes = (end - begin) * static_cast<std::int64_t>(sizeof(float));
+    if (bytes < bucket_bytes && k > 0) continue;
+    Training::Bucket bucket;
+    bucket.begin_element = begin;
+    bucket.elements = end - begin;
+    bucket.closing_layer = k;
+    const std::string span =
+        first_layer == k ? std::to_string(k) : std::to_string(first_layer) + "-" + std::to_string(k);
+    bucket.name = "all-reduce bucket " + std::to_string(buckets.size()) + " (layer" + (first_layer == k ? " " : "s ") +
+                  span + ", " + megabytes(bytes) + ")";
+    buckets.push_back(std::move(bucket));
+    begin = end;
+    if (k > 0) first_layer = k - 1;
+  }
+  return buckets;
+}
+
 struct Model {
   std::unique_ptr<LargeFcNet> net;
   at::Device device{at::kCPU};
@@ -54,6 +107,7 @@ struct Model {
   at::Tensor host_pageable;             // preallocated copy targets, so the loop times the copy and not the allocation
   at::Tensor host_pinned;               // only for GPU models: pinned memory needs CUDA
   std::vector<at::Tensor> kept;
+  std::unique_ptr<Training> training;  // made by the first train_step
 };
 
 // Where one forward of a model runs, for as long as it lives: on the model's own stream when asked and it has one,
@@ -239,6 +293,74 @@ class TorchEngine final : public Engine {
 #endif
   }
 
+  void join_process_group(const ProcessGroupConfig& config) override {
+    guarded([&] {
+      group_ = ProcessGroup::join(config);
+      at::manual_seed(static_cast<std::uint64_t>(config.rank) + 1);
+    });
+  }
+
+  void broadcast_parameters(int index) override {
+    if (!group_) return;
+    guarded([&] {
+      Model& model = models_.at(static_cast<std::size_t>(index));
+      const c10::DeviceGuard device_guard(model.device);
+      std::vector<PendingCollective> pending;
+      for (auto layer : model.net->layers()) {  // copies share the tensors' storage
+        pending.push_back(group_->broadcast(layer.weight, 0));
+        pending.push_back(group_->broadcast(layer.bias, 0));
+      }
+      for (auto& work : pending) work->wait();
+    });
+  }
+
+  void train_step(int index, GradientSync sync, std::int64_t bucket_bytes, const RangeFn& in_range) override {
+    guarded([&] {
+      Model& model = models_.at(static_cast<std::size_t>(index));
+      const c10::DeviceGuard device_guard(model.device);
+      Training& t = training_of(model, bucket_bytes);
+      at::Tensor out;
+      in_range("forward", [&] { out = model.net->train_forward(model.input, t.saved); });
+      std::vector<PendingCollective> pending;
+      auto all_reduce = [&](std::int64_t begin, std::int64_t elements, const std::string& name) {
+        in_range(name, [&] {
+          at::Tensor slice = t.grads.flat.narrow(0, begin, elements);
+          slice.div_(group_->config().world_size);  // the sum of the ranks' shares is their mean
+          pending.push_back(group_->all_reduce_sum(slice));
+        });
+      };
+      std::size_t next_bucket = 0;
+      in_range("backward", [&] {
+        model.net->backward(out, t.target, t.saved, t.grads, [&](std::size_t layer) {
+          if (!group_ || sync != GradientSync::Bucketed || next_bucket >= t.buckets.size()) return;
+          const Training::Bucket& bucket = t.buckets[next_bucket];
+          if (bucket.closing_layer != layer) return;
+          ++next_bucket;
+          all_reduce(bucket.begin_element, bucket.elements, bucket.name);
+        });
+      });
+      if (group_ && sync == GradientSync::AfterBackward)
+        all_reduce(0, t.grads.flat.numel(),
+                   "all-reduce gradients (" + megabytes(t.grads.flat.numel() * std::int64_t{sizeof(float)}) + ")");
+      if (!pending.empty())
+        in_range("wait for all-reduces", [&] {
+          for (auto& work : pending) work->wait();
+        });
+      in_range("optimizer step", [&] { model.net->sgd_step(t.grads, kLearningRate); });
+    });
+  }
+
+  [[nodiscard]] double parameter_sum(int index) override {
+    return guarded([&] {
+      const Model& model = models_.at(static_cast<std::size_t>(index));
+      const c10::DeviceGuard device_guard(model.device);
+      double sum = 0;
+      for (const auto& layer : model.net->layers())
+        sum += layer.weight.to(at::kDouble).sum().item<double>() + layer.bias.to(at::kDouble).sum().item<double>();
+      return sum;
+    });
+  }
+
   void prepare_matmul(int device, int n) override {
     check_device(device);
     guarded([&] {
@@ -310,8 +432,21 @@ class TorchEngine final : public Engine {
     return streams;
   }
 
+  static Training& training_of(Model& model, std::int64_t bucket_bytes) {
+    if (!model.training) {
+      auto t = std::make_unique<Training>();
+      t->grads = model.net->make_gradients();
+      t->target = at::randn({model.input.size(0), model.net->layers().back().weight.size(0)}, model.input.options());
+      t->buckets = plan_buckets(*model.net, t->grads, bucket_bytes);
+      model.training = std::move(t);
+    }
+    return *model.training;
+  }
+
   bool cuda_ = false;
   int gpu_count_ = 0;
+  // Declared before the models: destroyed after them, so no collective outlives its group.
+  std::unique_ptr<ProcessGroup> group_;
   std::vector<Model> models_;
   std::set<int> used_devices_;
   std::map<std::pair<int, int>, std::pair<at::Tensor, at::Tensor>> matrices_;
@@ -321,7 +456,10 @@ class TorchEngine final : public Engine {
 
 bool cuda_touched_in_this_process() { return g_cuda_touched.load(); }
 
+// One CPU thread for LibTorch: an OpenMP pool the parent started does not survive fork.
 void prepare_forked_child() { at::set_num_threads(1); }
+
+std::vector<std::string> process_group_backends() { return ProcessGroup::backends(); }
 
 std::unique_ptr<Engine> make_torch_engine(bool force_cpu) { return std::make_unique<TorchEngine>(force_cpu); }
 

@@ -59,6 +59,7 @@ class HostRecorder {
   void set_config(std::string key, std::string value) { recorder_.set_config(std::move(key), std::move(value)); }
   void set_machine(std::string key, std::string value) { recorder_.set_machine(std::move(key), std::move(value)); }
   void add_note(std::string note) { recorder_.add_note(std::move(note)); }
+  void set_distributed(DistributedInfo info) { recorder_.set_distributed(std::move(info)); }
   // Names the calling thread's lane ("main", "worker cuda:1").
   void name_current_thread(std::string name);
 

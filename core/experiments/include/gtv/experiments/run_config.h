@@ -23,6 +23,11 @@ struct RunConfig {
   bool trace_ops = true;     // PyTorch op ranges (RecordFunction callbacks) as CpuOp events
   bool cupti = true;         // trace GPU activity with CUPTI when the build and machine allow
   bool force_cpu = false;    // run on the CPU even when a GPU is present
+  // The ddp scenarios on one machine: how many ranks gtv starts (0: one per GPU, 2 on the CPU; devices then
+  // gives each rank's GPU), and the c10d backend ("nccl" or "gloo"; empty: NCCL on GPUs, Gloo on the CPU).
+  // Under torchrun (RANK and WORLD_SIZE set) the process is one rank and these come from the environment.
+  int ranks = 0;
+  std::string backend;
   // Asked before each iteration (from the running thread): true stops the run there with the error
   // "cancelled". Empty: never cancelled.
   std::function<bool()> cancelled;
@@ -36,8 +41,8 @@ inline constexpr int kDefaultHiddenGpu = 10000;
 inline constexpr int kDefaultHiddenCpu = 512;
 
 // The runner's arguments for config, writing the trace to output_path:
-// SCENARIO -o PATH --models N [--hidden H] --batch B --iters K [--devices LIST] [--no-warmup] [--all-api]
-// (--hidden only when not 0, the default).
+// SCENARIO -o PATH --models N [--hidden H] --batch B --iters K [--devices LIST] [--ranks R] [--backend NAME]
+// [--no-warmup] [--all-api] (--hidden, --ranks and --backend only when not their defaults).
 // They carry the fields the runner has options for; input, output, dropout, trace_ops, cupti and force_cpu keep
 // their defaults in the runner.
 [[nodiscard]] std::vector<std::string> run_arguments(const RunConfig& config, std::string_view output_path);

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gtv/base/expected.h"
@@ -16,8 +17,14 @@
 namespace gtv::exp {
 
 struct RunResult {
+  RunResult() = default;
+  RunResult(std::optional<Trace> trace_of_run, Status status_of_run)
+      : trace(std::move(trace_of_run)), status(std::move(status_of_run)) {}
   std::optional<Trace> trace;   // what ran, also when the run failed part way (e.g. out of GPU memory)
   Status status = ok_status();  // the first error, one line
+  // A run of several ranks (the ddp scenarios): each rank's own trace, by rank, as its process recorded it;
+  // `trace` is them merged on one clock. Empty for runs of one process.
+  std::vector<Trace> rank_traces;
 };
 
 // progress receives short human-readable lines ("warm-up", "iteration 3/10", notices); may be empty.
