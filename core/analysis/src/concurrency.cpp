@@ -46,6 +46,11 @@ std::string gpus_verdict(const Concurrency& c, std::size_t activity_count, const
            " item(s)) has zero duration: no GPU was busy for a measurable time.";
   if (c.gpu_count == 0) return "No GPU activity in this trace: no kernel, copy or memset ran on a GPU.";
   const std::string busiest = gtv::gpu_label(meta, c.busiest_device);
+  if (c.gpu_count == 1 && rank.rank >= 0 && rank.world_size == 1)
+    return "This trace is " + rank_text(rank) + ", the only rank of its run: its one GPU (" + busiest + ") was busy " +
+           format_duration(c.any_busy_ns) + " of " + format_duration(c.wall_ns) + " (" +
+           percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns))) +
+           "); there was no other GPU to run beside it.";
   if (c.gpu_count == 1 && rank.rank >= 0)
     return "This trace is " + rank_text(rank) + ": its one GPU (" + busiest + ") was busy " +
            format_duration(c.any_busy_ns) + " of " + format_duration(c.wall_ns) + " (" +

@@ -9,7 +9,10 @@ Section overview_section(const Report& r, Listing) {
   Section sec{"Overview", {}, {}};
   sec.lines.push_back("Source: " + (s.source_tool.empty() ? std::string("unknown") : s.source_tool));
   if (!s.scenario.empty()) sec.lines.push_back("Scenario: " + s.scenario);
-  if (s.distributed.rank >= 0)
+  if (s.distributed.rank >= 0 && s.distributed.world_size == 1)
+    sec.lines.push_back("Rank: this trace is " + rank_text(s.distributed) +
+                        ", the only rank of its distributed run: there are no other ranks' files.");
+  else if (s.distributed.rank >= 0)
     sec.lines.push_back(
         "Rank: this trace is " + rank_text(s.distributed) +
         " in a distributed run; the other ranks' work is in their own files (open them together to see one run).");

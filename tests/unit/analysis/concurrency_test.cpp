@@ -106,4 +106,15 @@ TEST(Concurrency, OneRankOfADistributedRunSaysWhereTheOtherGpusAre) {
             "This trace is rank 1 of 2 (nccl): its one GPU (GPU 1) was busy 30 ns of 60 ns (50%); the other ranks' "
             "GPUs are in their own files: open them together (gtv-cli merge) to measure concurrency across ranks.");
 }
+
+TEST(Concurrency, TheOnlyRankOfARunHasNoOtherFilesToPointTo) {
+  TraceBuilder b;
+  kernel(b, 0, 7, "k", 0, 30);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 0, 60, EventKind::Sync);
+  b.metadata().distributed = DistributedInfo{0, 1, "nccl"};
+  const Trace t = build(b);
+  EXPECT_EQ(analyze_concurrency(t).verdict,
+            "This trace is rank 0 of 1 (nccl), the only rank of its run: its one GPU (GPU 0) was busy 30 ns of 60 ns "
+            "(50%); there was no other GPU to run beside it.");
+}
 }  // namespace gtv::analysis
