@@ -185,6 +185,7 @@ std::optional<IterationWarmUp> compare(const Series& s, GpuWork& gpu, const Trac
   IterationWarmUp w;
   w.pid = s.pid;
   w.tid = s.tid;
+  if (const RankInfo* rank = trace.rank_of_pid(s.pid)) w.rank = rank->rank;
   w.device = devices.size() == 1 ? *devices.begin() : -1;
   w.series = s.what;
   w.first_name = s.names.front();

@@ -74,6 +74,7 @@ void iteration_json(JsonWriter& w, const IterationWarmUp& it) {
   w.begin_object()
       .field("pid", it.pid)
       .field("tid", it.tid)
+      .field("rank", it.rank)
       .field("device", it.device)
       .field("series", it.series)
       .field("first_name", it.first_name)

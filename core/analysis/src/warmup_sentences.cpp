@@ -60,7 +60,8 @@ std::string cause_line(const TraceMetadata& meta, const WarmUpCauseTotal& c) {
 }
 
 std::string who(const IterationWarmUp& it, bool several_processes) {
-  return several_processes ? "Process " + std::to_string(it.pid) + " thread " + std::to_string(it.tid)
+  const std::string rank = it.rank >= 0 ? "Rank " + std::to_string(it.rank) + " process " : "Process ";
+  return several_processes ? rank + std::to_string(it.pid) + " thread " + std::to_string(it.tid)
                            : "Thread " + std::to_string(it.tid);
 }
 

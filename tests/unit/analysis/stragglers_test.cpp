@@ -157,6 +157,12 @@ TEST(Stragglers, WarmUpOfAMergedRunNamesGpusWithTheirRank) {
   EXPECT_NE(report.warmup.headline.find("context creation "), std::string::npos) << report.warmup.headline;
   EXPECT_NE(report.warmup.headline.find(" on rank 0 · GPU 0 and rank 1 · GPU 0"), std::string::npos)
       << report.warmup.headline;
+  // Host threads of first iterations with their rank too.
+  ASSERT_FALSE(report.warmup.iterations.empty());
+  for (const IterationWarmUp& it : report.warmup.iterations)
+    EXPECT_EQ(it.rank, it.pid == a->processes().front().pid ? 0 : 1);
+  EXPECT_NE(report.warmup.headline.find("the first iteration of rank 0 process "), std::string::npos)
+      << report.warmup.headline;
 }
 
 // A merged file may name thousands of GPUs per rank: the summary's line about the ranks names the first few and

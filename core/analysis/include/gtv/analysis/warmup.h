@@ -59,6 +59,7 @@ struct WarmUpCauseTotal {
 struct IterationWarmUp {
   std::int64_t pid = 0;
   std::int64_t tid = 0;
+  std::int64_t rank = -1;        // in a run merged from ranks, the rank of pid; else -1
   std::int64_t device = -1;      // when all its iterations' GPU work ran on one device, else -1
   std::string series;            // what was compared: "iterations of \"timed loop\"", "\"model 0 forward\" ranges"
   std::string first_name;        // "iteration 0", "ProfilerStep#3"
