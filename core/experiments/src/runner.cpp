@@ -47,6 +47,7 @@ Status validate(const RunConfig& c) {
     if (!s) return s;
   if (c.hidden < 0) return Error{"hidden must be at least 1 (or 0 for the default), got " + std::to_string(c.hidden)};
   if (c.models > 64) return Error{"models must be at most 64, got " + std::to_string(c.models)};
+  if (c.ranks < 0) return Error{"ranks must be at least 1 (or 0 for one per GPU), got " + std::to_string(c.ranks)};
   if (!(c.dropout >= 0.0 && c.dropout < 1.0))
     return Error{"dropout must be in [0, 1), got " + std::to_string(c.dropout)};
   return ok_status();

@@ -218,6 +218,10 @@ TEST(Ddp, OverlapStartsBucketAllReducesWhileBackwardRuns) {
 
 TEST(Ddp, BackendsTheRunCannotHaveAreClearErrors) {
   const Environment env({});
+  RunConfig negative = two_cpu_ranks("ddp", 64);
+  negative.ranks = -1;
+  EXPECT_EQ(run_scenario(negative, {}).status.error().message,
+            "ranks must be at least 1 (or 0 for one per GPU), got -1");
   RunConfig config = two_cpu_ranks("ddp", 64);
   config.backend = "nccl";
   RunResult result = run_scenario(config, {});
