@@ -1,6 +1,7 @@
 #include "teaching_shots.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFile>
@@ -34,6 +35,7 @@ struct ShotArgs {
   double cursor = 0.5;
   bool reveal = false;
   bool dark = false;
+  QString scenario;  // --run-panel-shot: the scenario chosen in the panel
   QStringList traces;
 };
 
@@ -61,6 +63,8 @@ std::optional<ShotArgs> parse(const QStringList& args, QString* error) {
       s.reveal = true;
     } else if (a == QLatin1String("--dark")) {
       s.dark = true;
+    } else if (a == QLatin1String("--scenario")) {
+      s.scenario = next();
     } else if (s.mode.isEmpty() && std::any_of(std::begin(kModes), std::end(kModes),
                                                [&](const char* m) { return a == QLatin1String(m); })) {
       s.mode = a;
@@ -131,6 +135,14 @@ int run_panel_shot(const ShotArgs& s) {
   window.resize(s.size);
   window.set_dark(s.dark);
   ui::RunPanel* panel = ui::install_run_features(&window);
+  if (!s.scenario.isEmpty()) {
+    const int index = panel->scenario_box()->findText(s.scenario);
+    if (index < 0) {
+      std::fprintf(stderr, "gtv: --scenario: no scenario '%s' (gtv-cli list names them)\n", qPrintable(s.scenario));
+      return 2;
+    }
+    panel->scenario_box()->setCurrentIndex(index);
+  }
   // Shown, the panel asks the runner how many GPUs it sees; the picture waits for the answer (or a minute).
   QEventLoop probe;
   QObject::connect(panel, &ui::RunPanel::gpus_probed, &probe, &QEventLoop::quit);

@@ -90,6 +90,7 @@ class RunPanelTest : public QObject {
   void bad_device_mapping_is_one_line();
   void cpu_run_opens_a_tab_and_writes_its_file();
   void cancel_in_the_timed_loop_leaves_no_file();
+  void ddp_run_takes_ranks_and_opens_the_merged_run();
 };
 
 // The scenarios and their explanations come from the catalogue; without a runner the panel says why it cannot
@@ -235,6 +236,40 @@ void RunPanelTest::cpu_run_opens_a_tab_and_writes_its_file() {
   QCOMPARE(compare->run_count(), 2);
   QCOMPARE(compare->view(1)->trace()->event_count(),
            io::read_trace(recording_of(QStringLiteral("sequential")).toStdString())->event_count());
+}
+
+void RunPanelTest::ddp_run_takes_ranks_and_opens_the_merged_run() {
+  if (GTV_WITH_TORCH == 0) QSKIP("built without LibTorch: there is no gtv-run");
+  QVERIFY2(runner_available(), qPrintable(runner_path()));
+  QTemporaryDir data;
+  QVERIFY(data.isValid());
+  MainWindow window;
+  RunPanel* panel = install_run_features(&window);
+  panel->set_data_dir(data.path());
+  // Models for the seed's scenarios, Ranks for the ddp ones.
+  QVERIFY(panel->models_box()->isEnabled());
+  QVERIFY(!panel->ranks_box()->isEnabled());
+  set_sizes(panel, "ddp", 3, 32, 4, 1);
+  QVERIFY(!panel->models_box()->isEnabled());
+  QVERIFY(panel->ranks_box()->isEnabled());
+  panel->ranks_box()->setValue(2);
+  QSignalSpy saved(panel, &RunPanel::run_saved);
+  QSignalSpy failed(panel, &RunPanel::run_failed);
+  QTest::mouseClick(panel->run_button(), Qt::LeftButton);
+  QVERIFY(saved.wait(300000) || !failed.isEmpty());
+  if (!failed.isEmpty() && failed[0][0].toString().contains(QStringLiteral("gloo")))
+    QSKIP("this LibTorch build has no Gloo process group for ranks on the CPU");
+  QCOMPARE(failed.count(), 0);
+  const QString path = saved[0][0].toString();
+  const auto on_disk = io::read_trace(path.toStdString());
+  QVERIFY(on_disk);
+  QCOMPARE(on_disk->metadata().ranks.size(), std::size_t{2});
+  // Each rank's own file beside the run.
+  for (int rank = 0; rank < 2; ++rank)
+    QVERIFY(QFile::exists(QString::fromStdString(io::rank_file_path(path.toStdString(), rank))));
+  auto* tab = qobject_cast<TraceTab*>(window.tabs()->currentWidget());
+  QVERIFY(tab != nullptr);
+  QCOMPARE(tab->document()->path(), path);
 }
 
 void RunPanelTest::cancel_in_the_timed_loop_leaves_no_file() {

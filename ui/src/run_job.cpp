@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include "gtv/base/install_layout.h"
+#include "gtv/io/trace_file.h"
 
 namespace gtv::ui {
 namespace {
@@ -87,7 +88,17 @@ RunJob::~RunJob() {
     signal_group(SIGKILL);
     process_->waitForFinished(-1);
   }
-  QFile::remove(path_);  // the run was abandoned: no result
+  remove_output();  // the run was abandoned: no result
+}
+
+void RunJob::remove_output() const {
+  QFile::remove(path_);
+  // A run of ranks writes each rank's file first, rank 0 up.
+  for (int rank = 0;; ++rank) {
+    const QString file = QString::fromStdString(io::rank_file_path(path_.toStdString(), rank));
+    if (!QFile::exists(file)) break;
+    QFile::remove(file);
+  }
 }
 
 bool RunJob::start(const exp::RunConfig& config, const QString& data_dir) {
@@ -138,7 +149,7 @@ void RunJob::on_exit(int exit_code, bool crashed) {
   if (cancelled_) {
     outcome.cancelled = true;
     outcome.interrupted = crashed;
-    QFile::remove(path_);  // written before Cancel reached the runner: the user asked for no result
+    remove_output();  // written before Cancel reached the runner: the user asked for no result
     emit finished(outcome);
     return;
   }

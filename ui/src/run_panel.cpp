@@ -88,6 +88,9 @@ QWidget* RunPanel::build_form() {
   hidden_->setSpecialValueText(tr("default (10000 GPU, 512 CPU)"));
   batch_ = spin(1, 100000, 100, box);
   iters_ = spin(1, 10000, 10, box);
+  ranks_ = spin(0, 64, 0, box);
+  ranks_->setSpecialValueText(tr("one per GPU (2 on the CPU)"));
+  ranks_->setToolTip(tr("ddp scenarios: processes (ranks) to start, one model replica each"));
   devices_ = new QLineEdit(box);
   devices_->setPlaceholderText(tr("round-robin, or e.g. 0,1,0"));
   run_ = new QPushButton(tr("Run"), box);
@@ -108,6 +111,7 @@ QWidget* RunPanel::build_form() {
   form->addRow(tr("Hidden"), hidden_);
   form->addRow(tr("Batch"), batch_);
   form->addRow(tr("Iterations"), iters_);
+  form->addRow(tr("Ranks"), ranks_);
   form->addRow(tr("Devices"), devices_);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(run_);
@@ -123,6 +127,7 @@ QWidget* RunPanel::build_form() {
     emit compare_requested({last_outcome_.saved_path, recording_of(last_scenario_)});
   });
   connect(scenario_, &QComboBox::currentIndexChanged, this, &RunPanel::show_explanation);
+  connect(scenario_, &QComboBox::currentIndexChanged, this, &RunPanel::show_scenario_options);
   for (const exp::ScenarioInfo& s : exp::list_scenarios()) {
     scenario_->addItem(QString::fromStdString(s.name));
     scenario_->setItemData(scenario_->count() - 1, QString::fromStdString(s.summary), Qt::ToolTipRole);
@@ -137,9 +142,11 @@ QWidget* RunPanel::build_form() {
   } else {
     gpu_note_->setText(missing_runner_message());
     run_->setEnabled(false);
-    for (QWidget* w : std::initializer_list<QWidget*>{models_, hidden_, batch_, iters_, devices_}) w->setEnabled(false);
+    for (QWidget* w : std::initializer_list<QWidget*>{models_, hidden_, batch_, iters_, ranks_, devices_})
+      w->setEnabled(false);
   }
   show_explanation();
+  show_scenario_options();
   return box;
 }
 
@@ -164,6 +171,19 @@ QWidget* RunPanel::build_recordings() {
     if (!path.isEmpty()) emit open_recording(path);
   });
   return box;
+}
+
+bool RunPanel::scenario_runs_as_ranks() const {
+  const auto info = exp::find_scenario(scenario_->currentText().toStdString());
+  return info && info->ranks;
+}
+
+void RunPanel::show_scenario_options() {
+  if (!can_run_) return;
+  const bool ranks = scenario_runs_as_ranks();
+  models_->setEnabled(!ranks);
+  ranks_->setEnabled(ranks);
+  devices_->setPlaceholderText(ranks ? tr("GPU of each rank, e.g. 0,1") : tr("round-robin, or e.g. 0,1,0"));
 }
 
 void RunPanel::show_explanation() {
@@ -231,6 +251,10 @@ void RunPanel::start_run() {
   config.iters = iters_->value();
   config.devices = *devices;
   expected_steps_ = config.models + 3;  // building each model, warm-up, the timed phases
+  if (scenario_runs_as_ranks()) {
+    config.ranks = ranks_->value();
+    expected_steps_ = 2 * std::max(config.ranks, 2);  // each rank started, each rank finished
+  }
   steps_seen_ = 0;
   progress_->setRange(0, expected_steps_);
   progress_->setValue(0);

@@ -140,7 +140,7 @@ RunResult run_scenario(const RunConfig& config, const std::function<void(std::st
   if (!report) report = [](std::string_view) {};
   if (entry->in_processes) return run_in_processes(config, report);
   std::optional<ProcessGroupConfig> rank;
-  if (entry->in_ranks) {
+  if (find_scenario(config.scenario)->ranks) {
     auto from_environment = rank_from_environment();
     if (!from_environment) return {std::nullopt, from_environment.error()};
     if (!*from_environment) return run_in_ranks(config, report);

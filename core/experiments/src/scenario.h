@@ -35,7 +35,6 @@ struct ScenarioEntry {
   ScenarioFn run = nullptr;
   bool launch_blocking = false;  // needs CUDA_LAUNCH_BLOCKING=1 set before CUDA starts in this process
   bool in_processes = false;     // run by run_in_processes instead of run
-  bool in_ranks = false;         // one rank of a torch.distributed run; started by run_in_ranks (scenarios_ddp.cpp)
 };
 
 // The `processes` scenario: worker processes forked before this process starts CUDA (scenarios_processes.cpp).

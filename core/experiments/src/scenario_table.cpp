@@ -24,8 +24,8 @@ const std::vector<ScenarioEntry>& scenario_table() {
       {"processes", nullptr, false, true},
       {"launch-blocking", &run_launch_blocking, true},
       {"cuda-graph", &run_cuda_graph},
-      {"ddp", &run_ddp, false, false, true},
-      {"ddp-overlap", &run_ddp_overlap, false, false, true},
+      {"ddp", &run_ddp},  // ranks (catalogue): run_in_ranks starts them, each runs this
+      {"ddp-overlap", &run_ddp_overlap},
   };
   return table;
 }

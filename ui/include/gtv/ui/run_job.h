@@ -55,6 +55,7 @@ class RunJob : public QObject {
   void read_report();
   void on_exit(int exit_code, bool crashed);
   void signal_group(int signal);
+  void remove_output() const;  // the run's file and its ranks' files
 
   QProcess* process_ = nullptr;
   QTimer* kill_timer_ = nullptr;

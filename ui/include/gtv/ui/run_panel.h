@@ -49,6 +49,7 @@ class RunPanel : public QWidget {
   [[nodiscard]] QSpinBox* hidden_box() const { return hidden_; }
   [[nodiscard]] QSpinBox* batch_box() const { return batch_; }
   [[nodiscard]] QSpinBox* iters_box() const { return iters_; }
+  [[nodiscard]] QSpinBox* ranks_box() const { return ranks_; }  // the ddp scenarios: ranks; others: models
   [[nodiscard]] QLineEdit* devices_edit() const { return devices_; }
   [[nodiscard]] QPushButton* run_button() const { return run_; }
   [[nodiscard]] QPushButton* cancel_button() const { return cancel_; }
@@ -80,6 +81,8 @@ class RunPanel : public QWidget {
   QWidget* build_form();
   QWidget* build_recordings();
   void show_explanation();
+  void show_scenario_options();  // Models or Ranks, as the scenario runs
+  [[nodiscard]] bool scenario_runs_as_ranks() const;
   void on_progress(const QString& line);
   void on_finished(const RunOutcome& outcome);
   void set_running(bool running);
@@ -92,6 +95,7 @@ class RunPanel : public QWidget {
   QSpinBox* hidden_ = nullptr;
   QSpinBox* batch_ = nullptr;
   QSpinBox* iters_ = nullptr;
+  QSpinBox* ranks_ = nullptr;
   QLineEdit* devices_ = nullptr;
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;

@@ -13,6 +13,7 @@ struct ScenarioInfo {
   std::string name;        // "sequential"
   std::string summary;     // one line for `gtv-cli list`
   bool needs_gpu = false;  // true: without a CUDA GPU the scenario cannot show its point (it may still run)
+  bool ranks = false;      // one process per rank of a torch.distributed run (RunConfig::ranks, not models)
 };
 
 // Every scenario, in catalogue order.
