@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <tuple>
 
 #include "child_process.h"
 #include "gtv/io/trace_file.h"
