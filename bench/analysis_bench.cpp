@@ -4,9 +4,7 @@
 //   gtv-bench-analysis [--events N] [--file F] [--runs R] [--keep]
 //
 // Without --file it writes a synthetic N-event trace (gtv-trace-gen's generator) to $TMPDIR and removes it after.
-#include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -38,15 +36,11 @@ bool parse_options(int argc, char** argv, Options& options) {
       continue;
     }
     if (arg == "--events" && has_value) {
-      const char* text = argv[++i];
-      const auto [ptr, ec] = std::from_chars(text, text + std::strlen(text), options.events);
-      ok = ec == std::errc() && *ptr == '\0';
+      ok = gtv::bench::parse_number(argv[++i], options.events);
     } else if (arg == "--file" && has_value) {
       options.file = argv[++i];
     } else if (arg == "--runs" && has_value) {
-      const char* text = argv[++i];
-      const auto [ptr, ec] = std::from_chars(text, text + std::strlen(text), options.runs);
-      ok = ec == std::errc() && *ptr == '\0' && options.runs > 0;
+      ok = gtv::bench::parse_number(argv[++i], options.runs) && options.runs > 0;
     } else {
       ok = false;
     }

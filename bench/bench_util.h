@@ -1,11 +1,21 @@
 #pragma once
 // Helpers shared by the benchmark programs: wall clock, medians, child processes, resident memory.
+#include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace gtv::bench {
+
+// The whole of text as a number of value's type (options of the benchmark programs); false otherwise.
+template <typename T>
+[[nodiscard]] bool parse_number(const char* text, T& value) {
+  const char* end = text + std::strlen(text);
+  const auto [ptr, ec] = std::from_chars(text, end, value);
+  return ec == std::errc() && ptr == end;
+}
 
 [[nodiscard]] double now_seconds();
 [[nodiscard]] double median(std::vector<double> values);

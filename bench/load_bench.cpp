@@ -4,9 +4,7 @@
 //   gtv-bench-load [--events N] [--file F] [--runs R] [--python-runs R] [--keep]
 //
 // Without --file it writes a synthetic N-event trace (gtv-trace-gen's generator) to $TMPDIR and removes it after.
-#include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -47,12 +45,6 @@ int rss_child(const std::string& path) {
   return 0;
 }
 
-bool parse_int(const char* text, auto& value) {
-  const char* end = text + std::strlen(text);
-  const auto [ptr, ec] = std::from_chars(text, end, value);
-  return ec == std::errc() && ptr == end;
-}
-
 bool parse_options(int argc, char** argv, Options& options) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -63,13 +55,13 @@ bool parse_options(int argc, char** argv, Options& options) {
       continue;
     }
     if (arg == "--events" && has_value)
-      ok = parse_int(argv[++i], options.events);
+      ok = gtv::bench::parse_number(argv[++i], options.events);
     else if (arg == "--file" && has_value)
       options.file = argv[++i];
     else if (arg == "--runs" && has_value)
-      ok = parse_int(argv[++i], options.runs) && options.runs > 0;
+      ok = gtv::bench::parse_number(argv[++i], options.runs) && options.runs > 0;
     else if (arg == "--python-runs" && has_value)
-      ok = parse_int(argv[++i], options.python_runs);
+      ok = gtv::bench::parse_number(argv[++i], options.python_runs);
     else
       ok = false;
     if (!ok) {

@@ -6,9 +6,7 @@
 //
 // Writes N synthetic rank files of E events each (gtv-trace-gen's generator, one GPU each, distributedInfo rank r of
 // N) to $TMPDIR, removed after unless --keep; --reuse reads the files a --keep run left (same N and E) instead.
-#include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -31,12 +29,6 @@ struct Options {
   bool reuse = false;  // files of an earlier --keep run with the same --ranks and --events are read as they are
 };
 
-template <typename T>
-bool parse_number(const char* text, T& out) {
-  const auto [ptr, ec] = std::from_chars(text, text + std::strlen(text), out);
-  return ec == std::errc() && *ptr == '\0';
-}
-
 bool parse_options(int argc, char** argv, Options& options) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -48,11 +40,11 @@ bool parse_options(int argc, char** argv, Options& options) {
       options.reuse = true;
       options.keep = true;
     } else if (arg == "--ranks" && has_value) {
-      ok = parse_number(argv[++i], options.ranks) && options.ranks >= 2;
+      ok = gtv::bench::parse_number(argv[++i], options.ranks) && options.ranks >= 2;
     } else if (arg == "--events" && has_value) {
-      ok = parse_number(argv[++i], options.events) && options.events > 0;
+      ok = gtv::bench::parse_number(argv[++i], options.events) && options.events > 0;
     } else if (arg == "--runs" && has_value) {
-      ok = parse_number(argv[++i], options.runs) && options.runs > 0;
+      ok = gtv::bench::parse_number(argv[++i], options.runs) && options.runs > 0;
     } else {
       ok = false;
     }

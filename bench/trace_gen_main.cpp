@@ -1,10 +1,9 @@
 // gtv-trace-gen --events N -o FILE: writes a synthetic Kineto-like trace for benchmarks.
-#include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <string_view>
 
+#include "bench_util.h"
 #include "trace_generator.h"
 
 namespace {
@@ -16,12 +15,6 @@ int usage(const char* message) {
                "  N X events (cpu_op, cudaLaunchKernel/cudaMemcpyAsync, kernel/memcpy) on 2 host threads and\n"
                "  2 GPUs x 4 streams, with ac2g flows; plain JSON.\n");
   return 2;
-}
-
-bool parse_u64(const char* text, std::uint64_t& value) {
-  const char* end = text + std::strlen(text);
-  const auto [ptr, ec] = std::from_chars(text, end, value);
-  return ec == std::errc() && ptr == end;
 }
 
 }  // namespace
@@ -37,9 +30,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if ((arg == "--events" || arg == "-n") && has_value) {
-      if (!parse_u64(argv[++i], config.event_count)) return usage("--events needs a non-negative integer");
+      if (!gtv::bench::parse_number(argv[++i], config.event_count))
+        return usage("--events needs a non-negative integer");
     } else if (arg == "--seed" && has_value) {
-      if (!parse_u64(argv[++i], config.seed)) return usage("--seed needs a non-negative integer");
+      if (!gtv::bench::parse_number(argv[++i], config.seed)) return usage("--seed needs a non-negative integer");
     } else if ((arg == "-o" || arg == "--output") && has_value) {
       path = argv[++i];
     } else {
