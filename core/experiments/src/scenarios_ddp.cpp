@@ -201,10 +201,10 @@ Expected<std::vector<int>> rank_devices(const RunConfig& config, int world_size,
     if (!device) return device.error();
     devices.push_back(*device);
   }
-  if (backend == "nccl" && std::set<int>(devices.begin(), devices.end()).size() < devices.size())
+  const std::size_t distinct = std::set<int>(devices.begin(), devices.end()).size();
+  if (backend == "nccl" && distinct < devices.size())
     return Error{"nccl needs a GPU of its own for each rank: " + std::to_string(world_size) + " ranks on " +
-                 std::to_string(std::set<int>(devices.begin(), devices.end()).size()) +
-                 " GPU(s) (fewer --ranks, or --backend gloo, which can share a GPU)"};
+                 std::to_string(distinct) + " GPU(s) (fewer --ranks, or --backend gloo, which can share a GPU)"};
   return devices;
 }
 
@@ -240,6 +240,7 @@ RunResult merge_rank_traces(std::vector<RankProcess>& ranks) {
                             " different sums): the gradients were not averaged alike");
   options.notes.insert(options.notes.end(), problems.begin(), problems.end());
   std::vector<RankFile> files;
+  files.reserve(traces.size());
   for (const Trace& t : traces) files.push_back({&t, rank_label(static_cast<int>(t.metadata().distributed.rank))});
   auto merged = merge_ranks(files, options);
   if (!merged) return {std::nullopt, Error{"ddp: merging the ranks failed: " + merged.error().message}};
