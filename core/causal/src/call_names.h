@@ -1,0 +1,25 @@
+#pragma once
+// What the names of CUDA calls and CUPTI records say about dependencies: which calls launch work, which wait for
+// the GPU, which records are the tracer's own time or lazy module loading. Internal to gtv_causal.
+#include <cstdint>
+#include <string_view>
+
+namespace gtv::causal::detail {
+
+enum class CallWait : std::uint8_t {
+  None,         // returns without waiting for the GPU
+  Explicit,     // stream / device / event synchronize
+  Implicit,     // a synchronous copy, cudaFree: waits as a side effect
+  AsyncCopy,    // cudaMemcpyAsync: waits only when its host memory is pageable (known from its copy)
+  NonBlocking,  // cudaEventQuery, cudaStreamQuery: asks without waiting (a sync record inside one is no wait)
+};
+[[nodiscard]] CallWait call_wait(std::string_view api_name);
+[[nodiscard]] bool is_launch_call(std::string_view api_name);
+
+enum class RecordRole : std::uint8_t { None, LazyLoading, TracingOverhead, QueueFull };
+// The role of a CUPTI overhead record or a call nested in another: module loading in every spelling CUPTI uses
+// ("lazy function loading", "Module Load", cuLibraryLoadData), the tracer's own records ("CUPTI buffer request",
+// "Activity Buffer Request", "CUPTI instrumentation"), the launch queue being full ("command buffer full").
+[[nodiscard]] RecordRole record_role(std::string_view name);
+
+}  // namespace gtv::causal::detail

@@ -1,0 +1,356 @@
+#include "graph_assembly.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "call_names.h"
+
+namespace gtv::causal {
+namespace {
+
+constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min();
+// How far back a waiting call's search for the work it waited for looks, past work launched after the call: the
+// latest-ending work launched before it is almost always among the last few to end.
+constexpr int kWaitSearchSteps = 256;
+// A stream starts queued work a microsecond or two after its inputs allow (the seed loop's median gap on one stream
+// is 1.6 us on H200); a start later than this with other streams' work running throughout waited for the GPU.
+constexpr TimeNs kHeldStartNs = 5 * kNsPerUs;
+constexpr TimeNs kSynchronousLaunchMinKernelNs = 20 * kNsPerUs;
+
+bool is_api(EventKind kind) { return kind == EventKind::Runtime || kind == EventKind::Driver; }
+
+NodeKind gpu_node_kind(EventKind kind) {
+  if (kind == EventKind::Memcpy) return NodeKind::Copy;
+  if (kind == EventKind::Memset) return NodeKind::Memset;
+  return NodeKind::Kernel;
+}
+
+}  // namespace
+
+void GraphAssembly::run() {
+  g_.lane_first_node_.reserve(trace_.lanes().size() + 1);
+  for (LaneIndex l = 0; l < trace_.lanes().size(); ++l) {
+    g_.lane_first_node_.push_back(static_cast<NodeId>(g_.nodes_.size()));
+    if (trace_.lane(l).is_gpu())
+      add_gpu_lane(l);
+    else
+      add_host_lane(l);
+  }
+  g_.lane_first_node_.push_back(static_cast<NodeId>(g_.nodes_.size()));
+  host_flags_.resize(g_.nodes_.size(), 0);
+  for (const Span& s : spans_)
+    if (s.kind == PartKind::LazyLoading && !s.in_gap) host_flags_[s.node] |= kLoading;
+  for (const NodeId n : queue_full_) host_flags_[n] |= kQueueFull;
+  add_launches();
+  add_dependencies();
+  add_host_waits();
+  bind_gpu_starts();
+  add_collectives();
+  finish();
+}
+
+// The outermost API call of each nest becomes a node; loading and tracer records inside a call are parts of it,
+// those between calls parts of the gap before the next call; a "command buffer full" record marks its call.
+void GraphAssembly::add_host_lane(LaneIndex l) {
+  const Lane& lane = trace_.lane(l);
+  NodeId current = kNoNode, previous = kNoNode;
+  TimeNs open_end = kMinTime;
+  std::vector<Span> pending;  // records in the gap before the next call
+  for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
+    const Event& e = lane.events[i];
+    if (current != kNoNode && e.start_ns < open_end) {
+      const detail::RecordRole role = detail::record_role(trace_.name(e));
+      if (role == detail::RecordRole::QueueFull)
+        queue_full_.push_back(current);
+      else if (role == detail::RecordRole::LazyLoading || role == detail::RecordRole::TracingOverhead)
+        spans_.push_back({current, false,
+                          role == detail::RecordRole::LazyLoading ? PartKind::LazyLoading : PartKind::TracingOverhead,
+                          e.start_ns, std::min(e.end_ns(), open_end)});
+      continue;
+    }
+    if (is_api(e.kind) || e.kind == EventKind::Sync) {
+      previous = current;
+      current = static_cast<NodeId>(g_.nodes_.size());
+      Node n;
+      n.ref = {l, i};
+      n.chain_prev = previous;
+      g_.nodes_.push_back(n);
+      open_end = e.end_ns();
+      // A loading call that is itself the outermost call (cuLibraryLoadData between launches) is all loading.
+      if (detail::record_role(trace_.name(e)) == detail::RecordRole::LazyLoading)
+        spans_.push_back({current, false, PartKind::LazyLoading, e.start_ns, e.end_ns()});
+      for (Span& s : pending) s.node = current;
+      if (previous != kNoNode) spans_.insert(spans_.end(), pending.begin(), pending.end());
+      pending.clear();
+    } else if (e.kind == EventKind::Overhead) {
+      const detail::RecordRole role = detail::record_role(trace_.name(e));
+      if (role == detail::RecordRole::LazyLoading || role == detail::RecordRole::TracingOverhead)
+        pending.push_back({kNoNode, true,
+                           role == detail::RecordRole::LazyLoading ? PartKind::LazyLoading : PartKind::TracingOverhead,
+                           e.start_ns, e.end_ns()});
+    }
+  }
+}
+
+void GraphAssembly::add_gpu_lane(LaneIndex l) {
+  const Lane& lane = trace_.lane(l);
+  NodeId previous = kNoNode;
+  for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
+    const Event& e = lane.events[i];
+    if (!is_gpu_activity(e.kind)) continue;
+    Node n;
+    n.ref = {l, i};
+    n.kind = gpu_node_kind(e.kind);
+    n.chain_prev = previous;
+    previous = static_cast<NodeId>(g_.nodes_.size());
+    g_.nodes_.push_back(n);
+  }
+}
+
+// The node of a host event, or of the call it is nested in.
+NodeId GraphAssembly::enclosing_node(EventRef ref) const {
+  if (const NodeId n = g_.node_of(ref); n != kNoNode) return n;
+  const Event& e = trace_.event(ref);
+  const NodeId n = g_.node_at_or_before(ref.lane, e.start_ns);
+  if (n == kNoNode || g_.recorded_end(n) < e.end_ns() || trace_.lane(ref.lane).is_gpu()) return kNoNode;
+  return n;
+}
+
+void GraphAssembly::add_launches() {
+  for (const Flow& f : trace_.flows()) {
+    const NodeId to = trace_.lane(f.to.lane).is_gpu() ? g_.node_of(f.to) : kNoNode;
+    const NodeId from = trace_.lane(f.from.lane).is_gpu() ? kNoNode : enclosing_node(f.from);
+    if (to == kNoNode || from == kNoNode) {
+      ++g_.anomalies_.flows_without_node;
+      continue;
+    }
+    if (g_.recorded_start(to) < g_.recorded_start(from)) {
+      ++g_.anomalies_.launch_after_work;
+      continue;
+    }
+    if (g_.nodes_[to].launch == kNoNode) g_.nodes_[to].launch = from;
+    launched_.emplace_back(from, to);
+  }
+  std::sort(launched_.begin(), launched_.end());
+}
+
+// Dependency links: an event wait holds the start of the work after it; a host sync's end waits for its work. A
+// sync record inside a call that never blocks (cudaEventQuery) is no wait.
+void GraphAssembly::add_dependencies() {
+  for (NodeId n = 0; n < g_.nodes_.size(); ++n)
+    if (g_.nodes_[n].kind == NodeKind::HostCall &&
+        detail::call_wait(trace_.name(g_.event(n))) == detail::CallWait::NonBlocking)
+      host_flags_[n] |= kNonBlocking;
+  for (const Flow& d : trace_.dependencies()) {
+    const NodeId from = g_.node_of(d.from);
+    if (from == kNoNode || g_.nodes_[from].kind == NodeKind::HostCall) continue;
+    if (trace_.lane(d.to.lane).is_gpu()) {
+      const NodeId to = g_.node_of(d.to);
+      if (to == kNoNode) continue;
+      if (g_.recorded_end(from) > g_.recorded_start(to)) {
+        ++g_.anomalies_.wait_after_end;
+        continue;
+      }
+      g_.edges_.push_back({from, to, EdgeKind::EventWait, false});
+    } else {
+      const NodeId to = enclosing_node(d.to);
+      if (to == kNoNode || (host_flags_[to] & kNonBlocking)) continue;
+      if (g_.recorded_end(from) > g_.recorded_end(to)) {
+        ++g_.anomalies_.wait_after_end;
+        continue;
+      }
+      g_.edges_.push_back({from, to, EdgeKind::Sync, false});
+      host_flags_[to] |= kWaitLinked;
+    }
+  }
+}
+
+// The input that set each GPU start: the latest of the previous work on its stream, its launch call's return (plus
+// the least latency from a launch's return to its work's start that the trace shows, negative where work starts
+// before its launch returns: the call's lazy loading or wait for queue room comes before the work is handed over)
+// and the work an event wait held it for. An input the recording contradicts is
+// no dependency.
+void GraphAssembly::bind_gpu_starts() {
+  TimeNs min_latency = std::numeric_limits<TimeNs>::max();
+  for (Node& n : g_.nodes_) {
+    if (n.kind == NodeKind::HostCall || n.launch == kNoNode) continue;
+    min_latency = std::min(min_latency, trace_.event(n.ref).start_ns - g_.recorded_handover(n.launch));
+  }
+  g_.min_launch_latency_ns_ = min_latency == std::numeric_limits<TimeNs>::max() ? 0 : min_latency;
+  std::stable_sort(g_.edges_.begin(), g_.edges_.end(), [](const Edge& a, const Edge& b) { return a.to < b.to; });
+  for (NodeId id = 0; id < g_.nodes_.size(); ++id) {
+    Node& n = g_.nodes_[id];
+    if (n.kind == NodeKind::HostCall) {
+      n.start_binding = n.chain_prev == kNoNode ? StartBinding::Root : StartBinding::Chain;
+      continue;
+    }
+    const TimeNs start = g_.recorded_start(id);
+    if (n.chain_prev != kNoNode && g_.recorded_end(n.chain_prev) > start) {
+      ++g_.anomalies_.overlapping_on_stream;
+      n.chain_prev = kNoNode;
+    }
+    TimeNs latest = kMinTime;
+    n.start_binding = StartBinding::Root;
+    if (n.chain_prev != kNoNode) latest = g_.recorded_end(n.chain_prev), n.start_binding = StartBinding::Chain;
+    Edge* binding_edge = nullptr;
+    for (Edge* e = first_edge_into(id); e != g_.edges_.data() + g_.edges_.size() && e->to == id; ++e) {
+      if (e->to_end() || g_.recorded_end(e->from) <= latest) continue;
+      latest = g_.recorded_end(e->from);
+      binding_edge = e;
+      n.start_binding = StartBinding::Extra;
+    }
+    if (n.launch != kNoNode && g_.recorded_handover(n.launch) + g_.min_launch_latency_ns_ > latest) {
+      n.start_binding = StartBinding::Launch;
+      binding_edge = nullptr;
+    }
+    if (binding_edge) binding_edge->binding = true;
+    if (n.start_binding == StartBinding::Launch) latest = g_.recorded_handover(n.launch) + g_.min_launch_latency_ns_;
+    if (n.start_binding != StartBinding::Root && start - latest > kHeldStartNs)
+      n.held_by_other_streams = held_throughout(id, latest, start);
+  }
+}
+
+// Whether work of another stream of the node's GPU ran from `from_ns` to `to_ns` (within kHeldStartNs): scans back
+// from the last work that started by from_ns, a bounded number of steps (a GPU runs a few kernels at once).
+bool GraphAssembly::held_throughout(NodeId id, TimeNs from_ns, TimeNs to_ns) {
+  const Lane& lane = trace_.lane(g_.nodes_[id].ref.lane);
+  const std::vector<Ending>& starts = starts_by_device(lane.device());
+  auto it = std::upper_bound(starts.begin(), starts.end(), Ending{from_ns + kHeldStartNs, kNoNode});
+  for (int steps = 0; it != starts.begin() && steps < kWaitSearchSteps; ++steps) {
+    --it;
+    const NodeId other = it->node;
+    if (trace_.lane(g_.nodes_[other].ref.lane).stream() == lane.stream()) continue;
+    if (g_.recorded_end(other) >= to_ns - kHeldStartNs) return true;
+  }
+  return false;
+}
+
+// GPU work of one device by start (Ending holds the start here), built on first need.
+const std::vector<GraphAssembly::Ending>& GraphAssembly::starts_by_device(std::int64_t device) {
+  if (starts_by_device_.empty()) {
+    for (NodeId n = 0; n < g_.nodes_.size(); ++n)
+      if (g_.nodes_[n].kind != NodeKind::HostCall)
+        starts_by_device_[trace_.lane(g_.nodes_[n].ref.lane).device()].push_back({g_.recorded_start(n), n});
+    for (auto& [d, v] : starts_by_device_) std::sort(v.begin(), v.end());
+  }
+  return starts_by_device_[device];
+}
+
+void GraphAssembly::add_host_waits() {
+  std::stable_sort(g_.edges_.begin(), g_.edges_.end(), [](const Edge& a, const Edge& b) { return a.to < b.to; });
+  endings_.reserve(g_.nodes_.size());
+  for (NodeId id = 0; id < g_.nodes_.size(); ++id)
+    if (g_.nodes_[id].kind != NodeKind::HostCall) endings_.push_back({g_.recorded_end(id), id});
+  std::sort(endings_.begin(), endings_.end());
+  // The linked syncs (edges sorted by target here): the latest-ending work one waited for set its end, if it
+  // ended after the call began.
+  for (std::size_t i = 0; i < g_.edges_.size();) {
+    const NodeId call = g_.edges_[i].to;
+    Edge* latest = nullptr;
+    for (; i < g_.edges_.size() && g_.edges_[i].to == call; ++i) {
+      Edge& e = g_.edges_[i];
+      if (e.kind == EdgeKind::Sync && (!latest || g_.recorded_end(e.from) > g_.recorded_end(latest->from))) latest = &e;
+    }
+    if (!latest || g_.recorded_end(latest->from) <= g_.recorded_start(call)) continue;
+    latest->binding = true;
+    g_.nodes_[call].end_bound = true;
+    if (g_.nodes_[latest->from].launch == call) g_.nodes_[call].waits_for_own_work = true;
+    set_own_time(call, g_.recorded_end(call) - g_.recorded_end(latest->from));
+  }
+  for (NodeId id = 0; id < g_.nodes_.size(); ++id)
+    if (g_.nodes_[id].kind == NodeKind::HostCall) add_host_wait(id);
+}
+
+Edge* GraphAssembly::first_edge_into(NodeId id) {
+  const auto it =
+      std::lower_bound(g_.edges_.begin(), g_.edges_.end(), id, [](const Edge& e, NodeId n) { return e.to < n; });
+  return g_.edges_.data() + (it - g_.edges_.begin());
+}
+
+// A call with no dependency link waits by what its name says (a synchronize, a blocking copy, cudaFree, an async
+// copy of pageable memory), or because its launch found the queue full or drained the GPU to load a module: the
+// work it waited for is the latest-ending work launched before it that ended while it ran.
+void GraphAssembly::add_host_wait(NodeId id) {
+  if (host_flags_[id] & (kWaitLinked | kNonBlocking)) return;
+  const Event& e = g_.event(id);
+  const std::string_view name = trace_.name(e);
+  bool pageable = false;
+  const std::int64_t device = launched_device(id, pageable);
+  EdgeKind kind{};
+  switch (e.kind == EventKind::Sync ? detail::CallWait::Explicit : detail::call_wait(name)) {
+    case detail::CallWait::Explicit:
+      kind = EdgeKind::Sync;
+      break;
+    case detail::CallWait::Implicit:
+      kind = EdgeKind::ImplicitSync;
+      break;
+    case detail::CallWait::AsyncCopy:
+      if (!pageable) return;
+      kind = EdgeKind::ImplicitSync;
+      break;
+    default:
+      if (host_flags_[id] & kQueueFull)
+        kind = EdgeKind::QueueFull;
+      else if ((host_flags_[id] & kLoading) && detail::is_launch_call(name))
+        kind = EdgeKind::LazyLoadDrain;
+      else if (const NodeId own = synchronous_launch(id); own != kNoNode)
+        return add_wait_edge(own, id, EdgeKind::ImplicitSync);
+      else
+        return;
+  }
+  // A synchronize names no GPU in its record; a module load waits for every GPU of the process to drain.
+  const bool any_gpu = kind == EdgeKind::Sync || kind == EdgeKind::LazyLoadDrain;
+  const NodeId waited = waited_work(id, any_gpu ? -1 : device);
+  if (waited != kNoNode) add_wait_edge(waited, id, kind);
+}
+
+void GraphAssembly::add_wait_edge(NodeId waited, NodeId call, EdgeKind kind) {
+  g_.edges_.push_back({waited, call, kind, true});
+  g_.nodes_[call].end_bound = true;
+  if (g_.nodes_[waited].launch == call) g_.nodes_[call].waits_for_own_work = true;
+  set_own_time(call, g_.recorded_end(call) - g_.recorded_end(waited));
+}
+
+// A launch that returned only after the kernel it launched ended waited for it (what CUDA_LAUNCH_BLOCKING=1 does).
+// A kernel under kSynchronousLaunchMinKernelNs can end while an asynchronous launch is still returning: in the
+// seed loop's asynchronous recordings 1-7 of 546 launches end after their kernel, all of kernels under 20 us.
+NodeId GraphAssembly::synchronous_launch(NodeId call) const {
+  if (!detail::is_launch_call(trace_.name(g_.event(call)))) return kNoNode;
+  auto it = std::lower_bound(launched_.begin(), launched_.end(), std::pair<NodeId, NodeId>{call, 0});
+  for (; it != launched_.end() && it->first == call; ++it) {
+    const Event& work = g_.event(it->second);
+    if (work.duration_ns >= kSynchronousLaunchMinKernelNs && work.end_ns() <= g_.recorded_end(call) &&
+        work.end_ns() > g_.recorded_start(call))
+      return it->second;
+  }
+  return kNoNode;
+}
+
+// The GPU work (on `device`, any if -1) that ended last while the call ran, among work launched before the call
+// began or by the call itself; kNoNode if none ended while it ran.
+NodeId GraphAssembly::waited_work(NodeId call, std::int64_t device) const {
+  const TimeNs start = g_.recorded_start(call), end = g_.recorded_end(call);
+  auto it = std::upper_bound(endings_.begin(), endings_.end(), Ending{end, kNoNode});
+  for (int steps = 0; it != endings_.begin() && steps < kWaitSearchSteps; ++steps) {
+    --it;
+    if (it->end_ns <= start) return kNoNode;
+    const Node& n = g_.nodes_[it->node];
+    if (device >= 0 && trace_.lane(n.ref.lane).device() != device) continue;
+    if (n.launch == kNoNode || n.launch == call || g_.recorded_start(n.launch) < start) return it->node;
+  }
+  return kNoNode;
+}
+
+// The GPU a call launched work on (-1 if none), and whether that work is a copy of pageable host memory.
+std::int64_t GraphAssembly::launched_device(NodeId call, bool& pageable) const {
+  auto it = std::lower_bound(launched_.begin(), launched_.end(), std::pair<NodeId, NodeId>{call, 0});
+  if (it == launched_.end() || it->first != call) return -1;
+  const Event& work = g_.event(it->second);
+  if (const MemcpyDetail* copy = trace_.memcpy_detail(work))
+    pageable = copy->src_kind == MemoryKind::Pageable || copy->dst_kind == MemoryKind::Pageable;
+  return trace_.lane(g_.nodes_[it->second].ref.lane).device();
+}
+
+void GraphAssembly::set_own_time(NodeId node, TimeNs ns) { g_.own_times_.push_back({node, std::max<TimeNs>(0, ns)}); }
+
+}  // namespace gtv::causal

@@ -1,0 +1,63 @@
+#pragma once
+// The steps that build a HappensBefore from a Trace, in order: nodes lane by lane (with the parts of host time a
+// named cause spent), launches, dependency links, the binding input of every GPU start, the waits of host calls,
+// collectives across ranks; then the sparse tables are sorted. Internal to gtv_causal.
+#include <map>
+#include <vector>
+
+#include "gtv/causal/happens_before.h"
+
+namespace gtv::causal {
+
+class GraphAssembly {
+ public:
+  GraphAssembly(const Trace& trace, HappensBefore& graph) : trace_(trace), g_(graph) { g_.trace_ = &trace; }
+  void run();
+
+ private:
+  // A stretch of host time a named cause spent, before it is clipped to the node's own time or gap.
+  struct Span {
+    NodeId node = kNoNode;
+    bool in_gap = false;
+    PartKind kind = PartKind::LazyLoading;
+    TimeNs start_ns = 0;
+    TimeNs end_ns = 0;
+  };
+  struct Ending {  // GPU work by end, to find what a waiting call waited for
+    TimeNs end_ns = 0;
+    NodeId node = kNoNode;
+    friend auto operator<=>(const Ending&, const Ending&) = default;
+  };
+  enum HostFlag : std::uint8_t { kQueueFull = 1, kLoading = 2, kWaitLinked = 4, kNonBlocking = 8 };
+
+  void add_host_lane(LaneIndex lane);
+  void add_gpu_lane(LaneIndex lane);
+  [[nodiscard]] NodeId enclosing_node(EventRef ref) const;
+  void add_launches();
+  void add_dependencies();
+  void bind_gpu_starts();
+  [[nodiscard]] Edge* first_edge_into(NodeId id);  // edges_ sorted by target
+  [[nodiscard]] bool held_throughout(NodeId id, TimeNs from_ns, TimeNs to_ns);
+  [[nodiscard]] const std::vector<Ending>& starts_by_device(std::int64_t device);
+  void add_host_waits();
+  void add_host_wait(NodeId node);
+  void add_wait_edge(NodeId waited, NodeId call, EdgeKind kind);
+  [[nodiscard]] NodeId synchronous_launch(NodeId call) const;
+  [[nodiscard]] NodeId waited_work(NodeId call, std::int64_t device) const;
+  [[nodiscard]] std::int64_t launched_device(NodeId call, bool& pageable) const;
+  void add_collectives();
+  void set_own_time(NodeId node, TimeNs ns);
+  void finish_parts();
+  void finish();
+
+  const Trace& trace_;
+  HappensBefore& g_;
+  std::vector<Span> spans_;
+  std::vector<NodeId> queue_full_;                   // calls holding a "command buffer full" record
+  std::vector<std::uint8_t> host_flags_;             // per node
+  std::vector<std::pair<NodeId, NodeId>> launched_;  // (launch call, GPU work), sorted by call
+  std::vector<Ending> endings_;                      // every GPU node, by end
+  std::map<std::int64_t, std::vector<Ending>> starts_by_device_;
+};
+
+}  // namespace gtv::causal

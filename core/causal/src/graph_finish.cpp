@@ -1,0 +1,134 @@
+// The last steps of building the graph: collectives across ranks, then the parts of host time clipped to where a
+// removal can take them from, and the sparse tables sorted.
+#include <algorithm>
+#include <array>
+
+#include "graph_assembly.h"
+#include "gtv/model/collectives.h"
+
+namespace gtv::causal {
+namespace {
+
+// Ranks whose collective kernels would each be joined to every other rank's arrival: beyond this, only the latest
+// arrivals are (removing a straggler makes the next-latest rank the one the others wait for).
+constexpr std::size_t kPeersPerCollective = 4;
+
+// Collectives that end together on every rank: each rank's kernel ends after the last rank arrived. (A broadcast's
+// or reduce's root waits for nobody; which rank was the root the kernels do not say, so they are not joined.)
+bool ends_together(const std::string& kind) {
+  return kind == "AllReduce" || kind == "AllGather" || kind == "ReduceScatter";
+}
+
+// Total length of the union of [start, end) spans (sorted in place).
+TimeNs union_length(std::vector<std::pair<TimeNs, TimeNs>>& spans) {
+  std::sort(spans.begin(), spans.end());
+  TimeNs total = 0, open_start = 0, open_end = 0;
+  bool open = false;
+  for (const auto& [s, e] : spans) {
+    if (e <= s) continue;
+    if (open && s <= open_end) {
+      open_end = std::max(open_end, e);
+      continue;
+    }
+    if (open) total += open_end - open_start;
+    open = true, open_start = s, open_end = e;
+  }
+  return open ? total + open_end - open_start : total;
+}
+
+// Length of `spans` outside `taken` (both unions of spans).
+TimeNs length_outside(std::vector<std::pair<TimeNs, TimeNs>> spans,
+                      const std::vector<std::pair<TimeNs, TimeNs>>& taken) {
+  std::vector<std::pair<TimeNs, TimeNs>> both = spans;
+  both.insert(both.end(), taken.begin(), taken.end());
+  auto taken_copy = taken;
+  return union_length(both) - union_length(taken_copy);
+}
+
+}  // namespace
+
+// In a run merged from ranks, the k-th all-reduce (all-gather, reduce-scatter) of every rank is one collective: each
+// rank's kernel ends its own transfer time after the last rank's kernel started.
+void GraphAssembly::add_collectives() {
+  const auto& ranks = trace_.metadata().ranks;
+  if (ranks.size() < 2) return;
+  const std::vector<std::vector<Collective>> per_rank = collectives_by_rank(trace_);
+  std::vector<std::string> names;
+  for (const RankInfo& r : ranks) names.push_back("rank " + std::to_string(r.rank));
+  const CollectiveMatch match = match_collectives(per_rank, names);
+  std::vector<NodeId> kernels;
+  for (const MatchedCollective& m : match.matched) {
+    if (!ends_together(m.kind)) continue;
+    kernels.clear();
+    for (std::size_t r = 0; r < m.index.size(); ++r) {
+      const Collective& c = per_rank[r][m.index[r]];
+      const NodeId n = c.on_gpu ? g_.node_of(c.ref) : kNoNode;
+      if (n != kNoNode) kernels.push_back(n);
+    }
+    if (kernels.size() < 2) continue;
+    std::sort(kernels.begin(), kernels.end(),
+              [&](NodeId a, NodeId b) { return g_.recorded_start(a) > g_.recorded_start(b); });  // latest first
+    const TimeNs last_arrival = g_.recorded_start(kernels.front());
+    const bool consistent =
+        std::all_of(kernels.begin(), kernels.end(), [&](NodeId n) { return g_.recorded_end(n) >= last_arrival; });
+    if (!consistent) {
+      ++g_.anomalies_.collective_clock;
+      continue;
+    }
+    for (const NodeId n : kernels) {
+      std::size_t peers = 0;
+      for (const NodeId peer : kernels) {
+        if (peer == n || peers == kPeersPerCollective) continue;
+        ++peers;
+        const bool binding = peer == kernels.front() && g_.recorded_start(peer) > g_.recorded_start(n);
+        g_.edges_.push_back({peer, n, EdgeKind::Collective, binding});
+      }
+      if (g_.recorded_start(n) < last_arrival) g_.nodes_[n].end_bound = true;
+      set_own_time(n, g_.recorded_end(n) - std::max(last_arrival, g_.recorded_start(n)));
+    }
+  }
+}
+
+// Parts inside a call count only within its own time (a CUPTI buffer request while a sync waited for the GPU cost
+// nothing); parts in a gap only within the gap. Where loading and tracer records overlap, the time is loading.
+void GraphAssembly::finish_parts() {
+  std::sort(spans_.begin(), spans_.end(),
+            [](const Span& a, const Span& b) { return std::tie(a.node, a.in_gap) < std::tie(b.node, b.in_gap); });
+  std::array<std::vector<std::pair<TimeNs, TimeNs>>, kPartKindCount> by_kind;
+  for (std::size_t i = 0; i < spans_.size();) {
+    const NodeId node = spans_[i].node;
+    const bool in_gap = spans_[i].in_gap;
+    TimeNs lo = 0, hi = 0;
+    if (in_gap) {
+      lo = g_.recorded_end(g_.nodes_[node].chain_prev), hi = g_.recorded_start(node);
+    } else {
+      hi = g_.recorded_end(node), lo = hi - g_.own_ns(node);
+    }
+    for (auto& v : by_kind) v.clear();
+    for (; i < spans_.size() && spans_[i].node == node && spans_[i].in_gap == in_gap; ++i) {
+      const Span& s = spans_[i];
+      const TimeNs a = std::max(s.start_ns, lo), b = std::min(s.end_ns, hi);
+      if (a < b) by_kind[static_cast<std::size_t>(s.kind)].emplace_back(a, b);
+    }
+    auto& loading = by_kind[static_cast<std::size_t>(PartKind::LazyLoading)];
+    auto& tracing = by_kind[static_cast<std::size_t>(PartKind::TracingOverhead)];
+    const TimeNs tracing_ns = length_outside(tracing, loading);
+    const TimeNs loading_ns = union_length(loading);
+    if (loading_ns > 0) g_.parts_.push_back({node, PartKind::LazyLoading, in_gap, loading_ns});
+    if (tracing_ns > 0) g_.parts_.push_back({node, PartKind::TracingOverhead, in_gap, tracing_ns});
+  }
+  spans_.clear();
+  spans_.shrink_to_fit();
+}
+
+void GraphAssembly::finish() {
+  std::sort(g_.own_times_.begin(), g_.own_times_.end(),
+            [](const HappensBefore::OwnTime& a, const HappensBefore::OwnTime& b) { return a.node < b.node; });
+  finish_parts();  // after the own times: parts inside a call are clipped to them
+  std::stable_sort(g_.edges_.begin(), g_.edges_.end(), [](const Edge& a, const Edge& b) { return a.to < b.to; });
+  g_.edges_.shrink_to_fit();
+  g_.parts_.shrink_to_fit();
+  g_.own_times_.shrink_to_fit();
+}
+
+}  // namespace gtv::causal

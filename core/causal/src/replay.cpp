@@ -1,0 +1,177 @@
+#include "gtv/causal/replay.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace gtv::causal {
+namespace {
+
+constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min();
+
+bool applies(const Removal& removal, NodeId node) { return !removal.applies_to || removal.applies_to(node); }
+
+bool edge_removed(const Removal& removal, const Edge& e) {
+  return (removal.edges & bit(e.kind)) != 0 && applies(removal, e.to);
+}
+
+TimeNs removed_parts_ns(const HappensBefore& g, NodeId node, bool in_gap, const Removal& removal) {
+  if (removal.parts == 0 || !applies(removal, node)) return 0;
+  TimeNs out = 0;
+  for (const Part& p : g.parts_of(node))
+    if (p.in_gap == in_gap && (removal.parts & bit(p.kind))) out += p.ns;
+  return out;
+}
+
+// Points: 2 * node for its start, 2 * node + 1 for its end.
+enum class State : std::uint8_t { Unvisited, Active, Done };
+
+class Replayer {
+ public:
+  Replayer(const HappensBefore& g, const Removal& removal) : g_(g), removal_(removal) {
+    t_.start_ns.assign(g.size(), 0);
+    t_.end_ns.assign(g.size(), 0);
+    state_.assign(2 * g.size(), State::Unvisited);
+  }
+
+  Timeline run() {
+    for (std::uint64_t p = 0; p < state_.size(); ++p)
+      if (state_[p] == State::Unvisited) visit(p);
+    return std::move(t_);
+  }
+
+ private:
+  struct Frame {
+    std::uint64_t point;
+    std::size_t next;  // the next input to look at
+  };
+
+  [[nodiscard]] static std::uint64_t point_of(const Input& in) {
+    return 2 * std::uint64_t(in.source) + (in.source_end ? 1 : 0);
+  }
+  TimeNs& value(std::uint64_t p) { return (p & 1) ? t_.end_ns[p / 2] : t_.start_ns[p / 2]; }
+
+  // Depth first over the points an input waits for, with an explicit stack: a point is computed once all its
+  // inputs are. An input whose source is still on the stack closes a cycle (corrupt links) and is skipped.
+  void visit(std::uint64_t root) {
+    stack_.push_back({root, 0});
+    state_[root] = State::Active;
+    while (!stack_.empty()) {
+      Frame& f = stack_.back();
+      inputs_of(g_, NodeId(f.point / 2), (f.point & 1) != 0, removal_, inputs_);
+      bool descended = false;
+      for (; f.next < inputs_.size(); ++f.next) {
+        const Input& in = inputs_[f.next];
+        if (in.from == Input::From::Root) continue;
+        const std::uint64_t q = point_of(in);
+        if (state_[q] != State::Unvisited) continue;
+        state_[q] = State::Active;
+        stack_.push_back({q, 0});
+        descended = true;
+        break;
+      }
+      if (descended) continue;
+      compute(f.point);
+      state_[f.point] = State::Done;
+      stack_.pop_back();
+    }
+  }
+
+  void compute(std::uint64_t p) {
+    TimeNs v = kMinTime;
+    for (const Input& in : inputs_) {
+      if (in.from == Input::From::Root) {
+        v = std::max(v, in.delay_ns);
+        continue;
+      }
+      const std::uint64_t q = point_of(in);
+      if (state_[q] != State::Done) {
+        ++t_.cycles_broken;
+        continue;
+      }
+      v = std::max(v, saturating_add(value(q), in.delay_ns));
+    }
+    if (v == kMinTime) v = (p & 1) ? g_.recorded_end(NodeId(p / 2)) : g_.recorded_start(NodeId(p / 2));
+    value(p) = v;
+  }
+
+  const HappensBefore& g_;
+  const Removal& removal_;
+  Timeline t_;
+  std::vector<State> state_;
+  std::vector<Frame> stack_;
+  std::vector<Input> inputs_;
+};
+
+}  // namespace
+
+// Dropping a node's own time (or its gap) takes the time no part accounts for; the parts go only when their kind is
+// removed, so removals of different causes take disjoint time.
+TimeNs kept_time(const HappensBefore& g, NodeId node, bool in_gap, TimeNs total_ns, bool dropped,
+                 const Removal& removal) {
+  TimeNs parts_ns = 0;
+  for (const Part& p : g.parts_of(node))
+    if (p.in_gap == in_gap) parts_ns += p.ns;
+  const TimeNs removed_ns = removed_parts_ns(g, node, in_gap, removal);
+  const TimeNs kept = dropped ? parts_ns - removed_ns : total_ns - removed_ns;
+  return std::max<TimeNs>(0, kept);
+}
+
+TimeNs own_time_after(const HappensBefore& g, NodeId node, const Removal& removal) {
+  const bool dropped = removal.drop_own_time && removal.drop_own_time(node);
+  return kept_time(g, node, false, g.own_ns(node), dropped, removal);
+}
+
+TimeNs gap_after(const HappensBefore& g, NodeId node, const Removal& removal) {
+  const NodeId prev = g.node(node).chain_prev;
+  if (prev == kNoNode) return 0;
+  const bool dropped = removal.drop_gap && removal.drop_gap(node);
+  return kept_time(g, node, true, g.recorded_start(node) - g.recorded_end(prev), dropped, removal);
+}
+
+void inputs_of(const HappensBefore& g, NodeId id, bool end_point, const Removal& removal, std::vector<Input>& out) {
+  out.clear();
+  const Node& n = g.node(id);
+  if (end_point) {
+    const TimeNs own = own_time_after(g, id, removal);
+    out.push_back({Input::From::OwnStart, id, false, own, 0});
+    const std::span<const Edge> all = g.edges();
+    for (const Edge& e : g.edges_into(id)) {
+      if (!e.to_end() || edge_removed(removal, e)) continue;
+      TimeNs delay = 0;
+      if (e.kind == EdgeKind::Collective)
+        delay = g.own_ns(id);
+      else if (e.binding)
+        delay = g.recorded_end(id) - g.recorded_end(e.from);
+      out.push_back({Input::From::Edge, e.from, !e.from_start(), delay, std::uint32_t(&e - all.data())});
+    }
+    return;
+  }
+  const TimeNs start = g.recorded_start(id);
+  if (n.kind == NodeKind::HostCall) {
+    if (n.chain_prev == kNoNode)
+      out.push_back({Input::From::Root, kNoNode, true, start, 0});
+    else
+      out.push_back({Input::From::Chain, n.chain_prev, true, gap_after(g, id, removal), 0});
+    return;
+  }
+  if (n.chain_prev != kNoNode) {
+    const TimeNs delay = n.start_binding == StartBinding::Chain ? start - g.recorded_end(n.chain_prev) : 0;
+    out.push_back({Input::From::Chain, n.chain_prev, true, delay, 0});
+  }
+  if (n.launch != kNoNode) {
+    const TimeNs delay =
+        n.start_binding == StartBinding::Launch ? start - g.recorded_handover(n.launch) : g.min_launch_latency_ns();
+    out.push_back({Input::From::Launch, n.launch, !g.node(n.launch).launches_from_start(), delay, 0});
+  }
+  const std::span<const Edge> all = g.edges();
+  for (const Edge& e : g.edges_into(id)) {
+    if (e.to_end() || edge_removed(removal, e)) continue;
+    const TimeNs delay = e.binding ? start - g.recorded_end(e.from) : 0;
+    out.push_back({Input::From::Edge, e.from, true, delay, std::uint32_t(&e - all.data())});
+  }
+  if (out.empty()) out.push_back({Input::From::Root, kNoNode, true, start, 0});
+}
+
+Timeline replay(const HappensBefore& graph, const Removal& removal) { return Replayer(graph, removal).run(); }
+
+}  // namespace gtv::causal

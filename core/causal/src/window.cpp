@@ -1,0 +1,96 @@
+// The window a critical path is walked in, and where it lies in a replay.
+#include <algorithm>
+#include <limits>
+#include <set>
+
+#include "gtv/causal/critical_path.h"
+
+namespace gtv::causal {
+namespace {
+
+constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min();
+constexpr TimeNs kMaxTime = std::numeric_limits<TimeNs>::max();
+
+// A recorded time on a host lane, moved as the replay moved the node around it: inside a call, by the call's
+// start; in the gap after a call, by the call's end; before the lane's first call, by that call's start.
+TimeNs moved_host_time(const HappensBefore& g, const Timeline& t, LaneIndex lane, TimeNs time_ns) {
+  const NodeId n = g.node_at_or_before(lane, time_ns);
+  if (n == kNoNode) {
+    const HappensBefore::IdRange r = g.lane_nodes(lane);
+    if (r.first == r.last) return time_ns;
+    return t.start_ns[r.first] - (g.recorded_start(r.first) - time_ns);
+  }
+  if (time_ns < g.recorded_end(n)) return std::min(t.start_ns[n] + (time_ns - g.recorded_start(n)), t.end_ns[n]);
+  return t.end_ns[n] + (time_ns - g.recorded_end(n));
+}
+
+}  // namespace
+
+Window window_of(const HappensBefore& g) {
+  const Trace& trace = g.trace();
+  Window w;
+  w.start_ns = trace.start_ns();
+  w.end_ns = trace.end_ns();
+  if (trace.measurements().empty()) return w;
+  struct Launch {
+    TimeNs start_ns;
+    std::int64_t pid;
+    NodeId work;
+  };
+  std::vector<Launch> launches;
+  std::set<std::int64_t> launching_pids;
+  for (const Flow& f : trace.flows()) {
+    const NodeId n = g.node_of(f.to);
+    const std::int64_t pid = trace.lane(f.from.lane).key.pid;
+    launching_pids.insert(pid);
+    if (n != kNoNode) launches.push_back({trace.event(f.from).start_ns, pid, n});
+  }
+  std::sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) { return a.start_ns < b.start_ns; });
+  w.start_ns = kMaxTime;
+  w.end_ns = kMinTime;
+  for (const Measurement& m : trace.measurements()) {
+    const auto lane = trace.find_lane(host_lane_key(m.pid, m.tid));
+    w.measured.push_back({lane ? *lane : Window::kNoLane, m.host_start_ns, m.host_end_ns});
+    w.start_ns = std::min(w.start_ns, m.host_start_ns);
+    w.end_ns = std::max(w.end_ns, m.host_end_ns);
+    // Another process's launches are not this stopwatch's work, unless its own process launched nothing.
+    const bool own_pid_only = launching_pids.count(m.pid) > 0 && launching_pids.size() > 1;
+    auto it = std::lower_bound(launches.begin(), launches.end(), m.host_start_ns,
+                               [](const Launch& l, TimeNs t) { return l.start_ns < t; });
+    for (; it != launches.end() && it->start_ns < m.host_end_ns; ++it) {
+      if (own_pid_only && it->pid != m.pid) continue;
+      w.work.push_back(it->work);
+      w.end_ns = std::max(w.end_ns, g.recorded_end(it->work));
+    }
+  }
+  std::sort(w.work.begin(), w.work.end());
+  w.work.erase(std::unique(w.work.begin(), w.work.end()), w.work.end());
+  return w;
+}
+
+WindowTimes window_in(const HappensBefore& g, const Timeline& t, const Window& w) {
+  WindowTimes out{kMaxTime, kMinTime};
+  if (w.measured.empty()) {
+    // The whole trace: its first and last node moved, with what the trace holds beyond them kept.
+    TimeNs first_rec = kMaxTime, last_rec = kMinTime;
+    for (NodeId n = 0; n < g.size(); ++n) {
+      first_rec = std::min(first_rec, g.recorded_start(n));
+      last_rec = std::max(last_rec, g.recorded_end(n));
+      out.start_ns = std::min(out.start_ns, t.start_ns[n]);
+      out.end_ns = std::max(out.end_ns, t.end_ns[n]);
+    }
+    if (g.size() == 0) return {w.start_ns, w.end_ns};
+    out.start_ns -= first_rec - w.start_ns;
+    out.end_ns += w.end_ns - last_rec;
+    return out;
+  }
+  for (const Window::Measured& m : w.measured) {
+    const bool has_lane = m.lane != Window::kNoLane;
+    out.start_ns = std::min(out.start_ns, has_lane ? moved_host_time(g, t, m.lane, m.host_start_ns) : m.host_start_ns);
+    out.end_ns = std::max(out.end_ns, has_lane ? moved_host_time(g, t, m.lane, m.host_end_ns) : m.host_end_ns);
+  }
+  for (const NodeId n : w.work) out.end_ns = std::max(out.end_ns, t.end_ns[n]);
+  return out;
+}
+
+}  // namespace gtv::causal

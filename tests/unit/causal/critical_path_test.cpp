@@ -1,0 +1,133 @@
+// Critical paths walked on small traces, segment by segment, against paths worked out by hand.
+#include "gtv/causal/critical_path.h"
+
+#include <gtest/gtest.h>
+
+#include "causal_helpers.h"
+
+namespace gtv::causal {
+namespace {
+using namespace testing;
+
+struct Expected {
+  TimeNs start_us;
+  TimeNs end_us;
+  SegmentKind kind;
+};
+
+CriticalPath path_of(const HappensBefore& g) { return critical_path(g, replay(g), window_of(g)); }
+
+void expect_path(const CriticalPath& p, const std::vector<Expected>& expected) {
+  ASSERT_EQ(p.segments.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    SCOPED_TRACE("segment " + std::to_string(i));
+    EXPECT_EQ(p.segments[i].start_ns, expected[i].start_us * us);
+    EXPECT_EQ(p.segments[i].end_ns, expected[i].end_us * us);
+    EXPECT_EQ(to_string(p.segments[i].kind), to_string(expected[i].kind));
+  }
+}
+
+// The host launches slowly: each kernel waits for its launch, so the path runs through the host.
+TEST(CriticalPath, ALaunchBoundLoopRunsThroughTheHost) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 10);
+  launch(b, 2, 40, 5, 0, 7, 46, 10);
+  launch(b, 3, 80, 5, 0, 7, 86, 10);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  expect_path(path_of(g), {{0, 5, SegmentKind::HostLaunch},
+                           {5, 40, SegmentKind::HostOwnWork},
+                           {40, 45, SegmentKind::HostLaunch},
+                           {45, 80, SegmentKind::HostOwnWork},
+                           {80, 85, SegmentKind::HostLaunch},
+                           {85, 86, SegmentKind::LaunchLatency},
+                           {86, 96, SegmentKind::Kernel}});
+}
+
+// Through the pageable copy's wait, the GPU work the host waited for carries that call as `via`.
+TEST(CriticalPath, GpuWorkReachedThroughAWaitCarriesTheWaitingCall) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 10, 100);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 5 * us, 120 * us, EventKind::Runtime, 2);
+  MemcpyDetail d;
+  d.copy_kind = CopyKind::DeviceToHost;
+  d.src_kind = MemoryKind::Device;
+  d.dst_kind = MemoryKind::Pageable;
+  memcpy_event(b, 0, 7, 110 * us, 10 * us, d, 2);
+  launch(b, 3, 125, 5, 1, 15, 135, 100);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const CriticalPath p = path_of(g);
+  expect_path(p, {{0, 5, SegmentKind::HostLaunch},
+                  {5, 10, SegmentKind::LaunchLatency},
+                  {10, 110, SegmentKind::Kernel},
+                  {110, 120, SegmentKind::Copy},
+                  {120, 125, SegmentKind::SyncWake},
+                  {125, 130, SegmentKind::HostLaunch},
+                  {130, 135, SegmentKind::LaunchLatency},
+                  {135, 235, SegmentKind::Kernel}});
+  const NodeId copy_call = node_at(g, host_lane_key(1, 1), 5);
+  for (std::size_t i : {1u, 2u, 3u}) EXPECT_EQ(p.segments[i].via, copy_call) << i;
+  for (std::size_t i : {0u, 4u, 5u, 6u, 7u}) EXPECT_EQ(p.segments[i].via, kNoNode) << i;
+}
+
+// Work that waited for the multiprocessors another stream's kernel held: the wait is named so, not a stream gap.
+TEST(CriticalPath, AStartHeldByAnotherStreamsWorkIsNamedSo) {
+  TraceBuilder b;
+  kernel(b, 0, 13, "big gemm", 0, 700 * us);
+  kernel(b, 0, 21, "small", 0, 10 * us);
+  kernel(b, 0, 21, "next", 690 * us, 210 * us);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  expect_path(
+      path_of(g),
+      {{0, 10, SegmentKind::Kernel}, {10, 690, SegmentKind::HeldByOtherStreams}, {690, 900, SegmentKind::Kernel}});
+}
+
+// Work that starts before its launch call returns: the call's time on the path ends where the work began.
+TEST(CriticalPath, WorkStartingBeforeItsLaunchReturnsCutsTheCall) {
+  TraceBuilder b;
+  launch(b, 1, 0, 10, 0, 7, 4, 16);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(g.min_launch_latency_ns(), -6 * us);
+  expect_path(path_of(g), {{0, 4, SegmentKind::HostLaunch}, {4, 20, SegmentKind::Kernel}});
+}
+
+// A measured window ends when the host's measurement ends: after a synchronize, on its return.
+TEST(CriticalPath, AMeasuredWindowEndsOnTheHostsReturnFromItsWait) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 8, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 10 * us, 102 * us);
+  measure(b, 0, 115);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const CriticalPath p = path_of(g);
+  EXPECT_EQ(p.window.start_ns, 0);
+  EXPECT_EQ(p.window.end_ns, 115 * us);
+  expect_path(p, {{0, 5, SegmentKind::HostLaunch},
+                  {5, 8, SegmentKind::LaunchLatency},
+                  {8, 108, SegmentKind::Kernel},
+                  {108, 112, SegmentKind::SyncWake},
+                  {112, 115, SegmentKind::HostOwnWork}});
+}
+
+TEST(CriticalPath, TracingOverheadInTheGapIsItsOwnSegmentAndItsRemovalIsReplayed) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 10);
+  overhead(b, "CUPTI buffer request", 6, 50);
+  launch(b, 2, 60, 5, 0, 7, 68, 10);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  expect_path(path_of(g), {{0, 5, SegmentKind::HostLaunch},
+                           {5, 10, SegmentKind::HostOwnWork},
+                           {10, 60, SegmentKind::TracingOverhead},
+                           {60, 65, SegmentKind::HostLaunch},
+                           {65, 68, SegmentKind::LaunchLatency},
+                           {68, 78, SegmentKind::Kernel}});
+  const Effect e = effect_of(g, replay(g), window_of(g), Removal{bit(PartKind::TracingOverhead), 0, {}, {}, {}});
+  EXPECT_EQ(e.saving_ns(), 50 * us);
+}
+
+}  // namespace
+}  // namespace gtv::causal

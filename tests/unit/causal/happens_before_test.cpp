@@ -1,0 +1,119 @@
+// The graph's nodes, edges, bindings and parts on small traces with hand-computed answers.
+#include "gtv/causal/happens_before.h"
+
+#include <gtest/gtest.h>
+
+#include "causal_helpers.h"
+
+namespace gtv::causal {
+namespace {
+using namespace testing;
+
+const LaneKey kHost = host_lane_key(1, 1);
+const LaneKey kGpu0 = gpu_lane_key(0, 7);
+
+TEST(HappensBefore, LaunchesBindAnIdleGpuAndTheStreamBindsQueuedWork) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 8, 100);     // handed over at 5 us, started at 8: the launch set it
+  launch(b, 2, 10, 5, 0, 7, 108, 100);  // queued behind the first: the stream set it
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  ASSERT_EQ(g.size(), 4u);
+  const NodeId c1 = node_at(g, kHost, 0), c2 = node_at(g, kHost, 10);
+  const NodeId k1 = node_at(g, kGpu0, 8), k2 = node_at(g, kGpu0, 108);
+  EXPECT_EQ(g.node(c2).chain_prev, c1);
+  EXPECT_EQ(g.node(c1).start_binding, StartBinding::Root);
+  EXPECT_EQ(g.node(k1).launch, c1);
+  EXPECT_EQ(g.node(k1).start_binding, StartBinding::Launch);
+  EXPECT_EQ(g.node(k2).chain_prev, k1);
+  EXPECT_EQ(g.node(k2).start_binding, StartBinding::Chain);
+  EXPECT_EQ(g.min_launch_latency_ns(), 3 * us);  // 8 - 5; the second waited 93 us
+  EXPECT_TRUE(g.edges().empty());
+  EXPECT_TRUE(g.anomalies().lines().empty());
+}
+
+TEST(HappensBefore, OnlyTheOutermostCallIsANodeAndLoadingInsideItIsAPart) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "aten::mm", 0, 100 * us, EventKind::CpuOp);
+  launch(b, 1, 10, 50, 0, 7, 61, 10);
+  host_call(b, 1, 1, "cuLibraryLoadData", 15 * us, 35 * us, EventKind::Driver);
+  overhead(b, "lazy function loading", 16, 20);  // inside the load: counted once
+  overhead(b, "CUPTI buffer request", 62, 5);    // between calls: the gap before the next one
+  launch(b, 2, 70, 5, 0, 7, 76, 10);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  ASSERT_EQ(g.size(), 4u);  // two launches, two kernels: the op, the driver call and the records are not nodes
+  const NodeId c1 = node_at(g, kHost, 10), c2 = node_at(g, kHost, 70);
+  ASSERT_EQ(g.parts_of(c1).size(), 1u);
+  EXPECT_EQ(g.parts_of(c1)[0].kind, PartKind::LazyLoading);
+  EXPECT_FALSE(g.parts_of(c1)[0].in_gap);
+  EXPECT_EQ(g.parts_of(c1)[0].ns, 35 * us);
+  ASSERT_EQ(g.parts_of(c2).size(), 1u);
+  EXPECT_EQ(g.parts_of(c2)[0].kind, PartKind::TracingOverhead);
+  EXPECT_TRUE(g.parts_of(c2)[0].in_gap);
+  EXPECT_EQ(g.parts_of(c2)[0].ns, 5 * us);
+}
+
+TEST(HappensBefore, ASynchronizeWaitsForTheLastWorkLaunchedBeforeIt) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 8, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 10 * us, 102 * us);  // returns 4 us after the kernel
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const NodeId sync = node_at(g, kHost, 10), k = node_at(g, kGpu0, 8);
+  ASSERT_EQ(g.edges_into(sync).size(), 1u);
+  const Edge& e = g.edges_into(sync)[0];
+  EXPECT_EQ(e.from, k);
+  EXPECT_EQ(e.kind, EdgeKind::Sync);
+  EXPECT_TRUE(e.binding);
+  EXPECT_TRUE(g.node(sync).end_bound);
+  EXPECT_EQ(g.own_ns(sync), 4 * us);
+}
+
+TEST(HappensBefore, APageableCopyWaitsForItsOwnCopyWhichLeavesFromTheCallsStart) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 10, 100);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 5 * us, 120 * us, EventKind::Runtime, 2);
+  MemcpyDetail pageable;
+  pageable.copy_kind = CopyKind::DeviceToHost;
+  pageable.src_kind = MemoryKind::Device;
+  pageable.dst_kind = MemoryKind::Pageable;
+  memcpy_event(b, 0, 7, 110 * us, 10 * us, pageable, 2);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const NodeId call = node_at(g, kHost, 5), copy = node_at(g, kGpu0, 110);
+  ASSERT_EQ(g.edges_into(call).size(), 1u);
+  EXPECT_EQ(g.edges_into(call)[0].kind, EdgeKind::ImplicitSync);
+  EXPECT_EQ(g.edges_into(call)[0].from, copy);
+  EXPECT_TRUE(g.node(call).launches_from_start());
+  EXPECT_EQ(g.recorded_handover(call), 5 * us);
+  EXPECT_EQ(g.own_ns(call), 5 * us);
+}
+
+TEST(HappensBefore, WhatTheRecordingContradictsIsCountedNotTaken) {
+  TraceBuilder b;
+  launch(b, 1, 10, 5, 0, 7, 5, 15);  // the kernel starts before its launch call
+  kernel(b, 0, 9, "a", 100 * us, 100 * us);
+  kernel(b, 0, 9, "b", 150 * us, 100 * us);  // starts before the work ahead of it on stream 9 ended
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(g.anomalies().launch_after_work, 1u);
+  EXPECT_EQ(g.anomalies().overlapping_on_stream, 1u);
+  EXPECT_EQ(g.node(node_at(g, kGpu0, 5)).launch, kNoNode);
+  EXPECT_EQ(g.node(node_at(g, gpu_lane_key(0, 9), 150)).chain_prev, kNoNode);
+  EXPECT_EQ(g.anomalies().lines().size(), 2u);
+}
+
+TEST(HappensBefore, QueuedWorkStartingLateWhileAnotherStreamRanWasHeldByIt) {
+  TraceBuilder b;
+  kernel(b, 0, 13, "big gemm", 0, 700 * us);
+  kernel(b, 0, 21, "small", 0, 10 * us);
+  kernel(b, 0, 21, "next", 690 * us, 210 * us);  // ready at 10 us, started as the gemm's last blocks retired
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_TRUE(g.node(node_at(g, gpu_lane_key(0, 21), 690)).held_by_other_streams);
+  EXPECT_FALSE(g.node(node_at(g, gpu_lane_key(0, 21), 0)).held_by_other_streams);
+}
+
+}  // namespace
+}  // namespace gtv::causal

@@ -1,0 +1,112 @@
+// Replays with a cause removed, against predictions worked out by hand.
+#include "gtv/causal/replay.h"
+
+#include <gtest/gtest.h>
+
+#include "causal_helpers.h"
+
+namespace gtv::causal {
+namespace {
+using namespace testing;
+
+MemcpyDetail to_pageable() {
+  MemcpyDetail d;
+  d.copy_kind = CopyKind::DeviceToHost;
+  d.src_kind = MemoryKind::Device;
+  d.dst_kind = MemoryKind::Pageable;
+  return d;
+}
+
+TEST(Replay, UnchangedItIsTheRecording) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 8, 100);
+  launch(b, 2, 10, 5, 0, 7, 108, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 20 * us, 192 * us);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const Timeline r = replay(g);
+  for (NodeId n = 0; n < g.size(); ++n) {
+    EXPECT_EQ(r.start_ns[n], g.recorded_start(n));
+    EXPECT_EQ(r.end_ns[n], g.recorded_end(n));
+  }
+}
+
+// The host's gap before its second launch holds a 50 us CUPTI buffer request: without it the second launch comes
+// at 10 us, its kernel at 18 us (its own 3 us after the launch returned, and the first kernel has ended), so the
+// trace ends at 28 us instead of 78 us.
+TEST(Replay, WithoutTracingOverheadTheLaterWorkComesSooner) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 10);
+  overhead(b, "CUPTI buffer request", 6, 50);
+  launch(b, 2, 60, 5, 0, 7, 68, 10);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(window_us(g), 78);
+  EXPECT_EQ(window_us(g, Removal{bit(PartKind::TracingOverhead), 0, {}, {}, {}}), 28);
+  // Zeroing the host's own work keeps the tracer's time: the gap of 55 us becomes its 50 us part.
+  Removal own_work;
+  own_work.drop_gap = [](NodeId) { return true; };
+  EXPECT_EQ(window_us(g, own_work), 73);
+}
+
+// A synchronize that ends the loop saves only its own 4 us return: the GPU work it waited for still has to finish.
+TEST(Replay, WithoutTheFinalSynchronizeOnlyItsReturnGoes) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 8, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 10 * us, 102 * us);
+  measure(b, 0, 112);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(window_us(g), 112);
+  EXPECT_EQ(window_us(g, Removal{0, bit(EdgeKind::Sync), {}, {}, {}}), 108);
+}
+
+// A copy to pageable memory holds the host until the copy ends (120 us, back at 125 us); GPU 1's work is launched
+// only then. Without that wait the host launches it at 10 us, it starts 5 us after the launch returns (15 us) at
+// 20 us and ends at 120 us, with the copy: 235 us become 120 us.
+TEST(Replay, WithoutThePageableWaitTheOtherGpuOverlaps) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 10, 100);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 5 * us, 120 * us, EventKind::Runtime, 2);
+  memcpy_event(b, 0, 7, 110 * us, 10 * us, to_pageable(), 2);
+  launch(b, 3, 125, 5, 1, 15, 135, 100);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(window_us(g), 235);
+  EXPECT_EQ(window_us(g, Removal{0, bit(EdgeKind::ImplicitSync), {}, {}, {}}), 120);
+}
+
+// A launch for GPU 1 drains GPU 0 (waits for its kernel to end at 108 us), loads a module for 16 us and returns at
+// 130 us. Without lazy loading (the load and the drain) it returns after its remaining 6 us, at 16 us; GPU 1's
+// kernel starts 1 us later and ends at 67 us, before GPU 0's: the trace ends at 108 us instead of 181 us.
+TEST(Replay, WithoutLazyLoadingTheDrainAndTheLoadGo) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 8, 100);
+  launch(b, 2, 10, 120, 1, 15, 131, 50);
+  overhead(b, "lazy function loading", 112, 16);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const NodeId call = node_at(g, host_lane_key(1, 1), 10);
+  ASSERT_EQ(g.edges_into(call).size(), 1u);
+  EXPECT_EQ(g.edges_into(call)[0].kind, EdgeKind::LazyLoadDrain);
+  EXPECT_EQ(g.own_ns(call), 22 * us);
+  EXPECT_EQ(window_us(g), 181);
+  EXPECT_EQ(window_us(g, Removal{bit(PartKind::LazyLoading), bit(EdgeKind::LazyLoadDrain), {}, {}, {}}), 108);
+}
+
+// Instant launch calls: each kernel then starts when its launch would have returned plus its recorded latency.
+TEST(Replay, DroppingOwnTimeOfSomeNodesOnly) {
+  TraceBuilder b;
+  launch(b, 1, 0, 20, 0, 7, 21, 10);
+  launch(b, 2, 20, 20, 0, 7, 41, 10);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(window_us(g), 51);
+  Removal instant;
+  instant.drop_own_time = [&g](NodeId n) { return g.node(n).kind == NodeKind::HostCall; };
+  // Calls at [0,0] and [0,0]; kernels at 1 us (latency 1) and max(1 + 0, 11) = 11 us: the trace ends at 21 us.
+  EXPECT_EQ(window_us(g, instant), 21);
+}
+
+}  // namespace
+}  // namespace gtv::causal
