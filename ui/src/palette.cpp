@@ -98,10 +98,10 @@ Rgb stream_color(std::int64_t device, std::int64_t stream) {
 }
 
 Rgb idle_cause_color(int cause) {
-  // host blocked, launching for another GPU, host busy, nothing placed, waiting on a dependency, warm-up,
-  // peer rank, unknown, queued gap
+  // host blocked, host launching, host busy, another GPU's work, waiting on a dependency, warm-up, peer rank,
+  // unknown, queued gap, tracing overhead
   constexpr std::array<Rgb, kIdleCauseColorCount> kIdleColors = {0xd62728, 0xff7f0e, 0xbcbd22, 0x555555, 0x9467bd,
-                                                                 0x8c564b, 0x17becf, 0xbbbbbb, 0xe377c2};
+                                                                 0x8c564b, 0x17becf, 0xbbbbbb, 0xe377c2, 0x2ca02c};
   if (cause < 0 || cause >= kIdleCauseColorCount) return 0xbbbbbb;
   return kIdleColors[static_cast<std::size_t>(cause)];
 }

@@ -1,13 +1,12 @@
-// Why the GPUs were idle: each idle gap of each GPU inside the region is explained by the work that ended it. The
-// next work on the GPU, joined to its launch through the flow, tells whether it was already queued (then the GPU
-// or a dependency held it) or not yet launched (then what the launching thread was doing says why). A gap no
-// later work ends inside the region is imbalance: nothing more was placed on that GPU.
+// Why the GPUs were idle: each idle instant of each GPU inside the region takes its cause from the region's critical
+// path at that instant. What bounded the region then is what kept this GPU from being needed sooner, or from being
+// given work: removing it would shorten the region, and this GPU's idle time with it.
 #include "gtv/analysis/idle_causes.h"
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <map>
+#include <optional>
 
 #include "gtv/model/ranks.h"
 #include "idle_causes_parts.h"
@@ -15,138 +14,210 @@
 namespace gtv::analysis {
 namespace {
 
+using causal::SegmentKind;
 using idle::Details;
-using idle::HostThreads;
 using idle::Piece;
 
-constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min();
-
-struct Activity {
-  TimeNs start_ns;
-  EventRef ref;
-};
-
-// One GPU's work: merged busy intervals (unclipped) and its activities by start, to find the work that ends a gap.
 struct DeviceWork {
   std::int64_t device = 0;
-  std::vector<Interval> busy;
-  std::vector<Activity> activities;
+  std::vector<Interval> busy;  // merged, unclipped
 };
 
 std::vector<DeviceWork> collect_devices(const Trace& trace) {
   std::map<std::int64_t, DeviceWork> by_device;
-  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
-    const Lane& lane = trace.lane(l);
+  for (const Lane& lane : trace.lanes()) {
     if (!lane.is_gpu()) continue;
-    std::vector<Activity> acts;
-    for (std::uint32_t i = 0; i < lane.events.size(); ++i)
-      if (is_gpu_activity(lane.events[i].kind) && lane.events[i].duration_ns > 0)
-        acts.push_back({lane.events[i].start_ns, EventRef{l, i}});
-    if (acts.empty()) continue;
+    const std::vector<Interval> busy = lane_busy_intervals(lane);
+    if (busy.empty()) continue;
     DeviceWork& w = by_device[lane.device()];
     w.device = lane.device();
-    const std::vector<Interval> busy = lane_busy_intervals(lane);
     w.busy.insert(w.busy.end(), busy.begin(), busy.end());  // merged once below: a GPU may have 100k streams
-    w.activities.insert(w.activities.end(), acts.begin(), acts.end());
   }
   std::vector<DeviceWork> out;
   for (auto& [device, w] : by_device) {
     merge_in_place(w.busy);
-    std::stable_sort(w.activities.begin(), w.activities.end(),
-                     [](const Activity& a, const Activity& b) { return a.start_ns < b.start_ns; });
     out.push_back(std::move(w));
   }
   return out;
 }
 
-// Was the previous work on the next activity's stream the work that ended at gap_start_ns? Then the next work sat
-// in the same queue right behind it.
-bool queued_behind_own_stream(const Trace& trace, EventRef next, TimeNs gap_start_ns) {
-  const Lane& lane = trace.lane(next.lane);
-  for (std::uint32_t i = next.index; i-- > 0;) {
-    const Event& e = lane.events[i];
-    if (!is_gpu_activity(e.kind) || e.duration_ns <= 0) continue;
-    return e.end_ns() == gap_start_ns;
+// The idle pieces of one GPU inside the region, in time order.
+std::vector<Interval> idle_pieces(const DeviceWork& w, const Region& region) {
+  std::vector<Interval> out;
+  TimeNs cursor = region.start_ns;
+  for (const Interval& b : w.busy) {
+    if (b.end_ns <= cursor) continue;
+    if (b.start_ns >= region.end_ns) break;
+    if (b.start_ns > cursor) out.push_back({cursor, b.start_ns});
+    cursor = std::max(cursor, b.end_ns);
   }
-  return false;
+  if (cursor < region.end_ns) out.push_back({cursor, region.end_ns});
+  return out;
 }
+
+// A piece before the waits' budget is applied: the cause index of the wait it was reached through, if any.
+struct RawPiece {
+  Piece piece;
+  int via_cause = -1;  // GPU work the host waited for in this cause's call
+  int own_cause = -1;  // the cause's own time (a wait's return, a load, a tracer record)
+};
 
 class DeviceExplainer {
  public:
-  DeviceExplainer(const Trace& trace, const Region& region, const HostThreads& host, Details& details)
-      : trace_(trace), region_(region), host_(host), details_(details) {
-    unknown_ = details_.id("no launch recorded for the next work");
-    dependency_ = details_.id("another stream or an event held it");
+  DeviceExplainer(const Trace& trace, const CriticalPathAnalysis& critical, const idle::Imbalance& imbalance,
+                  Details& details)
+      : trace_(trace), critical_(critical), imbalance_(imbalance), details_(details) {
+    unknown_ = details_.id("no recorded input explains it");
+    own_work_ = details_.id("the host's own work between CUDA calls");
+    tracing_ = details_.id("the tracer's own work on the host: CUPTI buffer requests, instrumentation");
+    lazy_ = details_.id("lazy module loading");
   }
 
-  [[nodiscard]] std::vector<Piece> explain(const DeviceWork& w, std::uint32_t nothing_placed_detail) {
-    std::vector<Piece> out;
-    for (std::size_t i = 0; i <= w.busy.size(); ++i) {
-      const TimeNs gap_start = i == 0 ? kMinTime : w.busy[i - 1].end_ns;
-      const TimeNs gap_end = i < w.busy.size() ? w.busy[i].start_ns : std::numeric_limits<TimeNs>::max();
-      const TimeNs s = std::max(gap_start, region_.start_ns), e = std::min(gap_end, region_.end_ns);
-      if (s >= e) continue;
-      if (gap_end >= region_.end_ns)
-        out.push_back({s, e, IdleCause::NothingPlaced, nothing_placed_detail});
-      else
-        explain_gap(w, gap_start, s, e, out);
+  // The pieces of one GPU's idle time, each with the cause of the path segment running then.
+  [[nodiscard]] std::vector<Piece> explain(const DeviceWork& w, const Region& region) {
+    std::vector<RawPiece> raw;
+    const std::vector<PathSegment>& segs = critical_.segments;
+    std::size_t k = 0;
+    for (const Interval& idle : idle_pieces(w, region)) {
+      while (k < segs.size() && segs[k].end_ns <= idle.start_ns) ++k;
+      TimeNs cursor = idle.start_ns;
+      for (std::size_t j = k; j < segs.size() && segs[j].start_ns < idle.end_ns; ++j) {
+        const TimeNs a = std::max(cursor, segs[j].start_ns), b = std::min(idle.end_ns, segs[j].end_ns);
+        if (a < b) {
+          if (a > cursor) raw.push_back({{cursor, a, IdleCause::Unknown, unknown_}, -1});
+          raw.push_back(classify(segs[j], w.device, a, b));
+          cursor = b;
+        }
+      }
+      if (cursor < idle.end_ns) raw.push_back({{cursor, idle.end_ns, IdleCause::Unknown, unknown_}, -1});
     }
-    return out;
+    return apply_wait_budgets(std::move(raw));
+  }
+
+  // The cause index (into critical_.causes) a piece's time counts for, for the savings shown beside totals.
+  [[nodiscard]] int cause_index_of(IdleCause cause, std::uint32_t detail) const {
+    const auto it = cause_index_.find({cause, detail});
+    return it == cause_index_.end() ? -1 : it->second;
   }
 
  private:
-  // [s, e) is the part inside the region of the gap that starts at gap_start_ns and ends when `next` starts.
-  void explain_gap(const DeviceWork& w, TimeNs gap_start_ns, TimeNs s, TimeNs e, std::vector<Piece>& out) {
-    auto it = std::lower_bound(w.activities.begin(), w.activities.end(), e,
-                               [](const Activity& a, TimeNs t) { return a.start_ns < t; });
-    const EventRef next = it->ref;  // a busy interval starts at an activity's start
-    const auto flow = trace_.flow_of(next);
-    if (!flow || !(flow->to == next) || trace_.lane(flow->from.lane).is_gpu()) {
-      out.push_back({s, e, IdleCause::Unknown, unknown_});
-      return;
+  RawPiece classify(const PathSegment& s, std::int64_t device, TimeNs a, TimeNs b) {
+    // Host time's cause is its own (the saving of removing it); GPU time's is the wait that reached it, if any.
+    auto piece = [&](IdleCause c, std::uint32_t d) {
+      const int own = s.device < 0 ? s.cause : -1;
+      if (own >= 0) cause_index_.try_emplace({c, d}, own);
+      return RawPiece{{a, b, c, d}, -1, own};
+    };
+    if (const auto rank = other_rank(s, device)) return RawPiece{{a, b, IdleCause::PeerRank, *rank}, -1, -1};
+    const bool gpu_node = s.device >= 0;
+    switch (s.kind) {
+      case SegmentKind::Communication:
+        return piece(IdleCause::PeerRank, details_.id("a collective's transfer after the last rank arrived"));
+      case SegmentKind::HostLaunch:
+        return piece(IdleCause::HostLaunching, launching_detail(s, device));
+      case SegmentKind::HostSyncCall:
+      case SegmentKind::SyncWake:
+        return piece(IdleCause::HostBlocked, wait_detail(s));
+      case SegmentKind::HostCall:
+        if (s.first_use >= 0)
+          return piece(IdleCause::WarmUp, details_.id(std::string(to_string(static_cast<WarmUpCause>(s.first_use)))));
+        return piece(IdleCause::HostBusy, details_.id("in " + std::string(trace_.name(trace_.event(s.event)))));
+      case SegmentKind::LazyLoading:
+        return piece(IdleCause::WarmUp, lazy_);
+      case SegmentKind::TracingOverhead:
+        return piece(IdleCause::TracingOverhead, tracing_);
+      case SegmentKind::HostOwnWork:
+        return piece(IdleCause::HostBusy, own_work_);
+      case SegmentKind::NotRecorded:
+        return piece(IdleCause::Unknown, unknown_);
+      default:
+        break;
     }
-    // Until the launch call returned, the launching thread explains the wait; after it, the work sat queued.
-    // (When exactly the driver handed it to the GPU inside the call is not recorded.)
-    const TimeNs launch_end = trace_.event(flow->from).end_ns();
-    const TimeNs split = std::clamp(launch_end, s, e);
-    host_.explain(flow->from.lane, w.device, s, split, out);
-    if (split >= e) return;
-    // Launched while the GPU was idle: the GPU's start-up after the launch. Queued before, right behind work of
-    // its own stream: the GPU's gap between consecutive work. Queued before while only other streams ran, and
-    // still not started when the GPU went idle: something held it.
-    if (launch_end > gap_start_ns)
-      out.push_back({split, e, IdleCause::QueuedGap, stream_detail(next, ", after its launch returned")});
-    else if (queued_behind_own_stream(trace_, next, gap_start_ns))
-      out.push_back({split, e, IdleCause::QueuedGap, stream_detail(next, ", behind finished work")});
-    else
-      out.push_back({split, e, IdleCause::WaitingOnDependency, waited_on(next, gap_start_ns)});
+    if (!gpu_node) return piece(IdleCause::Unknown, unknown_);
+    if (s.device == device) {
+      const std::string stream = "stream " + std::to_string(trace_.lane(s.event.lane).stream());
+      if (s.kind == SegmentKind::EventWait)
+        return piece(IdleCause::WaitingOnDependency, details_.id(stream + ", an event wait"));
+      if (s.kind == SegmentKind::LaunchLatency)
+        return piece(IdleCause::QueuedGap, details_.id(stream + ", the GPU starting work after its launch"));
+      return piece(IdleCause::QueuedGap, details_.id(stream + ", behind finished work"));
+    }
+    // Another GPU's work (or its start) bounded the region: through a wait, the wait is blamed up to its budget.
+    return RawPiece{{a, b, IdleCause::OtherGpuBound, details_.id(imbalance_.detail(device, s.device))}, s.cause, -1};
   }
 
-  // What held queued work: the stream named by the event wait it was the first work after (a dependency link
-  // into it), when the work waited for was still running as the GPU went idle or ended in the gap, and the held
-  // work started only after it; else the trace does not say which stream or event.
-  std::uint32_t waited_on(EventRef next, TimeNs gap_start_ns) {
-    for (const Flow& link : trace_.dependencies_of(next)) {
-      if (!(link.to == next)) continue;
-      const TimeNs source_end = trace_.event(link.from).end_ns();
-      if (source_end < gap_start_ns || trace_.event(next).start_ns < source_end) continue;
-      const Lane& source = trace_.lane(link.from.lane);
-      const bool other_gpu = source.device() != trace_.lane(next.lane).device();
-      return details_.id(std::string("on ") + (other_gpu ? gtv::gpu_label(trace_, source.device()) + " " : "") +
-                         "stream " + std::to_string(source.stream()) + ", through an event wait");
+  // A cause is blamed for at most what removing it gives back (its saving) of one GPU's idle time: its own time
+  // first (a wait's return, the load itself), then the GPU work the host waited for in it, counted from the wait
+  // backwards (the time nearest the waiting call first); the rest of that work is its own time.
+  std::vector<Piece> apply_wait_budgets(std::vector<RawPiece> raw) {
+    std::map<int, TimeNs> own_ns, budget;
+    for (const RawPiece& r : raw)
+      if (r.own_cause >= 0) own_ns[r.own_cause] += r.piece.end_ns - r.piece.start_ns;
+    for (const RawPiece& r : raw)
+      if (r.via_cause >= 0 && !budget.count(r.via_cause))
+        budget[r.via_cause] =
+            std::max<TimeNs>(0, critical_.causes[std::size_t(r.via_cause)].saving_ns - own_ns[r.via_cause]);
+    std::vector<Piece> out;
+    out.reserve(raw.size());
+    for (auto it = raw.rbegin(); it != raw.rend(); ++it) {
+      Piece p = it->piece;
+      if (it->via_cause < 0) {
+        out.push_back(p);
+        continue;
+      }
+      const CauseSaving& cause = critical_.causes[std::size_t(it->via_cause)];
+      const auto b = budget.find(it->via_cause);
+      const TimeNs take = std::min(b->second, p.end_ns - p.start_ns);
+      b->second -= take;
+      if (take > 0) {
+        const std::uint32_t detail = details_.id(blocked_detail(cause));
+        cause_index_.try_emplace({IdleCause::HostBlocked, detail}, it->via_cause);
+        out.push_back({p.end_ns - take, p.end_ns, IdleCause::HostBlocked, detail});
+      }
+      if (p.end_ns - take > p.start_ns)
+        out.push_back({p.start_ns, p.end_ns - take, IdleCause::OtherGpuBound, p.detail});
     }
-    return dependency_;
+    std::reverse(out.begin(), out.end());
+    return out;
   }
 
-  std::uint32_t stream_detail(EventRef ref, const char* where) {
-    return details_.id("stream " + std::to_string(trace_.lane(ref.lane).stream()) + where);
+  static std::string blocked_detail(const CauseSaving& c) {
+    return c.key == "lazy_loading" ? "lazy module loading drained the GPU" : c.detail;
+  }
+
+  std::uint32_t wait_detail(const PathSegment& s) {
+    if (s.cause >= 0) return details_.id(blocked_detail(critical_.causes[std::size_t(s.cause)]));
+    return details_.id(std::string(trace_.name(trace_.event(s.event))));
+  }
+
+  // "launching work for GPU 0", or "launching this GPU's next work".
+  std::uint32_t launching_detail(const PathSegment& s, std::int64_t device) {
+    std::int64_t target = -1;
+    for (const Flow& f : trace_.flows_from(s.event)) {
+      target = trace_.lane(f.to.lane).device();
+      break;
+    }
+    if (target == device) return details_.id("launching this GPU's next work");
+    if (target < 0) return details_.id("launching work");
+    return details_.id("launching work for " + gtv::gpu_label(trace_, target));
+  }
+
+  // In a run merged from ranks: time on another rank's thread or GPU than this GPU's rank is waiting for that rank.
+  std::optional<std::uint32_t> other_rank(const PathSegment& s, std::int64_t device) {
+    if (trace_.metadata().ranks.empty() || !s.has_event) return std::nullopt;
+    const RankInfo* own = trace_.rank_of_device(device);
+    const Lane& lane = trace_.lane(s.event.lane);
+    const RankInfo* theirs = lane.is_gpu() ? trace_.rank_of_device(lane.device()) : trace_.rank_of_pid(lane.key.pid);
+    if (!own || !theirs || own == theirs) return std::nullopt;
+    return details_.id("waiting for rank " + std::to_string(theirs->rank));
   }
 
   const Trace& trace_;
-  const Region& region_;
-  const HostThreads& host_;
+  const CriticalPathAnalysis& critical_;
+  const idle::Imbalance& imbalance_;
   Details& details_;
-  std::uint32_t unknown_ = 0, dependency_ = 0;
+  std::map<std::pair<IdleCause, std::uint32_t>, int> cause_index_;
+  std::uint32_t unknown_ = 0, own_work_ = 0, tracing_ = 0, lazy_ = 0;
 };
 
 // Sorts and merges touching pieces with the same cause and detail, then names their details.
@@ -165,8 +236,10 @@ void add_intervals(std::int64_t device, std::vector<Piece> pieces, const Details
     out.intervals.push_back({device, p.start_ns, p.end_ns, p.cause, details.text(p.detail)});
 }
 
-// Per cause: the total, the number of intervals and the detail with the most time.
-void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, IdleCauses& out) {
+// Per cause: the total, the number of intervals, the detail with the most time and, for a removable cause, the
+// saving its removal was replayed to give.
+void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, const Details& details,
+                const DeviceExplainer& explainer, const CriticalPathAnalysis& critical, IdleCauses& out) {
   struct Sum {
     TimeNs total_ns = 0;
     std::size_t count = 0;
@@ -185,7 +258,10 @@ void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, Id
     if (s.count == 0) continue;
     auto top = std::max_element(s.by_detail.begin(), s.by_detail.end(),
                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    totals.push_back({device, static_cast<IdleCause>(c), top->first, s.total_ns, s.count});
+    IdleCauseTotal t{device, static_cast<IdleCause>(c), top->first, s.total_ns, s.count, -1};
+    const int index = explainer.cause_index_of(t.cause, details.find(top->first));
+    if (index >= 0) t.saving_ns = critical.causes[std::size_t(index)].saving_ns;
+    totals.push_back(std::move(t));
   }
   std::stable_sort(totals.begin(), totals.end(),
                    [](const IdleCauseTotal& a, const IdleCauseTotal& b) { return a.total_ns > b.total_ns; });
@@ -196,32 +272,26 @@ void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, Id
 
 std::string_view to_string(IdleCause cause) {
   static constexpr std::array<std::string_view, kIdleCauseCount> kNames{"host blocked",
-                                                                        "host launching for another GPU",
+                                                                        "host launching work",
                                                                         "host busy",
-                                                                        "nothing placed on the GPU",
+                                                                        "another GPU's work bounded the region",
                                                                         "waiting on another stream or event",
                                                                         "warm-up",
                                                                         "waiting for a peer rank",
                                                                         "unknown",
-                                                                        "queued work not started yet"};
+                                                                        "queued work not started yet",
+                                                                        "tracing overhead"};
   return kNames[static_cast<std::size_t>(cause)];
 }
 
 std::string_view idle_cause_key(IdleCause cause) {
-  static constexpr std::array<std::string_view, kIdleCauseCount> kKeys{"host_blocked",
-                                                                       "host_launching_other",
-                                                                       "host_busy",
-                                                                       "nothing_placed",
-                                                                       "waiting_on_dependency",
-                                                                       "warm_up",
-                                                                       "peer_rank",
-                                                                       "unknown",
-                                                                       "queued_gap"};
+  static constexpr std::array<std::string_view, kIdleCauseCount> kKeys{
+      "host_blocked", "host_launching", "host_busy", "other_gpu_bound", "waiting_on_dependency",
+      "warm_up",      "peer_rank",      "unknown",   "queued_gap",      "tracing_overhead"};
   return kKeys[static_cast<std::size_t>(cause)];
 }
 
-IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const HostBlocking& blocking,
-                               const WarmUp& warmup, const Stragglers* stragglers) {
+IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const CriticalPathAnalysis& critical) {
   IdleCauses out;
   out.region = region;
   const std::vector<DeviceWork> devices = collect_devices(trace);
@@ -231,14 +301,12 @@ IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const H
   }
   if (!devices.empty() && region.length_ns() > 0) {
     Details details;
-    const HostThreads host(trace, blocking, warmup, details, stragglers);
-    DeviceExplainer explainer(trace, region, host, details);
     const idle::Imbalance imbalance(trace, region, out.gpus);
+    DeviceExplainer explainer(trace, critical, imbalance, details);
     for (const DeviceWork& w : devices) {
-      const std::uint32_t nothing = details.id(imbalance.detail(w.device));
       const std::size_t first = out.intervals.size();
-      add_intervals(w.device, explainer.explain(w, nothing), details, out);
-      add_totals(w.device, std::span(out.intervals).subspan(first), out);
+      add_intervals(w.device, explainer.explain(w, region), details, out);
+      add_totals(w.device, std::span(out.intervals).subspan(first), details, explainer, critical, out);
     }
   }
   out.lines = idle::idle_lines(out);

@@ -7,8 +7,8 @@ Section idle_causes_section(const Report& r, Listing listing) {
   // One line per GPU (or one line saying there is nothing to explain), in the order of idle.gpus.
   Section sec{"Why the GPUs were idle", listed_lines(idle.lines, 0, listing, "GPU", "GPUs"), {}};
   if (idle.totals.empty()) return sec;
-  Table t{{"GPU", "cause", "detail", "total", "share of region", "pieces"},
-          {false, false, false, true, true, true},
+  Table t{{"GPU", "cause", "detail", "total", "share of region", "pieces", "saving when removed"},
+          {false, false, false, true, true, true, true},
           {},
           {}};
   const double region_ns = static_cast<double>(idle.region.length_ns());
@@ -16,7 +16,8 @@ Section idle_causes_section(const Report& r, Listing listing) {
   for (std::size_t i = 0; i < shown; ++i) {
     const IdleCauseTotal& c = idle.totals[i];
     t.rows.push_back({std::to_string(c.device), std::string(to_string(c.cause)), c.detail, format_duration(c.total_ns),
-                      percent(safe_ratio(double(c.total_ns), region_ns), 1), std::to_string(c.intervals)});
+                      percent(safe_ratio(double(c.total_ns), region_ns), 1), std::to_string(c.intervals),
+                      c.saving_ns < 0 ? "-" : format_duration(c.saving_ns)});
   }
   t.note = more_rows_note(idle.totals.size(), shown, "causes");
   sec.tables.push_back(std::move(t));
@@ -33,6 +34,7 @@ void idle_causes_json(JsonWriter& w, const Report& r) {
         .field("detail", c.detail)
         .field("total_ns", c.total_ns)
         .field("intervals", U(c.intervals))
+        .field("saving_ns", c.saving_ns)
         .end_object();
   w.end_array();
   w.key("idle")

@@ -11,12 +11,14 @@
 namespace gtv::analysis {
 namespace detail {
 
-// The order of the report: the ranks of a merged run, what happened on the GPUs, why they were idle, where the host
-// waited, warm-up, then the supporting numbers, communication against computation, and what tracing cost.
-constexpr std::array<ReportPart, 12> kParts{{
+// The order of the report: the ranks of a merged run, what happened on the GPUs, what bounded the region, why the
+// GPUs were idle, where the host waited, warm-up, then the supporting numbers, communication against computation, and
+// what tracing cost.
+constexpr std::array<ReportPart, 13> kParts{{
     {overview_section, nullptr},
     {ranks_section, ranks_json},
     {concurrency_section, concurrency_json},
+    {critical_path_section, critical_path_json},
     {idle_causes_section, idle_causes_json},
     {blocking_section, blocking_json},
     {warmup_section, warmup_json},
@@ -120,6 +122,7 @@ std::vector<std::string> headline(const Report& r) {
   else
     out.push_back(r.concurrency.verdict);
   if (!r.stragglers.headline.empty()) out.push_back(r.stragglers.headline);
+  if (!r.critical.headline.empty()) out.push_back(r.critical.headline);
   if (!r.idle.headline.empty()) out.push_back(r.idle.headline);
   if (!r.blocking.headline.empty()) out.push_back(r.blocking.headline);
   if (std::string warmup = warmup_headline(r); !warmup.empty()) out.push_back(std::move(warmup));
@@ -143,9 +146,11 @@ Report analyze(const Trace& trace) {
                              ? analyze_concurrency_within(r.busy, r.region.start_ns, r.region.end_ns, trace.metadata())
                              : r.concurrency;
   r.warmup = analyze_warmup(trace, r.region);
+  const causal::HappensBefore graph = causal::HappensBefore::build(trace);
+  r.critical = analyze_critical_path(trace, graph, r.region, r.warmup);
   r.blocking = analyze_host_blocking(trace);
   r.stragglers = analyze_stragglers(trace);
-  r.idle = analyze_idle_causes(trace, r.region, r.blocking, r.warmup, &r.stragglers);
+  r.idle = analyze_idle_causes(trace, r.region, r.critical);
   r.launches = analyze_launches(trace);
   r.kernels = analyze_kernels(trace);
   r.communication = analyze_communication(trace);

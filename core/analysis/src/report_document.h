@@ -24,6 +24,8 @@ struct ReportPart {
 void busy_json(JsonWriter& w, const Report& r);
 [[nodiscard]] Section concurrency_section(const Report& r, Listing listing);
 void concurrency_json(JsonWriter& w, const Report& r);
+[[nodiscard]] Section critical_path_section(const Report& r, Listing listing);
+void critical_path_json(JsonWriter& w, const Report& r);
 [[nodiscard]] Section idle_causes_section(const Report& r, Listing listing);
 void idle_causes_json(JsonWriter& w, const Report& r);
 [[nodiscard]] Section blocking_section(const Report& r, Listing listing);

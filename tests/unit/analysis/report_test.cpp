@@ -40,7 +40,7 @@ int bracket_balance(const std::string& json) {
 TEST(Report, VerdictFirstThenNumbers) {
   const Trace t = classroom_trace();
   const Report r = analyze(t);
-  ASSERT_GE(r.verdict.size(), 4u);
+  ASSERT_GE(r.verdict.size(), 5u);
   // The measured "forward" launched both kernels: its truth runs to the end of the later one, 52 ms, so the region
   // is [0, 52 ms): GPU 0 busy [2, 42), GPU 1 busy [12, 52), overlapping [12, 42).
   EXPECT_EQ(r.region.start_ns, 0);
@@ -49,11 +49,12 @@ TEST(Report, VerdictFirstThenNumbers) {
   EXPECT_EQ(r.verdict[0],
             "In the forward, 2 GPUs overlapped for 30.0 ms of 50.0 ms (60%); effective parallelism 1.60 of 2 possible; "
             "ideal (busiest GPU, GPU 0, alone) 40.0 ms.");
-  // GPU 0 is idle [0, 2) (the first launch on its way) and [42, 52) (nothing more for it): 12 ms of 52 ms.
-  EXPECT_EQ(r.verdict[1],
-            "GPU 0 idle for 23% of the forward: mostly nothing placed on it (its last work ended before the end of the "
-            "forward), 10.0 ms of 12.0 ms idle.");
-  EXPECT_EQ(r.verdict[2], "cudaMemcpyAsync to pageable memory blocked the host for 55.0 ms (1 call(s), thread 1).");
+  // GPU 1's kernel [12, 52) is 40 of the region's 52 ms, the end of its critical path.
+  EXPECT_EQ(r.verdict[1], "What bounds the forward: GPU 1 computing, 77% of its critical path.");
+  // GPU 0 is idle [0, 2) and [42, 52): 12 ms of 52 ms, 11 of them while GPU 1's work (and its start after its
+  // launch at 1 ms) bounded the region.
+  EXPECT_EQ(r.verdict[2], "GPU 0 idle for 23% of the forward: mostly bound by GPU 1's work, 11.0 ms of 12.0 ms idle.");
+  EXPECT_EQ(r.verdict[3], "cudaMemcpyAsync to pageable memory blocked the host for 55.0 ms (1 call(s), thread 1).");
   // The whole trace, start-up included, is still told in the concurrency section.
   EXPECT_NE(format_report(r, Format::Text)
                 .find("Over the whole trace, start-up included: 2 GPUs overlapped for 30.0 ms of 55.0 ms (55%)"),

@@ -46,9 +46,9 @@ inline constexpr Rgb kMixedOwnersColor = 0x8c8c8c;
 [[nodiscard]] std::vector<Rgb> owner_colors(const std::vector<std::string>& names);
 // A GPU stream's colour in ColorMode::Stream.
 [[nodiscard]] Rgb stream_color(std::int64_t device, std::int64_t stream);
-// Colour of an idle-interval cause (analysis::IdleCause as an index): nine hues far apart, so the causes of a
+// Colour of an idle-interval cause (analysis::IdleCause as an index): ten hues far apart, so the causes of a
 // GPU's idle time tell apart at a glance in the idle rows under the lanes; out-of-range indices get grey.
-inline constexpr int kIdleCauseColorCount = 9;
+inline constexpr int kIdleCauseColorCount = 10;
 [[nodiscard]] Rgb idle_cause_color(int cause);
 // Name text colour that reads on fill: black on light fills, white on dark ones.
 [[nodiscard]] Rgb text_color_on(Rgb fill);

@@ -1,37 +1,35 @@
 #pragma once
-// Why were the GPUs not busy? Inside the region of interest, every idle interval of every GPU that did work is
-// cut into pieces, each attributed to one cause read from the trace: the host blocked in a named call, the host
-// busy launching work for another GPU, the host busy with other work, nothing more placed on this GPU, work
-// launched but waiting on another stream or event, warm-up, a peer rank.
+// Why were the GPUs not busy? Inside the region of interest, every idle instant of every GPU that did work is given
+// the cause that bounded the region at that instant: the stretch of its critical path (critical_path.h) running
+// then. While a GPU idles, the region waits for whatever is on its critical path: another GPU's work (then this GPU
+// had nothing to do: the work's placement), the host launching, the host's own work, a wait, lazy loading, tracing
+// overhead, another rank. A wait is blamed only for as much time as removing it gives back (a replay of the run
+// without it); the rest of the GPU work the host waited for is that work's own time.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gtv/analysis/busy.h"
-#include "gtv/analysis/host_blocking.h"
+#include "gtv/analysis/critical_path.h"
 #include "gtv/analysis/region.h"
-#include "gtv/analysis/stragglers.h"
-#include "gtv/analysis/warmup.h"
 
 namespace gtv::analysis {
 
 enum class IdleCause : std::uint8_t {
-  HostBlocked,          // the launching thread was blocked in a call (detail names it)
-  HostLaunchingOther,   // the launching thread was busy launching work for another GPU
-  HostBusy,             // the launching thread had not launched the next work yet (other work, or nothing recorded)
-  NothingPlaced,        // no more work was placed on this GPU in the region (imbalance)
-  WaitingOnDependency,  // work queued before the GPU went idle, not behind its own stream's work, still not
-                        // started: another stream or an event held it
-  WarmUp,               // the launching thread was in first-use work (detail: the warm-up cause)
-  PeerRank,             // the launching thread waited for a communication (NCCL) kernel: a collective with a peer
-  Unknown,              // no launch recorded for the next work (no flows)
-  QueuedGap,            // the next work was queued and nothing on this GPU ran: the GPU's own start-up after the
-                        // launch returned, or its gap behind finished work of the same stream (an event wait
-                        // recorded inside the stream looks the same in a trace)
+  HostBlocked,          // the host waited in a call (detail names it), for as long as removing the wait gives back
+  HostLaunching,        // the host was launching work (detail: for which GPU)
+  HostBusy,             // the host's own work between calls, or a CUDA call that does not wait
+  OtherGpuBound,        // another GPU's work bounded the region: nothing was placed on this GPU to run meanwhile
+  WaitingOnDependency,  // this GPU's queued work was held by an event wait
+  WarmUp,               // first-use work on the host: lazy module loading, first-use calls
+  PeerRank,             // another rank's work bounded the region, or a collective's transfer
+  Unknown,              // no recorded input explains the time (GPU work without a launch, a path cut short)
+  QueuedGap,            // this GPU's own queued work had not started: launch latency or the gap behind finished work
+  TracingOverhead,      // the tracer's own work on the host thread the region waited for (CUPTI buffer requests)
 };
-inline constexpr int kIdleCauseCount = 9;
-[[nodiscard]] std::string_view to_string(IdleCause cause);  // "host blocked", "host launching for another GPU", ...
+inline constexpr int kIdleCauseCount = 10;
+[[nodiscard]] std::string_view to_string(IdleCause cause);       // "host blocked", "host launching work", ...
 [[nodiscard]] std::string_view idle_cause_key(IdleCause cause);  // stable JSON key: "host_blocked", ...
 
 struct IdleInterval {
@@ -39,7 +37,7 @@ struct IdleInterval {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
   IdleCause cause = IdleCause::Unknown;
-  std::string detail;  // "cudaMemcpyAsync to pageable memory", "module loading", "GPU 0 holds 2 of the 3 models"
+  std::string detail;  // "cudaMemcpyAsync to pageable memory", "lazy module loading", "GPU 0 holds 2 of the 3 models"
 };
 
 struct IdleCauseTotal {
@@ -48,6 +46,9 @@ struct IdleCauseTotal {
   std::string detail;  // the detail of the largest share of this total
   TimeNs total_ns = 0;
   std::size_t intervals = 0;
+  // A cause that can be removed (a wait, lazy loading, tracing overhead, the host's own work, launches): how much
+  // shorter the region would be without it (CauseSaving::saving_ns); -1 for causes with no removal (placement).
+  TimeNs saving_ns = -1;
 };
 
 struct GpuIdle {
@@ -59,7 +60,7 @@ struct GpuIdle {
 
 struct IdleCauses {
   Region region;
-  std::vector<GpuIdle> gpus;            // by device: GPUs with any GPU activity in the trace
+  std::vector<GpuIdle> gpus;            // by device: GPUs with GPU activity of non-zero length in the trace
   std::vector<IdleCauseTotal> totals;   // by device, then total (largest first)
   std::vector<IdleInterval> intervals;  // by device, then start; adjacent pieces with one cause are merged
   std::vector<std::string> lines;       // one per GPU, plain words
@@ -67,9 +68,8 @@ struct IdleCauses {
 };
 
 // Every idle nanosecond of every GPU inside the region gets exactly one cause: the pieces of one GPU tile its idle
-// time. O(n log n) in events and flows.
-// In a merged run, stragglers (when given) name the rank a thread waiting for a collective waited for.
-[[nodiscard]] IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const HostBlocking& blocking,
-                                             const WarmUp& warmup, const Stragglers* stragglers = nullptr);
+// time. `critical` is the region's critical path (analyze_critical_path over the same region).
+[[nodiscard]] IdleCauses analyze_idle_causes(const Trace& trace, const Region& region,
+                                             const CriticalPathAnalysis& critical);
 
 }  // namespace gtv::analysis

@@ -6,6 +6,7 @@
 #include "gtv/analysis/busy.h"
 #include "gtv/analysis/communication.h"
 #include "gtv/analysis/concurrency.h"
+#include "gtv/analysis/critical_path.h"
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/host_blocking.h"
 #include "gtv/analysis/idle_causes.h"
@@ -29,6 +30,7 @@ struct Report {
   TimingTruth timing;
   Region region;
   WarmUp warmup;
+  CriticalPathAnalysis critical;  // what bounds the region, and the causes on it checked by removal
   HostBlocking blocking;
   IdleCauses idle;
   LaunchAnalysis launches;

@@ -1,0 +1,66 @@
+#pragma once
+// What bounds the region of interest: its critical path (core/causal), broken down by what each stretch was (GPU k
+// computing, a copy, the host launching, the host's own work, a wait, tracing overhead, waiting for another rank),
+// and each cause on it checked by removing it and replaying the run: the saving is what the region would gain.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gtv/analysis/region.h"
+#include "gtv/analysis/warmup.h"
+#include "gtv/causal/critical_path.h"
+
+namespace gtv::analysis {
+
+struct PathSegment {
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  causal::SegmentKind kind = causal::SegmentKind::NotRecorded;
+  bool has_event = false;
+  EventRef event;            // the event whose time or input it is
+  std::int64_t device = -1;  // GPU segments: the GPU, else -1
+  int cause = -1;            // the cause it counts for (index into CriticalPathAnalysis::causes): its own, or for GPU
+                             // time reached through a wait, that wait
+  int first_use = -1;        // a first-use call's time: its WarmUpCause, else -1
+  [[nodiscard]] TimeNs length_ns() const { return end_ns - start_ns; }
+};
+
+// Time on the path of one kind at one place.
+struct PathShare {
+  causal::SegmentKind kind = causal::SegmentKind::NotRecorded;
+  std::string where;  // "GPU 0", "thread 1685", "rank 1 · GPU 0"
+  TimeNs total_ns = 0;
+  std::size_t segments = 0;
+};
+
+// A cause on the path, checked by removing it and replaying.
+struct CauseSaving {
+  std::string key;        // stable: "lazy_loading", "tracing_overhead", "first_use", "host_launch", "host_own_work",
+                          // "wait" (with `detail` naming the call)
+  std::string cause;      // in words: "lazy module loading", "the host's waits in cudaMemcpyAsync to pageable memory"
+  std::string detail;     // a wait: the call waited in ("cudaMemcpyAsync to pageable memory"); else empty
+  TimeNs on_path_ns = 0;  // its own time on the critical path (for a wait: the host's part of it)
+  TimeNs waited_ns = 0;   // a wait: the GPU work on the critical path the host waited for in it
+  TimeNs saving_ns = 0;   // how much shorter the region would be without it
+};
+
+struct CriticalPathAnalysis {
+  Region region;
+  TimeNs length_ns = 0;                // the path's length: the region's, replayed unchanged
+  TimeNs replay_error_ns = 0;          // unchanged replay against the recording, on the region's length
+  bool truncated = false;              // corrupt links stopped the walk: the segments do not tile the region
+  std::vector<PathSegment> segments;   // in time order, tiling the region
+  std::vector<PathShare> shares;       // largest first
+  std::vector<CauseSaving> causes;     // in the order the path met them (segments point at them by index)
+  std::vector<std::string> anomalies;  // what the graph left out, in words
+  std::vector<std::string> lines;
+  std::string headline;
+};
+
+[[nodiscard]] CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::HappensBefore& graph,
+                                                         const Region& region, const WarmUp& warmup);
+
+// "GPU 0 computing", "thread 1685 launching": a share's words.
+[[nodiscard]] std::string share_phrase(const PathShare& share);
+
+}  // namespace gtv::analysis
