@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "gtv/analysis/host_blocking.h"
+#include "gtv/analysis/intervals.h"
 #include "record_names.h"
 #include "warmup_parts.h"
 
@@ -105,12 +106,39 @@ std::map<std::int64_t, TimeNs> first_launch_per_process(const Trace& trace, cons
   return out;
 }
 
+// Module loading each process did, on any of its threads (CUPTI's loading records, cuLibraryLoadData...), merged:
+// a long call that overlaps it was waiting for that load, not creating a context.
+class ProcessLoading {
+ public:
+  ProcessLoading(const Trace& trace, NameClasses& names) {
+    for (const Lane& lane : trace.lanes()) {
+      if (lane.is_gpu()) continue;
+      for (const Event& e : lane.events) {
+        const CallClass c = names.of(e.name);
+        if (c == CallClass::LoadingOverhead || c == CallClass::ModuleLoad)
+          by_pid_[lane.key.pid].push_back({e.start_ns, e.end_ns()});
+      }
+    }
+    for (auto& [pid, spans] : by_pid_) merge_in_place(spans);
+  }
+  // Whether loading covered at least half of [start_ns, end_ns) on another thread of the process.
+  [[nodiscard]] bool explains(std::int64_t pid, TimeNs start_ns, TimeNs end_ns) const {
+    const auto it = by_pid_.find(pid);
+    if (it == by_pid_.end() || end_ns <= start_ns) return false;
+    return 2 * length_within_ns(it->second, start_ns, end_ns) >= end_ns - start_ns;
+  }
+
+ private:
+  std::map<std::int64_t, std::vector<Interval>> by_pid_;
+};
+
 // Walks one host lane in start order and feeds first-use calls to a grower.
 class LaneWalk {
  public:
   LaneWalk(const Trace& trace, LaneIndex lane, const detail::LaneLaunches& launches, NameClasses& names,
-           FirstKernelRuns& first_runs, TimeNs first_launch_ns)
+           FirstKernelRuns& first_runs, TimeNs first_launch_ns, const ProcessLoading& loading)
       : trace_(trace),
+        loading_(loading),
         lane_(trace.lane(lane)),
         all_(launches.all[lane]),
         kernels_(launches.kernels[lane]),
@@ -145,9 +173,7 @@ class LaneWalk {
         if (e.duration_ns >= kContextCreationMinNs) return WarmUpCause::ContextCreation;
         return std::nullopt;
       case CallClass::FreeOrContext:
-        if (e.duration_ns >= kContextCreationMinNs && e.start_ns < first_launch_ns_)
-          return WarmUpCause::ContextCreation;
-        return std::nullopt;
+        return long_call_before_first_launch(e);
       case CallClass::ModuleLoad:
         return WarmUpCause::ModuleLoading;
       case CallClass::KernelLookup:
@@ -171,8 +197,15 @@ class LaneWalk {
     }
     if (e.duration_ns >= kSlowLaunchMinNs && is_kernel_launch(i) && launch_loaded_module(i, e))
       return WarmUpCause::ModuleLoading;
-    if (e.duration_ns >= kContextCreationMinNs && e.start_ns < first_launch_ns_) return WarmUpCause::ContextCreation;
-    return std::nullopt;
+    return long_call_before_first_launch(e);
+  }
+
+  // A long call before the process's first launch creates the context, unless module loading on another thread
+  // covers it: then it waited for that load (counting it as context creation too would count the time twice).
+  [[nodiscard]] std::optional<WarmUpCause> long_call_before_first_launch(const Event& e) const {
+    if (e.duration_ns < kContextCreationMinNs || e.start_ns >= first_launch_ns_) return std::nullopt;
+    if (loading_.explains(lane_.key.pid, e.start_ns, e.end_ns())) return WarmUpCause::ModuleLoading;
+    return WarmUpCause::ContextCreation;
   }
 
   [[nodiscard]] bool is_kernel_launch(std::uint32_t i) const {
@@ -210,6 +243,7 @@ class LaneWalk {
   }
 
   const Trace& trace_;
+  const ProcessLoading& loading_;
   const Lane& lane_;
   const std::vector<detail::LaunchLink>& all_;
   const std::vector<detail::LaunchLink>& kernels_;
@@ -247,13 +281,14 @@ std::vector<WarmUpFinding> find_first_use_calls(const Trace& trace, const LaneLa
   std::vector<WarmUpFinding> out;
   NameClasses names(trace);
   FirstKernelRuns first_runs(trace);
+  const ProcessLoading loading(trace, names);
   const auto first_launch = first_launch_per_process(trace, launches);
   for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
     const Lane& lane = trace.lane(l);
     if (lane.is_gpu()) continue;
     const auto it = first_launch.find(lane.key.pid);
     const TimeNs first_launch_ns = it == first_launch.end() ? std::numeric_limits<TimeNs>::max() : it->second;
-    LaneWalk(trace, l, launches, names, first_runs, first_launch_ns).run(out);
+    LaneWalk(trace, l, launches, names, first_runs, first_launch_ns, loading).run(out);
   }
   return out;
 }

@@ -87,6 +87,26 @@ TEST(WarmUp, ContextCreationIsALongCallBeforeTheFirstLaunchOrALongContextCall) {
   EXPECT_EQ(w.headline, "Warm-up: first-use work cost the host 175.0 ms (context creation 175.0 ms on GPUs 0 and 1).");
 }
 
+// A trace recorded after its contexts existed: the long call before the first launch waited while another
+// thread loaded a module (CUPTI's record on that thread). It is module loading, counted once, not context creation.
+TEST(WarmUp, ALongCallThatModuleLoadingOnAnotherThreadExplainsIsNotContextCreation) {
+  TraceBuilder b;
+  api(b, "cudaStreamGetPriority", 0, 38 * ms);
+  host_call(b, 1, 2, "module loading", 1 * ms, 36 * ms, EventKind::Overhead);
+  launch(b, "k", 0, 40 * ms, 5 * us, 1);
+  const Trace t = build(b);
+  const WarmUp w = analyze_warmup(t);
+  EXPECT_TRUE(of_cause(w, WarmUpCause::ContextCreation).empty());
+  const auto loading = of_cause(w, WarmUpCause::ModuleLoading);
+  ASSERT_EQ(loading.size(), 2u);  // the load on thread 2, the wait for it on thread 1
+  EXPECT_EQ(w.host_cost_ns, 38 * ms);
+  ASSERT_EQ(w.causes.size(), 1u);
+  EXPECT_EQ(w.causes[0].cost_ns, 38 * ms);  // not 38 + 36: the two overlap in time
+  // The record on thread 2 is not inside a launch: which GPU its load was for, the trace does not say.
+  EXPECT_EQ(w.headline,
+            "Warm-up: first-use work cost the host 38.0 ms (module loading 38.0 ms on GPU 0, partly on no known GPU).");
+}
+
 TEST(WarmUp, LongFirstWaitIsNotContextCreation) {
   TraceBuilder b;
   api(b, "cudaDeviceSynchronize", 0, 50 * ms);
