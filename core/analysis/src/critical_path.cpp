@@ -98,6 +98,12 @@ class CauseChecker {
   }
 
   int wait_cause(NodeId call) {
+    // A path crosses a waiting call's wake and each GPU item it waited for: one class lookup per call.
+    if (const auto it = wait_cause_of_.find(call); it != wait_cause_of_.end()) return it->second;
+    return wait_cause_of_[call] = wait_cause_uncached(call);
+  }
+
+  int wait_cause_uncached(NodeId call) {
     const std::string cls = detail::wait_class(g_, call);
     if (cls == detail::kLazyDrainClass) return add("lazy_loading", "lazy module loading", {});
     return add("wait", "the host's waits in " + cls, cls);
@@ -148,6 +154,7 @@ class CauseChecker {
   std::function<bool(NodeId)> inside_;
   std::vector<CauseSaving> causes_;
   std::map<std::string, int> index_;
+  std::unordered_map<NodeId, int> wait_cause_of_;
 };
 
 // "GPU 0", "thread 1685"; in a run of several processes "process 12 thread 34"; in a merged run with the rank.
@@ -159,21 +166,39 @@ std::string where_of(const Trace& trace, const Lane& lane, bool several_processe
 }
 
 std::vector<PathShare> shares_of(const Trace& trace, const std::vector<PathSegment>& segments) {
+  // Summed per (kind, lane) first: the words for a place are built once per lane, not once per segment.
+  std::map<std::pair<int, LaneIndex>, std::pair<TimeNs, std::size_t>> per_lane;
+  TimeNs unplaced_ns[causal::kSegmentKindCount] = {};
+  std::size_t unplaced_count[causal::kSegmentKindCount] = {};
   std::set<std::int64_t> pids;  // the processes whose threads are on the path: named only when there are several
   for (const PathSegment& s : segments)
     if (s.has_event && !trace.lane(s.event.lane).is_gpu()) pids.insert(trace.lane(s.event.lane).key.pid);
   const std::size_t processes = pids.size();
-  std::map<std::pair<int, std::string>, PathShare> by;
   for (const PathSegment& s : segments) {
-    std::string where;
-    if (s.has_event) where = where_of(trace, trace.lane(s.event.lane), processes > 1);
-    PathShare& share = by[{static_cast<int>(s.kind), where}];
-    share.kind = s.kind;
-    share.where = where;
-    share.total_ns += s.length_ns();
-    ++share.segments;
+    const int kind = static_cast<int>(s.kind);
+    if (!s.has_event) {
+      unplaced_ns[kind] += s.length_ns();
+      ++unplaced_count[kind];
+      continue;
+    }
+    auto& [ns, count] = per_lane[{kind, s.event.lane}];
+    ns += s.length_ns();
+    ++count;
   }
+  std::map<std::pair<int, std::string>, PathShare> by;
+  auto add = [&](int kind, const std::string& where, TimeNs ns, std::size_t count) {
+    PathShare& share = by[{kind, where}];
+    share.kind = static_cast<SegmentKind>(kind);
+    share.where = where;
+    share.total_ns += ns;
+    share.segments += count;
+  };
+  for (int k = 0; k < causal::kSegmentKindCount; ++k)
+    if (unplaced_count[k] > 0) add(k, {}, unplaced_ns[k], unplaced_count[k]);
+  for (const auto& [key, sum] : per_lane)
+    add(key.first, where_of(trace, trace.lane(key.second), processes > 1), sum.first, sum.second);
   std::vector<PathShare> out;
+  out.reserve(by.size());
   for (auto& [key, share] : by) out.push_back(std::move(share));
   std::stable_sort(out.begin(), out.end(),
                    [](const PathShare& a, const PathShare& b) { return a.total_ns > b.total_ns; });
@@ -183,7 +208,7 @@ std::vector<PathShare> shares_of(const Trace& trace, const std::vector<PathSegme
 }  // namespace
 
 std::string share_phrase(const PathShare& s) {
-  const std::string w = s.where.empty() ? "" : s.where + " ";
+  std::string w = s.where.empty() ? "" : s.where + " ";
   switch (s.kind) {
     case SegmentKind::Kernel:
       return w + "computing";

@@ -66,7 +66,7 @@ std::string pageable_side(const causal::HappensBefore& g, causal::NodeId copy) {
 }  // namespace
 
 std::string wait_class(const causal::HappensBefore& g, causal::NodeId call) {
-  const std::string name(g.trace().name(g.event(call)));
+  std::string name(g.trace().name(g.event(call)));
   for (const causal::Edge& e : g.edges_into(call)) {
     if (!e.binding || !e.to_end()) continue;
     switch (e.kind) {

@@ -257,6 +257,7 @@ CriticalPath critical_path(const HappensBefore& g, const Timeline& t, const Wind
     walker.walk(sink.node, sink.end_point);
   }
   std::reverse(out.segments.begin(), out.segments.end());
+  out.segments.shrink_to_fit();
   return out;
 }
 

@@ -39,8 +39,8 @@ void GraphAssembly::run() {
   g_.lane_first_node_.push_back(static_cast<NodeId>(g_.nodes_.size()));
   host_flags_.resize(g_.nodes_.size(), 0);
   for (const Span& s : spans_)
-    if (s.kind == PartKind::LazyLoading && !s.in_gap) host_flags_[s.node] |= kLoading;
-  for (const NodeId n : queue_full_) host_flags_[n] |= kQueueFull;
+    if (s.kind == PartKind::LazyLoading && !s.in_gap) host_flags_[s.node] |= LoadingFlag;
+  for (const NodeId n : queue_full_) host_flags_[n] |= QueueFullFlag;
   add_launches();
   add_dependencies();
   add_host_waits();
@@ -140,7 +140,7 @@ void GraphAssembly::add_dependencies() {
   for (NodeId n = 0; n < g_.nodes_.size(); ++n)
     if (g_.nodes_[n].kind == NodeKind::HostCall &&
         detail::call_wait(trace_.name(g_.event(n))) == detail::CallWait::NonBlocking)
-      host_flags_[n] |= kNonBlocking;
+      host_flags_[n] |= NonBlockingFlag;
   for (const Flow& d : trace_.dependencies()) {
     const NodeId from = g_.node_of(d.from);
     if (from == kNoNode || g_.nodes_[from].kind == NodeKind::HostCall) continue;
@@ -154,13 +154,13 @@ void GraphAssembly::add_dependencies() {
       g_.edges_.push_back({from, to, EdgeKind::EventWait, false});
     } else {
       const NodeId to = enclosing_node(d.to);
-      if (to == kNoNode || (host_flags_[to] & kNonBlocking)) continue;
+      if (to == kNoNode || (host_flags_[to] & NonBlockingFlag)) continue;
       if (g_.recorded_end(from) > g_.recorded_end(to)) {
         ++g_.anomalies_.wait_after_end;
         continue;
       }
       g_.edges_.push_back({from, to, EdgeKind::Sync, false});
-      host_flags_[to] |= kWaitLinked;
+      host_flags_[to] |= WaitLinkedFlag;
     }
   }
 }
@@ -271,7 +271,7 @@ Edge* GraphAssembly::first_edge_into(NodeId id) {
 // copy of pageable memory), or because its launch found the queue full or drained the GPU to load a module: the
 // work it waited for is the latest-ending work launched before it that ended while it ran.
 void GraphAssembly::add_host_wait(NodeId id) {
-  if (host_flags_[id] & (kWaitLinked | kNonBlocking)) return;
+  if (host_flags_[id] & (WaitLinkedFlag | NonBlockingFlag)) return;
   const Event& e = g_.event(id);
   const std::string_view name = trace_.name(e);
   bool pageable = false;
@@ -289,9 +289,9 @@ void GraphAssembly::add_host_wait(NodeId id) {
       kind = EdgeKind::ImplicitSync;
       break;
     default:
-      if (host_flags_[id] & kQueueFull)
+      if (host_flags_[id] & QueueFullFlag)
         kind = EdgeKind::QueueFull;
-      else if ((host_flags_[id] & kLoading) && detail::is_launch_call(name))
+      else if ((host_flags_[id] & LoadingFlag) && detail::is_launch_call(name))
         kind = EdgeKind::LazyLoadDrain;
       else if (const NodeId own = synchronous_launch(id); own != kNoNode)
         return add_wait_edge(own, id, EdgeKind::ImplicitSync);

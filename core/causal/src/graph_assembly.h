@@ -28,7 +28,7 @@ class GraphAssembly {
     NodeId node = kNoNode;
     friend auto operator<=>(const Ending&, const Ending&) = default;
   };
-  enum HostFlag : std::uint8_t { kQueueFull = 1, kLoading = 2, kWaitLinked = 4, kNonBlocking = 8 };
+  enum HostFlag : std::uint8_t { QueueFullFlag = 1, LoadingFlag = 2, WaitLinkedFlag = 4, NonBlockingFlag = 8 };
 
   void add_host_lane(LaneIndex lane);
   void add_gpu_lane(LaneIndex lane);

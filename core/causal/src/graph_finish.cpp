@@ -2,6 +2,7 @@
 // removal can take them from, and the sparse tables sorted.
 #include <algorithm>
 #include <array>
+#include <utility>
 
 #include "graph_assembly.h"
 #include "gtv/model/collectives.h"
@@ -39,7 +40,7 @@ TimeNs union_length(std::vector<std::pair<TimeNs, TimeNs>>& spans) {
 // Length of `spans` outside `taken` (both unions of spans).
 TimeNs length_outside(std::vector<std::pair<TimeNs, TimeNs>> spans,
                       const std::vector<std::pair<TimeNs, TimeNs>>& taken) {
-  std::vector<std::pair<TimeNs, TimeNs>> both = spans;
+  std::vector<std::pair<TimeNs, TimeNs>> both = std::move(spans);
   both.insert(both.end(), taken.begin(), taken.end());
   auto taken_copy = taken;
   return union_length(both) - union_length(taken_copy);
@@ -54,6 +55,7 @@ void GraphAssembly::add_collectives() {
   if (ranks.size() < 2) return;
   const std::vector<std::vector<Collective>> per_rank = collectives_by_rank(trace_);
   std::vector<std::string> names;
+  names.reserve(ranks.size());
   for (const RankInfo& r : ranks) names.push_back("rank " + std::to_string(r.rank));
   const CollectiveMatch match = match_collectives(per_rank, names);
   std::vector<NodeId> kernels;
@@ -124,8 +126,12 @@ void GraphAssembly::finish_parts() {
 void GraphAssembly::finish() {
   std::sort(g_.own_times_.begin(), g_.own_times_.end(),
             [](const HappensBefore::OwnTime& a, const HappensBefore::OwnTime& b) { return a.node < b.node; });
+  for (const HappensBefore::OwnTime& o : g_.own_times_) g_.nodes_[o.node].has_own_time = true;
   finish_parts();  // after the own times: parts inside a call are clipped to them
   std::stable_sort(g_.edges_.begin(), g_.edges_.end(), [](const Edge& a, const Edge& b) { return a.to < b.to; });
+  for (const Edge& e : g_.edges_) g_.nodes_[e.to].has_edges = true;
+  for (const Part& p : g_.parts_) g_.nodes_[p.node].has_parts = true;
+  g_.nodes_.shrink_to_fit();
   g_.edges_.shrink_to_fit();
   g_.parts_.shrink_to_fit();
   g_.own_times_.shrink_to_fit();

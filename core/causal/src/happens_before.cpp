@@ -47,18 +47,21 @@ HappensBefore HappensBefore::build(const Trace& trace) {
 }
 
 std::span<const Edge> HappensBefore::edges_into(NodeId id) const {
+  if (!nodes_[id].has_edges) return {};
   auto lo = std::lower_bound(edges_.begin(), edges_.end(), id, [](const Edge& e, NodeId n) { return e.to < n; });
   auto hi = std::upper_bound(lo, edges_.end(), id, [](NodeId n, const Edge& e) { return n < e.to; });
   return {lo, hi};
 }
 
 std::span<const Part> HappensBefore::parts_of(NodeId id) const {
+  if (!nodes_[id].has_parts) return {};
   auto lo = std::lower_bound(parts_.begin(), parts_.end(), id, [](const Part& p, NodeId n) { return p.node < n; });
   auto hi = std::upper_bound(lo, parts_.end(), id, [](NodeId n, const Part& p) { return n < p.node; });
   return {lo, hi};
 }
 
 TimeNs HappensBefore::own_ns(NodeId id) const {
+  if (!nodes_[id].has_own_time) return event(id).duration_ns;
   auto it =
       std::lower_bound(own_times_.begin(), own_times_.end(), id, [](const OwnTime& o, NodeId n) { return o.node < n; });
   if (it != own_times_.end() && it->node == id) return it->ns;

@@ -81,6 +81,10 @@ struct Node {
   // A call that waits for work it launched itself (a blocking copy, a synchronous launch): that work leaves from
   // the call's start, since the call's end waits for it; other launches hand their work over at their end.
   bool waits_for_own_work : 1 = false;
+  // Whether the sparse tables hold anything for it: replay skips their lookups for the many nodes that have none.
+  bool has_edges : 1 = false;
+  bool has_parts : 1 = false;
+  bool has_own_time : 1 = false;
   [[nodiscard]] bool launches_from_start() const { return waits_for_own_work; }
 };
 static_assert(sizeof(Node) == 20, "a node is stored for every call and GPU work item");
