@@ -86,8 +86,8 @@ TEST(LaneLayout, FromATrace) {
 }
 
 TEST(LaneLayout, OtherRowsGoToTheTopOrBottomOfTheirGroup) {
-  std::vector<OtherRowDesc> others = {{{LaneKind::GpuStream, 0}, false, "counter 0", "memory", 2},
-                                      {{LaneKind::HostThread, 10}, true, "ranges 10/1", "recorded ranges", 3}};
+  std::vector<OtherRowDesc> others = {{{LaneKind::GpuStream, 0}, false, "counter 0", "memory", 2, {}},
+                                      {{LaneKind::HostThread, 10}, true, "ranges 10/1", "recorded ranges", 3, {}}};
   const LaneLayout layout(lanes(), labels(), {}, kOptions, others);
   const auto& rows = layout.rows();
   ASSERT_EQ(rows.size(), 10u);
@@ -107,8 +107,8 @@ TEST(LaneLayout, OtherRowsGoToTheTopOrBottomOfTheirGroup) {
 }
 
 TEST(LaneLayout, OtherRowsHideAndFollowTheirGroup) {
-  std::vector<OtherRowDesc> others = {{{LaneKind::GpuStream, 0}, false, "counter 0", "memory", 2},
-                                      {{LaneKind::HostThread, 77}, true, "ranges 77/1", "recorded ranges", 1}};
+  std::vector<OtherRowDesc> others = {{{LaneKind::GpuStream, 0}, false, "counter 0", "memory", 2, {}},
+                                      {{LaneKind::HostThread, 77}, true, "ranges 77/1", "recorded ranges", 1, {}}};
   LaneViewState state;
   state.hidden_rows.insert("counter 0");
   const LaneLayout layout(lanes(), labels(), state, kOptions, others);

@@ -3,11 +3,13 @@
 #include <cmath>
 #include <set>
 
+#include "../unit/analysis/trace_helpers.h"
 #include "gtv/analysis/report.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/model/trace_builder.h"
 #include "gtv/ui/communication_row.h"
 #include "gtv/ui/counter_row.h"
+#include "gtv/ui/critical_path_row.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_row.h"
@@ -112,6 +114,59 @@ TEST(CounterRow, ValueInForceAndColumnMaxima) {
   const CounterRow row(s, {LaneKind::GpuStream, 0});
   EXPECT_FALSE(row.desc().at_group_top);
   EXPECT_TRUE(row.tooltip_at(155, 0, 1, 100).contains("30 bytes")) << row.tooltip_at(155, 0, 1, 100).toStdString();
+}
+
+// One thread launches two 100 us kernels back to back and synchronizes: the whole trace's critical path runs through
+// the kernels, its row sits in a group of its own under every lane, and a stretch's click selects its kernel.
+TEST(CriticalPathRow, TilesTheRegionUnderTheLanesAndSelectsItsEvents) {
+  using analysis::testing::host_call;
+  using analysis::testing::kernel;
+  TraceBuilder b;
+  host_call(b, 1, 1, "cudaLaunchKernel", 0, 10'000, EventKind::Runtime, 1);
+  kernel(b, 0, 7, "gemm_a", 15'000, 100'000, 1);
+  host_call(b, 1, 1, "cudaLaunchKernel", 12'000, 8'000, EventKind::Runtime, 2);
+  kernel(b, 0, 7, "gemm_b", 115'000, 100'000, 2);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 22'000, 198'000, EventKind::Runtime);
+  const Trace t = analysis::testing::build(b);
+  const DocumentAnalysis analysis = analyse_document(t);
+  const CriticalPathSpans& path = analysis.overlays.critical_path;
+  ASSERT_FALSE(path.empty());
+  EXPECT_EQ(path.stretches.front().start_ns, t.start_ns());
+  EXPECT_EQ(path.stretches.back().end_ns, t.end_ns());
+  for (std::size_t i = 1; i < path.stretches.size(); ++i)
+    EXPECT_EQ(path.stretches[i].start_ns, path.stretches[i - 1].end_ns) << "stretch " << i;
+
+  const TimelineRows rows = make_timeline_rows(t, nullptr, &analysis.overlays.communication, &path);
+  const TimelineRow* row = nullptr;
+  for (const auto& r : rows)
+    if (r->desc().id == "critical path") row = r.get();
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->desc().label, "critical path (" + path.region + ")");
+
+  // The kernels' stretches select them; the tooltip names what and where, with exact times.
+  const auto gpu_lane = t.find_lane(gpu_lane_key(0, 7));
+  ASSERT_TRUE(gpu_lane.has_value());
+  const auto first = row->event_at(60'000, 0, 1);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(*first, (EventRef{*gpu_lane, 0}));
+  const auto second = row->event_at(160'000, 0, 1);
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(*second, (EventRef{*gpu_lane, 1}));
+  const std::string tip = row->tooltip_at(60'000, 0, 1, 0).toStdString();
+  EXPECT_EQ(tip.rfind("critical path of " + path.region +
+                          ": kernel (GPU 0 / stream 7)\n100.000 us, from 15.000 us "
+                          "to 115.000 us",
+                      0),
+            0u)
+      << tip;
+
+  // Its group comes after every lane's, under its own header.
+  const LaneLayout layout(lane_descs(t), group_labels(t), LaneViewState{}, LayoutOptions{}, row_descs(rows));
+  const auto& laid = layout.rows();
+  ASSERT_GE(laid.size(), 2u);
+  EXPECT_EQ(laid.back().kind, RowKind::Other);
+  EXPECT_EQ(laid.back().group, kCriticalPathGroup);
+  EXPECT_EQ(laid[laid.size() - 2].label, "Critical path");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include "bench/synthetic_trace.h"
 #include "gtv/io/trace_file.h"
+#include "gtv/ui/document_analysis.h"
 #include "gtv/ui/export.h"
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/main_window.h"
@@ -247,6 +248,46 @@ class TimelineViewTest : public QObject {
     view.set_overlays(analysis.overlays);
     view.replot_now();
     QVERIFY(view.lane_rect().top() > top_without);
+  }
+
+  // The critical-path row sits under the lanes; hovering it names the stretch, a click selects the event it is.
+  void criticalPathRowClickSelectsItsEvent() {
+    TimelineView view;
+    view.resize(1200, 700);
+    const LoadResult result =
+        load_trace_file(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x1/sequential.json.gz"));
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    view.set_trace(result.trace);
+    const DocumentAnalysis analysis = analyse_document(*result.trace);
+    view.set_overlays(analysis.overlays);
+    const CriticalPathSpans& path = view.state().overlays.critical_path;
+    QVERIFY(!path.empty());
+    // The longest stretch that belongs to a kernel: wide enough to click at any zoom.
+    const CriticalStretch* kernel = nullptr;
+    for (const CriticalStretch& s : path.stretches)
+      if (s.event && result.trace->lane(s.event->lane).is_gpu() &&
+          (!kernel || s.end_ns - s.start_ns > kernel->end_ns - kernel->start_ns))
+        kernel = &s;
+    QVERIFY(kernel);
+    view.set_window({kernel->start_ns - 1'000'000, kernel->end_ns + 1'000'000});
+    view.replot_now();
+    const auto& rows = view.layout().rows();
+    int path_row = -1;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].kind == RowKind::Other && rows[i].label == "critical path (" + path.region + ")") path_row = int(i);
+    QVERIFY(path_row > 0);
+    QCOMPARE(rows[static_cast<std::size_t>(path_row) - 1].label, std::string("Critical path"));
+    const QRectF area = view.lane_rect();
+    const TimeMapping map(view.window(), area.width());
+    const double x = area.left() + map.x_of((kernel->start_ns + kernel->end_ns) / 2);
+    const double y = view.state().row_y(area, view.layout().depth_top_px(path_row, 0)) + 5;
+    QVERIFY(area.contains(QPointF(x, y)));
+    const QString tip = view.tooltip_at(QPointF(x, y));
+    QVERIFY2(tip.startsWith(QStringLiteral("critical path of the timed loop: kernel (GPU 0 / stream 7)")),
+             qPrintable(tip));
+    QTest::mouseClick(view.plot(), Qt::LeftButton, Qt::NoModifier, QPointF(x, y).toPoint());
+    QVERIFY(view.selected().has_value());
+    QCOMPARE(*view.selected(), *kernel->event);
   }
 
   void kernelTableSortsByNumbers() {

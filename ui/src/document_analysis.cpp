@@ -117,6 +117,28 @@ std::vector<Rgb> kernel_colors(const Trace& trace, const analysis::KernelStats& 
 
 }  // namespace
 
+void add_critical_path(const Trace& trace, const analysis::CriticalPathAnalysis& critical, OverlayData& o) {
+  CriticalPathSpans& path = o.critical_path;
+  if (critical.segments.empty()) return;
+  path.region = critical.region.name;
+  path.headline = critical.headline;
+  path.length_ns = critical.length_ns;
+  path.stretches.reserve(critical.segments.size());
+  std::unordered_map<LaneIndex, int> place_of_lane;
+  for (const analysis::PathSegment& s : critical.segments) {
+    CriticalStretch& stretch = path.stretches.emplace_back();
+    stretch.start_ns = s.start_ns;
+    stretch.end_ns = s.end_ns;
+    stretch.kind = static_cast<int>(s.kind);
+    if (s.has_event) {
+      stretch.event = s.event;
+      const auto [it, added] = place_of_lane.try_emplace(s.event.lane, static_cast<int>(path.places.size()));
+      if (added) path.places.push_back(lane_location(trace, s.event.lane));
+      stretch.place = it->second;
+    }
+  }
+}
+
 OverlayData overlays_of(const Trace& trace, const analysis::Report& report) {
   OverlayData o;
   add_iterations(trace, o);
@@ -124,6 +146,7 @@ OverlayData overlays_of(const Trace& trace, const analysis::Report& report) {
   add_idle(report.idle, trace, o);
   add_timing(report.timing, o);
   add_busy_strip(report.concurrency, o);
+  add_critical_path(trace, report.critical, o);
   const auto& devices = report.communication.devices;
   for (std::size_t i = 0; i < devices.size(); ++i)
     o.communication.push_back({devices[i].device, gpu_label(trace, devices[i].device),

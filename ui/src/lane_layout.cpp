@@ -43,7 +43,7 @@ std::vector<GroupPlan> plan_groups(const std::vector<LaneDesc>& lanes, const std
     g.lanes.push_back(i);
   }
   for (const OtherRowDesc& o : others) {
-    GroupPlan& g = find_or_add(o.group, other_group_label(o.group));
+    GroupPlan& g = find_or_add(o.group, o.group_label.empty() ? other_group_label(o.group) : o.group_label);
     g.bookkeeping = false;  // it holds recorded ranges or counters
   }
   // Rank by rank; groups of no rank (rows without lanes) after the ranked ones.

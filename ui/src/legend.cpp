@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 
+#include "gtv/causal/critical_path.h"
 #include "gtv/model/ranks.h"
 #include "gtv/ui/communication_row.h"
+#include "gtv/ui/critical_path_row.h"
 
 namespace gtv::ui {
 namespace {
@@ -155,12 +157,35 @@ LegendGroup communication(const OverlayData& o) {
   return g;
 }
 
+// The kinds of stretch on the critical path, most time first: the row's colours that this trace uses.
+LegendGroup critical_path(const OverlayData& o) {
+  LegendGroup g{"Critical path of " + o.critical_path.region + " (row under the lanes)", {}};
+  std::array<TimeNs, causal::kSegmentKindCount> total_ns{};
+  for (const CriticalStretch& s : o.critical_path.stretches)
+    if (s.kind >= 0 && s.kind < causal::kSegmentKindCount)
+      total_ns[static_cast<std::size_t>(s.kind)] += s.end_ns - s.start_ns;
+  std::vector<int> kinds;
+  for (int k = 0; k < causal::kSegmentKindCount; ++k)
+    if (total_ns[static_cast<std::size_t>(k)] > 0) kinds.push_back(k);
+  std::stable_sort(kinds.begin(), kinds.end(), [&](int a, int b) {
+    return total_ns[static_cast<std::size_t>(a)] > total_ns[static_cast<std::size_t>(b)];
+  });
+  for (const int k : kinds)
+    g.entries.push_back(
+        {critical_segment_color(k), std::string(causal::to_string(static_cast<causal::SegmentKind>(k)))});
+  return g;
+}
+
 std::vector<LegendGroup> legend_groups(const Trace& trace, const DocumentAnalysis& analysis,
                                        const LegendOptions& options) {
   const OverlayData& o = analysis.overlays;
-  std::vector<LegendGroup> groups = {event_kinds(trace, options), gpu_work(trace, analysis, options),
-                                     busy_strip(o, options),      warmup(o, options),
-                                     idle_causes(o, options),     communication(o),
+  std::vector<LegendGroup> groups = {event_kinds(trace, options),
+                                     gpu_work(trace, analysis, options),
+                                     busy_strip(o, options),
+                                     warmup(o, options),
+                                     idle_causes(o, options),
+                                     communication(o),
+                                     critical_path(o),
                                      brackets(o, options)};
   std::erase_if(groups, [](const LegendGroup& g) { return g.entries.empty(); });
   return groups;

@@ -123,7 +123,7 @@ bool TimelineView::on_release(QMouseEvent* event) {
   if (drag == Drag::None) return true;
   const QPointF pos = event->position();
   if (!moved_) {
-    select(event_at(pos));
+    select(clicked_event_at(pos));
     if (drag == Drag::Measure) set_measure(std::nullopt);
     return true;
   }

@@ -4,6 +4,7 @@
 
 #include "gtv/ui/communication_row.h"
 #include "gtv/ui/counter_row.h"
+#include "gtv/ui/critical_path_row.h"
 #include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_row.h"
 
@@ -33,12 +34,15 @@ void add_counter_rows(const Trace& trace, TimelineRows& rows) {
 }  // namespace
 
 TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
-                                const std::vector<CommunicationSpans>* communication) {
+                                const std::vector<CommunicationSpans>* communication,
+                                const CriticalPathSpans* critical_path) {
   TimelineRows rows;
   add_range_rows(trace, owners, rows);
   add_counter_rows(trace, rows);
   if (communication != nullptr)
     for (const CommunicationSpans& spans : *communication) rows.push_back(std::make_shared<CommunicationRow>(spans));
+  if (critical_path != nullptr && !critical_path->empty())
+    rows.push_back(std::make_shared<CriticalPathRow>(*critical_path));
   return rows;
 }
 

@@ -83,7 +83,8 @@ void TimelineView::set_overlays(OverlayData overlays) {
   state_.overlays = std::move(overlays);
   // Forward ranges take their model's colour from the owners the analysis found.
   if (state_.trace)
-    state_.rows = make_timeline_rows(*state_.trace, state_.overlays.owners.get(), &state_.overlays.communication);
+    state_.rows = make_timeline_rows(*state_.trace, state_.overlays.owners.get(), &state_.overlays.communication,
+                                     &state_.overlays.critical_path);
   if (!color_mode_chosen_)
     state_.color_mode = state_.overlays.owners && state_.overlays.owners->own_most_gpu_work() ? ColorMode::Owner
                                                                                               : ColorMode::KernelName;
@@ -282,19 +283,29 @@ QString TimelineView::tooltip_at(QPointF pos) const {
   return overlay_tooltip_at(pos);
 }
 
-QString TimelineView::other_row_tooltip_at(QPointF pos) const {
-  if (!state_.trace) return {};
+std::optional<TimelineView::OtherRowHit> TimelineView::other_row_at(QPointF pos) const {
+  if (!state_.trace) return std::nullopt;
   const QRectF area = lane_rect();
-  if (!area.contains(pos)) return {};
+  if (!area.contains(pos)) return std::nullopt;
   const double layout_y = pos.y() - area.top() + state_.scroll_px;
   const int row = state_.layout.row_at(layout_y);
   const int depth = state_.layout.depth_at(row, layout_y);
-  if (depth < 0) return {};
+  if (depth < 0) return std::nullopt;
   const TimelineRow* other = state_.other_row(state_.layout.rows()[static_cast<std::size_t>(row)]);
-  if (!other) return {};
+  if (!other) return std::nullopt;
   const TimeMapping map = mapping();
-  return other->tooltip_at(map.time_at(pos.x() - area.left()), depth, static_cast<TimeNs>(std::ceil(map.ns_per_px())),
-                           state_.trace->start_ns());
+  return OtherRowHit{other, map.time_at(pos.x() - area.left()), depth, static_cast<TimeNs>(std::ceil(map.ns_per_px()))};
+}
+
+std::optional<EventRef> TimelineView::clicked_event_at(QPointF pos) const {
+  if (auto ref = event_at(pos)) return ref;
+  const auto hit = other_row_at(pos);
+  return hit ? hit->row->event_at(hit->t_ns, hit->depth, hit->pixel_ns) : std::nullopt;
+}
+
+QString TimelineView::other_row_tooltip_at(QPointF pos) const {
+  const auto hit = other_row_at(pos);
+  return hit ? hit->row->tooltip_at(hit->t_ns, hit->depth, hit->pixel_ns, state_.trace->start_ns()) : QString();
 }
 
 namespace {

@@ -37,6 +37,7 @@ struct OtherRowDesc {
   std::string id;            // stable: LaneViewState::hidden_rows holds it
   std::string label;
   int depth_rows = 1;
+  std::string group_label;  // the header of its group when no lane is in it (default: "Process N" / "GPU N")
 };
 
 struct LaneRow {

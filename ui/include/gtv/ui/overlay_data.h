@@ -11,6 +11,7 @@
 
 #include "gtv/analysis/intervals.h"
 #include "gtv/base/time.h"
+#include "gtv/model/records.h"
 
 namespace gtv::ui {
 
@@ -56,6 +57,25 @@ struct Step {
   int value = 0;
 };
 
+// One stretch of the critical path (analysis/critical_path.h), copied from the report for its row.
+struct CriticalStretch {
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  int kind = 0;                   // causal::SegmentKind as an index: the colour (critical_segment_color)
+  std::optional<EventRef> event;  // the event whose time or input it is: a click selects it
+  int place = -1;                 // index into CriticalPathSpans::places, where it happened; -1: unknown
+};
+
+// The critical path of the report's region: the chain of work and waits whose lengthening lengthens the region.
+struct CriticalPathSpans {
+  std::string region;    // "timed loop", "ProfilerStep#3", "whole trace"
+  std::string headline;  // the analysis's verdict sentence
+  TimeNs length_ns = 0;
+  std::vector<CriticalStretch> stretches;  // by start, tiling the region
+  std::vector<std::string> places;         // "GPU 0 / stream 7", "Process 12 / thread 1685": one per lane on it
+  [[nodiscard]] bool empty() const { return stretches.empty(); }
+};
+
 // One GPU's communication against computation, copied from the report for its timeline row (communication_row.h).
 struct CommunicationSpans {
   std::int64_t device = 0;
@@ -78,6 +98,7 @@ struct OverlayData {
   // Who launched each GPU event (shared, not copied: one entry per event): the timeline's colours by model.
   std::shared_ptr<const WorkOwners> owners;
   std::vector<CommunicationSpans> communication;  // GPUs that ran communication kernels, by device
+  CriticalPathSpans critical_path;                // empty when the report found no region or no path
 };
 
 // The idle intervals of one device (a slice of o.idle, by start).

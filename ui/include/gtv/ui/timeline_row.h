@@ -5,6 +5,7 @@
 #include <QRectF>
 #include <QString>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ namespace gtv::ui {
 
 struct WorkOwners;
 struct CommunicationSpans;
+struct CriticalPathSpans;
 
 // What a row draws with: rect is the row's area in plot pixels (its depth rows, without the gap under it);
 // x = rect.left() + map.x_of(t_ns) is time t_ns.
@@ -38,15 +40,21 @@ class TimelineRow {
   // The tooltip at time t_ns in depth row `depth` (pixel_ns: the time one pixel covers, for hit slop); times shown
   // from origin_ns. Empty where the row has nothing.
   [[nodiscard]] virtual QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const = 0;
+  // The event a click at time t_ns in depth row `depth` selects, if the row stands for events.
+  [[nodiscard]] virtual std::optional<EventRef> event_at(TimeNs /*t_ns*/, int /*depth*/, TimeNs /*pixel_ns*/) const {
+    return std::nullopt;
+  }
 };
 
 using TimelineRows = std::vector<std::shared_ptr<const TimelineRow>>;
 
 // Every row of a trace that is not an event lane: one range row per host thread that recorded ranges (forward
 // ranges in their model's colour, from owners when given), one counter row per counter series, one communication
-// row per GPU in communication (which must outlive the rows).
+// row per GPU in communication, and the critical-path row when critical_path holds a path (both must outlive the
+// rows).
 [[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
-                                              const std::vector<CommunicationSpans>* communication = nullptr);
+                                              const std::vector<CommunicationSpans>* communication = nullptr,
+                                              const CriticalPathSpans* critical_path = nullptr);
 [[nodiscard]] std::vector<OtherRowDesc> row_descs(const TimelineRows& rows);
 
 }  // namespace gtv::ui

@@ -52,6 +52,8 @@ class TimelineView : public QWidget {
   [[nodiscard]] const LaneLayout& layout() const { return state_.layout; }
   [[nodiscard]] QRectF lane_rect() const;  // lane area in plot pixels
   [[nodiscard]] std::optional<EventRef> event_at(QPointF plot_pos) const;
+  // What a click there selects: the event under it, or the event a row's stretch stands for (the critical path).
+  [[nodiscard]] std::optional<EventRef> clicked_event_at(QPointF plot_pos) const;
   [[nodiscard]] std::optional<QPointF> event_center(EventRef ref) const;
   // Events first; where there is none, the analysis overlays (idle intervals under the lanes, warm-up spans).
   [[nodiscard]] QString tooltip_at(QPointF plot_pos) const;
@@ -124,6 +126,14 @@ class TimelineView : public QWidget {
   };
   // The lane row and nesting depth under a plot position, if it is over an event row.
   [[nodiscard]] std::optional<LaneDepth> lane_depth_at(QPointF plot_pos) const;
+  struct OtherRowHit {
+    const TimelineRow* row;
+    TimeNs t_ns;
+    int depth;
+    TimeNs pixel_ns;  // the time one pixel covers, for hit slop
+  };
+  // The row that is not an event lane under a plot position (ranges, counters, the critical path), if any.
+  [[nodiscard]] std::optional<OtherRowHit> other_row_at(QPointF plot_pos) const;
   void relayout();
   void apply_window();
   void update_scrollbar();

@@ -1,0 +1,127 @@
+#include "gtv/ui/critical_path_row.h"
+
+#include <QPainter>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iterator>
+
+#include "gtv/causal/critical_path.h"
+#include "gtv/ui/event_text.h"
+
+namespace gtv::ui {
+
+Rgb critical_segment_color(int kind) {
+  // In causal::SegmentKind order.
+  static constexpr std::array<Rgb, causal::kSegmentKindCount> kColors = {
+      0x4e79a7,  // kernel: the kernels' steel blue
+      0xc0392b,  // copy
+      0x1a237e,  // memset: deep indigo, apart from the launch orange
+      0x17becf,  // collective transfer: the idle rows' "waiting for a peer rank"
+      0xff7f0e,  // host launching: the idle rows' orange
+      0xd62728,  // host in a waiting call: the idle rows' "host blocked"
+      0xa89bc9,  // other host API call
+      0x8c564b,  // lazy module loading: the warm-up brown
+      0x2ca02c,  // tracing overhead
+      0xbcbd22,  // host own work: the idle rows' "host busy"
+      0x76b7b2,  // launch latency
+      0xe377c2,  // stream gap: the idle rows' "queued gap"
+      0x555555,  // GPU held by other streams
+      0x9467bd,  // event wait: the idle rows' "waiting on a dependency"
+      0xf4a6a6,  // host waking from a wait
+      0xdddddd,  // not recorded
+  };
+  if (kind < 0 || kind >= causal::kSegmentKindCount) return 0xdddddd;
+  return kColors[static_cast<std::size_t>(kind)];
+}
+
+CriticalPathRow::CriticalPathRow(const CriticalPathSpans& path) : path_(&path) {}
+
+OtherRowDesc CriticalPathRow::desc() const {
+  OtherRowDesc d;
+  d.group = kCriticalPathGroup;
+  d.group_label = "Critical path";
+  d.at_group_top = true;
+  d.id = "critical path";
+  d.label = "critical path (" + path_->region + ")";
+  d.depth_rows = 1;
+  return d;
+}
+
+void CriticalPathRow::draw(const RowPaint& p) const {
+  const TimeWindow window = p.map->window();
+  const auto& stretches = path_->stretches;
+  auto it = std::partition_point(stretches.begin(), stretches.end(),
+                                 [&](const CriticalStretch& s) { return s.end_ns < window.t0_ns; });
+  p.painter->save();
+  p.painter->setPen(Qt::NoPen);
+  // Stretches narrower than a pixel share it: the pixel takes the colour of the one that covers most of it, so a
+  // zoomed-out path shows what dominates each pixel, and a paint costs one rectangle per pixel at most.
+  double pixel_x = -1;
+  TimeNs best_ns = -1;
+  int best_kind = 0;
+  const auto flush = [&] {
+    if (best_ns < 0) return;
+    p.painter->setBrush(QColor::fromRgb(static_cast<QRgb>(critical_segment_color(best_kind))));
+    p.painter->drawRect(QRectF(pixel_x, p.rect.top() + 2, 1, p.rect.height() - 4));
+    best_ns = -1;
+  };
+  for (; it != stretches.end() && it->start_ns <= window.t1_ns; ++it) {
+    const double x0 = p.rect.left() + p.map->x_of(it->start_ns);
+    const double x1 = p.rect.left() + p.map->x_of(it->end_ns);
+    if (x1 - x0 >= 1) {
+      flush();
+      p.painter->setBrush(QColor::fromRgb(static_cast<QRgb>(critical_segment_color(it->kind))));
+      p.painter->drawRect(QRectF(x0, p.rect.top() + 2, x1 - x0, p.rect.height() - 4));
+      continue;
+    }
+    const double px = std::floor(x0);
+    if (px != pixel_x) {
+      flush();
+      pixel_x = px;
+    }
+    if (it->end_ns - it->start_ns > best_ns) {
+      best_ns = it->end_ns - it->start_ns;
+      best_kind = it->kind;
+    }
+  }
+  flush();
+  p.painter->restore();
+}
+
+const CriticalStretch* CriticalPathRow::stretch_at(TimeNs t_ns, TimeNs pixel_ns) const {
+  const auto& stretches = path_->stretches;
+  auto it = std::partition_point(stretches.begin(), stretches.end(),
+                                 [&](const CriticalStretch& s) { return s.end_ns <= t_ns; });
+  if (it != stretches.end() && it->start_ns <= t_ns) return &*it;
+  // Between stretches or past either end: the nearest within a pixel, so a stretch narrower than one can be hovered.
+  const CriticalStretch* nearest = nullptr;
+  TimeNs nearest_ns = pixel_ns + 1;
+  if (it != stretches.end() && it->start_ns - t_ns < nearest_ns) {
+    nearest = &*it;
+    nearest_ns = it->start_ns - t_ns;
+  }
+  if (it != stretches.begin() && t_ns - std::prev(it)->end_ns < nearest_ns) nearest = &*std::prev(it);
+  return nearest;
+}
+
+QString CriticalPathRow::tooltip_at(TimeNs t_ns, int, TimeNs pixel_ns, TimeNs origin_ns) const {
+  const CriticalStretch* s = stretch_at(t_ns, pixel_ns);
+  if (s == nullptr) return {};
+  std::string text = "critical path of " + path_->region + ": " +
+                     std::string(causal::to_string(static_cast<causal::SegmentKind>(s->kind)));
+  if (s->place >= 0 && static_cast<std::size_t>(s->place) < path_->places.size())
+    text += " (" + path_->places[static_cast<std::size_t>(s->place)] + ")";
+  text += "\n" + format_duration_exact(s->end_ns - s->start_ns) + ", from " +
+          format_duration_exact(s->start_ns - origin_ns) + " to " + format_duration_exact(s->end_ns - origin_ns);
+  if (!path_->headline.empty()) text += "\n" + path_->headline;
+  if (s->event) text += "\nclick to select its event";
+  return QString::fromStdString(text);
+}
+
+std::optional<EventRef> CriticalPathRow::event_at(TimeNs t_ns, int, TimeNs pixel_ns) const {
+  const CriticalStretch* s = stretch_at(t_ns, pixel_ns);
+  return s != nullptr ? s->event : std::nullopt;
+}
+
+}  // namespace gtv::ui
