@@ -7,10 +7,12 @@
 namespace gtv {
 namespace {
 
-// Walks one depth of a lane. A span that is at least one pixel wide is emitted alone; otherwise every event
-// that starts in the same pixel column is merged with it, and the block grows column by column while the next
-// event is also sub-pixel and starts within a pixel of the block's end. Each step is one binary search, so the
-// cost follows the number of pixel columns, not the number of events.
+// Walks one depth of a lane. An event at least one pixel wide is emitted alone, always; a sub-pixel event is
+// merged with the sub-pixel events that start in its pixel column, and the block grows column by column while the
+// next event is also sub-pixel and starts within a pixel of the block's end. Events at one depth are disjoint, so
+// after a sub-pixel event at most one wide event starts in the same column, and it is the column's last: one look
+// at that event keeps it out of the block. Each step is one binary search, so the cost follows the number of pixel
+// columns, not the number of events.
 class DepthWalker {
  public:
   DepthWalker(const Lane& lane, int depth, const LodRequest& req, std::vector<LodSpan>& out)
@@ -24,7 +26,7 @@ class DepthWalker {
   void run(std::size_t first) {
     std::size_t i = first;
     while (i < index_.size() && at(i).start_ns < req_.t1_ns) {
-      if (static_cast<double>(at(i).duration_ns) >= ns_per_px_) {
+      if (wide(i)) {
         emit(i, i + 1);
         ++i;
       } else {
@@ -35,6 +37,14 @@ class DepthWalker {
 
  private:
   [[nodiscard]] const Event& at(std::size_t i) const { return events_[index_[i]]; }
+  [[nodiscard]] bool wide(std::size_t i) const { return static_cast<double>(at(i).duration_ns) >= ns_per_px_; }
+
+  // Where a block that takes at(i)'s column ends: the first event of a later column, or the wide event that closes
+  // the column (it is drawn alone).
+  [[nodiscard]] std::size_t column_block_end(std::size_t i) const {
+    const std::size_t next = next_column(i, at(i).start_ns);
+    return next - 1 > i && wide(next - 1) ? next - 1 : next;
+  }
 
   // First position after i whose event starts in a later pixel column than t_ns.
   [[nodiscard]] std::size_t next_column(std::size_t i, TimeNs t_ns) const {
@@ -49,10 +59,10 @@ class DepthWalker {
   }
 
   std::size_t merge_from(std::size_t i) {
-    std::size_t j = next_column(i, at(i).start_ns);
-    while (j < index_.size() && at(j).start_ns < req_.t1_ns && static_cast<double>(at(j).duration_ns) < ns_per_px_ &&
+    std::size_t j = column_block_end(i);
+    while (j < index_.size() && at(j).start_ns < req_.t1_ns && !wide(j) &&
            static_cast<double>(at(j).start_ns - at(j - 1).end_ns()) < ns_per_px_) {
-      j = next_column(j, at(j).start_ns);
+      j = column_block_end(j);
     }
     emit(i, j);
     return j;

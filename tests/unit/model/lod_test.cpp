@@ -51,6 +51,25 @@ TEST(Lod, SubPixelRunsMergeIntoCountedBlocks) {
   EXPECT_EQ(spans, (std::vector<LodSpan>{span(0, 190, 0, 10), span(700, 1000, 10, 1)}));
 }
 
+// A 2 ns event record and, 1.7 ns later in the same pixel column, a 72.9 us synchronize 729 px wide (the
+// recordings' pattern): the wide call comes back alone with its own span, never inside a merged block.
+TEST(Lod, AWideEventStartingInASubPixelEventsColumnComesBackAlone) {
+  Trace t = lane_of({{0, 2}, {4, 10}, {20, 72'900}, {72'930, 5}, {72'940, 5}});
+  auto spans = query_lod(t.lane(0), {0, 100'000, 1000});  // 100 ns per pixel
+  EXPECT_EQ(spans, (std::vector<LodSpan>{span(0, 14, 0, 2), span(20, 72'920, 2, 1), span(72'930, 72'945, 3, 2)}));
+  // Zoomed out further the same holds for any event of at least one pixel.
+  spans = query_lod(t.lane(0), {0, 72'900'000, 1000});  // 72.9 us per pixel: the synchronize is exactly 1 px
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[1], span(20, 72'920, 2, 1));
+}
+
+// A block grows column by column; a wide event at the end of a later column stops it there and stands alone.
+TEST(Lod, ABlockStopsBeforeAWideEventInALaterColumn) {
+  Trace t = lane_of({{0, 10}, {50, 10}, {120, 10}, {150, 400}});  // 100 ns per pixel
+  auto spans = query_lod(t.lane(0), {0, 10'000, 100});
+  EXPECT_EQ(spans, (std::vector<LodSpan>{span(0, 130, 0, 3), span(150, 550, 3, 1)}));
+}
+
 TEST(Lod, GapsOfAPixelOrMoreSplitBlocks) {
   // 100 ns per pixel: two groups of tiny events 300 ns apart stay separate blocks.
   Trace t = lane_of({{0, 10}, {30, 10}, {400, 10}, {430, 10}});
