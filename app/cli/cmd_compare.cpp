@@ -4,6 +4,7 @@
 
 #include "command.h"
 #include "gtv/analysis/compare.h"
+#include "gtv/io/readable_formats.h"
 #include "load.h"
 
 namespace gtv::cli {
@@ -11,12 +12,7 @@ namespace {
 
 // The file name without directories and trace extensions names a run in the report ("streams" for
 // traces/streams.json.gz), so the columns say which run is which.
-std::string run_label(const std::string& path) {
-  std::string name = std::filesystem::path(path).filename().string();
-  for (const std::string_view suffix : {".gz", ".json"})
-    if (name.size() > suffix.size() && name.ends_with(suffix)) name.resize(name.size() - suffix.size());
-  return name;
-}
+std::string run_label(const std::string& path) { return io::trace_stem(path); }
 
 int run_compare(const ParsedArgs& args, Io io) {
   const auto format = analysis::format_from_string(args.value("--format").value_or("text"));

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "gtv/io/readable_formats.h"
 #include "gtv/ui/first_view.h"
 #include "gtv/ui/image_file.h"
 #include "gtv/ui/main_window.h"
@@ -34,7 +35,8 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "  --run-panel-shot OUT [TRACE...]    the window with the run panel open");
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument("trace", "Trace files (.json, .json.gz) to open.");
+  parser.addPositionalArgument(
+      "trace", QString::fromStdString("Trace files (" + io::readable_suffixes_in_words() + ") to open."));
   const QCommandLineOption export_opt("export",
                                       "Write a figure (.png, .jpg, .pdf, .svg) and exit: a title line (scenario or "
                                       "file name, GPUs), the timeline, a legend of exactly what it shows and the "

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "gtv/analysis/compare.h"
+#include "gtv/io/readable_formats.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_view.h"
@@ -19,12 +20,7 @@ namespace {
 
 QString dur(TimeNs ns) { return QString::fromStdString(format_duration(ns)); }
 
-QString label_of(const QString& path) {
-  QString name = QFileInfo(path).fileName();
-  for (const char* ext : {".json.gz", ".json", ".gz"})
-    if (name.endsWith(QLatin1String(ext))) return name.chopped(static_cast<qsizetype>(qstrlen(ext)));
-  return name;
-}
+QString label_of(const QString& path) { return QString::fromStdString(io::trace_stem(path.toStdString())); }
 
 }  // namespace
 

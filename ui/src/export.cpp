@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "gtv/io/readable_formats.h"
 #include "gtv/ui/image_file.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_layers.h"
@@ -317,10 +318,7 @@ std::string run_title(const Trace& trace) {
   const std::vector<RankInfo>& ranks = trace.metadata().ranks;
   std::string title = std::to_string(ranks.size()) + " ranks:";
   for (std::size_t i = 0; i < ranks.size() && i < 3; ++i) {
-    QString stem = QFileInfo(QString::fromStdString(ranks[i].source)).fileName();
-    for (const char* suffix : {".gz", ".json"})
-      if (stem.endsWith(QLatin1String(suffix))) stem.chop(static_cast<qsizetype>(std::strlen(suffix)));
-    title += (i == 0 ? " " : ", ") + stem.toStdString();
+    title += (i == 0 ? " " : ", ") + io::trace_stem(ranks[i].source);
   }
   if (ranks.size() > 3) title += ", ...";
   std::vector<DeviceInfo> first;
@@ -345,9 +343,7 @@ FigureText figure_text(const Trace& trace, const DocumentAnalysis& analysis, con
   FigureText text;
   QString name = QString::fromStdString(trace.metadata().scenario);
   if (name.isEmpty()) {
-    name = QFileInfo(file_path).fileName();
-    for (const char* suffix : {".gz", ".json"})
-      if (name.endsWith(QLatin1String(suffix))) name.chop(static_cast<qsizetype>(std::strlen(suffix)));
+    name = QString::fromStdString(io::trace_stem(file_path.toStdString()));
   }
   text.title = QString::fromStdString(trace.metadata().ranks.empty() ? figure_title(name.toStdString(), trace.devices())
                                                                      : run_title(trace));

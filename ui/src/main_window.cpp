@@ -17,6 +17,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 
+#include "gtv/io/readable_formats.h"
 #include "gtv/ui/app_palette.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
@@ -87,7 +88,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), tabs_(new QTabWid
 }
 
 void MainWindow::show_empty_hint() {
-  statusBar()->showMessage(tr("Open a trace (Ctrl+O) or drop a .json / .json.gz file here"));
+  statusBar()->showMessage(
+      tr("Open a trace (Ctrl+O) or drop a %1 file here").arg(QString::fromStdString(io::readable_suffixes_in_words())));
 }
 
 TraceTab* MainWindow::open_file(const QString& path) {
@@ -335,14 +337,13 @@ void MainWindow::apply_theme() {
 }
 
 void MainWindow::open_dialog() {
-  const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open trace"), QString(),
-                                                          tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
+  const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open trace"), QString(), trace_file_filter());
   open_files(paths);
 }
 
 void MainWindow::open_run_dialog() {
-  const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Rank files of one run (one per rank)"), QString(),
-                                                          tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
+  const QStringList paths =
+      QFileDialog::getOpenFileNames(this, tr("Rank files of one run (one per rank)"), QString(), trace_file_filter());
   if (!paths.isEmpty()) open_run(paths);
 }
 

@@ -9,6 +9,7 @@
 #include <QTabWidget>
 #include <algorithm>
 
+#include "gtv/io/readable_formats.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/main_window.h"
@@ -21,12 +22,7 @@
 namespace gtv::ui {
 namespace {
 
-QString file_stem(const QString& path) {
-  QString name = QFileInfo(path).fileName();
-  for (const char* ext : {".json.gz", ".json"})
-    if (name.endsWith(QLatin1String(ext))) return name.chopped(static_cast<qsizetype>(qstrlen(ext)));
-  return name;
-}
+QString file_stem(const QString& path) { return QString::fromStdString(io::trace_stem(path.toStdString())); }
 
 // The trace tab in front and the one in front before it: "Compare open traces" checks these two first.
 class TraceTabHistory : public QObject {
@@ -71,8 +67,8 @@ void build_menu(MainWindow* window, QDockWidget* dock) {
   QMenu* menu = window->menuBar()->addMenu(QObject::tr("&Runs"));
   menu->addAction(dock->toggleViewAction());
   menu->addAction(QObject::tr("&Compare runs..."), window, [window] {
-    const QStringList paths = QFileDialog::getOpenFileNames(window, QObject::tr("Runs to compare (two or more)"), {},
-                                                            QObject::tr("Traces (*.json *.json.gz)"));
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(window, QObject::tr("Runs to compare (two or more)"), {}, trace_file_filter());
     if (paths.size() < 2) return;
     QString error;
     if (!open_compare(window, paths, {}, &error)) QMessageBox::warning(window, QObject::tr("Compare"), error);

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "gtv/io/readable_formats.h"
 #include "gtv/io/trace_file.h"
 
 namespace gtv::ui {
@@ -44,6 +45,10 @@ LoadResult load_trace_bytes(const QByteArray& bytes, const QString& name, const 
   return from_expected(
       io::read_trace_from_memory(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
                                  name.toStdString(), read_options(progress)));
+}
+
+QString trace_file_filter() {
+  return QObject::tr("Traces (%1);;All files (*)").arg(QString::fromStdString(io::readable_name_patterns()));
 }
 
 LoadResult load_trace_file(const QString& path, const LoadProgress& progress) {

@@ -24,6 +24,8 @@ struct LoadResult {
 // progress(fraction) may be called from that thread; it returns false to cancel.
 using LoadProgress = std::function<bool(double)>;
 [[nodiscard]] LoadResult load_trace_file(const QString& path, const LoadProgress& progress = {});
+// The open dialogs' filter: every readable format's file names (io/readable_formats.h), then all files.
+[[nodiscard]] QString trace_file_filter();
 [[nodiscard]] LoadResult load_trace_bytes(const QByteArray& bytes, const QString& name,
                                           const LoadProgress& progress = {});
 [[nodiscard]] LoadResult analyse_trace(Trace trace);
