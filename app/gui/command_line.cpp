@@ -78,6 +78,11 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   if (!ok || cl.font_scale < 0.5 || cl.font_scale > 4) return Error{"--font-scale must be a number in 0.5..4"};
   cl.window_shot = parser.value(shot_opt);
   cl.side_tab = parser.value(side_opt);
+  if (parser.isSet(size_opt) && !parser.isSet(export_opt)) {
+    auto size = ui::parse_size(parser.value(size_opt).toStdString());
+    if (!size) return size.error();
+    cl.window_size = *size;
+  }
   if (!parser.isSet(export_opt)) return cl;
   ui::ExportOptions o;
   o.path = parser.value(export_opt);
@@ -134,7 +139,7 @@ int run_export(const CommandLine& cl) {
 
 int run_window_shot(const CommandLine& cl) {
   ui::MainWindow window;
-  window.resize(1700, 950);
+  window.resize(cl.window_size ? cl.window_size->first : 1700, cl.window_size ? cl.window_size->second : 950);
   window.set_dark(cl.dark);
   window.set_font_scale(cl.font_scale);
   QStringList errors;

@@ -5,6 +5,7 @@
 // caption) with no window; --help lists every headless mode, teaching_shots.cpp's too.
 #include <QStringList>
 #include <optional>
+#include <utility>
 
 #include "gtv/ui/export.h"
 
@@ -21,6 +22,7 @@ struct CommandLine {
   QString side_tab;     // --side-tab: which side panel the shot shows (details, summary, kernels, legend)
   bool dark = false;
   double font_scale = 1.0;
+  std::optional<std::pair<int, int>> window_size;  // --size for the shots: the window's width and height
 };
 
 // True when argv asks for --export: the caller then picks the offscreen platform before QApplication exists.

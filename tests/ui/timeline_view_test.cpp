@@ -15,8 +15,10 @@
 
 #include "bench/synthetic_trace.h"
 #include "gtv/io/trace_file.h"
+#include "gtv/ui/critical_path_row.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/export.h"
+#include "gtv/ui/first_view.h"
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/side_panels.h"
@@ -288,6 +290,33 @@ class TimelineViewTest : public QObject {
     QTest::mouseClick(view.plot(), Qt::LeftButton, Qt::NoModifier, QPointF(x, y).toPoint());
     QVERIFY(view.selected().has_value());
     QCOMPARE(*view.selected(), *kernel->event);
+  }
+
+  // The first view of `threads` at a laptop's height: host rows give way until the GPU lanes and the critical path
+  // are in view without scrolling; without the fit they are below the fold.
+  void firstViewFitsTheGpusOnScreen() {
+    TimelineView view;
+    view.resize(1400, 700);
+    const LoadResult result =
+        load_trace_file(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x1/threads.json.gz"));
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    view.set_trace(result.trace);
+    const DocumentAnalysis analysis = analyse_document(*result.trace);
+    view.set_overlays(analysis.overlays);
+    view.set_window(first_view_window(*result.trace, analysis.report));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.replot_now();
+    QVERIFY2(view.gpu_rows_bottom_px() > view.lane_rect().height(), "the test needs a trace whose GPUs start below");
+    view.fit_gpus_in_view();
+    QTRY_VERIFY(view.gpu_rows_bottom_px() <= view.lane_rect().height());
+    bool gpu_lane = false, path = false;
+    for (const LaneRow& r : view.layout().rows()) {
+      gpu_lane = gpu_lane || (r.kind == RowKind::Lane && r.group.first == LaneKind::GpuStream);
+      path = path || r.group == kCriticalPathGroup;
+    }
+    QVERIFY(gpu_lane && path);
+    QCOMPARE(view.state().scroll_px, 0.0);
   }
 
   void kernelTableSortsByNumbers() {

@@ -185,4 +185,9 @@ QString RangeRow::tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs ori
   return QString::fromStdString(text);
 }
 
+bool RangeRow::has_content_in(TimeNs t0_ns, TimeNs t1_ns) const {
+  return std::any_of(placed_.begin(), placed_.end(),
+                     [&](const PlacedRange& p) { return p.range->end_ns > t0_ns && p.range->start_ns < t1_ns; });
+}
+
 }  // namespace gtv::ui

@@ -4,12 +4,14 @@
 #include <QKeyEvent>
 #include <QMenu>
 #include <QMouseEvent>
+#include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 
 #include "gtv/ui/counter_row.h"
+#include "gtv/ui/critical_path_row.h"
 #include "gtv/ui/timeline_view.h"
 
 namespace gtv::ui {
@@ -36,6 +38,11 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
       return true;
     case QEvent::KeyPress:
       return on_key(static_cast<QKeyEvent*>(event));
+    case QEvent::Show:
+    case QEvent::Resize:
+      // After the plot has taken its new size and laid out its axes.
+      if (fit_gpus_pending_) QTimer::singleShot(0, this, [this] { apply_pending_gpu_fit(); });
+      return QWidget::eventFilter(watched, event);
     case QEvent::Leave:
       hover_pos_.reset();
       return QWidget::eventFilter(watched, event);
@@ -46,7 +53,9 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
 
 bool TimelineView::on_wheel(QWheelEvent* event) {
   const double steps = event->angleDelta().y() / 120.0;
-  if (event->modifiers() & Qt::ShiftModifier) {
+  // Over the label column the wheel scrolls the lanes, as in Perfetto and Nsight Systems; Ctrl+wheel still zooms.
+  const bool over_labels = event->position().x() < lane_rect().left();
+  if ((event->modifiers() & Qt::ShiftModifier) || (over_labels && !(event->modifiers() & Qt::ControlModifier))) {
     set_scroll_px(state_.scroll_px - steps * 3 * state_.theme.depth_px());
   } else if (event->modifiers() & Qt::AltModifier) {
     pan_by_px(-event->angleDelta().x() / 120.0 * 0.1 * lane_rect().width());
@@ -248,6 +257,59 @@ void TimelineView::focus_on_gpu_lanes() {
     if (!lanes[i].is_gpu()) state_.lane_state.collapsed_lanes.insert(static_cast<LaneIndex>(i));
   for (const auto& row : state_.rows)
     if (dynamic_cast<const CounterRow*>(row.get())) state_.lane_state.hidden_rows.insert(row->desc().id);
+  relayout();
+}
+
+double TimelineView::gpu_rows_bottom_px() const {
+  double bottom_px = 0;
+  for (const LaneRow& r : state_.layout.rows())
+    if (r.group.first == LaneKind::GpuStream || r.group == kCriticalPathGroup)
+      bottom_px = std::max(bottom_px, r.bottom_px());
+  return bottom_px;
+}
+
+void TimelineView::fit_gpus_in_view() {
+  fit_gpus_pending_ = true;
+  apply_pending_gpu_fit();
+}
+
+void TimelineView::apply_pending_gpu_fit() {
+  // Only once the plot is on screen: a tab that is still loading has not given it its height yet.
+  if (!fit_gpus_pending_ || !plot_->isVisible()) return;
+  fit_gpus_pending_ = false;
+  if (!state_.trace) return;
+  replot_now();  // the axis rect at the plot's current size
+  const auto fits = [&] { return gpu_rows_bottom_px() <= lane_rect().height(); };
+  if (fits()) return;
+  const auto& lanes = state_.trace->lanes();
+  const auto collapse_host_lanes = [&](bool only_empty) {
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+      if (lanes[i].is_gpu()) continue;
+      const auto& events = lanes[i].events;
+      const bool empty = std::none_of(events.begin(), events.end(), [&](const Event& e) {
+        return e.end_ns() > state_.window.t0_ns && e.start_ns < state_.window.t1_ns;
+      });
+      if (!only_empty || empty) state_.lane_state.collapsed_lanes.insert(static_cast<LaneIndex>(i));
+    }
+    relayout();
+  };
+  // Host rows give way first, least useful first: rows and lanes with nothing in the view, then every host lane's
+  // depth, then counter series (listed in the Lanes panel to show again), then whole host groups to their headers.
+  for (const auto& row : state_.rows)
+    if (row->desc().group.first == LaneKind::HostThread &&
+        !row->has_content_in(state_.window.t0_ns, state_.window.t1_ns))
+      state_.lane_state.hidden_rows.insert(row->desc().id);
+  collapse_host_lanes(true);
+  if (fits()) return;
+  collapse_host_lanes(false);
+  if (fits()) return;
+  for (const auto& row : state_.rows)
+    if (dynamic_cast<const CounterRow*>(row.get())) state_.lane_state.hidden_rows.insert(row->desc().id);
+  relayout();
+  if (fits()) return;
+  for (const LaneRow& r : state_.layout.rows())
+    if (r.kind == RowKind::ProcessHeader && r.group != kCriticalPathGroup)
+      state_.lane_state.collapsed_groups.insert(r.group);
   relayout();
 }
 

@@ -33,6 +33,7 @@ class RangeRow : public TimelineRow {
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
   [[nodiscard]] const std::vector<PlacedRange>& placed() const { return placed_; }
+  [[nodiscard]] bool has_content_in(TimeNs t0_ns, TimeNs t1_ns) const override;
   // The range drawn at t_ns in depth row `depth` (within slop_ns), or nullptr.
   [[nodiscard]] const PlacedRange* range_at(TimeNs t_ns, int depth, TimeNs slop_ns) const;
 

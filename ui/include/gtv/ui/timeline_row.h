@@ -40,6 +40,8 @@ class TimelineRow {
   // The tooltip at time t_ns in depth row `depth` (pixel_ns: the time one pixel covers, for hit slop); times shown
   // from origin_ns. Empty where the row has nothing.
   [[nodiscard]] virtual QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const = 0;
+  // Whether it shows anything in [t0_ns, t1_ns): a row with nothing there may give way in the first view.
+  [[nodiscard]] virtual bool has_content_in(TimeNs /*t0_ns*/, TimeNs /*t1_ns*/) const { return true; }
   // The event a click at time t_ns in depth row `depth` selects, if the row stands for events.
   [[nodiscard]] virtual std::optional<EventRef> event_at(TimeNs /*t_ns*/, int /*depth*/, TimeNs /*pixel_ns*/) const {
     return std::nullopt;

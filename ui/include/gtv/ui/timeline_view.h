@@ -50,6 +50,12 @@ class TimelineView : public QWidget {
   void set_scroll_px(double y_px);
 
   [[nodiscard]] const LaneLayout& layout() const { return state_.layout; }
+  // Collapses host rows until every GPU row is in view without scrolling (the first view of a trace, with the critical
+  // path under them): host rows and lanes with nothing in the window, then all host lanes, then counter rows, then host
+  // groups to their headers. Done when the plot is next on screen, at its real height, if it is not yet.
+  void fit_gpus_in_view();
+  // The bottom of the last GPU row in the layout (0: none).
+  [[nodiscard]] double gpu_rows_bottom_px() const;
   [[nodiscard]] QRectF lane_rect() const;  // lane area in plot pixels
   [[nodiscard]] std::optional<EventRef> event_at(QPointF plot_pos) const;
   // What a click there selects: the event under it, or the event a row's stretch stands for (the critical path).
@@ -126,6 +132,8 @@ class TimelineView : public QWidget {
   };
   // The lane row and nesting depth under a plot position, if it is over an event row.
   [[nodiscard]] std::optional<LaneDepth> lane_depth_at(QPointF plot_pos) const;
+  void apply_pending_gpu_fit();
+  bool fit_gpus_pending_ = false;
   struct OtherRowHit {
     const TimelineRow* row;
     TimeNs t_ns;
