@@ -39,10 +39,17 @@ void add_streams_table(Section& sec, const Report& r, Listing listing) {
   const HostLaunchOverlap& h = s.host;
   if (h.thread_count == 1)
     sec.lines.push_back("One host thread launched the GPU work in " + window + ": no two launches were made at once.");
-  else if (h.thread_count > 1)
-    sec.lines.push_back(std::to_string(h.thread_count) + " host threads (in " + std::to_string(h.process_count) +
-                        " process(es)) launched GPU work in " + window + ": 2 or more were inside launching calls at " +
-                        "once for " + format_duration(h.concurrent_ns) + " of the " + format_duration(h.launching_ns) +
+  if (h.thread_count < 2) return;
+  const std::string threads =
+      std::to_string(h.thread_count) + " host threads (in " +
+      (h.process_count == 1 ? std::string("one process") : std::to_string(h.process_count) + " processes") +
+      ") launched GPU work in " + window + ": ";
+  if (h.concurrent_ns == 0)
+    sec.lines.push_back(threads + "no two of them were inside launching calls at the same time (" +
+                        format_duration(h.launching_ns) + " of launching in all).");
+  else
+    sec.lines.push_back(threads + "2 or more were inside launching calls at once for " +
+                        format_duration(h.concurrent_ns) + " of the " + format_duration(h.launching_ns) +
                         " any of them spent launching (" +
                         percent(safe_ratio(double(h.concurrent_ns), double(h.launching_ns))) + ").");
 }

@@ -114,7 +114,7 @@ TEST(StreamOverlap, ReportShowsStreamsPerGpuAndTheirJsonFields) {
                       "stream's busy time over the GPU's busy time (1.00 = one stream at a time)."),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("2 host threads (in 1 process(es)) launched GPU work in the whole trace (300 ns): 2 or more "
+  EXPECT_NE(text.find("2 host threads (in one process) launched GPU work in the whole trace (300 ns): 2 or more "
                       "were inside launching calls at once for 10 ns of the 35 ns any of them spent launching (29%)."),
             std::string::npos)
       << text;
