@@ -85,8 +85,9 @@ std::string names_in_words(const std::vector<std::string>& names) {
   return out;
 }
 
-// Iteration ranges that start inside the spans, counted per host thread; the most of any thread. Threads that each
-// run the loop (one model per thread) run its iterations side by side, so their counts do not add up.
+// Iteration ranges that overlap the spans, counted per host thread; the most of any thread. Threads that each run
+// the loop (one model per thread) run its iterations side by side, so their counts do not add up. Overlap, not
+// containment: a steady part starts at the first iteration's first kernel, after the iteration's range began.
 std::size_t iterations_in(const Trace& trace, std::vector<Interval> spans) {
   spans = merged(std::move(spans));
   std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> per_thread;
@@ -94,7 +95,7 @@ std::size_t iterations_in(const Trace& trace, std::vector<Interval> spans) {
     if (r.kind != RangeKind::Iteration) continue;
     const auto it = std::upper_bound(spans.begin(), spans.end(), r.start_ns,
                                      [](TimeNs t, const Interval& iv) { return t < iv.end_ns; });
-    if (it != spans.end() && it->start_ns <= r.start_ns) ++per_thread[{r.pid, r.tid}];
+    if (it != spans.end() && it->start_ns < std::max(r.end_ns, r.start_ns + 1)) ++per_thread[{r.pid, r.tid}];
   }
   std::size_t most = 0;
   for (const auto& [thread, count] : per_thread) most = std::max(most, count);

@@ -89,7 +89,7 @@ void streams_json(JsonWriter& w, const StreamOverlap& s) {
     w.field("multi_stream_share", g.multi_stream_share, 4).field("max_busy_streams", std::int64_t{g.max_busy_streams});
     w.field("stream_parallelism", g.stream_parallelism, 4).field("kernel_busy_ns", g.kernel_busy_ns);
     w.field("copy_busy_ns", g.copy_busy_ns).field("copy_compute_overlap_ns", g.copy_compute_overlap_ns);
-    w.field("step_count", U(g.steps.size())).end_object();
+    w.field("step_count", U(g.step_count)).end_object();
   }
   w.end_array();
   const HostLaunchOverlap& h = s.host;

@@ -93,7 +93,7 @@ GpuStreamOverlap gpu_overlap(std::int64_t device, const std::vector<const Stream
     if (s.busy_streams >= 1) g.busy_ns += s.end_ns - s.start_ns;
   g.multi_stream_ns = levels.at_least_two_ns;
   g.max_busy_streams = levels.max_level;
-  g.steps = std::move(levels.steps);
+  g.step_count = levels.steps.size();
   g.stream_parallelism = safe_ratio(double(g.stream_busy_sum_ns), double(g.busy_ns));
   g.multi_stream_share = safe_ratio(double(g.multi_stream_ns), double(g.busy_ns));
   const std::vector<Interval> k = merged(std::move(kernels)), c = merged(std::move(copies));
@@ -178,6 +178,17 @@ StreamOverlap stream_overlap_within(const StreamActivity& activity, TimeNs start
   }
   out.host = host_overlap(activity.threads, out.window_start_ns, out.window_end_ns);
   return out;
+}
+
+std::vector<StreamLevelStep> stream_level_steps(const StreamActivity& activity, std::int64_t device, TimeNs start_ns,
+                                                TimeNs end_ns) {
+  std::vector<std::vector<Interval>> busy;
+  for (const StreamActivity::Stream& s : activity.streams)
+    if (s.device == device) busy.push_back(clipped(s.busy, start_ns, end_ns));
+  std::vector<const std::vector<Interval>*> lists;
+  lists.reserve(busy.size());
+  for (const auto& b : busy) lists.push_back(&b);
+  return sweep_levels(lists).steps;
 }
 
 StreamOverlap analyze_stream_overlap(const Trace& trace) {

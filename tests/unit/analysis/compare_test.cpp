@@ -225,6 +225,26 @@ TEST(Compare, TheSameLoopRunFiveTimesIsTheSameWork) {
       << c.verdict;
 }
 
+TEST(Compare, IterationsOfASteadyPartCountTheFirstOne) {
+  // Without measurements the basis is the steady part, which starts at the first kernel, 1 ms after the first
+  // iteration's range began: that iteration is still one of the part's.
+  auto run = [](int iterations) {
+    TraceBuilder b;
+    for (int i = 0; i < iterations; ++i) {
+      const TimeNs t = i * 10 * ms;
+      b.add_range({"iteration " + std::to_string(i), RangeKind::Iteration, t, t + 10 * ms, 1, 1, -1});
+      kernel(b, 0, 7, "gemm", t + 1 * ms, 9 * ms);
+    }
+    return build(b);
+  };
+  const Comparison c = compare(run(10), run(20), "A", "B");
+  EXPECT_EQ(c.basis, CompareBasis::SteadyParts);
+  EXPECT_EQ(c.iterations_a, 10u);
+  EXPECT_EQ(c.iterations_b, 20u);
+  EXPECT_TRUE(c.per_iteration);
+  EXPECT_DOUBLE_EQ(c.speedup, (99.0 / 10) / (199.0 / 20));  // [1, 100) ms and [1, 200) ms
+}
+
 TEST(Compare, DifferentKernelsAreDifferentWork) {
   const Comparison c = compare(loop_run(1, 10, "gemm"), loop_run(1, 10, "conv"), "A", "B");
   EXPECT_FALSE(c.per_iteration);  // as many iterations in both

@@ -53,9 +53,14 @@ TEST(StreamOverlap, StreamsOfOneGpuByHand) {
   EXPECT_EQ(g.kernel_busy_ns, 250);
   EXPECT_EQ(g.copy_busy_ns, 120);
   EXPECT_EQ(g.copy_compute_overlap_ns, 70);
-  EXPECT_EQ(g.steps,
+  EXPECT_EQ(g.step_count, 7u);
+  const StreamActivity activity = collect_stream_activity(t);
+  EXPECT_EQ(stream_level_steps(activity, 0, t.start_ns(), t.end_ns()),
             (std::vector<StreamLevelStep>{
                 {0, 50, 1}, {50, 100, 2}, {100, 150, 1}, {150, 180, 2}, {180, 200, 3}, {200, 250, 2}, {250, 300, 1}}));
+  EXPECT_EQ(stream_level_steps(activity, 0, 100, 200),
+            (std::vector<StreamLevelStep>{{100, 150, 1}, {150, 180, 2}, {180, 200, 3}}));
+  EXPECT_TRUE(stream_level_steps(activity, 1, t.start_ns(), t.end_ns()).empty());  // there is no GPU 1
   EXPECT_EQ(s.host.thread_count, 2u);
   EXPECT_EQ(s.host.process_count, 1u);
   EXPECT_EQ(s.host.launching_ns, 35);

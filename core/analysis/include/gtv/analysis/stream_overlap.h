@@ -32,8 +32,7 @@ struct GpuStreamOverlap {
   TimeNs kernel_busy_ns = 0;           // union of the GPU's kernels
   TimeNs copy_busy_ns = 0;             // union of the GPU's copies (memsets are neither copy nor kernel here)
   TimeNs copy_compute_overlap_ns = 0;  // a copy and a kernel both running
-  // From the GPU's first busy instant in the window to its last; neighbours always differ in busy_streams.
-  std::vector<StreamLevelStep> steps;
+  std::size_t step_count = 0;          // steps of stream_level_steps for this GPU and window
 };
 
 struct HostLaunchOverlap {
@@ -76,5 +75,10 @@ struct StreamActivity {
 [[nodiscard]] StreamOverlap stream_overlap_within(const StreamActivity& activity, TimeNs start_ns, TimeNs end_ns);
 // Over the whole trace span.
 [[nodiscard]] StreamOverlap analyze_stream_overlap(const Trace& trace);
+// How many streams of `device` were busy at each instant of [start_ns, end_ns), from its first busy instant there to
+// its last; neighbours always differ in busy_streams. Computed on demand (a timeline's streams-busy strip): the
+// report keeps only the figures, as the steps of a trace of 10 million kernels would take hundreds of megabytes.
+[[nodiscard]] std::vector<StreamLevelStep> stream_level_steps(const StreamActivity& activity, std::int64_t device,
+                                                              TimeNs start_ns, TimeNs end_ns);
 
 }  // namespace gtv::analysis
