@@ -2,8 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <stdexcept>
+
+#include "gtv/analysis/compare.h"
 #include "gtv/analysis/concurrency.h"
 #include "gtv/analysis/report.h"
+#include "gtv/io/trace_file.h"
 #include "trace_helpers.h"
 
 namespace gtv::analysis {
@@ -129,6 +134,66 @@ TEST(StreamOverlap, ReportShowsStreamsPerGpuAndTheirJsonFields) {
        {"\"stream_parallelism\": 1.5667", "\"multi_stream_ns\": 150", "\"stream_busy_sum_ns\": 470",
         "\"copy_compute_overlap_ns\": 70", "\"max_busy_streams\": 3", "\"concurrent_ns\": 10", "\"launching_ns\": 35"})
     EXPECT_NE(json.find(field), std::string::npos) << field << "\n" << json;
+}
+
+}  // namespace gtv::analysis
+
+namespace gtv::analysis {
+namespace {
+
+Trace recording(const std::string& name) {
+  const std::filesystem::path path =
+      std::filesystem::path(GTV_TEST_DATA_DIR).parent_path().parent_path() / "resources" / "traces" / "h200x1" / name;
+  Expected<Trace> trace = io::read_trace(path.string());
+  if (!trace) throw std::runtime_error(trace.error().message);
+  return std::move(trace).value();
+}
+
+}  // namespace
+
+TEST(StreamOverlap, TheStreamsLoopOnOneH200RanItsStreamsTogetherAndTheSequentialOneDidNot) {
+  // 50 iterations each on 1x H200: streams ran 1,229 ms of per-stream busy time inside 577.2 ms of GPU busy time
+  // over the trace (2.13); sequential ran everything on stream 7.
+  const Report streams = analyze(recording("streams-50iters.json.gz"));
+  ASSERT_EQ(streams.concurrency.streams.gpus.size(), 1u);
+  EXPECT_NEAR(streams.concurrency.streams.gpus[0].stream_parallelism, 2.13, 0.005);
+  ASSERT_EQ(streams.region_concurrency.streams.gpus.size(), 1u);
+  const GpuStreamOverlap& loop = streams.region_concurrency.streams.gpus[0];
+  EXPECT_EQ(loop.stream_count, 3u);
+  EXPECT_GT(loop.multi_stream_share, 0.99);
+  EXPECT_NE(streams.verdict[0].find("2 or more of its 3 streams ran at once"), std::string::npos) << streams.verdict[0];
+  EXPECT_NE(streams.verdict[0].find("stream parallelism 2.15"), std::string::npos) << streams.verdict[0];
+
+  const Report sequential = analyze(recording("sequential-50iters.json.gz"));
+  ASSERT_EQ(sequential.region_concurrency.streams.gpus.size(), 1u);
+  EXPECT_EQ(sequential.region_concurrency.streams.gpus[0].stream_count, 1u);
+  EXPECT_EQ(sequential.region_concurrency.streams.gpus[0].multi_stream_ns, 0);
+  EXPECT_NE(sequential.verdict[0].find("all of it ran on one stream (stream 7)"), std::string::npos)
+      << sequential.verdict[0];
+
+  // Their comparison: the same 50 iterations, 1.14x faster, and the streams' overlap side by side.
+  const Comparison c =
+      compare(recording("sequential-50iters.json.gz"), recording("streams-50iters.json.gz"), "sequential", "streams");
+  EXPECT_FALSE(c.per_iteration);
+  EXPECT_EQ(c.verdict.rfind("streams is 1.14x faster than sequential on the measured work", 0), 0u) << c.verdict;
+  EXPECT_EQ(c.wall_line,
+            "Whole trace (everything recorded): 1.01 s -> 872.7 ms wall (1.15x); one GPU in each (GPU 0), its stream "
+            "parallelism 1.00 -> 2.13.");
+  EXPECT_TRUE(c.warnings.empty()) << ::testing::PrintToString(c.warnings);
+}
+
+TEST(StreamOverlap, TenIterationsAgainstFiftyOfTheSameLoopAreComparedPerIteration) {
+  const Comparison c =
+      compare(recording("sequential.json.gz"), recording("sequential-50iters.json.gz"), "10 iterations", "50");
+  EXPECT_TRUE(c.per_iteration);
+  EXPECT_EQ(c.iterations_a, 10u);
+  EXPECT_EQ(c.iterations_b, 50u);
+  EXPECT_EQ(c.verdict.rfind("10 iterations and 50 take the same time per iteration on the measured work (timed "
+                            "loop: 10 iterations in 128.4 ms -> 50 in 643.0 ms; per iteration 12.8 ms -> 12.9 ms: "
+                            "1.00x;",
+                            0),
+            0u)
+      << c.verdict;
 }
 
 }  // namespace gtv::analysis
