@@ -173,8 +173,8 @@ StreamOverlap stream_overlap_within(const StreamActivity& activity, TimeNs start
     std::vector<const StreamActivity::Stream*> of_device;
     for (; i < activity.streams.size() && activity.streams[i].device == device; ++i)
       of_device.push_back(&activity.streams[i]);
-    GpuStreamOverlap g = gpu_overlap(device, of_device, out.window_start_ns, out.window_end_ns);
-    if (g.busy_ns > 0) out.gpus.push_back(std::move(g));
+    const GpuStreamOverlap g = gpu_overlap(device, of_device, out.window_start_ns, out.window_end_ns);
+    if (g.busy_ns > 0) out.gpus.push_back(g);
   }
   out.host = host_overlap(activity.threads, out.window_start_ns, out.window_end_ns);
   return out;
