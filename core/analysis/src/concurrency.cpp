@@ -94,8 +94,29 @@ bool ranks_share_gpu_ids(const TraceMetadata& meta) {
   return false;
 }
 
+// With several GPUs, the overlap inside them: which GPUs' streams ran at the same time, the one whose streams did
+// most named with its stream parallelism. Empty when no GPU's streams overlapped.
+std::string streams_inside_gpus(const Concurrency& c, const TraceMetadata& meta) {
+  const GpuStreamOverlap* most = nullptr;
+  std::size_t overlapped = 0;
+  for (const GpuStreamOverlap& g : c.streams.gpus) {
+    if (g.multi_stream_ns == 0) continue;
+    ++overlapped;
+    if (most == nullptr || g.stream_parallelism > most->stream_parallelism) most = &g;
+  }
+  if (most == nullptr) return {};
+  const std::string gpu = gtv::gpu_label(meta, most->device);
+  const std::string parallelism = "stream parallelism " + fixed(most->stream_parallelism, 2);
+  if (overlapped == 1)
+    return " Inside " + gpu + ", 2 or more streams ran at once for " + format_duration(most->multi_stream_ns) +
+           " of its " + format_duration(most->busy_ns) + " busy (" + parallelism + ").";
+  return " Inside " + std::to_string(overlapped) + " of the GPUs, 2 or more streams ran at once; most on " + gpu +
+         " (" + parallelism + ").";
+}
+
 std::string verdict_for(const Concurrency& c, std::size_t activity_count, const TraceMetadata& meta) {
   std::string out = gpus_verdict(c, activity_count, meta);
+  if (c.gpu_count >= 2) out += streams_inside_gpus(c, meta);
   if (c.gpu_count >= 2 && ranks_share_gpu_ids(meta))
     out +=
         " The ranks' files give their GPUs the same ids, so these may be one GPU that the ranks shared (the "

@@ -95,6 +95,28 @@ TEST(StreamOverlap, TheOneGpuVerdictSaysHowMuchItsStreamsOverlapped) {
             "150 ns of it (50%): stream parallelism 1.57 (470 ns of per-stream busy time in 300 ns of GPU busy time).");
 }
 
+TEST(StreamOverlap, WithSeveralGpusTheVerdictSaysWhichGpusStreamsOverlapped) {
+  // GPU 0: streams 7 [0,100) and 8 [50,100): 2 streams at once for 50 of 100 busy, parallelism 1.50. GPU 1: one
+  // stream [100,200). The GPUs never overlap.
+  TraceBuilder b;
+  kernel(b, 0, 7, "a", 0, 100);
+  kernel(b, 0, 8, "b", 50, 50);
+  kernel(b, 1, 7, "c", 100, 100);
+  EXPECT_EQ(analyze_concurrency(build(b)).verdict,
+            "The 2 GPUs never ran at the same time: the work was serial (effective parallelism 1.00 of 2 possible); "
+            "GPUs were busy for 200 ns. Inside GPU 0, 2 or more streams ran at once for 50 ns of its 100 ns busy "
+            "(stream parallelism 1.50).");
+  kernel(b, 1, 8, "d", 100, 100);  // GPU 1's two streams together all the time: parallelism 2.00
+  kernel(b, 0, 7, "a", 0, 100);
+  kernel(b, 0, 8, "b", 50, 50);
+  kernel(b, 1, 7, "c", 100, 100);
+  const std::string verdict = analyze_concurrency(build(b)).verdict;
+  EXPECT_NE(verdict.find(" Inside 2 of the GPUs, 2 or more streams ran at once; most on GPU 1 (stream parallelism "
+                         "2.00)."),
+            std::string::npos)
+      << verdict;
+}
+
 TEST(StreamOverlap, StreamsTakingTurnsDidNotOverlap) {
   // The sequential loop: two streams, one after the other (touching ends are not overlap).
   TraceBuilder b;
