@@ -1,6 +1,7 @@
 #include "gtv/analysis/compare.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -14,6 +15,11 @@
 
 namespace gtv::analysis {
 namespace {
+
+// The same kernels, but this many more or fewer of them in one basis (per iteration when compared per iteration),
+// is different work too: the seed's loops run the same kernels in every iteration, 1-2% apart at most from warm-up
+// iterations and allocator calls.
+constexpr double kDifferentKernelCount = 0.05;
 
 std::vector<KernelDiff> kernel_diffs(const KernelStats& a, const KernelStats& b) {
   std::map<std::string, KernelDiff> by_full;  // joined by full name: the same kernel in both runs
@@ -168,6 +174,25 @@ Basis choose_basis(const Trace& a, const Trace& b, const RunFigures& fa, const R
                {{b.start_ns(), b.end_ns()}}};
 }
 
+// Kernels that start inside the spans, on every GPU.
+std::size_t kernels_in(const Trace& trace, std::vector<Interval> spans) {
+  spans = merged(std::move(spans));
+  std::size_t count = 0;
+  for (const Lane& lane : trace.lanes()) {
+    if (!lane.is_gpu()) continue;
+    for (const Event& e : lane.events) {
+      if (e.kind != EventKind::Kernel) continue;
+      const auto it = std::upper_bound(spans.begin(), spans.end(), e.start_ns,
+                                       [](TimeNs t, const Interval& iv) { return t < iv.end_ns; });
+      if (it != spans.end() && it->start_ns <= e.start_ns) ++count;
+    }
+  }
+  return count;
+}
+
+// Kernel counts within kDifferentKernelCount of each other; false when either is unknown (0).
+bool same_kernel_count(double a, double b) { return a > 0 && b > 0 && std::abs(b / a - 1.0) <= kDifferentKernelCount; }
+
 std::string_view on_what(CompareBasis basis) {
   switch (basis) {
     case CompareBasis::SharedMeasurements:
@@ -232,6 +257,19 @@ void only_in_one(Comparison& c, std::size_t& kernels_only_a, std::size_t& kernel
 // runs different work: a speedup between them is not a speedup of one piece of work.
 constexpr double kDifferentWorkShare = 0.01;
 
+// "B ran 96.0 kernels per iteration in its basis, A 48.0 (2.00x)" when the counts differ by kDifferentKernelCount.
+std::string kernel_count_warning(const Comparison& c) {
+  if (c.basis_kernels_a == 0 || c.basis_kernels_b == 0) return {};
+  const double per_a = c.per_iteration ? double(c.basis_kernels_a) / double(c.iterations_a) : double(c.basis_kernels_a);
+  const double per_b = c.per_iteration ? double(c.basis_kernels_b) / double(c.iterations_b) : double(c.basis_kernels_b);
+  if (same_kernel_count(per_a, per_b)) return {};
+  const double ratio = per_b / per_a;
+  const auto count = [&](double n) { return c.per_iteration ? fixed(n, 1) : std::to_string(std::llround(n)); };
+  return "The work differs: " + c.b.label + " ran " + count(per_b) + " kernels" +
+         (c.per_iteration ? " per iteration" : "") + " in its basis, " + c.a.label + " " + count(per_a) + " (" +
+         fixed(ratio, 2) + "x): the speedup compares different amounts of work.";
+}
+
 std::vector<std::string> warnings_for(Comparison& c) {
   std::vector<std::string> out;
   std::size_t only_a = 0, only_b = 0;
@@ -247,7 +285,14 @@ std::vector<std::string> warnings_for(Comparison& c) {
       line += percent(c.only_b_share) + " of " + c.b.label + "'s kernel time is in " + std::to_string(only_b) +
               " kernel(s) " + c.a.label + " never ran";
     out.push_back(line + ": the speedup compares different work, not the same work done faster or slower.");
+  } else if (std::string counts = kernel_count_warning(c); !counts.empty()) {
+    out.push_back(std::move(counts));
   }
+  if (c.iterations_a > 0 && c.iterations_b > 0 && c.iterations_a != c.iterations_b && !c.per_iteration)
+    out.push_back(c.a.label + " and " + c.b.label + " ran " + std::to_string(c.iterations_a) + " and " +
+                  std::to_string(c.iterations_b) + " iterations but as many kernels in their bases (" +
+                  std::to_string(c.basis_kernels_a) + " and " + std::to_string(c.basis_kernels_b) +
+                  "): an iteration is different work in each, so the totals are compared, not iterations.");
   if ((c.iterations_a == 0) != (c.iterations_b == 0)) {
     const bool a_known = c.iterations_a > 0;
     out.push_back((a_known ? c.a.label : c.b.label) + " records " +
@@ -344,7 +389,13 @@ Comparison compare(const Trace& a, const Trace& b, std::string label_a, std::str
   c.basis_b_ns = basis.b_ns;
   c.iterations_a = iterations_in(a, basis.a_spans);
   c.iterations_b = iterations_in(b, basis.b_spans);
-  c.per_iteration = c.iterations_a > 0 && c.iterations_b > 0 && c.iterations_a != c.iterations_b;
+  c.basis_kernels_a = kernels_in(a, basis.a_spans);
+  c.basis_kernels_b = kernels_in(b, basis.b_spans);
+  // Different iteration counts are compared per iteration, unless both ran as many kernels in all: then an
+  // "iteration" meant different work in each (baseline's 30 iterations of one model each against sequential's 10
+  // of three models: 450 kernels in both), and the totals are the same work.
+  const bool iterations_differ = c.iterations_a > 0 && c.iterations_b > 0 && c.iterations_a != c.iterations_b;
+  c.per_iteration = iterations_differ && !same_kernel_count(c.basis_kernels_a, c.basis_kernels_b);
   const double scale = c.per_iteration ? double(c.iterations_b) / double(c.iterations_a) : 1.0;
   c.speedup = basis.b_ns > 0 ? scale * double(basis.a_ns) / double(basis.b_ns) : 0.0;
   c.wall_speedup = c.b.wall_ns > 0 ? double(c.a.wall_ns) / double(c.b.wall_ns) : 0.0;

@@ -122,6 +122,8 @@ std::string comparison_json(const Comparison& c) {
   write_run(w, c.b);
   w.field("iterations_a", static_cast<std::uint64_t>(c.iterations_a));
   w.field("iterations_b", static_cast<std::uint64_t>(c.iterations_b)).field("per_iteration", c.per_iteration);
+  w.field("basis_kernels_a", static_cast<std::uint64_t>(c.basis_kernels_a));
+  w.field("basis_kernels_b", static_cast<std::uint64_t>(c.basis_kernels_b));
   w.field("speedup", c.speedup, 4).field("basis", compare_basis_key(c.basis)).field("basis_text", c.basis_text);
   w.field("basis_what", c.basis_what).field("basis_a_ns", c.basis_a_ns).field("basis_b_ns", c.basis_b_ns);
   w.field("wall_speedup", c.wall_speedup, 4).field("wall_line", c.wall_line);

@@ -171,16 +171,16 @@ TEST(Compare, OneEmptyTraceAndATraceAgainstItself) {
 
 namespace {
 
-// `loops` timed loops "timed loop" of `iterations` iterations each, every iteration one `kernel` of 10 ms on
+// `loops` timed loops "timed loop" of `iterations` iterations each, every iteration 10 ms of `kernels` kernels on
 // stream 7 recorded as an Iteration range, the loops 10 ms apart.
-Trace loop_run(int loops, int iterations, std::string_view kernel_name = "gemm") {
+Trace loop_run(int loops, int iterations, std::string_view kernel_name = "gemm", int kernels = 1) {
   TraceBuilder b;
   TimeNs t = 0;
   for (int l = 0; l < loops; ++l) {
     const TimeNs loop_start = t;
     for (int i = 0; i < iterations; ++i, t += 10 * ms) {
       b.add_range({"iteration " + std::to_string(i), RangeKind::Iteration, t, t + 10 * ms, 1, 1, -1});
-      kernel(b, 0, 7, kernel_name, t, 10 * ms);
+      for (int k = 0; k < kernels; ++k) kernel(b, 0, 7, kernel_name, t + k * 10 * ms / kernels, 10 * ms / kernels);
     }
     b.add_measurement({"timed loop", MeasurementMethod::StopwatchSync, t - loop_start, loop_start, t, 1, 1});
     t += 10 * ms;
@@ -257,6 +257,25 @@ TEST(Compare, DifferentKernelsAreDifferentWork) {
   EXPECT_NE(format_comparison(c, Format::Text).find("The work differs"), std::string::npos);
   // The same kernels: no warning.
   EXPECT_TRUE(compare(loop_run(1, 10), loop_run(1, 20), "A", "B").warnings.empty());
+}
+
+TEST(Compare, AnIterationOfDifferentWorkIsNotComparedPerIteration) {
+  // A: 30 iterations of one kernel; B: 10 iterations of three. As many kernels in all: the totals are the same
+  // work (as baseline's 30 one-model iterations and sequential's 10 three-model ones), so they are compared.
+  const Comparison same = compare(loop_run(1, 30), loop_run(1, 10, "gemm", 3), "A", "B");
+  EXPECT_EQ(same.basis_kernels_a, 30u);
+  EXPECT_EQ(same.basis_kernels_b, 30u);
+  EXPECT_FALSE(same.per_iteration);
+  EXPECT_DOUBLE_EQ(same.speedup, 3.0);
+  EXPECT_EQ(same.warnings, (std::vector<std::string>{
+                               "A and B ran 30 and 10 iterations but as many kernels in their bases (30 and 30): an "
+                               "iteration is different work in each, so the totals are compared, not iterations."}));
+  // A: 10 iterations of one kernel; B: 20 of two. Per iteration, and B's iterations hold twice the kernels.
+  const Comparison more = compare(loop_run(1, 10), loop_run(1, 20, "gemm", 2), "A", "B");
+  EXPECT_TRUE(more.per_iteration);
+  EXPECT_EQ(more.warnings,
+            (std::vector<std::string>{"The work differs: B ran 2.0 kernels per iteration in its basis, "
+                                      "A 1.0 (2.00x): the speedup compares different amounts of work."}));
 }
 
 TEST(Compare, StreamParallelismOfEachGpuSideBySide) {

@@ -71,6 +71,8 @@ struct Comparison {
   std::size_t iterations_a = 0;
   std::size_t iterations_b = 0;
   bool per_iteration = false;
+  std::size_t basis_kernels_a = 0;  // kernels that started inside each basis
+  std::size_t basis_kernels_b = 0;
   double speedup = 0;               // basis a / basis b (per iteration when per_iteration): > 1 means B is faster
   double wall_speedup = 0;          // whole-trace wall a / wall b: a secondary line
   std::vector<KernelDiff> kernels;  // by |delta| (largest first), then full name
@@ -79,7 +81,9 @@ struct Comparison {
   // Kernel time in kernels only one trace ran, as a share of that trace's kernel time.
   double only_a_share = 0;
   double only_b_share = 0;
-  std::vector<std::string> warnings;  // the work differs, or iterations are known for one trace only
+  // The work differs (kernels only one trace ran; or as many kernel names but more kernels per iteration, or per
+  // basis), or iterations are known for one trace only.
+  std::vector<std::string> warnings;
 };
 
 [[nodiscard]] RunFigures run_figures(const Trace& trace, std::string label);
