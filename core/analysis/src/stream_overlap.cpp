@@ -75,7 +75,7 @@ GpuStreamOverlap gpu_overlap(std::int64_t device, const std::vector<const Stream
     const TimeNs stream_ns = total_length_ns(in);
     if (stream_ns == 0) continue;
     ++g.stream_count;
-    g.stream_busy_sum_ns += stream_ns;
+    g.stream_busy_sum_ns = saturating_add(g.stream_busy_sum_ns, stream_ns);  // streams each spanning a hostile trace
     if (stream_ns > busiest_ns) {
       busiest_ns = stream_ns;
       g.busiest_stream = s->stream;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include "gtv/analysis/compare.h"
@@ -115,6 +116,18 @@ TEST(StreamOverlap, WithSeveralGpusTheVerdictSaysWhichGpusStreamsOverlapped) {
                          "2.00)."),
             std::string::npos)
       << verdict;
+}
+
+TEST(StreamOverlap, StreamsSpanningTheWidestTraceDoNotOverflow) {
+  // Two streams each busy from the earliest time a trace may hold to the latest: their sum exceeds int64 and
+  // saturates instead of wrapping (UBSan would flag the wrap).
+  TraceBuilder b;
+  kernel(b, 0, 7, "a", kMinTraceTimeNs, kMaxTraceTimeNs - kMinTraceTimeNs);
+  kernel(b, 0, 8, "b", kMinTraceTimeNs, kMaxTraceTimeNs - kMinTraceTimeNs);
+  const StreamOverlap s = analyze_stream_overlap(build(b));
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_EQ(s.gpus[0].stream_busy_sum_ns, std::numeric_limits<TimeNs>::max());
+  EXPECT_EQ(s.gpus[0].multi_stream_ns, kMaxTraceTimeNs - kMinTraceTimeNs);
 }
 
 TEST(StreamOverlap, StreamsTakingTurnsDidNotOverlap) {
