@@ -40,7 +40,8 @@ const Command& compare_command() {
           .options = {value_option("--format", "FMT", "text (default), markdown or json")},
           .details = "A is the reference run; B is the run compared with it. The speedup is of the measurements both "
                      "traces share, else of their timed windows, else of their steady parts (after warm-up), else "
-                     "of the whole traces; the report says which.",
+                     "of the whole traces; the report says which. Traces that ran different numbers of iterations "
+                     "of the same work are compared per iteration; a warning says when the kernels differ.",
       },
       &run_compare};
   return command;

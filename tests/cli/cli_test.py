@@ -582,8 +582,9 @@ def case_listing(args):
     for fmt, prefix in (("text", "  "), ("markdown", "")):
         r = cli(args, "analyze", path, "--format", fmt)
         check(r.returncode == 0, "analyze --format %s crowded: exit 0 (%s)" % (fmt, r.stderr.strip()))
-        check(r.stdout.count(prefix + "... and 150 more GPUs" + analyze_more + "\n") == 2,
-              "analyze --format %s: the busy table and the idle lines end with the GPU cut line" % fmt)
+        check(r.stdout.count(prefix + "... and 150 more GPUs" + analyze_more + "\n") == 3,
+              "analyze --format %s: the busy table, the streams of each GPU and the idle lines end with the GPU cut "
+              "line" % fmt)
         check(r.stdout.count(prefix + "... and 150 more streams" + analyze_more + "\n") == 2,
               "analyze --format %s: the stream and queue tables end with the stream cut line" % fmt)
         check("200 GPU(s)" in r.stdout, "analyze --format %s: the overview counts every GPU" % fmt)

@@ -1,6 +1,7 @@
 #include "gtv/analysis/concurrency.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/summary.h"
@@ -39,6 +40,20 @@ std::vector<ConcurrencyStep> sweep(const BusyAnalysis& busy) {
   return steps;
 }
 
+// What the streams of a trace's only GPU did, as a clause after its busy time; empty without stream data.
+std::string streams_clause(const Concurrency& c) {
+  const GpuStreamOverlap* g = c.streams.gpu(c.busiest_device);
+  if (g == nullptr) return {};
+  if (g->stream_count <= 1)
+    return "; all of it ran on one stream (stream " + std::to_string(g->busiest_stream) + "), one piece at a time";
+  const std::string streams = std::to_string(g->stream_count) + " streams";
+  if (g->multi_stream_ns == 0) return "; its " + streams + " never ran at the same time (stream parallelism 1.00)";
+  return "; 2 or more of its " + streams + " ran at once for " + format_duration(g->multi_stream_ns) + " of it (" +
+         percent(g->multi_stream_share) + "): stream parallelism " + fixed(g->stream_parallelism, 2) + " (" +
+         format_duration(g->stream_busy_sum_ns) + " of per-stream busy time in " + format_duration(g->busy_ns) +
+         " of GPU busy time)";
+}
+
 std::string gpus_verdict(const Concurrency& c, std::size_t activity_count, const TraceMetadata& meta) {
   const DistributedInfo& rank = meta.distributed;
   if (c.gpu_count == 0 && activity_count > 0)
@@ -46,21 +61,20 @@ std::string gpus_verdict(const Concurrency& c, std::size_t activity_count, const
            " item(s)) has zero duration: no GPU was busy for a measurable time.";
   if (c.gpu_count == 0) return "No GPU activity in this trace: no kernel, copy or memset ran on a GPU.";
   const std::string busiest = gtv::gpu_label(meta, c.busiest_device);
+  const std::string busy_share = percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns)));
   if (c.gpu_count == 1 && rank.rank >= 0 && rank.world_size == 1)
     return "This trace is " + rank_text(rank) + ", the only rank of its run: its one GPU (" + busiest + ") was busy " +
-           format_duration(c.any_busy_ns) + " of " + format_duration(c.wall_ns) + " (" +
-           percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns))) +
-           "); there was no other GPU to run beside it.";
+           format_duration(c.any_busy_ns) + " of " + format_duration(c.wall_ns) + " (" + busy_share + ")" +
+           streams_clause(c) + "; there was no other GPU to run beside it.";
   if (c.gpu_count == 1 && rank.rank >= 0)
     return "This trace is " + rank_text(rank) + ": its one GPU (" + busiest + ") was busy " +
-           format_duration(c.any_busy_ns) + " of " + format_duration(c.wall_ns) + " (" +
-           percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns))) +
-           "); the other ranks' GPUs are in their own files: open them together (gtv-cli merge) to measure concurrency "
+           format_duration(c.any_busy_ns) + " of " + format_duration(c.wall_ns) + " (" + busy_share + ")" +
+           streams_clause(c) +
+           "; the other ranks' GPUs are in their own files: open them together (gtv-cli merge) to measure concurrency "
            "across ranks.";
   if (c.gpu_count == 1)
     return "Only one GPU (" + busiest + ") did work: busy " + format_duration(c.any_busy_ns) + " of " +
-           format_duration(c.wall_ns) + " (" + percent(safe_ratio(double(c.any_busy_ns), double(c.wall_ns))) +
-           "); nothing ran concurrently on another GPU.";
+           format_duration(c.wall_ns) + " (" + busy_share + ")" + streams_clause(c) + ".";
   const std::string parallel =
       "effective parallelism " + fixed(c.effective_parallelism, 2) + " of " + std::to_string(c.gpu_count) + " possible";
   if (c.overlap_ns == 0)
@@ -80,8 +94,29 @@ bool ranks_share_gpu_ids(const TraceMetadata& meta) {
   return false;
 }
 
+// With several GPUs, the overlap inside them: which GPUs' streams ran at the same time, the one whose streams did
+// most named with its stream parallelism. Empty when no GPU's streams overlapped.
+std::string streams_inside_gpus(const Concurrency& c, const TraceMetadata& meta) {
+  const GpuStreamOverlap* most = nullptr;
+  std::size_t overlapped = 0;
+  for (const GpuStreamOverlap& g : c.streams.gpus) {
+    if (g.multi_stream_ns == 0) continue;
+    ++overlapped;
+    if (most == nullptr || g.stream_parallelism > most->stream_parallelism) most = &g;
+  }
+  if (most == nullptr) return {};
+  const std::string gpu = gtv::gpu_label(meta, most->device);
+  const std::string parallelism = "stream parallelism " + fixed(most->stream_parallelism, 2);
+  if (overlapped == 1)
+    return " Inside " + gpu + ", 2 or more streams ran at once for " + format_duration(most->multi_stream_ns) +
+           " of its " + format_duration(most->busy_ns) + " busy (" + parallelism + ").";
+  return " Inside " + std::to_string(overlapped) + " of the GPUs, 2 or more streams ran at once; most on " + gpu +
+         " (" + parallelism + ").";
+}
+
 std::string verdict_for(const Concurrency& c, std::size_t activity_count, const TraceMetadata& meta) {
   std::string out = gpus_verdict(c, activity_count, meta);
+  if (c.gpu_count >= 2) out += streams_inside_gpus(c, meta);
   if (c.gpu_count >= 2 && ranks_share_gpu_ids(meta))
     out +=
         " The ranks' files give their GPUs the same ids, so these may be one GPU that the ranks shared (the "
@@ -91,9 +126,10 @@ std::string verdict_for(const Concurrency& c, std::size_t activity_count, const 
 
 }  // namespace
 
-Concurrency analyze_concurrency(const BusyAnalysis& busy, const TraceMetadata& metadata) {
+Concurrency analyze_concurrency(const BusyAnalysis& busy, const TraceMetadata& metadata, StreamOverlap streams) {
   Concurrency c;
   c.wall_ns = busy.window_ns();
+  c.streams = std::move(streams);
   for (const GpuBusy& g : busy.gpus) {
     const TimeNs gpu_busy_ns = total_length_ns(g.busy);
     if (gpu_busy_ns == 0) continue;
@@ -118,7 +154,7 @@ Concurrency analyze_concurrency(const BusyAnalysis& busy, const TraceMetadata& m
 }
 
 Concurrency analyze_concurrency_within(const BusyAnalysis& busy, TimeNs start_ns, TimeNs end_ns,
-                                       const TraceMetadata& metadata) {
+                                       const TraceMetadata& metadata, StreamOverlap streams) {
   BusyAnalysis clipped;
   clipped.window_start_ns = start_ns;
   clipped.window_end_ns = std::max(start_ns, end_ns);
@@ -131,11 +167,11 @@ Concurrency analyze_concurrency_within(const BusyAnalysis& busy, TimeNs start_ns
     }
     c.activity_count = c.busy.size();
   }
-  return analyze_concurrency(clipped, metadata);
+  return analyze_concurrency(clipped, metadata, std::move(streams));
 }
 
 Concurrency analyze_concurrency(const Trace& trace) {
-  return analyze_concurrency(analyze_busy(trace), trace.metadata());
+  return analyze_concurrency(analyze_busy(trace), trace.metadata(), analyze_stream_overlap(trace));
 }
 
 }  // namespace gtv::analysis

@@ -77,7 +77,12 @@ class Classifier {
 
   std::optional<BlockingKind> classify(const Lane& lane, EventRef ref, BlockingCall& call) {
     const Event& e = lane.events[ref.index];
-    if (e.kind == EventKind::Sync) return sync_activity_kind(trace_.name(e));
+    if (e.kind == EventKind::Sync) {
+      // CUPTI records a synchronization inside calls that do not block too (cudaEventQuery checks an event and
+      // returns): only a record inside a blocking call, or inside no call at all, is a wait of the host.
+      if (inside_call_that_does_not_block(e)) return std::nullopt;
+      return sync_activity_kind(trace_.name(e));
+    }
     if (e.kind == EventKind::Overhead) return queue_full(lane, ref, call);
     if (e.kind != EventKind::Runtime && e.kind != EventKind::Driver) return std::nullopt;
     std::int8_t& cached = by_name_[e.name];
@@ -97,11 +102,18 @@ class Classifier {
     return BlockingKind::PageableAsyncCopy;
   }
 
-  // Launch calls seen so far on the lane being scanned: the latest one encloses a queue-full record inside it.
-  void note_launch(const Event& e, EventRef ref) {
-    if ((e.kind == EventKind::Runtime || e.kind == EventKind::Driver) && is_launch_call(trace_.name(e))) launch_ = ref;
+  // Calls seen so far on the lane being scanned: the latest launch encloses a queue-full record inside it; the open
+  // calls enclose a synchronization record.
+  void note_call(const Event& e, EventRef ref) {
+    if (e.kind != EventKind::Runtime && e.kind != EventKind::Driver) return;
+    if (is_launch_call(trace_.name(e))) launch_ = ref;
+    close_calls_before(e.start_ns);
+    open_calls_.push_back(&e);
   }
-  void start_lane() { launch_.reset(); }
+  void start_lane() {
+    launch_.reset();
+    open_calls_.clear();
+  }
 
  private:
   static constexpr std::int8_t kUnknown = -4, kLaunch = -3, kAsyncCopy = -2, kNone = -1;
@@ -160,6 +172,19 @@ class Classifier {
     return BlockingKind::SynchronousLaunch;
   }
 
+  void close_calls_before(TimeNs t_ns) {
+    while (!open_calls_.empty() && open_calls_.back()->end_ns() <= t_ns) open_calls_.pop_back();
+  }
+
+  // The innermost call enclosing e is an API call that does not block by itself (cudaEventQuery, cudaStreamQuery).
+  bool inside_call_that_does_not_block(const Event& e) {
+    close_calls_before(e.start_ns);
+    if (open_calls_.empty() || open_calls_.back()->end_ns() < e.end_ns()) return false;
+    std::int8_t& cached = by_name_[open_calls_.back()->name];
+    if (cached == kUnknown) cached = name_kind(trace_.name(*open_calls_.back()));
+    return cached < 0;
+  }
+
   bool contains_lazy_loading(const Lane& lane, std::uint32_t index) const {
     const Event& call = lane.events[index];
     for (std::uint32_t j = index + 1; j < lane.events.size() && lane.events[j].start_ns < call.end_ns(); ++j) {
@@ -177,7 +202,8 @@ class Classifier {
 
   const Trace& trace_;
   std::vector<std::int8_t> by_name_;
-  std::optional<EventRef> launch_;  // on the lane being scanned
+  std::optional<EventRef> launch_;        // on the lane being scanned
+  std::vector<const Event*> open_calls_;  // API calls on the lane being scanned that may still enclose what follows
   std::optional<GpuActivity> gpu_;
   FirstKernelRuns first_runs_{trace_};
 };
@@ -199,7 +225,7 @@ void scan_lane(const Trace& trace, const Lane& lane, LaneIndex l, Classifier& cl
     last = std::max(last, e.end_ns());
     BlockingCall call{lane.key.pid, lane.key.tid, {}, BlockingKind::StreamSync, e.start_ns, e.duration_ns, -1, false};
     const auto kind = classifier.classify(lane, EventRef{l, i}, call);
-    classifier.note_launch(e, EventRef{l, i});
+    classifier.note_call(e, EventRef{l, i});
     if (!kind) continue;
     if (e.end_ns() <= covered_end) continue;  // nested in a blocking call already counted
     t.blocked_ns += e.end_ns() - std::max(e.start_ns, covered_end);
@@ -259,8 +285,12 @@ std::string group_sentence(const std::string& what, std::int64_t tid, const Call
     case BlockingKind::ImplicitSync:
       return g.call_name + " blocked the host for " + total + ": it synchronizes the device implicitly" + tail;
     case BlockingKind::SynchronousLaunch:
-      return "Synchronous launches: launch calls returned only after their kernels finished, blocking the host for " +
-             total + tail.substr(0, tail.size() - 1) + "; CUDA_LAUNCH_BLOCKING=1 does this.";
+      return "Synchronous launches: launch calls returned only after their kernels finished, blocking the host for "
+             "at least " +
+             total + tail.substr(0, tail.size() - 2) + "; only launches of kernels of " +
+             format_duration(kSynchronousLaunchMinKernelNs) +
+             " or longer are counted, as an asynchronous launch may also return after a shorter kernel); "
+             "CUDA_LAUNCH_BLOCKING=1 does this.";
     default:
       return sentence_start(what) + " blocked the host for " + total + tail;
   }

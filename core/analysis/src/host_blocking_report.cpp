@@ -8,8 +8,13 @@ namespace {
 // Each kind of stall with its total over all threads, largest first.
 Table stalls_table(const HostBlocking& h) {
   Table t{{"stall", "calls", "total"}, {false, true, true}, {}, {}};
-  for (const StallTotal& s : h.stalls)
+  for (const StallTotal& s : h.stalls) {
     t.rows.push_back({std::string(to_string(s.kind)), std::to_string(s.call_count), format_duration(s.total_ns)});
+    if (s.kind == BlockingKind::SynchronousLaunch)
+      t.note =
+          "Synchronous launches are counted only where the kernel ran long enough to tell (see above): their "
+          "total is a lower bound.";
+  }
   return t;
 }
 
@@ -60,6 +65,7 @@ void blocking_json(JsonWriter& w, const Report& r) {
         .field("kind", blocking_kind_key(s.kind))
         .field("count", U(s.call_count))
         .field("total_ns", s.total_ns)
+        .field("lower_bound", s.kind == BlockingKind::SynchronousLaunch)
         .end_object();
   w.end_array().key("calls").begin_array();
   for (std::size_t i = 0; i < h.calls.size() && i < kMaxJsonRows; ++i) {

@@ -31,17 +31,24 @@ Region region_of_interest(const Trace& trace, const TimingTruth& timing) {
   if (timing.measurements.empty()) {
     r.start_ns = trace.start_ns();
     r.end_ns = trace.end_ns();
-    r.name = "the whole trace";
+    r.name = r.measured_name = "the whole trace";
+    if (r.end_ns > r.start_ns) r.measured.push_back({r.start_ns, r.end_ns});
     return r;
   }
   r.from_measurements = true;
   r.start_ns = timing.measurements.front().host_start_ns;
   r.end_ns = r.start_ns;
+  std::vector<Interval> spans;
+  spans.reserve(timing.measurements.size());
   for (const MeasurementTruth& m : timing.measurements) {
+    const TimeNs end_ns = std::max(m.host_end_ns, m.host_start_ns + m.truth_ns);
     r.start_ns = std::min(r.start_ns, m.host_start_ns);
-    r.end_ns = std::max({r.end_ns, m.host_end_ns, m.host_start_ns + m.truth_ns});
+    r.end_ns = std::max(r.end_ns, end_ns);
+    spans.push_back({m.host_start_ns, end_ns});
   }
-  r.name = region_name(timing, trace);
+  r.measured = merged(std::move(spans));
+  r.measured_name = region_name(timing, trace);
+  r.name = r.has_gaps() ? "the span of " + r.measured_name : r.measured_name;
   return r;
 }
 

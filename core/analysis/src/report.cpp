@@ -105,14 +105,20 @@ std::string joined_after(const std::string& phrase, std::string sentence) {
   return phrase + ", " + sentence;
 }
 
-// The warm-up headline, with how much of it the region paid: first-use work before a timed loop does not slow it.
+// The warm-up headline, with how much of it the measurements paid: first-use work before a timed loop does not slow
+// it, nor does work between two timed measurements.
 std::string warmup_headline(const Report& r) {
   std::string out = r.warmup.headline;
   if (out.empty() || !r.region.from_measurements || r.warmup.host_cost_ns == 0 || out.back() != '.') return out;
-  const TimeNs inside_ns = warmup_host_cost_within(r.warmup, r.region.start_ns, r.region.end_ns);
+  const TimeNs inside_ns = warmup_host_cost_within(r.warmup, r.region.measured);
+  const TimeNs between_ns = warmup_host_cost_within(r.warmup, r.region.start_ns, r.region.end_ns) - inside_ns;
   out.pop_back();
-  if (inside_ns == 0) return out + "; none of the first-use work fell inside " + r.region.name + ".";
-  return out + "; " + format_duration(inside_ns) + " of the first-use work fell inside " + r.region.name + ".";
+  const std::string between =
+      between_ns > 0 ? " (" + format_duration(between_ns) + " fell in the gaps between them, which were not timed)"
+                     : "";
+  if (inside_ns == 0) return out + "; none of the first-use work fell inside " + r.region.measured_name + between + ".";
+  return out + "; " + format_duration(inside_ns) + " of the first-use work fell inside " + r.region.measured_name +
+         between + ".";
 }
 
 std::vector<std::string> headline(const Report& r) {
@@ -139,12 +145,16 @@ Report analyze(const Trace& trace) {
   Report r;
   r.busy = analyze_busy(trace);
   r.summary = summarize(trace, r.busy);
-  r.concurrency = analyze_concurrency(r.busy, trace.metadata());
+  const StreamActivity streams = collect_stream_activity(trace);
+  r.concurrency = analyze_concurrency(r.busy, trace.metadata(),
+                                      stream_overlap_within(streams, r.busy.window_start_ns, r.busy.window_end_ns));
   r.timing = analyze_timing_truth(trace);
   r.region = region_of_interest(trace, r.timing);
-  r.region_concurrency = r.region.from_measurements
-                             ? analyze_concurrency_within(r.busy, r.region.start_ns, r.region.end_ns, trace.metadata())
-                             : r.concurrency;
+  r.region_concurrency =
+      r.region.from_measurements
+          ? analyze_concurrency_within(r.busy, r.region.start_ns, r.region.end_ns, trace.metadata(),
+                                       stream_overlap_within(streams, r.region.start_ns, r.region.end_ns))
+          : r.concurrency;
   r.warmup = analyze_warmup(trace, r.region);
   const causal::HappensBefore graph = causal::HappensBefore::build(trace);
   r.critical = analyze_critical_path(trace, graph, r.region, r.warmup);

@@ -82,6 +82,13 @@ WarmUp analyze_warmup(const Trace& trace, const Region& region) {
   return w;
 }
 
+TimeNs warmup_host_cost_within(const WarmUp& warmup, std::span<const Interval> spans) {
+  std::vector<Interval> host;
+  for (const WarmUpFinding& f : warmup.findings)
+    if (!f.on_gpu) host.insert(host.end(), f.spans.begin(), f.spans.end());
+  return intersection_length_ns(merged(std::move(host)), spans);
+}
+
 TimeNs warmup_host_cost_within(const WarmUp& warmup, TimeNs start_ns, TimeNs end_ns) {
   std::vector<Interval> spans;
   for (const WarmUpFinding& f : warmup.findings)

@@ -45,17 +45,13 @@ struct SteadyPart {
   std::vector<Interval> spans;  // what is measured inside [start_ns, end_ns], merged
 };
 
-// The timed measurements' host intervals when measurements give the region (gaps between two measured phases
-// are not measured work); else the iterations after the first of the loop with the most of them.
-std::optional<SteadyPart> steady_part(const Trace& trace, const Region& region,
-                                      const std::vector<IterationWarmUp>& iterations) {
+// The timed measurements themselves when measurements give the region (gaps between two measured phases are not
+// measured work); else the iterations after the first of the loop with the most of them.
+std::optional<SteadyPart> steady_part(const Region& region, const std::vector<IterationWarmUp>& iterations) {
   if (region.from_measurements) {
-    std::vector<Interval> spans;
-    for (const Measurement& m : trace.measurements())
-      spans.push_back({std::max(m.host_start_ns, region.start_ns), std::min(m.host_end_ns, region.end_ns)});
-    spans = merged(std::move(spans));
-    if (spans.empty()) return std::nullopt;
-    return SteadyPart{region.name, spans.front().start_ns, spans.back().end_ns, std::move(spans)};
+    if (region.measured.empty()) return std::nullopt;
+    return SteadyPart{region.measured_name, region.measured.front().start_ns, region.measured.back().end_ns,
+                      region.measured};
   }
   const IterationWarmUp* longest = nullptr;
   for (const IterationWarmUp& it : iterations)
@@ -119,6 +115,18 @@ MemoryGrowth growth_of(const Trace& trace, std::int64_t device, const CounterSer
   g.steady_name = steady->name;
   for (const Interval& piece : steady_pieces)
     g.steady_growth_bytes += rise_within(series, piece.start_ns, piece.end_ns, g.start_bytes);
+  // The gaps between the measurements, warm-up ranges cut out as above: inside the window, not measured.
+  g.has_gaps = steady->spans.size() > 1;
+  for (std::size_t i = 0; i + 1 < steady->spans.size(); ++i) {
+    TimeNs piece_start = steady->spans[i].end_ns;
+    const TimeNs gap_end = steady->spans[i + 1].start_ns;
+    for (const Interval& w : warmups) {
+      if (w.end_ns <= piece_start || w.start_ns >= gap_end) continue;
+      if (w.start_ns > piece_start) g.gap_growth_bytes += rise_within(series, piece_start, w.start_ns, g.start_bytes);
+      piece_start = std::max(piece_start, w.end_ns);
+    }
+    if (piece_start < gap_end) g.gap_growth_bytes += rise_within(series, piece_start, gap_end, g.start_bytes);
+  }
   return g;
 }
 
@@ -126,7 +134,7 @@ MemoryGrowth growth_of(const Trace& trace, std::int64_t device, const CounterSer
 
 std::vector<MemoryGrowth> find_memory_growth(const Trace& trace, const Region& region,
                                              const std::vector<IterationWarmUp>& iterations) {
-  const std::optional<SteadyPart> steady = steady_part(trace, region, iterations);
+  const std::optional<SteadyPart> steady = steady_part(region, iterations);
   std::vector<MemoryGrowth> out;
   for (const auto& [device, series] : gpu_memory_series(trace))
     out.push_back(growth_of(trace, device, *series, steady));

@@ -105,6 +105,8 @@ void memory_json(JsonWriter& w, const MemoryGrowth& g) {
       .field("has_warmup_ranges", g.has_warmup_ranges)
       .field("warmup_growth_bytes", g.warmup_growth_bytes, 0)
       .field("steady_growth_bytes", g.steady_growth_bytes, 0)
+      .field("has_gaps", g.has_gaps)
+      .field("gap_growth_bytes", g.gap_growth_bytes, 0)
       .end_object();
 }
 

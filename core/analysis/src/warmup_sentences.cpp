@@ -174,6 +174,14 @@ std::string memory_subject(const TraceMetadata& meta, const MemoryGrowth& g) {
   return "\"" + g.series + "\" on " + gpu;
 }
 
+// Growth between timed measurements lies in their window but not in them: said apart, so neither hides the other.
+std::string gaps_clause(const MemoryGrowth& g) {
+  if (!g.has_gaps) return {};
+  if (grew(g.gap_growth_bytes))
+    return "; in the gaps between them, which were not timed, it grew by " + bytes_text(g.gap_growth_bytes);
+  return "; in the gaps between them, which were not timed, it did not grow either";
+}
+
 // "PyTorch's reserved memory on GPU 0 grew by 1.20 GB before the timed loop, from 0 bytes at its first sample to
 // 1.20 GB (340.00 MB of it inside warm-up ranges), and did not grow in the timed loop (counter "...")."
 std::string memory_line(const TraceMetadata& meta, const MemoryGrowth& g) {
@@ -215,13 +223,15 @@ std::string memory_line(const TraceMetadata& meta, const MemoryGrowth& g) {
       out += "shrank by " + bytes_text(-g.warmup_growth_bytes);
     else
       out += "did not change";
-    if (!grew(g.steady_growth_bytes)) return out + "; in the rest of " + g.steady_name + " it did not grow" + counter;
+    if (!grew(g.steady_growth_bytes))
+      return out + "; in the rest of " + g.steady_name + " it did not grow" + gaps_clause(g) + counter;
     return out + "; in the rest of " + g.steady_name + " it grew by " + bytes_text(g.steady_growth_bytes) +
-           ": the allocator was still growing" + counter;
+           ": the allocator was still growing" + gaps_clause(g) + counter;
   }
-  if (!grew(g.steady_growth_bytes)) return out + ", and did not grow in " + g.steady_name + counter;
+  if (!grew(g.steady_growth_bytes)) return out + ", and did not grow in " + g.steady_name + gaps_clause(g) + counter;
   return out + ", and grew by a further " + bytes_text(g.steady_growth_bytes) + " in " + g.steady_name + ", to " +
-         bytes_text(reached + g.steady_growth_bytes) + " at its highest: the allocator was still growing" + counter;
+         bytes_text(reached + g.steady_growth_bytes) + " at its highest: the allocator was still growing" +
+         gaps_clause(g) + counter;
 }
 
 // "the timed loop", "the timed measurements outside warm-up ranges": where steady growth was looked for.

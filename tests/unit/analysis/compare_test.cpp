@@ -168,4 +168,139 @@ TEST(Compare, OneEmptyTraceAndATraceAgainstItself) {
   EXPECT_DOUBLE_EQ(same.speedup, 1.0);
   EXPECT_EQ(same.verdict.rfind("A and A' take the same time on the measured work", 0), 0u) << same.verdict;
 }
+
+namespace {
+
+// `loops` timed loops "timed loop" of `iterations` iterations each, every iteration 10 ms of `kernels` kernels on
+// stream 7 recorded as an Iteration range, the loops 10 ms apart.
+Trace loop_run(int loops, int iterations, std::string_view kernel_name = "gemm", int kernels = 1) {
+  TraceBuilder b;
+  TimeNs t = 0;
+  for (int l = 0; l < loops; ++l) {
+    const TimeNs loop_start = t;
+    for (int i = 0; i < iterations; ++i, t += 10 * ms) {
+      b.add_range({"iteration " + std::to_string(i), RangeKind::Iteration, t, t + 10 * ms, 1, 1, -1});
+      for (int k = 0; k < kernels; ++k) kernel(b, 0, 7, kernel_name, t + k * 10 * ms / kernels, 10 * ms / kernels);
+    }
+    b.add_measurement({"timed loop", MeasurementMethod::StopwatchSync, t - loop_start, loop_start, t, 1, 1});
+    t += 10 * ms;
+  }
+  return build(b);
+}
+
+}  // namespace
+
+TEST(Compare, DifferentIterationCountsAreComparedPerIteration) {
+  // 50 iterations against 10 at the same 10 ms each: the totals differ 5x, the work per iteration does not.
+  const Comparison c = compare(loop_run(1, 10), loop_run(1, 50), "A", "B");
+  EXPECT_EQ(c.basis, CompareBasis::SharedMeasurements);
+  EXPECT_EQ(c.iterations_a, 10u);
+  EXPECT_EQ(c.iterations_b, 50u);
+  EXPECT_TRUE(c.per_iteration);
+  EXPECT_DOUBLE_EQ(c.speedup, 1.0);
+  EXPECT_EQ(c.verdict,
+            "A and B take the same time per iteration on the measured work (timed loop: 10 iterations in 100.0 ms -> "
+            "50 in 500.0 ms; per iteration 10.0 ms -> 10.0 ms: 1.00x; compared per iteration as the runs ran "
+            "different iteration counts; basis: the truth of the measurements both traces share).");
+  EXPECT_TRUE(c.warnings.empty()) << ::testing::PrintToString(c.warnings);
+  const std::string text = format_comparison(c, Format::Text);
+  EXPECT_EQ(text.find("slower"), std::string::npos) << text;
+  EXPECT_NE(text.find("basis per iteration"), std::string::npos) << text;
+  const std::string json = format_comparison(c, Format::Json);
+  EXPECT_NE(json.find("\"per_iteration\": true"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"iterations_b\": 50"), std::string::npos) << json;
+}
+
+TEST(Compare, TheSameLoopRunFiveTimesIsTheSameWork) {
+  // B ran A's 10-iteration loop 5 times, each at A's speed: five "timed loop" intervals against one.
+  const Comparison c = compare(loop_run(1, 10), loop_run(5, 10), "A", "B");
+  EXPECT_EQ(c.basis, CompareBasis::SharedMeasurements);
+  EXPECT_EQ(c.basis_b_ns, 500 * ms);
+  EXPECT_EQ(c.iterations_b, 50u);
+  EXPECT_DOUBLE_EQ(c.speedup, 1.0);
+  EXPECT_EQ(c.verdict.rfind("A and B take the same time per iteration on the measured work (timed loop: 10 "
+                            "iterations in 100.0 ms -> 50 in 500.0 ms; per iteration 10.0 ms -> 10.0 ms: 1.00x;",
+                            0),
+            0u)
+      << c.verdict;
+}
+
+TEST(Compare, IterationsOfASteadyPartCountTheFirstOne) {
+  // Without measurements the basis is the steady part, which starts at the first kernel, 1 ms after the first
+  // iteration's range began: that iteration is still one of the part's.
+  auto run = [](int iterations) {
+    TraceBuilder b;
+    for (int i = 0; i < iterations; ++i) {
+      const TimeNs t = i * 10 * ms;
+      b.add_range({"iteration " + std::to_string(i), RangeKind::Iteration, t, t + 10 * ms, 1, 1, -1});
+      kernel(b, 0, 7, "gemm", t + 1 * ms, 9 * ms);
+    }
+    return build(b);
+  };
+  const Comparison c = compare(run(10), run(20), "A", "B");
+  EXPECT_EQ(c.basis, CompareBasis::SteadyParts);
+  EXPECT_EQ(c.iterations_a, 10u);
+  EXPECT_EQ(c.iterations_b, 20u);
+  EXPECT_TRUE(c.per_iteration);
+  EXPECT_DOUBLE_EQ(c.speedup, (99.0 / 10) / (199.0 / 20));  // [1, 100) ms and [1, 200) ms
+}
+
+TEST(Compare, DifferentKernelsAreDifferentWork) {
+  const Comparison c = compare(loop_run(1, 10, "gemm"), loop_run(1, 10, "conv"), "A", "B");
+  EXPECT_FALSE(c.per_iteration);  // as many iterations in both
+  EXPECT_DOUBLE_EQ(c.only_a_share, 1.0);
+  EXPECT_DOUBLE_EQ(c.only_b_share, 1.0);
+  EXPECT_EQ(c.warnings, (std::vector<std::string>{
+                            "The work differs: 100% of A's kernel time is in 1 kernel(s) B never ran, and 100% of B's "
+                            "kernel time is in 1 kernel(s) A never ran: the speedup compares different work, not the "
+                            "same work done faster or slower."}));
+  EXPECT_NE(format_comparison(c, Format::Text).find("The work differs"), std::string::npos);
+  // The same kernels: no warning.
+  EXPECT_TRUE(compare(loop_run(1, 10), loop_run(1, 20), "A", "B").warnings.empty());
+}
+
+TEST(Compare, AnIterationOfDifferentWorkIsNotComparedPerIteration) {
+  // A: 30 iterations of one kernel; B: 10 iterations of three. As many kernels in all: the totals are the same
+  // work (as baseline's 30 one-model iterations and sequential's 10 three-model ones), so they are compared.
+  const Comparison same = compare(loop_run(1, 30), loop_run(1, 10, "gemm", 3), "A", "B");
+  EXPECT_EQ(same.basis_kernels_a, 30u);
+  EXPECT_EQ(same.basis_kernels_b, 30u);
+  EXPECT_FALSE(same.per_iteration);
+  EXPECT_DOUBLE_EQ(same.speedup, 3.0);
+  EXPECT_EQ(same.warnings, (std::vector<std::string>{
+                               "A and B ran 30 and 10 iterations but as many kernels in their bases (30 and 30): an "
+                               "iteration is different work in each, so the totals are compared, not iterations."}));
+  // A: 10 iterations of one kernel; B: 20 of two. Per iteration, and B's iterations hold twice the kernels.
+  const Comparison more = compare(loop_run(1, 10), loop_run(1, 20, "gemm", 2), "A", "B");
+  EXPECT_TRUE(more.per_iteration);
+  EXPECT_EQ(more.warnings,
+            (std::vector<std::string>{"The work differs: B ran 2.0 kernels per iteration in its basis, "
+                                      "A 1.0 (2.00x): the speedup compares different amounts of work."}));
+}
+
+TEST(Compare, StreamParallelismOfEachGpuSideBySide) {
+  // A: two streams taking turns; B: the same two kernels at once.
+  TraceBuilder ba;
+  kernel(ba, 0, 7, "a", 0, 10 * ms);
+  kernel(ba, 0, 8, "b", 10 * ms, 10 * ms);
+  TraceBuilder bb;
+  kernel(bb, 0, 7, "a", 0, 10 * ms);
+  kernel(bb, 0, 8, "b", 0, 10 * ms);
+  const Comparison c = compare(build(ba), build(bb), "A", "B");
+  ASSERT_EQ(c.a.gpu_streams.size(), 1u);
+  ASSERT_EQ(c.b.gpu_streams.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.a.gpu_streams[0].stream_parallelism, 1.0);
+  EXPECT_DOUBLE_EQ(c.b.gpu_streams[0].stream_parallelism, 2.0);
+  EXPECT_EQ(c.b.gpu_streams[0].multi_stream_ns, 10 * ms);
+  // One GPU each: the overlap that matters is of its streams, not of GPUs.
+  EXPECT_EQ(c.wall_line,
+            "Whole trace (everything recorded): 20.0 ms -> 10.0 ms wall (2.00x); one GPU in each (GPU 0), its stream "
+            "parallelism 1.00 -> 2.00.");
+  const std::string md = format_comparison(c, Format::Markdown);
+  EXPECT_NE(md.find("| stream parallelism, GPU 0 (whole trace) | 1.00 (2 streams) | 2.00 (2 streams) |  |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(format_comparison(c, Format::Json).find("\"stream_parallelism\": 2.0000"), std::string::npos);
+}
+
 }  // namespace gtv::analysis

@@ -52,7 +52,8 @@ TEST(Concurrency, SerialGpusAndStreamsOfOneGpuDoNotCountAsOverlap) {
   EXPECT_DOUBLE_EQ(c.effective_parallelism, 1.0);
   EXPECT_EQ(c.verdict,
             "The 2 GPUs never ran at the same time: the work was serial (effective parallelism 1.00 of 2 possible); "
-            "GPUs were busy for 150 ns.");
+            "GPUs were busy for 150 ns. Inside GPU 0, 2 or more streams ran at once for 80 ns of its 120 ns busy "
+            "(stream parallelism 1.67).");
 }
 
 TEST(Concurrency, DegenerateInputs) {
@@ -73,7 +74,10 @@ TEST(Concurrency, DegenerateInputs) {
   host_call(one, 1, 1, "cudaDeviceSynchronize", 0, 60, EventKind::Sync);
   const Trace o = build(one);
   EXPECT_EQ(analyze_concurrency(o).verdict,
-            "Only one GPU (GPU 3) did work: busy 30 ns of 60 ns (50%); nothing ran concurrently on another GPU.");
+            "Only one GPU (GPU 3) did work: busy 30 ns of 60 ns (50%); all of it ran on one stream (stream 7), one "
+            "piece at a time.");
+  // Without stream data (busy times alone) the verdict says nothing about streams.
+  EXPECT_EQ(analyze_concurrency(analyze_busy(o)).verdict, "Only one GPU (GPU 3) did work: busy 30 ns of 60 ns (50%).");
 }
 
 TEST(Concurrency, WithinAWindowClipsTheBusyTime) {
@@ -103,8 +107,9 @@ TEST(Concurrency, OneRankOfADistributedRunSaysWhereTheOtherGpusAre) {
   b.metadata().distributed = DistributedInfo{1, 2, "nccl"};
   const Trace t = build(b);
   EXPECT_EQ(analyze_concurrency(t).verdict,
-            "This trace is rank 1 of 2 (nccl): its one GPU (GPU 1) was busy 30 ns of 60 ns (50%); the other ranks' "
-            "GPUs are in their own files: open them together (gtv-cli merge) to measure concurrency across ranks.");
+            "This trace is rank 1 of 2 (nccl): its one GPU (GPU 1) was busy 30 ns of 60 ns (50%); all of it ran on one "
+            "stream (stream 7), one piece at a time; the other ranks' GPUs are in their own files: open them together "
+            "(gtv-cli merge) to measure concurrency across ranks.");
 }
 
 TEST(Concurrency, TheOnlyRankOfARunHasNoOtherFilesToPointTo) {
@@ -115,6 +120,7 @@ TEST(Concurrency, TheOnlyRankOfARunHasNoOtherFilesToPointTo) {
   const Trace t = build(b);
   EXPECT_EQ(analyze_concurrency(t).verdict,
             "This trace is rank 0 of 1 (nccl), the only rank of its run: its one GPU (GPU 0) was busy 30 ns of 60 ns "
-            "(50%); there was no other GPU to run beside it.");
+            "(50%); all of it ran on one stream (stream 7), one piece at a time; there was no other GPU to run beside "
+            "it.");
 }
 }  // namespace gtv::analysis

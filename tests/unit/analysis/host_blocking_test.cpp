@@ -209,7 +209,41 @@ TEST(HostBlocking, LaunchesThatReturnAfterTheirKernelAreSynchronous) {
   EXPECT_EQ(describe_blocking(h.calls[0]), "synchronous launches waiting for their kernels");
   EXPECT_EQ(h.headline,
             "Synchronous launches: launch calls returned only after their kernels finished, blocking the host for "
-            "720.0 us (1 call(s), thread 1); CUDA_LAUNCH_BLOCKING=1 does this.");
+            "at least 720.0 us (1 call(s), thread 1; only launches of kernels of 20.0 us or longer are counted, as an "
+            "asynchronous launch may also return after a shorter kernel); CUDA_LAUNCH_BLOCKING=1 does this.");
+  // The stalls table says the total is a lower bound, as the JSON does.
+  TraceBuilder again;
+  host_call(again, 1, 1, "cudaLaunchKernel", 0, 720 * us, EventKind::Runtime, 1);
+  kernel(again, 0, 7, "gemm", 10 * us, 700 * us, 1);
+  const Report r = analyze(build(again));
+  EXPECT_NE(format_report(r, Format::Text).find("their total is a lower bound"), std::string::npos);
+  EXPECT_NE(format_report(r, Format::Json).find("\"lower_bound\": true"), std::string::npos);
+}
+
+TEST(HostBlocking, SyncRecordsInsideCallsThatDoNotBlockAreNotWaits) {
+  // CUPTI records an "Event Sync" inside cudaEventQuery too, which checks the event and returns. Only the record
+  // inside cudaEventSynchronize is a wait (and counts once, as that call); a record inside no call at all is kept.
+  TraceBuilder b;
+  host_call(b, 1, 1, "cudaEventSynchronize", 0, 100 * us);
+  host_call(b, 1, 1, "Event Sync", 10 * us, 80 * us, EventKind::Sync);
+  host_call(b, 1, 1, "cudaEventQuery", 200 * us, 10 * us);
+  host_call(b, 1, 1, "Event Sync", 202 * us, 3 * us, EventKind::Sync);
+  host_call(b, 1, 1, "cudaEventQuery", 220 * us, 10 * us);
+  host_call(b, 1, 1, "cuEventQuery", 221 * us, 8 * us, EventKind::Driver);
+  host_call(b, 1, 1, "Event Sync", 222 * us, 2 * us, EventKind::Sync);
+  host_call(b, 1, 1, "Stream Sync", 300 * us, 50 * us, EventKind::Sync);
+  const HostBlocking h = analyze_host_blocking(build(b));
+  ASSERT_EQ(h.calls.size(), 2u);
+  EXPECT_EQ(h.calls[0].name, "cudaEventSynchronize");
+  EXPECT_EQ(h.calls[1].name, "Stream Sync");
+  ASSERT_EQ(h.threads.size(), 1u);
+  EXPECT_EQ(h.threads[0].call_count, 2u);
+  EXPECT_EQ(h.threads[0].blocked_ns, 150 * us);
+  EXPECT_EQ(h.findings, (std::vector<std::string>{
+                            "Thread 1 waited for the GPU 150.0 us of its 350.0 us (43%).",
+                            "cudaEventSynchronize blocked the host for 100.0 us (1 call(s), thread 1).",
+                            "Stream Sync blocked the host for 50.0 us (1 call(s), thread 1).",
+                        }));
 }
 
 TEST(HostBlocking, FreeSynchronizesImplicitly) {

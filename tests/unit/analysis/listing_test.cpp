@@ -108,7 +108,7 @@ TEST(Listing, ReportShowsTheFirstGpusAndStreamsButCountsThemAll) {
   EXPECT_TRUE(has(text, "The 200 GPUs never ran at the same time"));
   EXPECT_TRUE(has(text, "Sum of per-GPU busy time: 100.0 us;"));
   // GPU busy table, stream table, the per-GPU idle lines and the queue table: 50 each, in index order.
-  EXPECT_EQ(count_of(text, "\n  ... and 150 more GPUs" + where), 2u);     // busy table, idle lines
+  EXPECT_EQ(count_of(text, "\n  ... and 150 more GPUs" + where), 3u);     // busy table, streams of each GPU, idle lines
   EXPECT_EQ(count_of(text, "\n  ... and 150 more streams" + where), 2u);  // busy streams, launch queues
   EXPECT_TRUE(has(text, "\n  GPU 49 was idle for "));
   EXPECT_FALSE(has(text, "\n  GPU 50 was idle for "));

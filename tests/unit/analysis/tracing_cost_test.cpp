@@ -12,7 +12,7 @@ namespace {
 constexpr TimeNs ms = kNsPerMs;
 constexpr TimeNs us = kNsPerUs;
 
-const Region kTimedLoop{90 * ms, 150 * ms, true, "the timed loop"};
+const Region kTimedLoop{90 * ms, 150 * ms, true, "the timed loop", {{90 * ms, 150 * ms}}, "the timed loop"};
 
 // A gtv recording: CUPTI's records on the application thread (one inside the timed loop, two overlapping ones
 // counted once) and on CUPTI's own buffer thread; the driver's lazy loading is not the tracer's cost.
@@ -49,7 +49,7 @@ TEST(TracingCost, SplitsTracedThreadsFromTheTracersThread) {
 }
 
 TEST(TracingCost, NoneInsideTheRegion) {
-  const Region before{300 * ms, 400 * ms, true, "the timed loop"};
+  const Region before{300 * ms, 400 * ms, true, "the timed loop", {{300 * ms, 400 * ms}}, "the timed loop"};
   const TracingCost c = analyze_tracing_cost(gtv_recording(), before);
   EXPECT_EQ(c.inside_region_ns, 0);
   EXPECT_NE(c.line.find("(none inside the timed loop)"), std::string::npos) << c.line;
@@ -60,7 +60,8 @@ TEST(TracingCost, NotRecorded) {
   host_call(b, 1, 1, "cudaLaunchKernel", 0, 10 * us);
   kernel(b, 0, 7, "gemm", 0, 1 * ms);
   const Trace t = build(b);
-  const TracingCost c = analyze_tracing_cost(t, Region{0, 1 * ms, false, "the whole trace"});
+  const TracingCost c =
+      analyze_tracing_cost(t, Region{0, 1 * ms, false, "the whole trace", {{0, 1 * ms}}, "the whole trace"});
   EXPECT_FALSE(c.known);
   EXPECT_FALSE(c.dropped_known);
   EXPECT_EQ(c.line, "Tracing cost: not recorded in this trace.");
@@ -73,7 +74,8 @@ TEST(TracingCost, KinetoRecordsWithoutDroppedCounts) {
   host_call(b, 1, 1, "Activity Buffer Request", 2 * ms, 12 * us, EventKind::Overhead);
   host_call(b, 1, 1, "Lazy Function Loading", 3 * ms, 40 * us, EventKind::Overhead);  // the driver's, not CUPTI's
   const Trace t = build(b);
-  const TracingCost c = analyze_tracing_cost(t, Region{0, 4 * ms, false, "the whole trace"});
+  const TracingCost c =
+      analyze_tracing_cost(t, Region{0, 4 * ms, false, "the whole trace", {{0, 4 * ms}}, "the whole trace"});
   EXPECT_TRUE(c.known);
   EXPECT_EQ(c.overhead_records, 1u);
   EXPECT_EQ(c.line,
@@ -87,7 +89,8 @@ TEST(TracingCost, KinetoRecordsOnNoThread) {
   host_call(b, -1, 0, "Activity Buffer Request", 2 * ms, 2 * ms, EventKind::Overhead);  // Kineto: pid -1, tid 0
   host_call(b, -1, 0, "Lazy Function Loading", 5 * ms, 40 * us, EventKind::Overhead);
   const Trace t = build(b);
-  const TracingCost c = analyze_tracing_cost(t, Region{0, 6 * ms, false, "the whole trace"});
+  const TracingCost c =
+      analyze_tracing_cost(t, Region{0, 6 * ms, false, "the whole trace", {{0, 6 * ms}}, "the whole trace"});
   EXPECT_EQ(c.tracer_threads, 0u);
   EXPECT_EQ(c.on_traced_threads_ns, 0);
   EXPECT_EQ(c.on_unnamed_threads_ns, 2 * ms);

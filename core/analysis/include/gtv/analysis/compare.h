@@ -1,7 +1,8 @@
 #pragma once
 // Two traces (or two scenarios) side by side: the speedup of the work both measured (the measurements they
 // share, by the truth gtv computed for each; else their timed windows; else their aligned steady parts; else the
-// whole trace, each basis said in words), GPU busy time, overlap, and per-kernel changes.
+// whole trace, each basis said in words), per iteration when the runs ran different iteration counts, GPU busy
+// time, overlap of GPUs and of each GPU's streams, per-kernel changes, and a warning when the work differs.
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,15 @@
 #include "gtv/model/trace.h"
 
 namespace gtv::analysis {
+
+// One GPU's streams over the whole trace: whether they ran at the same time (stream_overlap.h).
+struct GpuStreamFigures {
+  std::int64_t device = 0;
+  std::size_t stream_count = 0;
+  TimeNs busy_ns = 0;
+  TimeNs multi_stream_ns = 0;  // 2+ streams busy
+  double stream_parallelism = 0;
+};
 
 struct RunFigures {
   std::string label;
@@ -22,6 +32,7 @@ struct RunFigures {
   std::size_t kernel_count = 0;
   std::size_t gpu_count = 0;
   TimeNs host_blocked_ns = 0;
+  std::vector<GpuStreamFigures> gpu_streams;  // by device
 };
 
 struct KernelDiff {
@@ -55,11 +66,24 @@ struct Comparison {
   std::string basis_what;  // what was timed: "timed loop", "the timed windows", "the steady parts", "wall time"
   TimeNs basis_a_ns = 0;   // the time compared, in A and in B
   TimeNs basis_b_ns = 0;
-  double speedup = 0;               // basis a / basis b: > 1 means B is faster; 0 when unknown
+  // Iterations (ranges of kind Iteration) inside each basis, the most of any one host thread; 0 when unknown. When
+  // both are known and differ, the speedup is per iteration.
+  std::size_t iterations_a = 0;
+  std::size_t iterations_b = 0;
+  bool per_iteration = false;
+  std::size_t basis_kernels_a = 0;  // kernels that started inside each basis
+  std::size_t basis_kernels_b = 0;
+  double speedup = 0;               // basis a / basis b (per iteration when per_iteration): > 1 means B is faster
   double wall_speedup = 0;          // whole-trace wall a / wall b: a secondary line
   std::vector<KernelDiff> kernels;  // by |delta| (largest first), then full name
   std::string verdict;              // the speedup on the basis, said with its basis
   std::string wall_line;            // whole-trace wall time, everything recorded: a secondary line
+  // Kernel time in kernels only one trace ran, as a share of that trace's kernel time.
+  double only_a_share = 0;
+  double only_b_share = 0;
+  // The work differs (kernels only one trace ran; or as many kernel names but more kernels per iteration, or per
+  // basis), or iterations are known for one trace only.
+  std::vector<std::string> warnings;
 };
 
 [[nodiscard]] RunFigures run_figures(const Trace& trace, std::string label);

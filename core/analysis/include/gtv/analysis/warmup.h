@@ -7,6 +7,7 @@
 // per host thread, on like-for-like bases (synchronized time, GPU time); and, from memory counters, how much each
 // GPU's allocator grew before the timed loop and inside it.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,6 +98,8 @@ struct MemoryGrowth {
   bool warmup_inside_steady = false;  // some of them lie inside the steady window
   double warmup_growth_bytes = 0;     // the change inside them (end - start of each, merged)
   double steady_growth_bytes = 0;     // per piece of the steady part: highest value - value at its start, summed
+  bool has_gaps = false;              // the steady part is timed measurements with gaps between them
+  double gap_growth_bytes = 0;        // the same, summed over the gaps (warm-up ranges cut out)
 };
 
 struct WarmUp {
@@ -118,5 +121,7 @@ struct WarmUp {
 [[nodiscard]] WarmUp analyze_warmup(const Trace& trace);
 // How much of the host's first-use work lies inside [start_ns, end_ns): the union of the host findings' spans there.
 [[nodiscard]] TimeNs warmup_host_cost_within(const WarmUp& warmup, TimeNs start_ns, TimeNs end_ns);
+// The same inside sorted, disjoint spans (Region::measured).
+[[nodiscard]] TimeNs warmup_host_cost_within(const WarmUp& warmup, std::span<const Interval> spans);
 
 }  // namespace gtv::analysis

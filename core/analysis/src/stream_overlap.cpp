@@ -1,0 +1,198 @@
+#include "gtv/analysis/stream_overlap.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "gtv/analysis/busy.h"
+
+namespace gtv::analysis {
+namespace {
+
+// The part of sorted, disjoint intervals inside [start_ns, end_ns).
+std::vector<Interval> clipped(const std::vector<Interval>& intervals, TimeNs start_ns, TimeNs end_ns) {
+  std::vector<Interval> out;
+  auto it = std::upper_bound(intervals.begin(), intervals.end(), start_ns,
+                             [](TimeNs t, const Interval& iv) { return t < iv.end_ns; });
+  for (; it != intervals.end() && it->start_ns < end_ns; ++it) {
+    const Interval in{std::max(it->start_ns, start_ns), std::min(it->end_ns, end_ns)};
+    if (in.length_ns() > 0) out.push_back(in);
+  }
+  return out;
+}
+
+struct Levels {
+  std::vector<StreamLevelStep> steps;  // from the first busy instant to the last
+  TimeNs at_least_two_ns = 0;
+  int max_level = 0;
+};
+
+// How many of the lists cover each instant: one sweep over their starts and ends. Each list is sorted and disjoint,
+// so a list adds at most 1 to the level.
+Levels sweep_levels(const std::vector<const std::vector<Interval>*>& lists) {
+  struct Edge {
+    TimeNs time_ns;
+    int delta;
+  };
+  std::vector<Edge> edges;
+  std::size_t n = 0;
+  for (const auto* list : lists) n += list->size();
+  edges.reserve(2 * n);
+  for (const auto* list : lists) {
+    for (const Interval& iv : *list) {
+      edges.push_back({iv.start_ns, +1});
+      edges.push_back({iv.end_ns, -1});
+    }
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.time_ns < b.time_ns; });
+  Levels out;
+  int level = 0;
+  for (std::size_t i = 0; i < edges.size();) {
+    const TimeNs t = edges[i].time_ns;
+    for (; i < edges.size() && edges[i].time_ns == t; ++i) level += edges[i].delta;
+    if (!out.steps.empty()) out.steps.back().end_ns = t;
+    if (i == edges.size()) break;  // level is 0 after the last edge
+    out.max_level = std::max(out.max_level, level);
+    if (!out.steps.empty() && out.steps.back().busy_streams == level) continue;
+    out.steps.push_back({t, t, level});
+  }
+  for (const StreamLevelStep& s : out.steps)
+    if (s.busy_streams >= 2) out.at_least_two_ns += s.end_ns - s.start_ns;
+  return out;
+}
+
+GpuStreamOverlap gpu_overlap(std::int64_t device, const std::vector<const StreamActivity::Stream*>& streams,
+                             TimeNs start_ns, TimeNs end_ns) {
+  GpuStreamOverlap g;
+  g.device = device;
+  std::vector<std::vector<Interval>> busy;
+  busy.reserve(streams.size());
+  std::vector<Interval> kernels, copies;
+  TimeNs busiest_ns = 0;
+  for (const StreamActivity::Stream* s : streams) {
+    std::vector<Interval> in = clipped(s->busy, start_ns, end_ns);
+    const TimeNs stream_ns = total_length_ns(in);
+    if (stream_ns == 0) continue;
+    ++g.stream_count;
+    g.stream_busy_sum_ns = saturating_add(g.stream_busy_sum_ns, stream_ns);  // streams each spanning a hostile trace
+    if (stream_ns > busiest_ns) {
+      busiest_ns = stream_ns;
+      g.busiest_stream = s->stream;
+    }
+    busy.push_back(std::move(in));
+    const std::vector<Interval> k = clipped(s->kernels, start_ns, end_ns), c = clipped(s->copies, start_ns, end_ns);
+    kernels.insert(kernels.end(), k.begin(), k.end());
+    copies.insert(copies.end(), c.begin(), c.end());
+  }
+  std::vector<const std::vector<Interval>*> lists;
+  lists.reserve(busy.size());
+  for (const auto& b : busy) lists.push_back(&b);
+  Levels levels = sweep_levels(lists);
+  for (const StreamLevelStep& s : levels.steps)
+    if (s.busy_streams >= 1) g.busy_ns += s.end_ns - s.start_ns;
+  g.multi_stream_ns = levels.at_least_two_ns;
+  g.max_busy_streams = levels.max_level;
+  g.step_count = levels.steps.size();
+  g.stream_parallelism = safe_ratio(double(g.stream_busy_sum_ns), double(g.busy_ns));
+  g.multi_stream_share = safe_ratio(double(g.multi_stream_ns), double(g.busy_ns));
+  const std::vector<Interval> k = merged(std::move(kernels)), c = merged(std::move(copies));
+  g.kernel_busy_ns = total_length_ns(k);
+  g.copy_busy_ns = total_length_ns(c);
+  g.copy_compute_overlap_ns = intersection_length_ns(k, c);
+  return g;
+}
+
+HostLaunchOverlap host_overlap(const std::vector<StreamActivity::Thread>& threads, TimeNs start_ns, TimeNs end_ns) {
+  HostLaunchOverlap h;
+  std::vector<std::vector<Interval>> launching;
+  launching.reserve(threads.size());
+  std::set<std::int64_t> pids;
+  for (const StreamActivity::Thread& t : threads) {
+    std::vector<Interval> in = clipped(t.launching, start_ns, end_ns);
+    if (in.empty()) continue;
+    pids.insert(t.pid);
+    launching.push_back(std::move(in));
+  }
+  h.thread_count = launching.size();
+  h.process_count = pids.size();
+  std::vector<const std::vector<Interval>*> lists;
+  lists.reserve(launching.size());
+  for (const auto& l : launching) lists.push_back(&l);
+  const Levels levels = sweep_levels(lists);
+  for (const StreamLevelStep& s : levels.steps)
+    if (s.busy_streams >= 1) h.launching_ns += s.end_ns - s.start_ns;
+  h.concurrent_ns = levels.at_least_two_ns;
+  h.max_threads = levels.max_level;
+  return h;
+}
+
+}  // namespace
+
+const GpuStreamOverlap* StreamOverlap::gpu(std::int64_t device) const {
+  auto it = std::lower_bound(gpus.begin(), gpus.end(), device,
+                             [](const GpuStreamOverlap& g, std::int64_t d) { return g.device < d; });
+  return it == gpus.end() || it->device != device ? nullptr : &*it;
+}
+
+StreamActivity collect_stream_activity(const Trace& trace) {
+  StreamActivity out;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Interval>> launching;  // by (pid, tid)
+  for (const Flow& f : trace.flows()) {
+    if (f.kind != FlowKind::LaunchToGpu) continue;
+    const Lane& from_lane = trace.lane(f.from.lane);
+    if (from_lane.is_gpu() || !is_gpu_activity(trace.event(f.to).kind)) continue;
+    const Event& call = trace.event(f.from);
+    launching[{from_lane.key.pid, from_lane.key.tid}].push_back({call.start_ns, call.end_ns()});
+  }
+  out.threads.reserve(launching.size());
+  for (auto& [key, intervals] : launching) out.threads.push_back({key.first, key.second, merged(std::move(intervals))});
+  for (const Lane& lane : trace.lanes()) {
+    if (!lane.is_gpu()) continue;
+    StreamActivity::Stream s{lane.device(), lane.stream(), lane_busy_intervals(lane), {}, {}};
+    for (const Event& e : lane.events) {
+      if (e.duration_ns <= 0) continue;
+      if (e.kind == EventKind::Kernel) s.kernels.push_back({e.start_ns, e.end_ns()});
+      if (e.kind == EventKind::Memcpy) s.copies.push_back({e.start_ns, e.end_ns()});
+    }
+    merge_in_place(s.kernels);
+    merge_in_place(s.copies);
+    if (!s.busy.empty()) out.streams.push_back(std::move(s));
+  }
+  std::sort(out.streams.begin(), out.streams.end(),
+            [](const auto& a, const auto& b) { return std::tie(a.device, a.stream) < std::tie(b.device, b.stream); });
+  return out;
+}
+
+StreamOverlap stream_overlap_within(const StreamActivity& activity, TimeNs start_ns, TimeNs end_ns) {
+  StreamOverlap out;
+  out.window_start_ns = start_ns;
+  out.window_end_ns = std::max(start_ns, end_ns);
+  for (std::size_t i = 0; i < activity.streams.size();) {
+    const std::int64_t device = activity.streams[i].device;
+    std::vector<const StreamActivity::Stream*> of_device;
+    for (; i < activity.streams.size() && activity.streams[i].device == device; ++i)
+      of_device.push_back(&activity.streams[i]);
+    const GpuStreamOverlap g = gpu_overlap(device, of_device, out.window_start_ns, out.window_end_ns);
+    if (g.busy_ns > 0) out.gpus.push_back(g);
+  }
+  out.host = host_overlap(activity.threads, out.window_start_ns, out.window_end_ns);
+  return out;
+}
+
+std::vector<StreamLevelStep> stream_level_steps(const StreamActivity& activity, std::int64_t device, TimeNs start_ns,
+                                                TimeNs end_ns) {
+  std::vector<std::vector<Interval>> busy;
+  for (const StreamActivity::Stream& s : activity.streams)
+    if (s.device == device) busy.push_back(clipped(s.busy, start_ns, end_ns));
+  std::vector<const std::vector<Interval>*> lists;
+  lists.reserve(busy.size());
+  for (const auto& b : busy) lists.push_back(&b);
+  return sweep_levels(lists).steps;
+}
+
+StreamOverlap analyze_stream_overlap(const Trace& trace) {
+  return stream_overlap_within(collect_stream_activity(trace), trace.start_ns(), trace.end_ns());
+}
+
+}  // namespace gtv::analysis
