@@ -1,0 +1,23 @@
+#pragma once
+// Each headline number of `analyze --json` against the oracle's, one function per part of the report.
+#include "analyze_json.h"
+#include "oracle.h"
+
+namespace gtv::oracle {
+
+// busy.gpus[], busy.streams[]: per GPU and stream over the whole trace.
+void check_busy(Checker& c, const Oracle& o, simdjson::dom::element report);
+// concurrency (whole trace) and concurrency.region.
+void check_concurrency(Checker& c, const Oracle& o, simdjson::dom::element report);
+// timing.measurements[]: what each measurement really measured.
+void check_timing(Checker& c, const Oracle& o, simdjson::dom::element report);
+// idle.gpus[], idle_causes[], idle.intervals[]: idle time in the region and the causes that tile it.
+void check_idle(Checker& c, const Oracle& o, simdjson::dom::element report);
+// critical_path: its length is the region's, its segments tile the region, GPU segments lie on their GPU work.
+void check_critical_path(Checker& c, const Trace& trace, const Oracle& o, simdjson::dom::element report);
+// communication.devices[]: HTA's communication / computation overlap.
+void check_communication(Checker& c, const Oracle& o, simdjson::dom::element report);
+// Per-GPU stream overlap and copy/compute overlap, where the report has them; returns false when it has none.
+bool check_stream_overlap(Checker& c, const Oracle& o, simdjson::dom::element report);
+
+}  // namespace gtv::oracle
