@@ -42,7 +42,17 @@ AnalyzeJson::AnalyzeJson(const std::string& cli_path, const std::string& trace_p
     error_ = "gtv-cli analyze failed (status " + std::to_string(status) + "): " + out.substr(0, 500);
     return;
   }
-  text_ = simdjson::padded_string(out);
+  parse(out);
+}
+
+AnalyzeJson AnalyzeJson::from_text(const std::string& json) {
+  AnalyzeJson out;
+  out.parse(json);
+  return out;
+}
+
+void AnalyzeJson::parse(const std::string& json) {
+  text_ = simdjson::padded_string(json);
   if (const auto err = parser_->parse(text_).get(root_); err != simdjson::SUCCESS)
     error_ = std::string("gtv-cli analyze printed no JSON: ") + simdjson::error_message(err);
 }
@@ -61,12 +71,13 @@ std::int64_t Checker::int_of(const std::string& what, simdjson::dom::element obj
   return v;
 }
 
-void Checker::same_value(const std::string& what, double analyze, double oracle, double tolerance) {
+void Checker::same_value(const std::string& what, double analyze, double oracle, double tolerance,
+                         std::string_view against) {
   ++compared_;
   const double diff = std::fabs(analyze - oracle);
   if (diff <= tolerance) return;
-  ADD_FAILURE() << file_ << ": " << what << ": analyze " << number_text(analyze) << ", oracle " << number_text(oracle)
-                << " (difference " << number_text(diff) << ", "
+  ADD_FAILURE() << file_ << ": " << what << ": analyze " << number_text(analyze) << ", " << against << " "
+                << number_text(oracle) << " (difference " << number_text(diff) << ", "
                 << number_text(oracle == 0 ? 100.0 : 100.0 * diff / std::fabs(oracle)) << "%)";
 }
 

@@ -16,10 +16,15 @@ class AnalyzeJson {
  public:
   // Runs the CLI; on failure error() says why (exit status, the CLI's message, a parse error).
   AnalyzeJson(const std::string& cli_path, const std::string& trace_path);
+  // A report given as text (tests of the comparison itself).
+  [[nodiscard]] static AnalyzeJson from_text(const std::string& json);
   [[nodiscard]] const std::string& error() const { return error_; }
   [[nodiscard]] simdjson::dom::element root() const { return root_; }
 
  private:
+  AnalyzeJson() : parser_(std::make_unique<simdjson::dom::parser>()) {}
+  void parse(const std::string& json);
+
   std::unique_ptr<simdjson::dom::parser> parser_;
   simdjson::padded_string text_;
   simdjson::dom::element root_;
@@ -37,8 +42,10 @@ class Checker {
   // Ratios are written with 4 decimals: half of the last digit is allowed beside the 0.1%.
   void same_ratio(const std::string& what, simdjson::dom::element obj, std::string_view key, double oracle);
   void same_flag(const std::string& what, simdjson::dom::element obj, std::string_view key, bool oracle);
-  // Two values at hand (an analyze value already read, or two of analyze's own that must agree).
-  void same_value(const std::string& what, double analyze, double oracle, double tolerance);
+  // Two values at hand: an analyze value already read against the oracle's, or (`against` naming it) against
+  // another of analyze's own values that it must agree with.
+  void same_value(const std::string& what, double analyze, double oracle, double tolerance,
+                  std::string_view against = "oracle");
   // A fact that must hold; the message says what was found.
   void expect(bool holds, const std::string& message);
 

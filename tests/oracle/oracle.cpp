@@ -32,6 +32,7 @@ Oracle::Oracle(const Trace& trace) : trace_(trace) {
   measure_gpus();
   measure_concurrency();
   measure_communication();
+  collect_launching_calls();
 }
 
 // A measurement's truth: its host interval, extended to the end of the GPU work it covered. That work is what was
@@ -127,7 +128,6 @@ void Oracle::measure_gpus() {
         if (e.kind == EventKind::Kernel) {
           ++g.kernel_count;
           g.kernel_ns += e.duration_ns;
-          g.region_kernel_ns += std::max<TimeNs>(0, std::min(e.end_ns(), r1) - std::max(e.start_ns, r0));
           by_kind.push_back({e.start_ns, e.end_ns(), 0});
         } else if (e.kind == EventKind::Memcpy) {
           by_kind.push_back({e.start_ns, e.end_ns(), 1});
@@ -138,22 +138,12 @@ void Oracle::measure_gpus() {
     }
     const Coverage& streams =
         streams_of_.emplace(device, Coverage(by_stream, static_cast<int>(lanes.size()))).first->second;
-    for (std::size_t s = 0; s < lanes.size(); ++s) {
-      const int group = static_cast<int>(s);
-      StreamNumbers& sn = numbers_.streams[numbers_.streams.size() - lanes.size() + s];
-      sn.busy_ns = streams.time_of_group(group, t0, t1);
-      g.stream_busy_sum_ns += sn.busy_ns;
-      g.region_stream_busy_sum_ns += streams.time_of_group(group, r0, r1);
-    }
+    for (std::size_t s = 0; s < lanes.size(); ++s)
+      numbers_.streams[numbers_.streams.size() - lanes.size() + s].busy_ns =
+          streams.time_of_group(static_cast<int>(s), t0, t1);
     g.busy_ns = streams.time_with_groups(1, t0, t1);
     g.region_busy_ns = streams.time_with_groups(1, r0, r1);
-    g.streams_overlap_ns = streams.time_with_groups(2, t0, t1);
-    g.region_streams_overlap_ns = streams.time_with_groups(2, r0, r1);
-    const Coverage kinds(by_kind, 2);
-    g.compute_ns = kinds.time_of_group(0, t0, t1);
-    g.copy_ns = kinds.time_of_group(1, t0, t1);
-    g.copy_compute_overlap_ns = kinds.time_with_groups(2, t0, t1);
-    g.region_copy_compute_overlap_ns = kinds.time_with_groups(2, r0, r1);
+    kinds_of_.emplace(device, Coverage(by_kind, 2));
     numbers_.gpus.push_back(g);
   }
 }
@@ -226,6 +216,71 @@ void Oracle::measure_communication() {
     c.overlap_ratio = ratio(double(c.overlap_ns), double(c.communication_ns));
     numbers_.communication.push_back(c);
   }
+}
+
+// The host calls that launched GPU work: the sources of launch links to a kernel, copy or memset, once each.
+void Oracle::collect_launching_calls() {
+  std::set<std::pair<LaneIndex, std::uint32_t>> calls;
+  for (const Flow& f : trace_.flows())
+    if (trace_.lane(f.to.lane).is_gpu() && is_gpu_work(trace_.event(f.to).kind) && !trace_.lane(f.from.lane).is_gpu())
+      calls.insert({f.from.lane, f.from.index});
+  std::map<LaneIndex, int> group_of;
+  std::vector<Span> spans;
+  for (const auto& [lane, index] : calls) {
+    auto [it, inserted] = group_of.try_emplace(lane, static_cast<int>(launching_pids_.size()));
+    if (inserted) launching_pids_.push_back(trace_.lane(lane).key.pid);
+    const Event& e = trace_.lane(lane).events[index];
+    spans.push_back({e.start_ns, e.end_ns(), it->second});
+  }
+  launching_ = Coverage(spans, static_cast<int>(launching_pids_.size()));
+}
+
+StreamOverlapNumbers Oracle::stream_overlap_within(std::int64_t device, TimeNs start_ns, TimeNs end_ns) const {
+  StreamOverlapNumbers s;
+  const auto streams = streams_of_.find(device);
+  if (streams == streams_of_.end()) return s;
+  std::vector<TimeNs> per_stream;
+  streams->second.for_each_piece(start_ns, end_ns, [&](const Piece& p) {
+    const TimeNs ns = p.end_ns - p.start_ns;
+    per_stream.resize(p.count->size(), 0);
+    for (std::size_t i = 0; i < p.count->size(); ++i)
+      if ((*p.count)[i] > 0) per_stream[i] += ns;
+    s.busy_ns += ns;
+    if (p.groups_active >= 2) s.multi_stream_ns += ns;
+    s.max_busy_streams = std::max(s.max_busy_streams, p.groups_active);
+  });
+  for (const TimeNs ns : per_stream) {
+    s.stream_busy_sum_ns += ns;
+    if (ns > 0) ++s.stream_count;
+  }
+  s.stream_parallelism = ratio(double(s.stream_busy_sum_ns), double(s.busy_ns));
+  s.multi_stream_share = ratio(double(s.multi_stream_ns), double(s.busy_ns));
+  const Coverage& kinds = kinds_of_.at(device);
+  s.kernel_busy_ns = kinds.time_of_group(0, start_ns, end_ns);
+  s.copy_busy_ns = kinds.time_of_group(1, start_ns, end_ns);
+  s.copy_compute_overlap_ns = kinds.time_with_groups(2, start_ns, end_ns);
+  return s;
+}
+
+HostLaunchNumbers Oracle::host_launch_within(TimeNs start_ns, TimeNs end_ns) const {
+  HostLaunchNumbers h;
+  std::vector<bool> seen(launching_pids_.size(), false);
+  launching_.for_each_piece(start_ns, end_ns, [&](const Piece& p) {
+    const TimeNs ns = p.end_ns - p.start_ns;
+    h.launching_ns += ns;
+    if (p.groups_active >= 2) h.concurrent_ns += ns;
+    h.max_threads = std::max(h.max_threads, p.groups_active);
+    for (std::size_t i = 0; i < p.count->size(); ++i)
+      if ((*p.count)[i] > 0) seen[i] = true;
+  });
+  std::set<std::int64_t> pids;
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    if (seen[i]) {
+      ++h.thread_count;
+      pids.insert(launching_pids_[i]);
+    }
+  h.process_count = pids.size();
+  return h;
 }
 
 TimeNs Oracle::busy_within(std::int64_t device, TimeNs start_ns, TimeNs end_ns) const {

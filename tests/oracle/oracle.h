@@ -24,17 +24,6 @@ struct GpuNumbers {
   TimeNs kernel_ns = 0;  // plain sum of kernel durations
   TimeNs busy_ns = 0;    // time at least one of its streams ran something
   TimeNs region_busy_ns = 0;
-  // Overlap of its streams: time with 2+ streams running, and the sum of each stream's busy time.
-  TimeNs streams_overlap_ns = 0;
-  TimeNs stream_busy_sum_ns = 0;
-  TimeNs region_streams_overlap_ns = 0;
-  TimeNs region_stream_busy_sum_ns = 0;
-  TimeNs region_kernel_ns = 0;  // kernel time inside the region (overlapping kernels count each)
-  // Copies against kernels: time a copy ran, time a kernel ran, time both ran at once.
-  TimeNs copy_ns = 0;
-  TimeNs compute_ns = 0;
-  TimeNs copy_compute_overlap_ns = 0;
-  TimeNs region_copy_compute_overlap_ns = 0;
 };
 
 struct StreamNumbers {
@@ -80,6 +69,29 @@ struct CommunicationNumbers {
   double overlap_ratio = 0;
 };
 
+// The streams of one GPU inside a window: how much they ran at once, and copies beside kernels.
+struct StreamOverlapNumbers {
+  std::size_t stream_count = 0;        // streams busy for some time inside the window
+  TimeNs busy_ns = 0;                  // at least one stream busy
+  TimeNs stream_busy_sum_ns = 0;       // each stream's busy time, summed
+  TimeNs multi_stream_ns = 0;          // two or more streams busy
+  int max_busy_streams = 0;            // most streams busy at one instant
+  double stream_parallelism = 0;       // stream_busy_sum / busy
+  double multi_stream_share = 0;       // multi_stream / busy
+  TimeNs kernel_busy_ns = 0;           // a kernel running
+  TimeNs copy_busy_ns = 0;             // a copy running (memsets are neither)
+  TimeNs copy_compute_overlap_ns = 0;  // a copy and a kernel running at once
+};
+
+// Host threads inside calls that launched GPU work (calls with a launch link to a kernel, copy or memset).
+struct HostLaunchNumbers {
+  std::size_t thread_count = 0;  // threads inside such a call for some time inside the window
+  std::size_t process_count = 0;
+  TimeNs launching_ns = 0;   // at least one thread inside one
+  TimeNs concurrent_ns = 0;  // two or more threads at once
+  int max_threads = 0;
+};
+
 struct Numbers {
   TimeNs trace_start_ns = 0;
   TimeNs trace_end_ns = 0;
@@ -101,16 +113,22 @@ class Oracle {
   [[nodiscard]] const Numbers& numbers() const { return numbers_; }
   // Busy time of one GPU inside [start_ns, end_ns); 0 for a device without GPU work.
   [[nodiscard]] TimeNs busy_within(std::int64_t device, TimeNs start_ns, TimeNs end_ns) const;
+  [[nodiscard]] StreamOverlapNumbers stream_overlap_within(std::int64_t device, TimeNs start_ns, TimeNs end_ns) const;
+  [[nodiscard]] HostLaunchNumbers host_launch_within(TimeNs start_ns, TimeNs end_ns) const;
 
  private:
   void measure_gpus();
   void measure_concurrency();
   void measure_timing();
   void measure_communication();
+  void collect_launching_calls();
 
   const Trace& trace_;
   Numbers numbers_;
   std::map<std::int64_t, Coverage> streams_of_;  // per GPU, one group per stream
+  std::map<std::int64_t, Coverage> kinds_of_;    // per GPU, group 0 kernels, 1 copies
+  std::vector<std::int64_t> launching_pids_;     // per launching thread (the group of launching_)
+  Coverage launching_{{}, 0};                    // launching calls, one group per host thread
 };
 
 }  // namespace gtv::oracle

@@ -17,7 +17,10 @@ void check_idle(Checker& c, const Oracle& o, simdjson::dom::element report);
 void check_critical_path(Checker& c, const Trace& trace, const Oracle& o, simdjson::dom::element report);
 // communication.devices[]: HTA's communication / computation overlap.
 void check_communication(Checker& c, const Oracle& o, simdjson::dom::element report);
-// Per-GPU stream overlap and copy/compute overlap, where the report has them; returns false when it has none.
-bool check_stream_overlap(Checker& c, const Oracle& o, simdjson::dom::element report);
+// Per-GPU stream overlap (time with 2+ streams busy, stream parallelism), copy/compute overlap and host threads
+// launching at once, wherever the report has them, each on the window its JSON object names (window_start_ns /
+// window_end_ns, region_start_ns / region_end_ns or start_ns / end_ns, its own or the nearest around it; else the whole
+// trace). Returns how many such objects the report has: 0 when it has none.
+std::size_t check_stream_overlap(Checker& c, const Oracle& o, simdjson::dom::element report);
 
 }  // namespace gtv::oracle

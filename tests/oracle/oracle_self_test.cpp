@@ -76,16 +76,41 @@ TEST(OracleSelf, BusyStreamsAndCopies) {
   const Numbers& n = o.numbers();
   ASSERT_EQ(n.gpus.size(), 2u);
   const GpuNumbers& g0 = n.gpus[0];
-  EXPECT_EQ(g0.busy_ns, 400);                  // [100, 500)
-  EXPECT_EQ(g0.streams_overlap_ns, 200);       // [200, 400): stream 7 and 8 together
-  EXPECT_EQ(g0.stream_busy_sum_ns, 600);       // 300 + 300
-  EXPECT_EQ(g0.copy_compute_overlap_ns, 150);  // [250, 400)
+  EXPECT_EQ(g0.busy_ns, 400);  // [100, 500)
   EXPECT_EQ(g0.kernel_ns, 500);
   EXPECT_EQ(g0.region_busy_ns, 400);
   EXPECT_EQ(n.gpus[1].busy_ns, 200);
   EXPECT_EQ(n.gpus[1].region_busy_ns, 50);  // [450, 500)
   ASSERT_EQ(n.streams.size(), 3u);
   EXPECT_EQ(n.streams[0].busy_ns, 300);
+}
+
+TEST(OracleSelf, StreamsOfOneGpuAndCopiesBesideKernels) {
+  const Trace trace = two_gpus(true);
+  const Oracle o(trace);
+  const StreamOverlapNumbers s = o.stream_overlap_within(0, 0, 1000);
+  EXPECT_EQ(s.stream_count, 2u);
+  EXPECT_EQ(s.busy_ns, 400);             // [100, 500)
+  EXPECT_EQ(s.multi_stream_ns, 200);     // [200, 400): streams 7 and 8 together
+  EXPECT_EQ(s.stream_busy_sum_ns, 600);  // 300 + 300
+  EXPECT_DOUBLE_EQ(s.stream_parallelism, 1.5);
+  EXPECT_EQ(s.max_busy_streams, 2);
+  EXPECT_EQ(s.kernel_busy_ns, 400);
+  EXPECT_EQ(s.copy_busy_ns, 150);
+  EXPECT_EQ(s.copy_compute_overlap_ns, 150);  // [250, 400)
+  const StreamOverlapNumbers early = o.stream_overlap_within(0, 0, 250);
+  EXPECT_EQ(early.multi_stream_ns, 50);  // [200, 250)
+  EXPECT_EQ(early.copy_compute_overlap_ns, 0);
+  EXPECT_EQ(o.stream_overlap_within(1, 0, 1000).stream_parallelism, 1.0);  // one stream
+}
+
+TEST(OracleSelf, HostThreadsLaunchingAtOnce) {
+  const Trace trace = two_gpus(true);
+  const HostLaunchNumbers h = Oracle(trace).host_launch_within(0, 1000);
+  EXPECT_EQ(h.thread_count, 1u);
+  EXPECT_EQ(h.launching_ns, 10);  // two 5 ns launches
+  EXPECT_EQ(h.concurrent_ns, 0);
+  EXPECT_EQ(h.max_threads, 1);
 }
 
 TEST(OracleSelf, ConcurrencyWholeAndRegion) {
