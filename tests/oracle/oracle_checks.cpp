@@ -322,6 +322,8 @@ void same_stream_overlap(Checker& c, const std::string& what, element json, cons
   };
   for (const auto& [key, ns] : times)
     if (c.has(json, key)) c.same_ns(what + "." + key, json, key, ns);
+  if (c.has(json, "busy_ns")) c.same_ns(what + ".busy_ns", json, "busy_ns", s.busy_ns);
+  if (c.has(json, "stream_count")) c.same_count(what + ".stream_count", json, "stream_count", s.stream_count);
   if (c.has(json, "max_busy_streams"))
     c.same_count(what + ".max_busy_streams", json, "max_busy_streams", s.max_busy_streams);
   if (c.has(json, "stream_parallelism"))

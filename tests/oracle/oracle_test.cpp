@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include "analyze_json.h"
@@ -47,12 +48,18 @@ std::vector<TraceFile> trace_files() {
   return out;
 }
 
+// The CLI built with the tests; GTV_ORACLE_CLI runs the oracle against another build of it.
+std::string cli_path() {
+  const char* other = std::getenv("GTV_ORACLE_CLI");
+  return other != nullptr && *other != '\0' ? other : GTV_CLI_PATH;
+}
+
 class OracleAgrees : public testing::TestWithParam<TraceFile> {};
 
 TEST_P(OracleAgrees, WithAnalyze) {
   const TraceFile& file = GetParam();
   const Expected<Trace> trace = io::read_trace(file.path);
-  const AnalyzeJson report(GTV_CLI_PATH, file.path);
+  const AnalyzeJson report(cli_path(), file.path);
   if (!trace.ok()) {
     // A file gtv cannot read must fail in analyze too.
     EXPECT_FALSE(report.error().empty()) << file.path << ": " << trace.error().message;
@@ -89,7 +96,7 @@ TEST(OracleFiles, CoverRecordingsAndFixtures) {
 // above wherever the report has them; this test says, as a skip, when it has none yet.
 TEST(OracleFields, StreamOverlapIsInTheReport) {
   const std::string path = std::string(GTV_SOURCE_DIR) + "/tests/data/pytorch/two_gpus_streams.json.gz";
-  const AnalyzeJson report(GTV_CLI_PATH, path);
+  const AnalyzeJson report(cli_path(), path);
   ASSERT_TRUE(report.error().empty()) << report.error();
   const Expected<Trace> trace = io::read_trace(path);
   ASSERT_TRUE(trace.ok()) << trace.error().message;
