@@ -259,6 +259,12 @@ void check_critical_path(Checker& c, const Trace& trace, const Oracle& o, elemen
     if (c.has(s, "device")) c.expect(c.int_of(what, s, "device") == l.device(), what + ": device is not its lane's");
   }
   c.same_value("sum of critical_path.segments", double(sum_ns), double(length_ns), 0, "critical_path.length_ns");
+  // The shares table ("GPU 0 computing 99%") is the same time cut by kind and place.
+  if (const std::optional<array> shares = array_at(c, cp, "shares", "critical_path.shares")) {
+    TimeNs shares_ns = 0;
+    for (element share : *shares) shares_ns += c.int_of("critical_path.shares[].total_ns", share, "total_ns");
+    c.same_value("sum of critical_path.shares", double(shares_ns), double(length_ns), 0, "critical_path.length_ns");
+  }
   c.same_value("critical_path.segments end - start", double(cursor_ns - first_ns), double(n.region_ns()),
                relative_tolerance(double(cursor_ns - first_ns), double(n.region_ns())));
 }
