@@ -2,6 +2,11 @@
 // analysis unnoticed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "gtv/io/trace_file.h"
 #include "gtv/model/trace_builder.h"
 #include "oracle.h"
 
@@ -147,6 +152,62 @@ TEST(OracleSelf, BusyWithinAWindow) {
   EXPECT_EQ(o.busy_within(0, 0, 150), 50);
   EXPECT_EQ(o.busy_within(0, 500, 650), 0);
   EXPECT_EQ(o.busy_within(9, 0, 1000), 0);
+}
+
+// The sweep checked by brute force on the PyTorch fixtures: every stretch between two consecutive event boundaries
+// is busy when some event covers it whole, found by looking at every event.
+TEST(OracleSelf, SweepAgreesWithBruteForceOnFixtures) {
+  std::size_t files = 0;
+  std::size_t gpus = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(GTV_SOURCE_DIR) + "/tests/data/pytorch")) {
+    if (entry.path().string().find(".json") == std::string::npos) continue;
+    const Expected<Trace> trace = io::read_trace(entry.path().string());
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    std::map<std::int64_t, std::vector<const Event*>> by_device;
+    for (const Lane& lane : trace->lanes())
+      if (lane.is_gpu())
+        for (const Event& e : lane.events)
+          if (e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy || e.kind == EventKind::Memset)
+            by_device[lane.device()].push_back(&e);
+    const Oracle o(*trace);
+    std::vector<TimeNs> all_bounds;
+    for (const auto& [device, events] : by_device) {
+      std::vector<TimeNs> bounds;
+      for (const Event* e : events) {
+        bounds.push_back(e->start_ns);
+        bounds.push_back(e->end_ns());
+      }
+      std::sort(bounds.begin(), bounds.end());
+      bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+      all_bounds.insert(all_bounds.end(), bounds.begin(), bounds.end());
+      TimeNs busy_ns = 0;
+      for (std::size_t i = 0; i + 1 < bounds.size(); ++i)
+        for (const Event* e : events)
+          if (e->start_ns <= bounds[i] && e->end_ns() >= bounds[i + 1]) {
+            busy_ns += bounds[i + 1] - bounds[i];
+            break;
+          }
+      EXPECT_EQ(o.busy_within(device, trace->start_ns(), trace->end_ns()), busy_ns)
+          << entry.path() << " GPU " << device;
+      gpus += busy_ns > 0 ? 1 : 0;
+    }
+    // Two or more GPUs busy at once, the same way.
+    std::sort(all_bounds.begin(), all_bounds.end());
+    all_bounds.erase(std::unique(all_bounds.begin(), all_bounds.end()), all_bounds.end());
+    TimeNs overlap_ns = 0;
+    for (std::size_t i = 0; i + 1 < all_bounds.size(); ++i) {
+      int busy_gpus = 0;
+      for (const auto& [device, events] : by_device)
+        busy_gpus += std::any_of(events.begin(), events.end(), [&](const Event* e) {
+          return e->start_ns <= all_bounds[i] && e->end_ns() >= all_bounds[i + 1];
+        });
+      if (busy_gpus >= 2) overlap_ns += all_bounds[i + 1] - all_bounds[i];
+    }
+    EXPECT_EQ(o.numbers().whole.overlap_ns, overlap_ns) << entry.path();
+    ++files;
+  }
+  EXPECT_GE(files, 5u);
+  EXPECT_GE(gpus, 6u);  // GPUs with work, over all the fixtures
 }
 
 }  // namespace
