@@ -23,4 +23,8 @@ void check_communication(Checker& c, const Oracle& o, simdjson::dom::element rep
 // trace). Returns how many such objects the report has: 0 when it has none.
 std::size_t check_stream_overlap(Checker& c, const Oracle& o, simdjson::dom::element report);
 
+// The numbers printed in the verdict sentences (concurrency, each measurement, communication), to their printed
+// precision, where the sentence's wording is recognized.
+void check_sentences(Checker& c, const Oracle& o, simdjson::dom::element report);
+
 }  // namespace gtv::oracle

@@ -76,6 +76,7 @@ std::size_t compare_file(const std::string& path) {
   check_critical_path(check, *trace, oracle, report.root());
   check_communication(check, oracle, report.root());
   check_stream_overlap(check, oracle, report.root());
+  check_sentences(check, oracle, report.root());
   return check.compared();
 }
 
