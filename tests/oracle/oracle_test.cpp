@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "analyze_json.h"
+#include "compare_file.h"
 #include "gtv/io/trace_file.h"
 #include "oracle_checks.h"
 
@@ -48,37 +49,7 @@ std::vector<TraceFile> trace_files() {
   return out;
 }
 
-// The CLI built with the tests; GTV_ORACLE_CLI runs the oracle against another build of it.
-std::string cli_path() {
-  const char* other = std::getenv("GTV_ORACLE_CLI");
-  return other != nullptr && *other != '\0' ? other : GTV_CLI_PATH;
-}
-
 class OracleAgrees : public testing::TestWithParam<TraceFile> {};
-
-// Every number of one file; returns how many were compared.
-std::size_t compare_file(const std::string& path) {
-  const Expected<Trace> trace = io::read_trace(path);
-  const AnalyzeJson report(cli_path(), path);
-  if (!trace.ok()) {
-    // A file gtv cannot read must fail in analyze too.
-    EXPECT_FALSE(report.error().empty()) << path << ": " << trace.error().message;
-    return 0;
-  }
-  EXPECT_TRUE(report.error().empty()) << path << ": " << report.error();
-  if (!report.error().empty()) return 0;
-  const Oracle oracle(*trace);
-  Checker check(path);
-  check_busy(check, oracle, report.root());
-  check_concurrency(check, oracle, report.root());
-  check_timing(check, oracle, report.root());
-  check_idle(check, oracle, report.root());
-  check_critical_path(check, *trace, oracle, report.root());
-  check_communication(check, oracle, report.root());
-  check_stream_overlap(check, oracle, report.root());
-  check_sentences(check, oracle, report.root());
-  return check.compared();
-}
 
 TEST_P(OracleAgrees, WithAnalyze) {
   RecordProperty("numbers_compared", static_cast<int>(compare_file(GetParam().path)));
@@ -88,7 +59,7 @@ TEST_P(OracleAgrees, WithAnalyze) {
 TEST(OracleMerged, GlooRanksAgreeWithAnalyze) {
   const std::string data = std::string(GTV_SOURCE_DIR) + "/tests/data/pytorch/";
   const std::string merged = testing::TempDir() + "oracle_ddp_gloo_merged.json.gz";
-  const std::string command = "'" + cli_path() + "' merge '" + data + "ddp_gloo_rank0.json.gz' '" + data +
+  const std::string command = "'" + oracle_cli_path() + "' merge '" + data + "ddp_gloo_rank0.json.gz' '" + data +
                               "ddp_gloo_rank1.json.gz' -o '" + merged + "' 2>/dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   const Expected<Trace> trace = io::read_trace(merged);
@@ -116,7 +87,7 @@ TEST(OracleFiles, CoverRecordingsAndFixtures) {
 // above wherever the report has them; this test says, as a skip, when it has none yet.
 TEST(OracleFields, StreamOverlapIsInTheReport) {
   const std::string path = std::string(GTV_SOURCE_DIR) + "/tests/data/pytorch/two_gpus_streams.json.gz";
-  const AnalyzeJson report(cli_path(), path);
+  const AnalyzeJson report(oracle_cli_path(), path);
   ASSERT_TRUE(report.error().empty()) << report.error();
   const Expected<Trace> trace = io::read_trace(path);
   ASSERT_TRUE(trace.ok()) << trace.error().message;
