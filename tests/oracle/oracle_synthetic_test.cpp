@@ -88,7 +88,7 @@ TEST(OracleSynthetic, CommunicationCopiesAndLaunchingThreadsAgreeWithAnalyze) {
   ASSERT_EQ(n.measurements.size(), 1u);
   EXPECT_TRUE(n.measurements[0].by_flows);
   EXPECT_GT(compare_file(path), 100u);
-  //std::filesystem::remove(path);
+  // std::filesystem::remove(path);
 }
 
 }  // namespace
