@@ -63,6 +63,7 @@ void Oracle::measure_timing() {
   for (const Measurement& meas : trace_.measurements()) {
     MeasurementNumbers m;
     m.name = meas.name;
+    m.method = std::string(to_string(meas.method));
     m.reported_ns = meas.reported_ns;
     m.host_start_ns = meas.host_start_ns;
     m.host_end_ns = meas.host_end_ns;

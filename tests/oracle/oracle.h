@@ -47,6 +47,7 @@ struct ConcurrencyNumbers {
 // What one stopwatch really measured.
 struct MeasurementNumbers {
   std::string name;
+  std::string method;  // "stopwatch", "stopwatch+sync", "cuda-events", ...
   TimeNs reported_ns = 0;
   TimeNs host_start_ns = 0;
   TimeNs host_end_ns = 0;

@@ -1,6 +1,7 @@
 #include "oracle_checks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace gtv::oracle {
@@ -69,6 +70,9 @@ void check_busy(Checker& c, const Oracle& o, element report) {
     c.same_ns(what + ".busy_ns", *json, "busy_ns", g.busy_ns);
     c.same_ns(what + ".idle_ns", *json, "idle_ns", n.trace_end_ns - n.trace_start_ns - g.busy_ns);
     c.same_ns(what + ".kernel_ns", *json, "kernel_ns", g.kernel_ns);
+    const TimeNs window_ns = n.trace_end_ns - n.trace_start_ns;
+    c.same_ratio(what + ".utilization", *json, "utilization",
+                 window_ns == 0 ? 0.0 : double(g.busy_ns) / double(window_ns));
     c.same_count(what + ".kernel_count", *json, "kernel_count", g.kernel_count);
     c.same_count(what + ".activity_count", *json, "activity_count", g.activity_count);
   }
@@ -98,6 +102,12 @@ void check_concurrency(Checker& c, const Oracle& o, element report) {
   const element whole = *whole_json;
   same_concurrency(c, "concurrency", whole, n.whole);
   c.same_ns("concurrency.ideal_ns", whole, "ideal_ns", n.whole.ideal_ns);
+  // The busiest GPU is one whose busy time is the ideal (ties: any of them).
+  const std::int64_t busiest = c.int_of("concurrency.busiest_device", whole, "busiest_device");
+  const auto is_busiest = [&](const GpuNumbers& g) { return g.device == busiest && g.busy_ns == n.whole.ideal_ns; };
+  c.expect(n.whole.gpu_count == 0 ? busiest == -1 : std::any_of(n.gpus.begin(), n.gpus.end(), is_busiest),
+           "concurrency.busiest_device is " + std::to_string(busiest) + ", whose busy time is not the largest (" +
+               std::to_string(n.whole.ideal_ns) + " ns)");
   const std::optional<element> region_json = object_at(c, whole, "region", "concurrency.region");
   if (!region_json) return;
   const element region = *region_json;
@@ -133,6 +143,38 @@ void check_timing(Checker& c, const Oracle& o, element report) {
     c.same_ns(what + ".error_ns", json, "error_ns", m.error_ns);
     c.same_ratio(what + ".relative_error", json, "relative_error", m.relative_error);
   }
+  // Per method: how many measurements used it and their mean signed and absolute relative error.
+  const std::optional<array> methods = array_at(c, timing, "methods", "timing.methods");
+  if (!methods) return;
+  std::size_t methods_found = 0;
+  for (std::size_t k = 0; k < n.measurements.size(); ++k) {
+    const std::string& method = n.measurements[k].method;
+    bool first = true;
+    for (std::size_t j = 0; j < k; ++j) first = first && n.measurements[j].method != method;
+    if (!first) continue;
+    ++methods_found;
+    std::size_t count = 0;
+    double signed_sum = 0;
+    double abs_sum = 0;
+    for (const MeasurementNumbers& m : n.measurements) {
+      if (m.method != method) continue;
+      ++count;
+      signed_sum += m.relative_error;
+      abs_sum += std::fabs(m.relative_error);
+    }
+    const std::string what = "timing.methods[" + method + "]";
+    bool found = false;
+    for (element json : *methods) {
+      if (string_of(json, "method") != method) continue;
+      found = true;
+      c.same_count(what + ".count", json, "count", count);
+      c.same_ratio(what + ".mean_relative_error", json, "mean_relative_error", signed_sum / double(count));
+      c.same_ratio(what + ".mean_abs_relative_error", json, "mean_abs_relative_error", abs_sum / double(count));
+    }
+    c.expect(found, what + " is missing");
+  }
+  c.expect(methods->size() == methods_found, "timing.methods has " + std::to_string(methods->size()) +
+                                                 " methods, the measurements use " + std::to_string(methods_found));
 }
 
 void check_idle(Checker& c, const Oracle& o, element report) {
@@ -170,6 +212,14 @@ void check_idle(Checker& c, const Oracle& o, element report) {
         causes_ns += c.int_of("idle_causes[].total_ns", cause, "total_ns");
     c.same_value("sum of idle_causes" + device_text(g.device) + ".total_ns", double(causes_ns), double(idle_ns),
                  relative_tolerance(double(causes_ns), double(idle_ns)));
+    for (element cause : causes) {
+      if (c.int_of("idle_causes[].device", cause, "device") != g.device) continue;
+      const TimeNs saving_ns = c.int_of("idle_causes[].saving_ns", cause, "saving_ns");
+      c.expect(saving_ns == -1 || (saving_ns >= 0 && saving_ns <= n.region_ns()),
+               "idle_causes" + device_text(g.device) + "[" + string_of(cause, "cause") + "].saving_ns is " +
+                   std::to_string(saving_ns) + ": neither -1 (no removal) nor inside 0.." +
+                   std::to_string(n.region_ns()));
+    }
     // The JSON lists the first 1000 pieces: each listed one is checked, their sum only when all are listed.
     TimeNs pieces_ns = 0;
     TimeNs last_end_ns = n.region_start_ns;
@@ -265,6 +315,19 @@ void check_critical_path(Checker& c, const Trace& trace, const Oracle& o, elemen
     TimeNs shares_ns = 0;
     for (element share : *shares) shares_ns += c.int_of("critical_path.shares[].total_ns", share, "total_ns");
     c.same_value("sum of critical_path.shares", double(shares_ns), double(length_ns), 0, "critical_path.length_ns");
+  }
+  // "Without X the region would be N shorter": no removal saves more than the whole region, or costs time.
+  if (const std::optional<array> causes = array_at(c, cp, "causes", "critical_path.causes")) {
+    for (element cause : *causes) {
+      const std::string what =
+          "critical_path.causes[" + string_of(cause, "key") + " " + string_of(cause, "detail") + "]";
+      const TimeNs saving_ns = c.int_of(what + ".saving_ns", cause, "saving_ns");
+      const TimeNs on_path_ns = c.int_of(what + ".on_path_ns", cause, "on_path_ns");
+      c.expect(saving_ns >= 0 && saving_ns <= n.region_ns(),
+               what + ".saving_ns is " + std::to_string(saving_ns) + ", outside 0.." + std::to_string(n.region_ns()));
+      c.expect(on_path_ns >= 0 && on_path_ns <= n.region_ns(),
+               what + ".on_path_ns is " + std::to_string(on_path_ns) + ", outside 0.." + std::to_string(n.region_ns()));
+    }
   }
   c.same_value("critical_path.segments end - start", double(cursor_ns - first_ns), double(n.region_ns()),
                relative_tolerance(double(cursor_ns - first_ns), double(n.region_ns())));
