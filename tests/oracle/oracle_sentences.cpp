@@ -139,6 +139,17 @@ void communication_sentence(Checker& c, const std::string& where, const std::str
   s.on("copies and sets " + d, [&](const std::smatch& g) { s.duration("copy and set time", g[1], g[2], n.memory_ns); });
 }
 
+// One GPU's idle line: "GPU 0 was idle for 2.19 ms of 129.5 ms in the timed loop (1.7%): ...".
+void idle_sentence(Checker& c, const std::string& where, const std::string& line, TimeNs idle_ns, TimeNs region_ns) {
+  SentenceChecker s(c, where, line);
+  const std::string d = kDuration;
+  s.on("was idle for " + d + " of " + d + R"( in [^(]*\()" + kPercent + R"(\))", [&](const std::smatch& g) {
+    s.duration("idle time", g[1], g[2], idle_ns);
+    s.duration("region", g[3], g[4], region_ns);
+    s.share("idle share", g[5], share_of(idle_ns, region_ns));
+  });
+}
+
 }  // namespace
 
 void check_sentences(Checker& c, const Oracle& o, element report) {
@@ -158,6 +169,25 @@ void check_sentences(Checker& c, const Oracle& o, element report) {
       if (i < n.measurements.size())
         measurement_sentence(c, "timing.measurements[" + std::to_string(i) + "].verdict", text_of(m, "verdict"),
                              n.measurements[i]);
+      ++i;
+    }
+  }
+  // The idle lines, one per entry of idle.gpus and in its order.
+  simdjson::dom::array idle_gpus;
+  simdjson::dom::array idle_lines;
+  if (report.at_pointer("/idle/gpus").get_array().get(idle_gpus) == simdjson::SUCCESS &&
+      report.at_pointer("/idle/lines").get_array().get(idle_lines) == simdjson::SUCCESS &&
+      idle_gpus.size() == idle_lines.size()) {
+    std::size_t i = 0;
+    for (element gpu : idle_gpus) {
+      std::int64_t device = 0;
+      std::string_view text;
+      const bool ok = gpu.at_key("device").get_int64().get(device) == simdjson::SUCCESS &&
+                      idle_lines.at(i).get_string().get(text) == simdjson::SUCCESS;
+      for (const GpuNumbers& g : n.gpus)
+        if (ok && g.device == device)
+          idle_sentence(c, "idle.lines[" + std::to_string(i) + "]", std::string(text), n.region_ns() - g.region_busy_ns,
+                        n.region_ns());
       ++i;
     }
   }
