@@ -29,6 +29,7 @@ std::size_t compare_file(const std::string& path) {
   if (!report.error().empty()) return 0;
   const Oracle oracle(*trace);
   Checker check(path);
+  check_summary(check, *trace, oracle, report.root());
   check_busy(check, oracle, report.root());
   check_concurrency(check, oracle, report.root());
   check_timing(check, oracle, report.root());

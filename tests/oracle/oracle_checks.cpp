@@ -95,6 +95,33 @@ void check_busy(Checker& c, const Oracle& o, element report) {
   }
 }
 
+void check_summary(Checker& c, const Trace& trace, const Oracle& o, element report) {
+  const Numbers& n = o.numbers();
+  const std::optional<element> summary = object_at(c, report, "summary", "summary");
+  if (!summary) return;
+  c.same_ns("summary.start_ns", *summary, "start_ns", n.trace_start_ns);
+  c.same_ns("summary.end_ns", *summary, "end_ns", n.trace_end_ns);
+  c.same_ns("summary.duration_ns", *summary, "duration_ns", n.trace_end_ns - n.trace_start_ns);
+  std::size_t events = 0;
+  for (const Lane& lane : trace.lanes()) events += lane.events.size();
+  c.same_count("summary.event_count", *summary, "event_count", events);
+  c.same_count("summary.flow_count", *summary, "flow_count", trace.flows().size());
+  c.same_count("summary.measurement_count", *summary, "measurement_count", trace.measurements().size());
+  const std::optional<array> gpus = array_at(c, *summary, "gpus", "summary.gpus");
+  if (!gpus) return;
+  for (const GpuNumbers& g : n.gpus) {
+    const std::string what = "summary.gpus" + device_text(g.device);
+    std::optional<element> json;
+    for (element e : *gpus)
+      if (c.int_of(what + ".index", e, "index") == g.device) json = e;
+    c.expect(json.has_value(), what + " is missing");
+    if (!json) continue;
+    c.same_ns(what + ".busy_ns", *json, "busy_ns", g.busy_ns);
+    c.same_ns(what + ".kernel_ns", *json, "kernel_ns", g.kernel_ns);
+    c.same_count(what + ".kernel_count", *json, "kernel_count", g.kernel_count);
+  }
+}
+
 void check_concurrency(Checker& c, const Oracle& o, element report) {
   const Numbers& n = o.numbers();
   const std::optional<element> whole_json = object_at(c, report, "concurrency", "concurrency");

@@ -7,6 +7,8 @@ namespace gtv::oracle {
 
 // busy.gpus[], busy.streams[]: per GPU and stream over the whole trace.
 void check_busy(Checker& c, const Oracle& o, simdjson::dom::element report);
+// summary: the trace's span and counts, and per GPU busy and kernel time (as info --json).
+void check_summary(Checker& c, const Trace& trace, const Oracle& o, simdjson::dom::element report);
 // concurrency (whole trace) and concurrency.region.
 void check_concurrency(Checker& c, const Oracle& o, simdjson::dom::element report);
 // timing.measurements[]: what each measurement really measured.
