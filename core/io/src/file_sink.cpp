@@ -57,6 +57,7 @@ void FileSink::remove_temp() {
 Expected<std::unique_ptr<FileSink>> FileSink::open(const std::string& path, bool gzip) {
   Expected<OutputTarget> target = resolve_output(path);
   if (!target) return target.error();
+  install_write_signal_handlers();
   std::unique_ptr<FileSink> sink(new FileSink());
   sink->shown_ = path;
   sink->target_ = std::move(target).value();
@@ -149,6 +150,7 @@ Status FileSink::commit() {
   if (!closed) return closed;
   if (target_.mode == OutputMode::Stream) return ok_status();
   if (target_.mode == OutputMode::CopyIntoPlace) return copy_temp_into_target();
+  const DeferCleanupSignals deferred;  // a signal between the rename and the unregistering finds no stale name
   if (::rename(temp_path_.c_str(), target_.path.c_str()) != 0)
     return Error{shown_ + ": cannot rename the temporary file into place: " + std::strerror(errno)};
   unregister_temp_file(temp_path_);
@@ -156,30 +158,63 @@ Status FileSink::commit() {
   return ok_status();
 }
 
-// Only the copy itself can fail half way; the complete content is then kept in the temporary file.
+// The temporary file holds the only complete copy of the output while OUT is rewritten, so it is taken out of
+// the signal cleanup first: nothing deletes it until OUT is complete. SIGINT, SIGTERM and SIGHUP wait until the copy
+// is done (OUT is then complete, and the process still ends by the signal). Space is reserved before the first byte
+// is overwritten, so a full disk or `ulimit -f` refuses the write while OUT still holds its old content; only a
+// failure half way (an I/O error, SIGKILL) leaves OUT cut, and then the complete output stays in the temporary file.
 Status FileSink::copy_temp_into_target() {
-  const int in = ::open(temp_path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) return Error{shown_ + ": cannot reopen the temporary file: " + std::strerror(errno)};
-  const int out = ::open(target_.path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  const DeferCleanupSignals deferred;
+  const std::string kept = temp_path_;
+  unregister_temp_file(temp_path_);
+  const int in = ::open(kept.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return Error{shown_ + ": cannot reopen the temporary file " + kept + ": " + std::strerror(errno)};
+  const int out = ::open(target_.path.c_str(), O_WRONLY | O_CLOEXEC);
   if (out < 0) {
     ::close(in);
+    register_temp_file(kept);  // OUT untouched: the temporary file may go
     return Error{shown_ + ": cannot open for writing: " + std::strerror(errno)};
   }
-  std::string buffer(std::size_t{1} << 20, '\0'), error;
+  std::string error;
+  if (Status reserved = reserve_space(in, out); !reserved) {
+    ::close(in);
+    ::close(out);
+    register_temp_file(kept);
+    return reserved;
+  }
+  std::string buffer(std::size_t{1} << 20, '\0');
+  std::uint64_t written = 0;
   ssize_t n = 0;
-  while ((n = ::read(in, buffer.data(), buffer.size())) > 0 || (n < 0 && errno == EINTR))
-    if (n > 0 && !write_all(out, std::string_view(buffer.data(), static_cast<std::size_t>(n)), error)) break;
-  if (n < 0) error = std::strerror(errno);
+  while ((n = ::read(in, buffer.data(), buffer.size())) > 0 || (n < 0 && errno == EINTR)) {
+    if (n <= 0) continue;
+    if (!write_all(out, std::string_view(buffer.data(), static_cast<std::size_t>(n)), error)) break;
+    written += static_cast<std::uint64_t>(n);
+  }
+  if (n < 0 && error.empty()) error = std::strerror(errno);
+  if (error.empty() && ::ftruncate(out, static_cast<off_t>(written)) != 0) error = std::strerror(errno);
   ::close(in);
   if (::close(out) != 0 && error.empty()) error = std::strerror(errno);
   if (!error.empty()) {
-    const std::string kept = temp_path_;
-    unregister_temp_file(temp_path_);
     temp_path_.clear();  // kept: it holds the only complete copy
     return Error{shown_ + ": writing in place failed (" + error + "); the complete output is in " + kept};
   }
-  remove_temp();
+  ::unlink(kept.c_str());
+  temp_path_.clear();
   return ok_status();
+}
+
+// Extends OUT to at least the new size without changing a byte of its content, then gives back what was added.
+// Fails (with OUT as it was) when the file system or the file size limit has no room for the new content.
+Status FileSink::reserve_space(int in, int out) const {
+  struct stat in_stat {};
+  struct stat out_stat {};
+  if (::fstat(in, &in_stat) != 0 || ::fstat(out, &out_stat) != 0)
+    return Error{shown_ + ": cannot read the file sizes: " + std::strerror(errno)};
+  if (in_stat.st_size <= out_stat.st_size) return ok_status();
+  const int rc = ::posix_fallocate(out, 0, in_stat.st_size);
+  if (rc == 0 || rc == EOPNOTSUPP || rc == EINVAL) return ok_status();  // no reservation on this file system
+  (void)!::ftruncate(out, out_stat.st_size);
+  return Error{shown_ + ": write failed: " + std::strerror(rc) + "; " + shown_ + " is unchanged"};
 }
 
 }  // namespace gtv::io

@@ -27,6 +27,7 @@ class FileSink : public Sink {
   [[nodiscard]] Status start_gzip();
   [[nodiscard]] Status close_output();
   [[nodiscard]] Status copy_temp_into_target();
+  [[nodiscard]] Status reserve_space(int in, int out) const;
   void remove_temp();
   std::string shown_;  // the path as the user gave it, for messages
   OutputTarget target_;
