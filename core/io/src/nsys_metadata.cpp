@@ -2,6 +2,7 @@
 // and the exporter's version; then the trace is built.
 #include <algorithm>
 #include <array>
+#include <limits>
 
 #include "gtv/model/kineto_names.h"
 #include "nsys_reader.h"
@@ -15,6 +16,11 @@ Status NsysReader::read_devices() {
   static constexpr std::array<Column, 6> kColumns{
       {{"id", true}, {"name"}, {"totalMemory"}, {"smCount"}, {"computeMajor"}, {"computeMinor"}}};
   return each_row(nsys::kGpus, kColumns, [&](const SqliteStatement& row) -> Status {
+    // An id outside the model's 32-bit device index names no device (cut to 32 bits it would name another GPU).
+    if (row.is_null(0) || row.int64(0) < 0 || row.int64(0) > std::numeric_limits<std::int32_t>::max()) {
+      skip("GPUs (TARGET_INFO_GPU) with an id outside 0 to 2^31 - 1");
+      return ok_status();
+    }
     DeviceInfo d;
     d.index = static_cast<std::int32_t>(row.int64(0));
     d.name = std::string(row.text(1));

@@ -1,12 +1,16 @@
 #include "nsys_reader.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <limits>
 
 #include "gtv/model/kineto_names.h"
 #include "nsys_schema.h"
 #include "read_limits.h"
+#include "temp_files.h"
 
 namespace gtv::io {
 namespace {
@@ -80,6 +84,16 @@ Status NsysReader::check_is_export() {
   Expected<std::set<std::string>> tables = db_.tables();
   if (!tables) return tables.error();
   tables_ = std::move(*tables);
+  // A view or virtual table under a name gtv reads would run the file's SQL (or a module) on every read.
+  Expected<std::set<std::string>> computed = db_.views_and_virtual_tables();
+  if (!computed) return computed.error();
+  for (std::string_view table : nsys::kTablesRead) {
+    std::string lower(table);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (computed->contains(lower))
+      return Error{name_ + ": " + std::string(table) +
+                   " is a view or a virtual table, not a stored table: gtv runs no query from the file"};
+  }
   const bool has_known_table = tables_.contains(std::string(nsys::kExportInfo)) ||
                                tables_.contains(std::string(nsys::kGpus)) ||
                                std::any_of(std::begin(nsys::kEventTables), std::end(nsys::kEventTables),
@@ -89,6 +103,16 @@ Status NsysReader::check_is_export() {
                  ": an SQLite database but not an Nsight Systems export: it lacks the StringIds table or "
                  "all of META_DATA_EXPORT, TARGET_INFO_GPU, CUPTI_ACTIVITY_KIND_* and NVTX_EVENTS"};
   return ok_status();
+}
+
+// StringIds is read once, in file order (the first row of an id wins): lookups then cost nothing, whatever
+// indexes the file has or lacks.
+Status NsysReader::read_strings() {
+  static constexpr std::array<Column, 2> kColumns{{{"id", true}, {"value", true}}};
+  return each_row(nsys::kStringIds, kColumns, [&](const SqliteStatement& row) -> Status {
+    string_values_.try_emplace(row.int64(0), row.text(1));
+    return ok_status();
+  });
 }
 
 Status NsysReader::count_rows() {
@@ -122,20 +146,12 @@ std::optional<Event> NsysReader::timed_event(const SqliteStatement& row) {
 }
 
 Expected<std::string> NsysReader::string_text(std::int64_t id) {
-  if (!string_query_) {
-    Expected<SqliteStatement> query =
-        db_.prepare("SELECT value FROM " + quoted(nsys::kStringIds) + " WHERE id = ?", "table StringIds");
-    if (!query) return query.error();
-    string_query_.emplace(std::move(*query));
-  }
-  string_query_->restart_with(id);
-  Expected<bool> row = string_query_->step("table StringIds");
-  if (!row) return row.error();
-  if (!*row) {
+  const auto it = string_values_.find(id);
+  if (it == string_values_.end()) {
     ++names_missing_;  // once per id: callers cache what this returns
     return std::string();
   }
-  return std::string(string_query_->text(0));
+  return it->second;
 }
 
 Expected<StringId> NsysReader::string(std::int64_t id) {
@@ -323,10 +339,10 @@ Expected<Trace> NsysReader::run() {
   if (options_.progress != nullptr) {
     db_.set_progress([this] { return options_.progress(options_.progress_context, last_progress_); });
   }
-  for (auto step : {&NsysReader::check_is_export, &NsysReader::count_rows, &NsysReader::read_runtime_calls,
-                    &NsysReader::read_kernels, &NsysReader::read_copies, &NsysReader::read_memsets,
-                    &NsysReader::read_nvtx, &NsysReader::read_devices, &NsysReader::read_thread_names,
-                    &NsysReader::read_processes, &NsysReader::read_export_info}) {
+  for (auto step : {&NsysReader::check_is_export, &NsysReader::read_strings, &NsysReader::count_rows,
+                    &NsysReader::read_runtime_calls, &NsysReader::read_kernels, &NsysReader::read_copies,
+                    &NsysReader::read_memsets, &NsysReader::read_nvtx, &NsysReader::read_devices,
+                    &NsysReader::read_thread_names, &NsysReader::read_processes, &NsysReader::read_export_info}) {
     if (Status s = (this->*step)(); !s) return s.error();
   }
   return finish();
@@ -336,6 +352,18 @@ Expected<Trace> read_nsys_export_file(const std::string& path, const ReadOptions
   Expected<SqliteDatabase> db = SqliteDatabase::open_file(path, max_value_bytes(options));
   if (!db) return db.error();
   return NsysReader(*db, options, false).run();
+}
+
+Expected<Trace> read_nsys_export_temp_file(const std::string& temp_path, const std::string& name, bool gzip,
+                                           const ReadOptions& options) {
+  Expected<SqliteDatabase> db = SqliteDatabase::open_file(temp_path, max_value_bytes(options), name);
+  if (!db) {
+    ::unlink(temp_path.c_str());
+    unregister_temp_file(temp_path);
+    return db.error();
+  }
+  db->remove_file_when_closed(temp_path);
+  return NsysReader(*db, options, gzip).run();
 }
 
 Expected<Trace> read_nsys_export_bytes(std::string_view bytes, const std::string& name, bool gzip,

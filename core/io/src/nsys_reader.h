@@ -29,6 +29,9 @@ namespace gtv::io {
 // From the file at path (read in place) or from bytes in memory (which must outlive the call; gzip says whether
 // they were inflated, for the statistics).
 [[nodiscard]] Expected<Trace> read_nsys_export_file(const std::string& path, const ReadOptions& options);
+// From a temporary file holding the database (sqlite_spill.h), removed when read; name is used in messages.
+[[nodiscard]] Expected<Trace> read_nsys_export_temp_file(const std::string& temp_path, const std::string& name,
+                                                         bool gzip, const ReadOptions& options);
 [[nodiscard]] Expected<Trace> read_nsys_export_bytes(std::string_view bytes, const std::string& name, bool gzip,
                                                      const ReadOptions& options);
 
@@ -50,6 +53,7 @@ class NsysReader {
   Status each_row(std::string_view table, std::span<const Column> columns, const RowFn& fn);
   Expected<SqliteStatement> select(std::string_view table, std::span<const Column> columns);
   Status check_is_export();
+  Status read_strings();
   Status count_rows();
   Status report_progress();
 
@@ -81,7 +85,7 @@ class NsysReader {
   bool gzip_ = false;
   TraceBuilder builder_;
   std::set<std::string> tables_;
-  std::optional<SqliteStatement> string_query_;
+  std::unordered_map<std::int64_t, std::string> string_values_;  // StringIds, read once
   std::unordered_map<std::int64_t, StringId> strings_;
   std::unordered_map<std::int64_t, StringId> runtime_names_;
   std::unordered_map<std::int64_t, std::uint64_t> process_rank_;

@@ -25,6 +25,11 @@ inline constexpr std::string_view kSessionStart = "TARGET_INFO_SESSION_START_TIM
 // correlation ids, see NsysReader::correlation).
 inline constexpr std::string_view kEventTables[] = {kRuntimeCalls, kKernels, kCopies, kMemsets, kNvtxEvents};
 
+// Every table gtv reads; none may be a view or a virtual table.
+inline constexpr std::string_view kTablesRead[] = {kStringIds,    kKernels,    kCopies,      kMemsets,
+                                                   kRuntimeCalls, kNvtxEvents, kGpus,        kThreadNames,
+                                                   kProcesses,    kExportInfo, kSessionStart};
+
 // Serialized global ids ("Serialized process and thread identifiers" in NVIDIA's SQLite examples): the process
 // id is in bits 24..47, the thread id in bits 0..23.
 [[nodiscard]] inline std::int64_t pid_of(std::int64_t global_id) { return (global_id >> 24) & 0xFFFFFF; }

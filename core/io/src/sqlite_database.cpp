@@ -1,11 +1,17 @@
 #include "sqlite_database.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
+#include <cstring>
+#include <filesystem>
 #include <string_view>
 #include <utility>
+
+#include "temp_files.h"
 
 namespace gtv::io {
 namespace {
@@ -30,6 +36,47 @@ std::string printable(std::string_view text) {
     }
   }
   return out;
+}
+
+// A file name as an SQLite URI that names exactly that file: every byte outside a few safe ones is %-escaped (so
+// '?', '#', '%' and a "file:" inside the name are just bytes of the name), and "immutable=1" tells SQLite the file
+// never changes: it takes no locks, never looks for or creates a -journal, -wal or -shm file beside it, and reads a
+// WAL-mode database from its main file alone.
+std::string immutable_uri(const std::string& path) {
+  std::error_code ec;
+  std::string absolute = std::filesystem::absolute(path, ec).string();
+  if (ec) absolute = path;
+  while (absolute.size() > 1 && absolute[0] == '/' && absolute[1] == '/') absolute.erase(0, 1);  // no authority
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string uri = "file:";
+  for (const char c : absolute) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) != 0 || c == '/' || c == '.' || c == '_' || c == '-') {
+      uri += c;
+    } else {
+      uri += '%';
+      uri += kHex[byte >> 4];
+      uri += kHex[byte & 15];
+    }
+  }
+  return uri + "?mode=ro&immutable=1";
+}
+
+// Lengths and sizes gtv's queries never come near; a crafted file cannot make SQLite build larger ones.
+void set_limits(sqlite3* db, std::uint64_t max_value_bytes) {
+  const int value_limit = static_cast<int>(std::min<std::uint64_t>(max_value_bytes, INT_MAX));
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, value_limit);  // one string, blob or row: bounded like one JSON value
+  sqlite3_limit(db, SQLITE_LIMIT_SQL_LENGTH, 1 << 20);  // the schema's CREATE statements are parsed too
+  sqlite3_limit(db, SQLITE_LIMIT_COLUMN, 2000);
+  sqlite3_limit(db, SQLITE_LIMIT_EXPR_DEPTH, 100);
+  sqlite3_limit(db, SQLITE_LIMIT_COMPOUND_SELECT, 8);
+  sqlite3_limit(db, SQLITE_LIMIT_VDBE_OP, 100000);
+  sqlite3_limit(db, SQLITE_LIMIT_FUNCTION_ARG, 8);
+  sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  sqlite3_limit(db, SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 100);
+  sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, 8);
+  sqlite3_limit(db, SQLITE_LIMIT_TRIGGER_DEPTH, 1);
+  sqlite3_limit(db, SQLITE_LIMIT_WORKER_THREADS, 0);
 }
 
 std::string size_text(std::uint64_t bytes) {
@@ -88,7 +135,8 @@ SqliteDatabase::SqliteDatabase(SqliteDatabase&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
       name_(std::move(other.name_)),
       max_value_bytes_(other.max_value_bytes_),
-      progress_(std::move(other.progress_)) {}
+      progress_(std::move(other.progress_)),
+      owned_file_(std::exchange(other.owned_file_, std::string())) {}
 
 SqliteDatabase& SqliteDatabase::operator=(SqliteDatabase&& other) noexcept {
   if (this != &other) {
@@ -97,11 +145,20 @@ SqliteDatabase& SqliteDatabase::operator=(SqliteDatabase&& other) noexcept {
     name_ = std::move(other.name_);
     max_value_bytes_ = other.max_value_bytes_;
     progress_ = std::move(other.progress_);
+    std::swap(owned_file_, other.owned_file_);
   }
   return *this;
 }
 
-SqliteDatabase::~SqliteDatabase() { sqlite3_close_v2(db_); }
+SqliteDatabase::~SqliteDatabase() {
+  sqlite3_close_v2(db_);
+  if (!owned_file_.empty()) {
+    ::unlink(owned_file_.c_str());
+    unregister_temp_file(owned_file_);
+  }
+}
+
+void SqliteDatabase::remove_file_when_closed(std::string path) { owned_file_ = std::move(path); }
 
 Expected<SqliteDatabase> SqliteDatabase::configure(sqlite3* raw, std::string name, std::uint64_t max_value_bytes) {
   SqliteDatabase db(raw, std::move(name), max_value_bytes);
@@ -111,8 +168,8 @@ Expected<SqliteDatabase> SqliteDatabase::configure(sqlite3* raw, std::string nam
   sqlite3_db_config(raw, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
   sqlite3_db_config(raw, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
   sqlite3_db_config(raw, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
-  // One string, blob or row: bounded like one top-level JSON value.
-  sqlite3_limit(raw, SQLITE_LIMIT_LENGTH, static_cast<int>(std::min<std::uint64_t>(max_value_bytes, INT_MAX)));
+  sqlite3_db_config(raw, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+  set_limits(raw, max_value_bytes);
   // No memory mapping (a file that shrinks while it is read gives an error, not SIGBUS); extra checks of every
   // b-tree page against corruption.
   for (const char* pragma : {"PRAGMA mmap_size=0", "PRAGMA cell_size_check=ON"}) {
@@ -123,15 +180,18 @@ Expected<SqliteDatabase> SqliteDatabase::configure(sqlite3* raw, std::string nam
   return db;
 }
 
-Expected<SqliteDatabase> SqliteDatabase::open_file(const std::string& path, std::uint64_t max_value_bytes) {
+Expected<SqliteDatabase> SqliteDatabase::open_file(const std::string& path, std::uint64_t max_value_bytes,
+                                                   const std::string& name) {
+  const std::string& shown = name.empty() ? path : name;
   sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+  const std::string uri = immutable_uri(path);
+  const int rc = sqlite3_open_v2(uri.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
     sqlite3_close_v2(raw);
-    return Error{path + ": SQLite cannot open the file: " + printable(message)};
+    return Error{shown + ": SQLite cannot open the file: " + printable(message)};
   }
-  return configure(raw, path, max_value_bytes);
+  return configure(raw, shown, max_value_bytes);
 }
 
 Expected<SqliteDatabase> SqliteDatabase::open_bytes(std::string_view bytes, const std::string& name,
@@ -193,9 +253,25 @@ Expected<std::set<std::string>> SqliteDatabase::tables() {
   }
 }
 
+Expected<std::set<std::string>> SqliteDatabase::views_and_virtual_tables() {
+  Expected<SqliteStatement> query = prepare(
+      "SELECT lower(name) FROM sqlite_master WHERE type = 'view' OR (type = 'table' AND sql NOT LIKE 'CREATE TABLE %')",
+      "the table list");
+  if (!query) return query.error();
+  std::set<std::string> names;
+  while (true) {
+    Expected<bool> row = query->step("the table list");
+    if (!row) return row.error();
+    if (!*row) return names;
+    names.emplace(query->text(0));
+  }
+}
+
 Expected<std::set<std::string>> SqliteDatabase::columns(const std::string& table) {
   const std::string what = "the columns of " + table;
-  Expected<SqliteStatement> query = prepare("SELECT name FROM pragma_table_info(?)", what);
+  // table_xinfo also lists generated columns (hidden 2: computed on every read, 3: stored); hidden 1 are the
+  // columns of virtual tables.
+  Expected<SqliteStatement> query = prepare("SELECT name, hidden FROM pragma_table_xinfo(?)", what);
   if (!query) return query.error();
   query->bind_text(1, table);
   std::set<std::string> names;
@@ -203,6 +279,9 @@ Expected<std::set<std::string>> SqliteDatabase::columns(const std::string& table
     Expected<bool> row = query->step(what);
     if (!row) return row.error();
     if (!*row) return names;
+    if (query->int64(1) != 0)
+      return Error{name_ + ": table " + table + " has a generated column '" + printable(query->text(0)) +
+                   "': gtv reads only stored values, it runs no expression from the file"};
     names.emplace(query->text(0));
   }
 }

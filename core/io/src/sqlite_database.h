@@ -44,11 +44,16 @@ class SqliteStatement {
 
 class SqliteDatabase {
  public:
-  // Opens the file at path read-only; SQLite reads the pages it needs, not the whole file.
-  [[nodiscard]] static Expected<SqliteDatabase> open_file(const std::string& path, std::uint64_t max_value_bytes);
+  // Opens the file at path read-only and immutable (nothing is created, locked or written beside it, a -journal
+  // or -wal file beside it is ignored); SQLite reads the pages it needs, not the whole file.
+  // name (default: path) is used in messages.
+  [[nodiscard]] static Expected<SqliteDatabase> open_file(const std::string& path, std::uint64_t max_value_bytes,
+                                                          const std::string& name = {});
   // Uses bytes in place (read-only): they must outlive the database. name is used in messages.
   [[nodiscard]] static Expected<SqliteDatabase> open_bytes(std::string_view bytes, const std::string& name,
                                                            std::uint64_t max_value_bytes);
+  // A temporary file (registered for cleanup on signals) that is removed when the database is closed.
+  void remove_file_when_closed(std::string path);
   SqliteDatabase(SqliteDatabase&& other) noexcept;
   SqliteDatabase& operator=(SqliteDatabase&& other) noexcept;
   SqliteDatabase(const SqliteDatabase&) = delete;
@@ -57,6 +62,9 @@ class SqliteDatabase {
 
   // The ordinary tables (views and virtual tables are not listed, so nothing but stored rows is ever read).
   [[nodiscard]] Expected<std::set<std::string>> tables();
+  // The names, in lower case (SQLite's names ignore case), of the views and virtual tables.
+  [[nodiscard]] Expected<std::set<std::string>> views_and_virtual_tables();
+  // The columns of table; an error when one is generated (its value would be computed by the file's expression).
   [[nodiscard]] Expected<std::set<std::string>> columns(const std::string& table);
   [[nodiscard]] Expected<SqliteStatement> prepare(const std::string& sql, std::string_view what);
 
@@ -82,6 +90,7 @@ class SqliteDatabase {
   std::string name_;
   std::uint64_t max_value_bytes_ = 0;
   std::unique_ptr<Progress> progress_;  // on the heap: SQLite keeps its address while the database moves
+  std::string owned_file_;
 };
 
 }  // namespace gtv::io

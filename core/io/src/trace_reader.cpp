@@ -19,6 +19,7 @@
 #include "nsys_reader.h"
 #include "read_input.h"
 #include "read_limits.h"
+#include "sqlite_spill.h"
 #include "trace_assembler.h"
 #include "trace_format.h"
 
@@ -464,20 +465,6 @@ Status FileReader::final_error(std::size_t pos) {
   }
 }
 
-// All of the input in memory (for SQLite), bounded by the stream limit whatever its source.
-Status read_all(InputBytes& input, const std::string& name, const ReadOptions& options) {
-  const std::uint64_t limit = max_stream_bytes(options);
-  while (true) {
-    if (input.end() > limit)
-      return Error{name + ": the SQLite data is larger than " + size_text(limit) +
-                   " (limit: see GTV_MAX_STREAM_BYTES)"};
-    if (input.at_eof() || input.error()) break;
-    input.fill_to(std::max<std::size_t>(2 * input.end(), kChunkBytes));
-  }
-  if (input.error()) return *input.error();
-  return ok_status();
-}
-
 }  // namespace
 
 // The importer seam: the first bytes choose the reader (trace_format.h).
@@ -489,9 +476,14 @@ Expected<Trace> read_trace_input(InputBytes& input, const std::string& name, con
     case TraceFormat::ChromeJson:
       return FileReader(input, name, options).run();
     case TraceFormat::NsysSqlite: {
-      // SQLite needs the whole database at hand: bytes inflated from gzip, or read from a pipe or device.
-      if (Status st = read_all(input, name, options); !st) return st.error();
-      return read_nsys_export_bytes(input.view(), name, input.was_gzip(), options);
+      // Plain bytes the caller holds are read in place; a database inflated from gzip or read from a pipe or
+      // device goes to a temporary file first (sqlite_spill.h).
+      if (input.writable() == nullptr && !input.was_gzip()) {
+        return read_nsys_export_bytes(input.view(), name, false, options);
+      }
+      Expected<std::string> temp = spill_sqlite_to_temp_file(input, name, max_stream_bytes(options));
+      if (!temp) return temp.error();
+      return read_nsys_export_temp_file(*temp, name, input.was_gzip(), options);
     }
     case TraceFormat::Unknown:
       break;
