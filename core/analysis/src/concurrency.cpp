@@ -130,11 +130,15 @@ Concurrency analyze_concurrency(const BusyAnalysis& busy, const TraceMetadata& m
   Concurrency c;
   c.wall_ns = busy.window_ns();
   c.streams = std::move(streams);
+  // GPUs may each be busy for nearly the whole time range: their sum is kept in a double for the ratio, and
+  // saturates as a count of ns.
+  double sum_busy = 0.0;
   for (const GpuBusy& g : busy.gpus) {
     const TimeNs gpu_busy_ns = total_length_ns(g.busy);
     if (gpu_busy_ns == 0) continue;
     ++c.gpu_count;
-    c.sum_busy_ns += gpu_busy_ns;
+    c.sum_busy_ns = saturating_add(c.sum_busy_ns, gpu_busy_ns);
+    sum_busy += static_cast<double>(gpu_busy_ns);
     if (gpu_busy_ns > c.ideal_ns) {
       c.ideal_ns = gpu_busy_ns;
       c.busiest_device = g.device;
@@ -142,10 +146,10 @@ Concurrency analyze_concurrency(const BusyAnalysis& busy, const TraceMetadata& m
   }
   c.steps = sweep(busy);
   for (const ConcurrencyStep& s : c.steps) {
-    if (s.busy_gpus >= 1) c.any_busy_ns += s.end_ns - s.start_ns;
-    if (s.busy_gpus >= 2) c.overlap_ns += s.end_ns - s.start_ns;
+    if (s.busy_gpus >= 1) c.any_busy_ns = saturating_add(c.any_busy_ns, s.end_ns - s.start_ns);
+    if (s.busy_gpus >= 2) c.overlap_ns = saturating_add(c.overlap_ns, s.end_ns - s.start_ns);
   }
-  c.effective_parallelism = safe_ratio(double(c.sum_busy_ns), double(c.any_busy_ns));
+  c.effective_parallelism = safe_ratio(sum_busy, double(c.any_busy_ns));
   c.overlap_share = safe_ratio(double(c.overlap_ns), double(c.any_busy_ns));
   std::size_t activity_count = 0;
   for (const GpuBusy& g : busy.gpus) activity_count += g.activity_count;

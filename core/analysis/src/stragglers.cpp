@@ -26,7 +26,7 @@ void write_lines(const Trace& trace, Stragglers& s) {
   if (top->caused_ns > 0 && top->arrived_last * 2 > s.collectives.size()) {
     TimeNs others_ns = 0;
     for (const CollectiveArrivals& c : s.collectives)
-      if (s.ranks[c.last] == top->rank) others_ns += c.wait_caused_ns;
+      if (s.ranks[c.last] == top->rank) others_ns = saturating_add(others_ns, c.wait_caused_ns);
     s.headline = "Rank " + std::to_string(top->rank) + " arrived last at " + std::to_string(top->arrived_last) +
                  " of " + std::to_string(s.collectives.size()) + " " + what + "; the others waited " +
                  format_duration(others_ns) + " in total for it.";
@@ -101,11 +101,11 @@ Stragglers analyze_stragglers(const Trace& trace) {
     c.spread_ns = c.arrival_ns[c.last] - *std::min_element(c.arrival_ns.begin(), c.arrival_ns.end());
     for (std::size_t r = 0; r < per_rank.size(); ++r) {
       const TimeNs wait = c.arrival_ns[c.last] - c.arrival_ns[r];
-      c.wait_caused_ns += wait;
-      s.per_rank[r].waited_ns += wait;
+      c.wait_caused_ns = saturating_add(c.wait_caused_ns, wait);
+      s.per_rank[r].waited_ns = saturating_add(s.per_rank[r].waited_ns, wait);
     }
     ++s.per_rank[c.last].arrived_last;
-    s.per_rank[c.last].caused_ns += c.wait_caused_ns;
+    s.per_rank[c.last].caused_ns = saturating_add(s.per_rank[c.last].caused_ns, c.wait_caused_ns);
     s.collectives.push_back(std::move(c));
   }
   write_lines(trace, s);

@@ -3,6 +3,10 @@
 #include <simdjson.h>
 
 #include <cmath>
+#include <limits>
+#include <set>
+
+#include "gtv/base/time.h"
 
 namespace gtv::io {
 namespace {
@@ -13,7 +17,9 @@ std::int64_t int_or(dom::element e, std::int64_t fallback) {
   std::int64_t i = 0;
   if (e.get_int64().get(i) == simdjson::SUCCESS) return i;
   std::uint64_t u = 0;
-  if (e.get_uint64().get(u) == simdjson::SUCCESS) return static_cast<std::int64_t>(u);
+  if (e.get_uint64().get(u) == simdjson::SUCCESS)
+    return u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ? static_cast<std::int64_t>(u)
+                                                                                     : fallback;
   double d = 0;
   if (e.get_double().get(d) == simdjson::SUCCESS && std::isfinite(d) && std::fabs(d) < 9.2e18) return std::llround(d);
   return fallback;
@@ -23,6 +29,12 @@ std::int64_t int_field(dom::object o, std::string_view key, std::int64_t fallbac
   dom::element e;
   if (o[key].get(e) != simdjson::SUCCESS) return fallback;
   return int_or(e, fallback);
+}
+
+// A range's device: -1 (none) when absent or outside the 32-bit device index.
+std::int32_t device_field(dom::object o) {
+  const std::int64_t id = int_field(o, "device", -1);
+  return id >= 0 && id <= std::numeric_limits<std::int32_t>::max() ? static_cast<std::int32_t>(id) : -1;
 }
 
 std::string string_field(dom::object o, std::string_view key) {
@@ -87,6 +99,25 @@ void read_ranks(dom::object o, TraceMetadata& m) {
                int_field(c, "collectives_checked")};
 }
 
+// A merged run's rank table, as info and analyze print it: distinct ranks inside the world, at most world size.
+Status check_ranks(const TraceMetadata& m) {
+  if (m.ranks.empty()) return ok_status();
+  const std::int64_t world = m.distributed.world_size;
+  const std::string where = "'gtv.metadata.ranks': ";
+  if (world <= 0 || static_cast<std::uint64_t>(m.ranks.size()) > static_cast<std::uint64_t>(world))
+    return Error{where + std::to_string(m.ranks.size()) + " ranks in a world of size " + std::to_string(world)};
+  std::set<std::int64_t> seen;
+  for (const RankInfo& r : m.ranks) {
+    if (r.rank < 0 || r.rank >= world)
+      return Error{where + "rank " + std::to_string(r.rank) + " is outside the world of size " + std::to_string(world)};
+    if (!seen.insert(r.rank).second) return Error{where + "rank " + std::to_string(r.rank) + " is listed twice"};
+    if (!in_trace_time_range(r.shift_ns) || !in_trace_time_range(r.clock_offset_ns))
+      return Error{where + "rank " + std::to_string(r.rank) +
+                   "'s shift lies outside the accepted time range [-2^62, 2^62) ns"};
+  }
+  return ok_status();
+}
+
 void read_metadata(dom::object o, TraceMetadata& m) {
   m.source_tool = string_field(o, "source_tool");
   m.scenario = string_field(o, "scenario");
@@ -116,7 +147,7 @@ void read_gtv(dom::object o, GtvSection& g) {
   for_each_object(o, "ranges", [&](dom::object r) {
     g.ranges.push_back({string_field(r, "name"), range_kind_from_string(string_field(r, "kind")),
                         int_field(r, "start_ns"), int_field(r, "end_ns"), int_field(r, "pid"), int_field(r, "tid"),
-                        static_cast<std::int32_t>(int_field(r, "device", -1))});
+                        device_field(r)});
   });
   for_each_object(o, "measurements", [&](dom::object r) {
     g.measurements.push_back({string_field(r, "name"), measurement_method_from_string(string_field(r, "method")),
@@ -129,8 +160,12 @@ void read_devices(dom::array a, std::vector<DeviceInfo>& out) {
   for (dom::element e : a) {
     dom::object d;
     if (e.get_object().get(d) != simdjson::SUCCESS) continue;
+    // A device id that does not fit the model's 32-bit index names no device (cut to 32 bits it would name
+    // another GPU).
+    const std::int64_t id = int_field(d, "id", -1);
+    if (id < 0 || id > std::numeric_limits<std::int32_t>::max()) continue;
     DeviceInfo info;
-    info.index = static_cast<std::int32_t>(int_field(d, "id"));
+    info.index = static_cast<std::int32_t>(id);
     info.name = string_field(d, "name");
     info.total_memory_bytes = int_field(d, "totalGlobalMem");
     info.compute_major = static_cast<std::int32_t>(int_field(d, "computeMajor"));
@@ -159,7 +194,13 @@ Status parse_top_level_value(std::string_view key, std::string_view json, FileHe
     return Error{"'" + std::string(key) + "': " + simdjson::error_message(e)};
   if (key == "baseTimeNanoseconds") {
     if (!root.is_number()) return Error{"'baseTimeNanoseconds' is not a number"};
-    header.base_time_ns = int_or(root, 0);
+    // Not read as 0 when it does not fit: a trace's origin is a time like any other, inside [-2^62, 2^62) ns.
+    constexpr std::int64_t kOutside = std::numeric_limits<std::int64_t>::min();
+    const std::int64_t base_ns = int_or(root, kOutside);
+    if (base_ns == kOutside || !in_trace_time_range(base_ns))
+      return Error{"'baseTimeNanoseconds' " + std::string(json.substr(0, 40)) +
+                   " is outside the accepted time range [-2^62, 2^62) ns"};
+    header.base_time_ns = base_ns;
     header.kineto_keys = true;
   } else if (key == "deviceProperties") {
     dom::array a;
@@ -172,14 +213,19 @@ Status parse_top_level_value(std::string_view key, std::string_view json, FileHe
     header.distributed.rank = int_field(o, "rank", -1);
     header.distributed.world_size = int_field(o, "world_size", 0);
     header.distributed.backend = string_field(o, "backend");
-    if (header.distributed.rank < 0 || header.distributed.world_size <= header.distributed.rank)
-      header.distributed = DistributedInfo{};  // a rank outside its world says nothing we can use
+    if (header.distributed.rank < 0 && header.distributed.world_size <= 0) {
+      header.distributed = DistributedInfo{};  // says nothing
+    } else if (header.distributed.rank < 0 || header.distributed.world_size <= header.distributed.rank) {
+      return Error{"'distributedInfo' says rank " + std::to_string(header.distributed.rank) + " of world size " +
+                   std::to_string(header.distributed.world_size) + ": ranks are 0 to world size - 1"};
+    }
     header.kineto_keys = true;
   } else {
     dom::object o;
     if (root.get_object().get(o) != simdjson::SUCCESS) return Error{"'gtv' is not an object"};
     header.gtv.emplace();
     read_gtv(o, *header.gtv);
+    if (Status s = check_ranks(header.gtv->metadata); !s) return s;
   }
   return ok_status();
 }

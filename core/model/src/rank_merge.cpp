@@ -1,6 +1,7 @@
 #include "gtv/model/rank_merge.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "gtv/model/collectives.h"
@@ -26,7 +27,18 @@ std::string list_of(const std::vector<std::int64_t>& ranks) {
   return out;
 }
 
-std::string signed_duration(TimeNs ns) { return (ns < 0 ? "-" : "+") + format_duration(ns < 0 ? -ns : ns); }
+std::string signed_duration(TimeNs ns) {
+  return (ns < 0 ? "-" : "+") + format_duration(ns < 0 ? saturating_sub(0, ns) : ns);
+}
+
+// Sums and differences of times from several files (each inside the trace time range, so a sum of a few never
+// leaves 128 bits), clamped back to int64 where a value is only reported.
+__extension__ using Wide = __int128;
+TimeNs clamp_to_ns(Wide v) {
+  if (v > std::numeric_limits<TimeNs>::max()) return std::numeric_limits<TimeNs>::max();
+  if (v < std::numeric_limits<TimeNs>::min()) return std::numeric_limits<TimeNs>::min();
+  return static_cast<TimeNs>(v);
+}
 
 Status assign_ranks(std::span<const RankFile> files, std::vector<RankPart>& parts, std::vector<std::string>& warnings) {
   std::size_t with_info = 0;
@@ -106,7 +118,7 @@ TimeNs absolute_start_ns(const Trace& t) { return saturating_add(t.metadata().or
 // "3.0 h" for gaps of an hour or more, else as format_duration writes it.
 std::string gap_text(TimeNs gap_ns) {
   if (gap_ns < 3600 * kNsPerS) return format_duration(gap_ns);
-  const std::int64_t tenths = (gap_ns + 180 * kNsPerS) / (360 * kNsPerS);
+  const std::int64_t tenths = saturating_add(gap_ns, 180 * kNsPerS) / (360 * kNsPerS);
   return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " h";
 }
 
@@ -150,7 +162,10 @@ void number_ids(std::vector<RankPart>& parts, std::vector<MergePart>& merge_part
   for (std::size_t i = 0; i < parts.size(); ++i)
     for (std::int64_t pid : parts[i].pids) {
       std::int64_t id = pid;
-      while (pids_seen.contains(id)) id += std::max<std::int64_t>(parts[i].rank, 1) * 10'000'000;
+      const std::int64_t step = std::max<std::int64_t>(parts[i].rank, 1) * 10'000'000;
+      // Upwards while there is room, else downwards: a pid near the int64 limits (a crafted file) never overflows.
+      const bool down = pid > std::numeric_limits<std::int64_t>::max() - step * static_cast<std::int64_t>(parts.size());
+      while (pids_seen.contains(id)) id = down ? saturating_sub(id, step) : id + step;
       pids_seen.insert(id);
       if (id == pid) continue;
       merge_parts[i].pid_map[pid] = id;
@@ -182,16 +197,16 @@ RunCollectives match_run(std::span<const RankPart> parts) {
 }
 
 // Where rank r's part of matched collective m ends on the merged clock, with the rank's shifts so far.
-TimeNs end_on_clock(const RunCollectives& run, std::span<const RankPart> parts, std::size_t r,
-                    const MatchedCollective& m) {
+Wide end_on_clock(const RunCollectives& run, std::span<const RankPart> parts, std::size_t r,
+                  const MatchedCollective& m) {
   const RankPart& p = parts[r];
-  return run.per_rank[r][m.index[r]].end_ns + p.shift_ns + p.offset_ns + p.manual_ns;
+  return Wide{run.per_rank[r][m.index[r]].end_ns} + p.shift_ns + p.offset_ns + p.manual_ns;
 }
 
-TimeNs median(std::vector<TimeNs> v) {
+TimeNs median(std::vector<Wide> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+  return clamp_to_ns(n % 2 == 1 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2);
 }
 
 // Largest spread of the ends of one matched collective, and how many were matched; residual -1 without any.
@@ -199,12 +214,12 @@ ClockAlignment residual(const RunCollectives& run, std::span<const RankPart> par
   ClockAlignment out;
   out.collectives_checked = static_cast<std::int64_t>(run.match.matched.size());
   for (const MatchedCollective& m : run.match.matched) {
-    TimeNs lo = end_on_clock(run, parts, 0, m), hi = lo;
+    Wide lo = end_on_clock(run, parts, 0, m), hi = lo;
     for (std::size_t r = 1; r < parts.size(); ++r) {
       lo = std::min(lo, end_on_clock(run, parts, r, m));
       hi = std::max(hi, end_on_clock(run, parts, r, m));
     }
-    out.residual_ns = std::max(out.residual_ns, hi - lo);
+    out.residual_ns = std::max(out.residual_ns, clamp_to_ns(hi - lo));
   }
   return out;
 }
@@ -213,10 +228,25 @@ Status align_on_collectives(const RunCollectives& run, std::vector<RankPart>& pa
   if (run.match.matched.empty())
     return Error{"no collective ran on every rank: nothing to align the clocks on (use the wall clock)"};
   for (std::size_t r = 1; r < parts.size(); ++r) {
-    std::vector<TimeNs> gaps;
+    std::vector<Wide> gaps;
     for (const MatchedCollective& m : run.match.matched)
       gaps.push_back(end_on_clock(run, parts, 0, m) - end_on_clock(run, parts, r, m));
     parts[r].offset_ns = median(std::move(gaps));
+  }
+  return ok_status();
+}
+
+// Every rank's times, moved onto the merged clock, must stay inside the trace time range like any trace's times.
+Status check_shifted_range(std::span<const RankPart> parts) {
+  for (const RankPart& p : parts) {
+    const Trace& t = *p.file->trace;
+    const Wide shift = Wide{p.shift_ns} + p.offset_ns + p.manual_ns;
+    const Wide first = Wide{t.start_ns()} + shift;
+    const Wide last = Wide{t.end_ns()} + shift;
+    if (shift < kMinTraceTimeNs || shift > kMaxTraceTimeNs || first < kMinTraceTimeNs || last > kMaxTraceTimeNs)
+      return Error{"rank " + std::to_string(p.rank) + " (" + p.file->source + ") moved by " +
+                   signed_duration(clamp_to_ns(shift)) +
+                   " onto the merged clock would leave the accepted time range [-2^62, 2^62) ns"};
   }
   return ok_status();
 }
@@ -270,6 +300,8 @@ Expected<RankMerge> merge_ranks(std::span<const RankFile> files, const RankMerge
   for (RankPart& p : parts)
     if (const auto it = options.manual_shift_ns.find(p.rank); it != options.manual_shift_ns.end())
       p.manual_ns = it->second;
+
+  if (Status s = check_shifted_range(parts); !s) return s.error();
 
   std::vector<MergePart> merge_parts(parts.size());
   number_ids(parts, merge_parts, out.warnings);

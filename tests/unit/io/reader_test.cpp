@@ -112,11 +112,31 @@ TEST(Reader, DistributedInfoNamesTheRankAndSurvivesAWrite) {
   EXPECT_EQ(again->metadata().distributed, t->metadata().distributed);
 }
 
-TEST(Reader, ARankOutsideItsWorldIsIgnored) {
+// A file that says rank 5 of a world of 2 contradicts itself: refused, not read as a file without a rank (which a
+// merge would then number by the order of the files).
+TEST(Reader, ARankOutsideItsWorldIsRefused) {
   const std::string json = R"({"distributedInfo": {"rank": 5, "world_size": 2}, "traceEvents": []})";
   Expected<Trace> t = read_trace_from_memory(json, "bad_rank.json");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("bad_rank.json"), std::string::npos) << t.error().message;
+  EXPECT_NE(t.error().message.find("rank 5 of world size 2"), std::string::npos) << t.error().message;
+  const std::string no_rank = R"({"distributedInfo": {"backend": "gloo"}, "traceEvents": []})";
+  t = read_trace_from_memory(no_rank, "no_rank.json");
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(t->metadata().distributed.rank, -1);
+}
+
+TEST(Reader, AnOriginOutsideTheTimeRangeIsRefused) {
+  for (const char* base : {"1e300", "-1e300", "18446744073709551615", "4611686018427387904"}) {
+    const std::string json = std::string(R"({"baseTimeNanoseconds": )") + base + R"(, "traceEvents": []})";
+    Expected<Trace> t = read_trace_from_memory(json, "origin.json");
+    ASSERT_FALSE(t.ok()) << base;
+    EXPECT_NE(t.error().message.find("outside the accepted time range"), std::string::npos) << t.error().message;
+  }
+  const std::string edge = R"({"baseTimeNanoseconds": 4611686018427387903, "traceEvents": []})";
+  Expected<Trace> t = read_trace_from_memory(edge, "edge.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->metadata().origin_unix_ns, (std::int64_t{1} << 62) - 1);
 }
 
 // pytorch_memory_events.json: PyTorch's "[memory]" instants (profile_memory=True), four on GPU 0 and one on the
