@@ -5,6 +5,8 @@
 namespace gtv::cli {
 namespace {
 
+constexpr std::size_t kManyFiles = 16;
+
 const OptionSpec* find_long(const CommandSpec& spec, std::string_view name) {
   for (const OptionSpec& option : spec.options)
     if (option.name == name) return &option;
@@ -98,6 +100,10 @@ Expected<ParsedArgs> parse_args(const CommandSpec& spec, std::span<const std::st
   if (out.help) return out;
   if (out.positionals.size() < spec.min_positionals)
     return Error{"missing argument: expected " + std::string(spec.positionals)};
+  // Commands that take many files say their limit (it bounds the memory of holding every file at once).
+  if (out.positionals.size() > spec.max_positionals && spec.max_positionals >= kManyFiles)
+    return Error{"too many files: at most " + std::to_string(spec.max_positionals) + " (given " +
+                 std::to_string(out.positionals.size()) + ")"};
   if (out.positionals.size() > spec.max_positionals)
     return Error{"unexpected argument '" + out.positionals[spec.max_positionals] + "'"};
   return out;

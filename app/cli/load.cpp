@@ -9,6 +9,8 @@
 namespace gtv::cli {
 namespace {
 
+constexpr double kMaxShiftUs = 1e12;
+
 // Output that says "Events: 0" with exit status 0 is easy to miss in a script when the file did hold events that
 // all had to be skipped; the commands still run (the notes are part of their output), and stderr says so too.
 void warn_if_nothing_read(const std::string& path, const Trace& trace, const io::ReadStats& stats, Io io) {
@@ -55,6 +57,8 @@ std::vector<OptionSpec> with_rank_merge_options(std::vector<OptionSpec> options)
 
 Expected<RankMergeOptions> parse_rank_merge_options(const ParsedArgs& args) {
   RankMergeOptions options;
+  if (args.positionals.size() == 1 && (args.value("--clock") || args.value("--shift")))
+    return Error{"--clock and --shift align the files of several ranks; one file was given"};
   const std::string clock = args.value("--clock").value_or("wall");
   if (clock == "wall") {
     options.clock = ClockMethod::WallClock;
@@ -78,11 +82,13 @@ Expected<RankMergeOptions> parse_rank_merge_options(const ParsedArgs& args) {
         eq != std::string_view::npos && std::from_chars(item.data(), rank_end, rank).ptr == rank_end && rank >= 0;
     const std::string_view value = rank_ok ? item.substr(eq + 1) : std::string_view{};
     const char* value_start = value.data() + (!value.empty() && value[0] == '+' ? 1 : 0);
-    const bool value_ok =
-        rank_ok && !value.empty() &&
-        std::from_chars(value_start, value.data() + value.size(), us).ptr == value.data() + value.size() &&
-        std::isfinite(us) && std::fabs(us) < 1e12;
+    const std::from_chars_result parsed = rank_ok && !value.empty()
+                                              ? std::from_chars(value_start, value.data() + value.size(), us)
+                                              : std::from_chars_result{value.data(), std::errc::invalid_argument};
+    const bool value_ok = parsed.ec == std::errc{} && parsed.ptr == value.data() + value.size() && std::isfinite(us);
     if (!value_ok) return Error{"--shift: \"" + std::string(item) + "\" is not RANK=MICROSECONDS (1=-250)"};
+    if (std::fabs(us) >= kMaxShiftUs)
+      return Error{"--shift: \"" + std::string(item) + "\": a shift is at most 10^12 us (11.6 days) either way"};
     options.manual_shift_ns[rank] = std::llround(us * 1e3);
   }
   return options;

@@ -500,7 +500,7 @@ def case_merge(args):
     r = cli(args, "merge", r0, late, "-o", bad, "--allow-far-apart")
     check(r.returncode == 0, "--allow-far-apart merges them anyway (%s)" % r.stderr.strip())
     r = cli(args, "info", r0, "--clock", "collectives")
-    check(r.returncode == 1 and "one file was given" in r.stderr, "--clock with one file is refused: %r" % r.stderr)
+    check(r.returncode == 2 and "one file was given" in r.stderr, "--clock with one file is a usage error: %r" % r.stderr)
 
 
 def stem(path):
