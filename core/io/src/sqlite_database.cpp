@@ -201,10 +201,25 @@ Expected<SqliteDatabase> SqliteDatabase::open_bytes(std::string_view bytes, cons
     sqlite3_close_v2(raw);
     return Error{name + ": SQLite cannot open an in-memory database: " + sqlite3_errstr(rc)};
   }
-  // READONLY: SQLite never writes to the buffer, so the caller's bytes can be used in place.
+  // READONLY: SQLite never writes to the buffer, so the caller's bytes can be used in place. A WAL-mode database
+  // (header bytes 18 and 19 are 2) cannot be opened in memory: its main file, all a file opened immutable reads
+  // too, is read from a copy whose header says rollback journal (1).
   auto* data = reinterpret_cast<unsigned char*>(const_cast<char*>(bytes.data()));
   const auto size = static_cast<sqlite3_int64>(bytes.size());
-  if (const int rc = sqlite3_deserialize(raw, "main", data, size, size, SQLITE_DESERIALIZE_READONLY); rc != SQLITE_OK) {
+  unsigned flags = SQLITE_DESERIALIZE_READONLY;
+  constexpr std::size_t kVersionBytes = 20;
+  if (bytes.size() >= kVersionBytes && (bytes[18] == 2 || bytes[19] == 2)) {
+    data = static_cast<unsigned char*>(sqlite3_malloc64(bytes.size()));
+    if (data == nullptr) {
+      sqlite3_close_v2(raw);
+      return Error{name + ": out of memory for a copy of the WAL-mode database"};
+    }
+    std::memcpy(data, bytes.data(), bytes.size());
+    data[18] = 1;
+    data[19] = 1;
+    flags |= SQLITE_DESERIALIZE_FREEONCLOSE;
+  }
+  if (const int rc = sqlite3_deserialize(raw, "main", data, size, size, flags); rc != SQLITE_OK) {
     const std::string message = printable(sqlite3_errmsg(raw));
     sqlite3_close_v2(raw);
     return Error{name + ": SQLite cannot read the data: " + message};

@@ -178,5 +178,20 @@ TEST(NsysHostile, UnknownFormatsListWhatGtvReads) {
   expect_one_line(read_trace_from_memory("  \n\t# comment", "blank.txt"), "blank.txt", "byte 4: not a JSON trace");
 }
 
+// A WAL-mode export (header bytes 18 and 19 say 2) reads from memory, as the GUI holds a file, and through gzip
+// (a temporary file opened immutable): no -wal or -shm file is needed.
+TEST(NsysHostile, WalModeExportsReadFromMemoryAndGzip) {
+  std::string wal = fixture();
+  wal[18] = 2;
+  wal[19] = 2;
+  Expected<Trace> plain = read_trace_from_memory(fixture(), "plain.sqlite");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  for (const std::string& bytes : {wal, test::gzip_bytes(wal)}) {
+    Expected<Trace> t = read_trace_from_memory(bytes, "wal.sqlite");
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ(t->event_count(), plain->event_count());
+  }
+}
+
 }  // namespace
 }  // namespace gtv::io
