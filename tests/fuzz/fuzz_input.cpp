@@ -11,6 +11,8 @@ constexpr std::uint8_t kChunkBits = 0x3f;
 constexpr std::uint8_t kGzipBit = 0x40;
 constexpr std::size_t kChunkStepBytes = 64;
 
+}  // namespace
+
 // gzip with zlib's stream API (deflateInit2 with window bits 16 + 15 writes the gzip header and trailer).
 std::string gzip(std::string_view text) {
   z_stream z{};
@@ -27,8 +29,6 @@ std::string gzip(std::string_view text) {
   if (rc != Z_STREAM_END) out.clear();
   return out;
 }
-
-}  // namespace
 
 bool decode_input(const std::uint8_t* data, std::size_t size, FuzzInput& out) {
   if (size == 0) return false;

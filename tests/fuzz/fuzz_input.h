@@ -21,6 +21,9 @@ struct FuzzInput {
 // inflating reader with meaningful JSON; raw inputs starting with 1f 8b cover broken gzip). False for empty input.
 [[nodiscard]] bool decode_input(const std::uint8_t* data, std::size_t size, FuzzInput& out);
 
+// gzip of text (zlib's fastest level), or empty when zlib fails.
+[[nodiscard]] std::string gzip(std::string_view text);
+
 // Prints "fuzz invariant broken: <what>" to stderr and traps: libFuzzer reports it as a crash with the input.
 [[noreturn]] void invariant_broken(const std::string& what);
 

@@ -2,10 +2,14 @@
 """Regenerates the seed corpus of the fuzz targets (tests/fuzz/corpus/<target>/) from the test fixtures and a few
 hand-written traces. Each seed starts with the settings byte the targets read first (fuzz_input.h: chunk size,
 gzip). Usage: tests/fuzz/make_corpus.py [GTV_CLI]; with the path of a built gtv-cli it also adds traces rewritten by
-gtv's writer (the gtv object, overlap tids, flows)."""
+gtv's writer (the gtv object, overlap tids, flows). `make_corpus.py --new` writes only the seeds of fuzz_sqlite
+(small Nsight Systems exports, built from the schema in tests/data/nsys/make_nsys_sqlite.py) and fuzz_merge (sets
+of rank files)."""
 import gzip
 import json
+import os
 import pathlib
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -67,7 +71,112 @@ def rewritten(gtv_cli, name, text):
         return out.read_text() if done.returncode == 0 else None
 
 
+ALLREDUCE = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+NSYS_SCHEMA = """
+CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);
+CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER);
+CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, totalMemory INTEGER,
+    smCount INTEGER, computeMajor INTEGER, computeMinor INTEGER);
+CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority INTEGER, globalTid INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER,
+    globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
+    streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,
+    gridX INTEGER, blockX INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
+    streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER,
+    srcKind INTEGER, dstKind INTEGER);
+CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, text TEXT,
+    textId INTEGER, globalTid INTEGER);
+"""
+NSYS_ROWS = """
+INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'gemm_kernel'), (3, 'python3');
+INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.11.0');
+INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000000000000000);
+INSERT INTO TARGET_INFO_GPU VALUES (0, 0, 'NVIDIA H200', 150754820096, 132, 9, 0);
+INSERT INTO ThreadNames VALUES (3, 0, 281543696187378);
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 9000, 1, 281543696187378, 1, 1, 0);
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10000, 50000, 0, 7, 1, 281543696187392, 2, 2, 128, 256);
+INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (60000, 70000, 0, 7, 0, 281543696187392, 4096, 1, 2, 3);
+INSERT INTO NVTX_EVENTS VALUES (500, 80000, 59, 'step 0', NULL, 281543696187378);
+"""
+
+
+def sqlite_seed(extra_sql=""):
+    """A small export (512-byte pages, so the file is a few KiB): its bytes after the 16-byte magic."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "seed.sqlite")
+        db = sqlite3.connect(path)
+        db.execute("PRAGMA page_size=512")
+        db.executescript(NSYS_SCHEMA + NSYS_ROWS + extra_sql)
+        db.commit()
+        db.execute("VACUUM")
+        db.close()
+        return pathlib.Path(path).read_bytes()[16:]
+
+
+def sqlite_seeds():
+    return {
+        "export": (0x00, sqlite_seed()),
+        "export_gzip": (0x40, sqlite_seed()),
+        "no_index": (0x00, sqlite_seed("ALTER TABLE StringIds RENAME TO S0; CREATE TABLE StringIds (id, value);"
+                                       "INSERT INTO StringIds SELECT * FROM S0; DROP TABLE S0;")),
+        "generated": (0x00, sqlite_seed("ALTER TABLE StringIds RENAME TO S0; CREATE TABLE StringIds (id INTEGER, "
+                                        "raw TEXT, value TEXT GENERATED ALWAYS AS (raw || 'x') VIRTUAL);"
+                                        "INSERT INTO StringIds (id, raw) SELECT * FROM S0; DROP TABLE S0;")),
+        "view": (0x00, sqlite_seed("ALTER TABLE NVTX_EVENTS RENAME TO N0; CREATE VIEW NVTX_EVENTS AS SELECT * FROM N0;")),
+        "wal": (0x00, sqlite_seed("PRAGMA journal_mode=WAL;")),
+        "big_device": (0x00, sqlite_seed("INSERT INTO TARGET_INFO_GPU VALUES (0, 4294967296, 'x', 0, 0, 0, 0);")),
+    }
+
+
+def rank_doc(rank, world, base_ns, allreduces_us, pid=100):
+    events = [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": pid, "tid": pid, "ts": 10,
+               "dur": 5, "args": {"correlation": 1}},
+              {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 20, "dur": 100,
+               "args": {"correlation": 1, "device": 0, "stream": 7}}]
+    for i, (start, end) in enumerate(allreduces_us):
+        events.append({"ph": "X", "cat": "kernel", "name": ALLREDUCE, "pid": 0, "tid": 7, "ts": start, "dur": end - start,
+                       "args": {"correlation": 2 + i, "device": 0, "stream": 7}})
+    doc = {"baseTimeNanoseconds": base_ns, "traceEvents": events}
+    if rank is not None:
+        doc["distributedInfo"] = {"backend": "nccl", "rank": rank, "world_size": world}
+    return json.dumps(doc, separators=(",", ":"))
+
+
+def merge_seeds():
+    base = 1_700_000_000_000_000_000
+    runs = {
+        "two_ranks": ([rank_doc(0, 2, base, [(200, 400), (600, 800)]),
+                       rank_doc(1, 2, base + 300_000, [(350, 401), (700, 803)])], 0x00),
+        "collectives": ([rank_doc(1, 2, base, [(200, 400)]), rank_doc(0, 2, base, [(250, 401)])], 0x01),
+        "shifted": ([rank_doc(0, 3, base, [(1, 2)]), rank_doc(2, 3, base, [(1, 3)])], 0x04),
+        "by_order": ([rank_doc(None, 0, base, [(5, 9)]), rank_doc(None, 0, base, [(6, 9)]),
+                      rank_doc(None, 0, base, [(7, 9)])], 0x00),
+        "far_apart": ([rank_doc(0, 2, -(1 << 62), [(1, 2)]), rank_doc(1, 2, (1 << 62) - 1, [(1, 2)])], 0x03),
+        "big_pids": ([rank_doc(0, 2, base, [(1, 2)], pid=(1 << 63) - 1),
+                      rank_doc(1, 2, base, [(1, 2)], pid=(1 << 63) - 1)], 0x00),
+    }
+    return {name: (bytes([i % 4, flags, 0xF9, 0x7F]) + "\n#rank\n".join(files).encode())
+            for i, (name, (files, flags)) in enumerate(runs.items())}
+
+
+def write_new_targets():
+    for target, seeds in (("fuzz_sqlite", {k: bytes([s]) + b for k, (s, b) in sqlite_seeds().items()}),
+                          ("fuzz_merge", merge_seeds())):
+        folder = HERE / "corpus" / target
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.iterdir():
+            old.unlink()
+        for name, data in seeds.items():
+            (folder / f"{name}.bin").write_bytes(data)
+
+
 def main():
+    if sys.argv[1:] == ["--new"]:
+        write_new_targets()
+        return
     seeds = dict(HAND_WRITTEN)
     for path in sorted((DATA / "edge").glob("*.json")):
         seeds["edge_" + path.stem] = path.read_text()
@@ -88,6 +197,7 @@ def main():
             (folder / f"{name}.bin").write_bytes(bytes([settings]) + text.encode())
         # Already gzip-compressed bytes behind a plain settings byte: the reader must detect gzip by its magic.
         (folder / "raw_gzip.bin").write_bytes(bytes([0x01]) + gzip.compress(HAND_WRITTEN["counters_flows"].encode()))
+    write_new_targets()
 
 
 if __name__ == "__main__":
