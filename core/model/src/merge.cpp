@@ -97,7 +97,7 @@ class PartCopier {
       std::vector<CounterSample>& samples = counters.new_part(process_id(series.pid), series.name);
       samples.reserve(series.samples.size());
       for (CounterSample sample : series.samples) {
-        sample.time_ns += part_.shift_ns;
+        sample.time_ns = saturating_add(sample.time_ns, part_.shift_ns);
         samples.push_back(sample);
       }
     }
@@ -135,7 +135,7 @@ class PartCopier {
 
   void copy_event(LaneIndex lane, const Event& src) {
     Event e = src;
-    e.start_ns += part_.shift_ns;
+    e.start_ns = saturating_add(e.start_ns, part_.shift_ns);
     if (e.correlation_id != kNoCorrelation) e.correlation_id += correlation_base_;
     e.name = name(src.name);
     e.detail = kNoDetail;
@@ -161,17 +161,17 @@ class PartCopier {
       if (f.correlation_id != kNoCorrelation && from.correlation_id == f.correlation_id &&
           to.correlation_id == f.correlation_id)
         continue;
-      out_.add_flow_hint(moved_id(f.correlation_id), lanes_[f.from.lane], from.start_ns + part_.shift_ns,
-                         lanes_[f.to.lane], to.start_ns + part_.shift_ns);
+      out_.add_flow_hint(moved_id(f.correlation_id), lanes_[f.from.lane], saturating_add(from.start_ns, part_.shift_ns),
+                         lanes_[f.to.lane], saturating_add(to.start_ns, part_.shift_ns));
     }
     for (const Flow& f : in_.backward_links())
       out_.add_backward_hint(moved_id(f.correlation_id), lanes_[f.from.lane],
-                             in_.event(f.from).start_ns + part_.shift_ns, lanes_[f.to.lane],
-                             in_.event(f.to).start_ns + part_.shift_ns);
+                             saturating_add(in_.event(f.from).start_ns, part_.shift_ns), lanes_[f.to.lane],
+                             saturating_add(in_.event(f.to).start_ns, part_.shift_ns));
     for (const Flow& f : in_.dependencies())
       out_.add_dependency_hint(moved_id(f.correlation_id), lanes_[f.from.lane],
-                               in_.event(f.from).start_ns + part_.shift_ns, lanes_[f.to.lane],
-                               in_.event(f.to).start_ns + part_.shift_ns);
+                               saturating_add(in_.event(f.from).start_ns, part_.shift_ns), lanes_[f.to.lane],
+                               saturating_add(in_.event(f.to).start_ns, part_.shift_ns));
   }
 
   [[nodiscard]] std::uint64_t moved_id(std::uint64_t id) const {
@@ -180,15 +180,15 @@ class PartCopier {
 
   void copy_records() {
     for (Range r : in_.ranges()) {
-      r.start_ns += part_.shift_ns;
-      r.end_ns += part_.shift_ns;
+      r.start_ns = saturating_add(r.start_ns, part_.shift_ns);
+      r.end_ns = saturating_add(r.end_ns, part_.shift_ns);
       r.pid = mapped(part_.pid_map, r.pid);
       if (r.device >= 0) r.device = static_cast<std::int32_t>(mapped(part_.device_map, r.device));
       out_.add_range(std::move(r));
     }
     for (Measurement m : in_.measurements()) {
-      m.host_start_ns += part_.shift_ns;
-      m.host_end_ns += part_.shift_ns;
+      m.host_start_ns = saturating_add(m.host_start_ns, part_.shift_ns);
+      m.host_end_ns = saturating_add(m.host_end_ns, part_.shift_ns);
       m.pid = mapped(part_.pid_map, m.pid);
       m.name = part_.label + ": " + m.name;
       out_.add_measurement(std::move(m));
