@@ -118,7 +118,8 @@ TimeNs absolute_start_ns(const Trace& t) { return saturating_add(t.metadata().or
 // "3.0 h" for gaps of an hour or more, else as format_duration writes it.
 std::string gap_text(TimeNs gap_ns) {
   if (gap_ns < 3600 * kNsPerS) return format_duration(gap_ns);
-  const std::int64_t tenths = saturating_add(gap_ns, 180 * kNsPerS) / (360 * kNsPerS);
+  constexpr TimeNs kTenthHourNs = 360 * kNsPerS;
+  const std::int64_t tenths = gap_ns / kTenthHourNs + (gap_ns % kTenthHourNs >= kTenthHourNs / 2 ? 1 : 0);
   return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " h";
 }
 
@@ -240,10 +241,14 @@ Status align_on_collectives(const RunCollectives& run, std::vector<RankPart>& pa
 Status check_shifted_range(std::span<const RankPart> parts) {
   for (const RankPart& p : parts) {
     const Trace& t = *p.file->trace;
-    const Wide shift = Wide{p.shift_ns} + p.offset_ns + p.manual_ns;
+    // The shift and its parts (origin difference, alignment) are written into the merged file's rank table,
+    // which is read back under the same rule.
+    const Wide alignment = Wide{p.offset_ns} + p.manual_ns;
+    const Wide shift = Wide{p.shift_ns} + alignment;
     const Wide first = Wide{t.start_ns()} + shift;
     const Wide last = Wide{t.end_ns()} + shift;
-    if (shift < kMinTraceTimeNs || shift > kMaxTraceTimeNs || first < kMinTraceTimeNs || last > kMaxTraceTimeNs)
+    const auto outside = [](Wide v) { return v < kMinTraceTimeNs || v > kMaxTraceTimeNs; };
+    if (outside(p.shift_ns) || outside(alignment) || outside(shift) || outside(first) || outside(last))
       return Error{"rank " + std::to_string(p.rank) + " (" + p.file->source + ") moved by " +
                    signed_duration(clamp_to_ns(shift)) +
                    " onto the merged clock would leave the accepted time range [-2^62, 2^62) ns"};

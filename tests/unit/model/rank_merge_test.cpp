@@ -233,6 +233,41 @@ TEST(RankMerge, ManualShiftsAddToTheAlignment) {
   EXPECT_EQ(unknown.error().message, "a shift is given for rank 5, which no file holds");
 }
 
+// One rank whose origin is origin_ns: three all-reduces on its GPU, times relative to that origin.
+Trace rank_at(std::int64_t rank, TimeNs origin_ns) {
+  TraceBuilder b;
+  b.metadata().origin_unix_ns = origin_ns;
+  b.metadata().distributed = {rank, 2, "nccl"};
+  const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+  for (int k = 0; k < 3; ++k)
+    add(b, gpu, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", (200 + 400 * k) * kUs,
+        200 * kUs, EventKind::Kernel, static_cast<std::uint64_t>(k + 2));
+  Expected<Trace> t = b.build();
+  EXPECT_TRUE(t.ok()) << t.error().message;
+  return std::move(t).value();
+}
+
+// Origins at the two ends of the time range (2^63 - 1 ns apart) with --allow-far-apart: the clocks cannot be put
+// on one axis inside the range, whichever method aligns them, and the arithmetic never overflows (UBSan).
+TEST(RankMerge, RanksThatCannotShareTheTimeRangeAreRefused) {
+  const Trace early = rank_at(0, kMinTraceTimeNs);
+  const Trace late = rank_at(1, kMaxTraceTimeNs);
+  for (const ClockMethod method : {ClockMethod::WallClock, ClockMethod::Collectives}) {
+    RankMergeOptions options;
+    options.allow_far_apart = true;
+    options.clock = method;
+    const Expected<RankMerge> m = merge(early, late, options);
+    ASSERT_FALSE(m.ok());
+    EXPECT_NE(m.error().message.find("would leave the accepted time range [-2^62, 2^62) ns"), std::string::npos)
+        << m.error().message;
+    options.manual_shift_ns[1] = kMinTraceTimeNs;  // a shift on top cannot bring it back either
+    EXPECT_FALSE(merge(early, late, options).ok());
+  }
+  const Expected<RankMerge> refused = merge(early, late);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "b.json starts 2562047.8 h after a.json: recordings of different runs?");
+}
+
 // clock_error_ns: when the recording happened, relative to the others.
 Trace with_info(std::int64_t rank, std::int64_t world, TimeNs clock_error_ns = 0) {
   RankSpec s;
