@@ -239,9 +239,9 @@ Trace rank_at(std::int64_t rank, TimeNs origin_ns) {
   b.metadata().origin_unix_ns = origin_ns;
   b.metadata().distributed = {rank, 2, "nccl"};
   const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
-  for (int k = 0; k < 3; ++k)
-    add(b, gpu, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", (200 + 400 * k) * kUs,
-        200 * kUs, EventKind::Kernel, static_cast<std::uint64_t>(k + 2));
+  for (std::uint64_t k = 0; k < 3; ++k)
+    add(b, gpu, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+        static_cast<TimeNs>(200 + 400 * k) * kUs, 200 * kUs, EventKind::Kernel, k + 2);
   Expected<Trace> t = b.build();
   EXPECT_TRUE(t.ok()) << t.error().message;
   return std::move(t).value();
