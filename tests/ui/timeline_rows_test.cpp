@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 #include "../unit/analysis/trace_helpers.h"
 #include "gtv/analysis/report.h"
@@ -114,6 +116,25 @@ TEST(CounterRow, ValueInForceAndColumnMaxima) {
   const CounterRow row(s, {LaneKind::GpuStream, 0});
   EXPECT_FALSE(row.desc().at_group_top);
   EXPECT_TRUE(row.tooltip_at(155, 0, 1, 100).contains("30 bytes")) << row.tooltip_at(155, 0, 1, 100).toStdString();
+}
+
+// On one GPU the busy strip counts its streams: the 1x H200 `streams` loop runs up to its 3 streams at once (4 streams
+// have work: the default stream ran the warm-up), the `sequential` loop one at a time on its one stream.
+TEST(BusyStrip, OnOneGpuItCountsTheStreamsBusy) {
+  const std::string dir = std::string(GTV_SOURCE_DIR) + "/resources/traces/h200x1/";
+  for (const auto& [name, most, with_work] :
+       {std::tuple<std::string, int, int>{"streams", 3, 4}, std::tuple<std::string, int, int>{"sequential", 1, 1}}) {
+    const Expected<Trace> t = io::read_trace(dir + name + ".json.gz");
+    ASSERT_TRUE(t.ok()) << name;
+    const DocumentAnalysis analysis = analyse_document(*t);
+    const OverlayData& o = analysis.overlays;
+    EXPECT_EQ(o.strip_label, "GPU 0 streams busy") << name;
+    EXPECT_EQ(o.strip_unit, "streams of GPU 0") << name;
+    int highest = 0;
+    for (const Step& s : o.busy_gpus) highest = std::max(highest, s.value);
+    EXPECT_EQ(highest, most) << name;
+    EXPECT_EQ(o.gpu_count, with_work) << name << ": streams with work";
+  }
 }
 
 // One thread launches two 100 us kernels back to back and synchronizes: the whole trace's critical path runs through

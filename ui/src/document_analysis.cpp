@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "gtv/analysis/stream_overlap.h"
 #include "gtv/model/ranks.h"
 #include "gtv/ui/event_text.h"
 
@@ -92,10 +93,32 @@ void add_timing(const analysis::TimingTruth& timing, OverlayData& o) {
   }
 }
 
-void add_busy_strip(const analysis::Concurrency& concurrency, OverlayData& o) {
+// Streams-busy steps are kept for a single GPU of up to this many GPU events (about 32 bytes per event at most).
+constexpr std::size_t kMaxStreamStripEvents = 2'000'000;
+
+void add_busy_strip(const Trace& trace, const analysis::Concurrency& concurrency, OverlayData& o) {
   for (const auto& step : concurrency.steps) o.busy_gpus.push_back({step.start_ns, step.busy_gpus});
   if (!concurrency.steps.empty()) o.busy_gpus.push_back({concurrency.steps.back().end_ns, 0});
   o.gpu_count = static_cast<int>(concurrency.gpu_count);
+  if (concurrency.gpu_count != 1) return;
+  // One GPU: whether its streams overlapped is the question the strip can answer, so it counts streams.
+  std::size_t gpu_events = 0;
+  for (const Lane& lane : trace.lanes())
+    if (lane.is_gpu()) gpu_events += lane.events.size();
+  if (gpu_events > kMaxStreamStripEvents) return;
+  const analysis::StreamActivity activity = analysis::collect_stream_activity(trace);
+  if (activity.streams.empty()) return;
+  const std::int64_t device = activity.streams.front().device;
+  const auto steps = analysis::stream_level_steps(activity, device, trace.start_ns(), trace.end_ns());
+  if (steps.empty()) return;
+  int streams = 0;
+  for (const auto& s : activity.streams) streams += s.device == device && !s.busy.empty() ? 1 : 0;
+  o.busy_gpus.clear();
+  for (const auto& step : steps) o.busy_gpus.push_back({step.start_ns, step.busy_streams});
+  o.busy_gpus.push_back({steps.back().end_ns, 0});
+  o.gpu_count = std::max(streams, 1);
+  o.strip_unit = "streams of " + gpu_label(trace, device);
+  o.strip_label = gpu_label(trace, device) + " streams busy";
 }
 
 // The table colours a kernel as the timeline does: by its name as the trace spells it. The report keys kernels by
@@ -145,7 +168,7 @@ OverlayData overlays_of(const Trace& trace, const analysis::Report& report) {
   add_warmup(report.warmup, o);
   add_idle(report.idle, trace, o);
   add_timing(report.timing, o);
-  add_busy_strip(report.concurrency, o);
+  add_busy_strip(trace, report.concurrency, o);
   add_critical_path(trace, report.critical, o);
   const auto& devices = report.communication.devices;
   for (std::size_t i = 0; i < devices.size(); ++i)

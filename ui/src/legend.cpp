@@ -78,16 +78,23 @@ LegendGroup gpu_work(const Trace& trace, const DocumentAnalysis& analysis, const
 }
 
 LegendGroup busy_strip(const OverlayData& o, const LegendOptions& options) {
-  LegendGroup g{"GPUs busy (strip under the lanes)", {}};
+  LegendGroup g{o.strip_label + " (strip under the lanes)", {}};
   if (o.busy_gpus.empty() && options.only_present) return g;
+  // "GPUs" / "streams of GPU 0": the singular names one ("1 GPU", "1 stream of GPU 0").
+  const std::string& unit = o.strip_unit;
+  const std::size_t space = unit.find(' ');
+  std::string one_unit = unit.substr(0, space);
+  if (!one_unit.empty() && one_unit.back() == 's') one_unit.pop_back();
+  if (space != std::string::npos) one_unit += unit.substr(space);
   bool none = false, one = false, many = false;
   for (std::size_t i = 0; i + 1 < o.busy_gpus.size(); ++i) {  // the last step only marks where the strip ends
     const int busy = o.busy_gpus[i].value;
     (busy <= 0 ? none : busy == 1 ? one : many) = true;
   }
-  if (none || !options.only_present) g.entries.push_back({options.strip_background, "0 GPUs busy"});
-  if (one || !options.only_present) g.entries.push_back({kBusyOneRgb, "1 GPU busy"});
-  if (many || (!options.only_present && o.gpu_count != 1)) g.entries.push_back({kBusyManyRgb, "2 or more GPUs busy"});
+  if (none || !options.only_present) g.entries.push_back({options.strip_background, "0 " + unit + " busy"});
+  if (one || !options.only_present) g.entries.push_back({kBusyOneRgb, "1 " + one_unit + " busy"});
+  if (many || (!options.only_present && o.gpu_count != 1))
+    g.entries.push_back({kBusyManyRgb, "2 or more " + unit + " busy"});
   return g;
 }
 

@@ -314,12 +314,14 @@ namespace {
 QString busy_tooltip(const OverlayData& o, TimeNs t_ns, TimeNs pixel_ns, TimeNs origin_ns) {
   const auto span = busy_over(o, t_ns, t_ns + pixel_ns);
   if (!span) return {};
+  const QString unit = QString::fromStdString(o.strip_unit);
   const QString count = span->min_busy == span->max_busy
-                            ? QStringLiteral("%1 of %2 GPUs busy").arg(span->min_busy).arg(o.gpu_count)
-                            : QStringLiteral("%1 to %2 of %3 GPUs busy over this pixel (%4 changes)")
+                            ? QStringLiteral("%1 of %2 %3 busy").arg(span->min_busy).arg(o.gpu_count).arg(unit)
+                            : QStringLiteral("%1 to %2 of %3 %4 busy over this pixel (%5 changes)")
                                   .arg(span->min_busy)
                                   .arg(span->max_busy)
                                   .arg(o.gpu_count)
+                                  .arg(unit)
                                   .arg(span->steps - 1);
   return count + QString::fromStdString("\nfrom " + format_duration_exact(span->start_ns - origin_ns) + " to " +
                                         format_duration_exact(span->end_ns - origin_ns) + " (" +

@@ -93,8 +93,12 @@ struct OverlayData {
   std::vector<std::string> idle_cause_names;  // per cause index: "host blocked", ... (the strip's legend)
   std::vector<Bracket> brackets;
   std::vector<Mark> iterations;
+  // The busy strip under the lanes: how many GPUs were busy; on a trace with one GPU, how many of its streams (the
+  // overlap a single GPU can have). busy_gpus holds the count, gpu_count the most there could be.
   std::vector<Step> busy_gpus;
   int gpu_count = 0;
+  std::string strip_unit = "GPUs";        // "GPUs", or "streams of GPU 0"
+  std::string strip_label = "GPUs busy";  // the strip's name in the label column
   // Who launched each GPU event (shared, not copied: one entry per event): the timeline's colours by model.
   std::shared_ptr<const WorkOwners> owners;
   std::vector<CommunicationSpans> communication;  // GPUs that ran communication kernels, by device
