@@ -174,18 +174,36 @@ QString CompareView::compute_figures(const Run& r, const Run* first) const {
   } else {
     text += QStringLiteral(" &nbsp;|&nbsp; wall %1 &middot; no GPU work recorded").arg(dur(f.wall_ns));
   }
+  // Overlap inside each GPU: its streams (stream parallelism, sum of per-stream busy time over the GPU's busy time).
+  for (const analysis::GpuStreamFigures& g : f.gpu_streams)
+    if (g.stream_count > 1)
+      text +=
+          QStringLiteral(" &middot; GPU %1 stream parallelism %2").arg(g.device).arg(g.stream_parallelism, 0, 'f', 2);
   if (first == nullptr) return text;
   const analysis::Comparison c =
       analysis::compare(*first->trace, *r.trace, first->label.toStdString(), r.label.toStdString());
   const QString basis = QString::fromStdString(c.basis_text).toHtmlEscaped();
   text += QStringLiteral("<br>speedup vs %1: ").arg(first->label.toHtmlEscaped());
-  if (c.speedup > 0)
+  if (c.speedup > 0 && c.per_iteration) {
+    // Different iteration counts: the speedup is per iteration, and the times shown are too.
+    const auto per = [](TimeNs ns, std::size_t n) { return dur(ns / static_cast<TimeNs>(n)); };
+    text += QStringLiteral("<b>%1&times; per iteration</b> (%2 &rarr; %3 per iteration; %4 vs %5 iterations, %6)")
+                .arg(c.speedup, 0, 'f', 2)
+                .arg(per(c.basis_a_ns, c.iterations_a), per(c.basis_b_ns, c.iterations_b))
+                .arg(c.iterations_a)
+                .arg(c.iterations_b)
+                .arg(basis);
+  } else if (c.speedup > 0) {
     text += QStringLiteral("<b>%1&times;</b> (%2 &rarr; %3, %4)")
                 .arg(c.speedup, 0, 'f', 2)
                 .arg(dur(c.basis_a_ns), dur(c.basis_b_ns), basis);
-  else
-    text += QStringLiteral("unknown (%1)").arg(basis);
+  }
+  if (c.speedup <= 0) text += QStringLiteral("unknown (%1)").arg(basis);
   if (c.wall_speedup > 0) text += QStringLiteral(" &middot; whole trace %1&times;").arg(c.wall_speedup, 0, 'f', 2);
+  // When the two ran different work, the speedup says less than it seems: the analysis's warnings, in its words.
+  for (const std::string& w : c.warnings)
+    text += QStringLiteral("<br><span style=\"color:#b35900\">&#9888; %1</span>")
+                .arg(QString::fromStdString(w).toHtmlEscaped());
   return text;
 }
 
