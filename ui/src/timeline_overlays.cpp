@@ -236,7 +236,8 @@ void TimelineOverlays::draw_overlap_strip(QCPPainter* painter, const TimeMapping
   painter->fillRect(header, state_->theme.header_background);
   painter->setPen(state_->theme.text);
   painter->setFont(state_->theme.font(8));
-  painter->drawText(header.adjusted(16, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, QString::fromStdString(o.strip_label));
+  painter->drawText(header.adjusted(16, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                    QString::fromStdString(o.strip_label));
   painter->restore();
 }
 
