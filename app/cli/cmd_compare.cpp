@@ -4,6 +4,7 @@
 
 #include "command.h"
 #include "gtv/analysis/compare.h"
+#include "gtv/analysis/report.h"
 #include "gtv/io/readable_formats.h"
 #include "load.h"
 
@@ -23,7 +24,9 @@ int run_compare(const ParsedArgs& args, Io io) {
   if (!b) return kExitBadInput;
   const std::string label_a = run_label(args.positionals[0]);
   const std::string label_b = run_label(args.positionals[1]);
-  io.out << analysis::format_comparison(analysis::compare(*a, *b, label_a, label_b), *format);
+  analysis::Comparison comparison = analysis::compare(*a, *b, label_a, label_b);
+  analysis::note_tracing_overhead(comparison, analysis::analyze(*a), analysis::analyze(*b));
+  io.out << analysis::format_comparison(comparison, *format);
   return kExitOk;
 }
 

@@ -55,6 +55,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   run.view = new TimelineView(box);
   run.view->set_trace(run.trace);
   if (!analysis) analysis = std::make_shared<const DocumentAnalysis>(analyse_document(*run.trace));
+  run.analysis = analysis;
   run.view->set_overlays(analysis->overlays);
   run.view->focus_on_gpu_lanes();
   layout->addWidget(run.header);
@@ -180,8 +181,9 @@ QString CompareView::compute_figures(const Run& r, const Run* first) const {
       text +=
           QStringLiteral(" &middot; GPU %1 stream parallelism %2").arg(g.device).arg(g.stream_parallelism, 0, 'f', 2);
   if (first == nullptr) return text;
-  const analysis::Comparison c =
+  analysis::Comparison c =
       analysis::compare(*first->trace, *r.trace, first->label.toStdString(), r.label.toStdString());
+  if (first->analysis && r.analysis) analysis::note_tracing_overhead(c, first->analysis->report, r.analysis->report);
   const QString basis = QString::fromStdString(c.basis_text).toHtmlEscaped();
   text += QStringLiteral("<br>speedup vs %1: ").arg(first->label.toHtmlEscaped());
   if (c.speedup > 0 && c.per_iteration) {

@@ -62,6 +62,7 @@ class CompareView : public QWidget {
  private:
   struct Run {
     std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const DocumentAnalysis> analysis;
     QString label;
     TimeNs anchor_ns = 0;
     TimelineView* view = nullptr;

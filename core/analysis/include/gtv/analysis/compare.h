@@ -90,4 +90,10 @@ struct Comparison {
 [[nodiscard]] Comparison compare(const Trace& a, const Trace& b, std::string label_a = "A", std::string label_b = "B");
 [[nodiscard]] std::string format_comparison(const Comparison& comparison, Format format);
 
+struct Report;  // report.h
+// Tracing overhead (gtv's or the profiler's own records) on the critical path of a compared region is part of the
+// speedup: when either run's basis is its report's region and removing the overhead would shorten it by 1% or more,
+// adds a warning that says how much in each and the speedup without it (the replayed region, core/causal).
+void note_tracing_overhead(Comparison& comparison, const Report& a, const Report& b);
+
 }  // namespace gtv::analysis
