@@ -2,10 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "gtv/analysis/report.h"
-#include "gtv/io/trace_file.h"
+#include "recording_helpers.h"
 #include "trace_helpers.h"
 
 namespace gtv::analysis {
@@ -310,23 +308,12 @@ TEST(Compare, StreamParallelismOfEachGpuSideBySide) {
 }  // namespace gtv::analysis
 
 namespace gtv::analysis {
-namespace {
-
-Trace h200x1_recording(const std::string& name) {
-  const std::filesystem::path path =
-      std::filesystem::path(GTV_TEST_DATA_DIR).parent_path().parent_path() / "resources" / "traces" / "h200x1" / name;
-  Expected<Trace> trace = io::read_trace(path.string());
-  if (!trace) throw std::runtime_error(trace.error().message);
-  return std::move(trace).value();
-}
-
-}  // namespace
 
 // On 1x H200 `processes` looks 1.06x faster than `threads`, but 5.84 ms of threads' 135.9 ms timed loop is the
 // tracer's own work on its critical path (a worker's first CUPTI buffer request): without it the two are 1.01x.
 TEST(Compare, TracingOverheadOnTheCriticalPathIsSaidWithTheSpeedupWithoutIt) {
-  const Trace threads = h200x1_recording("threads.json.gz");
-  const Trace processes = h200x1_recording("processes.json.gz");
+  const Trace threads = testing::bundled_recording("h200x1", "threads.json.gz");
+  const Trace processes = testing::bundled_recording("h200x1", "processes.json.gz");
   Comparison c = compare(threads, processes, "threads", "processes");
   const std::size_t before = c.warnings.size();
   note_tracing_overhead(c, analyze(threads), analyze(processes));
@@ -338,8 +325,8 @@ TEST(Compare, TracingOverheadOnTheCriticalPathIsSaidWithTheSpeedupWithoutIt) {
   EXPECT_EQ(fixed(c.speedup, 2), "1.06");  // the measured speedup itself is unchanged
 
   // Where neither path holds tracing overhead worth 1% of its region, nothing is added.
-  const Trace sequential = h200x1_recording("sequential.json.gz");
-  const Trace streams = h200x1_recording("streams.json.gz");
+  const Trace sequential = testing::bundled_recording("h200x1", "sequential.json.gz");
+  const Trace streams = testing::bundled_recording("h200x1", "streams.json.gz");
   Comparison quiet = compare(sequential, streams, "sequential", "streams");
   const std::size_t quiet_before = quiet.warnings.size();
   note_tracing_overhead(quiet, analyze(sequential), analyze(streams));

@@ -10,6 +10,7 @@
 #include "gtv/analysis/concurrency.h"
 #include "gtv/analysis/report.h"
 #include "gtv/io/trace_file.h"
+#include "recording_helpers.h"
 #include "trace_helpers.h"
 
 namespace gtv::analysis {
@@ -176,13 +177,7 @@ TEST(StreamOverlap, ReportShowsStreamsPerGpuAndTheirJsonFields) {
 namespace gtv::analysis {
 namespace {
 
-Trace recording(const std::string& name) {
-  const std::filesystem::path path =
-      std::filesystem::path(GTV_TEST_DATA_DIR).parent_path().parent_path() / "resources" / "traces" / "h200x1" / name;
-  Expected<Trace> trace = io::read_trace(path.string());
-  if (!trace) throw std::runtime_error(trace.error().message);
-  return std::move(trace).value();
-}
+Trace recording(const std::string& name) { return testing::bundled_recording("h200x1", name); }
 
 }  // namespace
 
