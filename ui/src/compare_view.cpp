@@ -62,7 +62,9 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   layout->addWidget(run.view, 1);
   splitter_->addWidget(box);
   const int index = run_count();
-  run.figures = compute_figures(run, runs_.empty() ? nullptr : &runs_.front());
+  QString notes;
+  run.figures = compute_figures(run, runs_.empty() ? nullptr : &runs_.front(), &notes);
+  run.header->setToolTip(notes);
   runs_.push_back(std::move(run));
   connect(runs_.back().view, &TimelineView::window_changed, this, [this, index] { sync_from(index); });
   refresh_figures();
@@ -160,7 +162,7 @@ QString CompareView::figures_text(int run) const { return runs_[static_cast<std:
 
 // A run's header: its own figures, and for every run after the first the core comparison against the first run,
 // headlined by the speedup on the basis that comparison chose (said in its words), whole-trace wall time second.
-QString CompareView::compute_figures(const Run& r, const Run* first) const {
+QString CompareView::compute_figures(const Run& r, const Run* first, QString* notes) const {
   QString text = QStringLiteral("<b>%1</b> &nbsp; aligned at its first steady kernel (t = %2)")
                      .arg(r.label.toHtmlEscaped(), dur(r.anchor_ns - r.trace->start_ns()));
   const analysis::RunFigures f = analysis::run_figures(*r.trace, r.label.toStdString());
@@ -202,10 +204,15 @@ QString CompareView::compute_figures(const Run& r, const Run* first) const {
   }
   if (c.speedup <= 0) text += QStringLiteral("unknown (%1)").arg(basis);
   if (c.wall_speedup > 0) text += QStringLiteral(" &middot; whole trace %1&times;").arg(c.wall_speedup, 0, 'f', 2);
-  // When the two ran different work, the speedup says less than it seems: the analysis's warnings, in its words.
-  for (const std::string& w : c.warnings)
-    text += QStringLiteral("<br><span style=\"color:#b35900\">&#9888; %1</span>")
-                .arg(QString::fromStdString(w).toHtmlEscaped());
+  // When the two ran different work, the speedup says less than it seems: one short line in the header (the panels
+  // keep their height), the analysis's warnings in its words in the header's tooltip.
+  if (!c.warnings.empty()) {
+    text += QStringLiteral(" &middot; <span style=\"color:#b35900\">&#9888; %1 (hover for details)</span>")
+                .arg(c.warnings.size() == 1 ? QStringLiteral("1 note on this speedup")
+                                            : QStringLiteral("%1 notes on this speedup").arg(c.warnings.size()));
+    for (const std::string& w : c.warnings)
+      *notes += (notes->isEmpty() ? QString() : QStringLiteral("\n")) + QString::fromStdString(w);
+  }
   return text;
 }
 

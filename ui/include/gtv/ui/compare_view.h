@@ -69,7 +69,8 @@ class CompareView : public QWidget {
     QLabel* header = nullptr;
     QString figures;  // the header text, computed once when the run is added
   };
-  [[nodiscard]] QString compute_figures(const Run& r, const Run* first) const;
+  // notes: the comparison's warnings, one a line (the header's tooltip).
+  [[nodiscard]] QString compute_figures(const Run& r, const Run* first, QString* notes) const;
   void sync_from(int run);
   void refresh_figures();
   void share_bounds();
