@@ -2,11 +2,9 @@
 
 usage: cli_test.py CASE --cli PATH --data DIR --work DIR [--trace-gen PATH]
 """
-import argparse
 import gzip
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -14,17 +12,12 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import trace_counts  # noqa: E402
 
+from case_runner import check, run_case
+
 COMMANDS = ["info", "convert", "analyze", "merge", "compare", "list", "run"]
-FAILURES = []
 # The reader numbers string pids/tids ("Spans", "PyTorch Profiler") from here on and keeps the text as the
 # process/thread name; the oracle keeps the text itself.
 STRING_ID_BASE = 10**12
-
-
-def check(condition, message):
-    if not condition:
-        FAILURES.append(message)
-        print("FAIL: " + message)
 
 
 def cli(args, *argv, env=None):
@@ -604,21 +597,7 @@ def case_listing(args):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("case")
-    parser.add_argument("--cli", required=True)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--trace-gen")
-    args = parser.parse_args()
-    shutil.rmtree(args.work, ignore_errors=True)
-    os.makedirs(args.work)
-    globals()["case_" + args.case](args)
-    if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
-        return 1
-    print("all checks passed")
-    return 0
+    return run_case(globals(), required=['--data'], optional=['--trace-gen'])
 
 
 if __name__ == "__main__":

@@ -5,11 +5,9 @@ from a trace never reach the terminal as control characters; skipped events are 
 
 usage: hostile_test.py CASE --cli PATH --work DIR
 """
-import argparse
 import json
 import os
 import resource
-import shutil
 import signal
 import stat
 import subprocess
@@ -17,13 +15,7 @@ import sys
 import threading
 import time
 
-FAILURES = []
-
-
-def check(condition, message):
-    if not condition:
-        FAILURES.append(message)
-        print("FAIL: " + message)
+from case_runner import check, run_case
 
 
 def cli(args, *argv, **kwargs):
@@ -259,19 +251,7 @@ def case_skipped_notes(args):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("case")
-    parser.add_argument("--cli", required=True)
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
-    shutil.rmtree(args.work, ignore_errors=True)
-    os.makedirs(args.work)
-    globals()["case_" + args.case](args)
-    if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
-        return 1
-    print("all checks passed")
-    return 0
+    return run_case(globals())
 
 
 if __name__ == "__main__":

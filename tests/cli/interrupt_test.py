@@ -5,7 +5,6 @@ never deleted while OUT does not hold it. Also: a write past `ulimit -f` with SI
 
 usage: interrupt_test.py CASE --cli PATH --work DIR
 """
-import argparse
 import json
 import os
 import resource
@@ -17,15 +16,10 @@ import sys
 import threading
 import time
 
-FAILURES = []
+from case_runner import check, run_case
+
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 OLD = b'{"traceEvents": [], "old": "content kept while gtv writes"}'
-
-
-def check(condition, message):
-    if not condition:
-        FAILURES.append(message)
-        print("FAIL: " + message)
 
 
 def write_trace(path, kernels, rank=None):
@@ -200,23 +194,7 @@ def case_write_fsize(args):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("case")
-    parser.add_argument("--cli", required=True)
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
-    if os.path.exists(args.work):
-        for root, dirs, _ in os.walk(args.work):
-            for d in dirs:
-                os.chmod(os.path.join(root, d), 0o755)
-    shutil.rmtree(args.work, ignore_errors=True)
-    os.makedirs(args.work)
-    globals()["case_" + args.case](args)
-    if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
-        return 1
-    print("all checks passed")
-    return 0
+    return run_case(globals())
 
 
 if __name__ == "__main__":

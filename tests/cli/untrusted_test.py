@@ -4,7 +4,6 @@ range; rank files whose numbers contradict each other. Each case fails on the be
 
 usage: untrusted_test.py CASE --cli PATH --data DIR --work DIR
 """
-import argparse
 import gzip
 import json
 import os
@@ -14,14 +13,9 @@ import subprocess
 import sys
 import threading
 
-FAILURES = []
+from case_runner import check, run_case
+
 BASE_NS = 1700000000000000000
-
-
-def check(condition, message):
-    if not condition:
-        FAILURES.append(message)
-        print("FAIL: " + message)
 
 
 def cli(args, *argv, **kwargs):
@@ -263,24 +257,7 @@ def case_merge_inputs(args):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("case")
-    parser.add_argument("--cli", required=True)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
-    if os.path.exists(args.work):
-        for root, dirs, _ in os.walk(args.work):
-            for d in dirs:
-                os.chmod(os.path.join(root, d), 0o755)
-    shutil.rmtree(args.work, ignore_errors=True)
-    os.makedirs(args.work)
-    globals()["case_" + args.case](args)
-    if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
-        return 1
-    print("all checks passed")
-    return 0
+    return run_case(globals(), required=['--data'])
 
 
 if __name__ == "__main__":
