@@ -5,6 +5,18 @@
 namespace gtv::ui {
 namespace {
 
+TEST(TimeMapping, PixelRunsMergeWhereTheyMeetWithinAPixel) {
+  // Unsorted input; [10,12) and [12.5,14) meet within a pixel, [20,21) is apart, [0,30) would swallow everything.
+  const auto runs = merge_pixel_runs({{20, 21}, {12.5, 14}, {10, 12}, {13, 13.5}});
+  ASSERT_EQ(runs.size(), 2U);
+  EXPECT_DOUBLE_EQ(runs[0].first, 10);
+  EXPECT_DOUBLE_EQ(runs[0].second, 14);
+  EXPECT_DOUBLE_EQ(runs[1].first, 20);
+  EXPECT_DOUBLE_EQ(runs[1].second, 21);
+  EXPECT_EQ(merge_pixel_runs({{0, 30}, {5, 6}, {29, 31}}).size(), 1U);
+  EXPECT_TRUE(merge_pixel_runs({}).empty());
+}
+
 TEST(TimeMapping, MapsBothWays) {
   const TimeMapping map({1'000, 11'000}, 1'000);  // 10 ns per pixel
   EXPECT_DOUBLE_EQ(map.ns_per_px(), 10.0);

@@ -123,4 +123,16 @@ std::string axis_tick_label(double t_ns, const AxisLabeling& labeling, bool firs
   return std::fabs(offset_ns) < 1e-3 * labeling.step_ns ? labeling.base_text : labeling.base_text + " + " + offset;
 }
 
+std::vector<std::pair<double, double>> merge_pixel_runs(std::vector<std::pair<double, double>> runs) {
+  std::sort(runs.begin(), runs.end());
+  std::vector<std::pair<double, double>> merged;
+  for (const auto& [x0, x1] : runs) {
+    if (!merged.empty() && x0 <= merged.back().second + 1.0)
+      merged.back().second = std::max(merged.back().second, x1);
+    else
+      merged.emplace_back(x0, x1);
+  }
+  return merged;
+}
+
 }  // namespace gtv::ui

@@ -191,10 +191,20 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
   const double text_h = painter->fontMetrics().height() + 2;
   // Labels go in their band under the lanes, so they never cover a lane or a row.
   const double labels_top = state_->warmup_label_rect(area).top() + 2;
+  // Spans that meet within a pixel are filled as one: a translucent fill per span would darken where narrow spans
+  // pile up, and each full-height translucent fill is a costly blend (thousands of them at fit).
+  std::vector<std::pair<double, double>> runs;
   for (const ShadedSegment& s : o.warmup) {
     if (s.end_ns < state_->window.t0_ns || s.start_ns > state_->window.t1_ns) continue;
-    const double x0 = area.left() + map.x_of(s.start_ns), x1 = area.left() + map.x_of(s.end_ns);
-    painter->fillRect(QRectF(x0, lanes.top(), std::max(x1 - x0, 1.0), lanes.height()), fill);
+    const double x0 = std::max(area.left() + map.x_of(s.start_ns), area.left() - 1);
+    const double x1 = std::min(area.left() + map.x_of(s.end_ns), area.right() + 1);
+    runs.emplace_back(x0, std::max(x1, x0 + 1));
+  }
+  for (const auto& [x0, x1] : merge_pixel_runs(std::move(runs)))
+    painter->fillRect(QRectF(x0, lanes.top(), x1 - x0, lanes.height()), fill);
+  for (const ShadedSegment& s : o.warmup) {
+    if (s.end_ns < state_->window.t0_ns || s.start_ns > state_->window.t1_ns) continue;
+    const double x0 = area.left() + map.x_of(s.start_ns);
     if (named[s.finding] || state_->warmup_label_px <= 0) continue;
     const QString label = QString::fromStdString(s.label);
     const double text_x = std::max(x0, area.left()) + 2;

@@ -1,7 +1,11 @@
 // Offscreen replot benchmark of the timeline: full view of 1M and 10M events at 1920x1080, and a zoomed-in view.
 // Prints the median over repeated replots. Usage: gtv_ui_replot_bench [--quick]
+// With --recordings FILE...: each recording opened as the window opens it (analysis overlays, first view), then the
+// median replot at fit and of the keyboard steps (zoom in W, zoom out S, pan A and D) from fit.
 #include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cstdio>
@@ -109,11 +113,58 @@ void open_to_first_paint(std::size_t events) {
               loaded.trace->event_count(), static_cast<double>(timer.nsecsElapsed()) / 1e6, load_ms);
 }
 
+// A recording as the window shows it: the steps a user takes from the fitted view, each replotted.
+void recording(const QString& path, int repeats) {
+  const LoadResult loaded = load_trace_file(path);
+  if (!loaded.trace) {
+    std::printf("%s: %s\n", qPrintable(path), qPrintable(loaded.error));
+    return;
+  }
+  TimelineView view;
+  view.resize(1920, 1080);
+  view.show();
+  view.set_trace(loaded.trace);
+  if (loaded.analysis) view.set_overlays(loaded.analysis->overlays);
+  view.fit();
+  const TimeWindow fitted = view.window();
+  const Timing at_fit = median_replot(view, repeats);
+  // Each step starts from the fitted view so the medians compare like with like.
+  const auto step = [&](auto&& action) {
+    std::vector<double> wall;
+    for (int i = 0; i < repeats; ++i) {
+      view.set_window(fitted);
+      view.replot_now();
+      QElapsedTimer timer;
+      timer.start();
+      action();
+      view.replot_now();
+      wall.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+    }
+    std::sort(wall.begin(), wall.end());
+    return wall[wall.size() / 2];
+  };
+  const double zoom_in = step([&] { view.zoom_by(1.5); });
+  const double zoom_out_ms = step([&] { view.zoom_by(1 / 1.5); });
+  const double pan = step([&] { view.pan_by_px(0.2 * 1920); });
+  std::printf("%-44s %8zu events  fit %6.2f ms wall %6.2f ms CPU  W %6.2f  S %6.2f  A/D %6.2f ms\n",
+              qPrintable(QFileInfo(path).dir().dirName() + "/" + QFileInfo(path).fileName()),
+              loaded.trace->event_count(), at_fit.wall_ms, at_fit.cpu_ms, zoom_in, zoom_out_ms, pan);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "--recordings") == 0) {
+    const int repeats =
+        qEnvironmentVariableIntValue("GTV_BENCH_REPEATS") > 0 ? qEnvironmentVariableIntValue("GTV_BENCH_REPEATS") : 15;
+    std::printf("gtv timeline replot of recordings at 1920x1080 (%s platform), median of %d\n",
+                qPrintable(QGuiApplication::platformName()), repeats);
+    for (int i = 2; i < argc; ++i) recording(QString::fromLocal8Bit(argv[i]), repeats);
+    return 0;
+  }
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   const int quick_repeats =
       qEnvironmentVariableIntValue("GTV_BENCH_REPEATS") > 0 ? qEnvironmentVariableIntValue("GTV_BENCH_REPEATS") : 5;

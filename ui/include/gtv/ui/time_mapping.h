@@ -3,6 +3,8 @@
 // TimeLineData::mapTimeToX). A window is [t0, t1) in trace nanoseconds; x is pixels from the left edge of the
 // data area.
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gtv/base/time.h"
 
@@ -43,6 +45,10 @@ class TimeMapping {
 [[nodiscard]] TimeWindow clamp_window(TimeWindow window, TimeWindow bounds);
 // The window that shows [start, end] with a margin of margin_fraction of the span on each side.
 [[nodiscard]] TimeWindow fit_window(TimeNs start_ns, TimeNs end_ns, double margin_fraction = 0.02);
+
+// Pixel intervals [x0, x1) merged where they overlap or meet within a pixel, sorted by x0: a band over many narrow
+// spans is then filled once per run, never twice over one pixel.
+[[nodiscard]] std::vector<std::pair<double, double>> merge_pixel_runs(std::vector<std::pair<double, double>> runs);
 
 // Axis units: chosen from the visible span so labels stay short ("12.5 ms", not "12500000 ns").
 struct TimeUnit {
