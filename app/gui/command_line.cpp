@@ -60,7 +60,7 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   const QCommandLineOption compare_opt("compare-shot", "Save the compare view of the traces and exit.", "out");
   const QCommandLineOption classroom_opt("classroom-shot", "Save classroom mode for one trace and exit.", "out");
   const QCommandLineOption run_panel_opt("run-panel-shot", "Save the window with the run panel and exit.", "out");
-  const QCommandLineOption cursor_opt("cursor", "Classroom shot: cursor at this fraction of the trace.", "0..1");
+  const QCommandLineOption cursor_opt("cursor", "Classroom shot: cursor at this fraction of the timed work.", "0..1");
   const QCommandLineOption reveal_opt("reveal", "Classroom shot: show the GPU lanes.");
   const QCommandLineOption ranks_opt("ranks",
                                      "The traces are the files of the ranks of one distributed run (one per rank): "

@@ -110,24 +110,31 @@ int compare_shot(const ShotArgs& s) {
   return save(&view, s.out);
 }
 
+// What the projector shows: the window in the classroom's projector view (the lesson, lanes, strip and controls
+// alone), at the size asked for; the cursor at a fraction of the timed work that playback replays.
 int classroom_shot(const ShotArgs& s) {
-  const ui::LoadResult loaded = ui::load_trace_file(s.traces[0]);
-  if (!loaded.error.isEmpty()) {
-    std::fprintf(stderr, "gtv: %s\n", qPrintable(loaded.error));
+  ui::MainWindow window;
+  window.set_dark(s.dark);
+  QStringList errors;
+  ui::MainWindow::set_error_hook([&](const QString&, const QString& message) { errors << message; });
+  ui::TraceTab* tab = window.open_file(s.traces[0]);
+  tab->document()->wait();
+  QCoreApplication::processEvents();
+  if (!errors.isEmpty() || !tab->document()->trace()) {
+    std::fprintf(stderr, "gtv: %s\n",
+                 qPrintable(errors.isEmpty() ? QStringLiteral("cannot read the trace") : errors[0]));
     return 1;
   }
-  const auto trace = loaded.trace;
-  ui::apply_app_palette(s.dark);  // the classroom itself is always black; the palette reaches its buttons
-  ui::ClassroomView view;
-  view.resize(s.size);
-  view.set_trace(trace, {}, loaded.analysis);
-  view.set_gpu_revealed(s.reveal);
-  view.show();
+  window.resize(s.size);
+  window.show();
+  ui::ClassroomView* view = ui::open_classroom(&window);
+  window.set_projector_view(true);
+  view->set_gpu_revealed(s.reveal);
   QCoreApplication::processEvents();
-  view.view()->fit();
-  const double span = static_cast<double>(trace->end_ns() - trace->start_ns());
-  view.set_cursor_ns(trace->start_ns() + static_cast<TimeNs>(s.cursor * span));
-  return save(&view, s.out);
+  const ui::PlaybackSpan span = view->playback_span();
+  view->set_cursor_ns(span.start_ns + static_cast<TimeNs>(s.cursor * static_cast<double>(span.end_ns - span.start_ns)));
+  QCoreApplication::processEvents();
+  return save(&window, s.out);
 }
 
 int run_panel_shot(const ShotArgs& s) {

@@ -4,10 +4,14 @@
 #include <qcustomplot.h>
 
 #include <QDialog>
+#include <QMenuBar>
 #include <QScreen>
 #include <QSignalSpy>
+#include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QtTest/QtTest>
 #include <fstream>
 #include <limits>
@@ -83,6 +87,7 @@ class CompareClassroomTest : public QObject {
   void classroom_click_seeks();
   void classroom_lesson_only_after_reveal();
   void classroom_f11_toggles_full_screen();
+  void classroom_projector_view_is_the_lesson_alone();
 };
 
 void CompareClassroomTest::compare_aligns_at_first_steady_kernel() {
@@ -288,8 +293,13 @@ void CompareClassroomTest::classroom_hides_gpu_lanes_until_revealed() {
     if (trace->lane(i).is_gpu()) gpu_lanes.insert(i);
   QVERIFY(!gpu_lanes.empty());
   QVERIFY(!view.gpu_revealed());
-  for (LaneIndex i = 0; i < trace->lanes().size(); ++i)
-    QCOMPARE(view.view()->lane_state().hidden_lanes.count(i), gpu_lanes.count(i));
+  std::set<LaneIndex> launching;
+  for (const Flow& f : trace->flows())
+    if (f.kind == FlowKind::LaunchToGpu) launching.insert(f.from.lane);
+  for (LaneIndex i = 0; i < trace->lanes().size(); ++i) {
+    if (gpu_lanes.count(i) != 0 || launching.count(i) != 0)  // helper threads that launched nothing stay hidden
+      QCOMPARE(view.view()->lane_state().hidden_lanes.count(i), gpu_lanes.count(i));
+  }
   // The status line counts the launches waiting at the cursor; GPU work running appears only once revealed.
   const TimeNs t = expected_anchor_ns(*trace) - 1;
   int queued = 0;
@@ -297,12 +307,22 @@ void CompareClassroomTest::classroom_hides_gpu_lanes_until_revealed() {
     if (trace->event(f.from).start_ns <= t && trace->event(f.to).start_ns > t) ++queued;
   QVERIFY(queued > 0);
   view.set_cursor_ns(t);
-  QVERIFY2(view.status_text().contains(QStringLiteral(" %1 launches queued").arg(queued)),
-           qPrintable(view.status_text()));
+  const QString waiting = queued == 1 ? QStringLiteral(" 1 launch waiting for the GPU")
+                                      : QStringLiteral(" %1 launches waiting for the GPU").arg(queued);
+  QVERIFY2(view.status_text().contains(waiting), qPrintable(view.status_text()));
   QVERIFY(!view.status_text().contains(QStringLiteral("running")));
+  QVERIFY(!view.status_text().contains(QStringLiteral("idle")));
   view.set_gpu_revealed(true);
-  QVERIFY(view.status_text().contains(QStringLiteral("GPU ops running")));
-  QVERIFY(view.view()->lane_state().hidden_lanes.empty());
+  // Two GPUs in this recording: the sentence says how many kernels and copies run on them, in words.
+  int running = 0;
+  for (const Lane& lane : trace->lanes())
+    for (const Event& e : lane.events)
+      if (lane.is_gpu() && is_gpu_activity(e.kind) && e.start_ns <= t && t < e.end_ns()) ++running;
+  const QString expected = running == 0   ? QStringLiteral("every GPU is idle")
+                           : running == 1 ? QStringLiteral("1 kernel or copy running on the GPUs")
+                                          : QStringLiteral("%1 kernels and copies running on the GPUs").arg(running);
+  QVERIFY2(view.status_text().contains(expected), qPrintable(view.status_text()));
+  for (LaneIndex i : gpu_lanes) QCOMPARE(view.view()->lane_state().hidden_lanes.count(i), std::size_t{0});
   QVERIFY(view.view()->theme().font_scale >= 2.0);
   QCOMPARE(view.view()->theme().background, QColor(0, 0, 0));
 }
@@ -461,6 +481,62 @@ void CompareClassroomTest::classroom_f11_toggles_full_screen() {
   QTRY_VERIFY(view.isFullScreen());
   QTest::keyClick(&view, Qt::Key_F11);
   QTRY_VERIFY(!view.isFullScreen());
+}
+
+// Full screen from the main window shows the classroom alone: no menus, toolbar, tabs, status bar or panels; the
+// timed work from its start; the thread that launched the GPU work open down to its launches, the tracer's own
+// thread hidden. Leaving full screen brings back exactly what was there.
+void CompareClassroomTest::classroom_projector_view_is_the_lesson_alone() {
+  MainWindow window;
+  window.resize(1400, 800);
+  TraceTab* tab = window.open_file(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x1/sequential.json.gz"));
+  tab->document()->wait();
+  QCoreApplication::processEvents();
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  ClassroomView* view = open_classroom(&window);
+  QVERIFY(view != nullptr);
+  const auto trace = tab->document()->trace();
+  const analysis::Region region = tab->document()->analysis()->report.region;
+  QCOMPARE(view->cursor_ns(), region.start_ns);
+  QVERIFY(view->view()->window().t0_ns <= region.start_ns);
+  QVERIFY(view->view()->window().t1_ns >= region.end_ns);
+  QVERIFY(view->view()->window().span_ns() < 2 * region.length_ns());  // the timed work fills the view
+  std::set<LaneIndex> launching;
+  for (const Flow& f : trace->flows())
+    if (f.kind == FlowKind::LaunchToGpu) launching.insert(f.from.lane);
+  QVERIFY(!launching.empty());
+  int hidden_threads = 0;
+  for (LaneIndex i = 0; i < trace->lanes().size(); ++i) {
+    if (trace->lane(i).is_gpu()) continue;
+    const bool launched = launching.count(i) != 0;
+    if (launched) QCOMPARE(view->view()->lane_state().collapsed_lanes.count(i), std::size_t{0});
+    QCOMPARE(view->view()->lane_state().hidden_lanes.count(i), launched ? std::size_t{0} : std::size_t{1});
+    hidden_threads += launched ? 0 : 1;
+  }
+  QVERIFY(hidden_threads > 0);  // the recording has a CUPTI helper thread that launched nothing
+  QVERIFY(window.menuBar()->isVisible());
+  QVERIFY(window.tabs()->tabBar()->isVisible());
+  QToolBar* toolbar = window.findChild<QToolBar*>();
+  QVERIFY(toolbar != nullptr && toolbar->isVisible());
+  view->set_full_screen(true);
+  QVERIFY(window.projector_view());
+  QVERIFY(!window.menuBar()->isVisible());
+  QVERIFY(!window.tabs()->tabBar()->isVisible());
+  QVERIFY(!window.statusBar()->isVisible());
+  QVERIFY(!toolbar->isVisible());
+  QVERIFY(view->isVisible());
+  view->set_full_screen(false);
+  QVERIFY(!window.projector_view());
+  QVERIFY(window.menuBar()->isVisible());
+  QVERIFY(window.tabs()->tabBar()->isVisible());
+  QVERIFY(toolbar->isVisible());
+  // Going to another tab ends the projector view too.
+  view->set_full_screen(true);
+  window.tabs()->setCurrentWidget(tab);
+  QVERIFY(!window.projector_view());
+  QVERIFY(window.tabs()->tabBar()->isVisible());
+  QVERIFY(!view->is_full_screen());
 }
 
 QTEST_MAIN(CompareClassroomTest)

@@ -119,6 +119,11 @@ TEST(LaneLayout, OtherRowsHideAndFollowTheirGroup) {
   EXPECT_EQ(rows[rows.size() - 2].kind, RowKind::ProcessHeader);
   EXPECT_EQ(rows[rows.size() - 2].label, "Process 77");
   EXPECT_EQ(rows.back().kind, RowKind::Other);
+  // Its one row hidden, that group has nothing to head: no header either.
+  state.hidden_rows.insert("ranges 77/1");
+  const LaneLayout headless(lanes(), labels(), state, kOptions, others);
+  for (const LaneRow& r : headless.rows()) EXPECT_NE(r.label, "Process 77");
+  EXPECT_EQ(headless.rows().size(), rows.size() - 2);
   state.hidden_rows.clear();
   state.collapsed_groups.insert({LaneKind::GpuStream, 0});
   const LaneLayout collapsed(lanes(), labels(), state, kOptions, others);

@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <set>
 
 #include "gtv/analysis/compare.h"
 #include "gtv/experiments/catalog.h"
@@ -160,10 +161,11 @@ ClassroomView::ClassroomView(QWidget* parent)
     bar->addWidget(b);
   }
   bar->addStretch(1);
+  // A line of its own under the timeline: the sentence never pushes the window wider than the projector.
   status_ = new QLabel(this);
   status_->setFont(theme.font(8, true));
-  status_->setStyleSheet(QStringLiteral("color: #ffffff;"));
-  bar->addWidget(status_);
+  status_->setStyleSheet(QStringLiteral("color: #ffffff; padding: 2px 8px;"));
+  status_->setWordWrap(true);
   connect(play_, &QPushButton::clicked, this, [this] { is_playing() ? pause() : play(); });
   connect(restart_button, &QPushButton::clicked, this, &ClassroomView::restart);
   connect(range_, &QPushButton::clicked, this, [this] { play_range(chosen_range_ ? std::nullopt : offered_range()); });
@@ -193,6 +195,7 @@ ClassroomView::ClassroomView(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(lesson_);
   layout->addWidget(view_, 1);
+  layout->addWidget(status_);
   layout->addLayout(bar);
 }
 
@@ -202,6 +205,9 @@ void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString&
   analysis_ = std::move(analysis);
   view_->set_trace(trace_);
   view_->focus_on_gpu_lanes();
+  show_launching_threads();
+  // The critical path answers a later question (what bounds the loop); the projector needs the room for the GPUs.
+  view_->set_row_hidden("critical path", true);
   view_->set_warmup_labels(false);  // the bands stay; the projector has no room for their names
   const QString name = scenario.isEmpty() ? QString::fromStdString(trace_->metadata().scenario) : scenario;
   const QString lesson = scenario_lesson(name);
@@ -213,8 +219,27 @@ void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString&
   chosen_range_ = false;
   update_range_button();
   apply_lane_visibility();
+  // The class watches the timed work from its start; F still fits the whole recording.
   view_->fit();
+  zoom_to_span();
   set_cursor_ns(span_.start_ns);
+}
+
+// The lesson is launches queueing up ahead of the GPU: the threads that launched GPU work show their calls, down to
+// the launches; threads that launched nothing (the tracer's own, data loaders) are hidden.
+void ClassroomView::show_launching_threads() {
+  std::vector<char> launched(trace_->lanes().size(), 0);
+  for (const Flow& f : trace_->flows())
+    if (f.kind == FlowKind::LaunchToGpu && f.from.lane < launched.size()) launched[f.from.lane] = 1;
+  const auto& lanes = trace_->lanes();
+  for (LaneIndex i = 0; i < lanes.size(); ++i) {
+    if (lanes[i].is_gpu()) continue;
+    if (launched[i] == 0) {
+      view_->set_lane_hidden(i, true);
+    } else if (view_->lane_state().collapsed_lanes.count(i) != 0) {
+      view_->toggle_lane_collapsed(i);
+    }
+  }
 }
 
 QString ClassroomView::lesson() const { return lesson_->text(); }
@@ -243,10 +268,21 @@ void ClassroomView::update_status() {
   if (!trace_) return;
   // Running GPU work would answer the prediction, so it is shown with the GPU lanes.
   const PlaybackStats stats = playback_stats(*trace_, cursor_ns_);
-  QString text = tr("t = %1 · %2 launches queued")
-                     .arg(QString::fromStdString(format_duration(cursor_ns_ - trace_->start_ns())))
-                     .arg(stats.queued_launches);
-  if (revealed_) text += tr(" · %1 GPU ops running").arg(stats.running_gpu_ops);
+  QString text = tr("%1 into the timed work").arg(QString::fromStdString(format_duration(cursor_ns_ - span_.start_ns)));
+  if (cursor_ns_ < span_.start_ns)
+    text = tr("%1 before the timed work").arg(QString::fromStdString(format_duration(span_.start_ns - cursor_ns_)));
+  text += stats.queued_launches == 1 ? tr(" · 1 launch waiting for the GPU")
+                                     : tr(" · %1 launches waiting for the GPU").arg(stats.queued_launches);
+  std::set<std::int64_t> gpus;
+  for (const Lane& lane : trace_->lanes())
+    if (lane.is_gpu()) gpus.insert(lane.device());
+  const bool one_gpu = gpus.size() == 1;
+  if (revealed_ && stats.running_gpu_ops == 0)
+    text += one_gpu ? tr(" · the GPU is idle") : tr(" · every GPU is idle");
+  else if (revealed_)
+    text += (stats.running_gpu_ops == 1 ? tr(" · 1 kernel or copy running")
+                                        : tr(" · %1 kernels and copies running").arg(stats.running_gpu_ops)) +
+            (one_gpu ? tr(" on the GPU") : tr(" on the GPUs"));
   status_->setText(text);
 }
 
@@ -325,6 +361,7 @@ void ClassroomView::step() {
 void ClassroomView::set_gpu_revealed(bool revealed) {
   revealed_ = revealed;
   if (reveal_->isChecked() != revealed) reveal_->setChecked(revealed);
+  reveal_->setText(revealed ? tr("Hide GPUs") : tr("Reveal GPUs"));
   apply_lane_visibility();
 }
 
@@ -354,6 +391,7 @@ void ClassroomView::set_full_screen(bool full_screen) {
   if (full_screen_->isChecked() != full_screen) full_screen_->setChecked(full_screen);
   full_screen_->setText(full_screen ? tr("Leave full screen") : tr("Full screen"));
   escape_->setEnabled(full_screen);
+  emit projector_view_changed(full_screen);
 }
 
 bool ClassroomView::is_full_screen() const { return window()->isFullScreen(); }

@@ -62,6 +62,11 @@ LaneLayout::LaneLayout(const std::vector<LaneDesc>& lanes, const std::vector<std
                        const std::vector<OtherRowDesc>& others)
     : row_of_lane_(lanes.size(), -1), options_(options) {
   for (const GroupPlan& g : plan_groups(lanes, group_labels, others)) {
+    // A group of rows alone (no lanes) whose rows are all hidden has nothing to head.
+    const bool shows_a_row = std::any_of(others.begin(), others.end(), [&](const OtherRowDesc& o) {
+      return o.group == g.key && state.hidden_rows.count(o.id) == 0;
+    });
+    if (g.lanes.empty() && !shows_a_row) continue;
     const bool collapsed = state.collapsed_groups.count(g.key) != 0;
     add_header(g.key, g.label, collapsed);
     if (collapsed) continue;

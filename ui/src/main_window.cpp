@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -81,10 +82,34 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), tabs_(new QTabWid
     refresh_tab_titles();
     if (tabs_->count() == 0) show_empty_hint();
   });
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] { set_projector_view(false); });
   build_menus();
   build_toolbar();
   resize(1500, 900);
   show_empty_hint();
+}
+
+void MainWindow::set_projector_view(bool on) {
+  if (on == projector_) return;
+  projector_ = on;
+  if (on) {
+    QList<QWidget*> chrome{menuBar(), statusBar(), tabs_->tabBar()};
+    for (auto* bar : findChildren<QToolBar*>(QString(), Qt::FindDirectChildrenOnly)) chrome << bar;
+    for (auto* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) chrome << dock;
+    for (QWidget* w : chrome) {
+      if (w->isHidden()) continue;
+      hidden_for_projector_ << w;
+      w->hide();
+    }
+    return;
+  }
+  for (QWidget* w : std::as_const(hidden_for_projector_)) w->show();
+  hidden_for_projector_.clear();
+  // The classroom in front (if it is still there) drops its full screen with the projector view.
+  if (auto* classroom = qobject_cast<ClassroomView*>(tabs_->currentWidget()); classroom && classroom->is_full_screen())
+    classroom->set_full_screen(false);
+  else if (isFullScreen())
+    setWindowState(windowState() & ~Qt::WindowFullScreen);
 }
 
 void MainWindow::show_empty_hint() {

@@ -232,6 +232,7 @@ ClassroomView* open_classroom(MainWindow* window) {
   const auto measured = timeline_measured(*tab->view());
   view->set_source_range(measured ? measured : timeline_selected_span(*tab->view()));
   add_tab(window, view, QObject::tr("classroom: %1").arg(scenario), tab->document()->path());
+  QObject::connect(view, &ClassroomView::projector_view_changed, window, &MainWindow::set_projector_view);
   return view;
 }
 

@@ -91,7 +91,8 @@ class ClassroomView : public QWidget {
   // The lesson answers the prediction, so its banner shows only once the GPUs are revealed.
   [[nodiscard]] bool lesson_shown() const;
 
-  // For the projector: the whole window full screen (F11 or the button toggles, Esc leaves).
+  // For the projector: the whole window full screen, showing this view alone (F11 or the button toggles, Esc
+  // leaves); projector_view_changed tells the window to hide or restore its menus, toolbar, tabs and panels.
   void set_full_screen(bool full_screen);
   [[nodiscard]] bool is_full_screen() const;
 
@@ -101,9 +102,11 @@ class ClassroomView : public QWidget {
  signals:
   void cursor_moved(gtv::TimeNs t_ns);
   void playback_finished();
+  void projector_view_changed(bool on);
 
  private:
   void apply_lane_visibility();
+  void show_launching_threads();
   void follow_cursor();
   void update_status();
   void update_range_button();

@@ -43,6 +43,11 @@ class MainWindow : public QMainWindow {
   // The timeline theme of the window's current settings (for views opened into it, e.g. compare).
   [[nodiscard]] Theme theme() const;
 
+  // The projector view: the tab in front alone, without menus, toolbars, tab bar, status bar or panels (classroom
+  // full screen); off restores what was shown. Leaving the tab, or closing it, turns it off.
+  void set_projector_view(bool on);
+  [[nodiscard]] bool projector_view() const { return projector_; }
+
   // File > Export for the tab in front, to path: the trace tab's figure (the visible range, or the whole trace),
   // the compare view with every panel, the classroom view's picture. A message (error hook) instead, never
   // silence, when the tab has nothing to export.
@@ -94,6 +99,8 @@ class MainWindow : public QMainWindow {
   QLabel* search_count_ = nullptr;
   bool dark_ = false;
   double font_scale_ = 1.0;
+  bool projector_ = false;
+  QList<QWidget*> hidden_for_projector_;  // what the projector view hid, shown again when it ends
 };
 
 }  // namespace gtv::ui
