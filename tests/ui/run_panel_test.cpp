@@ -74,6 +74,9 @@ class RunPanelTest : public QObject {
  private slots:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
+    // These are the CPU runs, on every machine: a GPU machine's runner would otherwise run them on its GPUs
+    // (run_panel_gpu_test covers those), where the sizes chosen here mean something else.
+    qputenv("CUDA_VISIBLE_DEVICES", "");
     MainWindow::set_error_hook([](const QString& title, const QString& message) {
       QFAIL(qPrintable(title + QStringLiteral(": ") + message));
     });
