@@ -203,6 +203,18 @@ Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
     if (gpu >= gpus)
       return Error{"placement= names GPU " + std::to_string(gpu) + "; the machine had " + std::to_string(gpus) +
                    (gpus == 1 ? " GPU" : " GPUs")};
+  // Each GPU's streams by number: the i-th stream of one GPU becomes the i-th of another (the default stream of
+  // one, which has the lowest number, the default stream of the other).
+  std::map<std::int64_t, std::vector<std::int64_t>> streams_of;
+  for (const Lane& lane : trace.lanes())
+    if (lane.is_gpu()) streams_of[lane.device()].push_back(lane.stream());
+  for (auto& [device, streams] : streams_of) std::sort(streams.begin(), streams.end());
+  const auto stream_on = [&](std::int64_t from_device, std::int64_t stream, std::int64_t to_device) {
+    const std::vector<std::int64_t>& from = streams_of[from_device];
+    const std::vector<std::int64_t>& to = streams_of[to_device];
+    const auto rank = std::size_t(std::lower_bound(from.begin(), from.end(), stream) - from.begin());
+    return rank < to.size() ? to[rank] : kNewStreamBase + stream;
+  };
   std::vector<StreamKey> key(p.stream);
   std::size_t moved = 0;
   for (NodeId n = 0; n < g.size(); ++n) {
@@ -210,7 +222,7 @@ Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
     if (!p.is_gpu(n) || l == kNoNode || forward[l] < 0) continue;
     const int model = model_of_range(trace.ranges()[std::size_t(forward[l])].name);
     if (model < 0 || placement[std::size_t(model)] == p.stream[n].device) continue;
-    key[n].device = placement[std::size_t(model)];
+    key[n] = {placement[std::size_t(model)], stream_on(p.stream[n].device, p.stream[n].stream, placement[std::size_t(model)])};
     ++moved;
   }
   if (moved == 0) return Error{"every model already runs on the GPU placement= names: nothing to change"};
@@ -218,7 +230,8 @@ Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
   fill_sm_shares(p);
   p.applied.push_back(std::to_string(moved) + " GPU work items move to the GPU their model is placed on");
   p.assume("a model's kernels take as long on the GPU it moves to as on the GPU that ran them (the same GPU model)");
-  p.assume("moved work joins the stream of the same number on its new GPU, in launch order");
+  p.assume("moved work joins the new GPU's stream of the same rank by number (default stream to default stream), in "
+           "launch order");
   p.assume("a synchronization that waited for a GPU's stream waits for the streams its work went to");
   return Ok{};
 }
