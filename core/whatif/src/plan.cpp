@@ -153,8 +153,9 @@ causal::Timeline replay_plan(const Plan& plan, const std::vector<double>& own_sc
 
 namespace {
 
-// Per GPU node: how much longer it runs beside the other work of its GPU, averaged over its run: the sum of the
-// shares of the multiprocessors that every kernel running then asks for, when above 1 (fluid sharing).
+// Per GPU node: how much longer it runs beside the other work of its GPU. While the kernels running together ask
+// for more than the whole GPU (the sum of their shares of its multiprocessors, the demand), each progresses at
+// 1 / demand of its solo rate (fluid sharing).
 std::vector<double> sharing_slowdown(const Plan& p, const causal::Timeline& t, bool all_fill) {
   std::vector<double> out(p.size(), 1.0);
   std::map<std::int64_t, std::vector<NodeId>> by_device;
@@ -193,13 +194,14 @@ std::vector<double> sharing_slowdown(const Plan& p, const causal::Timeline& t, b
       if (e <= s) continue;
       auto i = std::size_t(std::upper_bound(at.begin(), at.end(), s) - at.begin());
       i = i == 0 ? 0 : i - 1;
-      double weighted = 0;
+      double progress = 0;
       for (TimeNs cur = s; cur < e && i < at.size(); ++i) {
         const TimeNs next = i + 1 < at.size() ? std::min(e, at[i + 1]) : e;
-        if (next > cur) weighted += std::max(1.0, demand[i]) * double(next - cur);
+        if (next > cur) progress += double(next - cur) / std::max(1.0, demand[i]);
         cur = std::max(cur, next);
       }
-      out[n] = std::max(1.0, weighted / double(e - s));
+      // Progress at 1 / demand of the solo rate: the own time stretches by run time over progress.
+      out[n] = progress > 0 ? std::max(1.0, double(e - s) / progress) : 1.0;
     }
   }
   return out;
@@ -218,8 +220,7 @@ causal::Timeline replay_with_contention(const Plan& plan, bool all_fill) {
     const std::vector<double> seen = sharing_slowdown(plan, t, all_fill);
     std::vector<double> next(plan.size(), 1.0);
     for (NodeId n = 0; n < plan.size(); ++n) {
-      // The observed slowdown is measured on stretched kernels, whose sum of shares is the demand's: the own
-      // time's stretch is the slowdown seen, approached half-way each step.
+      // The slowdown seen is the own time's stretch that this timeline implies, approached half-way each step.
       next[n] = 0.5 * scale[n] + 0.5 * seen[n];
     }
     scale.swap(next);

@@ -198,7 +198,11 @@ Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
   if (int(placement.size()) != models)
     return Error{"placement= names " + std::to_string(placement.size()) + " models; the trace has " +
                  std::to_string(models)};
-  const int gpus = int(trace.devices().size());
+  // The GPUs the machine had: those its device list names, and those that ran work.
+  int gpus = 0;
+  for (const DeviceInfo& d : trace.devices()) gpus = std::max(gpus, d.index + 1);
+  for (const Lane& lane : trace.lanes())
+    if (lane.is_gpu()) gpus = std::max(gpus, int(lane.device()) + 1);
   for (const int gpu : placement)
     if (gpu >= gpus)
       return Error{"placement= names GPU " + std::to_string(gpu) + "; the machine had " + std::to_string(gpus) +
