@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <utility>
 
 namespace gtv::whatif {
 namespace {
@@ -208,6 +209,33 @@ std::vector<double> sharing_slowdown(const Plan& p, const causal::Timeline& t, b
 }
 
 }  // namespace
+
+std::size_t to_solo_own_times(Plan& plan) {
+  if (std::exchange(plan.solo_own_times, true)) return 0;
+  // The recording as it ran: recorded times on the recorded streams.
+  const causal::HappensBefore& g = plan.g();
+  causal::Timeline recorded;
+  recorded.start_ns.resize(g.size());
+  recorded.end_ns.resize(g.size());
+  Plan as_recorded;
+  as_recorded.graph = plan.graph;
+  as_recorded.stream.resize(g.size());
+  as_recorded.sm_share = plan.sm_share;
+  for (NodeId n = 0; n < g.size(); ++n) {
+    recorded.start_ns[n] = g.recorded_start(n);
+    recorded.end_ns[n] = g.recorded_end(n);
+    if (plan.is_gpu(n)) as_recorded.stream[n].device = g.trace().lanes()[g.lane_of(n)].device();
+  }
+  as_recorded.own_ns.resize(g.size());
+  const std::vector<double> slowdown = sharing_slowdown(as_recorded, recorded, false);
+  std::size_t count = 0;
+  for (NodeId n = 0; n < g.size(); ++n) {
+    if (slowdown[n] <= 1.0) continue;
+    plan.own_ns[n] = TimeNs(double(plan.own_ns[n]) / slowdown[n]);
+    ++count;
+  }
+  return count;
+}
 
 causal::Timeline replay_with_contention(const Plan& plan, bool all_fill) {
   causal::Timeline t = replay_plan(plan);

@@ -42,7 +42,8 @@ struct Plan {
   // Host changes apply to the calls recorded as starting inside the window, so that what precedes it (warm-up and
   // its synchronizations) stays as recorded; empty: everywhere.
   std::function<bool(NodeId)> in_window;
-  bool contention = false;  // kernels of different streams of one GPU now share its multiprocessors
+  bool contention = false;
+  bool solo_own_times = false;  // kernels' own times are already their times alone (to_solo_own_times ran)  // kernels of different streams of one GPU now share its multiprocessors
   std::vector<std::string> applied;
   std::vector<std::string> assumptions;
 
@@ -59,6 +60,10 @@ struct Plan {
 // Replays with kernels sharing their GPU's multiprocessors where the plan says so; `all_fill` assumes every
 // kernel fills the GPU (no throughput gained by running together).
 [[nodiscard]] causal::Timeline replay_with_contention(const Plan& plan, bool all_fill);
+
+// Kernels the recording ran beside other streams' kernels ran slower than alone: their own times become the
+// recorded ones over the slowdown the sharing model gives the recorded overlap. Returns how many changed.
+std::size_t to_solo_own_times(Plan& plan);
 
 // When kernels share GPUs: the least time the window's kernels need on the busiest GPU if its multiprocessors
 // were never idle (the sum of own time x share); 0 when no kernels share a GPU.

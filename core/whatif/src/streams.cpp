@@ -82,6 +82,9 @@ void fill_sm_shares(Plan& p) {
       "(the band's lower end: the busiest GPU's kernels need that share of it back to back, never idle; its upper end: every kernel asks for the whole GPU, so running together gains nothing)");
   if (unknown)
     p.assume("kernels without a launch configuration or on a GPU without a multiprocessor count fill their GPU");
+  if (const std::size_t co_run = to_solo_own_times(p); co_run > 0)
+    p.assume(std::to_string(co_run) + " kernels ran beside other streams' kernels in the recording: alone they take "
+             "their recorded time over the slowdown the same sharing model gives the recorded overlap");
 }
 
 void remap_streams(Plan& p, const std::vector<StreamKey>& key, const std::vector<TimeNs>& order) {
@@ -162,17 +165,21 @@ Expected<Ok> apply_streams(Plan& p) {
                                        : trace.ranges()[std::size_t(forward[l])].name;
     owner[n] = owners.emplace(name, int(owners.size())).first->second;
   }
-  std::map<LaneIndex, std::set<int>> owners_of_lane;
+  // By the stream each node runs on now (an earlier change may have moved it).
+  const auto stream_less = [](const StreamKey& a, const StreamKey& b) {
+    return a.device != b.device ? a.device < b.device : a.stream < b.stream;
+  };
+  std::map<StreamKey, std::set<int>, decltype(stream_less)> owners_of_stream(stream_less);
   for (NodeId n = 0; n < g.size(); ++n)
-    if (owner[n] >= 0) owners_of_lane[g.lane_of(n)].insert(owner[n]);
+    if (owner[n] >= 0) owners_of_stream[p.stream[n]].insert(owner[n]);
   std::size_t shared = 0;
-  for (const auto& [lane, set] : owners_of_lane) shared += set.size() > 1 ? 1 : 0;
+  for (const auto& [stream, set] : owners_of_stream) shared += set.size() > 1 ? 1 : 0;
   if (shared == 0)
     return Error{"no stream runs the work of more than one model or thread in this trace: nothing to change"};
   std::vector<StreamKey> key(p.stream);
   std::set<int> moved;
   for (NodeId n = 0; n < g.size(); ++n) {
-    if (owner[n] < 0 || owners_of_lane[g.lane_of(n)].size() < 2) continue;
+    if (owner[n] < 0 || owners_of_stream[p.stream[n]].size() < 2) continue;
     key[n] = {p.stream[n].device, kNewStreamBase + owner[n]};
     moved.insert(owner[n]);
   }
