@@ -71,7 +71,8 @@ std::string text(const Prediction& p, std::span<const Change> changes, bool mark
          ms(p.high_ns) + ": " + speed_sentence(p) + " than recorded\n";
   out += markdown ? "\n### Changes\n\n" : "Changes:\n";
   for (const std::string& s : p.applied) out += bullet + s + "\n";
-  out += markdown ? "\n### Predicted critical path of the window\n\n" : "Predicted critical path of the window:\n";
+  out += (markdown ? "\n### Predicted critical path of " : "Predicted critical path of ") + p.window +
+         (markdown ? "\n\n" : ":\n");
   const TimeNs total = path_total(p);
   for (const PathShare& s : p.path) out += bullet + s.what + ": " + ms(s.ns) + " (" + percent(s.ns, total) + ")\n";
   out += markdown ? "\n### Assumptions\n\n" : "Assumptions:\n";
