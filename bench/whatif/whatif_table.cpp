@@ -105,8 +105,8 @@ Score score(const std::string& dir, const Pair& pair, bool markdown) {
   char err[32];
   std::snprintf(err, sizeof err, "%+.1f%%", 100.0 * double(p->predicted_ns - recorded) / double(recorded));
   std::cout << lead << pair.from << sep << pair.changes << sep << pair.to << sep << ms(p->recorded_ns) << sep
-            << ms(p->predicted_ns) << sep << ms(p->low_ns) << "-" << ms(p->high_ns) << sep << ms(recorded) << sep
-            << err << (out.within ? "" : " (over 10%)") << sep << (out.in_band ? "yes" : "no") << tail << "\n";
+            << ms(p->predicted_ns) << sep << ms(p->low_ns) << "-" << ms(p->high_ns) << sep << ms(recorded) << sep << err
+            << (out.within ? "" : " (over 10%)") << sep << (out.in_band ? "yes" : "no") << tail << "\n";
   return out;
 }
 
@@ -125,8 +125,10 @@ int main(int argc, char** argv) {
   std::string dir;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--markdown") markdown = true;
-    else dir = arg;
+    if (arg == "--markdown")
+      markdown = true;
+    else
+      dir = arg;
   }
   if (dir.empty()) {
     std::cerr << "usage: gtv-bench-whatif [--markdown] TRACES_DIR\n";
@@ -139,8 +141,9 @@ int main(int argc, char** argv) {
     within += sc.within ? 1 : 0;
     in_band += sc.in_band ? 1 : 0;
   }
-  std::cout << "\n" << within << " of " << kPairCount << " pairs within 10% (target " << kNeeded << "), " << in_band
-            << " of " << kPairCount << " bands contain the recorded value (target " << kNeeded << ")\n";
+  std::cout << "\n"
+            << within << " of " << kPairCount << " pairs within 10% (target " << kNeeded << "), " << in_band << " of "
+            << kPairCount << " bands contain the recorded value (target " << kNeeded << ")\n";
   std::cout << "\nFurther pairs (not scored):\n\n";
   header(markdown);
   for (const Pair& pair : kFurther) (void)score(dir, pair, markdown);

@@ -10,10 +10,8 @@ struct Named {
   ChangeKind kind;
 };
 constexpr Named kPlain[] = {
-    {"streams", ChangeKind::Streams},
-    {"pinned", ChangeKind::Pinned},
-    {"graphs", ChangeKind::Graphs},
-    {"no-launch-blocking", ChangeKind::NoLaunchBlocking},
+    {"streams", ChangeKind::Streams},     {"pinned", ChangeKind::Pinned},
+    {"graphs", ChangeKind::Graphs},       {"no-launch-blocking", ChangeKind::NoLaunchBlocking},
     {"processes", ChangeKind::Processes},
 };
 
@@ -69,8 +67,7 @@ Expected<Ok> check_compatible(std::span<const Change> changes) {
     for (std::size_t j = i + 1; j < changes.size(); ++j) {
       if (changes[i].kind != changes[j].kind) continue;
       if (changes[i].kind == ChangeKind::NoSync && changes[i].name != changes[j].name) continue;
-      if (changes[i].text() == changes[j].text())
-        return Error{"change '" + changes[i].text() + "' is given twice"};
+      if (changes[i].text() == changes[j].text()) return Error{"change '" + changes[i].text() + "' is given twice"};
       return Error{"changes '" + changes[i].text() + "' and '" + changes[j].text() + "' conflict"};
     }
   return Ok{};

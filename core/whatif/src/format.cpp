@@ -61,11 +61,12 @@ TimeNs path_total(const Prediction& p) {
 
 std::string text(const Prediction& p, std::span<const Change> changes, bool markdown) {
   const std::string bullet = markdown ? "- " : "  - ";
-  std::string out = markdown ? "## What if: " + changes_text(changes) + "\n\n" : "What if: " + changes_text(changes) + "\n";
+  std::string out =
+      markdown ? "## What if: " + changes_text(changes) + "\n\n" : "What if: " + changes_text(changes) + "\n";
   out += (markdown ? "**Window:** " : "Window:     ") + p.window + "\n";
   if (markdown) out += "\n";
-  out += (markdown ? "**Recorded:** " : "Recorded:   ") + ms(p.recorded_ns) + " (the unchanged replay: " +
-         ms(p.replayed_ns) + ")\n";
+  out += (markdown ? "**Recorded:** " : "Recorded:   ") + ms(p.recorded_ns) +
+         " (the unchanged replay: " + ms(p.replayed_ns) + ")\n";
   if (markdown) out += "\n";
   out += (markdown ? "**Predicted:** " : "Predicted:  ") + ms(p.predicted_ns) + ", band " + ms(p.low_ns) + " to " +
          ms(p.high_ns) + ": " + speed_sentence(p) + " than recorded\n";

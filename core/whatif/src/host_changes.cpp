@@ -14,7 +14,8 @@ using causal::kNoNode;
 using causal::NodeKind;
 
 bool waits(const PlanInput& in) {
-  return in.from == Input::From::Edge && (in.edge == causal::EdgeKind::Sync || in.edge == causal::EdgeKind::ImplicitSync);
+  return in.from == Input::From::Edge &&
+         (in.edge == causal::EdgeKind::Sync || in.edge == causal::EdgeKind::ImplicitSync);
 }
 
 TimeNs median(std::vector<TimeNs> v) {
@@ -25,8 +26,10 @@ TimeNs median(std::vector<TimeNs> v) {
 
 std::string ms_text(TimeNs ns) {
   char buf[32];
-  if (ns >= 1'000'000) std::snprintf(buf, sizeof buf, "%.1f ms", double(ns) / 1e6);
-  else std::snprintf(buf, sizeof buf, "%.1f us", double(ns) / 1e3);
+  if (ns >= 1'000'000)
+    std::snprintf(buf, sizeof buf, "%.1f ms", double(ns) / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f us", double(ns) / 1e3);
   return buf;
 }
 
@@ -48,7 +51,9 @@ const MemcpyDetail* copy_detail(const causal::HappensBefore& g, NodeId n) {
   return &g.trace().memcpy_details()[e.detail];
 }
 
-bool pageable(const MemcpyDetail& d) { return d.src_kind == MemoryKind::Pageable || d.dst_kind == MemoryKind::Pageable; }
+bool pageable(const MemcpyDetail& d) {
+  return d.src_kind == MemoryKind::Pageable || d.dst_kind == MemoryKind::Pageable;
+}
 bool pinned(const MemcpyDetail& d) { return d.src_kind == MemoryKind::Pinned || d.dst_kind == MemoryKind::Pinned; }
 
 // The work a host call launches starts after the call's end (an asynchronous call hands it over there).
@@ -127,8 +132,9 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
   p.applied.push_back(std::to_string(copies.size()) + " pageable copies become asynchronous copies from pinned memory" +
                       (syncs ? " and " + std::to_string(syncs) + " synchronizations that followed them go" : ""));
   if (assumed_rate)
-    p.assume("a pinned copy moves its bytes as fast as the pageable copy did on the GPU (the trace holds no pinned "
-             "copy of that direction); the band takes half to twice that time");
+    p.assume(
+        "a pinned copy moves its bytes as fast as the pageable copy did on the GPU (the trace holds no pinned "
+        "copy of that direction); the band takes half to twice that time");
   else
     p.assume("a pinned copy moves its bytes at the rate of the recording's own pinned copies of that direction");
   (void)copy_ns_before;
@@ -177,8 +183,9 @@ Expected<Ok> apply_graphs(Plan& p, Bound bound) {
   p.applied.push_back("the host calls of " + std::to_string(forwards) + " forwards become one graph launch each (" +
                       std::to_string(dropped) + " calls and the host's own work between them go); the kernels stay");
   if (graph_launch_ns.empty())
-    p.assume("a graph launch costs 35 us of host time (the cuda-graph recording on one H200: 101-104 us per "
-             "iteration of three forwards); the band takes a third to three times that");
+    p.assume(
+        "a graph launch costs 35 us of host time (the cuda-graph recording on one H200: 101-104 us per "
+        "iteration of three forwards); the band takes a third to three times that");
   else
     p.assume("a graph launch costs the recording's median cudaGraphLaunch (" + ms_text(launch_ns) + ")");
   p.assume("a graph's kernels run back to back on their stream from the graph launch's end");
@@ -210,8 +217,9 @@ Expected<Ok> apply_no_launch_blocking(Plan& p) {
   if (calls == 0)
     return Error{"no launch waits for its kernel in this trace (launches were not blocking): nothing to change"};
   p.applied.push_back(std::to_string(calls) + " launches no longer wait for their kernels");
-  p.assume("an asynchronous launch takes what the blocking one took until its kernel started, and hands the kernel "
-           "over at its end");
+  p.assume(
+      "an asynchronous launch takes what the blocking one took until its kernel started, and hands the kernel "
+      "over at its end");
   return Ok{};
 }
 
@@ -251,8 +259,10 @@ Expected<Ok> apply_processes(Plan& p, Bound bound) {
       alone[name_of(g, calls[i].node)].push_back(p.own_ns[calls[i].node]);
   std::map<std::string_view, TimeNs> typical;
   for (auto& [name, v] : alone) {
-    if (bound == Bound::Low) typical[name] = *std::min_element(v.begin(), v.end());
-    else typical[name] = median(v);
+    if (bound == Bound::Low)
+      typical[name] = *std::min_element(v.begin(), v.end());
+    else
+      typical[name] = median(v);
   }
   std::size_t shortened = 0;
   if (bound != Bound::High)
@@ -286,8 +296,9 @@ Expected<Ok> apply_processes(Plan& p, Bound bound) {
       }
     }
   }
-  p.applied.push_back(std::to_string(lanes.size()) + " host threads launching GPU work become processes of their own: " +
-                      std::to_string(shortened) + " calls take their uncontended time");
+  p.applied.push_back(std::to_string(lanes.size()) +
+                      " host threads launching GPU work become processes of their own: " + std::to_string(shortened) +
+                      " calls take their uncontended time");
   // The band's lower end: the host's own work between these threads' calls never holds the GPU back.
   if (bound == Bound::Low)
     for (const Call& c : calls)
@@ -296,15 +307,18 @@ Expected<Ok> apply_processes(Plan& p, Bound bound) {
   if (first_use_ns > 0) {
     p.applied.push_back("the tracer's work on these threads in the window goes (" + ms_text(first_use_ns) +
                         ", CUPTI buffer requests of threads new to the tracer)");
-    p.assume("one process per GPU runs its timed loop on the thread that did the warm-up: the tracer's buffer "
-             "requests that the recording's new threads made in the window are not made there");
+    p.assume(
+        "one process per GPU runs its timed loop on the thread that did the warm-up: the tracer's buffer "
+        "requests that the recording's new threads made in the window are not made there");
   }
-  p.assume("in a process of its own a thread's API call takes the median time the recording's calls of that name "
-           "took while no other thread of the process was in a call (the band: their least time, and the recorded "
-           "times)");
-  p.assume("the GPU runs the work in the order the threads launched it, as recorded; the band's lower end takes the "
-           "host's own work between these threads' calls away (how one thread per GPU would run them is not "
-           "modelled call by call)");
+  p.assume(
+      "in a process of its own a thread's API call takes the median time the recording's calls of that name "
+      "took while no other thread of the process was in a call (the band: their least time, and the recorded "
+      "times)");
+  p.assume(
+      "the GPU runs the work in the order the threads launched it, as recorded; the band's lower end takes the "
+      "host's own work between these threads' calls away (how one thread per GPU would run them is not "
+      "modelled call by call)");
   return Ok{};
 }
 

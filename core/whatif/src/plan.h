@@ -43,7 +43,8 @@ struct Plan {
   // its synchronizations) stays as recorded; empty: everywhere.
   std::function<bool(NodeId)> in_window;
   bool contention = false;
-  bool solo_own_times = false;  // kernels' own times are already their times alone (to_solo_own_times ran)  // kernels of different streams of one GPU now share its multiprocessors
+  bool solo_own_times = false;  // kernels' own times are already their times alone (to_solo_own_times ran)  // kernels
+                                // of different streams of one GPU now share its multiprocessors
   std::vector<std::string> applied;
   std::vector<std::string> assumptions;
 

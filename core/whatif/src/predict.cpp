@@ -80,23 +80,23 @@ Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes
       out.applied = std::move(plan.applied);
       out.assumptions = std::move(plan.assumptions);
       if (t.cycles_broken > 0)
-        out.warnings.push_back(std::to_string(t.cycles_broken) + " inputs closed a cycle after the change and were "
-                                                                 "skipped");
+        out.warnings.push_back(std::to_string(t.cycles_broken) +
+                               " inputs closed a cycle after the change and were "
+                               "skipped");
     }
     lo = std::min(lo, length);
     hi = std::max(hi, length);
   }
-  const TimeNs replay_error = out.replayed_ns > out.recorded_ns ? out.replayed_ns - out.recorded_ns
-                                                                : out.recorded_ns - out.replayed_ns;
+  const TimeNs replay_error =
+      out.replayed_ns > out.recorded_ns ? out.replayed_ns - out.recorded_ns : out.recorded_ns - out.replayed_ns;
   double widen = kRunToRun;
   for (std::string& line : g.anomalies().lines()) out.warnings.push_back(std::move(line));
   if (!out.warnings.empty()) widen += kAnomalyWidening;
   out.low_ns = std::max<TimeNs>(0, lo - replay_error - TimeNs(double(lo) * widen));
   out.high_ns = hi + replay_error + TimeNs(double(hi) * widen);
-  out.assumptions.push_back("the band adds the unchanged replay's error (" +
-                            std::to_string(replay_error / 1000) + " us), " + std::to_string(int(widen * 100 + 0.5)) +
-                            "% for the spread between recordings of one run" +
-                            (out.warnings.empty() ? "" : " and the graph's anomalies") +
+  out.assumptions.push_back("the band adds the unchanged replay's error (" + std::to_string(replay_error / 1000) +
+                            " us), 1% each way for the spread between recordings of one run" +
+                            (out.warnings.empty() ? "" : " and 5% for the graph's anomalies") +
                             " to the range the changes' own assumptions give");
   if (out.whole_trace) out.assumptions.push_back("the trace has no timed measurement: the whole trace is predicted");
   return out;

@@ -70,7 +70,8 @@ void fill_sm_shares(Plan& p) {
     std::int64_t resident = lim.blocks;
     resident = std::min<std::int64_t>(resident, lim.threads / std::max<std::int64_t>(1, threads));
     if (regs_per_warp > 0) resident = std::min<std::int64_t>(resident, lim.registers / (regs_per_warp * warps));
-    if (k->shared_memory_bytes > 0) resident = std::min<std::int64_t>(resident, lim.shared_bytes / k->shared_memory_bytes);
+    if (k->shared_memory_bytes > 0)
+      resident = std::min<std::int64_t>(resident, lim.shared_bytes / k->shared_memory_bytes);
     resident = std::max<std::int64_t>(1, resident);
     const std::int64_t blocks = std::int64_t(k->grid[0]) * std::max(1, k->grid[1]) * std::max(1, k->grid[2]);
     p.sm_share[n] = float(std::min(1.0, double(blocks) / double(resident * device->sm_count)));
@@ -79,11 +80,13 @@ void fill_sm_shares(Plan& p) {
       "kernels of different streams of one GPU share its multiprocessors: a kernel asks for the share its grid "
       "fills (blocks over multiprocessors x the blocks one multiprocessor holds by threads, registers and shared "
       "memory), and when the kernels running together ask for more than the whole GPU, each slows in proportion "
-      "(the band's lower end: the busiest GPU's kernels need that share of it back to back, never idle; its upper end: every kernel asks for the whole GPU, so running together gains nothing)");
+      "(the band's lower end: the busiest GPU's kernels need that share of it back to back, never idle; its upper end: "
+      "every kernel asks for the whole GPU, so running together gains nothing)");
   if (unknown)
     p.assume("kernels without a launch configuration or on a GPU without a multiprocessor count fill their GPU");
   if (const std::size_t co_run = to_solo_own_times(p); co_run > 0)
-    p.assume(std::to_string(co_run) + " kernels ran beside other streams' kernels in the recording: alone they take "
+    p.assume(std::to_string(co_run) +
+             " kernels ran beside other streams' kernels in the recording: alone they take "
              "their recorded time over the slowdown the same sharing model gives the recorded overlap");
 }
 
@@ -116,7 +119,8 @@ void remap_streams(Plan& p, const std::vector<StreamKey>& key, const std::vector
     auto& ins = p.start_in[n];
     ins.erase(std::remove_if(ins.begin(), ins.end(), [](const PlanInput& in) { return in.from == Input::From::Chain; }),
               ins.end());
-    if (new_prev[n] != kNoNode) ins.push_back({Input::From::Chain, new_prev[n], true, 0, causal::EdgeKind::StreamOrder});
+    if (new_prev[n] != kNoNode)
+      ins.push_back({Input::From::Chain, new_prev[n], true, 0, causal::EdgeKind::StreamOrder});
     if (ins.empty()) ins.push_back({Input::From::Root, kNoNode, true, g.recorded_start(n), {}});
   }
   std::map<LaneIndex, std::set<std::uint32_t>> group_sets;
@@ -188,8 +192,9 @@ Expected<Ok> apply_streams(Plan& p) {
   p.applied.push_back("the work of " + std::to_string(moved.size()) + (by_thread ? " threads" : " models") +
                       " that shared " + std::to_string(shared) + (shared == 1 ? " stream" : " streams") +
                       " runs on a stream of its own");
-  p.assume("each model's work keeps its launch order on its own stream; work launched outside a model's forward "
-           "stays on its stream");
+  p.assume(
+      "each model's work keeps its launch order on its own stream; work launched outside a model's forward "
+      "stays on its stream");
   p.assume("a synchronization that waited for a shared stream waits for every stream its work went to");
   return Ok{};
 }
@@ -233,7 +238,8 @@ Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
     if (!p.is_gpu(n) || l == kNoNode || forward[l] < 0) continue;
     const int model = model_of_range(trace.ranges()[std::size_t(forward[l])].name);
     if (model < 0 || placement[std::size_t(model)] == p.stream[n].device) continue;
-    key[n] = {placement[std::size_t(model)], stream_on(p.stream[n].device, p.stream[n].stream, placement[std::size_t(model)])};
+    key[n] = {placement[std::size_t(model)],
+              stream_on(p.stream[n].device, p.stream[n].stream, placement[std::size_t(model)])};
     ++moved;
   }
   if (moved == 0) return Error{"every model already runs on the GPU placement= names: nothing to change"};
@@ -241,8 +247,9 @@ Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
   fill_sm_shares(p);
   p.applied.push_back(std::to_string(moved) + " GPU work items move to the GPU their model is placed on");
   p.assume("a model's kernels take as long on the GPU it moves to as on the GPU that ran them (the same GPU model)");
-  p.assume("moved work joins the new GPU's stream of the same rank by number (default stream to default stream), in "
-           "launch order");
+  p.assume(
+      "moved work joins the new GPU's stream of the same rank by number (default stream to default stream), in "
+      "launch order");
   p.assume("a synchronization that waited for a GPU's stream waits for the streams its work went to");
   return Ok{};
 }

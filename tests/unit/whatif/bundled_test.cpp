@@ -27,8 +27,13 @@ std::vector<fs::path> bundled_recordings() {
 TEST(WhatifBundled, UnchangedPlanReplaysEveryRecordingExactlyAndEveryChangeAnswers) {
   const std::vector<fs::path> traces = bundled_recordings();
   ASSERT_GE(traces.size(), 20u);
-  const char* const kChanges[] = {"streams",   "pinned",        "graphs", "no-launch-blocking",
-                                  "processes", "placement=0,0,0", "no-sync=cudaDeviceSynchronize"};
+  const char* const kChanges[] = {"streams",
+                                  "pinned",
+                                  "graphs",
+                                  "no-launch-blocking",
+                                  "processes",
+                                  "placement=0,0,0",
+                                  "no-sync=cudaDeviceSynchronize"};
   for (const fs::path& path : traces) {
     SCOPED_TRACE(path.string());
     Expected<Trace> trace = io::read_trace(path.string());

@@ -31,8 +31,8 @@ TEST(WhatifChange, TheSameChangeTwiceOrTwoPlacementsConflict) {
   EXPECT_NE(check_compatible(twice).error().message.find("given twice"), std::string::npos);
   const std::vector<Change> placements = {*parse_change("placement=0,1"), *parse_change("placement=1,0")};
   EXPECT_NE(check_compatible(placements).error().message.find("conflict"), std::string::npos);
-  const std::vector<Change> fine = {*parse_change("streams"), *parse_change("pinned"),
-                                    *parse_change("no-sync=a"), *parse_change("no-sync=b")};
+  const std::vector<Change> fine = {*parse_change("streams"), *parse_change("pinned"), *parse_change("no-sync=a"),
+                                    *parse_change("no-sync=b")};
   EXPECT_TRUE(check_compatible(fine).ok());
 }
 

@@ -41,8 +41,8 @@ void launch_gemm(TraceBuilder& b, std::uint64_t corr, TimeNs call_us, TimeNs ker
   k.block[0] = 256;
   k.block[1] = k.block[2] = 1;
   k.registers_per_thread = 32;
-  b.add_kernel(b.lane(gpu_lane_key(0, 7)), make_event(b, "gemm", kernel_us * kUs, len_us * kUs, EventKind::Kernel, corr),
-               k);
+  b.add_kernel(b.lane(gpu_lane_key(0, 7)),
+               make_event(b, "gemm", kernel_us * kUs, len_us * kUs, EventKind::Kernel, corr), k);
 }
 
 // Two models' kernels of 100 us on one stream, the second queued behind the first; a synchronize waits for both.
@@ -51,8 +51,8 @@ Trace two_models_on_one_stream(int blocks) {
   gpu_with_100_sms(b);
   forward(b, 0, 0, 20);
   forward(b, 1, 20, 40);
-  launch_gemm(b, 1, 5, 10, 100, blocks);   // handed over at 10 us, started at once
-  launch_gemm(b, 2, 25, 110, 100, blocks);  // handed over at 30 us, queued behind the first
+  launch_gemm(b, 1, 5, 10, 100, blocks);                             // handed over at 10 us, started at once
+  launch_gemm(b, 2, 25, 110, 100, blocks);                           // handed over at 30 us, queued behind the first
   host_call(b, 1, 1, "cudaDeviceSynchronize", 40 * kUs, 172 * kUs);  // returns at 212 us, 2 us after the work
   measure(b, 0, 212);
   return build(b);

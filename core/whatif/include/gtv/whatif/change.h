@@ -23,8 +23,8 @@ enum class ChangeKind : std::uint8_t {
 
 struct Change {
   ChangeKind kind = ChangeKind::Streams;
-  std::string name;            // NoSync: the call ("cudaDeviceSynchronize")
-  std::vector<int> placement;  // Placement: a GPU per model, in model order
+  std::string name;                        // NoSync: the call ("cudaDeviceSynchronize")
+  std::vector<int> placement;              // Placement: a GPU per model, in model order
   [[nodiscard]] std::string text() const;  // as written on the command line: "placement=0,1,0"
 };
 

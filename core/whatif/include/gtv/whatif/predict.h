@@ -32,9 +32,7 @@ struct Prediction {
   std::vector<std::string> applied;      // what each change did, one sentence each
   std::vector<std::string> assumptions;  // every assumption, one sentence each
   std::vector<std::string> warnings;     // graph anomalies that widened the band
-  [[nodiscard]] double speedup() const {
-    return predicted_ns > 0 ? double(recorded_ns) / double(predicted_ns) : 0.0;
-  }
+  [[nodiscard]] double speedup() const { return predicted_ns > 0 ? double(recorded_ns) / double(predicted_ns) : 0.0; }
 };
 
 // Applies the changes in order and predicts. An error (one line) says why a change does not apply to this
