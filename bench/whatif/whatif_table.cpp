@@ -4,6 +4,8 @@
 // pairs are within 10% or fewer than 8 of the 9 bands contain the recorded value.
 //
 //   gtv-bench-whatif [--markdown] TRACES_DIR     (TRACES_DIR: resources/traces)
+//   gtv-bench-whatif --speed FILE                 the time of each change's prediction on FILE (after loading)
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -120,18 +122,43 @@ void header(bool markdown) {
 
 }  // namespace
 
+// The wall time of predict (graph, three replays, path) for each change on one file, best of three.
+int speed(const std::string& path) {
+  Expected<Trace> trace = io::read_trace(path);
+  if (!trace) {
+    std::cerr << trace.error().message << "\n";
+    return 1;
+  }
+  std::cout << path << ": " << trace->event_count() << " events\n";
+  for (const char* text : {"streams", "pinned", "graphs", "no-launch-blocking", "processes",
+                           "no-sync=cudaStreamSynchronize", "placement=0,0"}) {
+    const std::vector<whatif::Change> changes = {*whatif::parse_change(text)};
+    double best_s = 1e9;
+    std::string outcome;
+    for (int run = 0; run < 3; ++run) {
+      const auto start = std::chrono::steady_clock::now();
+      Expected<whatif::Prediction> p = whatif::predict(*trace, changes);
+      best_s = std::min(best_s, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      outcome = p ? "predicted" : "refused: " + p.error().message;
+    }
+    std::printf("  %-30s %7.3f s  %s\n", text, best_s, outcome.c_str());
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   bool markdown = false;
   std::string dir;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--speed" && i + 1 < argc) return speed(argv[i + 1]);
     if (arg == "--markdown")
       markdown = true;
     else
       dir = arg;
   }
   if (dir.empty()) {
-    std::cerr << "usage: gtv-bench-whatif [--markdown] TRACES_DIR\n";
+    std::cerr << "usage: gtv-bench-whatif [--markdown] TRACES_DIR | --speed FILE\n";
     return 2;
   }
   int within = 0, in_band = 0;
