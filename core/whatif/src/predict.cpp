@@ -56,13 +56,11 @@ Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes
   out.whole_trace = w.measured.empty();
   out.window = window_name(trace);
   out.recorded_ns = w.end_ns - w.start_ns;
-  {
-    const Plan unchanged = make_plan(g);
-    out.replayed_ns = causal::window_in(g, replay_plan(unchanged), w).length_ns();
-  }
+  const Plan unchanged = make_plan(g);
+  out.replayed_ns = causal::window_in(g, replay_plan(unchanged), w).length_ns();
   TimeNs lo = 0, hi = 0;
   for (const Bound bound : {Bound::Point, Bound::Low, Bound::High}) {
-    Plan plan = make_plan(g);
+    Plan plan = unchanged;
     if (!out.whole_trace) plan.in_window = causal::inside(g, w);
     for (const Change& c : changes) {
       Expected<Ok> ok = apply(plan, c, bound);
