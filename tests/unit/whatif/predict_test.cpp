@@ -268,6 +268,23 @@ TEST(WhatifPredict, ATraceWithoutMeasurementsIsPredictedWholeAndSaysSo) {
   EXPECT_NEAR(predicted_us(*p), 205.0, 0.5);
 }
 
+// A kernel recorded before its launch call (a clock the recording contradicts): still predicted, the anomaly is
+// said, and the band widens by 5% more each way (6% with the spread between recordings).
+TEST(WhatifPredict, AnomaliesArePredictedWithAWiderBandAndSaid) {
+  TraceBuilder b;
+  launch(b, 1, 10, 5, 0, 7, 5, 100);                                // the kernel starts 5 us before its launch
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 20 * kUs, 87 * kUs);  // returns at 107, 2 us after the kernel
+  measure(b, 0, 107);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "no-sync=cudaDeviceSynchronize");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_FALSE(p->warnings.empty());
+  EXPECT_NE(p->warnings[0].find("before their launch call"), std::string::npos) << p->warnings[0];
+  EXPECT_NEAR(predicted_us(*p), 105.0, 0.5);  // the window ends with the kernel
+  EXPECT_NEAR(double(p->low_ns) / double(kUs), 105.0 * 0.94, 0.5);
+  EXPECT_NEAR(double(p->high_ns) / double(kUs), 105.0 * 1.06, 0.5);
+}
+
 TEST(WhatifPredict, NoChangeIsAnError) {
   TraceBuilder b;
   launch(b, 1, 0, 5, 0, 7, 5, 100);
