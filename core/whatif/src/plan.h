@@ -41,7 +41,7 @@ struct Plan {
   std::vector<float> sm_share;                   // per GPU node: the GPU's multiprocessors its grid fills (0-1]
   // Host changes apply to the calls recorded as starting inside the window, so that what precedes it (warm-up and
   // its synchronizations) stays as recorded; empty: everywhere.
-  std::function<bool(NodeId)> in_window;
+  std::vector<bool> in_window;  // per node
   bool contention = false;
   bool solo_own_times = false;  // kernels' own times are already their times alone (to_solo_own_times ran)  // kernels
                                 // of different streams of one GPU now share its multiprocessors
@@ -52,7 +52,7 @@ struct Plan {
   [[nodiscard]] std::size_t size() const { return own_ns.size(); }
   [[nodiscard]] bool is_gpu(NodeId n) const { return graph->node(n).kind != causal::NodeKind::HostCall; }
   void assume(std::string sentence);  // added once
-  [[nodiscard]] bool changes(NodeId n) const { return !in_window || in_window(n); }
+  [[nodiscard]] bool changes(NodeId n) const { return in_window.empty() || in_window[n]; }
 };
 
 [[nodiscard]] Plan make_plan(const causal::HappensBefore& graph);

@@ -1,6 +1,7 @@
 #include "gtv/whatif/predict.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "changes.h"
@@ -56,12 +57,16 @@ Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes
   out.whole_trace = w.measured.empty();
   out.window = window_name(trace);
   out.recorded_ns = w.end_ns - w.start_ns;
-  const Plan unchanged = make_plan(g);
+  Plan unchanged = make_plan(g);
+  if (!out.whole_trace) {
+    const std::function<bool(causal::NodeId)> inside = causal::inside(g, w);
+    unchanged.in_window.resize(g.size());
+    for (causal::NodeId n = 0; n < g.size(); ++n) unchanged.in_window[n] = inside(n);
+  }
   out.replayed_ns = causal::window_in(g, replay_plan(unchanged), w).length_ns();
   TimeNs lo = 0, hi = 0;
   for (const Bound bound : {Bound::Point, Bound::Low, Bound::High}) {
     Plan plan = unchanged;
-    if (!out.whole_trace) plan.in_window = causal::inside(g, w);
     for (const Change& c : changes) {
       Expected<Ok> ok = apply(plan, c, bound);
       if (!ok) return Error{c.text() + ": " + ok.error().message};
