@@ -66,10 +66,12 @@ Status take_option(const CommandSpec& spec, std::span<const std::string> args, s
   }
   if (inline_value) {
     out.values[key] = std::string(*inline_value);
+    out.in_order.emplace_back(key, *inline_value);
     return ok_status();
   }
   if (i + 1 >= args.size()) return Error{"option " + key + " needs a value (" + std::string(option->value_name) + ")"};
   out.values[key] = args[++i];
+  out.in_order.emplace_back(key, args[i]);
   return ok_status();
 }
 
@@ -79,6 +81,13 @@ std::optional<std::string> ParsedArgs::value(std::string_view option) const {
   const auto it = values.find(option);
   if (it == values.end()) return std::nullopt;
   return it->second;
+}
+
+std::vector<std::string> ParsedArgs::all(std::string_view option) const {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : in_order)
+    if (name == option) out.push_back(value);
+  return out;
 }
 
 Expected<ParsedArgs> parse_args(const CommandSpec& spec, std::span<const std::string> args) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gtv/base/expected.h"
@@ -41,11 +42,13 @@ struct CommandSpec {
 
 struct ParsedArgs {
   std::vector<std::string> positionals;
-  std::map<std::string, std::string, std::less<>> values;  // option name ("--format") -> value; flags map to ""
+  std::map<std::string, std::string, std::less<>> values;     // option name ("--format") -> value; flags map to ""
+  std::vector<std::pair<std::string, std::string>> in_order;  // every option given with a value, repeats kept
   bool help = false;
 
   [[nodiscard]] bool has(std::string_view option) const { return values.find(option) != values.end(); }
-  [[nodiscard]] std::optional<std::string> value(std::string_view option) const;
+  [[nodiscard]] std::optional<std::string> value(std::string_view option) const;  // the last one given
+  [[nodiscard]] std::vector<std::string> all(std::string_view option) const;      // each one given, in order
 };
 
 // Parses args (without the program and command names). A usage error is one line: "unknown option --frmat".

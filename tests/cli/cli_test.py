@@ -14,7 +14,7 @@ import trace_counts  # noqa: E402
 
 from case_runner import check, run_case
 
-COMMANDS = ["info", "convert", "analyze", "merge", "compare", "list", "run"]
+COMMANDS = ["info", "convert", "analyze", "merge", "compare", "whatif", "list", "run"]
 # The reader numbers string pids/tids ("Spans", "PyTorch Profiler") from here on and keeps the text as the
 # process/thread name; the oracle keeps the text itself.
 STRING_ID_BASE = 10**12
@@ -64,7 +64,10 @@ def case_usage(args):
         ["analyze", "a.json", "b.json", "--shift", "1=soon"], ["merge", "a", "b", "-o", "m", "--shift", "x=1"],
         ["info", "--json=yes", "a.json"], ["convert", "a.json"], ["analyze"], ["analyze", "a.json", "--format"],
         ["analyze", "a.json", "--format", "xml"], ["compare", "a.json"], ["compare", "a", "b", "--format=pdf"],
-        ["list", "extra"], ["run"], ["run", "baseline", "--iters"],
+        ["list", "extra"], ["run"], ["run", "baseline", "--iters"], ["whatif", "a.json"],
+        ["whatif", "a.json", "--change", "stream"], ["whatif", "a.json", "--change", "placement=0,,1"],
+        ["whatif", "a.json", "--change", "streams", "--change", "streams"],
+        ["whatif", "a.json", "--change", "streams", "--format", "xml"], ["whatif", "--change", "streams"],
     ]
     for argv in cases:
         r = cli(args, *argv)
@@ -535,6 +538,46 @@ def case_compare(args):
         if result["a"]["wall_ns"] > 0:
             check(result["speedup"] == 1, path + ": a trace against itself has speedup 1")
         check(all(k["delta_ns"] == 0 for k in result["kernels"]), path + ": no kernel changes against itself")
+
+
+def case_whatif(args):
+    """On the bundled recordings (--data resources/traces): a prediction with its band, its window as gtv's
+    measurement says, every format; a change that does not apply or names a GPU the machine lacked exits 1."""
+    seq = os.path.join(args.data, "h200x1", "sequential.json.gz")
+    r = cli(args, "whatif", seq, "--change", "streams", "--format", "json")
+    check(r.returncode == 0, "whatif streams: exit 0 (%s)" % r.stderr.strip())
+    if r.returncode == 0:
+        p = json.loads(r.stdout)
+        check(p["changes"] == ["streams"], "whatif json: the changes")
+        check(p["window"] == "the measured 'timed loop'", "whatif json: the window is named")
+        check(p["replayed_ns"] == p["recorded_ns"], "whatif json: the unchanged replay is the recording")
+        low, high = p["band_ns"]
+        check(low <= p["predicted_ns"] <= high, "whatif json: the prediction lies in its band")
+        check(p["predicted_ns"] < p["recorded_ns"], "whatif json: streams on one GPU are predicted faster")
+        check(p["assumptions"] and p["applied"] and p["critical_path"], "whatif json: assumptions, changes, path")
+        # The recorded window from the file itself: the measurements' host interval (this recording's synced
+        # stopwatch ends after its GPU work).
+        with gzip.open(seq, "rt") as f:
+            measured = json.load(f)["gtv"]["measurements"]
+        span = max(m["host_end_ns"] for m in measured) - min(m["host_start_ns"] for m in measured)
+        check(p["recorded_ns"] == span, "whatif json: recorded_ns %d is the measurements' span %d" %
+              (p["recorded_ns"], span))
+    for fmt, marker in (("text", "Predicted:"), ("markdown", "## What if: streams")):
+        r = cli(args, "whatif", seq, "--change=streams", "--format", fmt)
+        check(r.returncode == 0 and marker in r.stdout, "whatif --format " + fmt)
+    r = cli(args, "whatif", seq, "--change", "placement=0,0,0", "--change", "streams")
+    check(r.returncode == 1 and "every model already runs on the GPU" in r.stderr, "whatif: placement onto the same GPU")
+    for change, message in (("pinned", "no pageable copies in this trace's window: nothing to change"),
+                            ("placement=0,1,0", "placement= names GPU 1; the machine had 1 GPU"),
+                            ("placement=0,0", "placement= names 2 models; the trace has 3"),
+                            ("no-sync=cudaNoSuchCall", "no call named 'cudaNoSuchCall'")):
+        r = cli(args, "whatif", seq, "--change", change)
+        check(r.returncode == 1, "whatif --change %s: exit 1 (got %d)" % (change, r.returncode))
+        check(message in r.stderr and r.stdout == "", "whatif --change %s: says %r (%s)" % (change, message, r.stderr))
+    two = cli(args, "whatif", os.path.join(args.data, "h200x2", "sequential.json.gz"), "--change", "placement=0,0,0",
+              "--change", "streams", "--format", "json")
+    check(two.returncode == 0 and len(json.loads(two.stdout or "{}").get("applied", [])) == 2,
+          "whatif: two changes apply in order")
 
 
 def crowded_trace(work, gpus, processes):

@@ -1,0 +1,63 @@
+// gtv-cli whatif TRACE --change C [--change C2] [--format text|markdown|json]: predict a change from one recording.
+#include <ostream>
+#include <vector>
+
+#include "command.h"
+#include "gtv/whatif/predict.h"
+#include "load.h"
+
+namespace gtv::cli {
+namespace {
+
+int run_whatif(const ParsedArgs& args, Io io) {
+  const std::string format_text = args.value("--format").value_or("text");
+  whatif::Format format = whatif::Format::Text;
+  if (format_text == "markdown") {
+    format = whatif::Format::Markdown;
+  } else if (format_text == "json") {
+    format = whatif::Format::Json;
+  } else if (format_text != "text") {
+    return usage_error(whatif_command().spec, "unknown format '" + format_text + "' (text, markdown or json)", io);
+  }
+  const std::vector<std::string> texts = args.all("--change");
+  if (texts.empty()) return usage_error(whatif_command().spec, "at least one --change is needed", io);
+  std::vector<whatif::Change> changes;
+  changes.reserve(texts.size());
+  for (const std::string& t : texts) {
+    Expected<whatif::Change> c = whatif::parse_change(t);
+    if (!c) return usage_error(whatif_command().spec, c.error().message, io);
+    changes.push_back(std::move(c).value());
+  }
+  if (Expected<Ok> ok = whatif::check_compatible(changes); !ok)
+    return usage_error(whatif_command().spec, ok.error().message, io);
+  const std::optional<Trace> trace = load_trace_or_report(args.positionals[0], io);
+  if (!trace) return kExitBadInput;
+  Expected<whatif::Prediction> p = whatif::predict(*trace, changes);
+  if (!p) return input_error(args.positionals[0] + ": " + p.error().message, io);
+  io.out << whatif::format_prediction(*p, changes, format);
+  return kExitOk;
+}
+
+}  // namespace
+
+const Command& whatif_command() {
+  static const Command command{
+      CommandSpec{
+          .name = "whatif",
+          .summary = "predict a change (streams, pinned, graphs, ...) from one recording: time, band, assumptions",
+          .positionals = "TRACE",
+          .min_positionals = 1,
+          .max_positionals = 1,
+          .options = {value_option("--change", "C",
+                                   "a change, repeatable: streams, pinned, graphs, no-launch-blocking, processes, "
+                                   "no-sync=NAME, placement=GPU,GPU,..."),
+                      value_option("--format", "FMT", "text (default), markdown or json")},
+          .details = "Applies the changes to the recording's happens-before graph and replays it. Prints the timed "
+                     "region's recorded and predicted length with a band, the predicted critical path and every "
+                     "assumption made. Exits 1 when a change does not apply to the trace, 2 on usage errors.",
+      },
+      &run_whatif};
+  return command;
+}
+
+}  // namespace gtv::cli

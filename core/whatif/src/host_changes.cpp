@@ -1,0 +1,347 @@
+// Changes of what the host waits for and what its calls cost: pinned, graphs, no-launch-blocking, processes,
+// no-sync.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "changes.h"
+
+namespace gtv::whatif {
+namespace {
+
+using causal::Input;
+using causal::kNoNode;
+using causal::NodeKind;
+
+bool waits(const PlanInput& in) {
+  return in.from == Input::From::Edge &&
+         (in.edge == causal::EdgeKind::Sync || in.edge == causal::EdgeKind::ImplicitSync);
+}
+
+TimeNs median(std::vector<TimeNs> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+std::string ms_text(TimeNs ns) {
+  char buf[32];
+  if (ns >= 1'000'000)
+    std::snprintf(buf, sizeof buf, "%.1f ms", double(ns) / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f us", double(ns) / 1e3);
+  return buf;
+}
+
+// The next host call of each host call's thread.
+std::vector<NodeId> next_on_thread(const causal::HappensBefore& g) {
+  std::vector<NodeId> next(g.size(), kNoNode);
+  for (NodeId n = 0; n < g.size(); ++n) {
+    const NodeId prev = g.node(n).chain_prev;
+    if (g.node(n).kind == NodeKind::HostCall && prev != kNoNode) next[prev] = n;
+  }
+  return next;
+}
+
+std::string_view name_of(const causal::HappensBefore& g, NodeId n) { return g.trace().name(g.event(n)); }
+
+const MemcpyDetail* copy_detail(const causal::HappensBefore& g, NodeId n) {
+  const Event& e = g.event(n);
+  if (e.kind != EventKind::Memcpy || e.detail == kNoDetail) return nullptr;
+  return &g.trace().memcpy_details()[e.detail];
+}
+
+bool pageable(const MemcpyDetail& d) {
+  return d.src_kind == MemoryKind::Pageable || d.dst_kind == MemoryKind::Pageable;
+}
+bool pinned(const MemcpyDetail& d) { return d.src_kind == MemoryKind::Pinned || d.dst_kind == MemoryKind::Pinned; }
+
+// The work a host call launches starts after the call's end (an asynchronous call hands it over there).
+void launch_from_end(Plan& p, NodeId work, NodeId call, TimeNs delay_ns) {
+  for (PlanInput& in : p.start_in[work])
+    if (in.from == Input::From::Launch) {
+      in.source = call;
+      in.source_end = true;
+      in.delay_ns = delay_ns;
+    }
+}
+
+}  // namespace
+
+Expected<Ok> apply_pinned(Plan& p, Bound bound) {
+  const causal::HappensBefore& g = p.g();
+  std::vector<NodeId> copies;
+  std::map<CopyKind, std::vector<TimeNs>> pinned_ns_per_mb;
+  std::vector<TimeNs> pinned_call_ns;
+  for (NodeId n = 0; n < g.size(); ++n) {
+    const MemcpyDetail* d = copy_detail(g, n);
+    if (d == nullptr) continue;
+    if (pageable(*d) && g.node(n).launch != kNoNode && p.changes(g.node(n).launch)) copies.push_back(n);
+    if (pinned(*d) && d->bytes > 0) {
+      pinned_ns_per_mb[d->copy_kind].push_back(g.event(n).duration_ns * 1'000'000 / d->bytes);
+      if (g.node(n).launch != kNoNode && g.edges_into(g.node(n).launch).empty())
+        pinned_call_ns.push_back(p.own_ns[g.node(n).launch]);
+    }
+  }
+  if (copies.empty()) return Error{"no pageable copies in this trace's window: nothing to change"};
+  // What an asynchronous call costs: the recording's own pinned copy calls, else its kernel launches.
+  TimeNs call_ns = median(pinned_call_ns);
+  if (pinned_call_ns.empty()) {
+    std::vector<TimeNs> launches;
+    for (NodeId n = 0; n < g.size(); ++n)
+      if (!p.is_gpu(n) && name_of(g, n) == "cudaLaunchKernel" && p.end_in[n].empty()) launches.push_back(p.own_ns[n]);
+    call_ns = median(launches);
+    p.assume("an asynchronous copy call costs what the recording's median kernel launch did (" + ms_text(call_ns) +
+             "): the trace holds no pinned copy");
+  }
+  const std::vector<NodeId> next = next_on_thread(g);
+  std::size_t syncs = 0;
+  TimeNs copy_ns_before = 0, copy_ns_after = 0;
+  bool assumed_rate = false;
+  for (const NodeId x : copies) {
+    const MemcpyDetail& d = *copy_detail(g, x);
+    const auto rate = pinned_ns_per_mb.find(d.copy_kind);
+    TimeNs dur = p.own_ns[x];
+    if (rate != pinned_ns_per_mb.end() && d.bytes > 0) {
+      dur = median(rate->second) * d.bytes / 1'000'000;
+    } else {
+      assumed_rate = true;
+      if (bound == Bound::Low) dur /= 2;
+      if (bound == Bound::High) dur *= 2;
+    }
+    copy_ns_before += p.own_ns[x];
+    copy_ns_after += dur;
+    p.own_ns[x] = dur;
+    const NodeId call = g.node(x).launch;
+    if (call == kNoNode) continue;
+    auto& ends = p.end_in[call];
+    ends.erase(std::remove_if(ends.begin(), ends.end(), waits), ends.end());
+    p.own_ns[call] = call_ns;
+    launch_from_end(p, x, call, std::max<TimeNs>(0, g.min_launch_latency_ns()));
+    // The synchronize that follows a pageable copy (a framework's copy to the host waits for it) goes with it.
+    const NodeId after = next[call];
+    if (after != kNoNode && name_of(g, after).find("Synchronize") != std::string_view::npos) {
+      auto& sync_ends = p.end_in[after];
+      const auto waits_for_copy = [&](const PlanInput& in) { return waits(in) && in.source == x; };
+      if (std::any_of(sync_ends.begin(), sync_ends.end(), waits_for_copy)) {
+        sync_ends.erase(std::remove_if(sync_ends.begin(), sync_ends.end(), waits), sync_ends.end());
+        ++syncs;
+      }
+    }
+  }
+  p.applied.push_back(std::to_string(copies.size()) + " pageable copies become asynchronous copies from pinned memory" +
+                      (syncs ? " and " + std::to_string(syncs) + " synchronizations that followed them go" : ""));
+  if (assumed_rate)
+    p.assume(
+        "a pinned copy moves its bytes as fast as the pageable copy did on the GPU (the trace holds no pinned "
+        "copy of that direction); the band takes half to twice that time");
+  else
+    p.assume("a pinned copy moves its bytes at the rate of the recording's own pinned copies of that direction");
+  (void)copy_ns_before;
+  (void)copy_ns_after;
+  return Ok{};
+}
+
+Expected<Ok> apply_graphs(Plan& p, Bound bound) {
+  const causal::HappensBefore& g = p.g();
+  const Trace& trace = g.trace();
+  for (const KernelDetail& k : trace.kernel_details())
+    if (k.launched_by_graph()) return Error{"the trace's kernels already run from CUDA graphs: nothing to change"};
+  const std::vector<int> forward = forward_range_of_host_nodes(g);
+  std::vector<TimeNs> graph_launch_ns;
+  for (NodeId n = 0; n < g.size(); ++n)
+    if (!p.is_gpu(n) && name_of(g, n) == "cudaGraphLaunch") graph_launch_ns.push_back(p.own_ns[n]);
+  // The cuda-graph recording on one H200: 101-104 us of host launch per iteration of three forwards.
+  TimeNs launch_ns = 35'000;
+  if (!graph_launch_ns.empty()) launch_ns = median(graph_launch_ns);
+  if (bound == Bound::Low) launch_ns /= 3;
+  if (bound == Bound::High) launch_ns *= 3;
+  std::map<int, NodeId> first_of_range;
+  std::size_t forwards = 0, dropped = 0;
+  std::vector<NodeId> graph_launch_of(g.size(), kNoNode);
+  for (NodeId n = 0; n < g.size(); ++n) {
+    if (p.is_gpu(n) || forward[n] < 0 || !p.changes(n)) continue;
+    const auto [it, first] = first_of_range.emplace(forward[n], n);
+    graph_launch_of[n] = it->second;
+    if (first) {
+      ++forwards;
+      p.own_ns[n] = launch_ns;
+      continue;
+    }
+    if (!p.end_in[n].empty()) continue;  // a call that waits for the GPU cannot be captured: it stays
+    p.own_ns[n] = 0;
+    for (PlanInput& in : p.start_in[n])
+      if (in.from == Input::From::Chain) in.delay_ns = 0;
+    ++dropped;
+  }
+  if (forwards == 0) return Error{"the trace has no model forward ranges to capture as CUDA graphs: nothing to change"};
+  for (NodeId n = 0; n < g.size(); ++n) {
+    const NodeId l = g.node(n).launch;
+    if (!p.is_gpu(n) || l == kNoNode || graph_launch_of[l] == kNoNode) continue;
+    launch_from_end(p, n, graph_launch_of[l], std::max<TimeNs>(0, g.min_launch_latency_ns()));
+  }
+  p.applied.push_back("the host calls of " + std::to_string(forwards) + " forwards become one graph launch each (" +
+                      std::to_string(dropped) + " calls and the host's own work between them go); the kernels stay");
+  if (graph_launch_ns.empty())
+    p.assume(
+        "a graph launch costs 35 us of host time (the cuda-graph recording on one H200: 101-104 us per "
+        "iteration of three forwards); the band takes a third to three times that");
+  else
+    p.assume("a graph launch costs the recording's median cudaGraphLaunch (" + ms_text(launch_ns) + ")");
+  p.assume("a graph's kernels run back to back on their stream from the graph launch's end");
+  return Ok{};
+}
+
+Expected<Ok> apply_no_launch_blocking(Plan& p) {
+  const causal::HappensBefore& g = p.g();
+  std::vector<NodeId> first_work(g.size(), kNoNode);
+  for (NodeId n = 0; n < g.size(); ++n) {
+    const NodeId l = g.node(n).launch;
+    if (p.is_gpu(n) && l != kNoNode && first_work[l] == kNoNode) first_work[l] = n;
+  }
+  std::size_t calls = 0;
+  for (NodeId c = 0; c < g.size(); ++c) {
+    const NodeId work = first_work[c];
+    if (p.is_gpu(c) || work == kNoNode || g.event(work).kind != EventKind::Kernel || !p.changes(c)) continue;
+    auto& ends = p.end_in[c];
+    const auto own_wait = [&](const PlanInput& in) {
+      return waits(in) && p.is_gpu(in.source) && g.node(in.source).launch == c;
+    };
+    if (!g.node(c).waits_for_own_work && std::none_of(ends.begin(), ends.end(), own_wait)) continue;
+    ends.erase(std::remove_if(ends.begin(), ends.end(), own_wait), ends.end());
+    p.own_ns[c] = std::clamp<TimeNs>(g.recorded_start(work) - g.recorded_start(c), 0, g.event(c).duration_ns);
+    for (NodeId w = work; w < g.size() && p.is_gpu(w); ++w)
+      if (g.node(w).launch == c) launch_from_end(p, w, c, 0);
+    ++calls;
+  }
+  if (calls == 0)
+    return Error{"no launch waits for its kernel in this trace (launches were not blocking): nothing to change"};
+  p.applied.push_back(std::to_string(calls) + " launches no longer wait for their kernels");
+  p.assume(
+      "an asynchronous launch takes what the blocking one took until its kernel started, and hands the kernel "
+      "over at its end");
+  return Ok{};
+}
+
+Expected<Ok> apply_processes(Plan& p, Bound bound) {
+  const causal::HappensBefore& g = p.g();
+  const Trace& trace = g.trace();
+  // Threads that launch GPU work, per process.
+  std::map<std::int64_t, std::set<LaneIndex>> launching;
+  for (NodeId n = 0; n < g.size(); ++n) {
+    const NodeId l = g.node(n).launch;
+    if (p.is_gpu(n) && l != kNoNode) launching[trace.lanes()[g.lane_of(l)].key.pid].insert(g.lane_of(l));
+  }
+  std::vector<LaneIndex> lanes;
+  for (const auto& [pid, set] : launching)
+    if (set.size() > 1) lanes.insert(lanes.end(), set.begin(), set.end());
+  if (lanes.empty()) return Error{"no process has more than one thread launching GPU work: nothing to change"};
+  // A call ran uncontended when no call of another thread of its process ran meanwhile.
+  struct Call {
+    TimeNs start, end;
+    LaneIndex lane;
+    NodeId node;
+  };
+  std::vector<Call> calls;
+  for (const LaneIndex lane : lanes) {
+    const causal::HappensBefore::IdRange r = g.lane_nodes(lane);
+    const std::size_t lane_begin = calls.size();
+    for (NodeId n = r.first; n < r.last; ++n)
+      if (p.changes(n)) calls.push_back({g.recorded_start(n), g.recorded_end(n), lane, n});
+    // Each lane's calls come in start order: merging the runs is cheaper than sorting them all.
+    std::inplace_merge(calls.begin(), calls.begin() + std::ptrdiff_t(lane_begin), calls.end(),
+                       [](const Call& a, const Call& b) { return a.start < b.start; });
+  }
+  std::vector<bool> contended(calls.size(), false);
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    for (std::size_t j = i + 1; j < calls.size() && calls[j].start < calls[i].end; ++j)
+      if (calls[j].lane != calls[i].lane) contended[i] = contended[j] = true;
+  std::unordered_map<StringId, std::vector<TimeNs>> alone;
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    if (!contended[i] && p.end_in[calls[i].node].empty())
+      alone[g.event(calls[i].node).name].push_back(p.own_ns[calls[i].node]);
+  std::unordered_map<StringId, TimeNs> typical;
+  for (auto& [name, v] : alone) {
+    if (bound == Bound::Low)
+      typical[name] = *std::min_element(v.begin(), v.end());
+    else
+      typical[name] = median(v);
+  }
+  std::size_t shortened = 0;
+  if (bound != Bound::High)
+    for (const Call& c : calls) {
+      if (!p.end_in[c.node].empty()) continue;
+      const auto it = typical.find(g.event(c.node).name);
+      if (it == typical.end() || it->second >= p.own_ns[c.node]) continue;
+      p.own_ns[c.node] = it->second;
+      ++shortened;
+    }
+  // The recording's threads start inside the window and pay the tracer's per-thread first use there (a CUPTI
+  // buffer request, about 6 ms on each of the seed's threads); a process's thread that did the warm-up holds its
+  // buffer already. The tracing overhead on these threads' calls in the window, and in the gaps before them, goes.
+  TimeNs first_use_ns = 0;
+  for (const LaneIndex lane : lanes) {
+    const causal::HappensBefore::IdRange r = g.lane_nodes(lane);
+    for (NodeId n = r.first; n < r.last; ++n) {
+      if (!p.changes(n)) continue;
+      for (const causal::Part& part : g.parts_of(n)) {
+        if (part.kind != causal::PartKind::TracingOverhead) continue;
+        first_use_ns += part.ns;
+        if (!part.in_gap) {
+          p.own_ns[n] = std::max<TimeNs>(0, p.own_ns[n] - part.ns);
+          continue;
+        }
+        // Before a thread's first call the input is the recorded start itself: it moves earlier.
+        for (PlanInput& in : p.start_in[n]) {
+          if (in.from == Input::From::Root) in.delay_ns -= part.ns;
+          if (in.from == Input::From::Chain) in.delay_ns = std::max<TimeNs>(0, in.delay_ns - part.ns);
+        }
+      }
+    }
+  }
+  p.applied.push_back(std::to_string(lanes.size()) +
+                      " host threads launching GPU work become processes of their own: " + std::to_string(shortened) +
+                      " calls take their uncontended time");
+  // The band's lower end: the host's own work between these threads' calls never holds the GPU back.
+  if (bound == Bound::Low)
+    for (const Call& c : calls)
+      for (PlanInput& in : p.start_in[c.node])
+        if (in.from == Input::From::Chain) in.delay_ns = 0;
+  if (first_use_ns > 0) {
+    p.applied.push_back("the tracer's work on these threads in the window goes (" + ms_text(first_use_ns) +
+                        ", CUPTI buffer requests of threads new to the tracer)");
+    p.assume(
+        "one process per GPU runs its timed loop on the thread that did the warm-up: the tracer's buffer "
+        "requests that the recording's new threads made in the window are not made there");
+  }
+  p.assume(
+      "in a process of its own a thread's API call takes the median time the recording's calls of that name "
+      "took while no other thread of the process was in a call (the band: their least time, and the recorded "
+      "times)");
+  p.assume(
+      "the GPU runs the work in the order the threads launched it, as recorded; the band's lower end takes the "
+      "host's own work between these threads' calls away (how one thread per GPU would run them is not "
+      "modelled call by call)");
+  return Ok{};
+}
+
+Expected<Ok> apply_no_sync(Plan& p, const std::string& name) {
+  const causal::HappensBefore& g = p.g();
+  std::size_t calls = 0, found = 0;
+  for (NodeId c = 0; c < g.size(); ++c) {
+    if (p.is_gpu(c) || name_of(g, c) != name || !p.changes(c)) continue;
+    ++found;
+    auto& ends = p.end_in[c];
+    const std::size_t before = ends.size();
+    ends.erase(std::remove_if(ends.begin(), ends.end(), waits), ends.end());
+    if (ends.size() != before) ++calls;
+  }
+  if (found == 0) return Error{"no call named '" + name + "' in this trace's window: nothing to change"};
+  if (calls == 0) return Error{"no call named '" + name + "' waited for the GPU in this trace: nothing to change"};
+  p.applied.push_back(std::to_string(calls) + " calls of " + name + " no longer wait for the GPU");
+  p.assume("a call that no longer waits takes the time it took after its wait ended");
+  return Ok{};
+}
+
+}  // namespace gtv::whatif

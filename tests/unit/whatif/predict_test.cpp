@@ -1,0 +1,296 @@
+// Predictions on small traces, against timelines worked out by hand.
+#include "gtv/whatif/predict.h"
+
+#include <gtest/gtest.h>
+
+#include "../causal/causal_helpers.h"
+
+namespace gtv::whatif {
+namespace {
+using namespace causal::testing;
+
+constexpr TimeNs kUs = causal::testing::us;
+
+Expected<Prediction> predict_one(const Trace& t, const char* change) {
+  const std::vector<Change> changes = {*parse_change(change)};
+  return predict(t, changes);
+}
+
+double predicted_us(const Prediction& p) { return double(p.predicted_ns) / double(kUs); }
+
+void forward(TraceBuilder& b, int model, TimeNs start_us, TimeNs end_us, std::int64_t tid = 1) {
+  b.add_range(Range{"model " + std::to_string(model) + " forward", RangeKind::Forward, start_us * kUs, end_us * kUs, 1,
+                    tid, 0});
+}
+
+// A GPU of 100 multiprocessors; a kernel of `blocks` blocks of 256 threads and 32 registers a thread (8 blocks
+// fit on a multiprocessor) asks for blocks / 800 of it.
+void gpu_with_100_sms(TraceBuilder& b) {
+  DeviceInfo d;
+  d.index = 0;
+  d.compute_major = 9;
+  d.sm_count = 100;
+  b.add_device(d);
+}
+
+void launch_gemm(TraceBuilder& b, std::uint64_t corr, TimeNs call_us, TimeNs kernel_us, TimeNs len_us, int blocks) {
+  host_call(b, 1, 1, "cudaLaunchKernel", call_us * kUs, 5 * kUs, EventKind::Runtime, corr);
+  KernelDetail k;
+  k.grid[0] = blocks;
+  k.grid[1] = k.grid[2] = 1;
+  k.block[0] = 256;
+  k.block[1] = k.block[2] = 1;
+  k.registers_per_thread = 32;
+  b.add_kernel(b.lane(gpu_lane_key(0, 7)),
+               make_event(b, "gemm", kernel_us * kUs, len_us * kUs, EventKind::Kernel, corr), k);
+}
+
+// Two models' kernels of 100 us on one stream, the second queued behind the first; a synchronize waits for both.
+Trace two_models_on_one_stream(int blocks) {
+  TraceBuilder b;
+  gpu_with_100_sms(b);
+  forward(b, 0, 0, 20);
+  forward(b, 1, 20, 40);
+  launch_gemm(b, 1, 5, 10, 100, blocks);                             // handed over at 10 us, started at once
+  launch_gemm(b, 2, 25, 110, 100, blocks);                           // handed over at 30 us, queued behind the first
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 40 * kUs, 172 * kUs);  // returns at 212 us, 2 us after the work
+  measure(b, 0, 212);
+  return build(b);
+}
+
+// Each kernel fills half the GPU: on streams of their own they run together without slowing: the second starts
+// when its launch returns (30 us), ends at 130 us, and the synchronize returns 2 us later.
+TEST(WhatifStreams, KernelsThatFitTogetherOverlapFully) {
+  const Trace t = two_models_on_one_stream(400);
+  Expected<Prediction> p = predict_one(t, "streams");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->recorded_ns, 212 * kUs);
+  EXPECT_EQ(p->replayed_ns, 212 * kUs);
+  EXPECT_NEAR(predicted_us(*p), 132.0, 0.5);
+  // The band's upper end: kernels that gain nothing by running together take the recorded 212 us.
+  EXPECT_GE(p->high_ns, 212 * kUs);
+  EXPECT_LE(p->low_ns, p->predicted_ns);
+  ASSERT_FALSE(p->path.empty());
+  EXPECT_EQ(p->path[0].what, "GPU 0 kernel");
+}
+
+// Each kernel fills the whole GPU: the first runs alone [10, 30), then both at half speed until the first ends at
+// 190 us; the second ends alone at 210 us, the synchronize 2 us later: nothing gained (the fluid sharing model,
+// reached by iteration: within 1%).
+TEST(WhatifStreams, KernelsThatFillTheGpuGainNothing) {
+  const Trace t = two_models_on_one_stream(800);
+  Expected<Prediction> p = predict_one(t, "streams");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NEAR(predicted_us(*p), 212.0, 212.0 * 0.01);
+  EXPECT_LE(p->low_ns, 212 * kUs);
+  EXPECT_GE(p->high_ns, 212 * kUs);
+}
+
+TEST(WhatifStreams, OneModelPerStreamAlreadyIsNothingToChange) {
+  TraceBuilder b;
+  forward(b, 0, 0, 20);
+  launch(b, 1, 5, 5, 0, 7, 10, 100);
+  measure(b, 0, 110);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "streams");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("nothing to change"), std::string::npos);
+}
+
+MemcpyDetail to_pageable() {
+  MemcpyDetail d;
+  d.copy_kind = CopyKind::DeviceToHost;
+  d.src_kind = MemoryKind::Device;
+  d.dst_kind = MemoryKind::Pageable;
+  d.bytes = 40000;
+  return d;
+}
+
+// A kernel [10, 110); a pageable copy call [15, 122) waits for it and for its copy [110, 120); the next launch
+// [125, 130) queues a kernel [130, 230); a synchronize [135, 232). Pinned: the copy call takes the median launch
+// (5 us) and returns at 20; the next launch runs [23, 28); its kernel follows the copy: [120, 220); the synchronize
+// starts 5 us after the launch (33) and returns 2 us after the kernel: 222 us.
+TEST(WhatifPinned, TheCopyNoLongerHoldsTheHost) {
+  TraceBuilder b;
+  launch(b, 1, 5, 5, 0, 7, 10, 100);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 15 * kUs, 107 * kUs, EventKind::Runtime, 2);
+  memcpy_event(b, 0, 7, 110 * kUs, 10 * kUs, to_pageable(), 2);
+  launch(b, 3, 125, 5, 0, 7, 130, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 135 * kUs, 97 * kUs);
+  measure(b, 0, 232);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "pinned");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->recorded_ns, 232 * kUs);
+  EXPECT_NEAR(predicted_us(*p), 222.0, 0.5);
+  // Half and twice the copy's 10 us: the kernel follows it at 115 or 130 us, the window is 217 or 232 us, each 1%
+  // further for the spread between recordings.
+  EXPECT_NEAR(double(p->low_ns) / double(kUs), 217.0 * 0.99, 0.5);
+  EXPECT_NEAR(double(p->high_ns) / double(kUs), 232.0 * 1.01, 0.5);
+}
+
+TEST(WhatifPinned, NoPageableCopyIsNothingToChange) {
+  TraceBuilder b;
+  launch(b, 1, 5, 5, 0, 7, 10, 100);
+  measure(b, 0, 110);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "pinned");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().message, "pinned: no pageable copies in this trace's window: nothing to change");
+}
+
+// Two synchronizes wait for one kernel each: without the waits the second launch comes at 15 us, its kernel
+// follows the first at 105 us and ends at 205 us, which ends the window.
+TEST(WhatifNoSync, TheHostRunsAheadAndTheGpuWorkEndsTheWindow) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 5, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 10 * kUs, 97 * kUs);
+  launch(b, 2, 110, 5, 0, 7, 115, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 120 * kUs, 97 * kUs);
+  measure(b, 0, 217);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "no-sync=cudaDeviceSynchronize");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NEAR(predicted_us(*p), 205.0, 0.5);
+  Expected<Prediction> none = predict_one(t, "no-sync=cudaStreamSynchronize");
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().message.find("no call named 'cudaStreamSynchronize'"), std::string::npos);
+}
+
+// Three launches of a forward, 40 us apart, each with a 1 us kernel; a synchronize 15 us after the last. As one
+// graph launch (35 us, assumed) the kernels run back to back from 36 us (the least launch latency, 1 us, after the
+// graph launch) and the synchronize starts 15 us after the launch: [50, 52).
+TEST(WhatifGraphs, TheForwardsLaunchesBecomeOne) {
+  TraceBuilder b;
+  forward(b, 0, 0, 90);
+  launch(b, 1, 0, 5, 0, 7, 6, 1);
+  launch(b, 2, 40, 5, 0, 7, 46, 1);
+  launch(b, 3, 80, 5, 0, 7, 86, 1);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 100 * kUs, 2 * kUs);
+  measure(b, 0, 102);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "graphs");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NEAR(predicted_us(*p), 52.0, 0.5);
+  EXPECT_FALSE(p->assumptions.empty());
+  EXPECT_NE(p->assumptions[0].find("35 us"), std::string::npos);
+}
+
+// Blocking launches: each call returns 2 us after its kernel. Asynchronous, a call takes what it took until its
+// kernel started (5 us): the second call runs [8, 13) and its kernel follows the first, [105, 205).
+TEST(WhatifNoLaunchBlocking, TheHostNoLongerWaitsForEachKernel) {
+  TraceBuilder b;
+  launch(b, 1, 0, 107, 0, 7, 5, 100);
+  launch(b, 2, 110, 107, 0, 7, 115, 100);
+  measure(b, 0, 217);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "no-launch-blocking");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NEAR(predicted_us(*p), 205.0, 0.5);
+  ASSERT_EQ(p->applied.size(), 1u);
+  EXPECT_EQ(p->applied[0], "2 launches no longer wait for their kernels");
+}
+
+TEST(WhatifNoLaunchBlocking, AsynchronousLaunchesAreNothingToChange) {
+  const Trace t = two_models_on_one_stream(400);
+  Expected<Prediction> p = predict_one(t, "no-launch-blocking");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("nothing to change"), std::string::npos);
+}
+
+// Two threads of one process launch at once and their calls take 20 us; alone, a call took 5 us. As processes of
+// their own, every call takes the 5 us: the second kernel's launch returns 15 us earlier, but it queues behind the
+// first kernel anyway, so only the host's time shrinks: the window stays the GPU's.
+TEST(WhatifProcesses, ContendedCallsTakeTheirUncontendedTime) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "cudaLaunchKernel", 0, 5 * kUs, EventKind::Runtime, 1);  // alone
+  kernel(b, 0, 7, "gemm", 5 * kUs, 100 * kUs, 1);
+  host_call(b, 1, 1, "cudaLaunchKernel", 10 * kUs, 20 * kUs, EventKind::Runtime, 2);  // beside thread 2's call
+  kernel(b, 0, 7, "gemm", 105 * kUs, 100 * kUs, 2);
+  host_call(b, 1, 2, "cudaLaunchKernel", 12 * kUs, 20 * kUs, EventKind::Runtime, 3);
+  kernel(b, 0, 7, "gemm", 205 * kUs, 100 * kUs, 3);
+  host_call(b, 1, 2, "cudaLaunchKernel", 40 * kUs, 5 * kUs, EventKind::Runtime, 4);  // alone
+  kernel(b, 0, 7, "gemm", 305 * kUs, 100 * kUs, 4);
+  measure(b, 0, 405);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "processes");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NEAR(predicted_us(*p), 405.0, 0.5);
+  ASSERT_FALSE(p->applied.empty());
+  EXPECT_NE(p->applied[0].find("2 calls take their uncontended time"), std::string::npos);
+  TraceBuilder one;
+  launch(one, 1, 0, 5, 0, 7, 5, 100);
+  measure(one, 0, 105);
+  const Trace single = build(one);
+  EXPECT_FALSE(predict_one(single, "processes").ok());
+}
+
+TEST(WhatifPlacement, AGpuTheMachineLackedIsRefused) {
+  TraceBuilder b;
+  forward(b, 0, 0, 20);
+  forward(b, 1, 20, 40);
+  launch(b, 1, 5, 5, 0, 7, 10, 100);
+  launch(b, 2, 25, 5, 0, 7, 110, 100);
+  measure(b, 0, 210);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "placement=0,1");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().message, "placement=0,1: placement= names GPU 1; the machine had 1 GPU");
+  EXPECT_NE(predict_one(t, "placement=0,0,0").error().message.find("the trace has 2"), std::string::npos);
+}
+
+// On two GPUs, the second model moved to GPU 0 queues behind the first on its default stream.
+TEST(WhatifPlacement, WorkMovedOntoABusyGpuQueuesOnItsDefaultStream) {
+  TraceBuilder b;
+  forward(b, 0, 0, 20);
+  forward(b, 1, 20, 40);
+  launch(b, 1, 5, 5, 0, 7, 10, 100);
+  launch(b, 2, 25, 5, 1, 15, 30, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 40 * kUs, 92 * kUs);  // returns at 132, 2 us after GPU 1's kernel
+  measure(b, 0, 132);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "placement=0,0");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NEAR(predicted_us(*p), 212.0, 0.5);
+}
+
+TEST(WhatifPredict, ATraceWithoutMeasurementsIsPredictedWholeAndSaysSo) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 5, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 10 * kUs, 97 * kUs);
+  launch(b, 2, 110, 5, 0, 7, 115, 100);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "no-sync=cudaDeviceSynchronize");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_TRUE(p->whole_trace);
+  EXPECT_EQ(p->window, "the whole trace");
+  EXPECT_NE(p->assumptions.back().find("whole trace"), std::string::npos);
+  EXPECT_NEAR(predicted_us(*p), 205.0, 0.5);
+}
+
+// A kernel recorded before its launch call (a clock the recording contradicts): still predicted, the anomaly is
+// said, and the band widens by 5% more each way (6% with the spread between recordings).
+TEST(WhatifPredict, AnomaliesArePredictedWithAWiderBandAndSaid) {
+  TraceBuilder b;
+  launch(b, 1, 10, 5, 0, 7, 5, 100);                                // the kernel starts 5 us before its launch
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 20 * kUs, 87 * kUs);  // returns at 107, 2 us after the kernel
+  measure(b, 0, 107);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "no-sync=cudaDeviceSynchronize");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_FALSE(p->warnings.empty());
+  EXPECT_NE(p->warnings[0].find("before their launch call"), std::string::npos) << p->warnings[0];
+  EXPECT_NEAR(predicted_us(*p), 105.0, 0.5);  // the window ends with the kernel
+  EXPECT_NEAR(double(p->low_ns) / double(kUs), 105.0 * 0.94, 0.5);
+  EXPECT_NEAR(double(p->high_ns) / double(kUs), 105.0 * 1.06, 0.5);
+}
+
+TEST(WhatifPredict, NoChangeIsAnError) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 5, 100);
+  const Trace t = build(b);
+  EXPECT_FALSE(predict(t, {}).ok());
+}
+
+}  // namespace
+}  // namespace gtv::whatif
