@@ -209,6 +209,33 @@ TEST(CollectiveWaits, StreamParallelismOfOneRankSaysItsComputationAlone) {
       << report.concurrency.verdict;
 }
 
+// Rank 1 sleeps on its host until 10,270 us, then launches its all-reduce; rank 0 launched its own at 295 us and
+// its host keeps working until 12,000 us, which ends the run. The run's critical path stays on rank 0's host, so
+// rank 1's idle GPU is "bound by rank 0's work", never "waiting for rank 0": rank 1 is the one the other waited for.
+TEST(CollectiveWaits, TheLateRankIsNotSaidToWaitForTheOthers) {
+  auto rank = [](std::int64_t r, std::int64_t pid, TimeNs launch_us, TimeNs start_us, TimeNs end_us, TimeNs last_us) {
+    TraceBuilder b;
+    b.metadata().origin_unix_ns = kOrigin;
+    b.metadata().distributed = {r, 2, "nccl"};
+    testing::host_call(b, pid, pid, "cudaLaunchKernel", launch_us * kUs, 5 * kUs, EventKind::Runtime, 1);
+    testing::kernel(b, 0, 7, kAllReduce, start_us * kUs, (end_us - start_us) * kUs, 1);
+    testing::host_call(b, pid, pid, "cudaLaunchKernel", last_us * kUs, 5 * kUs, EventKind::Runtime, 2);
+    return build(b);
+  };
+  const Trace r0 = rank(0, 100, 290, 300, 10'300, 12'000);
+  const Trace r1 = rank(1, 200, 10'270, 10'280, 10'302, 10'400);
+  const Report report = analyze(merged(r0, r1));
+  TimeNs bound_ns = 0;
+  for (const IdleInterval& i : report.idle.intervals) {
+    if (i.device != 1) continue;
+    EXPECT_NE(i.detail, "waiting for rank 0") << i.start_ns << " " << i.end_ns;
+    if (i.cause == IdleCause::OtherGpuBound &&
+        i.detail == "rank 0's work (the critical path stayed there: nothing of this rank held it up)")
+      bound_ns += i.end_ns - i.start_ns;
+  }
+  EXPECT_GT(bound_ns, 10'000 * kUs) << format_report(report, Format::Text);
+}
+
 TEST(CollectiveWaits, TwoRanksOfOneRunAreNotComparedAsTwoRuns) {
   const LatePeer p;
   const Comparison c = compare(p.r0, p.r1, "rank0.json", "rank1.json");
