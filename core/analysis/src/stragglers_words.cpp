@@ -70,12 +70,15 @@ std::string basis_of(const Stragglers& s) {
 std::vector<std::string> clock_lines(const Trace& trace, const Stragglers& s) {
   std::vector<std::string> out;
   if (s.clock.collectives == 0) {
-    out.push_back("Clock: " + trace.metadata().clock.method +
-                  "; no all-reduce, all-gather, reduce-scatter or barrier to check it on, so waits across ranks "
-                  "carry the clocks' unknown offset (broadcasts and reduces do not end together).");
+    out.push_back(
+        "Clock uncertainty: unknown; no all-reduce, all-gather, reduce-scatter or barrier to measure it on "
+        "(broadcasts and reduces do not end together), so waits across ranks carry the clocks' unknown "
+        "offset (" +
+        trace.metadata().clock.method + ").");
     return out;
   }
-  std::string line = "Clock: " + trace.metadata().clock.method + "; from the ends of " + s.clock.basis_words() + ", ";
+  std::string line = "Clock uncertainty: from the ends of " + s.clock.basis_words() + " as merged (" +
+                     trace.metadata().clock.method + "), ";
   TimeNs widest = 0;
   for (std::size_t r = 1; r < s.per_rank.size(); ++r) {
     const RankWaits& w = s.per_rank[r];
@@ -85,7 +88,7 @@ std::vector<std::string> clock_lines(const Trace& trace, const Stragglers& s) {
             " +/- " + format_duration(w.clock_uncertainty_ns);
   }
   out.push_back(line + " against " + rank_name(s.per_rank[0].rank) + "'s: differences of arrivals below " +
-                format_duration(widest) + " are within that uncertainty.");
+                format_duration(widest) + " are within it.");
   const std::int64_t off = s.clock.misaligned_rank();
   if (off >= 0)
     out.push_back("The clocks disagree: " + rank_name(s.per_rank[static_cast<std::size_t>(off)].rank) +

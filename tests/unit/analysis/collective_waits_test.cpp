@@ -116,9 +116,9 @@ TEST(CollectiveWaits, ClockErrorBarsComeFromCollectivesThatEndTogether) {
   bool said = false;
   for (const std::string& line : s.lines)
     said = said || line ==
-                       "Clock: wall clock; from the ends of 3 all-reduces, rank 1's clock reads +2.00 us +/- "
-                       "1.00 us against rank 0's: differences of arrivals below 1.00 us are within that "
-                       "uncertainty.";
+                       "Clock uncertainty: from the ends of 3 all-reduces as merged (wall clock), rank 1's clock "
+                       "reads +2.00 us +/- 1.00 us against rank 0's: differences of arrivals below 1.00 us are "
+                       "within it.";
   EXPECT_TRUE(said) << ::testing::PrintToString(s.lines);
 }
 
