@@ -8,6 +8,11 @@ namespace {
 
 __extension__ using Wide = __int128;
 
+// No offset is known better than Kineto's timestamps tell times apart (microseconds, written with 3 decimals but
+// taken from a microsecond clock on many systems): a single collective, or ends that agree exactly, still leave
+// this much.
+constexpr TimeNs kResolutionNs = 1000;
+
 TimeNs clamp_to_ns(Wide v) {
   if (v > std::numeric_limits<TimeNs>::max()) return std::numeric_limits<TimeNs>::max();
   if (v < std::numeric_limits<TimeNs>::min()) return std::numeric_limits<TimeNs>::min();
@@ -99,7 +104,7 @@ ClockEstimate estimate_clocks(std::span<const std::vector<Collective>> per_rank,
     offsets[r] = median_of(sorted);
     for (Wide& g : gaps) g = g > offsets[r] ? g - offsets[r] : offsets[r] - g;
     out.ranks[r].offset_ns = clamp_to_ns(offsets[r]);
-    out.ranks[r].uncertainty_ns = clamp_to_ns(bound_of(gaps));
+    out.ranks[r].uncertainty_ns = std::max(kResolutionNs, clamp_to_ns(bound_of(gaps)));
   }
   Wide residual = 0;
   for (const MatchedCollective* m : used) {

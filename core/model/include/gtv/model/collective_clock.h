@@ -19,7 +19,8 @@ struct RankClockEstimate {
   // clock reads ahead of the reference's, on the times given.
   TimeNs offset_ns = 0;
   // The ends of 95% of those collectives (all of them when there are fewer than 20) lie within offset +/- this
-  // of the reference's: what the offset cannot tell apart. -1 when no collective measures this rank.
+  // of the reference's, and never less than 1 us (timestamps' resolution): what the offset cannot tell apart.
+  // -1 when no collective measures this rank.
   TimeNs uncertainty_ns = -1;
 };
 
