@@ -330,6 +330,9 @@ RunResult run_in_ranks(const RunConfig& config, const std::function<void(std::st
   if (world_size > kMaxRanks)
     return {std::nullopt,
             Error{"ranks must be at most " + std::to_string(kMaxRanks) + ", got " + std::to_string(world_size)}};
+  if (config.straggler_rank >= world_size)
+    return {std::nullopt, Error{"--straggler names rank " + std::to_string(config.straggler_rank) +
+                                ", but the run has " + std::to_string(world_size) + " ranks"}};
   const auto devices = rank_devices(config, world_size, gpus, *backend);
   if (!devices) return {std::nullopt, devices.error()};
   const int port = free_port();
