@@ -23,8 +23,7 @@ std::optional<std::string> same_run_warning(const Trace& a, const Trace& b, cons
   return label_a + " and " + label_b + " are ranks " + std::to_string(da.rank) + " and " + std::to_string(db.rank) +
          " of one run (world size " + std::to_string(da.world_size) +
          ", recorded at the same time): their difference is what one rank waited for the other, not a speedup; "
-         "merge them (gtv-cli merge " +
-         label_a + " " + label_b + " -o run.json.gz) to see who waited for whom.";
+         "merge the two files (gtv-cli merge) to see who waited for whom.";
 }
 
 }  // namespace gtv::analysis
