@@ -31,11 +31,13 @@ void wait_for(CollectiveArrivals& c, std::size_t r, std::int64_t peer) {
   c.transfer_ns[r] = c.end_ns[r] - std::max(awaited, c.arrival_ns[r]);
 }
 
-// The root's index: the rank the trace names, else the one whose part ended first (a broadcast's root only sends)
-// or last (a reduce's root receives everything).
+// The root's index: the rank the trace names, else for NCCL kernels the one whose part ended first (a broadcast's
+// root only sends) or last (a reduce's root receives everything); -1 for Gloo's host ranges, whose ends do not
+// keep that order (in the 4-rank CPU recording the parameter broadcasts from rank 0 ended first on rank 2).
 std::int64_t root_of(CollectiveArrivals& c, std::int64_t root_rank, std::span<const std::int64_t> ranks, bool sends) {
   for (std::size_t r = 0; r < ranks.size(); ++r)
     if (ranks[r] == root_rank) return static_cast<std::int64_t>(r);
+  if (!c.on_gpu) return -1;
   c.root_inferred = true;
   const auto it =
       sends ? std::min_element(c.end_ns.begin(), c.end_ns.end()) : std::max_element(c.end_ns.begin(), c.end_ns.end());
@@ -50,9 +52,17 @@ void compute_waits(CollectiveArrivals& c, std::int64_t root_rank, std::span<cons
     for (std::size_t r = 0; r < n; ++r) wait_for(c, r, latest_other(c, r));
   } else if (root_sends(c.kind)) {
     c.root = root_of(c, root_rank, ranks, true);
+    if (c.root < 0) {
+      c.analysed = false;
+      return;
+    }
     for (std::size_t r = 0; r < n; ++r) wait_for(c, r, r == static_cast<std::size_t>(c.root) ? -1 : c.root);
   } else if (root_receives(c.kind)) {
     c.root = root_of(c, root_rank, ranks, false);
+    if (c.root < 0) {
+      c.analysed = false;
+      return;
+    }
     for (std::size_t r = 0; r < n; ++r) wait_for(c, r, r == static_cast<std::size_t>(c.root) ? latest_other(c, r) : -1);
   } else {
     c.analysed = false;

@@ -117,11 +117,17 @@ void write_straggler_lines(const Trace& trace, Stragglers& s) {
                         std::to_string(analysed.size()) + " " + what + ", " + format_duration(w.caused_ns) +
                         " in total; it waited " + format_duration(w.waited_ns) + " for the others.");
   }
-  const std::size_t unanalysed = s.collectives.size() - analysed.size();
-  if (unanalysed > 0)
-    s.lines.push_back(std::to_string(unanalysed) +
-                      " matched send/receive or unnamed NCCL kernel(s): their peers are not in the trace, so their "
-                      "waits are not counted.");
+  std::map<std::string, std::size_t> rootless, peerless;  // kinds whose waits are not counted, by why
+  for (const CollectiveArrivals& c : s.collectives)
+    if (!c.analysed) ++(root_sends(c.kind) || root_receives(c.kind) ? rootless : peerless)[c.kind];
+  for (const auto& [kind, count] : rootless)
+    s.lines.push_back(collective_count(kind, count) +
+                      " on Gloo without a recorded root (whose host ranges do not end in the order that would tell "
+                      "it): their waits are not counted.");
+  for (const auto& [kind, count] : peerless)
+    s.lines.push_back(collective_count(kind, count) +
+                      ": whom each rank waited for is not in the trace (a send's peer, an unnamed NCCL kernel), so "
+                      "their waits are not counted.");
   for (const std::string& d : s.count_differences) s.lines.push_back("Counts differ: " + d + ".");
   s.lines.push_back(basis_of(s));
   for (std::string& line : clock_lines(trace, s)) s.lines.push_back(std::move(line));

@@ -183,6 +183,29 @@ TEST(CollectiveWaits, AReduceRootWaitsForTheOthers) {
             "Rank 0 kept the others waiting at 1 of 1 reduces; the others waited 400.0 us in total for it.");
 }
 
+// Gloo's host ranges do not end in the order NCCL's kernels do: without a recorded root, a broadcast on Gloo is
+// not given one, and its waits are not counted.
+TEST(CollectiveWaits, AGlooBroadcastWithoutARootCountsNoWaits) {
+  auto rank = [](std::int64_t r, TimeNs start_us, TimeNs end_us) {
+    TraceBuilder b;
+    b.metadata().origin_unix_ns = kOrigin;
+    b.metadata().distributed = {r, 2, "gloo"};
+    testing::host_call(b, 100 + r, 100 + r, "gloo:broadcast", start_us * kUs, (end_us - start_us) * kUs,
+                       EventKind::Annotation);
+    return build(b);
+  };
+  const Stragglers s = analyze_stragglers(merged(rank(0, 100, 300), rank(1, 50, 120)));
+  ASSERT_EQ(s.collectives.size(), 1u);
+  EXPECT_FALSE(s.collectives[0].analysed);
+  EXPECT_EQ(s.collectives[0].root, -1);
+  EXPECT_EQ(s.per_rank[0].waited_ns + s.per_rank[1].waited_ns, 0);
+  EXPECT_NE(std::find(s.lines.begin(), s.lines.end(),
+                      "1 broadcast on Gloo without a recorded root (whose host ranges do not end in the order that "
+                      "would tell it): their waits are not counted."),
+            s.lines.end())
+      << ::testing::PrintToString(s.lines);
+}
+
 // Rank 0 computes [0, 100) us and then spins in an all-reduce [100, 400) waiting for rank 1, which computes
 // [0, 300) and all-reduces [300, 400). Both GPUs are busy [0, 400): parallelism 2.00 of 2; computation alone is
 // 100 + 300 us in a union of 300 us: 1.33.
