@@ -12,6 +12,11 @@ namespace {
 
 std::string rank_name(std::int64_t rank) { return "rank " + std::to_string(rank); }
 
+// "+30.0 s", "-2.00 us".
+std::string signed_text(TimeNs ns) {
+  return (ns < 0 ? "-" : "+") + format_duration(ns < 0 ? saturating_sub(0, ns) : ns);
+}
+
 // "all-reduces" when every collective counted is one kind, else "collectives (38 all-reduces, 2 broadcasts)".
 std::string plural_of(const std::vector<const CollectiveArrivals*>& collectives) {
   std::map<std::string, std::size_t> kinds;
@@ -35,6 +40,15 @@ std::string headline_of(const Stragglers& s, const std::vector<const CollectiveA
   const std::size_t waited_at = static_cast<std::size_t>(std::count_if(
       analysed.begin(), analysed.end(), [](const CollectiveArrivals* c) { return c->wait_caused_ns > 0; }));
   const std::string of = std::to_string(top->arrived_last) + " of " + std::to_string(analysed.size()) + " " + what;
+  if (waited_at == 0 && s.clock_inconsistent > 0) {
+    const std::int64_t off = s.clock.misaligned_rank();
+    return "Who waited for whom at the " + std::to_string(analysed.size()) + " " + what +
+           " is unknown: the ranks' clocks contradict them" +
+           (off < 0 ? std::string(".")
+                    : " (" + rank_name(s.per_rank[static_cast<std::size_t>(off)].rank) + "'s reads " +
+                          signed_text(s.per_rank[static_cast<std::size_t>(off)].clock_offset_ns) + " against " +
+                          rank_name(s.per_rank[0].rank) + "'s); merge with --clock collectives.");
+  }
   if (waited_at == 0) return "No rank waited for another at the " + std::to_string(analysed.size()) + " " + what + ".";
   if (top->arrived_last * 2 <= waited_at)
     return std::string(all_together ? "No rank arrived last at most " : "No rank kept the others waiting at most ") +
