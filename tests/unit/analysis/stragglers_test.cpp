@@ -97,6 +97,12 @@ TEST(Stragglers, AHostWaitingForACollectiveNamesTheRankItWaitedFor) {
   for (const IdleInterval& i : report.idle.intervals)
     if (i.device == 0 && i.cause == IdleCause::PeerRank) named = named || i.detail == "waiting for rank 1";
   EXPECT_TRUE(named) << format_report(report, Format::Text);
+  // The critical path says the same: it runs on rank 1 until rank 1 arrives, then comes back to rank 0 through
+  // the all-reduce's transfer.
+  bool said = false;
+  for (const std::string& line : report.critical.lines)
+    said = said || line.rfind("Waiting for rank 1: the path comes back to rank 0 through ", 0) == 0;
+  EXPECT_TRUE(said) << ::testing::PrintToString(report.critical.lines);
 }
 
 // Each rank last at one of two: no single straggler, and the sentence says so.
