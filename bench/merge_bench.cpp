@@ -2,7 +2,11 @@
 // `gtv-cli merge` and the GUI's "open as one run" do: time to read the files, time to merge them, their ratio to
 // the events merged (linear means a constant time per event), and the peak resident memory.
 //
-//   gtv-bench-merge [--ranks N] [--events E] [--runs R] [--keep] [--reuse]
+//   gtv-bench-merge [--ranks N] [--events E] [--runs R] [--keep] [--reuse] [--collectives-every K] [--analyze]
+//
+// --collectives-every K makes every K-th kernel of each file a NCCL all-reduce with a sequence number (matched
+// across ranks, times not aligned); --analyze then also times the whole report of the merged run
+// (gtv::analysis::analyze: the causal graph, critical path, stragglers and every other part).
 //
 // Writes N synthetic rank files of E events each (gtv-trace-gen's generator, one GPU each, distributedInfo rank r of
 // N) to $TMPDIR, removed after unless --keep; --reuse reads the files a --keep run left (same N and E) instead.
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "gtv/analysis/report.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/model/rank_merge.h"
 #include "trace_generator.h"
@@ -27,6 +32,8 @@ struct Options {
   int runs = 3;
   bool keep = false;
   bool reuse = false;  // files of an earlier --keep run with the same --ranks and --events are read as they are
+  int collective_every = 0;
+  bool analyze = false;
 };
 
 bool parse_options(int argc, char** argv, Options& options) {
@@ -43,6 +50,10 @@ bool parse_options(int argc, char** argv, Options& options) {
       ok = gtv::bench::parse_number(argv[++i], options.ranks) && options.ranks >= 2;
     } else if (arg == "--events" && has_value) {
       ok = gtv::bench::parse_number(argv[++i], options.events) && options.events > 0;
+    } else if (arg == "--analyze") {
+      options.analyze = true;
+    } else if (arg == "--collectives-every" && has_value) {
+      ok = gtv::bench::parse_number(argv[++i], options.collective_every) && options.collective_every > 0;
     } else if (arg == "--runs" && has_value) {
       ok = gtv::bench::parse_number(argv[++i], options.runs) && options.runs > 0;
     } else {
@@ -51,7 +62,8 @@ bool parse_options(int argc, char** argv, Options& options) {
     if (!ok) {
       std::fprintf(stderr,
                    "gtv-bench-merge: bad option %s\n"
-                   "usage: gtv-bench-merge [--ranks N] [--events E] [--runs R] [--keep] [--reuse]\n",
+                   "usage: gtv-bench-merge [--ranks N] [--events E] [--runs R] [--keep] [--reuse] "
+                   "[--collectives-every K] [--analyze]\n",
                    argv[i]);
       return false;
     }
@@ -75,10 +87,12 @@ int main(int argc, char** argv) {
     config.gpus = 1;
     config.rank = r;
     config.world_size = options.ranks;
+    config.collective_every = options.collective_every;
     gtv::bench::GeneratorStats stats;
-    const std::string path = (dir / ("gtv-bench-merge-" + std::to_string(options.ranks) + "x" +
-                                     std::to_string(options.events) + "-rank" + std::to_string(r) + ".json"))
-                                 .string();
+    const std::string path =
+        (dir / ("gtv-bench-merge-" + std::to_string(options.ranks) + "x" + std::to_string(options.events) + "c" +
+                std::to_string(options.collective_every) + "-rank" + std::to_string(r) + ".json"))
+            .string();
     paths.push_back(path);
     if (options.reuse && std::filesystem::exists(path)) {
       file_bytes += gtv::bench::file_bytes(path);
@@ -90,7 +104,8 @@ int main(int argc, char** argv) {
     }
     file_bytes += stats.bytes;
   }
-  std::vector<double> read_times, merge_times;
+  std::vector<double> read_times, merge_times, analyze_times;
+  std::size_t collectives = 0;
   std::size_t merged_events = 0, merged_flows = 0, ranks = 0;
   for (int run = 0; run < options.runs; ++run) {
     double start = now_seconds();
@@ -116,7 +131,15 @@ int main(int argc, char** argv) {
     merged_events = merged->trace.event_count();
     merged_flows = merged->trace.flows().size();
     ranks = merged->trace.metadata().ranks.size();
-    std::fprintf(stderr, "  run %d: read %.3f s, merge %.3f s\n", run + 1, read_times.back(), merge_times.back());
+    if (options.analyze) {
+      traces.clear();  // the merged trace holds everything the report reads
+      start = now_seconds();
+      const gtv::analysis::Report report = gtv::analysis::analyze(merged->trace);
+      analyze_times.push_back(now_seconds() - start);
+      collectives = report.stragglers.collectives.size();
+    }
+    std::fprintf(stderr, "  run %d: read %.3f s, merge %.3f s, analyze %.3f s\n", run + 1, read_times.back(),
+                 merge_times.back(), analyze_times.empty() ? 0.0 : analyze_times.back());
   }
   if (!options.keep)
     for (const std::string& path : paths) std::filesystem::remove(path);
@@ -130,6 +153,9 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(options.events), merged_events, merged_flows,
               static_cast<double>(file_bytes) / 1e6, gtv::bench::median(read_times), merge_s,
               merge_s * 1e9 / static_cast<double>(merged_events), peak_kb ? static_cast<double>(*peak_kb) / 1e6 : 0.0);
+  if (options.analyze)
+    std::printf("\nanalyze (median of %d): %.2f s; %zu collectives matched on every rank\n", options.runs,
+                gtv::bench::median(analyze_times), collectives);
   std::printf("\n/proc/loadavg before: %s; after: %s\n", load_before.c_str(), gtv::bench::load_average().c_str());
   return 0;
 }

@@ -17,6 +17,9 @@ constexpr std::int64_t kStreamIds[] = {7, 13, 17, 21, 25, 29, 33, 37};
 constexpr std::int64_t kBaseTimeNs = 1'790'857'026'000'000'000;  // baseTimeNanoseconds (Unix ns)
 constexpr std::int64_t kFirstTsUs = 5'149'158'474'000;           // as in real Kineto traces (us)
 
+constexpr std::string_view kAllReduceKernel =
+    "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+
 // A PyTorch op and the kernel it launches, with a plausible launch configuration.
 struct OpKernel {
   std::string_view op;
@@ -248,8 +251,13 @@ class GroupEmitter {
 
   void kernel(const OpKernel& op, int gpu, std::int64_t stream, std::int64_t start, std::int64_t dur,
               std::uint64_t correlation, std::uint64_t ext) {
-    event_head(w_, "kernel", op.kernel, gpu, stream, start, dur);
+    const bool collective = config_.collective_every > 0 && stats_.kernels % config_.collective_every == 0;
+    event_head(w_, "kernel", collective ? std::string_view(kAllReduceKernel) : op.kernel, gpu, stream, start, dur);
     gpu_args(gpu, stream, correlation, ext);
+    if (collective) {
+      w_.text(",\n      \"Process Group Name\": \"0\", \"Seq\": ");
+      w_.integer(static_cast<std::int64_t>(stats_.kernels / config_.collective_every));
+    }
     w_.text(",\n      \"registers per thread\": ");
     w_.integer(op.registers);
     w_.text(",\n      \"shared memory\": ");

@@ -16,6 +16,9 @@ struct GeneratorConfig {
   int host_threads = 2;
   int rank = -1;  // >= 0: one rank's file of a distributed run (a top-level distributedInfo)
   int world_size = 0;
+  // > 0: every this-many-th kernel is a NCCL all-reduce with PyTorch's "Seq" and "Process Group Name" args
+  // (sequence numbers from 0), so the collectives of rank files match across ranks; their times are not aligned.
+  int collective_every = 0;
 };
 
 // What was written, so a caller can check a reader against it.

@@ -39,6 +39,9 @@ const CommandSpec& run_command_spec() {
                   value_option("--ranks", "N",
                                "ddp: ranks to start on this machine (default one per GPU, 2 on the CPU)"),
                   value_option("--backend", "NAME", "ddp: nccl or gloo (default nccl on GPUs, gloo on the CPU)"),
+                  value_option("--straggler", "RANK=MS",
+                               "ddp: rank RANK sleeps MS milliseconds (up to 3 decimals) on its host before each "
+                               "step, so it arrives that much later at the step's collectives"),
                   flag_option("--no-warmup", "skip the warm-up pass"),
                   flag_option("--all-api", "keep noisy CUDA API calls (cudaGetDevice ...) in the trace")},
       .details =
@@ -76,6 +79,35 @@ Expected<std::vector<int>> parse_device_list(std::string_view text) {
   return devices;
 }
 
+Expected<std::pair<int, std::int64_t>> parse_straggler(std::string_view text) {
+  const Error bad{"option --straggler needs RANK=MS (a rank and a delay in milliseconds, e.g. 1=5 or 2=0.2), got '" +
+                  std::string(text) + "'"};
+  const std::size_t eq = text.find('=');
+  if (eq == std::string_view::npos) return bad;
+  const Expected<long long> rank = parse_count("--straggler", text.substr(0, eq));
+  if (!rank || *rank > 1'000'000) return bad;
+  std::string_view ms = text.substr(eq + 1);
+  const std::size_t dot = ms.find('.');
+  const std::string_view whole = ms.substr(0, dot);
+  std::string_view fraction = dot == std::string_view::npos ? std::string_view{} : ms.substr(dot + 1);
+  if (whole.empty() || whole.size() > 7 || fraction.size() > 3 || (dot != std::string_view::npos && fraction.empty()))
+    return bad;
+  std::int64_t us = 0;
+  for (const char c : whole) {
+    if (c < '0' || c > '9') return bad;
+    us = us * 10 + (c - '0');
+  }
+  us *= 1000;
+  std::int64_t scale = 100;
+  for (const char c : fraction) {
+    if (c < '0' || c > '9') return bad;
+    us += (c - '0') * scale;
+    scale /= 10;
+  }
+  if (us == 0) return bad;
+  return std::pair<int, std::int64_t>{static_cast<int>(*rank), us};
+}
+
 Expected<exp::RunConfig> run_config_from_args(const ParsedArgs& args) {
   exp::RunConfig config;
   config.scenario = args.positionals.at(0);
@@ -97,6 +129,12 @@ Expected<exp::RunConfig> run_config_from_args(const ParsedArgs& args) {
     if (*backend != "nccl" && *backend != "gloo")
       return Error{"option --backend needs nccl or gloo, got '" + *backend + "'"};
     config.backend = *backend;
+  }
+  if (const std::optional<std::string> straggler = args.value("--straggler")) {
+    const Expected<std::pair<int, std::int64_t>> parsed = parse_straggler(*straggler);
+    if (!parsed) return parsed.error();
+    config.straggler_rank = parsed->first;
+    config.straggler_us = parsed->second;
   }
   config.warmup = !args.has("--no-warmup");
   config.all_api = args.has("--all-api");

@@ -146,6 +146,31 @@ TEST(RunOptionsTest, RunArgumentsReadBackAsTheSameConfig) {
   }
 }
 
+TEST(RunOptionsTest, StragglerIsARankAndMilliseconds) {
+  EXPECT_EQ(parse_straggler("1=5").value(), (std::pair<int, std::int64_t>{1, 5000}));
+  EXPECT_EQ(parse_straggler("0=0.2").value(), (std::pair<int, std::int64_t>{0, 200}));
+  EXPECT_EQ(parse_straggler("3=20.125").value(), (std::pair<int, std::int64_t>{3, 20125}));
+  for (const char* bad : {"1", "=5", "1=", "1=0", "1=-5", "x=5", "1=5ms", "1=0.0001", "1=5.", "-1=5"})
+    EXPECT_EQ(parse_straggler(bad).error().message,
+              std::string("option --straggler needs RANK=MS (a rank and a delay in milliseconds, e.g. 1=5 or 2=0.2), "
+                          "got '") +
+                  bad + "'")
+        << bad;
+  EXPECT_EQ(exp::straggler_text(1, 5000), "1=5");
+  EXPECT_EQ(exp::straggler_text(2, 200), "2=0.2");
+  EXPECT_EQ(exp::straggler_text(3, 20125), "3=20.125");
+  exp::RunConfig config;
+  config.scenario = "ddp";
+  config.straggler_rank = 2;
+  config.straggler_us = 250;
+  auto parsed = parse_args(run_command_spec(), exp::run_arguments(config, "t.json.gz"));
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  auto back = run_config_from_args(*parsed);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->straggler_rank, 2);
+  EXPECT_EQ(back->straggler_us, 250);
+}
+
 TEST(RunOptionsTest, UsageLineNamesTheProgram) {
   EXPECT_EQ(usage_line(run_command_spec()).rfind("usage: gtv-cli run SCENARIO [-o FILE]", 0), 0u);
   CommandSpec runner = run_command_spec();

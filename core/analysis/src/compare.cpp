@@ -374,6 +374,7 @@ RunFigures run_figures(const Trace& trace, std::string label) {
 
 Comparison compare(const Trace& a, const Trace& b, std::string label_a, std::string label_b) {
   Comparison c;
+  std::optional<std::string> same_run = same_run_warning(a, b, label_a, label_b);
   c.a = run_figures(a, std::move(label_a));
   c.b = run_figures(b, std::move(label_b));
   const KernelStats ka = analyze_kernels(a), kb = analyze_kernels(b);
@@ -401,6 +402,7 @@ Comparison compare(const Trace& a, const Trace& b, std::string label_a, std::str
   c.wall_speedup = c.b.wall_ns > 0 ? double(c.a.wall_ns) / double(c.b.wall_ns) : 0.0;
   c.kernels = kernel_diffs(ka, kb);
   c.warnings = warnings_for(c);
+  if (same_run) c.warnings.insert(c.warnings.begin(), std::move(*same_run));
   c.verdict = verdict_for(c);
   c.wall_line = wall_line_for(c);
   return c;

@@ -40,10 +40,18 @@ std::vector<ConcurrencyStep> sweep(const BusyAnalysis& busy) {
   return steps;
 }
 
-// What the streams of a trace's only GPU did, as a clause after its busy time; empty without stream data.
-std::string streams_clause(const Concurrency& c) {
-  const GpuStreamOverlap* g = c.streams.gpu(c.busiest_device);
-  if (g == nullptr) return {};
+// Communication kernels run while they wait for peers: beside a GPU's figures, those of its computation alone.
+std::string computation_clause(const GpuStreamOverlap* g) {
+  if (g->communication_busy_ns == 0) return {};
+  std::string out = "; communication kernels alone (which run while they wait for peers) " +
+                    format_duration(g->communication_busy_ns) + " of it, computation " +
+                    format_duration(g->computation_busy_ns);
+  if (g->stream_count > 1)
+    out += " with stream parallelism " + fixed(g->computation_stream_parallelism, 2) + " on its own";
+  return out;
+}
+
+std::string streams_only_clause(const GpuStreamOverlap* g) {
   if (g->stream_count <= 1)
     return "; all of it ran on one stream (stream " + std::to_string(g->busiest_stream) + "), one piece at a time";
   const std::string streams = std::to_string(g->stream_count) + " streams";
@@ -52,6 +60,22 @@ std::string streams_clause(const Concurrency& c) {
          percent(g->multi_stream_share) + "): stream parallelism " + fixed(g->stream_parallelism, 2) + " (" +
          format_duration(g->stream_busy_sum_ns) + " of per-stream busy time in " + format_duration(g->busy_ns) +
          " of GPU busy time)";
+}
+
+// What the streams of a trace's only GPU did, as a clause after its busy time; empty without stream data.
+std::string streams_clause(const Concurrency& c) {
+  const GpuStreamOverlap* g = c.streams.gpu(c.busiest_device);
+  if (g == nullptr) return {};
+  return streams_only_clause(g) + computation_clause(g);
+}
+
+// Across GPUs that ran communication kernels: the effective parallelism of their computation alone.
+std::string computation_across(const Concurrency& c) {
+  if (!c.streams.has_communication() || c.streams.computation_gpu_count < 2) return {};
+  return "; computation alone (communication kernels, which run while they wait for peers, left out): effective "
+         "parallelism " +
+         fixed(c.streams.computation_effective_parallelism(), 2) + " over " +
+         format_duration(c.streams.computation_any_busy_ns) + " busy";
 }
 
 std::string gpus_verdict(const Concurrency& c, std::size_t activity_count, const TraceMetadata& meta) {
@@ -79,12 +103,12 @@ std::string gpus_verdict(const Concurrency& c, std::size_t activity_count, const
       "effective parallelism " + fixed(c.effective_parallelism, 2) + " of " + std::to_string(c.gpu_count) + " possible";
   if (c.overlap_ns == 0)
     return "The " + std::to_string(c.gpu_count) + " GPUs never ran at the same time: the work was serial (" + parallel +
-           "); GPUs were busy for " + format_duration(c.any_busy_ns) + ".";
+           "); GPUs were busy for " + format_duration(c.any_busy_ns) + computation_across(c) + ".";
   const std::string who =
       c.gpu_count == 2 ? "2 GPUs overlapped" : "2 or more of " + std::to_string(c.gpu_count) + " GPUs overlapped";
   return who + " for " + format_duration(c.overlap_ns) + " of " + format_duration(c.any_busy_ns) + " (" +
-         percent(c.overlap_share) + "); " + parallel + "; ideal (busiest GPU, " + busiest + ", alone) " +
-         format_duration(c.ideal_ns) + ".";
+         percent(c.overlap_share) + "); " + parallel + computation_across(c) + "; ideal (busiest GPU, " + busiest +
+         ", alone) " + format_duration(c.ideal_ns) + ".";
 }
 
 // Ranks whose files gave their GPUs the same id were merged as a GPU each; they may have shared one.
@@ -106,7 +130,10 @@ std::string streams_inside_gpus(const Concurrency& c, const TraceMetadata& meta)
   }
   if (most == nullptr) return {};
   const std::string gpu = gtv::gpu_label(meta, most->device);
-  const std::string parallelism = "stream parallelism " + fixed(most->stream_parallelism, 2);
+  std::string parallelism = "stream parallelism " + fixed(most->stream_parallelism, 2);
+  if (most->communication_busy_ns > 0)
+    parallelism += ", " + fixed(most->computation_stream_parallelism, 2) +
+                   " for computation alone: communication kernels run while they wait for peers";
   if (overlapped == 1)
     return " Inside " + gpu + ", 2 or more streams ran at once for " + format_duration(most->multi_stream_ns) +
            " of its " + format_duration(most->busy_ns) + " busy (" + parallelism + ").";

@@ -3,6 +3,7 @@
 // Internal to gtv_analysis.
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gtv/analysis/critical_path.h"
 
@@ -16,5 +17,9 @@ inline constexpr std::string_view kLazyDrainClass = "lazy loading drain";
 
 // Fills lines and headline.
 void describe_critical_path(CriticalPathAnalysis& analysis);
+
+// In a merged run, one line per (rank, peer) where the path comes back to the rank through a collective's transfer
+// after running on the peer: "Waiting for rank 1: ...". Empty otherwise.
+[[nodiscard]] std::vector<std::string> peer_wait_lines(const Trace& trace, const CriticalPathAnalysis& analysis);
 
 }  // namespace gtv::analysis::detail

@@ -85,7 +85,7 @@ class DeviceExplainer {
         const TimeNs a = std::max(cursor, segs[j].start_ns), b = std::min(idle.end_ns, segs[j].end_ns);
         if (a < b) {
           if (a > cursor) raw.push_back({{cursor, a, IdleCause::Unknown, unknown_}, -1});
-          raw.push_back(classify(segs[j], w.device, a, b));
+          raw.push_back(classify(segs[j], j, w.device, a, b));
           cursor = b;
         }
       }
@@ -101,14 +101,26 @@ class DeviceExplainer {
   }
 
  private:
-  RawPiece classify(const PathSegment& s, std::int64_t device, TimeNs a, TimeNs b) {
+  RawPiece classify(const PathSegment& s, std::size_t index, std::int64_t device, TimeNs a, TimeNs b) {
     // Host time's cause is its own (the saving of removing it); GPU time's is the wait that reached it, if any.
     auto piece = [&](IdleCause c, std::uint32_t d) {
       const int own = s.device < 0 ? s.cause : -1;
       if (own >= 0) cause_index_.try_emplace({c, d}, own);
       return RawPiece{{a, b, c, d}, -1, own};
     };
-    if (const auto rank = other_rank(s, device)) return RawPiece{{a, b, IdleCause::PeerRank, *rank}, -1, -1};
+    if (const RankInfo* theirs = other_rank(s, device)) {
+      // This rank waited for theirs only when the path comes back to it later (through a collective); otherwise
+      // their work set the region's end and nothing of this rank was waited for.
+      const RankInfo* own = trace_.rank_of_device(device);
+      if (returns_to(own, index))
+        return RawPiece{
+            {a, b, IdleCause::PeerRank, details_.id("waiting for rank " + std::to_string(theirs->rank))}, -1, -1};
+      return RawPiece{{a, b, IdleCause::OtherGpuBound,
+                       details_.id("rank " + std::to_string(theirs->rank) +
+                                   "'s work (the critical path stayed there: nothing of this rank held it up)")},
+                      -1,
+                      -1};
+    }
     const bool gpu_node = s.device >= 0;
     switch (s.kind) {
       case SegmentKind::Communication:
@@ -203,13 +215,29 @@ class DeviceExplainer {
   }
 
   // In a run merged from ranks: time on another rank's thread or GPU than this GPU's rank is waiting for that rank.
-  std::optional<std::uint32_t> other_rank(const PathSegment& s, std::int64_t device) {
-    if (trace_.metadata().ranks.empty() || !s.has_event) return std::nullopt;
-    const RankInfo* own = trace_.rank_of_device(device);
+  // The rank of a path segment's event, nullptr when it has none or the trace is not a merged run.
+  const RankInfo* rank_of_segment(const PathSegment& s) const {
+    if (trace_.metadata().ranks.empty() || !s.has_event) return nullptr;
     const Lane& lane = trace_.lane(s.event.lane);
-    const RankInfo* theirs = lane.is_gpu() ? trace_.rank_of_device(lane.device()) : trace_.rank_of_pid(lane.key.pid);
-    if (!own || !theirs || own == theirs) return std::nullopt;
-    return details_.id("waiting for rank " + std::to_string(theirs->rank));
+    return lane.is_gpu() ? trace_.rank_of_device(lane.device()) : trace_.rank_of_pid(lane.key.pid);
+  }
+
+  // The rank the path ran on at s when it is not the rank of `device`.
+  const RankInfo* other_rank(const PathSegment& s, std::int64_t device) const {
+    const RankInfo* theirs = rank_of_segment(s);
+    const RankInfo* own = theirs == nullptr ? nullptr : trace_.rank_of_device(device);
+    return own == nullptr || own == theirs ? nullptr : theirs;
+  }
+
+  // Whether a segment after `index` runs on rank `own`.
+  bool returns_to(const RankInfo* own, std::size_t index) {
+    if (last_segment_.empty() && !critical_.segments.empty()) {
+      for (std::size_t j = 0; j < critical_.segments.size(); ++j)
+        if (const RankInfo* r = rank_of_segment(critical_.segments[j])) last_segment_[r] = j;
+      last_segment_.try_emplace(nullptr, 0);  // computed
+    }
+    const auto it = last_segment_.find(own);
+    return it != last_segment_.end() && it->second > index;
   }
 
   const Trace& trace_;
@@ -217,6 +245,7 @@ class DeviceExplainer {
   const idle::Imbalance& imbalance_;
   Details& details_;
   std::map<std::pair<IdleCause, std::uint32_t>, int> cause_index_;
+  std::map<const RankInfo*, std::size_t> last_segment_;  // per rank, its last segment on the path
   std::uint32_t unknown_ = 0, own_work_ = 0, tracing_ = 0, lazy_ = 0;
 };
 

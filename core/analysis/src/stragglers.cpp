@@ -1,71 +1,109 @@
 #include "gtv/analysis/stragglers.h"
 
 #include <algorithm>
-#include <map>
 
-#include "gtv/analysis/format.h"
 #include "gtv/model/collectives.h"
+#include "stragglers_parts.h"
 
 namespace gtv::analysis {
 namespace {
 
 std::string rank_name(std::int64_t rank) { return "rank " + std::to_string(rank); }
 
-// "all-reduces" when every matched collective is one kind, else "collectives".
-std::string plural_of(const std::vector<CollectiveArrivals>& collectives) {
-  const bool one_kind = std::all_of(collectives.begin(), collectives.end(),
-                                    [&](const CollectiveArrivals& c) { return c.kind == collectives[0].kind; });
-  return one_kind ? collective_words(collectives[0].kind) + "s" : "collectives";
+// The latest arrival among the ranks other than `self` (index), or -1 with one rank.
+std::int64_t latest_other(const CollectiveArrivals& c, std::size_t self) {
+  std::int64_t best = -1;
+  for (std::size_t q = 0; q < c.arrival_ns.size(); ++q)
+    if (q != self && (best < 0 || c.arrival_ns[q] > c.arrival_ns[static_cast<std::size_t>(best)]))
+      best = static_cast<std::int64_t>(q);
+  return best;
 }
 
-void write_lines(const Trace& trace, Stragglers& s) {
-  const std::string what = plural_of(s.collectives);
-  const RankWaits* top = &s.per_rank[0];
-  for (const RankWaits& w : s.per_rank)
-    if (w.caused_ns > top->caused_ns) top = &w;
-  if (top->caused_ns > 0 && top->arrived_last * 2 > s.collectives.size()) {
-    TimeNs others_ns = 0;
-    for (const CollectiveArrivals& c : s.collectives)
-      if (s.ranks[c.last] == top->rank) others_ns = saturating_add(others_ns, c.wait_caused_ns);
-    s.headline = "Rank " + std::to_string(top->rank) + " arrived last at " + std::to_string(top->arrived_last) +
-                 " of " + std::to_string(s.collectives.size()) + " " + what + "; the others waited " +
-                 format_duration(others_ns) + " in total for it.";
-  } else if (s.per_rank.size() > 1) {
-    s.headline = "No rank arrived last at most " + what + " (" + rank_name(top->rank) + " at " +
-                 std::to_string(top->arrived_last) + " of " + std::to_string(s.collectives.size()) +
-                 "): no single straggler.";
+// Rank r waited for the rank (index) `peer` to arrive: the wait happened only when r's part was still running when
+// the peer arrived; a part that ended before says the clocks disagree.
+void wait_for(CollectiveArrivals& c, std::size_t r, std::int64_t peer) {
+  const TimeNs awaited = peer < 0 ? c.arrival_ns[r] : c.arrival_ns[static_cast<std::size_t>(peer)];
+  if (c.end_ns[r] < awaited) {
+    c.clock_inconsistent = true;
+    return;
   }
-  if (!s.headline.empty()) s.lines.push_back(s.headline);
-  for (const RankWaits& w : s.per_rank)
-    s.lines.push_back(rank_name(w.rank) + ": last at " + std::to_string(w.arrived_last) + " of " +
-                      std::to_string(s.collectives.size()) + " " + what + ", the others waited " +
-                      format_duration(w.caused_ns) + " for it; it waited " + format_duration(w.waited_ns) +
-                      " for the others.");
-  for (const std::string& d : s.count_differences) s.lines.push_back("Counts differ: " + d + ".");
-  const bool host =
-      std::any_of(s.collectives.begin(), s.collectives.end(), [](const CollectiveArrivals& c) { return !c.on_gpu; });
-  std::string basis = std::string("A rank arrives at a collective when ") +
-                      (host ? "its Gloo range starts on its host (Gloo runs collectives there)"
-                            : "its collective kernel starts on its GPU") +
-                      "; the k-th collective of each kind is matched across ranks; a rank's wait is the last "
-                      "arrival minus its own.";
-  if (s.clock_residual_ns >= 0)
-    basis += " Clock: " + trace.metadata().clock.method + ", ends of one collective within " +
-             format_duration(s.clock_residual_ns) + " of each other: smaller differences are within its uncertainty.";
-  s.lines.push_back(std::move(basis));
+  c.wait_ns[r] = std::max<TimeNs>(0, awaited - c.arrival_ns[r]);
+  c.transfer_ns[r] = c.end_ns[r] - std::max(awaited, c.arrival_ns[r]);
+}
+
+// The root's index: the rank the trace names, else for NCCL kernels the one whose part ended first (a broadcast's
+// root only sends) or last (a reduce's root receives everything); -1 for Gloo's host ranges, whose ends do not
+// keep that order (in the 4-rank CPU recording the parameter broadcasts from rank 0 ended first on rank 2).
+std::int64_t root_of(CollectiveArrivals& c, std::int64_t root_rank, std::span<const std::int64_t> ranks, bool sends) {
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    if (ranks[r] == root_rank) return static_cast<std::int64_t>(r);
+  if (!c.on_gpu) return -1;
+  c.root_inferred = true;
+  const auto it =
+      sends ? std::min_element(c.end_ns.begin(), c.end_ns.end()) : std::max_element(c.end_ns.begin(), c.end_ns.end());
+  return it - c.end_ns.begin();
+}
+
+void compute_waits(CollectiveArrivals& c, std::int64_t root_rank, std::span<const std::int64_t> ranks) {
+  const std::size_t n = c.arrival_ns.size();
+  c.wait_ns.assign(n, 0);
+  c.transfer_ns.assign(n, 0);
+  if (ends_together(c.kind)) {
+    for (std::size_t r = 0; r < n; ++r) wait_for(c, r, latest_other(c, r));
+  } else if (root_sends(c.kind)) {
+    c.root = root_of(c, root_rank, ranks, true);
+    if (c.root < 0) {
+      c.analysed = false;
+      return;
+    }
+    for (std::size_t r = 0; r < n; ++r) wait_for(c, r, r == static_cast<std::size_t>(c.root) ? -1 : c.root);
+  } else if (root_receives(c.kind)) {
+    c.root = root_of(c, root_rank, ranks, false);
+    if (c.root < 0) {
+      c.analysed = false;
+      return;
+    }
+    for (std::size_t r = 0; r < n; ++r) wait_for(c, r, r == static_cast<std::size_t>(c.root) ? latest_other(c, r) : -1);
+  } else {
+    c.analysed = false;
+    return;
+  }
+  for (std::size_t r = 0; r < n; ++r) c.wait_caused_ns = saturating_add(c.wait_caused_ns, c.wait_ns[r]);
+  if (c.wait_caused_ns == 0) return;
+  // Whom the waits were for: the last arrival, a broadcast's root, the last of a reduce's senders.
+  if (root_sends(c.kind))
+    c.culprit = c.root;
+  else if (root_receives(c.kind))
+    c.culprit = latest_other(c, static_cast<std::size_t>(c.root));
+  else
+    c.culprit = static_cast<std::int64_t>(c.last);
+}
+
+CollectiveArrivals arrivals_of(const MatchedCollective& m, std::span<const std::vector<Collective>> per_rank,
+                               std::span<const std::int64_t> ranks) {
+  CollectiveArrivals c;
+  c.kind = m.kind;
+  c.ordinal = m.ordinal;
+  c.seq = m.seq;
+  const Collective& first = per_rank[0][m.index[0]];
+  c.on_gpu = first.on_gpu;
+  std::int64_t root_rank = -1;
+  for (std::size_t r = 0; r < per_rank.size(); ++r) {
+    const Collective& own = per_rank[r][m.index[r]];
+    c.arrival_ns.push_back(own.start_ns);
+    c.end_ns.push_back(own.end_ns);
+    c.refs.push_back(own.ref);
+    if (own.root >= 0) root_rank = own.root;
+  }
+  c.last = static_cast<std::size_t>(std::max_element(c.arrival_ns.begin(), c.arrival_ns.end()) - c.arrival_ns.begin());
+  c.spread_ns = c.arrival_ns[c.last] - *std::min_element(c.arrival_ns.begin(), c.arrival_ns.end());
+  compute_waits(c, root_rank, ranks);
+  return c;
 }
 
 }  // namespace
 
-std::string collective_words(const std::string& kind) {
-  static const std::map<std::string, std::string, std::less<>> words{
-      {"AllReduce", "all-reduce"}, {"AllGather", "all-gather"}, {"ReduceScatter", "reduce-scatter"},
-      {"Broadcast", "broadcast"},  {"Reduce", "reduce"},        {"SendRecv", "send/receive"},
-      {"AllToAll", "all-to-all"},  {"Gather", "gather"},        {"Scatter", "scatter"},
-      {"NCCL", "NCCL kernel"}};
-  const auto it = words.find(kind);
-  return it == words.end() ? kind : it->second;
-}
+std::string collective_words(const std::string& kind) { return gtv::collective_words(kind); }
 
 Stragglers analyze_stragglers(const Trace& trace) {
   Stragglers s;
@@ -82,33 +120,30 @@ Stragglers analyze_stragglers(const Trace& trace) {
   }
   const CollectiveMatch match = match_collectives(per_rank, names);
   s.count_differences = match.count_differences;
+  s.by_sequence = match.by_sequence;
   if (match.matched.empty()) return s;
   s.clock_residual_ns = meta.clock.residual_ns;
+  s.clock = estimate_clocks(per_rank, match);
   s.per_rank.resize(s.ranks.size());
-  for (std::size_t r = 0; r < s.ranks.size(); ++r) s.per_rank[r].rank = s.ranks[r];
+  for (std::size_t r = 0; r < s.ranks.size(); ++r) {
+    s.per_rank[r].rank = s.ranks[r];
+    s.per_rank[r].clock_offset_ns = s.clock.ranks[r].offset_ns;
+    s.per_rank[r].clock_uncertainty_ns = s.clock.ranks[r].uncertainty_ns;
+  }
+  s.collectives.reserve(match.matched.size());
   for (const MatchedCollective& m : match.matched) {
-    CollectiveArrivals c;
-    c.kind = m.kind;
-    c.ordinal = m.ordinal;
-    c.on_gpu = per_rank[0][m.index[0]].on_gpu;
-    for (std::size_t r = 0; r < per_rank.size(); ++r) {
-      c.arrival_ns.push_back(per_rank[r][m.index[r]].start_ns);
-      c.end_ns.push_back(per_rank[r][m.index[r]].end_ns);
-      c.refs.push_back(per_rank[r][m.index[r]].ref);
+    CollectiveArrivals c = arrivals_of(m, per_rank, s.ranks);
+    for (std::size_t r = 0; r < s.ranks.size(); ++r)
+      s.per_rank[r].waited_ns = saturating_add(s.per_rank[r].waited_ns, c.wait_ns.empty() ? 0 : c.wait_ns[r]);
+    if (c.culprit >= 0) {
+      RankWaits& w = s.per_rank[static_cast<std::size_t>(c.culprit)];
+      ++w.arrived_last;
+      w.caused_ns = saturating_add(w.caused_ns, c.wait_caused_ns);
     }
-    c.last =
-        static_cast<std::size_t>(std::max_element(c.arrival_ns.begin(), c.arrival_ns.end()) - c.arrival_ns.begin());
-    c.spread_ns = c.arrival_ns[c.last] - *std::min_element(c.arrival_ns.begin(), c.arrival_ns.end());
-    for (std::size_t r = 0; r < per_rank.size(); ++r) {
-      const TimeNs wait = c.arrival_ns[c.last] - c.arrival_ns[r];
-      c.wait_caused_ns = saturating_add(c.wait_caused_ns, wait);
-      s.per_rank[r].waited_ns = saturating_add(s.per_rank[r].waited_ns, wait);
-    }
-    ++s.per_rank[c.last].arrived_last;
-    s.per_rank[c.last].caused_ns = saturating_add(s.per_rank[c.last].caused_ns, c.wait_caused_ns);
+    if (c.clock_inconsistent) ++s.clock_inconsistent;
     s.collectives.push_back(std::move(c));
   }
-  write_lines(trace, s);
+  detail::write_straggler_lines(trace, s);
   return s;
 }
 

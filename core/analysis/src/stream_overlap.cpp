@@ -4,8 +4,10 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "gtv/analysis/busy.h"
+#include "gtv/model/collectives.h"
 
 namespace gtv::analysis {
 namespace {
@@ -96,6 +98,21 @@ GpuStreamOverlap gpu_overlap(std::int64_t device, const std::vector<const Stream
   g.step_count = levels.steps.size();
   g.stream_parallelism = safe_ratio(double(g.stream_busy_sum_ns), double(g.busy_ns));
   g.multi_stream_share = safe_ratio(double(g.multi_stream_ns), double(g.busy_ns));
+  if (std::any_of(streams.begin(), streams.end(), [](const StreamActivity::Stream* s) { return s->communication; })) {
+    std::vector<Interval> computation, all;
+    for (const StreamActivity::Stream* s : streams) {
+      std::vector<Interval> in = clipped(s->computation, start_ns, end_ns);
+      g.computation_stream_busy_sum_ns = saturating_add(g.computation_stream_busy_sum_ns, total_length_ns(in));
+      computation.insert(computation.end(), in.begin(), in.end());
+      const std::vector<Interval> b = clipped(s->busy, start_ns, end_ns);
+      all.insert(all.end(), b.begin(), b.end());
+    }
+    const std::vector<Interval> union_of_computation = merged(std::move(computation));
+    g.computation_busy_ns = total_length_ns(union_of_computation);
+    g.communication_busy_ns = total_length_ns(difference_of(merged(std::move(all)), union_of_computation));
+    g.computation_stream_parallelism =
+        safe_ratio(double(g.computation_stream_busy_sum_ns), double(g.computation_busy_ns));
+  }
   const std::vector<Interval> k = merged(std::move(kernels)), c = merged(std::move(copies));
   g.kernel_busy_ns = total_length_ns(k);
   g.copy_busy_ns = total_length_ns(c);
@@ -127,7 +144,40 @@ HostLaunchOverlap host_overlap(const std::vector<StreamActivity::Thread>& thread
   return h;
 }
 
+// With communication kernels on some GPU: each GPU's computation (its busy time without them) and how much of it
+// ran on several GPUs at once.
+void computation_across_gpus(const StreamActivity& activity, StreamOverlap& out) {
+  if (std::none_of(activity.streams.begin(), activity.streams.end(),
+                   [](const StreamActivity::Stream& s) { return s.communication; }))
+    return;
+  out.communication = true;
+  std::vector<std::vector<Interval>> per_gpu;
+  for (std::size_t i = 0; i < activity.streams.size();) {
+    const std::int64_t device = activity.streams[i].device;
+    std::vector<Interval> computation;
+    for (; i < activity.streams.size() && activity.streams[i].device == device; ++i) {
+      const std::vector<Interval> in = clipped(activity.streams[i].computation, out.window_start_ns, out.window_end_ns);
+      computation.insert(computation.end(), in.begin(), in.end());
+    }
+    std::vector<Interval> gpu = merged(std::move(computation));
+    const TimeNs gpu_ns = total_length_ns(gpu);
+    if (gpu_ns == 0) continue;
+    ++out.computation_gpu_count;
+    out.computation_sum_busy_ns = saturating_add(out.computation_sum_busy_ns, gpu_ns);
+    per_gpu.push_back(std::move(gpu));
+  }
+  std::vector<const std::vector<Interval>*> lists;
+  lists.reserve(per_gpu.size());
+  for (const auto& g : per_gpu) lists.push_back(&g);
+  for (const StreamLevelStep& step : sweep_levels(lists).steps)
+    if (step.busy_streams >= 1) out.computation_any_busy_ns += step.end_ns - step.start_ns;
+}
+
 }  // namespace
+
+double StreamOverlap::computation_effective_parallelism() const {
+  return safe_ratio(double(computation_sum_busy_ns), double(computation_any_busy_ns));
+}
 
 const GpuStreamOverlap* StreamOverlap::gpu(std::int64_t device) const {
   auto it = std::lower_bound(gpus.begin(), gpus.end(), device,
@@ -137,6 +187,12 @@ const GpuStreamOverlap* StreamOverlap::gpu(std::int64_t device) const {
 
 StreamActivity collect_stream_activity(const Trace& trace) {
   StreamActivity out;
+  std::unordered_map<StringId, bool> communication;
+  const auto is_communication = [&](StringId name) {
+    const auto [it, fresh] = communication.try_emplace(name, false);
+    if (fresh) it->second = is_communication_kernel(trace.strings().view(name));
+    return it->second;
+  };
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Interval>> launching;  // by (pid, tid)
   for (const Flow& f : trace.flows()) {
     if (f.kind != FlowKind::LaunchToGpu) continue;
@@ -149,14 +205,18 @@ StreamActivity collect_stream_activity(const Trace& trace) {
   for (auto& [key, intervals] : launching) out.threads.push_back({key.first, key.second, merged(std::move(intervals))});
   for (const Lane& lane : trace.lanes()) {
     if (!lane.is_gpu()) continue;
-    StreamActivity::Stream s{lane.device(), lane.stream(), lane_busy_intervals(lane), {}, {}};
+    StreamActivity::Stream s{lane.device(), lane.stream(), lane_busy_intervals(lane), {}, {}, {}, false};
     for (const Event& e : lane.events) {
-      if (e.duration_ns <= 0) continue;
+      if (e.duration_ns <= 0 || !is_gpu_activity(e.kind)) continue;
       if (e.kind == EventKind::Kernel) s.kernels.push_back({e.start_ns, e.end_ns()});
       if (e.kind == EventKind::Memcpy) s.copies.push_back({e.start_ns, e.end_ns()});
+      const bool talks = e.kind == EventKind::Kernel && is_communication(e.name);
+      s.communication = s.communication || talks;
+      if (!talks) s.computation.push_back({e.start_ns, e.end_ns()});
     }
     merge_in_place(s.kernels);
     merge_in_place(s.copies);
+    merge_in_place(s.computation);
     if (!s.busy.empty()) out.streams.push_back(std::move(s));
   }
   std::sort(out.streams.begin(), out.streams.end(),
@@ -177,6 +237,7 @@ StreamOverlap stream_overlap_within(const StreamActivity& activity, TimeNs start
     if (g.busy_ns > 0) out.gpus.push_back(g);
   }
   out.host = host_overlap(activity.threads, out.window_start_ns, out.window_end_ns);
+  computation_across_gpus(activity, out);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "gtv/model/collectives.h"
 #include "warmup_parts.h"
 
 namespace gtv::analysis::detail {
@@ -59,6 +60,14 @@ std::optional<ConfigKey> config_of(const Trace& trace, const Lane& lane, const E
 
 std::unordered_map<ConfigKey, Runs, ConfigHash> runs_by_config(const Trace& trace) {
   std::unordered_map<ConfigKey, Runs, ConfigHash> runs;
+  // A communication kernel's run lasts as long as its peers keep it waiting: a first run that took longer waited
+  // for a rank that arrived late, not for warm-up. Never compared.
+  std::unordered_map<StringId, bool> communication;
+  const auto is_communication = [&](const Trace& t, StringId name) {
+    const auto [it, fresh] = communication.try_emplace(name, false);
+    if (fresh) it->second = is_communication_kernel(t.strings().view(name));
+    return it->second;
+  };
   for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
     const Lane& lane = trace.lane(l);
     if (!lane.is_gpu()) continue;
@@ -66,7 +75,7 @@ std::unordered_map<ConfigKey, Runs, ConfigHash> runs_by_config(const Trace& trac
       const Event& e = lane.events[i];
       if (e.kind != EventKind::Kernel) continue;
       const auto key = config_of(trace, lane, e);
-      if (!key) continue;
+      if (!key || is_communication(trace, key->name)) continue;
       auto [it, inserted] = runs.try_emplace(*key, Runs{EventRef{l, i}, e.start_ns, e.duration_ns, {}});
       if (inserted) continue;
       Runs& r = it->second;

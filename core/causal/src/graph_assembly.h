@@ -46,6 +46,8 @@ class GraphAssembly {
   [[nodiscard]] NodeId waited_work(NodeId call, std::int64_t device) const;
   [[nodiscard]] std::int64_t launched_device(NodeId call, bool& pageable) const;
   void add_collectives();
+  void join_to_last(std::vector<NodeId>& kernels);  // every kernel ends after the last arrival
+  void join_to_root(std::vector<NodeId>& kernels);  // the others end after the root's arrival
   void set_own_time(NodeId node, TimeNs ns);
   void finish_parts();
   void finish();

@@ -14,12 +14,6 @@ namespace {
 // arrivals are (removing a straggler makes the next-latest rank the one the others wait for).
 constexpr std::size_t kPeersPerCollective = 4;
 
-// Collectives that end together on every rank: each rank's kernel ends after the last rank arrived. (A broadcast's
-// or reduce's root waits for nobody; which rank was the root the kernels do not say, so they are not joined.)
-bool ends_together(const std::string& kind) {
-  return kind == "AllReduce" || kind == "AllGather" || kind == "ReduceScatter";
-}
-
 // Total length of the union of [start, end) spans (sorted in place).
 TimeNs union_length(std::vector<std::pair<TimeNs, TimeNs>>& spans) {
   std::sort(spans.begin(), spans.end());
@@ -48,8 +42,10 @@ TimeNs length_outside(std::vector<std::pair<TimeNs, TimeNs>> spans,
 
 }  // namespace
 
-// In a run merged from ranks, the k-th all-reduce (all-gather, reduce-scatter) of every rank is one collective: each
-// rank's kernel ends its own transfer time after the last rank's kernel started.
+// In a run merged from ranks, the matched all-reduce (all-gather, reduce-scatter, barrier, all-to-all) of every rank
+// is one collective: each rank's kernel ends its own transfer time after the last rank's kernel started. A
+// broadcast's (scatter's) non-root kernels end their transfer time after the root's started; the root waits for
+// nobody. (A reduce's root waits for the others, but which rank it was only its end hints at: not joined.)
 void GraphAssembly::add_collectives() {
   const auto& ranks = trace_.metadata().ranks;
   if (ranks.size() < 2) return;
@@ -60,7 +56,7 @@ void GraphAssembly::add_collectives() {
   const CollectiveMatch match = match_collectives(per_rank, names);
   std::vector<NodeId> kernels;
   for (const MatchedCollective& m : match.matched) {
-    if (!ends_together(m.kind)) continue;
+    if (!ends_together(m.kind) && !root_sends(m.kind)) continue;
     kernels.clear();
     for (std::size_t r = 0; r < m.index.size(); ++r) {
       const Collective& c = per_rank[r][m.index[r]];
@@ -68,26 +64,53 @@ void GraphAssembly::add_collectives() {
       if (n != kNoNode) kernels.push_back(n);
     }
     if (kernels.size() < 2) continue;
-    std::sort(kernels.begin(), kernels.end(),
-              [&](NodeId a, NodeId b) { return g_.recorded_start(a) > g_.recorded_start(b); });  // latest first
-    const TimeNs last_arrival = g_.recorded_start(kernels.front());
-    const bool consistent =
-        std::all_of(kernels.begin(), kernels.end(), [&](NodeId n) { return g_.recorded_end(n) >= last_arrival; });
-    if (!consistent) {
-      ++g_.anomalies_.collective_clock;
-      continue;
+    if (root_sends(m.kind))
+      join_to_root(kernels);
+    else
+      join_to_last(kernels);
+  }
+}
+
+void GraphAssembly::join_to_last(std::vector<NodeId>& kernels) {
+  std::sort(kernels.begin(), kernels.end(),
+            [&](NodeId a, NodeId b) { return g_.recorded_start(a) > g_.recorded_start(b); });  // latest first
+  const TimeNs last_arrival = g_.recorded_start(kernels.front());
+  const bool consistent =
+      std::all_of(kernels.begin(), kernels.end(), [&](NodeId n) { return g_.recorded_end(n) >= last_arrival; });
+  if (!consistent) {
+    ++g_.anomalies_.collective_clock;
+    return;
+  }
+  for (const NodeId n : kernels) {
+    std::size_t peers = 0;
+    for (const NodeId peer : kernels) {
+      if (peer == n || peers == kPeersPerCollective) continue;
+      ++peers;
+      const bool binding = peer == kernels.front() && g_.recorded_start(peer) > g_.recorded_start(n);
+      g_.edges_.push_back({peer, n, EdgeKind::Collective, binding});
     }
-    for (const NodeId n : kernels) {
-      std::size_t peers = 0;
-      for (const NodeId peer : kernels) {
-        if (peer == n || peers == kPeersPerCollective) continue;
-        ++peers;
-        const bool binding = peer == kernels.front() && g_.recorded_start(peer) > g_.recorded_start(n);
-        g_.edges_.push_back({peer, n, EdgeKind::Collective, binding});
-      }
-      if (g_.recorded_start(n) < last_arrival) g_.nodes_[n].end_bound = true;
-      set_own_time(n, g_.recorded_end(n) - std::max(last_arrival, g_.recorded_start(n)));
-    }
+    if (g_.recorded_start(n) < last_arrival) g_.nodes_[n].end_bound = true;
+    set_own_time(n, g_.recorded_end(n) - std::max(last_arrival, g_.recorded_start(n)));
+  }
+}
+
+// The root is the kernel that ended first: it only sends.
+void GraphAssembly::join_to_root(std::vector<NodeId>& kernels) {
+  const NodeId root = *std::min_element(kernels.begin(), kernels.end(),
+                                        [&](NodeId a, NodeId b) { return g_.recorded_end(a) < g_.recorded_end(b); });
+  const TimeNs root_arrival = g_.recorded_start(root);
+  const bool consistent =
+      std::all_of(kernels.begin(), kernels.end(), [&](NodeId n) { return g_.recorded_end(n) >= root_arrival; });
+  if (!consistent) {
+    ++g_.anomalies_.collective_clock;
+    return;
+  }
+  for (const NodeId n : kernels) {
+    if (n == root) continue;
+    const bool binding = root_arrival > g_.recorded_start(n);
+    g_.edges_.push_back({root, n, EdgeKind::Collective, binding});
+    if (binding) g_.nodes_[n].end_bound = true;
+    set_own_time(n, g_.recorded_end(n) - std::max(root_arrival, g_.recorded_start(n)));
   }
 }
 

@@ -14,9 +14,22 @@ std::vector<std::string> run_arguments(const RunConfig& config, std::string_view
   }
   if (config.ranks != 0) args.insert(args.end(), {"--ranks", std::to_string(config.ranks)});
   if (!config.backend.empty()) args.insert(args.end(), {"--backend", config.backend});
+  if (config.straggler_rank >= 0)
+    args.insert(args.end(), {"--straggler", straggler_text(config.straggler_rank, config.straggler_us)});
   if (!config.warmup) args.emplace_back("--no-warmup");
   if (config.all_api) args.emplace_back("--all-api");
   return args;
+}
+
+std::string straggler_text(int rank, std::int64_t delay_us) {
+  std::string ms = std::to_string(delay_us / 1000);
+  if (std::int64_t frac = delay_us % 1000; frac != 0) {
+    std::string digits = std::to_string(frac);
+    digits = std::string(3 - digits.size(), '0') + digits;
+    while (digits.back() == '0') digits.pop_back();
+    ms += "." + digits;
+  }
+  return std::to_string(rank) + "=" + ms;
 }
 
 }  // namespace gtv::exp

@@ -11,9 +11,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "child_process.h"
@@ -102,7 +104,20 @@ void train_data_parallel(ScenarioContext& ctx, GradientSync sync) {
     auto range = ctx.host.scope(std::string(name), RangeKind::User);
     body();
   };
-  auto step = [&] { ctx.engine.train_step(0, sync, kBucketBytes, in_range); };
+  // An injected straggler: this rank sleeps on its host before each step, so its collectives start that much
+  // later than the others' (the others' kernels or Gloo calls then wait for it).
+  const bool straggles = ctx.config.straggler_rank == group.rank && ctx.config.straggler_us > 0;
+  if (ctx.config.straggler_rank >= group.world_size)
+    throw std::runtime_error("--straggler names rank " + std::to_string(ctx.config.straggler_rank) +
+                             ", but the run has " + std::to_string(group.world_size) + " ranks");
+  if (straggles) ctx.host.set_config("straggler_delay_us", std::to_string(ctx.config.straggler_us));
+  auto step = [&] {
+    if (straggles) {
+      auto delay = ctx.host.scope("injected delay", RangeKind::User);
+      std::this_thread::sleep_for(std::chrono::microseconds(ctx.config.straggler_us));
+    }
+    ctx.engine.train_step(0, sync, kBucketBytes, in_range);
+  };
   warm_up(ctx, step, "warm-up step");
   timed(ctx, "timed loop", [&] { iterate(ctx, [&](int) { step(); }); });
   char sum[40];
@@ -315,6 +330,9 @@ RunResult run_in_ranks(const RunConfig& config, const std::function<void(std::st
   if (world_size > kMaxRanks)
     return {std::nullopt,
             Error{"ranks must be at most " + std::to_string(kMaxRanks) + ", got " + std::to_string(world_size)}};
+  if (config.straggler_rank >= world_size)
+    return {std::nullopt, Error{"--straggler names rank " + std::to_string(config.straggler_rank) +
+                                ", but the run has " + std::to_string(world_size) + " ranks"}};
   const auto devices = rank_devices(config, world_size, gpus, *backend);
   if (!devices) return {std::nullopt, devices.error()};
   const int port = free_port();

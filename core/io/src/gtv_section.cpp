@@ -210,6 +210,15 @@ Status parse_top_level_value(std::string_view key, std::string_view json, FileHe
   } else if (key == "distributedInfo") {
     dom::object o;
     if (root.get_object().get(o) != simdjson::SUCCESS) return Error{"'distributedInfo' is not an object"};
+    // A rank or world size that is present but not an integer is named as written, not read as "no rank".
+    for (const std::string_view field : {std::string_view("rank"), std::string_view("world_size")}) {
+      dom::element e;
+      if (o[field].get(e) != simdjson::SUCCESS || e.is_number()) continue;
+      std::string text = simdjson::minify(e);
+      if (text.size() > 40) text = text.substr(0, 40) + "...";
+      return Error{"'distributedInfo' says " + std::string(field) + " " + text +
+                   ": ranks are integers from 0 to world size - 1"};
+    }
     header.distributed.rank = int_field(o, "rank", -1);
     header.distributed.world_size = int_field(o, "world_size", 0);
     header.distributed.backend = string_field(o, "backend");

@@ -28,6 +28,16 @@ std::string collective_kind(std::string_view kernel_name) {
   return kind.empty() ? "NCCL" : std::string(kind);
 }
 
+bool ends_together(std::string_view kind) { return measures_clocks(kind) || kind == "AllToAll"; }
+
+bool measures_clocks(std::string_view kind) {
+  return kind == "AllReduce" || kind == "AllGather" || kind == "ReduceScatter" || kind == "Barrier";
+}
+
+bool root_sends(std::string_view kind) { return kind == "Broadcast" || kind == "Scatter"; }
+
+bool root_receives(std::string_view kind) { return kind == "Reduce" || kind == "Gather"; }
+
 std::string gloo_collective_kind(std::string_view name) {
   constexpr std::string_view kPrefix = "gloo:";
   if (!name.starts_with(kPrefix) || name.size() == kPrefix.size()) return {};
@@ -45,6 +55,41 @@ std::string gloo_collective_kind(std::string_view name) {
 }
 
 namespace {
+
+// An integer arg written as a number or as a string of one ("12", "\"12\""); -1 for anything else.
+std::int64_t int_arg(std::string_view json) {
+  if (json.size() >= 2 && json.front() == '"' && json.back() == '"') json = json.substr(1, json.size() - 2);
+  if (json.empty() || json.size() > 18) return -1;
+  std::int64_t v = 0;
+  for (const char c : json) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+std::string string_arg(std::string_view json) {
+  if (json.size() >= 2 && json.front() == '"' && json.back() == '"')
+    return std::string(json.substr(1, json.size() - 2));
+  return std::string(json);
+}
+
+// What PyTorch's profiler writes about a collective into its args (record_param_comms; kernels of recent
+// versions): sequence number, process group, message size, root.
+void read_args(const Trace& trace, const Event& e, Collective& c) {
+  if (e.args == kNoArgs) return;
+  for (const EventArg& a : trace.extra_args(e)) {
+    const std::string key = lower_case(a.key);
+    if (key == "seq" || key == "sequence number" || key == "seq_num" || key == "collective sequence number")
+      c.seq = int_arg(a.value_json);
+    else if (key == "process group name" || key == "pg_name")
+      c.group = string_arg(a.value_json);
+    else if (key == "in msg nelems")
+      c.elements = int_arg(a.value_json);
+    else if (key == "root" || key == "root rank")
+      c.root = int_arg(a.value_json);
+  }
+}
 
 // Collectives of the lanes, each into the list `bucket` names for its lane (a negative bucket: none): NCCL kernels,
 // then, for buckets that got none, Gloo's ranges on host lanes; each list in start order.
@@ -65,8 +110,15 @@ std::vector<std::vector<Collective>> collect(const Trace& trace, std::size_t buc
         if (gpu ? e.kind != EventKind::Kernel : e.kind != EventKind::Annotation) continue;
         auto [it, fresh] = kinds.try_emplace(e.name);
         if (fresh) it->second = gpu ? collective_kind(trace.name(e)) : gloo_collective_kind(trace.name(e));
-        if (!it->second.empty())
-          out[static_cast<std::size_t>(b)].push_back({it->second, e.start_ns, e.end_ns(), EventRef{l, i}, gpu});
+        if (it->second.empty()) continue;
+        Collective c;
+        c.kind = it->second;
+        c.start_ns = e.start_ns;
+        c.end_ns = e.end_ns();
+        c.ref = EventRef{l, i};
+        c.on_gpu = gpu;
+        read_args(trace, e, c);
+        out[static_cast<std::size_t>(b)].push_back(std::move(c));
       }
     }
   };
@@ -94,42 +146,117 @@ std::vector<std::vector<Collective>> collectives_by_rank(const Trace& trace) {
   });
 }
 
-CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_rank,
+namespace {
+
+// What matches a collective across ranks: its group and sequence number, or its group, kind and size (then the
+// k-th of that key on every rank is one collective).
+std::string match_key(const Collective& c, bool by_sequence) {
+  if (by_sequence) return c.group + "#" + std::to_string(c.seq);
+  return c.group + "|" + c.kind + "|" + std::to_string(c.elements);
+}
+
+// "AllReduce" for a key of kind AllReduce, "AllReduce of 1024 elements" when sizes tell collectives apart, and the
+// group when there are several.
+std::string key_words(const Collective& c) {
+  std::string out = c.kind;
+  if (c.elements >= 0) out += " of " + std::to_string(c.elements) + " elements";
+  if (!c.group.empty()) out += " in group " + c.group;
+  return out;
+}
+
+void count_line(std::string_view what, const std::vector<std::size_t>& c, std::size_t n,
+                std::span<const std::string> rank_names, std::vector<std::string>& out) {
+  std::string line = std::string(what) + ":";
+  for (std::size_t r = 0; r < c.size(); ++r)
+    line += (r == 0 ? " " : ", ") + rank_names[r] + " ran " + std::to_string(c[r]);
+  out.push_back(line + (n == 0 ? "; none are matched" : "; the first " + std::to_string(n) + " are matched"));
+}
+
+CollectiveMatch match_by_sequence(std::span<const std::vector<Collective>> per_rank,
                                   std::span<const std::string> rank_names) {
   CollectiveMatch out;
-  if (per_rank.size() < 2) return out;
-  // Per rank and kind, the positions of that kind's collectives in order.
+  out.by_sequence = true;
+  std::vector<std::map<std::string, std::size_t>> where(per_rank.size());
+  for (std::size_t r = 0; r < per_rank.size(); ++r)
+    for (std::size_t i = 0; i < per_rank[r].size(); ++i) where[r].emplace(match_key(per_rank[r][i], true), i);
+  std::map<std::string, std::size_t> ordinals;
+  std::size_t missing = 0;
+  for (std::size_t i = 0; i < per_rank[0].size(); ++i) {
+    const Collective& first = per_rank[0][i];
+    MatchedCollective m{first.kind, ordinals[first.kind]++, {i}, first.seq};
+    bool complete = true;
+    for (std::size_t r = 1; r < per_rank.size() && complete; ++r) {
+      const auto it = where[r].find(match_key(first, true));
+      complete = it != where[r].end();
+      if (!complete) break;
+      if (per_rank[r][it->second].kind != first.kind) {
+        out.count_differences.push_back("sequence number " + std::to_string(first.seq) + ": " + rank_names[0] +
+                                        " ran " + first.kind + ", " + rank_names[r] + " " +
+                                        per_rank[r][it->second].kind + "; not matched");
+        complete = false;
+        break;
+      }
+      m.index.push_back(it->second);
+    }
+    if (complete)
+      out.matched.push_back(std::move(m));
+    else
+      ++missing;
+  }
+  if (missing > 0)
+    out.count_differences.push_back(std::to_string(missing) + " collective(s) of " + rank_names[0] +
+                                    " have a sequence number that some rank did not record; not matched");
+  return out;
+}
+
+CollectiveMatch match_by_order(std::span<const std::vector<Collective>> per_rank,
+                               std::span<const std::string> rank_names) {
+  CollectiveMatch out;
+  // Per rank and key, the positions of that key's collectives in order.
   std::vector<std::map<std::string, std::vector<std::size_t>>> positions(per_rank.size());
+  std::map<std::string, std::string> words;  // key -> how a count line names it
   for (std::size_t r = 0; r < per_rank.size(); ++r)
-    for (std::size_t i = 0; i < per_rank[r].size(); ++i) positions[r][per_rank[r][i].kind].push_back(i);
-  std::map<std::string, std::vector<std::size_t>> counts;  // kind -> how many each rank ran
+    for (std::size_t i = 0; i < per_rank[r].size(); ++i) {
+      const std::string key = match_key(per_rank[r][i], false);
+      positions[r][key].push_back(i);
+      words.try_emplace(key, key_words(per_rank[r][i]));
+    }
+  std::map<std::string, std::vector<std::size_t>> counts;  // key -> how many each rank ran
   for (std::size_t r = 0; r < per_rank.size(); ++r)
-    for (const auto& [kind, list] : positions[r]) {
-      std::vector<std::size_t>& c = counts[kind];
+    for (const auto& [key, list] : positions[r]) {
+      std::vector<std::size_t>& c = counts[key];
       c.resize(per_rank.size(), 0);
       c[r] = list.size();
     }
-  std::map<std::string, std::size_t> common;  // kind -> how many every rank ran
-  for (const auto& [kind, c] : counts) {
+  std::map<std::string, std::size_t> common;  // key -> how many every rank ran
+  for (const auto& [key, c] : counts) {
     const std::size_t n = *std::min_element(c.begin(), c.end());
-    common[kind] = n;
-    if (n == *std::max_element(c.begin(), c.end())) continue;
-    std::string line = kind + ":";
-    for (std::size_t r = 0; r < c.size(); ++r)
-      line += (r == 0 ? " " : ", ") + rank_names[r] + " ran " + std::to_string(c[r]);
-    out.count_differences.push_back(
-        line + (n == 0 ? "; none are matched" : "; the first " + std::to_string(n) + " are matched"));
+    common[key] = n;
+    if (n != *std::max_element(c.begin(), c.end())) count_line(words[key], c, n, rank_names, out.count_differences);
   }
-  std::map<std::string, std::size_t> seen;
+  std::map<std::string, std::size_t> seen, ordinals;
   for (std::size_t i = 0; i < per_rank[0].size(); ++i) {
-    const std::string& kind = per_rank[0][i].kind;
-    const std::size_t k = seen[kind]++;
-    if (k >= common[kind]) continue;
-    MatchedCollective m{kind, k, {}};
-    for (std::size_t r = 0; r < per_rank.size(); ++r) m.index.push_back(positions[r][kind][k]);
+    const Collective& first = per_rank[0][i];
+    const std::string key = match_key(first, false);
+    const std::size_t k = seen[key]++;
+    const std::size_t ordinal = ordinals[first.kind]++;
+    if (k >= common[key]) continue;
+    MatchedCollective m{first.kind, ordinal, {}, -1};
+    for (std::size_t r = 0; r < per_rank.size(); ++r) m.index.push_back(positions[r][key][k]);
     out.matched.push_back(std::move(m));
   }
   return out;
+}
+
+}  // namespace
+
+CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_rank,
+                                  std::span<const std::string> rank_names) {
+  if (per_rank.size() < 2) return {};
+  const bool sequenced = std::all_of(per_rank.begin(), per_rank.end(), [](const std::vector<Collective>& list) {
+    return !list.empty() && std::all_of(list.begin(), list.end(), [](const Collective& c) { return c.seq >= 0; });
+  });
+  return sequenced ? match_by_sequence(per_rank, rank_names) : match_by_order(per_rank, rank_names);
 }
 
 }  // namespace gtv

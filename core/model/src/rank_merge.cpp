@@ -4,6 +4,7 @@
 #include <limits>
 #include <set>
 
+#include "gtv/model/collective_clock.h"
 #include "gtv/model/collectives.h"
 #include "gtv/model/merge.h"
 
@@ -134,6 +135,10 @@ Status check_one_run(std::span<const RankPart> parts, const RankMergeOptions& op
   return ok_status();
 }
 
+// A process id that no operating system gives: Kineto's pseudo-processes ("Spans", "Traces": the reader numbers
+// string pids from 10^12) and -1.
+bool is_pseudo_process(std::int64_t pid) { return pid < 0 || pid >= 1'000'000'000'000; }
+
 // Devices and host processes of each rank, and distinct merged ids where ranks repeat them. A rank's devices are
 // those it ran work on: every rank's file lists all GPUs of its host (deviceProperties), so ranks of one host,
 // one GPU each, share those entries but not their lanes.
@@ -156,7 +161,9 @@ void number_ids(std::vector<RankPart>& parts, std::vector<MergePart>& merge_part
     for (std::size_t i = 0; i < parts.size(); ++i)
       for (std::int64_t d : parts[i].devices) merge_parts[i].device_map[d] = next++;
   }
-  // OS pids are below 2^22 on Linux: a repeated pid becomes pid + rank * 10^7, readable and distinct.
+  // OS pids are below 2^22 on Linux: a repeated pid becomes pid + rank * 10^7, readable and distinct. Profiler
+  // pseudo-processes (Kineto's "Spans" and "Traces", numbered from 10^12 by the reader; -1) repeat on every rank by
+  // design: renumbered the same way, without a warning.
   std::set<std::int64_t> pids_seen;
   std::string moved;
   std::size_t moved_count = 0;
@@ -170,6 +177,7 @@ void number_ids(std::vector<RankPart>& parts, std::vector<MergePart>& merge_part
       pids_seen.insert(id);
       if (id == pid) continue;
       merge_parts[i].pid_map[pid] = id;
+      if (is_pseudo_process(pid)) continue;
       if (++moved_count <= 3)
         moved += (moved.empty() ? "" : ", ") + std::string("rank ") + std::to_string(parts[i].rank) + "'s " +
                  std::to_string(pid) + " as " + std::to_string(id);
@@ -204,17 +212,20 @@ Wide end_on_clock(const RunCollectives& run, std::span<const RankPart> parts, st
   return Wide{run.per_rank[r][m.index[r]].end_ns} + p.shift_ns + p.offset_ns + p.manual_ns;
 }
 
-TimeNs median(std::vector<Wide> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return clamp_to_ns(n % 2 == 1 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2);
+std::vector<TimeNs> shifts_of(std::span<const RankPart> parts) {
+  std::vector<TimeNs> out;
+  out.reserve(parts.size());
+  for (const RankPart& p : parts) out.push_back(clamp_to_ns(Wide{p.shift_ns} + p.offset_ns + p.manual_ns));
+  return out;
 }
 
-// Largest spread of the ends of one matched collective, and how many were matched; residual -1 without any.
+// Largest spread of the ends of one matched collective that ends together (all-reduce, all-gather, reduce-scatter,
+// barrier: a broadcast's root ends early by design), and how many there were; residual -1 without any.
 ClockAlignment residual(const RunCollectives& run, std::span<const RankPart> parts) {
   ClockAlignment out;
-  out.collectives_checked = static_cast<std::int64_t>(run.match.matched.size());
   for (const MatchedCollective& m : run.match.matched) {
+    if (!measures_clocks(m.kind)) continue;
+    ++out.collectives_checked;
     Wide lo = end_on_clock(run, parts, 0, m), hi = lo;
     for (std::size_t r = 1; r < parts.size(); ++r) {
       lo = std::min(lo, end_on_clock(run, parts, r, m));
@@ -226,15 +237,42 @@ ClockAlignment residual(const RunCollectives& run, std::span<const RankPart> par
 }
 
 Status align_on_collectives(const RunCollectives& run, std::vector<RankPart>& parts) {
-  if (run.match.matched.empty())
-    return Error{"no collective ran on every rank: nothing to align the clocks on (use the wall clock)"};
-  for (std::size_t r = 1; r < parts.size(); ++r) {
-    std::vector<Wide> gaps;
-    for (const MatchedCollective& m : run.match.matched)
-      gaps.push_back(end_on_clock(run, parts, 0, m) - end_on_clock(run, parts, r, m));
-    parts[r].offset_ns = median(std::move(gaps));
-  }
+  const ClockEstimate estimate = estimate_clocks(run.per_rank, run.match, shifts_of(parts));
+  if (estimate.collectives == 0)
+    return Error{
+        "no all-reduce, all-gather, reduce-scatter or barrier ran on every rank: nothing to align the clocks "
+        "on (broadcasts and reduces do not end together; use the wall clock)"};
+  for (std::size_t r = 1; r < parts.size(); ++r) parts[r].offset_ns = saturating_sub(0, estimate.ranks[r].offset_ns);
   return ok_status();
+}
+
+// "rank 1 -302.0 us +/- 1.00 us, rank 2 ..." from an estimate.
+std::string offsets_text(std::span<const RankPart> parts, const ClockEstimate& estimate, bool moved) {
+  std::string out;
+  for (std::size_t r = 1; r < parts.size(); ++r) {
+    const RankClockEstimate& e = estimate.ranks[r];
+    const TimeNs offset = moved ? parts[r].offset_ns : e.offset_ns;
+    out += (r == 1 ? "" : ", ") + std::string("rank ") + std::to_string(parts[r].rank) + " " + signed_duration(offset) +
+           " +/- " + format_duration(e.uncertainty_ns);
+  }
+  return out;
+}
+
+// On the wall clock, a rank whose collectives end much further from the reference's than their spread allows: its
+// host's clock is off, and every wait measured across ranks with it.
+void warn_misaligned(std::span<const RankPart> parts, const ClockEstimate& estimate,
+                     std::vector<std::string>& warnings) {
+  const std::int64_t worst = estimate.misaligned_rank();
+  if (worst < 0) return;
+  const RankPart& p = parts[static_cast<std::size_t>(worst)];
+  const RankClockEstimate& e = estimate.ranks[static_cast<std::size_t>(worst)];
+  const TimeNs magnitude = e.offset_ns < 0 ? saturating_sub(0, e.offset_ns) : e.offset_ns;
+  warnings.push_back("rank " + std::to_string(p.rank) + "'s " + estimate.basis_words() + " end " +
+                     format_duration(magnitude) + (e.offset_ns < 0 ? " before" : " after") + " rank " +
+                     std::to_string(parts[0].rank) + "'s on the wall clock, yet agree within +/- " +
+                     format_duration(e.uncertainty_ns) +
+                     " of that: the clocks disagree and waits across ranks are wrong by as much; merge with "
+                     "--clock collectives");
 }
 
 // Every rank's times, moved onto the merged clock, must stay inside the trace time range like any trace's times.
@@ -256,7 +294,8 @@ Status check_shifted_range(std::span<const RankPart> parts) {
   return ok_status();
 }
 
-std::string describe(const RankMergeOptions& options, std::span<const RankPart> parts, const ClockAlignment& check) {
+std::string describe(const RankMergeOptions& options, std::span<const RankPart> parts, const ClockAlignment& check,
+                     const ClockEstimate& estimate) {
   std::string basis;
   if (options.clock == ClockMethod::WallClock) {
     basis =
@@ -264,20 +303,21 @@ std::string describe(const RankMergeOptions& options, std::span<const RankPart> 
         "of one host, off by the hosts' clock difference otherwise";
   } else {
     basis = "Ranks moved so that matched collectives end together: each rank by the median, over " +
-            std::to_string(check.collectives_checked) + " collectives, of its end against rank " +
-            std::to_string(parts[0].rank) + "'s (";
-    for (std::size_t r = 1; r < parts.size(); ++r)
-      basis += (r == 1 ? "" : ", ") + std::string("rank ") + std::to_string(parts[r].rank) + " " +
-               signed_duration(parts[r].offset_ns);
-    basis += ")";
+            estimate.basis_words() + ", of its end against rank " + std::to_string(parts[0].rank) + "'s (" +
+            offsets_text(parts, estimate, true) + ")";
   }
   for (const auto& [rank, shift] : options.manual_shift_ns)
     if (shift != 0) basis += "; rank " + std::to_string(rank) + " moved " + signed_duration(shift) + " by hand";
   if (check.residual_ns >= 0) {
     basis += ". After alignment the ends of one collective differ by at most " + format_duration(check.residual_ns) +
-             " between ranks (" + std::to_string(check.collectives_checked) + " matched collectives)";
+             " between ranks (" + estimate.basis_words() + "; broadcasts and reduces end apart by design)";
+    if (options.clock == ClockMethod::WallClock)
+      basis += "; measured on them, the clocks read against rank " + std::to_string(parts[0].rank) +
+               "'s: " + offsets_text(parts, estimate, false);
   } else {
-    basis += ". No collective ran on every rank, so the alignment could not be checked";
+    basis +=
+        ". No all-reduce, all-gather, reduce-scatter or barrier ran on every rank, so the alignment could not "
+        "be checked";
   }
   return basis + ".";
 }
@@ -345,11 +385,15 @@ Expected<RankMerge> merge_ranks(std::span<const RankFile> files, const RankMerge
     meta.ranks.push_back(std::move(info));
   }
   ClockAlignment clock = residual(run, parts);
+  // What the collectives say of the clocks as aligned: offsets near zero, within their error bars, unless the
+  // wall clock of some host is off.
+  const ClockEstimate estimate = estimate_clocks(run.per_rank, run.match, shifts_of(parts));
+  if (options.clock == ClockMethod::WallClock) warn_misaligned(parts, estimate, out.warnings);
   clock.method = options.clock == ClockMethod::WallClock ? "wall clock" : "collectives";
   if (std::any_of(options.manual_shift_ns.begin(), options.manual_shift_ns.end(),
                   [](const auto& s) { return s.second != 0; }))
     clock.method += " + manual";
-  clock.basis = describe(options, parts, clock);
+  clock.basis = describe(options, parts, clock, estimate);
   meta.clock = clock;
   for (const std::string& w : out.warnings) meta.notes.push_back("merge: " + w);
   meta.notes.insert(meta.notes.end(), options.notes.begin(), options.notes.end());

@@ -193,6 +193,42 @@ TEST(Ddp, TwoRanksOnTheCpuRendezvousAllReduceAndEndWithTheSameParameters) {
   EXPECT_GE(per_rank[0].size(), 3u + 16u);  // all-reduces and the 16 parameter broadcasts
 }
 
+// An injected straggler: rank 1 sleeps 5 ms before each step (the warm-up step and two timed ones), so it arrives
+// at least 5 ms after rank 0 at every step's all-reduce, minus what rank 0 itself took longer to get there (the
+// ranks run the same work: well under a millisecond at hidden 64).
+TEST(Ddp, AnInjectedStragglerArrivesLateAtEveryStep) {
+  if (!has_gloo()) GTEST_SKIP() << "this LibTorch build has no Gloo process group (gloo's headers missing)";
+  const Environment env({});
+  RunConfig config = two_cpu_ranks("ddp", 64);
+  config.straggler_rank = 1;
+  config.straggler_us = 5000;
+  RunResult result = run_scenario(config, {});
+  ASSERT_TRUE(result.status.ok()) << result.status.error().message;
+  ASSERT_EQ(result.rank_traces.size(), 2u);
+  EXPECT_EQ(test::count_ranges_named(result.rank_traces[0], RangeKind::User, "injected delay"), 0);
+  EXPECT_EQ(test::count_ranges_named(result.rank_traces[1], RangeKind::User, "injected delay"), 3);
+  EXPECT_EQ(result.trace->metadata().config.count("straggler_delay_us"), 0u);  // rank 1's own setting
+  EXPECT_EQ(result.rank_traces[1].metadata().config.at("straggler_delay_us"), "5000");
+  const auto per_rank = collectives_by_rank(*result.trace);
+  const std::vector<std::string> names{"rank 0", "rank 1"};
+  const CollectiveMatch match = match_collectives(per_rank, names);
+  int late = 0;
+  for (const MatchedCollective& m : match.matched)
+    if (m.kind == "AllReduce") {
+      EXPECT_GT(per_rank[1][m.index[1]].start_ns - per_rank[0][m.index[0]].start_ns, 4'000'000) << m.ordinal;
+      ++late;
+    }
+  EXPECT_EQ(late, 3);
+  RunConfig outside = two_cpu_ranks("ddp", 64);
+  outside.straggler_rank = 2;
+  outside.straggler_us = 1000;
+  const RunResult refused = run_scenario(outside, {});
+  ASSERT_FALSE(refused.status.ok());
+  EXPECT_NE(refused.status.error().message.find("--straggler names rank 2, but the run has 2 ranks"),
+            std::string::npos)
+      << refused.status.error().message;
+}
+
 TEST(Ddp, OverlapStartsBucketAllReducesWhileBackwardRuns) {
   if (!has_gloo()) GTEST_SKIP() << "this LibTorch build has no Gloo process group (gloo's headers missing)";
   const Environment env({});

@@ -120,6 +120,12 @@ TEST(Reader, ARankOutsideItsWorldIsRefused) {
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.error().message.find("bad_rank.json"), std::string::npos) << t.error().message;
   EXPECT_NE(t.error().message.find("rank 5 of world size 2"), std::string::npos) << t.error().message;
+  // A rank that is not a number is named as written, not as "rank -1".
+  t = read_trace_from_memory(R"({"distributedInfo": {"rank": "one", "world_size": 2}, "traceEvents": []})", "s.json");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("'distributedInfo' says rank \"one\": ranks are integers from 0 to world size - 1"),
+            std::string::npos)
+      << t.error().message;
   const std::string no_rank = R"({"distributedInfo": {"backend": "gloo"}, "traceEvents": []})";
   t = read_trace_from_memory(no_rank, "no_rank.json");
   ASSERT_TRUE(t.ok()) << t.error().message;

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "gtv/model/collective_clock.h"
 #include "gtv/model/collectives.h"
 #include "gtv/model/ranks.h"
 #include "gtv/model/trace_builder.h"
@@ -209,7 +210,9 @@ TEST(RankMerge, CollectivesEstimateAHostClockOffset) {
   EXPECT_EQ(meta.clock.method, "collectives");
   EXPECT_EQ(meta.ranks[1].clock_offset_ns, -302 * kUs);
   EXPECT_EQ(meta.clock.residual_ns, 1 * kUs);
-  EXPECT_NE(meta.clock.basis.find("(rank 1 -302.0 us)"), std::string::npos) << meta.clock.basis;
+  EXPECT_NE(meta.clock.basis.find("over 3 all-reduces, of its end against rank 0's (rank 1 -302.0 us +/- 1.00 us)"),
+            std::string::npos)
+      << meta.clock.basis;
   // The compute kernel of rank 1 (true start 20 us) lands at 20 + 300 - 302 = 18 us.
   const Lane& gpu1 = aligned->trace.lane(*aligned->trace.find_lane(gpu_lane_key(1, 7)));
   EXPECT_EQ(gpu1.events.front().start_ns, 18 * kUs);
@@ -342,8 +345,19 @@ TEST(Collectives, KindsComeFromNcclKernelNames) {
   EXPECT_EQ(collective_kind("volta_sgemm_128x64_nn"), "");
 }
 
+// A collective of kind at t (ends at t + 1), with a sequence number, group and size when given.
+Collective c(std::string kind, TimeNs t, std::int64_t seq = -1, std::string group = {}, std::int64_t elements = -1) {
+  Collective out;
+  out.kind = std::move(kind);
+  out.start_ns = t;
+  out.end_ns = t + 1;
+  out.seq = seq;
+  out.group = std::move(group);
+  out.elements = elements;
+  return out;
+}
+
 TEST(Collectives, TheKthOfEachKindIsMatchedAndCountDifferencesNamed) {
-  auto c = [](std::string kind, TimeNs t) { return Collective{std::move(kind), t, t + 1, {}}; };
   const std::vector<std::vector<Collective>> per_rank{
       {c("Broadcast", 0), c("AllReduce", 10), c("AllReduce", 20), c("AllReduce", 30)},
       {c("Broadcast", 1), c("AllReduce", 11), c("AllReduce", 21)}};
@@ -356,6 +370,116 @@ TEST(Collectives, TheKthOfEachKindIsMatchedAndCountDifferencesNamed) {
   EXPECT_EQ(m.matched[2].index, (std::vector<std::size_t>{2, 2}));
   ASSERT_EQ(m.count_differences.size(), 1u);
   EXPECT_EQ(m.count_differences[0], "AllReduce: rank 0 ran 3, rank 1 ran 2; the first 2 are matched");
+  EXPECT_FALSE(m.by_sequence);
+}
+
+// Rank 1's recording started one all-reduce later: by order its first would be matched with rank 0's first; by
+// sequence number it is matched with rank 0's second, and rank 0's first is said to have no partner.
+TEST(Collectives, SequenceNumbersMatchWhereOrderWouldNot) {
+  const std::vector<std::vector<Collective>> per_rank{
+      {c("AllReduce", 10, 4, "0"), c("AllReduce", 20, 5, "0"), c("AllReduce", 30, 6, "0")},
+      {c("AllReduce", 21, 5, "0"), c("AllReduce", 31, 6, "0")}};
+  const std::vector<std::string> names{"rank 0", "rank 1"};
+  const CollectiveMatch m = match_collectives(per_rank, names);
+  EXPECT_TRUE(m.by_sequence);
+  ASSERT_EQ(m.matched.size(), 2u);
+  EXPECT_EQ(m.matched[0].seq, 5);
+  EXPECT_EQ(m.matched[0].index, (std::vector<std::size_t>{1, 0}));
+  EXPECT_EQ(m.matched[1].index, (std::vector<std::size_t>{2, 1}));
+  ASSERT_EQ(m.count_differences.size(), 1u);
+  EXPECT_EQ(m.count_differences[0],
+            "1 collective(s) of rank 0 have a sequence number that some rank did not record; not matched");
+}
+
+// Without sequence numbers, collectives of two process groups (or two sizes) are matched within their group and
+// size, whatever order the ranks ran the groups in.
+TEST(Collectives, WithoutSequenceNumbersGroupKindAndSizeMatch) {
+  const std::vector<std::vector<Collective>> per_rank{
+      {c("AllReduce", 10, -1, "tp", 1024), c("AllReduce", 20, -1, "dp", 4096), c("AllReduce", 30, -1, "tp", 1024)},
+      {c("AllReduce", 11, -1, "dp", 4096), c("AllReduce", 21, -1, "tp", 1024), c("AllReduce", 31, -1, "tp", 1024)}};
+  const std::vector<std::string> names{"rank 0", "rank 1"};
+  const CollectiveMatch m = match_collectives(per_rank, names);
+  ASSERT_EQ(m.matched.size(), 3u);
+  EXPECT_EQ(m.matched[0].index, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(m.matched[1].index, (std::vector<std::size_t>{1, 0}));
+  EXPECT_EQ(m.matched[2].index, (std::vector<std::size_t>{2, 2}));
+  EXPECT_EQ(m.matched[2].ordinal, 2u);  // the third all-reduce of rank 0
+  EXPECT_TRUE(m.count_differences.empty());
+}
+
+// Kineto writes the sequence number and group into the args of a collective: the model reads them.
+TEST(Collectives, SequenceNumbersAndGroupsAreReadFromArgs) {
+  TraceBuilder b;
+  const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+  Event e;
+  e.name = b.intern("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)");
+  e.start_ns = 10;
+  e.duration_ns = 5;
+  e.kind = EventKind::Kernel;
+  const std::vector<EventArg> args{{"Process Group Name", "\"0\""}, {"Seq", "12"}, {"In msg nelems", "4096"}};
+  e.args = b.add_args(args);
+  b.add_kernel(gpu, e, KernelDetail{});
+  Expected<Trace> t = b.build();
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const std::vector<Collective> found = find_collectives(*t);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].seq, 12);
+  EXPECT_EQ(found[0].group, "0");
+  EXPECT_EQ(found[0].elements, 4096);
+}
+
+// Offsets +/- uncertainty from the collectives that end together: rank 1's all-reduce ends differ from rank 0's by
+// 300, 302, 301, 305 and 299 us (median 301; deviations 1, 1, 0, 4, 2: uncertainty 4 us); the broadcast, which
+// ends 5 ms apart, is not used.
+TEST(CollectiveClock, OffsetsWithErrorBarsFromCollectivesThatEndTogether) {
+  const std::vector<TimeNs> r1_ends_us{300, 302, 301, 305, 299};
+  std::vector<std::vector<Collective>> per_rank(2);
+  per_rank[0].push_back(c("Broadcast", 0));
+  per_rank[1].push_back(c("Broadcast", 5000 * kUs));
+  for (std::size_t k = 0; k < r1_ends_us.size(); ++k) {
+    const TimeNs t = static_cast<TimeNs>(k + 1) * 1000 * kUs;
+    per_rank[0].push_back(c("AllReduce", t));
+    per_rank[1].push_back(c("AllReduce", t + r1_ends_us[k] * kUs));
+  }
+  const std::vector<std::string> names{"rank 0", "rank 1"};
+  const ClockEstimate e = estimate_clocks(per_rank, match_collectives(per_rank, names));
+  EXPECT_EQ(e.collectives, 5u);
+  EXPECT_EQ(e.basis_words(), "5 all-reduces");
+  ASSERT_EQ(e.ranks.size(), 2u);
+  EXPECT_EQ(e.ranks[1].offset_ns, 301 * kUs);
+  EXPECT_EQ(e.ranks[1].uncertainty_ns, 4 * kUs);
+  EXPECT_EQ(e.residual_ns, 4 * kUs);
+  EXPECT_EQ(e.misaligned_rank(), 1);  // 301 us against max(4 x 4 us, 100 us)
+  const std::vector<TimeNs> shift{0, -301 * kUs};
+  EXPECT_EQ(estimate_clocks(per_rank, match_collectives(per_rank, names), shift).misaligned_rank(), -1);
+}
+
+// Kineto's pseudo-processes ("Spans", "Traces", numbered from 10^12 by the reader) repeat in every rank's file:
+// kept apart without a warning; a real pid that repeats is named.
+TEST(RankMerge, ProfilerPseudoProcessesRepeatWithoutAWarning) {
+  auto with_pseudo = [](std::int64_t rank, std::int64_t pid) {
+    TraceBuilder b;
+    b.metadata().origin_unix_ns = kOrigin;
+    b.metadata().distributed = {rank, 2, "nccl"};
+    add(b, b.lane(host_lane_key(pid, pid)), "cudaLaunchKernel", 10 * kUs, 5 * kUs, EventKind::Runtime, 1);
+    add(b, b.lane(host_lane_key(1'000'000'000'000, 0)), "ProfilerStep#1", 0, 50 * kUs, EventKind::Annotation, 0);
+    add(b, b.lane(gpu_lane_key(rank, 7)), "volta_sgemm_128x64_nn", 20 * kUs, 100 * kUs, EventKind::Kernel, 1);
+    Expected<Trace> t = b.build();
+    EXPECT_TRUE(t.ok()) << t.error().message;
+    return std::move(t).value();
+  };
+  const Trace a = with_pseudo(0, 100), b = with_pseudo(1, 200);
+  const Expected<RankMerge> m = merge(a, b);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->warnings.empty()) << m->warnings.front();
+  EXPECT_EQ(m->trace.metadata().ranks[1].pids.size(), 2u);  // its own pseudo-process, renumbered
+  const Trace c2 = with_pseudo(1, 100);
+  const Expected<RankMerge> repeated = merge(a, c2);
+  ASSERT_TRUE(repeated.ok());
+  ASSERT_EQ(repeated->warnings.size(), 1u);
+  EXPECT_EQ(repeated->warnings[0],
+            "host process ids repeat across ranks (ranks on several hosts or in containers): 1 renumbered (rank 1's "
+            "100 as 10000100)");
 }
 
 }  // namespace

@@ -88,6 +88,10 @@ struct Comparison {
 
 [[nodiscard]] RunFigures run_figures(const Trace& trace, std::string label);
 [[nodiscard]] Comparison compare(const Trace& a, const Trace& b, std::string label_a = "A", std::string label_b = "B");
+// When A and B are ranks of one distributed run (different ranks of one world size, recorded at the same time),
+// the warning that says so and points to merging them; nothing otherwise.
+[[nodiscard]] std::optional<std::string> same_run_warning(const Trace& a, const Trace& b, const std::string& label_a,
+                                                          const std::string& label_b);
 [[nodiscard]] std::string format_comparison(const Comparison& comparison, Format format);
 
 struct Report;  // report.h

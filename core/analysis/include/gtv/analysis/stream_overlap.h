@@ -33,6 +33,12 @@ struct GpuStreamOverlap {
   TimeNs copy_busy_ns = 0;             // union of the GPU's copies (memsets are neither copy nor kernel here)
   TimeNs copy_compute_overlap_ns = 0;  // a copy and a kernel both running
   std::size_t step_count = 0;          // steps of stream_level_steps for this GPU and window
+  // Communication kernels (NCCL) run while they wait for peer ranks, spinning on the GPU: beside the figures
+  // above, the same without them. communication_busy_ns: union of the GPU's communication kernels (0: none).
+  TimeNs communication_busy_ns = 0;
+  TimeNs computation_busy_ns = 0;             // union of everything else on the GPU
+  TimeNs computation_stream_busy_sum_ns = 0;  // sum over streams of each stream's busy time without them
+  double computation_stream_parallelism = 0;  // computation_stream_busy_sum / computation_busy
 };
 
 struct HostLaunchOverlap {
@@ -48,6 +54,14 @@ struct StreamOverlap {
   TimeNs window_end_ns = 0;
   std::vector<GpuStreamOverlap> gpus;  // by device; only GPUs busy in the window
   HostLaunchOverlap host;
+  // Across GPUs, computation alone (communication kernels left out): the sum of each GPU's computation busy time
+  // and their union; all 0 when no GPU ran communication kernels (then nothing differs).
+  TimeNs computation_sum_busy_ns = 0;
+  TimeNs computation_any_busy_ns = 0;
+  std::size_t computation_gpu_count = 0;
+  bool communication = false;  // some GPU ran communication kernels in the window
+  [[nodiscard]] bool has_communication() const { return communication; }
+  [[nodiscard]] double computation_effective_parallelism() const;
   [[nodiscard]] const GpuStreamOverlap* gpu(std::int64_t device) const;
 };
 
@@ -57,9 +71,11 @@ struct StreamActivity {
   struct Stream {
     std::int64_t device = 0;
     std::int64_t stream = 0;
-    std::vector<Interval> busy;     // kernels, copies and memsets
-    std::vector<Interval> kernels;  // kernels only
-    std::vector<Interval> copies;   // copies only
+    std::vector<Interval> busy;         // kernels, copies and memsets
+    std::vector<Interval> kernels;      // kernels only
+    std::vector<Interval> copies;       // copies only
+    std::vector<Interval> computation;  // everything but communication kernels
+    bool communication = false;         // ran a communication kernel
   };
   struct Thread {
     std::int64_t pid = 0;

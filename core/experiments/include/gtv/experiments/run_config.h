@@ -1,6 +1,7 @@
 #pragma once
 // What one experiment run asks for, and the command line of the runner (gtv-run, also `gtv-cli run`) that asks
 // for it. No LibTorch here: gtv-cli and the desktop program build a RunConfig and start gtv-run with it.
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,11 @@ struct RunConfig {
   // Under torchrun (RANK and WORLD_SIZE set) the process is one rank and these come from the environment.
   int ranks = 0;
   std::string backend;
+  // The ddp scenarios: one rank (straggler_rank >= 0) sleeps straggler_us on its host before each training step,
+  // inside a range named "injected delay", so it arrives that much later at every step's collectives: a straggler
+  // with a known answer. -1: none.
+  int straggler_rank = -1;
+  std::int64_t straggler_us = 0;
   // Asked before each iteration (from the running thread): true stops the run there with the error
   // "cancelled". Empty: never cancelled.
   std::function<bool()> cancelled;
@@ -42,9 +48,13 @@ inline constexpr int kDefaultHiddenCpu = 512;
 
 // The runner's arguments for config, writing the trace to output_path:
 // SCENARIO -o PATH --models N [--hidden H] --batch B --iters K [--devices LIST] [--ranks R] [--backend NAME]
-// [--no-warmup] [--all-api] (--hidden, --ranks and --backend only when not their defaults).
+// [--straggler RANK=MS] [--no-warmup] [--all-api] (--hidden, --ranks, --backend and --straggler only when not
+// their defaults).
 // They carry the fields the runner has options for; input, output, dropout, trace_ops, cupti and force_cpu keep
 // their defaults in the runner.
 [[nodiscard]] std::vector<std::string> run_arguments(const RunConfig& config, std::string_view output_path);
+
+// "1=5" for rank 1 delayed 5 ms, "2=0.2" for 200 us; the text --straggler takes.
+[[nodiscard]] std::string straggler_text(int rank, std::int64_t delay_us);
 
 }  // namespace gtv::exp

@@ -1,7 +1,9 @@
 #pragma once
 // NCCL's collective kernels (ncclDevKernel_AllReduce_Sum_f32_RING_LL, ncclKernel_AllGather_RING_LL_Sum_int8_t,
-// ncclDevKernel_SendRecv) and how the ones of several ranks are matched: every rank of a process group runs the
-// same collectives in the same order, so the k-th all-reduce of one rank is the k-th all-reduce of the others.
+// ncclDevKernel_SendRecv) and how the ones of several ranks are matched: by the collective's sequence number in its
+// process group when every rank's trace records one (PyTorch writes "Seq" and "Process Group Name" into the args of
+// its collectives); otherwise every rank of a process group runs the same collectives in the same order, so the
+// k-th all-reduce of one size in one group on one rank is the k-th of the others.
 #include <cstddef>
 #include <span>
 #include <string>
@@ -23,8 +25,23 @@ struct Collective {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
   EventRef ref;
-  bool on_gpu = true;  // a NCCL kernel; false: a Gloo range on a host thread
+  bool on_gpu = true;          // a NCCL kernel; false: a Gloo range on a host thread
+  std::int64_t seq = -1;       // the sequence number in its process group ("Seq"), -1 when the trace has none
+  std::string group;           // the process group ("Process Group Name"), empty when the trace does not say
+  std::int64_t elements = -1;  // the message size ("In msg nelems"), -1 when the trace does not say
+  std::int64_t root = -1;      // the root rank of a broadcast or reduce ("Root"), -1 when the trace does not say
 };
+
+// Collectives that end together on every rank: no rank's part completes before every rank has arrived (all-reduce,
+// all-gather, reduce-scatter, barrier, all-to-all). Their ends measure clock offsets (except all-to-all, whose
+// pairs finish one by one) and every rank waits for the last arrival.
+[[nodiscard]] bool ends_together(std::string_view kind);
+// Collectives whose ends measure clock offsets: all-reduce, all-gather, reduce-scatter and barrier.
+[[nodiscard]] bool measures_clocks(std::string_view kind);
+// Collectives with a root: a broadcast or scatter's root only sends (it waits for nobody; the others wait for it),
+// a reduce or gather's root only receives (it waits for the others; nobody waits for it).
+[[nodiscard]] bool root_sends(std::string_view kind);
+[[nodiscard]] bool root_receives(std::string_view kind);
 
 // "AllReduce" for Gloo's "gloo:all_reduce" (PyTorch's profiler records one range per collective on Gloo's worker
 // thread); empty for other names.
@@ -39,8 +56,9 @@ struct Collective {
 // The k-th collective of one kind on every rank: index[r] is its position in rank r's list.
 struct MatchedCollective {
   std::string kind;
-  std::size_t ordinal = 0;  // k, from 0
+  std::size_t ordinal = 0;  // k, from 0, among the collectives of its kind (group and size) on the first rank
   std::vector<std::size_t> index;
+  std::int64_t seq = -1;  // the sequence number it was matched by, -1 when matched by order
 };
 
 struct CollectiveMatch {
@@ -48,6 +66,7 @@ struct CollectiveMatch {
   // One line per kind whose count differs between ranks: "AllReduce: rank 0 ran 10, rank 1 ran 9; the first 9 are
   // matched". rank_names[r] names rank r.
   std::vector<std::string> count_differences;
+  bool by_sequence = false;  // matched by process group and sequence number, else by group, kind, size and order
 };
 
 [[nodiscard]] CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_rank,
