@@ -200,8 +200,19 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
     const double x1 = std::min(area.left() + map.x_of(s.end_ns), area.right() + 1);
     runs.emplace_back(x0, std::max(x1, x0 + 1));
   }
-  for (const auto& [x0, x1] : merge_pixel_runs(std::move(runs)))
-    painter->fillRect(QRectF(x0, lanes.top(), x1 - x0, lanes.height()), fill);
+  // Whole pixels without antialiasing, in bands of at most 64 rows: Qt's raster engine hands a translucent fill of
+  // more spans than that to its thread pool in pieces, and waiting for those jobs costs more than the blend.
+  constexpr int kBandRowsPx = 64;
+  painter->save();
+  painter->setAntialiasing(false);
+  const QRect rows = lanes.toAlignedRect();
+  for (const auto& [x0, x1] : merge_pixel_runs(std::move(runs))) {
+    const int left = static_cast<int>(std::floor(x0));
+    const int width = std::max(1, static_cast<int>(std::ceil(x1)) - left);
+    for (int y = rows.top(); y <= rows.bottom(); y += kBandRowsPx)
+      painter->fillRect(QRect(left, y, width, std::min(kBandRowsPx, rows.bottom() + 1 - y)), fill);
+  }
+  painter->restore();
   for (const ShadedSegment& s : o.warmup) {
     if (s.end_ns < state_->window.t0_ns || s.start_ns > state_->window.t1_ns) continue;
     const double x0 = area.left() + map.x_of(s.start_ns);
