@@ -106,7 +106,7 @@ int compare_shot(const ShotArgs& s) {
   view.set_theme(s.dark ? ui::dark_theme() : ui::light_theme());
   view.show();
   QCoreApplication::processEvents();
-  view.fit();
+  view.show_timed_work();
   return save(&view, s.out);
 }
 

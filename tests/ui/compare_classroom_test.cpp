@@ -80,6 +80,7 @@ class CompareClassroomTest : public QObject {
   void compare_panels_show_gpu_lanes_and_busy_strip();
   void compare_window_covers_every_run_whole();
   void compare_never_wider_than_the_screen();
+  void compare_opens_on_the_aligned_timed_work();
   void classroom_hides_gpu_lanes_until_revealed();
   void classroom_playback_reaches_the_end();
   void classroom_fades_what_is_after_the_cursor();
@@ -256,6 +257,33 @@ void CompareClassroomTest::compare_window_covers_every_run_whole() {
     QCOMPARE(w, (TimeWindow{view.view(0)->window().t0_ns + view.offset_ns(run),
                             view.view(0)->window().t1_ns + view.offset_ns(run)}));
   }
+}
+
+// The compare opens on the runs' timed work, not the whole traces (start-up would squeeze the loops into the right
+// fifth), and each axis counts from its run's alignment point, so no label is negative there.
+void CompareClassroomTest::compare_opens_on_the_aligned_timed_work() {
+  CompareView view;
+  view.resize(1200, 800);
+  QCOMPARE(view.add_files({recording("sequential"), recording("streams")}), QString());
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  const TimeWindow w0 = view.view(0)->window();
+  TimeNs whole_ns = 0;
+  for (int run = 0; run < view.run_count(); ++run) {
+    const LoadResult loaded = load_trace_file(recording(run == 0 ? "sequential" : "streams"));
+    const analysis::Region region = loaded.analysis->report.region;
+    QVERIFY(region.from_measurements);
+    // Each run's timed measurements lie inside the window shown beside it.
+    const TimeWindow w = view.view(run)->window();
+    QVERIFY2(w.t0_ns <= region.start_ns && w.t1_ns >= region.end_ns, qPrintable(QString::number(run)));
+    QCOMPARE(w, (TimeWindow{w0.t0_ns + view.offset_ns(run), w0.t1_ns + view.offset_ns(run)}));
+    whole_ns = std::max(whole_ns, loaded.trace->end_ns() - loaded.trace->start_ns());
+  }
+  QVERIFY2(w0.span_ns() < whole_ns / 2, qPrintable(QString::number(w0.span_ns())));
+  QVERIFY(view.view(0)->plot()->xAxis->label().contains(QStringLiteral("aligned")));
+  // F still fits every run whole.
+  view.fit();
+  QVERIFY(view.view(0)->window().span_ns() > w0.span_ns());
 }
 
 void CompareClassroomTest::compare_never_wider_than_the_screen() {

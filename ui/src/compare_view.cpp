@@ -10,6 +10,8 @@
 
 #include "gtv/analysis/compare.h"
 #include "gtv/io/readable_formats.h"
+#include "gtv/ui/classroom_view.h"
+#include "gtv/ui/document_analysis.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_view.h"
@@ -67,9 +69,32 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   run.header->setToolTip(notes);
   runs_.push_back(std::move(run));
   connect(runs_.back().view, &TimelineView::window_changed, this, [this, index] { sync_from(index); });
+  // Each axis counts from its run's alignment point, so one number names the same moment in every run.
+  runs_.back().view->set_axis_origin(runs_.back().anchor_ns,
+                                     tr("time from the first steady-state kernel (where the runs are aligned)"));
   refresh_figures();
   share_bounds();
-  fit();
+  show_timed_work();
+}
+
+TimeWindow CompareView::timed_work_window() const {
+  TimeNs t0_ns = 0;
+  TimeNs t1_ns = 0;
+  for (int i = 0; i < run_count(); ++i) {
+    const Run& r = runs_[static_cast<std::size_t>(i)];
+    const PlaybackSpan span = classroom_playback_span(*r.trace, r.analysis ? &r.analysis->report : nullptr);
+    const TimeNs start = span.start_ns - offset_ns(i);
+    const TimeNs end = span.end_ns - offset_ns(i);
+    t0_ns = i == 0 ? start : std::min(t0_ns, start);
+    t1_ns = i == 0 ? end : std::max(t1_ns, end);
+  }
+  return clamp_window(fit_window(t0_ns, t1_ns, 0.03), shared_bounds());
+}
+
+void CompareView::show_timed_work() {
+  if (runs_.empty()) return;
+  set_window(timed_work_window());
+  reveal_gpu_lanes();
 }
 
 QString CompareView::add_files(const QStringList& paths, const QStringList& labels) {

@@ -74,7 +74,7 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
       if (d.bookkeeping) state_.lane_state.collapsed_groups.insert(group_of(d.key));
   color_mode_chosen_ = false;
   state_.color_mode = ColorMode::KernelName;
-  ticker_->set_origin_ns(state_.trace ? state_.trace->start_ns() : 0);
+  ticker_->set_origin_ns(axis_origin_ns_ ? *axis_origin_ns_ : state_.trace ? state_.trace->start_ns() : 0);
   relayout();
   fit();
 }
@@ -127,7 +127,7 @@ void TimelineView::apply_theme_to_plot() {
     axis->setLabelColor(t.text);
     axis->grid()->setPen(QPen(t.grid, 0, Qt::DotLine));
   }
-  plot_->xAxis->setLabel(QStringLiteral("time since trace start"));
+  plot_->xAxis->setLabel(axis_label_.isEmpty() ? QStringLiteral("time since trace start") : axis_label_);
   plot_->xAxis->setLabelFont(t.font(8));
 }
 
@@ -454,6 +454,14 @@ void TimelineView::replot_now() {
     plot_->setViewport(plot_->rect());
   }
   plot_->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+void TimelineView::set_axis_origin(std::optional<TimeNs> origin_ns, const QString& label) {
+  axis_origin_ns_ = origin_ns;
+  axis_label_ = origin_ns ? label : QString();
+  ticker_->set_origin_ns(origin_ns ? *origin_ns : state_.trace ? state_.trace->start_ns() : 0);
+  plot_->xAxis->setLabel(axis_label_.isEmpty() ? QStringLiteral("time since trace start") : axis_label_);
+  request_replot();
 }
 
 }  // namespace gtv::ui

@@ -47,6 +47,10 @@ class CompareView : public QWidget {
   void set_window(TimeWindow window_run0);
   // Shows the stretch all runs share on the aligned axis.
   void fit();
+  // The view the compare opens on: every run's timed work (its timed measurements, else its steady part) on the
+  // aligned axis, with a small margin, in run 0's time.
+  [[nodiscard]] TimeWindow timed_work_window() const;
+  void show_timed_work();
   // The stretch (in run 0's time) from the earliest aligned start to the latest aligned end of all runs: every
   // view accepts it (shifted) unclamped, so zoom and pan stay locked and fit shows every run whole.
   [[nodiscard]] TimeWindow shared_bounds() const { return shared_bounds_; }

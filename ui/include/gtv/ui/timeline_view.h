@@ -2,6 +2,7 @@
 // TimelineView: the lanes of one trace on a time axis. A QCustomPlot with one LanePlottable (LOD drawing), a
 // header layer with lane names and an overlay layer; input is handled here (see timeline_input.cpp) so every
 // zoom and pan goes through the tested TimeWindow math.
+#include <QString>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -105,6 +106,8 @@ class TimelineView : public QWidget {
   // classroom); the recorded ranges stay, they show where the iterations and models are.
   void focus_on_gpu_lanes();
   void set_warmup_labels(bool shown);
+  // The time axis counts from origin_ns, named by label ("time from ..."); nullopt: from the trace's start.
+  void set_axis_origin(std::optional<TimeNs> origin_ns, const QString& label);
   [[nodiscard]] const LaneViewState& lane_state() const { return state_.lane_state; }
 
   [[nodiscard]] std::optional<TimeWindow> measured() const { return state_.measure; }
@@ -164,7 +167,9 @@ class TimelineView : public QWidget {
   QCustomPlot* plot_ = nullptr;
   QScrollBar* scrollbar_ = nullptr;
   LanePlottable* lanes_ = nullptr;
-  TimeTicker* ticker_ = nullptr;  // owned by the axes
+  TimeTicker* ticker_ = nullptr;          // owned by the axes
+  std::optional<TimeNs> axis_origin_ns_;  // set_axis_origin; none: the trace's start
+  QString axis_label_;
   std::vector<EventRef> search_results_;
   Drag drag_ = Drag::None;
   QPointF press_pos_;
