@@ -224,8 +224,7 @@ TEST(Ddp, AnInjectedStragglerArrivesLateAtEveryStep) {
   outside.straggler_us = 1000;
   const RunResult refused = run_scenario(outside, {});
   ASSERT_FALSE(refused.status.ok());
-  EXPECT_NE(refused.status.error().message.find("--straggler names rank 2, but the run has 2 ranks"),
-            std::string::npos)
+  EXPECT_NE(refused.status.error().message.find("--straggler names rank 2, but the run has 2 ranks"), std::string::npos)
       << refused.status.error().message;
 }
 
