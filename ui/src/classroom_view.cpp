@@ -204,6 +204,10 @@ void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString&
   trace_ = std::move(trace);
   analysis_ = std::move(analysis);
   view_->set_trace(trace_);
+  std::set<std::int64_t> gpus;
+  for (const Lane& lane : trace_->lanes())
+    if (lane.is_gpu()) gpus.insert(lane.device());
+  one_gpu_ = gpus.size() == 1;
   view_->focus_on_gpu_lanes();
   show_launching_threads();
   // The critical path answers a later question (what bounds the loop); the projector needs the room for the GPUs.
@@ -273,16 +277,12 @@ void ClassroomView::update_status() {
     text = tr("%1 before the timed work").arg(QString::fromStdString(format_duration(span_.start_ns - cursor_ns_)));
   text += stats.queued_launches == 1 ? tr(" · 1 launch waiting for the GPU")
                                      : tr(" · %1 launches waiting for the GPU").arg(stats.queued_launches);
-  std::set<std::int64_t> gpus;
-  for (const Lane& lane : trace_->lanes())
-    if (lane.is_gpu()) gpus.insert(lane.device());
-  const bool one_gpu = gpus.size() == 1;
   if (revealed_ && stats.running_gpu_ops == 0)
-    text += one_gpu ? tr(" · the GPU is idle") : tr(" · every GPU is idle");
+    text += one_gpu_ ? tr(" · the GPU is idle") : tr(" · every GPU is idle");
   else if (revealed_)
     text += (stats.running_gpu_ops == 1 ? tr(" · 1 kernel or copy running")
                                         : tr(" · %1 kernels and copies running").arg(stats.running_gpu_ops)) +
-            (one_gpu ? tr(" on the GPU") : tr(" on the GPUs"));
+            (one_gpu_ ? tr(" on the GPU") : tr(" on the GPUs"));
   status_->setText(text);
 }
 

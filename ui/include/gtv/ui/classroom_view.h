@@ -114,6 +114,7 @@ class ClassroomView : public QWidget {
 
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const DocumentAnalysis> analysis_;
+  bool one_gpu_ = false;  // the status line says "the GPU" rather than "the GPUs"
   QLabel* lesson_;
   TimelineView* view_;
   PlaybackOverlay* overlay_;
