@@ -11,6 +11,7 @@
 #include "gtv/analysis/intervals.h"
 #include "gtv/analysis/kernel_stats.h"
 #include "gtv/analysis/region.h"
+#include "gtv/analysis/report.h"
 #include "gtv/analysis/timing_truth.h"
 
 namespace gtv::analysis {
@@ -20,6 +21,16 @@ namespace {
 // is different work too: the seed's loops run the same kernels in every iteration, 1-2% apart at most from warm-up
 // iterations and allocator calls.
 constexpr double kDifferentKernelCount = 0.05;
+
+// What the comparison needs of one run: from its Report when the caller has one, else computed here once.
+struct RunParts {
+  const Trace& trace;
+  const Concurrency& concurrency;  // over the whole trace
+  TimeNs host_blocked_ns = 0;
+  const TimingTruth& timing;
+  const KernelStats& kernels;
+  std::optional<SteadyPart> steady;
+};
 
 std::vector<KernelDiff> kernel_diffs(const KernelStats& a, const KernelStats& b) {
   std::map<std::string, KernelDiff> by_full;  // joined by full name: the same kernel in both runs
@@ -147,8 +158,7 @@ std::optional<Basis> timed_windows(const Trace& a, const TimingTruth& ta, const 
                {{rb.start_ns, rb.end_ns}}};
 }
 
-std::optional<Basis> steady_parts(const Trace& a, const Trace& b) {
-  const auto sa = steady_part(a), sb = steady_part(b);
+std::optional<Basis> steady_parts(const std::optional<SteadyPart>& sa, const std::optional<SteadyPart>& sb) {
   if (!sa || !sb || sa->length_ns() <= 0 || sb->length_ns() <= 0) return std::nullopt;
   return Basis{CompareBasis::SteadyParts,
                "steady parts",
@@ -160,11 +170,12 @@ std::optional<Basis> steady_parts(const Trace& a, const Trace& b) {
                {{sb->start_ns, sb->end_ns}}};
 }
 
-Basis choose_basis(const Trace& a, const Trace& b, const RunFigures& fa, const RunFigures& fb) {
-  const TimingTruth ta = analyze_timing_truth(a), tb = analyze_timing_truth(b);
-  if (auto basis = shared_measurements(a, ta, b, tb)) return *basis;
-  if (auto basis = timed_windows(a, ta, b, tb)) return *basis;
-  if (auto basis = steady_parts(a, b)) return *basis;
+Basis choose_basis(const RunParts& pa, const RunParts& pb, const RunFigures& fa, const RunFigures& fb) {
+  const Trace& a = pa.trace;
+  const Trace& b = pb.trace;
+  if (auto basis = shared_measurements(a, pa.timing, b, pb.timing)) return *basis;
+  if (auto basis = timed_windows(a, pa.timing, b, pb.timing)) return *basis;
+  if (auto basis = steady_parts(pa.steady, pb.steady)) return *basis;
   return Basis{CompareBasis::WholeTrace,
                "whole trace",
                "whole-trace wall time, as the traces do not both have timed measurements or kernels",
@@ -356,42 +367,41 @@ std::optional<SteadyPart> steady_part(const Trace& trace) {
   return SteadyPart{*first_ns, last_end_ns};
 }
 
-RunFigures run_figures(const Trace& trace, std::string label) {
+namespace {
+
+RunFigures figures_of(const RunParts& p, std::string label) {
   RunFigures f;
   f.label = std::move(label);
-  f.wall_ns = trace.end_ns() - trace.start_ns();
-  const Concurrency c = analyze_concurrency(trace);
+  f.wall_ns = p.trace.end_ns() - p.trace.start_ns();
+  const Concurrency& c = p.concurrency;
   f.gpu_busy_ns = c.any_busy_ns;
   f.gpu_busy_sum_ns = c.sum_busy_ns;
   f.overlap_ns = c.overlap_ns;
   f.effective_parallelism = c.effective_parallelism;
   f.gpu_count = c.gpu_count;
-  f.host_blocked_ns = analyze_host_blocking(trace).total_blocked_ns;
+  f.host_blocked_ns = p.host_blocked_ns;
   for (const GpuStreamOverlap& g : c.streams.gpus)
     f.gpu_streams.push_back({g.device, g.stream_count, g.busy_ns, g.multi_stream_ns, g.stream_parallelism});
+  f.kernel_ns = p.kernels.total_kernel_ns;
+  f.kernel_count = p.kernels.kernel_count;
   return f;
 }
 
-Comparison compare(const Trace& a, const Trace& b, std::string label_a, std::string label_b) {
+Comparison compare_parts(const RunParts& a, const RunParts& b, std::string label_a, std::string label_b) {
   Comparison c;
-  std::optional<std::string> same_run = same_run_warning(a, b, label_a, label_b);
-  c.a = run_figures(a, std::move(label_a));
-  c.b = run_figures(b, std::move(label_b));
-  const KernelStats ka = analyze_kernels(a), kb = analyze_kernels(b);
-  c.a.kernel_ns = ka.total_kernel_ns;
-  c.a.kernel_count = ka.kernel_count;
-  c.b.kernel_ns = kb.total_kernel_ns;
-  c.b.kernel_count = kb.kernel_count;
+  std::optional<std::string> same_run = same_run_warning(a.trace, b.trace, label_a, label_b);
+  c.a = figures_of(a, std::move(label_a));
+  c.b = figures_of(b, std::move(label_b));
   const Basis basis = choose_basis(a, b, c.a, c.b);
   c.basis = basis.kind;
   c.basis_what = basis.what;
   c.basis_text = basis.text;
   c.basis_a_ns = basis.a_ns;
   c.basis_b_ns = basis.b_ns;
-  c.iterations_a = iterations_in(a, basis.a_spans);
-  c.iterations_b = iterations_in(b, basis.b_spans);
-  c.basis_kernels_a = kernels_in(a, basis.a_spans);
-  c.basis_kernels_b = kernels_in(b, basis.b_spans);
+  c.iterations_a = iterations_in(a.trace, basis.a_spans);
+  c.iterations_b = iterations_in(b.trace, basis.b_spans);
+  c.basis_kernels_a = kernels_in(a.trace, basis.a_spans);
+  c.basis_kernels_b = kernels_in(b.trace, basis.b_spans);
   // Different iteration counts are compared per iteration, unless both ran as many kernels in all: then an
   // "iteration" meant different work in each (baseline's 30 iterations of one model each against sequential's 10
   // of three models: 450 kernels in both), and the totals are the same work.
@@ -400,12 +410,47 @@ Comparison compare(const Trace& a, const Trace& b, std::string label_a, std::str
   const double scale = c.per_iteration ? double(c.iterations_b) / double(c.iterations_a) : 1.0;
   c.speedup = basis.b_ns > 0 ? scale * double(basis.a_ns) / double(basis.b_ns) : 0.0;
   c.wall_speedup = c.b.wall_ns > 0 ? double(c.a.wall_ns) / double(c.b.wall_ns) : 0.0;
-  c.kernels = kernel_diffs(ka, kb);
+  c.kernels = kernel_diffs(a.kernels, b.kernels);
   c.warnings = warnings_for(c);
   if (same_run) c.warnings.insert(c.warnings.begin(), std::move(*same_run));
   c.verdict = verdict_for(c);
   c.wall_line = wall_line_for(c);
   return c;
+}
+
+// A run's parts computed from its trace alone; the values the parts refer to live here.
+struct OwnParts {
+  explicit OwnParts(const Trace& trace)
+      : concurrency(analyze_concurrency(trace)),
+        timing(analyze_timing_truth(trace)),
+        kernels(analyze_kernels(trace)),
+        parts{trace, concurrency, analyze_host_blocking(trace).total_blocked_ns, timing, kernels, steady_part(trace)} {}
+  Concurrency concurrency;
+  TimingTruth timing;
+  KernelStats kernels;
+  RunParts parts;
+};
+
+RunParts parts_of(const Trace& trace, const Report& report) {
+  return RunParts{trace,         report.concurrency, report.blocking.total_blocked_ns,
+                  report.timing, report.kernels,     report.steady};
+}
+
+}  // namespace
+
+RunFigures run_figures(const Trace& trace, const Report& report, std::string label) {
+  return figures_of(parts_of(trace, report), std::move(label));
+}
+
+Comparison compare(const Trace& a, const Trace& b, std::string label_a, std::string label_b) {
+  const OwnParts own_a(a);
+  const OwnParts own_b(b);
+  return compare_parts(own_a.parts, own_b.parts, std::move(label_a), std::move(label_b));
+}
+
+Comparison compare(const Trace& a, const Report& report_a, const Trace& b, const Report& report_b, std::string label_a,
+                   std::string label_b) {
+  return compare_parts(parts_of(a, report_a), parts_of(b, report_b), std::move(label_a), std::move(label_b));
 }
 
 }  // namespace gtv::analysis

@@ -165,6 +165,7 @@ Report analyze(const Trace& trace) {
   r.kernels = analyze_kernels(trace);
   r.communication = analyze_communication(trace);
   r.tracing = analyze_tracing_cost(trace, r.region);
+  r.steady = steady_part(trace);
   r.verdict = headline(r);
   return r;
 }

@@ -1,10 +1,12 @@
 #pragma once
 // Every analysis of one trace in one value, and its text / Markdown / JSON forms. The text puts the verdict
 // first, in words a teacher can read aloud, then the numbers.
+#include <optional>
 #include <string>
 
 #include "gtv/analysis/busy.h"
 #include "gtv/analysis/communication.h"
+#include "gtv/analysis/compare.h"
 #include "gtv/analysis/concurrency.h"
 #include "gtv/analysis/critical_path.h"
 #include "gtv/analysis/format.h"
@@ -38,6 +40,7 @@ struct Report {
   Communication communication;
   Stragglers stragglers;  // merged runs
   TracingCost tracing;
+  std::optional<SteadyPart> steady;  // where runs are aligned and compared (compare.h)
   std::vector<std::string> verdict;  // the headline sentences, most important first
 };
 
