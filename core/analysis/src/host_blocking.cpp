@@ -350,21 +350,9 @@ std::vector<StallTotal> stall_totals(const std::vector<BlockingCall>& calls) {
 
 }  // namespace
 
-std::string_view to_string(BlockingKind kind) {
-  static constexpr std::array<std::string_view, kBlockingKindCount> kNames{
-      "stream synchronize",       "device synchronize", "event synchronize",
-      "synchronization",          "synchronous copy",   "async copy with pageable memory",
-      "implicit synchronization", "launch queue full",  "lazy loading drained the GPU",
-      "synchronous launch"};
-  return kNames[static_cast<std::size_t>(kind)];
-}
+std::string_view to_string(BlockingKind kind) { return entry_of(kBlockingKinds, kind).words; }
 
-std::string_view blocking_kind_key(BlockingKind kind) {
-  static constexpr std::array<std::string_view, kBlockingKindCount> kKeys{
-      "stream_sync",         "device_sync",   "event_sync",        "other_sync",         "sync_copy",
-      "pageable_async_copy", "implicit_sync", "launch_queue_full", "lazy_loading_drain", "synchronous_launch"};
-  return kKeys[static_cast<std::size_t>(kind)];
-}
+std::string_view blocking_kind_key(BlockingKind kind) { return entry_of(kBlockingKinds, kind).key; }
 
 std::string describe_blocking(const BlockingCall& c) {
   switch (c.kind) {

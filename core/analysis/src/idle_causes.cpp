@@ -299,26 +299,9 @@ void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, co
 
 }  // namespace
 
-std::string_view to_string(IdleCause cause) {
-  static constexpr std::array<std::string_view, kIdleCauseCount> kNames{"host blocked",
-                                                                        "host launching work",
-                                                                        "host busy",
-                                                                        "another GPU's work bounded the region",
-                                                                        "waiting on another stream or event",
-                                                                        "warm-up",
-                                                                        "waiting for a peer rank",
-                                                                        "unknown",
-                                                                        "queued work not started yet",
-                                                                        "tracing overhead"};
-  return kNames[static_cast<std::size_t>(cause)];
-}
+std::string_view to_string(IdleCause cause) { return entry_of(kIdleCauses, cause).words; }
 
-std::string_view idle_cause_key(IdleCause cause) {
-  static constexpr std::array<std::string_view, kIdleCauseCount> kKeys{
-      "host_blocked", "host_launching", "host_busy", "other_gpu_bound", "waiting_on_dependency",
-      "warm_up",      "peer_rank",      "unknown",   "queued_gap",      "tracing_overhead"};
-  return kKeys[static_cast<std::size_t>(cause)];
-}
+std::string_view idle_cause_key(IdleCause cause) { return entry_of(kIdleCauses, cause).key; }
 
 IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const CriticalPathAnalysis& critical) {
   IdleCauses out;

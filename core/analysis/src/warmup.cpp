@@ -45,19 +45,9 @@ TimeNs host_cost_of(const std::vector<WarmUpFinding>& findings) {
 
 }  // namespace
 
-std::string_view to_string(WarmUpCause cause) {
-  static constexpr std::array<std::string_view, kWarmUpCauseCount> kNames{
-      "context creation", "module loading", "cuBLAS/cuDNN set-up",  "allocator growth",
-      "stream pool",      "peer access",    "slow first kernel run"};
-  return kNames[static_cast<std::size_t>(cause)];
-}
+std::string_view to_string(WarmUpCause cause) { return entry_of(kWarmUpCauses, cause).words; }
 
-std::string_view warmup_cause_key(WarmUpCause cause) {
-  static constexpr std::array<std::string_view, kWarmUpCauseCount> kKeys{
-      "context_creation", "module_loading", "library_setup",    "allocator_growth",
-      "stream_pool",      "peer_access",    "slow_first_kernel"};
-  return kKeys[static_cast<std::size_t>(cause)];
-}
+std::string_view warmup_cause_key(WarmUpCause cause) { return entry_of(kWarmUpCauses, cause).key; }
 
 WarmUp analyze_warmup(const Trace& trace) {
   return analyze_warmup(trace, region_of_interest(trace, analyze_timing_truth(trace)));
