@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <future>
 #include <utility>
 
 #include "report/json_parts.h"
@@ -141,7 +142,25 @@ std::vector<std::string> headline(const Report& r) {
 
 }  // namespace
 
-Report analyze(const Trace& trace) {
+Report analyze(const Trace& trace, Parallelism parallelism) {
+  // Three lines of work that share nothing but the (read-only) trace run at once: the happens-before graph, which
+  // the critical path needs after the region and warm-up; the host, kernel and rank parts, which need the trace
+  // alone; and the rest here. Each part computes what it computed alone, so the report does not depend on the
+  // order they finish in.
+  const std::launch policy = parallelism == Parallelism::Threads ? std::launch::async : std::launch::deferred;
+  std::future<causal::HappensBefore> graph_future =
+      std::async(policy, [&trace] { return causal::HappensBefore::build(trace); });
+  struct TraceOnlyParts {
+    HostBlocking blocking;
+    Stragglers stragglers;
+    LaunchAnalysis launches;
+    KernelStats kernels;
+    Communication communication;
+  };
+  std::future<TraceOnlyParts> parts_future = std::async(policy, [&trace] {
+    return TraceOnlyParts{analyze_host_blocking(trace), analyze_stragglers(trace), analyze_launches(trace),
+                          analyze_kernels(trace), analyze_communication(trace)};
+  });
   Report r;
   r.busy = analyze_busy(trace);
   r.summary = summarize(trace, r.busy);
@@ -156,16 +175,19 @@ Report analyze(const Trace& trace) {
                                        stream_overlap_within(streams, r.region.start_ns, r.region.end_ns))
           : r.concurrency;
   r.warmup = analyze_warmup(trace, r.region);
-  const causal::HappensBefore graph = causal::HappensBefore::build(trace);
-  r.critical = analyze_critical_path(trace, graph, r.region, r.warmup);
-  r.blocking = analyze_host_blocking(trace);
-  r.stragglers = analyze_stragglers(trace);
-  r.idle = analyze_idle_causes(trace, r.region, r.critical);
-  r.launches = analyze_launches(trace);
-  r.kernels = analyze_kernels(trace);
-  r.communication = analyze_communication(trace);
   r.tracing = analyze_tracing_cost(trace, r.region);
   r.steady = steady_part(trace);
+  {
+    const causal::HappensBefore graph = graph_future.get();
+    r.critical = analyze_critical_path(trace, graph, r.region, r.warmup);
+  }
+  r.idle = analyze_idle_causes(trace, r.region, r.critical);
+  TraceOnlyParts parts = parts_future.get();
+  r.blocking = std::move(parts.blocking);
+  r.stragglers = std::move(parts.stragglers);
+  r.launches = std::move(parts.launches);
+  r.kernels = std::move(parts.kernels);
+  r.communication = std::move(parts.communication);
   r.verdict = headline(r);
   return r;
 }
