@@ -15,6 +15,7 @@
 #include "gtv/analysis/compare.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/main_window.h"
+#include "gtv/ui/side_panels.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
