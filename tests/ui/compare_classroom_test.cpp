@@ -240,6 +240,13 @@ void CompareClassroomTest::compare_panels_show_gpu_lanes_and_busy_strip() {
                             .arg(v->lane_rect().height())));
     break;
   }
+  // Every panel starts at a row's top: no host row clipped at its top edge.
+  for (int run = 0; run < 2; ++run) {
+    const TimelineView* panel = tall.view(run);
+    const auto& rows = panel->layout().rows();
+    QVERIFY2(std::any_of(rows.begin(), rows.end(), [&](const LaneRow& r) { return r.top_px == panel->scroll_px(); }),
+             qPrintable(QStringLiteral("run %1 scrolled to %2").arg(run).arg(panel->scroll_px())));
+  }
 }
 
 void CompareClassroomTest::compare_window_covers_every_run_whole() {

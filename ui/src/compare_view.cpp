@@ -163,12 +163,19 @@ void CompareView::fit() {
 }
 
 void CompareView::reveal_gpu_lanes() {
-  for (const Run& r : runs_)
-    for (const LaneRow& row : r.view->layout().rows())
-      if (row.kind == RowKind::DeviceHeader) {
-        r.view->set_scroll_px(row.top_px);
-        break;
-      }
+  for (const Run& r : runs_) {
+    const auto& rows = r.view->layout().rows();
+    const auto gpu =
+        std::find_if(rows.begin(), rows.end(), [](const LaneRow& row) { return row.kind == RowKind::DeviceHeader; });
+    if (gpu == rows.end()) continue;
+    // The panel starts at a row's top, never mid-row: where the GPU header cannot reach the top (the rows under
+    // it are shorter than the panel), at the last row top the scroll can reach.
+    const double max_scroll_px = std::max(0.0, r.view->layout().total_height_px() - r.view->lane_rect().height());
+    double scroll_px = 0;
+    for (auto it = rows.begin(); it != std::next(gpu); ++it)
+      if (it->top_px <= max_scroll_px) scroll_px = it->top_px;
+    r.view->set_scroll_px(scroll_px);
+  }
 }
 
 void CompareView::showEvent(QShowEvent* event) {
