@@ -290,7 +290,10 @@ void MainWindow::build_toolbar() {
   });
   bar->addSeparator();
   search_ = new QLineEdit;
-  search_->setPlaceholderText(tr("Search kernel, call and annotation names (Enter: next)"));
+  search_->setPlaceholderText(tr("Search kernel, call and annotation names"));
+  search_->setToolTip(
+      tr("Highlights the events whose name contains the text. Enter or Next: the next match, zoomed "
+         "in until it can be read; Previous: the one before."));
   search_->setClearButtonEnabled(true);
   search_->setMaximumWidth(320);
   search_->installEventFilter(this);  // lets the window's shortcuts (Ctrl+E) past the line edit
