@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "gtv/analysis/range_stats.h"
@@ -49,7 +50,8 @@ DetailsPanel::DetailsPanel(TimelineView* view, QWidget* parent)
       view_(view),
       browser_(new QTextBrowser(this)),
       jump_(new QPushButton(tr("Go to linked event"), this)),
-      jump_dependency_(new QPushButton(tr("Go to dependency"), this)) {
+      jump_dependency_(new QPushButton(tr("Go to dependency"), this)),
+      range_timer_(new QTimer(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(browser_, 1);
   layout->addWidget(jump_);
@@ -58,7 +60,12 @@ DetailsPanel::DetailsPanel(TimelineView* view, QWidget* parent)
   connect(jump_, &QPushButton::clicked, view_, [this] { view_->jump_to_flow(); });
   connect(jump_dependency_, &QPushButton::clicked, view_, [this] { view_->jump_to_dependency(); });
   connect(view_, &TimelineView::selection_changed, this, &DetailsPanel::refresh);
-  connect(view_, &TimelineView::measure_changed, this, &DetailsPanel::refresh);
+  // A shift-drag moves the range at every mouse move; the statistics (a pass over the trace's events) follow once
+  // the moves pause.
+  range_timer_->setSingleShot(true);
+  range_timer_->setInterval(30);
+  connect(range_timer_, &QTimer::timeout, this, &DetailsPanel::refresh);
+  connect(view_, &TimelineView::measure_changed, range_timer_, qOverload<>(&QTimer::start));
   refresh();
 }
 
