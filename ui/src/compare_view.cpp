@@ -27,11 +27,18 @@ QString label_of(const QString& path) { return QString::fromStdString(io::trace_
 }  // namespace
 
 CompareView::CompareView(QWidget* parent)
-    : QWidget(parent), note_(new QLabel(this)), splitter_(new QSplitter(Qt::Vertical, this)) {
+    : QWidget(parent),
+      note_(new QLabel(this)),
+      fit_note_(new QLabel(this)),
+      splitter_(new QSplitter(Qt::Vertical, this)) {
   auto* layout = new QVBoxLayout(this);
   note_->setWordWrap(true);
   note_->setVisible(false);
   layout->addWidget(note_);
+  fit_note_->setWordWrap(true);
+  fit_note_->setVisible(false);
+  fit_note_->setStyleSheet(QStringLiteral("color: #9a5b00;"));
+  layout->addWidget(fit_note_);
   layout->addWidget(splitter_, 1);
 }
 
@@ -41,6 +48,31 @@ void CompareView::set_note(const QString& note) {
 }
 
 QString CompareView::note() const { return note_->text(); }
+
+QString CompareView::fit_note() const { return fit_note_->text(); }
+
+void CompareView::update_fit_note() {
+  int cut = 0;
+  for (const Run& r : runs_) {
+    const double shown_px = r.view->scroll_px() + r.view->lane_rect().height();
+    double gpu_bottom_px = 0;
+    for (const LaneRow& row : r.view->layout().rows())
+      if (row.group.first == LaneKind::GpuStream) gpu_bottom_px = std::max(gpu_bottom_px, row.bottom_px());
+    if (gpu_bottom_px > shown_px + 0.5) ++cut;
+  }
+  const QString text = cut == 0 ? QString()
+                                : tr("At this height %1 of %2 panels cannot show their GPU lanes whole (scroll each "
+                                     "panel, or compare fewer runs or give the window more height).")
+                                      .arg(cut)
+                                      .arg(run_count());
+  fit_note_->setText(text);
+  fit_note_->setVisible(!text.isEmpty());
+}
+
+void CompareView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (shown_) QTimer::singleShot(0, this, [this] { update_fit_note(); });
+}
 
 void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& label,
                           std::shared_ptr<const DocumentAnalysis> analysis) {
@@ -176,6 +208,7 @@ void CompareView::reveal_gpu_lanes() {
       if (it->top_px <= max_scroll_px) scroll_px = it->top_px;
     r.view->set_scroll_px(scroll_px);
   }
+  update_fit_note();
 }
 
 void CompareView::showEvent(QShowEvent* event) {
