@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "gtv/io/readable_formats.h"
+#include "gtv/ui/figure_rows.h"
 #include "gtv/ui/first_view.h"
 #include "gtv/ui/image_file.h"
 #include "gtv/ui/main_window.h"
@@ -49,11 +50,17 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   const QCommandLineOption size_opt("size",
                                     "Image size in pixels. --export: W is the width and H the most the figure may "
                                     "take (the image is no taller than its title, lanes, legend and caption need; "
-                                    "default 1600 wide, as tall as that). Shots: the window size.",
+                                    "default 1600 wide, as tall as that); the text is sized for W (its smallest "
+                                    "text is 1/72 of W, so it prints alike at any W). Shots: the window size.",
                                     "WxH");
+  const QCommandLineOption label_width_opt("label-width",
+                                           "--export: the label column: auto (as wide as the longest name needs, "
+                                           "at most 30% of W), narrow (12%), wide (30%) or a width in pixels.",
+                                           "preset", "auto");
   const QCommandLineOption scale_opt("scale", "Raster scale factor (2 for print).", "factor", "1");
   const QCommandLineOption dark_opt("dark", "Dark theme (the figure, or the whole window in the shots).");
-  const QCommandLineOption font_opt("font-scale", "Presentation font scale.", "factor", "1");
+  const QCommandLineOption font_opt(
+      "font-scale", "Presentation font scale (--export: times the scale chosen for the width).", "factor", "1");
   const QCommandLineOption shot_opt("window-shot", "Save a picture of the whole window and exit.", "out");
   const QCommandLineOption side_opt("side-tab", "Side panel shown in the window shot.", "name", "summary");
   // Parsed by teaching_shots.cpp before this parser runs; listed here so --help names every mode.
@@ -65,8 +72,8 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   const QCommandLineOption ranks_opt("ranks",
                                      "The traces are the files of the ranks of one distributed run (one per rank): "
                                      "open them as one run, on one clock (with --export and --window-shot too).");
-  parser.addOptions({export_opt, range_opt, size_opt, scale_opt, dark_opt, font_opt, shot_opt, side_opt, compare_opt,
-                     classroom_opt, run_panel_opt, cursor_opt, reveal_opt, ranks_opt});
+  parser.addOptions({export_opt, range_opt, size_opt, label_width_opt, scale_opt, dark_opt, font_opt, shot_opt,
+                     side_opt, compare_opt, classroom_opt, run_panel_opt, cursor_opt, reveal_opt, ranks_opt});
   parser.process(arguments);  // handles --help and unknown options (exits with a message)
   CommandLine cl;
   cl.traces = parser.positionalArguments();
@@ -100,6 +107,9 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
     o.width_px = size->first;
     o.height_px = size->second;
   }
+  o.label_width = parser.value(label_width_opt).toStdString();
+  if (auto label = ui::figure_label_width_px(o.label_width, o.width_px > 0 ? o.width_px : 1600, 0); !label)
+    return label.error();
   if (cl.traces.size() != 1 && !cl.ranks)
     return Error{"--export needs exactly one trace file (or --ranks and its files)"};
   cl.export_options = o;

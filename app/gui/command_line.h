@@ -1,8 +1,9 @@
 #pragma once
 // gtv's command line: `gtv [TRACE...]` opens the traces in tabs (`gtv --ranks A B ...`: as one run of ranks); `gtv
 // --export OUT [--range T0:T1]
-// [--size WxH] [--scale F] [--dark] [--font-scale F] TRACE` renders one figure (title, timeline, legend,
-// caption) with no window; --help lists every headless mode, teaching_shots.cpp's too.
+// [--size WxH] [--label-width PRESET] [--scale F] [--dark] [--font-scale F] TRACE` renders one figure (title,
+// timeline, legend, caption; text sized for the width, no window affordances) with no window; --help lists every
+// headless mode, teaching_shots.cpp's too.
 #include <QStringList>
 #include <optional>
 #include <utility>

@@ -245,6 +245,25 @@ void CompareClassroomTest::compare_panels_show_gpu_lanes_and_busy_strip() {
                             .arg(v->lane_rect().height())));
     break;
   }
+  QCOMPARE(tall.fit_note(), QString());  // two runs fit at 900 px
+  // Six runs at 900 px: the panels are too low for their GPU lanes, and the view says how many.
+  CompareView six;
+  six.resize(1200, 900);
+  QCOMPARE(six.add_files({recording("sequential"), recording("streams"), recording("threads"), recording("processes"),
+                          recording("copy-pinned"), recording("baseline")}),
+           QString());
+  six.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&six));
+  QCoreApplication::processEvents();
+  QVERIFY2(six.fit_note().contains(QStringLiteral(" of 6 panels cannot show their GPU lanes whole")),
+           qPrintable(six.fit_note()));
+  // Every panel starts at a row's top: no host row clipped at its top edge.
+  for (int run = 0; run < 2; ++run) {
+    const TimelineView* panel = tall.view(run);
+    const auto& rows = panel->layout().rows();
+    QVERIFY2(std::any_of(rows.begin(), rows.end(), [&](const LaneRow& r) { return r.top_px == panel->scroll_px(); }),
+             qPrintable(QStringLiteral("run %1 scrolled to %2").arg(run).arg(panel->scroll_px())));
+  }
 }
 
 void CompareClassroomTest::compare_window_covers_every_run_whole() {

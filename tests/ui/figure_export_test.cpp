@@ -6,6 +6,8 @@
 #include <QtTest/QtTest>
 
 #include "gtv/ui/export.h"
+#include "gtv/ui/figure_rows.h"
+#include "gtv/ui/first_view.h"
 #include "gtv/ui/timeline_layers.h"
 #include "gtv/ui/timeline_state.h"
 #include "gtv/ui/timeline_view.h"
@@ -131,6 +133,111 @@ class FigureExportTest : public QObject {
     QVERIFY(band_px >= 3 * QFontMetricsF(state.theme.font(8)).height());
     state.window = {300, 1000};
     QCOMPARE(warmup_label_band_px(state), 0.0);
+  }
+
+  // A figure of a bundled recording on the window it opens on shows rows only: no collapsed lane or group, no row
+  // with nothing in the window (the empty "recorded ranges" rows and idle worker threads of `threads`), no thread
+  // of the profiler's own records, no bookkeeping process; and the window's own layout had some of those.
+  void figureRowsOfBundledRecordingsHoldSomething() {
+    for (const char* name : {"h200x2/threads.json.gz", "h200x2/sequential.json.gz", "h200x1/processes.json.gz"}) {
+      const LoadResult loaded = load_trace_file(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/") + name);
+      QVERIFY2(loaded.error.isEmpty(), qPrintable(loaded.error));
+      const Trace& trace = *loaded.trace;
+      TimelineView view;
+      view.set_trace(loaded.trace);
+      view.set_overlays(loaded.analysis->overlays);
+      const TimeWindow window = first_view_window(trace, loaded.analysis->report);
+      const LaneViewState state = figure_lane_state(trace, view.other_rows(), window);
+      const LaneLayout figure(lane_descs(trace), group_labels(trace), state, LayoutOptions{},
+                              row_descs(view.other_rows()));
+      const LaneLayout window_layout(lane_descs(trace), group_labels(trace), view.lane_state(), LayoutOptions{},
+                                     row_descs(view.other_rows()));
+      QVERIFY2(figure.rows().size() < window_layout.rows().size(), name);
+      const auto& rows = figure.rows();
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const LaneRow& row = rows[i];
+        const bool header = row.kind == RowKind::ProcessHeader || row.kind == RowKind::DeviceHeader;
+        QVERIFY2(!row.collapsed, row.label.c_str());
+        if (header) {
+          // Every header heads a row.
+          QVERIFY2(i + 1 < rows.size() && rows[i + 1].group == row.group, row.label.c_str());
+          QVERIFY2(row.label.find("profiler's own records") == std::string::npos, row.label.c_str());
+        } else if (row.kind == RowKind::Lane) {
+          const Lane& lane = trace.lane(row.lane);
+          QVERIFY2(!holds_only_profiler_records(trace, lane), row.label.c_str());
+          const bool in_window = std::any_of(lane.events.begin(), lane.events.end(), [&](const Event& e) {
+            return e.end_ns() > window.t0_ns && e.start_ns < window.t1_ns;
+          });
+          QVERIFY2(in_window, row.label.c_str());
+          // As deep as the events in the window nest, not as the whole trace.
+          int depths = 0;
+          for (const Event& e : lane.events)
+            if (e.end_ns() > window.t0_ns && e.start_ns < window.t1_ns) depths = std::max(depths, e.depth + 1);
+          QCOMPARE(row.depth_rows, depths);
+        } else {
+          QVERIFY2(view.other_rows().at(row.other)->has_content_in(window.t0_ns, window.t1_ns), row.label.c_str());
+        }
+      }
+    }
+  }
+
+  // CUPTI's buffer thread, unnamed in the file, is named by what it is.
+  void cuptiThreadIsNamed() {
+    const LoadResult loaded =
+        load_trace_file(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2/sequential.json.gz"));
+    QVERIFY2(loaded.error.isEmpty(), qPrintable(loaded.error));
+    const std::vector<LaneDesc> descs = lane_descs(*loaded.trace);
+    QVERIFY(
+        std::any_of(descs.begin(), descs.end(), [](const LaneDesc& d) { return d.name == "CUPTI thread 3373395968"; }));
+    QVERIFY(std::none_of(descs.begin(), descs.end(), [](const LaneDesc& d) { return d.name == "thread 3373395968"; }));
+  }
+
+  // The figure's label column has names only, and the view is as it was afterwards.
+  void figureHasNoTrianglesAndGivesTheViewBack() {
+    QTemporaryDir dir;
+    const ExportOptions o = figure_options(dir.filePath(QStringLiteral("figure.svg")));
+    const double label_px = view_->label_width_px();
+    const double font_scale = view_->theme().font_scale;
+    const std::size_t rows = view_->layout().rows().size();
+    QVERIFY(export_timeline(*view_, o).ok());
+    QFile file(o.path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(file.readAll());
+    QVERIFY(!svg.contains(QChar(0x25BE)) && !svg.contains(QChar(0x25B8)));
+    QVERIFY(svg.contains(QStringLiteral("stream")));  // the lane names are there
+    QCOMPARE(view_->label_width_px(), label_px);
+    QCOMPARE(view_->theme().font_scale, font_scale);
+    QCOMPARE(view_->layout().rows().size(), rows);
+    QVERIFY(!view_->state().figure);
+  }
+
+  // Text grows with the figure's width: the title line of a 1600 px figure is about twice that of an 800 px one.
+  void textSizeFollowsTheWidth() {
+    ExportOptions o = figure_options(QStringLiteral("unused.png"));
+    o.width_px = 800;
+    const double narrow_px = export_figure_layout(*view_, o).title.h;
+    o.width_px = 1600;
+    const double wide_px = export_figure_layout(*view_, o).title.h;
+    QVERIFY2(wide_px > 1.7 * narrow_px, qPrintable(QStringLiteral("%1 vs %2").arg(wide_px).arg(narrow_px)));
+    QCOMPARE(figure_font_scale(800), 800 / 768.0);
+    QCOMPARE(figure_font_scale(400), 1.0);
+    QCOMPARE(figure_font_scale(20000), 4.0);
+  }
+
+  void labelWidthPresets() {
+    QCOMPARE(figure_label_width_px("narrow", 1000, 500).value(), 120.0);
+    QCOMPARE(figure_label_width_px("wide", 1000, 10).value(), 300.0);
+    QCOMPARE(figure_label_width_px("auto", 1000, 212.4).value(), 213.0);
+    QCOMPARE(figure_label_width_px("auto", 1000, 900).value(), 300.0);
+    QCOMPARE(figure_label_width_px("250", 1000, 900).value(), 250.0);
+    QVERIFY(!figure_label_width_px("900", 1000, 0));
+    QVERIFY(!figure_label_width_px("12em", 1000, 0));
+    // The export takes the preset: a wide column pushes the plot right.
+    QTemporaryDir dir;
+    ExportOptions o = figure_options(dir.filePath(QStringLiteral("f.png")));
+    o.label_width = "bogus";
+    QVERIFY(!export_timeline(*view_, o).ok());
+    QVERIFY(!QFileInfo::exists(o.path));
   }
 
   void everyFormatWritesAFigure() {

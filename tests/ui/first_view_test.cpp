@@ -15,6 +15,7 @@
 #include "gtv/analysis/compare.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/main_window.h"
+#include "gtv/ui/side_panels.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
@@ -109,6 +110,26 @@ class FirstViewTest : public QObject {
     QCOMPARE(tab->current_side_tab(), QStringLiteral("Details"));
     tab->view()->select(std::nullopt);
     QCOMPARE(tab->current_side_tab(), QStringLiteral("Summary"));
+    // A click on an event while the Kernels table is in front shows that event's Details too.
+    tab->show_side_tab(QStringLiteral("Kernels"));
+    QCOMPARE(tab->current_side_tab(), QStringLiteral("Kernels"));
+    for (LaneIndex l = 0; l < trace.lanes().size(); ++l)
+      if (!trace.lane(l).events.empty()) {
+        tab->view()->select(EventRef{l, 0});
+        break;
+      }
+    QCOMPARE(tab->current_side_tab(), QStringLiteral("Details"));
+    // A shift-drag range shows what ran in it, on both GPUs, and says its window.
+    tab->view()->select(std::nullopt);
+    tab->show_side_tab(QStringLiteral("Summary"));
+    const analysis::Region& region = tab->document()->analysis()->report.region;
+    tab->view()->set_measure(TimeWindow{region.start_ns, region.end_ns});
+    QCOMPARE(tab->current_side_tab(), QStringLiteral("Details"));
+    QTRY_VERIFY(tab->details()->text().contains(QStringLiteral("selected (")));
+    const QString details = tab->details()->text();
+    QVERIFY2(details.contains(QStringLiteral("GPU 0: busy")) && details.contains(QStringLiteral("GPU 1: busy")) &&
+                 details.contains(QStringLiteral("Two or more GPUs busy at once")),
+             qPrintable(details));
   }
 
   void wZoomsAroundTheMouse() {

@@ -118,6 +118,18 @@ TEST(CounterRow, ValueInForceAndColumnMaxima) {
   EXPECT_TRUE(row.tooltip_at(155, 0, 1, 100).contains("30 bytes")) << row.tooltip_at(155, 0, 1, 100).toStdString();
 }
 
+// A series that reads 0 throughout a window shows nothing there (a figure leaves its row out).
+TEST(CounterRow, ZeroThroughoutTheWindowIsNoContent) {
+  CounterSeries s;
+  s.name = "reserved (bytes)";
+  s.samples = {{0, 0}, {100, 5}, {200, 0}};
+  const CounterRow row(s, {LaneKind::GpuStream, 0});
+  EXPECT_FALSE(row.has_content_in(0, 50));
+  EXPECT_TRUE(row.has_content_in(50, 150));   // the sample at 100
+  EXPECT_TRUE(row.has_content_in(150, 160));  // 5 in force
+  EXPECT_FALSE(row.has_content_in(250, 300));
+}
+
 // On one GPU the busy strip counts its streams: the 1x H200 `streams` loop runs up to its 3 streams at once (4 streams
 // have work: the default stream ran the warm-up), the `sequential` loop one at a time on its one stream.
 TEST(BusyStrip, OnOneGpuItCountsTheStreamsBusy) {

@@ -177,6 +177,57 @@ class TimelineViewTest : public QObject {
     QCOMPARE(view->trace()->name(view->trace()->event(*view->selected())), std::string_view("relu_small"));
     QVERIFY(view->search_previous());
     QCOMPARE(view->trace()->name(view->trace()->event(*view->selected())), std::string_view("gemm_big"));
+    QCOMPARE(view->search_position(), std::optional<std::size_t>(0));
+  }
+
+  // A collapsed group says what it holds, on its header band.
+  void collapsedGroupsSayWhatTheyHold() {
+    const Trace trace = test::small_trace();
+    const std::map<GroupKey, std::string> summaries = group_summaries(trace);
+    QCOMPARE(summaries.at({LaneKind::GpuStream, 0}), std::string("1 stream \u00b7 2 kernels"));
+    QCOMPARE(summaries.at({LaneKind::GpuStream, 1}), std::string("1 stream \u00b7 1 kernel"));
+    QCOMPARE(summaries.at({LaneKind::HostThread, test::kPid}), std::string("1 thread \u00b7 4 events"));
+    auto view = make_view();
+    view->toggle_group({LaneKind::GpuStream, 0});
+    QCOMPARE(view->state().group_summaries.at({LaneKind::GpuStream, 0}), summaries.at({LaneKind::GpuStream, 0}));
+    const QImage image = view->plot()->toPixmap().toImage();
+    // The header band of the collapsed GPU 0 holds text (dark pixels) where an expanded header is a plain fill.
+    const LaneRow& header = view->layout().rows().at(2);
+    QVERIFY(header.collapsed);
+    const QRectF lanes = view->lane_rect();
+    const int y = static_cast<int>(lanes.top() + header.top_px + header.height_px / 2);
+    int dark = 0;
+    for (int x = static_cast<int>(lanes.left()); x < static_cast<int>(lanes.left()) + 200; ++x)
+      dark += qGray(image.pixel(x, y)) < 128 ? 1 : 0;
+    QVERIFY2(dark > 5, qPrintable(QString::number(dark)));
+  }
+
+  // Next zooms in on a match too narrow to read at the current zoom, and says which match it is.
+  void searchNextZoomsToANarrowMatch() {
+    TraceBuilder b;
+    const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+    for (int i = 0; i < 3; ++i) {  // kernels of 1 us every 10 ms: under a pixel at full view
+      Event e;
+      e.start_ns = i * 10'000'000;
+      e.duration_ns = 1000;
+      e.kind = EventKind::Kernel;
+      e.name = b.intern("tiny");
+      b.add_event(gpu, e);
+    }
+    TimelineView view;
+    view.resize(1000, 400);
+    view.set_trace(std::make_shared<const Trace>(std::move(b.build().value())));
+    view.replot_now();
+    QCOMPARE(view.set_search(QStringLiteral("tiny")), std::size_t{3});
+    QVERIFY(view.search_next());
+    QVERIFY(view.search_next());
+    QCOMPARE(view.search_position(), std::optional<std::size_t>(1));
+    const Event& e = view.trace()->event(*view.selected());
+    QCOMPARE(e.start_ns, TimeNs{10'000'000});
+    const double px =
+        static_cast<double>(e.duration_ns) / static_cast<double>(view.window().span_ns()) * view.lane_rect().width();
+    QVERIFY2(px >= 24, qPrintable(QString::number(px)));
+    QVERIFY(view.window().t0_ns <= e.start_ns && e.end_ns() <= view.window().t1_ns);
   }
 
   void mergedBlocksTellTheirCountInTheTooltip() {

@@ -31,6 +31,7 @@ CompareView::CompareView(QWidget* parent)
     : QWidget(parent),
       note_(new QLabel(this)),
       loading_label_(new QLabel(this)),
+      fit_note_(new QLabel(this)),
       splitter_(new QSplitter(Qt::Vertical, this)) {
   auto* layout = new QVBoxLayout(this);
   note_->setWordWrap(true);
@@ -39,6 +40,10 @@ CompareView::CompareView(QWidget* parent)
   loading_label_->setWordWrap(true);
   loading_label_->setVisible(false);
   layout->addWidget(note_);
+  fit_note_->setWordWrap(true);
+  fit_note_->setVisible(false);
+  fit_note_->setStyleSheet(QStringLiteral("color: #9a5b00;"));
+  layout->addWidget(fit_note_);
   layout->addWidget(loading_label_, 1);
   layout->addWidget(splitter_, 1);
   connect(&watcher_, &QFutureWatcher<std::vector<LoadResult>>::finished, this, [this] {
@@ -63,6 +68,31 @@ void CompareView::set_note(const QString& note) {
 }
 
 QString CompareView::note() const { return note_->text(); }
+
+QString CompareView::fit_note() const { return fit_note_->text(); }
+
+void CompareView::update_fit_note() {
+  int cut = 0;
+  for (const Run& r : runs_) {
+    const double shown_px = r.view->scroll_px() + r.view->lane_rect().height();
+    double gpu_bottom_px = 0;
+    for (const LaneRow& row : r.view->layout().rows())
+      if (row.group.first == LaneKind::GpuStream) gpu_bottom_px = std::max(gpu_bottom_px, row.bottom_px());
+    if (gpu_bottom_px > shown_px + 0.5) ++cut;
+  }
+  const QString text = cut == 0 ? QString()
+                                : tr("At this height %1 of %2 panels cannot show their GPU lanes whole (scroll each "
+                                     "panel, or compare fewer runs or give the window more height).")
+                                      .arg(cut)
+                                      .arg(run_count());
+  fit_note_->setText(text);
+  fit_note_->setVisible(!text.isEmpty());
+}
+
+void CompareView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (shown_) QTimer::singleShot(0, this, [this] { update_fit_note(); });
+}
 
 void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& label,
                           std::shared_ptr<const DocumentAnalysis> analysis) {
@@ -205,12 +235,20 @@ void CompareView::fit() {
 }
 
 void CompareView::reveal_gpu_lanes() {
-  for (const Run& r : runs_)
-    for (const LaneRow& row : r.view->layout().rows())
-      if (row.kind == RowKind::DeviceHeader) {
-        r.view->set_scroll_px(row.top_px);
-        break;
-      }
+  for (const Run& r : runs_) {
+    const auto& rows = r.view->layout().rows();
+    const auto gpu =
+        std::find_if(rows.begin(), rows.end(), [](const LaneRow& row) { return row.kind == RowKind::DeviceHeader; });
+    if (gpu == rows.end()) continue;
+    // The panel starts at a row's top, never mid-row: where the GPU header cannot reach the top (the rows under
+    // it are shorter than the panel), at the last row top the scroll can reach.
+    const double max_scroll_px = std::max(0.0, r.view->layout().total_height_px() - r.view->lane_rect().height());
+    double scroll_px = 0;
+    for (auto it = rows.begin(); it != std::next(gpu); ++it)
+      if (it->top_px <= max_scroll_px) scroll_px = it->top_px;
+    r.view->set_scroll_px(scroll_px);
+  }
+  update_fit_note();
 }
 
 void CompareView::showEvent(QShowEvent* event) {

@@ -121,4 +121,14 @@ QString CounterRow::tooltip_at(TimeNs t_ns, int, TimeNs, TimeNs origin_ns) const
                                 format_duration_exact(sample->time_ns - origin_ns) + " (the sample in force here)");
 }
 
+bool CounterRow::has_content_in(TimeNs t0_ns, TimeNs t1_ns) const {
+  if (const auto at_start = counter_sample_at(*series_, t0_ns); at_start && at_start->value != 0) return true;
+  const auto& samples = series_->samples;
+  auto it = std::lower_bound(samples.begin(), samples.end(), t0_ns,
+                             [](const CounterSample& s, TimeNs t) { return s.time_ns < t; });
+  for (; it != samples.end() && it->time_ns < t1_ns; ++it)
+    if (it->value != 0) return true;
+  return false;
+}
+
 }  // namespace gtv::ui

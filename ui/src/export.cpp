@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "gtv/io/readable_formats.h"
+#include "gtv/ui/figure_rows.h"
 #include "gtv/ui/image_file.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_layers.h"
@@ -28,7 +29,7 @@ constexpr int kMaxAutoHeightPx = 12000;
 // Every figure device paints at one resolution, so text measured once fits in PNG, JPG, PDF and SVG alike.
 constexpr int kFigureDpi = 96;
 constexpr int kDotsPerMeter = 3780;  // 96 dpi
-constexpr double kSwatchPx = 12;
+constexpr double kSwatchPx = 12;     // at font scale 1, as the gap
 constexpr double kSwatchGapPx = 6;
 constexpr std::size_t kFigureKernels = 8;
 constexpr std::size_t kCaptionSentences = 2;
@@ -162,8 +163,9 @@ FigurePlan plan_figure(TimelineView& view, const ExportOptions& o, int width, in
   m.title_px = text.title.isEmpty() ? 0 : title.height();
   plan.items = legend_items(text);
   for (const LegendItem& item : plan.items) {
-    const double w = item.is_title ? group.horizontalAdvance(item.text)
-                                   : kSwatchPx + kSwatchGapPx + legend.horizontalAdvance(item.text);
+    const double w = item.is_title
+                         ? group.horizontalAdvance(item.text)
+                         : (kSwatchPx + kSwatchGapPx) * view.theme().font_scale + legend.horizontalAdvance(item.text);
     m.legend_item_widths_px.push_back(std::ceil(w * kTextSlack) + 1);
     m.legend_item_breaks.push_back(item.is_title);
   }
@@ -204,13 +206,14 @@ void paint_figure(QCPPainter& p, TimelineView& view, const FigurePlan& plan, con
       p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, item.text);
       continue;
     }
-    const QRectF swatch(r.left(), r.center().y() - kSwatchPx / 2, kSwatchPx, kSwatchPx);
+    const double swatch_px = kSwatchPx * theme.font_scale;  // as large as the text beside it
+    const QRectF swatch(r.left(), r.center().y() - swatch_px / 2, swatch_px, swatch_px);
     p.fillRect(swatch, QColor::fromRgb(static_cast<QRgb>(item.color)));
     p.setPen(theme.text);
     p.setBrush(Qt::NoBrush);
     p.drawRect(swatch);
     p.setFont(plan.fonts.legend);
-    r.setLeft(swatch.right() + kSwatchGapPx);
+    r.setLeft(swatch.right() + kSwatchGapPx * theme.font_scale);
     // An entry wider than the image (a very long kernel name) loses its middle, never its ends.
     const QString shown =
         QFontMetricsF(plan.fonts.legend, p.device()).elidedText(item.text, Qt::ElideMiddle, r.width());
@@ -276,6 +279,90 @@ QByteArray render_figure(TimelineView& view, const QString& suffix, const Export
   return encode_image(image.convertToFormat(QImage::Format_RGB32), "JPG", o.jpg_quality);
 }
 
+// The widest row name of the view's layout as the label column draws it, with its indent and a margin.
+double longest_label_px(const TimelineView& view) {
+  const Theme& theme = view.theme();
+  QImage device = metrics_image();
+  const QFontMetricsF group(theme.font(9, true), &device), lane(theme.font(9), &device), band(theme.font(8), &device);
+  double widest = 0;
+  for (const LaneRow& row : view.layout().rows()) {
+    const bool header = row.kind == RowKind::ProcessHeader || row.kind == RowKind::DeviceHeader;
+    const QString text = QString::fromStdString(row.label);
+    widest = std::max(
+        widest, label_indent_px(header, true, theme.font_scale) + (header ? group : lane).horizontalAdvance(text));
+  }
+  // The rows under the lanes are named in the label column too.
+  const OverlayData& o = view.state().overlays;
+  for (std::size_t i = 0; i < o.idle_devices.size(); ++i) {
+    const QString text = i < o.idle_labels.size()
+                             ? QString::fromStdString(o.idle_labels[i]) + QStringLiteral(" idle, by cause")
+                             : QStringLiteral("GPU %1 idle, by cause").arg(o.idle_devices[i]);
+    widest = std::max(widest, label_indent_px(false, true, theme.font_scale) + band.horizontalAdvance(text));
+  }
+  return widest * kTextSlack + 8 * theme.font_scale;
+}
+
+}  // namespace
+
+FigureViewScope::FigureViewScope(TimelineView& view, const ExportOptions& o, int width_px)
+    : view_(view),
+      theme_(view.theme()),
+      lane_state_(view.lane_state()),
+      label_width_px_(view.label_width_override_px()) {
+  Theme figure_theme = theme_;
+  figure_theme.font_scale = theme_.font_scale * (o.font_scale > 0 ? o.font_scale : figure_font_scale(width_px));
+  view.set_theme(figure_theme);
+  if (view.trace()) view.set_lane_state(figure_lane_state(*view.trace(), view.other_rows(), view.window()));
+  view.set_figure_mode(true);
+  const Expected<double> label_px = figure_label_width_px(o.label_width, width_px, longest_label_px(view));
+  if (!label_px) {
+    status_ = label_px.error();
+    return;
+  }
+  view.set_label_width_px(*label_px);
+}
+
+FigureViewScope::~FigureViewScope() {
+  view_.set_figure_mode(false);
+  view_.set_label_width_px(label_width_px_);
+  view_.set_lane_state(lane_state_);
+  view_.set_theme(theme_);
+}
+
+namespace {
+
+// The export's window (options.range, else the whole trace with whole_trace, else the view's) for as long as it
+// lives; the view's window and scroll afterwards.
+class ExportWindowScope {
+ public:
+  ExportWindowScope(TimelineView& view, const ExportOptions& o)
+      : view_(view), window_(view.window()), scroll_px_(view.scroll_px()), top_(o.whole_trace) {
+    const TimeNs origin = view.trace() ? view.trace()->start_ns() : 0;
+    if (o.range)
+      view.set_window({o.range->t0_ns + origin, o.range->t1_ns + origin});
+    else if (o.whole_trace)
+      view.fit();
+    scroll_to_top();
+  }
+  ~ExportWindowScope() {
+    view_.set_window(window_);
+    view_.set_scroll_px(scroll_px_);
+    view_.replot_now();
+  }
+  ExportWindowScope(const ExportWindowScope&) = delete;
+  ExportWindowScope& operator=(const ExportWindowScope&) = delete;
+  // A whole-trace image starts at the first row (again after a figure changed the rows).
+  void scroll_to_top() {
+    if (top_) view_.set_scroll_px(0);
+  }
+
+ private:
+  TimelineView& view_;
+  TimeWindow window_;
+  double scroll_px_;
+  bool top_;
+};
+
 }  // namespace
 
 Status export_timeline(TimelineView& view, const ExportOptions& o) {
@@ -283,30 +370,27 @@ Status export_timeline(TimelineView& view, const ExportOptions& o) {
   if (suffix != "png" && suffix != "jpg" && suffix != "jpeg" && suffix != "pdf" && suffix != "svg")
     return Error{o.path.toStdString() + ": unknown image format (use .png, .jpg, .pdf or .svg)"};
   if (!(o.scale > 0 && o.scale <= 16)) return Error{"export scale must be in (0, 16]"};
-  const TimeWindow old_window = view.window();
-  const double old_scroll = view.scroll_px();
-  const TimeNs origin = view.trace() ? view.trace()->start_ns() : 0;
-  if (o.range)
-    view.set_window({o.range->t0_ns + origin, o.range->t1_ns + origin});
-  else if (o.whole_trace)
-    view.fit();
-  if (o.whole_trace) view.set_scroll_px(0);
+  ExportWindowScope window(view, o);
   const int w = o.width_px > 0 ? o.width_px : kDefaultWidthPx;
   // Every format is drawn into memory first, so nothing is written unless the whole image could be drawn.
   QByteArray bytes;
-  if (o.figure)
+  if (o.figure) {
+    const FigureViewScope figure_view(view, o, w);
+    if (!figure_view.status()) return figure_view.status();
+    window.scroll_to_top();
     bytes = render_figure(view, suffix, o, w, plan_figure(view, o, w, auto_height(view)));
-  else
+  } else {
     bytes = render_plot(view, suffix, o, w, o.height_px > 0 ? o.height_px : auto_height(view));
-  view.set_window(old_window);
-  view.set_scroll_px(old_scroll);
-  view.replot_now();
+  }
   if (bytes.isEmpty()) return Error{o.path.toStdString() + ": could not write the image"};
   return write_image_file(o.path, bytes);
 }
 
 FigureLayout export_figure_layout(TimelineView& view, const ExportOptions& o) {
   const int w = o.width_px > 0 ? o.width_px : kDefaultWidthPx;
+  ExportWindowScope window(view, o);
+  const FigureViewScope figure_view(view, o, w);
+  window.scroll_to_top();
   return plan_figure(view, o, w, auto_height(view)).layout;
 }
 

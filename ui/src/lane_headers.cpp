@@ -25,6 +25,11 @@ QString TimeTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
       since_origin_ns, labeling_, std::fabs(since_origin_ns - first_visible_tick_) < 1e-3 * labeling_.step_ns));
 }
 
+double label_indent_px(bool header, bool figure, double font_scale) {
+  if (header) return 4;
+  return figure ? 12 * font_scale : 16;
+}
+
 LaneHeaders::LaneHeaders(QCustomPlot* plot, const TimelineState* state, QCPAxisRect* axis_rect)
     : QCPLayerable(plot), state_(state), axis_rect_(axis_rect) {}
 
@@ -48,10 +53,12 @@ void LaneHeaders::draw(QCPPainter* painter) {
     const double line_px = header ? row.height_px : state_->layout.options().depth_px;
     if (header) painter->fillRect(QRectF(0, y, area.width(), row.height_px), state_->theme.group_background);
     const bool expandable = header || (row.kind == RowKind::Lane && state_->trace->lane(row.lane).depth_count() > 1);
-    const QString arrow = expandable ? (row.collapsed ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ")) : "  ";
+    // A figure shows names only: a triangle there is a control nobody can press.
+    QString arrow = expandable ? (row.collapsed ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ")) : "  ";
+    if (state_->figure) arrow.clear();
     painter->setFont(header ? group_font : lane_font);
     painter->setPen(state_->theme.text);
-    const double indent = header ? 4 : 16;
+    const double indent = label_indent_px(header, state_->figure, state_->theme.font_scale);
     const QRectF text_rect(indent, y, area.width() - indent - 4, line_px);
     const QString text = arrow + QString::fromStdString(row.label);
     painter->drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "gtv/analysis/format.h"
 #include "gtv/model/ranks.h"
 
 namespace gtv::ui {
@@ -66,7 +67,7 @@ LaneLayout::LaneLayout(const std::vector<LaneDesc>& lanes, const std::vector<std
     const bool shows_a_row = std::any_of(others.begin(), others.end(), [&](const OtherRowDesc& o) {
       return o.group == g.key && state.hidden_rows.count(o.id) == 0;
     });
-    if (g.lanes.empty() && !shows_a_row) continue;
+    if ((g.lanes.empty() && !shows_a_row) || state.hidden_groups.count(g.key) != 0) continue;
     const bool collapsed = state.collapsed_groups.count(g.key) != 0;
     add_header(g.key, g.label, collapsed);
     if (collapsed) continue;
@@ -102,6 +103,8 @@ void LaneLayout::add_lane(LaneIndex lane, const LaneDesc& desc, GroupKey group, 
   row.lane = lane;
   row.collapsed = state.collapsed_lanes.count(lane) != 0;
   row.depth_rows = row.collapsed ? 1 : std::max(1, desc.depth_count);
+  if (const auto it = state.shown_depths.find(lane); it != state.shown_depths.end())
+    row.depth_rows = std::clamp(it->second, 1, row.depth_rows);
   row.top_px = y_px_;
   row.height_px = row.depth_rows * options_.depth_px + options_.lane_gap_px;
   row.label = desc.name;
@@ -144,10 +147,7 @@ double LaneLayout::depth_top_px(int row, int depth) const {
   return rows_[static_cast<std::size_t>(row)].top_px + depth * options_.depth_px;
 }
 
-namespace {
-
-// The profiler's own records: its overhead, its markers, and Kineto's "Trace" spans (an empty lane is not). Stops at
-// the first event a program's own work would make, so real lanes cost a few events each.
+// Stops at the first event a program's own work would make, so real lanes cost a few events each.
 bool holds_only_profiler_records(const Trace& trace, const Lane& lane) {
   if (lane.is_gpu() || lane.events.empty()) return false;
   for (const Event& e : lane.events) {
@@ -158,6 +158,8 @@ bool holds_only_profiler_records(const Trace& trace, const Lane& lane) {
   }
   return true;
 }
+
+namespace {
 
 // Per host process: whether all its lanes hold only the profiler's records.
 std::map<std::int64_t, bool> bookkeeping_processes(const Trace& trace) {
@@ -171,6 +173,18 @@ std::map<std::int64_t, bool> bookkeeping_processes(const Trace& trace) {
   return out;
 }
 
+// A thread the file leaves unnamed ("thread 2492592128") that holds only the profiler's records is named by what it
+// is: CUPTI's buffer thread when its records are CUPTI's.
+std::string lane_name(const Trace& trace, const Lane& lane) {
+  if (lane.is_gpu() || (!lane.name.empty() && lane.name != "thread " + std::to_string(lane.key.tid)) ||
+      !holds_only_profiler_records(trace, lane))
+    return lane.name;
+  const bool cupti = std::all_of(lane.events.begin(), lane.events.end(), [&](const Event& e) {
+    return e.kind != EventKind::Overhead || trace.strings().view(e.name).starts_with("CUPTI");
+  });
+  return (cupti ? "CUPTI thread " : "profiler thread ") + std::to_string(lane.key.tid);
+}
+
 }  // namespace
 
 std::vector<LaneDesc> lane_descs(const Trace& trace) {
@@ -179,8 +193,52 @@ std::vector<LaneDesc> lane_descs(const Trace& trace) {
   out.reserve(trace.lanes().size());
   for (const Lane& lane : trace.lanes()) {
     const RankInfo* rank = rank_of_lane(trace, lane);
-    out.push_back({lane.key, lane.name, lane.depth_count(), !lane.is_gpu() && bookkeeping.at(lane.key.pid),
+    out.push_back({lane.key, lane_name(trace, lane), lane.depth_count(), !lane.is_gpu() && bookkeeping.at(lane.key.pid),
                    rank == nullptr ? -1 : rank->rank});
+  }
+  return out;
+}
+
+namespace {
+
+std::string counted(std::size_t n, const char* one, const char* many) {
+  return analysis::grouped_count(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::map<GroupKey, std::string> group_summaries(const Trace& trace) {
+  struct Counts {
+    std::size_t lanes = 0, events = 0, kernels = 0, copies = 0, memsets = 0;
+  };
+  std::map<GroupKey, Counts> counts;
+  for (const Lane& lane : trace.lanes()) {
+    Counts& c = counts[group_of(lane.key)];
+    ++c.lanes;
+    c.events += lane.events.size();
+    if (!lane.is_gpu()) continue;
+    for (const Event& e : lane.events) {
+      c.kernels += e.kind == EventKind::Kernel ? 1 : 0;
+      c.copies += e.kind == EventKind::Memcpy ? 1 : 0;
+      c.memsets += e.kind == EventKind::Memset ? 1 : 0;
+    }
+  }
+  std::map<GroupKey, std::string> out;
+  for (const auto& [group, c] : counts) {
+    std::string text;
+    const auto add = [&](std::size_t n, const char* one, const char* many) {
+      if (n > 0) text += (text.empty() ? "" : " \u00b7 ") + counted(n, one, many);
+    };
+    if (group.first == LaneKind::GpuStream) {
+      add(c.lanes, "stream", "streams");
+      add(c.kernels, "kernel", "kernels");
+      add(c.copies, "copy", "copies");
+      add(c.memsets, "memset", "memsets");
+    } else {
+      add(c.lanes, "thread", "threads");
+      add(c.events, "event", "events");
+    }
+    out.emplace(group, std::move(text));
   }
   return out;
 }

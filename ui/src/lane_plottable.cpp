@@ -61,11 +61,22 @@ void LanePlottable::draw(QCPPainter* painter) {
   if (const WorkOwners* owners = state_->overlays.owners.get())
     for (const Rgb rgb : owners->colors) stripe_colors_.push_back(to_qcolor(rgb).darker(125));
   const auto& rows = state_->layout.rows();
+  const auto visible = [&](const LaneRow& row) {
+    g.y_top = state_->row_y(g.lane_area, row.top_px);
+    return g.y_top <= g.lane_area.bottom() && g.y_top + row.height_px >= g.lane_area.top();
+  };
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (visible(rows[i])) draw_row_background(painter, rows[i], static_cast<int>(i), g);
+  // Iteration marks go over the row backgrounds but under events and ranges, so no mark runs through a name.
+  painter->setPen(QPen(state_->theme.grid.darker(130), 1, Qt::DotLine));
+  for (const Mark& m : state_->overlays.iterations) {
+    if (m.time_ns < state_->window.t0_ns || m.time_ns > state_->window.t1_ns) continue;
+    const double x = g.left + map.x_of(m.time_ns);
+    painter->drawLine(QPointF(x, g.lane_area.top()), QPointF(x, g.lane_area.bottom()));
+  }
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    g.y_top = state_->row_y(g.lane_area, rows[i].top_px);
-    if (g.y_top > g.lane_area.bottom()) break;
-    if (g.y_top + rows[i].height_px < g.lane_area.top()) continue;
-    draw_row_background(painter, rows[i], static_cast<int>(i), g);
+    if (!visible(rows[i])) continue;
+    if (rows[i].collapsed && rows[i].kind != RowKind::Lane) draw_group_summary(painter, rows[i], g);
     if (rows[i].kind == RowKind::Lane) draw_lane(painter, rows[i], map, g);
     if (const TimelineRow* other = state_->other_row(rows[i])) {
       const double depth_px = state_->layout.options().depth_px;
@@ -74,6 +85,18 @@ void LanePlottable::draw(QCPPainter* painter) {
     }
   }
   painter->restore();
+}
+
+// A collapsed group says what it holds across its header band, so nothing in it is out of sight unannounced.
+void LanePlottable::draw_group_summary(QCPPainter* painter, const LaneRow& row, const RowGeometry& g) const {
+  const auto it = state_->group_summaries.find(row.group);
+  if (it == state_->group_summaries.end() || it->second.empty()) return;
+  QColor text = state_->theme.text;
+  text.setAlphaF(0.75F);
+  painter->setPen(text);
+  painter->drawText(QRectF(g.lane_area.left() + 6, g.y_top, g.lane_area.width() - 12, row.height_px),
+                    Qt::AlignVCenter | Qt::AlignLeft,
+                    QStringLiteral("collapsed: ") + QString::fromStdString(it->second));
 }
 
 void LanePlottable::draw_row_background(QCPPainter* painter, const LaneRow& row, int row_number,

@@ -290,7 +290,10 @@ void MainWindow::build_toolbar() {
   });
   bar->addSeparator();
   search_ = new QLineEdit;
-  search_->setPlaceholderText(tr("Search kernels by name (Enter: next)"));
+  search_->setPlaceholderText(tr("Search kernel, call and annotation names"));
+  search_->setToolTip(
+      tr("Highlights the events whose name contains the text. Enter or Next: the next match, zoomed "
+         "in until it can be read; Previous: the one before."));
   search_->setClearButtonEnabled(true);
   search_->setMaximumWidth(320);
   search_->installEventFilter(this);  // lets the window's shortcuts (Ctrl+E) past the line edit
@@ -302,16 +305,17 @@ void MainWindow::build_toolbar() {
     const std::size_t n = t->view()->set_search(search_->text());
     search_count_->setText(search_->text().isEmpty() ? QString() : tr(" %1 matches ").arg(n));
   };
+  // "3 of 231" once a match is shown, so Next and Previous say where they are.
+  auto step_search = [this](bool forward) {
+    TimelineView* view = current_tab() ? current_tab()->view() : nullptr;
+    if (!view || !(forward ? view->search_next() : view->search_previous())) return;
+    if (const auto at = view->search_position())
+      search_count_->setText(tr(" %1 of %2 ").arg(*at + 1).arg(view->search_results().size()));
+  };
   connect(search_, &QLineEdit::textChanged, this, run_search);
-  connect(search_, &QLineEdit::returnPressed, this, [this] {
-    if (auto* t = current_tab()) t->view()->search_next();
-  });
-  bar->addAction(tr("Previous"), this, [this] {
-    if (auto* t = current_tab()) t->view()->search_previous();
-  });
-  bar->addAction(tr("Next"), this, [this] {
-    if (auto* t = current_tab()) t->view()->search_next();
-  });
+  connect(search_, &QLineEdit::returnPressed, this, [step_search] { step_search(true); });
+  bar->addAction(tr("Previous"), this, [step_search] { step_search(false); });
+  bar->addAction(tr("Next"), this, [step_search] { step_search(true); });
   bar->addWidget(search_count_);
   auto* focus_search = new QAction(this);
   focus_search->setShortcut(QKeySequence::Find);

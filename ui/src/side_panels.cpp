@@ -5,8 +5,10 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 
+#include "gtv/analysis/range_stats.h"
 #include "gtv/ui/event_text.h"
 #include "gtv/ui/legend.h"
 #include "gtv/ui/palette.h"
@@ -48,7 +50,8 @@ DetailsPanel::DetailsPanel(TimelineView* view, QWidget* parent)
       view_(view),
       browser_(new QTextBrowser(this)),
       jump_(new QPushButton(tr("Go to linked event"), this)),
-      jump_dependency_(new QPushButton(tr("Go to dependency"), this)) {
+      jump_dependency_(new QPushButton(tr("Go to dependency"), this)),
+      range_timer_(new QTimer(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(browser_, 1);
   layout->addWidget(jump_);
@@ -57,19 +60,37 @@ DetailsPanel::DetailsPanel(TimelineView* view, QWidget* parent)
   connect(jump_, &QPushButton::clicked, view_, [this] { view_->jump_to_flow(); });
   connect(jump_dependency_, &QPushButton::clicked, view_, [this] { view_->jump_to_dependency(); });
   connect(view_, &TimelineView::selection_changed, this, &DetailsPanel::refresh);
+  // A shift-drag moves the range at every mouse move; the statistics (a pass over the trace's events) follow once
+  // the moves pause.
+  range_timer_->setSingleShot(true);
+  range_timer_->setInterval(30);
+  connect(range_timer_, &QTimer::timeout, this, &DetailsPanel::refresh);
+  connect(view_, &TimelineView::measure_changed, range_timer_, qOverload<>(&QTimer::start));
   refresh();
 }
 
 void DetailsPanel::refresh() {
   const Trace* trace = view_->trace();
   const auto selected = view_->selected();
+  // A shift-drag range first: what ran in it (analysis/range_stats.h).
+  QString range_html;
+  if (const auto range = view_->measured(); trace && range && range->span_ns() > 0) {
+    const auto lines =
+        analysis::range_stats_lines(analysis::range_stats(*trace, range->t0_ns, range->t1_ns), trace->start_ns());
+    range_html = QStringLiteral("<p><b>%1</b></p><ul>").arg(esc(lines.front()));
+    for (std::size_t i = 1; i < lines.size(); ++i) range_html += QStringLiteral("<li>%1</li>").arg(esc(lines[i]));
+    range_html += QStringLiteral("</ul>");
+  }
   if (!trace || !selected) {
-    browser_->setHtml(tr("<p>Click an event to see all its fields.</p>"));
+    browser_->setHtml(range_html.isEmpty()
+                          ? tr("<p>Click an event to see all its fields; shift-drag over the timeline for what ran in "
+                               "a time range.</p>")
+                          : range_html);
     jump_->setEnabled(false);
     jump_dependency_->setEnabled(false);
     return;
   }
-  QString html = QStringLiteral("<table cellspacing='2'>");
+  QString html = range_html + QStringLiteral("<table cellspacing='2'>");
   for (const auto& [key, value] : event_fields(*trace, *selected, trace->start_ns()))
     html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(esc(key), esc(value));
   const auto flow = trace->flow_of(*selected);

@@ -357,6 +357,26 @@ std::size_t TimelineView::set_search(const QString& text) {
   return search_results_.size();
 }
 
+std::optional<std::size_t> TimelineView::search_position() const {
+  if (!state_.selected) return std::nullopt;
+  const auto it = std::find(search_results_.begin(), search_results_.end(), *state_.selected);
+  if (it == search_results_.end()) return std::nullopt;
+  return static_cast<std::size_t>(it - search_results_.begin());
+}
+
+void TimelineView::show_match(EventRef ref) {
+  jump_to(ref);
+  // A match a few pixels wide cannot be read: zoom until it takes a fifth of the window.
+  const Event& e = state_.trace->event(ref);
+  if (static_cast<double>(e.duration_ns) / mapping().ns_per_px() < kReadableMatchPx)
+    set_window(fit_window(e.start_ns, e.end_ns(), 2.0));
+  if (const int row = state_.layout.row_of_lane(ref.lane);
+      row >= 0 && state_.layout.rows()[static_cast<std::size_t>(row)].depth_rows <= e.depth) {
+    state_.lane_state.collapsed_lanes.erase(ref.lane);  // a collapsed lane shows its top row only
+    relayout();
+  }
+}
+
 bool TimelineView::search_next() {
   if (search_results_.empty()) return false;
   auto it = search_results_.begin();
@@ -365,7 +385,7 @@ bool TimelineView::search_next() {
     if (current != search_results_.end())
       it = std::next(current) == search_results_.end() ? search_results_.begin() : std::next(current);
   }
-  jump_to(*it);
+  show_match(*it);
   return true;
 }
 
@@ -376,7 +396,7 @@ bool TimelineView::search_previous() {
     auto current = std::find(search_results_.begin(), search_results_.end(), *state_.selected);
     if (current != search_results_.end() && current != search_results_.begin()) it = std::prev(current);
   }
-  jump_to(*it);
+  show_match(*it);
   return true;
 }
 

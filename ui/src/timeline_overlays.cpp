@@ -61,10 +61,13 @@ void TimelineOverlays::draw_bands(QCPPainter* painter, const TimeMapping& map, c
   const double left = area.left();
   draw_warmup(painter, map, area);
   painter->setPen(QPen(state_->theme.grid.darker(130), 1, Qt::DotLine));
+  // Over the bands only: in the lane area the marks lie under the events (LanePlottable::draw).
+  const QRectF lanes = state_->lane_rect(area);
   for (const Mark& m : o.iterations) {
     if (m.time_ns < state_->window.t0_ns || m.time_ns > state_->window.t1_ns) continue;
     const double x = left + map.x_of(m.time_ns);
-    painter->drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+    painter->drawLine(QPointF(x, area.top()), QPointF(x, lanes.top()));
+    painter->drawLine(QPointF(x, lanes.bottom()), QPointF(x, area.bottom()));
   }
   draw_brackets(painter, map, area);
 }
@@ -257,8 +260,8 @@ void TimelineOverlays::draw_overlap_strip(QCPPainter* painter, const TimeMapping
   painter->fillRect(header, state_->theme.header_background);
   painter->setPen(state_->theme.text);
   painter->setFont(state_->theme.font(8));
-  painter->drawText(header.adjusted(16, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                    QString::fromStdString(o.strip_label));
+  painter->drawText(header.adjusted(label_indent_px(false, state_->figure, state_->theme.font_scale), 0, -6, 0),
+                    Qt::AlignVCenter | Qt::AlignLeft, QString::fromStdString(o.strip_label));
   painter->restore();
 }
 
@@ -312,7 +315,8 @@ void TimelineOverlays::draw_idle_rows(QCPPainter* painter, const TimeMapping& ma
     painter->setClipRect(header);
     painter->fillRect(header, state_->theme.header_background);
     painter->setPen(state_->theme.text);
-    painter->drawText(header.adjusted(16, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft,
+    painter->drawText(header.adjusted(label_indent_px(false, state_->figure, state_->theme.font_scale), 0, -6, 0),
+                      Qt::AlignVCenter | Qt::AlignLeft,
                       row < o.idle_labels.size()
                           ? QString::fromStdString(o.idle_labels[row]) + QStringLiteral(" idle, by cause")
                           : QStringLiteral("GPU %1 idle, by cause").arg(o.idle_devices[row]));

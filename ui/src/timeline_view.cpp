@@ -68,6 +68,7 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
     for (const Lane& lane : state_.trace->lanes())
       state_.lane_colors.push_back(stream_color(lane.device(), lane.stream()));
   state_.rows = state_.trace ? make_timeline_rows(*state_.trace, nullptr) : TimelineRows{};
+  state_.group_summaries = state_.trace ? group_summaries(*state_.trace) : std::map<GroupKey, std::string>{};
   // The profiler's own pseudo-processes start collapsed (and last): they say nothing about the program.
   if (state_.trace)
     for (const LaneDesc& d : lane_descs(*state_.trace))
@@ -131,7 +132,24 @@ void TimelineView::apply_theme_to_plot() {
   plot_->xAxis->setLabelFont(t.font(8));
 }
 
-double TimelineView::header_width_px() const { return 240 * state_.theme.font_scale; }
+double TimelineView::header_width_px() const {
+  return label_width_px_ ? *label_width_px_ : 240 * state_.theme.font_scale;
+}
+
+void TimelineView::set_label_width_px(std::optional<double> width_px) {
+  label_width_px_ = width_px;
+  relayout();
+}
+
+void TimelineView::set_lane_state(LaneViewState lane_state) {
+  state_.lane_state = std::move(lane_state);
+  relayout();
+}
+
+void TimelineView::set_figure_mode(bool figure) {
+  state_.figure = figure;
+  request_replot();
+}
 
 void TimelineView::relayout() {
   LayoutOptions options;

@@ -82,13 +82,18 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
           [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000)); });
   connect(document_, &TraceDocument::loaded, this, &TraceTab::on_loaded);
   connect(view_, &TimelineView::selection_changed, this, &TraceTab::follow_selection);
+  connect(view_, &TimelineView::measure_changed, this, [this] {
+    if (view_->measured()) side_->setCurrentWidget(details_);  // the range's statistics are there
+  });
   // The colour mode and theme can change after loading: the legend is rebuilt each time it comes to the front.
   connect(side_, &QTabWidget::currentChanged, this, [this](int index) {
     if (side_->widget(index) == legend_) refresh_legend();
   });
   connect(kernels_, &KernelTable::kernel_activated, view_, [this](const QString& name) {
+    selecting_from_table_ = true;
     view_->set_search(name);
     view_->search_next();
+    selecting_from_table_ = false;
   });
   if (document_->trace()) on_loaded();
 }
@@ -102,9 +107,9 @@ QString TraceTab::current_side_tab() const { return side_->tabText(side_->curren
 
 void TraceTab::follow_selection() {
   const QWidget* current = side_->currentWidget();
-  if (view_->selected() && current == summary_)
+  if (view_->selected() && current != details_ && !selecting_from_table_)
     side_->setCurrentWidget(details_);
-  else if (!view_->selected() && current == details_)
+  else if (!view_->selected() && !view_->measured() && current == details_)
     side_->setCurrentWidget(summary_);
 }
 

@@ -34,6 +34,8 @@ class CompareView : public QWidget {
   // A line above the runs (e.g. why a comparison uses a stand-in recording).
   void set_note(const QString& note);
   [[nodiscard]] QString note() const;
+  // How many panels cannot show their GPU lanes whole at the view's height, in words; empty when every one can.
+  [[nodiscard]] QString fit_note() const;
   // analysis: the run's document analysis (its overlays); null: analysed here.
   void add_run(std::shared_ptr<const Trace> trace, const QString& label,
                std::shared_ptr<const DocumentAnalysis> analysis = nullptr);
@@ -75,6 +77,7 @@ class CompareView : public QWidget {
 
  protected:
   void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   struct Run {
@@ -95,8 +98,11 @@ class CompareView : public QWidget {
   void reveal_gpu_lanes();
   [[nodiscard]] QSize fit_to_screen(QSize size) const;
 
+  // Measured on the panels as laid out: fit_note_ says how many cut their GPU lanes.
+  void update_fit_note();
   QLabel* note_;
   QLabel* loading_label_;
+  QLabel* fit_note_;
   QSplitter* splitter_;
   std::optional<Theme> theme_;
   QStringList loading_labels_;

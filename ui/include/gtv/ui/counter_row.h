@@ -28,6 +28,8 @@ class CounterRow : public TimelineRow {
   [[nodiscard]] OtherRowDesc desc() const override;
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
+  // A series that reads 0 throughout the window ("reserved by PyTorch: max 0 bytes") shows nothing there.
+  [[nodiscard]] bool has_content_in(TimeNs t0_ns, TimeNs t1_ns) const override;
 
  private:
   const CounterSeries* series_;

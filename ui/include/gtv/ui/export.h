@@ -8,6 +8,7 @@
 // (figure_layout.h places them, never over the plot).
 #include <QString>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -15,7 +16,9 @@
 #include "gtv/base/expected.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/figure_layout.h"
+#include "gtv/ui/lane_layout.h"
 #include "gtv/ui/legend.h"
+#include "gtv/ui/theme.h"
 #include "gtv/ui/time_mapping.h"
 
 namespace gtv::ui {
@@ -40,6 +43,10 @@ struct ExportOptions {
   bool whole_trace = false;
   int jpg_quality = 92;
   std::optional<FigureText> figure;  // none: the plot alone, exactly width_px x height_px
+  // Figures only (figure_rows.h): the text size, times the view's font scale (0: chosen for the width,
+  // figure_font_scale), and the label column ("auto", "narrow", "wide" or pixels).
+  double font_scale = 0;
+  std::string label_width = "auto";
 };
 
 [[nodiscard]] Status export_timeline(TimelineView& view, const ExportOptions& options);
@@ -51,6 +58,26 @@ struct ExportOptions {
 // Where the parts of the figure go for these options (the text measured as the image will draw it), for
 // export_timeline and its tests. Needs options.figure.
 [[nodiscard]] FigureLayout export_figure_layout(TimelineView& view, const ExportOptions& options);
+
+// A figure's view for as long as it lives: the figure's rows (figure_lane_state on the view's window), no
+// affordances, the text scaled for the width and the label column of options.label_width; the view as it was
+// afterwards.
+class FigureViewScope {
+ public:
+  FigureViewScope(TimelineView& view, const ExportOptions& options, int width_px);
+  ~FigureViewScope();
+  FigureViewScope(const FigureViewScope&) = delete;
+  FigureViewScope& operator=(const FigureViewScope&) = delete;
+  // An invalid label width preset.
+  [[nodiscard]] const Status& status() const { return status_; }
+
+ private:
+  TimelineView& view_;
+  Theme theme_;
+  LaneViewState lane_state_;
+  std::optional<double> label_width_px_;
+  Status status_ = ok_status();
+};
 
 // "12.5ms", "300us", "2s", "1500ns"; a bare number is milliseconds.
 [[nodiscard]] Expected<TimeNs> parse_time(std::string_view text);

@@ -6,6 +6,7 @@
 // in pixels from the top of the lane area, unit tested. In a run merged from rank files, groups come rank by rank
 // (rank 0's processes and GPUs, then rank 1's).
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -64,6 +65,9 @@ struct LaneViewState {
   std::set<LaneIndex> hidden_lanes;
   std::set<GroupKey> collapsed_groups;
   std::set<std::string> hidden_rows;  // OtherRowDesc::id
+  std::set<GroupKey> hidden_groups;   // neither header nor rows (a figure leaves out what it does not show)
+  // Lanes drawn with at most this many depth rows (a figure: the depths its window uses).
+  std::map<LaneIndex, int> shown_depths;
 };
 
 class LaneLayout {
@@ -100,12 +104,18 @@ class LaneLayout {
 };
 
 [[nodiscard]] GroupKey group_of(const LaneKey& key);
+// Whether a host lane holds only the profiler's own records: its overhead (CUPTI's buffer requests and flushes),
+// its markers, Kineto's "Trace" spans. An empty lane does not.
+[[nodiscard]] bool holds_only_profiler_records(const Trace& trace, const Lane& lane);
 // "Process 1234" / "GPU 1": the header of a group known only from its key.
 [[nodiscard]] std::string other_group_label(GroupKey group);
 // LaneDescs and one label per lane's group ("Process 1234 python", "GPU 0  NVIDIA H200") from a trace. A host
 // process is bookkeeping when none of its events is an operator, API call, sync or annotation: Kineto's "Spans" and
 // "Traces" pseudo-processes, its overhead records.
 [[nodiscard]] std::vector<LaneDesc> lane_descs(const Trace& trace);
+// What each group holds, said on its header while it is collapsed: "1 stream · 364 kernels · 231 memsets" for a GPU,
+// "2 threads · 6,485 events" for a process (zero counts left out).
+[[nodiscard]] std::map<GroupKey, std::string> group_summaries(const Trace& trace);
 [[nodiscard]] std::vector<std::string> group_labels(const Trace& trace);
 
 }  // namespace gtv::ui

@@ -38,6 +38,7 @@ class LanePlottable : public QCPAbstractPlottable {
     double left = 0;
   };
   void draw_row_background(QCPPainter* painter, const LaneRow& row, int row_number, const RowGeometry& g) const;
+  void draw_group_summary(QCPPainter* painter, const LaneRow& row, const RowGeometry& g) const;
   void draw_lane(QCPPainter* painter, const LaneRow& row, const TimeMapping& map, const RowGeometry& g);
   // One event (named rectangle) or merged block (darker fill, hatched unless hatch is false) in the colour rgb.
   void draw_span(QCPPainter* painter, const Lane& lane, const LodSpan& span, const QRectF& r, Rgb rgb,

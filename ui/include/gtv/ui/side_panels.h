@@ -10,6 +10,7 @@ class QLabel;
 class QPushButton;
 class QTableWidget;
 class QTextBrowser;
+class QTimer;
 
 namespace gtv::ui {
 
@@ -27,6 +28,7 @@ class DetailsPanel : public QWidget {
   QTextBrowser* browser_;
   QPushButton* jump_;
   QPushButton* jump_dependency_;
+  QTimer* range_timer_;  // refreshes once a shift-drag pauses
 };
 
 // Summary text: verdict lines first, then the numbers.

@@ -27,6 +27,10 @@ class TimeTicker : public QCPAxisTicker {
   double first_visible_tick_ = 0;  // ns since the origin
 };
 
+// Where a row's name starts in the label column: group headers at the edge, rows under them indented (less in a
+// figure, which has no triangles to make room for).
+[[nodiscard]] double label_indent_px(bool header, bool figure, double font_scale);
+
 class LaneHeaders : public QCPLayerable {
   Q_OBJECT
  public:

@@ -2,6 +2,7 @@
 // What the timeline's painters share: the trace, its layout, the visible window, the theme, selection, search
 // and analysis overlays. Owned by TimelineView; the plottable and layers only read it.
 #include <QRectF>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -44,6 +45,9 @@ struct TimelineState {
   bool warmup_labels = true;  // name warm-up spans in their band (the classroom shows the bands only)
   double busy_strip_px = 0;
   double idle_row_px = 0;
+  std::map<GroupKey, std::string> group_summaries;  // said on a collapsed group's header (group_summaries)
+  // A figure for a paper or a slide: the label column shows names only (no expand or collapse triangles).
+  bool figure = false;
 
   // The lane area inside the axis rect (between the bands).
   [[nodiscard]] QRectF lane_rect(const QRectF& axis_rect) const {

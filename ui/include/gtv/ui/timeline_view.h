@@ -92,8 +92,11 @@ class TimelineView : public QWidget {
   // Highlights events whose name contains text (case-insensitive); returns how many events match.
   std::size_t set_search(const QString& text);
   [[nodiscard]] const std::vector<EventRef>& search_results() const { return search_results_; }
+  // Next and previous select the match and bring it into view, zoomed in until it is readable.
   bool search_next();
   bool search_previous();
+  // Where the selection is among the matches (0-based), if it is one.
+  [[nodiscard]] std::optional<std::size_t> search_position() const;
 
   void toggle_lane_collapsed(LaneIndex lane);
   void set_lane_hidden(LaneIndex lane, bool hidden);
@@ -109,6 +112,14 @@ class TimelineView : public QWidget {
   // The time axis counts from origin_ns, named by label ("time from ..."); nullopt: from the trace's start.
   void set_axis_origin(std::optional<TimeNs> origin_ns, const QString& label);
   [[nodiscard]] const LaneViewState& lane_state() const { return state_.lane_state; }
+  // Replaces which lanes and rows are collapsed or hidden (a figure shows its own choice, then puts this back).
+  void set_lane_state(LaneViewState lane_state);
+  // Figure mode: names without the window's affordances (figure_rows.h chooses the rows).
+  void set_figure_mode(bool figure);
+  // The label column's width (nullopt: 240 px times the font scale).
+  void set_label_width_px(std::optional<double> width_px);
+  [[nodiscard]] double label_width_px() const { return header_width_px(); }
+  [[nodiscard]] std::optional<double> label_width_override_px() const { return label_width_px_; }
 
   [[nodiscard]] std::optional<TimeWindow> measured() const { return state_.measure; }
   void set_measure(std::optional<TimeWindow> range);
@@ -161,6 +172,8 @@ class TimelineView : public QWidget {
   void zoom_by_key(double factor);  // around the mouse when it is over the time area, else the centre
   [[nodiscard]] bool over_time_area(QPointF plot_pos) const;
   void on_header_click(QPointF pos, bool context_menu);
+  void show_match(EventRef ref);
+  static constexpr double kReadableMatchPx = 24;
 
   enum class Drag { None, Pan, Box, Measure };
   TimelineState state_;
@@ -178,8 +191,9 @@ class TimelineView : public QWidget {
   bool moved_ = false;
   // Where the mouse is over the time area (cleared when it leaves): W/S zoom around it, as Perfetto does.
   std::optional<QPointF> hover_pos_;
-  bool color_mode_chosen_ = false;    // the user picked a colour mode for this trace: overlays keep it
-  std::optional<TimeWindow> bounds_;  // set_bounds
+  bool color_mode_chosen_ = false;        // the user picked a colour mode for this trace: overlays keep it
+  std::optional<TimeWindow> bounds_;      // set_bounds
+  std::optional<double> label_width_px_;  // set_label_width_px
 };
 
 }  // namespace gtv::ui

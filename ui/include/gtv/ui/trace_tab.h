@@ -39,7 +39,8 @@ class TraceTab : public QWidget {
 
  private:
   void on_loaded();
-  // Details while an event is selected, the Summary (the verdict and its numbers) while none is.
+  // Details while an event is selected (from any panel but the Kernels table, which keeps its place while its rows
+  // select their kernels), the Summary (the verdict and its numbers) while none is.
   void follow_selection();
   void watch_file();
   void on_file_changed();
@@ -56,6 +57,7 @@ class TraceTab : public QWidget {
   QTextBrowser* summary_;
   KernelTable* kernels_;
   QTextBrowser* legend_;
+  bool selecting_from_table_ = false;  // a Kernels table row is selecting its kernel
 };
 
 }  // namespace gtv::ui
