@@ -194,8 +194,9 @@ TEST(Ddp, TwoRanksOnTheCpuRendezvousAllReduceAndEndWithTheSameParameters) {
 }
 
 // An injected straggler: rank 1 sleeps 5 ms before each step (the warm-up step and two timed ones), so it arrives
-// at least 5 ms after rank 0 at every step's all-reduce, minus what rank 0 itself took longer to get there (the
-// ranks run the same work: well under a millisecond at hidden 64).
+// last at every step's all-reduce. By how much depends on the scheduler too (the ranks run the same work, well
+// under a millisecond at hidden 64, but a loaded machine can hold rank 0 back for milliseconds): the test asks for
+// the order, and for every delay to have lasted its 5 ms.
 TEST(Ddp, AnInjectedStragglerArrivesLateAtEveryStep) {
   if (!has_gloo()) GTEST_SKIP() << "this LibTorch build has no Gloo process group (gloo's headers missing)";
   const Environment env({});
@@ -207,6 +208,10 @@ TEST(Ddp, AnInjectedStragglerArrivesLateAtEveryStep) {
   ASSERT_EQ(result.rank_traces.size(), 2u);
   EXPECT_EQ(test::count_ranges_named(result.rank_traces[0], RangeKind::User, "injected delay"), 0);
   EXPECT_EQ(test::count_ranges_named(result.rank_traces[1], RangeKind::User, "injected delay"), 3);
+  for (const Range& r : result.rank_traces[1].ranges())
+    if (r.name == "injected delay") {
+      EXPECT_GE(r.end_ns - r.start_ns, 5'000'000);
+    }
   EXPECT_EQ(result.trace->metadata().config.count("straggler_delay_us"), 0u);  // rank 1's own setting
   EXPECT_EQ(result.rank_traces[1].metadata().config.at("straggler_delay_us"), "5000");
   const auto per_rank = collectives_by_rank(*result.trace);
@@ -215,7 +220,7 @@ TEST(Ddp, AnInjectedStragglerArrivesLateAtEveryStep) {
   int late = 0;
   for (const MatchedCollective& m : match.matched)
     if (m.kind == "AllReduce") {
-      EXPECT_GT(per_rank[1][m.index[1]].start_ns - per_rank[0][m.index[0]].start_ns, 4'000'000) << m.ordinal;
+      EXPECT_GT(per_rank[1][m.index[1]].start_ns, per_rank[0][m.index[0]].start_ns) << m.ordinal;
       ++late;
     }
   EXPECT_EQ(late, 3);
