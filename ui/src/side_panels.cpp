@@ -6,6 +6,7 @@
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "gtv/ui/event_text.h"
 #include "gtv/ui/legend.h"
@@ -16,6 +17,7 @@ namespace gtv::ui {
 namespace {
 
 constexpr int kFullNameRole = Qt::UserRole + 1;
+constexpr int kMaxNameColumnPx = 280;  // wider names elide in their middle until the column is dragged wider
 
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 QString hex(Rgb rgb) { return QStringLiteral("#%1").arg(rgb, 6, 16, QLatin1Char('0')); }
@@ -103,7 +105,13 @@ KernelTable::KernelTable(QWidget* parent) : QWidget(parent), table_(new QTableWi
   layout->addWidget(table_);
   table_->setColumnCount(6);
   table_->setHorizontalHeaderLabels({tr("Kernel"), tr("Count"), tr("Total"), tr("Mean"), tr("Max"), tr("% GPU")});
-  table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  // Every column can be dragged wider; the name column starts as wide as its names need (up to a cap) and the last
+  // one fills what is left. A name still too long keeps its start and its end ("sm80_xmma_gemm_f…_kernel_trt").
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setTextElideMode(Qt::ElideMiddle);
+  table_->setWordWrap(false);
+  table_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   connect(table_, &QTableWidget::cellDoubleClicked, this,
@@ -131,14 +139,17 @@ void KernelTable::set_rows(const DocumentAnalysis& analysis) {
   }
   table_->setSortingEnabled(true);
   table_->sortByColumn(2, Qt::DescendingOrder);
+  table_->resizeColumnsToContents();
+  table_->setColumnWidth(0, std::min(table_->columnWidth(0), kMaxNameColumnPx));
 }
 
 QString legend_html(const Trace& trace, const DocumentAnalysis& analysis, ColorMode color_mode,
-                    std::size_t kernel_count, Rgb strip_background) {
+                    std::size_t kernel_count, Rgb strip_background, Rgb background) {
   LegendOptions options;
   options.color_mode = color_mode;
   options.kernel_count = kernel_count;
   options.strip_background = strip_background;
+  options.background = background;
   QString html = QStringLiteral("<table cellspacing='3'>");
   for (const LegendGroup& group : legend_groups(trace, analysis, options)) {
     html += QStringLiteral("<tr><td colspan='2'><b>%1</b></td></tr>").arg(esc(group.title));

@@ -4,6 +4,7 @@
 #include <QFileSystemWatcher>
 #include <QLabel>
 #include <QProgressBar>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -16,6 +17,9 @@
 #include "gtv/ui/trace_document.h"
 
 namespace gtv::ui {
+namespace {
+const QString kLabelColumnKey = QStringLiteral("timeline/label_column_px");
+}  // namespace
 
 TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
     : QWidget(parent),
@@ -78,6 +82,10 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   splitter->setSizes({1300, 420});
   stack_->addWidget(splitter);
 
+  // The label column keeps the width the user dragged it to, in every tab and the next session.
+  view_->set_label_column_width(QSettings().value(kLabelColumnKey, kDefaultLabelColumnPx).toDouble());
+  connect(view_, &TimelineView::label_column_resized, this,
+          [](double px) { QSettings().setValue(kLabelColumnKey, px); });
   connect(document_, &TraceDocument::progress, progress_,
           [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000)); });
   connect(document_, &TraceDocument::loaded, this, &TraceTab::on_loaded);
@@ -86,6 +94,7 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   connect(side_, &QTabWidget::currentChanged, this, [this](int index) {
     if (side_->widget(index) == legend_) refresh_legend();
   });
+  connect(view_, &TimelineView::color_mode_changed, this, &TraceTab::refresh_legend);
   connect(kernels_, &KernelTable::kernel_activated, view_, [this](const QString& name) {
     view_->set_search(name);
     view_->search_next();
@@ -151,7 +160,8 @@ void TraceTab::refresh_legend() {
   const auto analysis = document_->analysis();
   if (!analysis || !document_->trace()) return;
   legend_->setHtml(legend_html(*document_->trace(), *analysis, view_->color_mode(), 12,
-                               view_->theme().header_background.rgb() & 0xffffff));
+                               view_->theme().header_background.rgb() & 0xffffff,
+                               view_->theme().background.rgb() & 0xffffff));
 }
 
 }  // namespace gtv::ui

@@ -51,6 +51,6 @@ class KernelTable : public QWidget {
 // GPU work is listed as the view colours it (color_mode).
 [[nodiscard]] QString legend_html(const Trace& trace, const DocumentAnalysis& analysis,
                                   ColorMode color_mode = ColorMode::KernelName, std::size_t kernel_count = 12,
-                                  Rgb strip_background = 0xeef0f3);
+                                  Rgb strip_background = 0xeef0f3, Rgb background = 0xffffff);
 
 }  // namespace gtv::ui
