@@ -143,6 +143,13 @@ void KernelTable::set_rows(const DocumentAnalysis& analysis) {
   table_->setColumnWidth(0, std::min(table_->columnWidth(0), kMaxNameColumnPx));
 }
 
+int KernelTable::wanted_width() const {
+  int width = table_->verticalHeader()->width() + 2 * table_->frameWidth() + 20;  // row numbers, frame, scroll bar
+  for (int c = 0; c < table_->columnCount(); ++c)
+    width += std::max(table_->columnWidth(c), table_->horizontalHeader()->sectionSizeHint(c));
+  return width;
+}
+
 QString legend_html(const Trace& trace, const DocumentAnalysis& analysis, ColorMode color_mode,
                     std::size_t kernel_count, Rgb strip_background, Rgb background) {
   LegendOptions options;

@@ -79,11 +79,12 @@ void TimelineOverlays::draw_brackets(QCPPainter* painter, const TimeMapping& map
   const std::vector<LabelPlacement> placements = bracket_placements(*state_, metrics, area);
   const double row_px = state_->theme.depth_px();
   const QColor label_background = state_->theme.background;  // opaque: no foot or iteration mark runs through text
+  const Rgb background = label_background.rgb() & 0xffffff;
   for (std::size_t i = 0; i < o.brackets.size(); ++i) {
     const LabelPlacement& p = placements[i];
     if (p.row < 0) continue;
     const Bracket& b = o.brackets[i];
-    const QColor c = color_of(bracket_color(b.method));
+    const QColor c = color_of(readable_on(bracket_color(b.method), background, kMinLineContrast));
     const double y = area.top() + 2 + static_cast<double>(p.row) * row_px;
     // Clamped just outside the plot: deep zoom puts a long bracket's ends millions of pixels away.
     const double x0 = std::clamp(area.left() + map.x_of(b.start_ns), area.left() - 4, area.right() + 4);
@@ -95,7 +96,7 @@ void TimelineOverlays::draw_brackets(QCPPainter* painter, const TimeMapping& map
     if (!p.labelled()) continue;
     const QRectF text_rect(p.x_px, y + 3, p.width_px, row_px - 3);
     painter->fillRect(text_rect, label_background);
-    painter->setPen(color_of(bracket_text_color(b.method, state_->theme.background.rgb() & 0xffffff)));
+    painter->setPen(color_of(bracket_text_color(b.method, background)));
     painter->drawText(text_rect.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
                       bracket_label_text(b, metrics, p.width_px));
   }

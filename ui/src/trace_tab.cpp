@@ -10,6 +10,7 @@
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "gtv/ui/first_view.h"
 #include "gtv/ui/side_panels.h"
@@ -91,8 +92,15 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   connect(document_, &TraceDocument::loaded, this, &TraceTab::on_loaded);
   connect(view_, &TimelineView::selection_changed, this, &TraceTab::follow_selection);
   // The colour mode and theme can change after loading: the legend is rebuilt each time it comes to the front.
-  connect(side_, &QTabWidget::currentChanged, this, [this](int index) {
+  connect(side_, &QTabWidget::currentChanged, this, [this, splitter](int index) {
     if (side_->widget(index) == legend_) refresh_legend();
+    // The Kernels tab widens the panel until every column shows whole, up to 45% of the tab.
+    if (side_->widget(index) == kernels_) {
+      const QList<int> sizes = splitter->sizes();
+      const int total = sizes.value(0) + sizes.value(1);
+      const int wanted = std::min(kernels_->wanted_width(), total * 45 / 100);
+      if (sizes.size() == 2 && sizes[1] < wanted) splitter->setSizes({total - wanted, wanted});
+    }
   });
   connect(view_, &TimelineView::color_mode_changed, this, &TraceTab::refresh_legend);
   connect(kernels_, &KernelTable::kernel_activated, view_, [this](const QString& name) {

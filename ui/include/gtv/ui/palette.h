@@ -75,6 +75,7 @@ inline constexpr int kIdleCauseColorCount = 10;
 // Text in a role's colour that reads on `background`: `color` mixed towards white (dark background) or black (light
 // background) just far enough for a contrast ratio of min_ratio (WCAG AA for body text is 4.5).
 inline constexpr double kMinTextContrast = 4.5;
+inline constexpr double kMinLineContrast = 3.0;  // WCAG's minimum for lines and other non-text marks
 [[nodiscard]] Rgb readable_on(Rgb color, Rgb background, double min_ratio = kMinTextContrast);
 
 }  // namespace gtv::ui

@@ -38,6 +38,8 @@ class KernelTable : public QWidget {
   explicit KernelTable(QWidget* parent = nullptr);
   void set_rows(const DocumentAnalysis& analysis);
   [[nodiscard]] QTableWidget* table() const { return table_; }
+  // The width that shows every column whole: the tab widens its side panel to it (up to a share of the window).
+  [[nodiscard]] int wanted_width() const;
 
  signals:
   void kernel_activated(const QString& name);
