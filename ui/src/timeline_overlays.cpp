@@ -112,7 +112,7 @@ QString bracket_label_text(const Bracket& b, const QFontMetricsF& metrics, doubl
   const QString tail = QStringLiteral("\u2026 \u2014 ") + figure;
   const QString name = QString::fromStdString(b.name);
   for (qsizetype end = name.lastIndexOf(QLatin1Char(' ')); end > 0; end = name.lastIndexOf(QLatin1Char(' '), end - 1)) {
-    const QString shortened = name.left(end) + tail;
+    QString shortened = name.left(end) + tail;
     if (metrics.horizontalAdvance(shortened) <= text_px) return shortened;
   }
   return metrics.elidedText(figure, Qt::ElideRight, text_px);
