@@ -117,7 +117,7 @@ TEST(Legend, FigureListsOnlyWhatOccurs) {
 }
 
 TEST(Legend, OverlayColoursAreTheDrawnOnes) {
-  EXPECT_EQ(bracket_color(0), 0xd62728u);
+  EXPECT_EQ(bracket_color(0), role_color(ColorRole::Stopwatch));
   EXPECT_EQ(bracket_color(99), bracket_color(3));
   EXPECT_EQ(blend_over(0xff9900, 255, 0xffffff), 0xff9900u);
   EXPECT_EQ(blend_over(0xff9900, 0, 0xffffff), 0xffffffu);

@@ -111,5 +111,35 @@ TEST(LabelLayout, RandomBracketSetsNeverIntersect) {
   }
 }
 
+// Warm-up names: one per finding, never past the plot's right edge (a span near the edge has its name shifted left),
+// never over another name in its row.
+TEST(SpanLabels, ShiftedLeftToEndInsideThePlotAndNamedOnce) {
+  const std::vector<SpanLabelRequest> requests = {
+      {100, 200, 0}, {150, 200, 1}, {400, 200, 0} /* finding 0 again: not named twice */, {1550, 300, 2}};
+  const auto placed = layout_span_labels(requests, 0, 1600, 3);
+  ASSERT_EQ(placed.size(), 4u);
+  EXPECT_EQ(placed[0].row, 0);
+  EXPECT_EQ(placed[0].x_px, 100);
+  EXPECT_EQ(placed[1].row, 1);  // row 0 is taken up to 300 + the gap
+  EXPECT_FALSE(placed[2].labelled());
+  ASSERT_TRUE(placed[3].labelled());
+  EXPECT_DOUBLE_EQ(placed[3].right_px(), 1600);  // 1550 + 300 would be clipped at 1600
+  EXPECT_EQ(placed[3].row, 0);
+  for (const auto& p : placed)
+    if (p.labelled()) {
+      EXPECT_GE(p.x_px, 0);
+      EXPECT_LE(p.right_px(), 1600);
+    }
+}
+
+TEST(SpanLabels, ANameWiderThanThePlotTakesItsWidthAndNoRoomMeansNoName) {
+  const std::vector<SpanLabelRequest> requests = {{50, 900, 0}, {60, 100, 1}, {70, 100, 2}};
+  const auto placed = layout_span_labels(requests, 0, 500, 2);
+  EXPECT_EQ(placed[0].x_px, 0);
+  EXPECT_EQ(placed[0].width_px, 500);
+  EXPECT_EQ(placed[1].row, 1);
+  EXPECT_FALSE(placed[2].labelled());  // both rows taken at x = 70
+}
+
 }  // namespace
 }  // namespace gtv::ui

@@ -170,5 +170,14 @@ TEST(LaneLayout, KinetoPseudoProcessesAreBookkeeping) {
         << label;
 }
 
+TEST(LabelColumn, KeepsItsWidthWithinTheMinimumAndHalfTheView) {
+  EXPECT_DOUBLE_EQ(label_column_px(kDefaultLabelColumnPx, 1600, 1.0), 240);
+  EXPECT_DOUBLE_EQ(label_column_px(400, 1600, 1.0), 400);
+  EXPECT_DOUBLE_EQ(label_column_px(400, 1600, 1.5), 600);  // the presentation font widens it
+  EXPECT_DOUBLE_EQ(label_column_px(20, 1600, 1.0), kMinLabelColumnPx);
+  EXPECT_DOUBLE_EQ(label_column_px(1500, 1600, 1.0), 800);              // the time axis keeps half the view
+  EXPECT_DOUBLE_EQ(label_column_px(240, 200, 1.0), kMinLabelColumnPx);  // a tiny view: the minimum wins
+}
+
 }  // namespace
 }  // namespace gtv::ui

@@ -8,6 +8,7 @@
 #include "gtv/model/trace_builder.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/lane_plottable.h"
+#include "gtv/ui/legend.h"
 #include "gtv/ui/timeline_layers.h"
 #include "gtv/ui/timeline_view.h"
 
@@ -95,6 +96,65 @@ class ReadableLabelsTest : public QObject {
         // Zoomed in to a few brackets there is room for labels; further out, brackets of a few pixels may leave none.
         if (window.span_ns() < 50'000'000) QVERIFY(labelled > 0);
       }
+    }
+  }
+
+  // A shortened bracket label keeps whole words of the name ("first matmul N=3\u2026"), never "fir\u2026a:0".
+  void bracketNamesGiveWayWordByWord() {
+    auto trace = std::make_shared<const Trace>(long_trace(30));
+    const DocumentAnalysis analysis = analyse_document(*trace);
+    const QFontMetricsF metrics(light_theme().font(8));
+    const Bracket& b = analysis.overlays.brackets.front();
+    const QString name = QString::fromStdString(b.name);
+    const QString figure = QString::fromStdString(b.figure);
+    int shortened = 0;
+    for (double width = metrics.horizontalAdvance(figure) + 2 * kBracketLabelPadPx; width < 400; width += 3) {
+      const QString text = bracket_label_text(b, metrics, width);
+      QVERIFY2(metrics.horizontalAdvance(text) <= width - 2 * kBracketLabelPadPx, qPrintable(text));
+      QVERIFY2(text.endsWith(figure), qPrintable(text));
+      const qsizetype cut = text.indexOf(QChar(0x2026));
+      if (cut < 0) continue;
+      ++shortened;
+      // What is left of the name ends where a word of it ends.
+      QVERIFY2(name.startsWith(text.left(cut)) && name.at(cut) == QLatin1Char(' '), qPrintable(text));
+    }
+    QVERIFY(shortened > 0);
+  }
+
+  // The measured span's label never covers a bracket or a bracket's label, wherever the span is.
+  void measureLabelAvoidsTheBrackets() {
+    auto trace = std::make_shared<const Trace>(long_trace(30));
+    const DocumentAnalysis analysis = analyse_document(*trace);
+    TimelineView view;
+    view.resize(1600, 900);
+    view.set_trace(trace);
+    view.set_overlays(analysis.overlays);
+    view.set_window({100'000'000, 400'000'000});
+    int in_band = 0;
+    for (TimeNs start = 100'000'000; start < 390'000'000; start += 7'000'000) {
+      view.set_measure(TimeWindow{start, start + 9'000'000});
+      view.replot_now();
+      const QRectF area = view.plot()->axisRect()->rect();
+      const QRectF label = measure_label_rect(view.state(), area);
+      QVERIFY(!label.isEmpty());
+      QVERIFY(label.left() >= area.left() && label.right() <= area.right());
+      const std::vector<QRectF> brackets = bracket_boxes(view.state(), area);
+      QVERIFY(!brackets.empty());
+      for (const QRectF& box : brackets) QVERIFY(!box.intersects(label));
+      in_band += label.bottom() <= view.lane_rect().top() ? 1 : 0;
+    }
+    // Right of the brackets (after 270 ms) their rows are free: the label sits there, off the lanes.
+    QVERIFY(in_band > 10);
+  }
+
+  // Dark and light: bracket and warm-up labels reach WCAG AA contrast on the plot's background.
+  void labelTextReadsOnBothThemes() {
+    for (const Theme& theme : {light_theme(), dark_theme()}) {
+      const Rgb background = theme.background.rgb() & 0xffffff;
+      for (int method = 0; method < kBracketColorCount; ++method)
+        QVERIFY2(contrast_ratio(bracket_text_color(method, background), background) >= 4.5,
+                 qPrintable(QStringLiteral("method %1 dark %2").arg(method).arg(theme.dark)));
+      QVERIFY(contrast_ratio(warmup_text_color(background), background) >= 4.5);
     }
   }
 

@@ -3,7 +3,10 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
+#include <QHeaderView>
 #include <QMimeData>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -14,6 +17,7 @@
 #include <cmath>
 
 #include "bench/synthetic_trace.h"
+#include "gtv/analysis/kernel_stats.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/critical_path_row.h"
 #include "gtv/ui/document_analysis.h"
@@ -381,6 +385,33 @@ class TimelineViewTest : public QObject {
     QCOMPARE(table.table()->item(2, 0)->text(), QStringLiteral("gemm_big"));
   }
 
+  // Kernel names read in the table: the short, demangled name in the cell, the whole one in the tooltip, in a column
+  // the user can drag wider that starts as wide as the names need (up to a cap).
+  void kernelTableShowsReadableNames() {
+    auto trace = io::read_trace(std::string(GTV_SOURCE_DIR) + "/resources/traces/h200x2/sequential.json.gz");
+    QVERIFY(trace.ok());
+    const DocumentAnalysis analysis = analyse_document(*trace);
+    KernelTable table;
+    table.resize(420, 600);
+    table.set_rows(analysis);
+    QHeaderView* header = table.table()->horizontalHeader();
+    QCOMPARE(header->sectionResizeMode(0), QHeaderView::Interactive);
+    QCOMPARE(table.table()->textElideMode(), Qt::ElideMiddle);
+    const QFontMetrics metrics(table.table()->font());
+    int widest = 0;
+    for (int r = 0; r < table.table()->rowCount(); ++r) {
+      const QTableWidgetItem* item = table.table()->item(r, 0);
+      const QString full = item->toolTip();
+      QVERIFY(!item->text().startsWith(QStringLiteral("_Z")) && !item->text().startsWith(QStringLiteral("void ")));
+      QVERIFY2(item->text().startsWith(QString::fromStdString(analysis::shorten_kernel_name(full.toStdString()))),
+               qPrintable(item->text()));  // "name [2]" where two kernels shorten alike
+      widest = std::max(widest, metrics.horizontalAdvance(item->text()));
+    }
+    QVERIFY(table.table()->columnWidth(0) >= std::min(widest, 280));
+    header->resizeSection(0, 700);  // dragged wider: it stays
+    QCOMPARE(table.table()->columnWidth(0), 700);
+  }
+
   void collapseAndHideLanes() {
     auto view = make_view();
     view->toggle_lane_collapsed(0);
@@ -440,6 +471,71 @@ class TimelineViewTest : public QObject {
     ExportOptions bad;
     bad.path = dir.filePath("out.bmpx");
     QVERIFY(!export_timeline(*view, bad).ok());
+  }
+
+  // The label column's edge drags like Perfetto's: wider, narrower, never past its minimum or half the view; the
+  // labels re-elide to it and their tooltip has the whole name.
+  void labelColumnResizesByDraggingItsEdge() {
+    auto view = make_view(1200, 600);
+    QSignalSpy resized(view.get(), &TimelineView::label_column_resized);
+    QCOMPARE(view->lane_rect().left(), kDefaultLabelColumnPx);
+    const int y = static_cast<int>(view->lane_rect().top()) + 10;
+    auto drag_edge_to = [&](int x) {
+      const int edge = static_cast<int>(view->lane_rect().left());
+      QTest::mousePress(view->plot(), Qt::LeftButton, Qt::NoModifier, QPoint(edge + 2, y));
+      QTest::mouseMove(view->plot(), QPoint(x, y));
+      QTest::mouseRelease(view->plot(), Qt::LeftButton, Qt::NoModifier, QPoint(x, y));
+      view->replot_now();
+    };
+    drag_edge_to(400);
+    QCOMPARE(view->lane_rect().left(), 400.0);
+    QCOMPARE(view->label_column_width(), 400.0);
+    QCOMPARE(resized.count(), 1);
+    QCOMPARE(resized.front().front().toDouble(), 400.0);
+    drag_edge_to(20);
+    QCOMPARE(view->lane_rect().left(), kMinLabelColumnPx);
+    drag_edge_to(1150);
+    QCOMPARE(view->lane_rect().left(), 600.0);  // half of the view's 1200 px
+    // A narrower window takes the column down with it.
+    view->resize(800, 600);
+    view->replot_now();
+    QCOMPARE(view->lane_rect().left(), 400.0);
+    // The tooltip over a label is the row's whole label, however narrow the column.
+    const LaneRow& first = view->layout().rows().front();
+    QCOMPARE(view->tooltip_at(QPointF(30, view->lane_rect().top() + first.top_px + 4)),
+             QString::fromStdString(first.label));
+  }
+
+  // The width the user dragged to is kept in the settings: the next tab opens with it.
+  void labelColumnWidthIsKept() {
+    QSettings().setValue(QStringLiteral("timeline/label_column_px"), 333.0);
+    MainWindow window;
+    auto* doc = new TraceDocument(QStringLiteral("kept.json"));
+    doc->set_trace(test::small_trace());
+    TraceTab* tab = window.open_document(doc);
+    QCOMPARE(tab->view()->label_column_width(), 333.0);
+    emit tab->view()->label_column_resized(280.0);
+    QCOMPARE(QSettings().value(QStringLiteral("timeline/label_column_px")).toDouble(), 280.0);
+    QSettings().remove(QStringLiteral("timeline/label_column_px"));
+  }
+
+  // Something on screen names the colour mode: the toolbar's box, and the legend's first title.
+  void colourModeIsShown() {
+    MainWindow window;
+    auto* doc = new TraceDocument(QStringLiteral("colours.json"));
+    doc->set_trace(test::small_trace());
+    TraceTab* tab = window.open_document(doc);
+    auto* box = window.findChild<QComboBox*>();
+    QVERIFY(box != nullptr);
+    for (const ColorMode mode : {ColorMode::Stream, ColorMode::Kind, ColorMode::KernelName, ColorMode::Owner}) {
+      tab->view()->set_color_mode(mode);
+      QVERIFY2(box->currentText().contains(QString::fromStdString(std::string(to_string(mode)))),
+               qPrintable(box->currentText()));
+    }
+    QTest::keyClick(tab->view()->plot(), Qt::Key_C);  // C cycles: the box follows
+    QVERIFY(box->currentText().contains(QStringLiteral("kind")));
+    box->activated(box->findData(static_cast<int>(ColorMode::Stream)));
+    QCOMPARE(tab->view()->color_mode(), ColorMode::Stream);
   }
 
   void badFileOpensAnErrorAndLeavesOtherTabs() {

@@ -7,6 +7,7 @@
 
 #include "gtv/io/trace_file.h"
 #include "gtv/model/trace_builder.h"
+#include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_state.h"
 
 namespace gtv::ui {
@@ -195,6 +196,56 @@ TEST(WorkOwner, SequentialRecordingHasThreeModels) {
   EXPECT_EQ(owners_by_gpu[0], (std::set<std::string>{"model 0 forward", "model 2 forward"}));
   EXPECT_EQ(owners_by_gpu[1], (std::set<std::string>{"model 1 forward"}));
   EXPECT_NE(owner_color("model 0 forward"), owner_color("model 2 forward"));
+}
+
+// Two worker processes, each with its own "model 0": each is its own owner, named with its process, in its own
+// colour, and its forward ranges take that colour.
+TEST(WorkOwner, SameModelNameInTwoProcessesIsTwoOwners) {
+  TraceBuilder b;
+  const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+  std::uint64_t id = 1;
+  for (const std::int64_t pid : {100, 200}) {
+    const LaneIndex host = b.lane(host_lane_key(pid, pid + 1));
+    b.add_range({"model 0 forward", RangeKind::Forward, pid * 1'000, pid * 1'000 + 50'000, pid, pid + 1, 0});
+    Event call;
+    call.kind = EventKind::Runtime;
+    call.name = b.intern("cudaLaunchKernel");
+    call.start_ns = pid * 1'000 + 10'000;
+    call.duration_ns = 2'000;
+    call.correlation_id = id;
+    b.add_event(host, call);
+    Event k;
+    k.kind = EventKind::Kernel;
+    k.name = b.intern("gemm");
+    k.start_ns = pid * 1'000 + 20'000;
+    k.duration_ns = 3'000;
+    k.correlation_id = id++;
+    b.add_kernel(gpu, k, KernelDetail{});
+  }
+  const Trace t = std::move(b.build().value());
+  const WorkOwners o = work_owners(t);
+  ASSERT_EQ(o.names.size(), 2u);
+  EXPECT_EQ(std::set<std::string>(o.names.begin(), o.names.end()),
+            (std::set<std::string>{"pid 100 \u00b7 model 0 forward", "pid 200 \u00b7 model 0 forward"}));
+  EXPECT_NE(o.colors[0], o.colors[1]);
+  const LaneIndex g = *t.find_lane(gpu_lane_key(0, 7));
+  EXPECT_NE(o.owner_of(g, 0), o.owner_of(g, 1));
+  for (const Range& r : t.ranges()) EXPECT_EQ(range_color(r, &o), o.colors[o.find(r.pid, r.name)]) << r.pid;
+  EXPECT_EQ(o.find(300, "model 0 forward"), kNoOwner);
+  // The model's number, not the process's, picks the palette slot.
+  EXPECT_EQ(owner_palette_slot("pid 200 \u00b7 model 3 forward"), owner_palette_slot("model 3 forward"));
+}
+
+// The `processes` recording: worker 1586 runs models 0 and 1, worker 1588 its own model 0; three owners, three
+// colours, and on each GPU the two workers' work looks different.
+TEST(WorkOwner, ProcessesRecordingNamesOwnersByProcess) {
+  auto trace = io::read_trace(std::string(GTV_SOURCE_DIR) + "/resources/traces/h200x2/processes.json.gz");
+  ASSERT_TRUE(trace.ok());
+  const WorkOwners o = work_owners(*trace);
+  ASSERT_EQ(o.names.size(), 3u);
+  for (const std::string& name : o.names) EXPECT_EQ(name.rfind("pid ", 0), 0u) << name;
+  EXPECT_EQ(std::set<Rgb>(o.colors.begin(), o.colors.end()).size(), 3u);
+  EXPECT_EQ(std::set<std::int64_t>(o.pids.begin(), o.pids.end()).size(), 2u);
 }
 
 }  // namespace

@@ -12,27 +12,28 @@
 namespace gtv::ui {
 
 Rgb critical_segment_color(int kind) {
-  // In causal::SegmentKind order.
-  static constexpr std::array<Rgb, causal::kSegmentKindCount> kColors = {
-      0x4e79a7,  // kernel: the kernels' steel blue
-      0xc0392b,  // copy
-      0x1a237e,  // memset: deep indigo, apart from the launch orange
-      0x17becf,  // collective transfer: the idle rows' "waiting for a peer rank"
-      0xff7f0e,  // host launching: the idle rows' orange
-      0xd62728,  // host in a waiting call: the idle rows' "host blocked"
-      0xa89bc9,  // other host API call
-      0x8c564b,  // lazy module loading: the warm-up brown
-      0x2ca02c,  // tracing overhead
-      0xbcbd22,  // host own work: the idle rows' "host busy"
-      0x76b7b2,  // launch latency
-      0xe377c2,  // stream gap: the idle rows' "queued gap"
-      0x555555,  // GPU held by other streams
-      0x9467bd,  // event wait: the idle rows' "waiting on a dependency"
-      0xf4a6a6,  // host waking from a wait
-      0xdddddd,  // not recorded
+  // In causal::SegmentKind order; a stretch takes the role of what it is elsewhere on screen (a copy's red, the
+  // idle rows' "host launching").
+  static constexpr std::array<ColorRole, causal::kSegmentKindCount> kRoles = {
+      ColorRole::Kernel,           // kernel
+      ColorRole::Copy,             // copy
+      ColorRole::Memset,           // memset
+      ColorRole::PeerRank,         // collective transfer: the idle rows' "waiting for a peer rank"
+      ColorRole::HostLaunching,    // host launching
+      ColorRole::HostWaiting,      // host in a waiting call: the idle rows' "host blocked"
+      ColorRole::RuntimeCall,      // other host API call
+      ColorRole::WarmupCause,      // lazy module loading: the idle rows' warm-up
+      ColorRole::TracingOverhead,  // tracing overhead
+      ColorRole::HostBusy,         // host own work: the idle rows' "host busy"
+      ColorRole::LaunchLatency,    // launch latency
+      ColorRole::QueuedGap,        // stream gap: the idle rows' "queued gap"
+      ColorRole::OtherGpuWork,     // GPU held by other streams
+      ColorRole::DependencyWait,   // event wait: the idle rows' "waiting on a dependency"
+      ColorRole::SyncWake,         // host waking from a wait
+      ColorRole::NotRecorded,      // not recorded
   };
-  if (kind < 0 || kind >= causal::kSegmentKindCount) return 0xdddddd;
-  return kColors[static_cast<std::size_t>(kind)];
+  if (kind < 0 || kind >= causal::kSegmentKindCount) return role_color(ColorRole::NotRecorded);
+  return role_color(kRoles[static_cast<std::size_t>(kind)]);
 }
 
 CriticalPathRow::CriticalPathRow(const CriticalPathSpans& path) : path_(&path) {}

@@ -94,4 +94,27 @@ std::vector<LabelPlacement> layout_bracket_labels(std::span<const LabelRequest> 
   return out;
 }
 
+std::vector<LabelPlacement> layout_span_labels(std::span<const SpanLabelRequest> requests, double left_px,
+                                               double right_px, int row_count, double gap_px) {
+  std::vector<LabelPlacement> out(requests.size());
+  if (row_count <= 0 || right_px <= left_px) return out;
+  std::vector<double> row_free_x(static_cast<std::size_t>(row_count), -1e300);
+  std::vector<bool> named;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const SpanLabelRequest& r = requests[i];
+    if (r.group >= named.size()) named.resize(r.group + 1, false);
+    if (named[r.group]) continue;
+    const double width = std::min(r.width_px, right_px - left_px);
+    const double x = std::max(left_px, std::min(std::max(r.x0_px, left_px), right_px - width));
+    for (std::size_t row = 0; row < row_free_x.size(); ++row) {
+      if (row_free_x[row] > x) continue;
+      out[i] = {static_cast<int>(row), x, width};
+      row_free_x[row] = x + width + gap_px;
+      named[r.group] = true;
+      break;
+    }
+  }
+  return out;
+}
+
 }  // namespace gtv::ui

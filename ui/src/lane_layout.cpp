@@ -268,4 +268,10 @@ std::vector<std::string> group_labels(const Trace& trace) {
   return out;
 }
 
+double label_column_px(double wanted_px, double view_width_px, double font_scale) {
+  const double min_px = kMinLabelColumnPx * font_scale;
+  const double max_px = std::max(min_px, kMaxLabelColumnShare * view_width_px);
+  return std::clamp(wanted_px * font_scale, min_px, max_px);
+}
+
 }  // namespace gtv::ui

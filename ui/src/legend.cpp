@@ -34,7 +34,7 @@ LegendGroup event_kinds(const Trace& trace, const LegendOptions& options) {
 
 LegendGroup kernels(const DocumentAnalysis& analysis, const LegendOptions& options) {
   const auto& stats = analysis.report.kernels.kernels;
-  LegendGroup g{"Kernels (most GPU time first)", {}};
+  LegendGroup g{"Coloured by kernel name (most GPU time first)", {}};
   for (std::size_t i = 0; i < stats.size() && i < options.kernel_count; ++i)
     g.entries.push_back(
         {i < analysis.kernel_colors.size() ? analysis.kernel_colors[i] : kernel_color(stats[i].full_name),
@@ -43,7 +43,7 @@ LegendGroup kernels(const DocumentAnalysis& analysis, const LegendOptions& optio
 }
 
 LegendGroup owners(const DocumentAnalysis& analysis, const LegendOptions& options) {
-  LegendGroup g{"GPU work by the model / range that launched it", {}};
+  LegendGroup g{"Coloured by the model / range that launched the GPU work", {}};
   const WorkOwners* o = analysis.owners ? analysis.owners.get() : analysis.overlays.owners.get();
   if (!o) return g;
   for (std::size_t i = 0; i < o->names.size() && i < o->colors.size(); ++i)
@@ -55,7 +55,7 @@ LegendGroup owners(const DocumentAnalysis& analysis, const LegendOptions& option
 }
 
 LegendGroup streams(const Trace& trace) {
-  LegendGroup g{"GPU work by stream", {}};
+  LegendGroup g{"Coloured by GPU stream", {}};
   for (const Lane& lane : trace.lanes())
     if (lane.is_gpu())
       g.entries.push_back({stream_color(lane.device(), lane.stream()),
@@ -70,7 +70,7 @@ LegendGroup gpu_work(const Trace& trace, const DocumentAnalysis& analysis, const
     case ColorMode::Stream:
       return streams(trace);
     case ColorMode::Kind:
-      return {"Kernels", {{kind_color(EventKind::Kernel), "kernel"}}};
+      return {"Coloured by kind: GPU kernels", {{kind_color(EventKind::Kernel), "kernel"}}};
     case ColorMode::KernelName:
       break;
   }
@@ -143,9 +143,15 @@ LegendGroup brackets(const OverlayData& o, const LegendOptions& options) {
 }  // namespace
 
 Rgb bracket_color(int method) {
-  constexpr std::array<Rgb, kBracketColorCount> kColors = {0xd62728, 0x2ca02c, 0x1f77b4, 0x808080};
+  constexpr std::array<Rgb, kBracketColorCount> kColors = {
+      role_color(ColorRole::Stopwatch), role_color(ColorRole::StopwatchSync), role_color(ColorRole::CudaEvents),
+      role_color(ColorRole::Truth)};
   return kColors[static_cast<std::size_t>(std::clamp(method, 0, kBracketColorCount - 1))];
 }
+
+Rgb bracket_text_color(int method, Rgb background) { return readable_on(bracket_color(method), background); }
+
+Rgb warmup_text_color(Rgb background) { return readable_on(0xc06000, background); }
 
 Rgb blend_over(Rgb color, int alpha, Rgb background) {
   Rgb out = 0;
@@ -186,8 +192,9 @@ LegendGroup critical_path(const OverlayData& o) {
 std::vector<LegendGroup> legend_groups(const Trace& trace, const DocumentAnalysis& analysis,
                                        const LegendOptions& options) {
   const OverlayData& o = analysis.overlays;
-  std::vector<LegendGroup> groups = {event_kinds(trace, options),
-                                     gpu_work(trace, analysis, options),
+  // The colour mode's group first: its title says what the events are coloured by.
+  std::vector<LegendGroup> groups = {gpu_work(trace, analysis, options),
+                                     event_kinds(trace, options),
                                      busy_strip(o, options),
                                      warmup(o, options),
                                      idle_causes(o, options),

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -82,7 +83,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), tabs_(new QTabWid
     refresh_tab_titles();
     if (tabs_->count() == 0) show_empty_hint();
   });
-  connect(tabs_, &QTabWidget::currentChanged, this, [this] { set_projector_view(false); });
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+    set_projector_view(false);
+    sync_color_box();
+  });
   build_menus();
   build_toolbar();
   resize(1500, 900);
@@ -192,6 +196,8 @@ TraceTab* MainWindow::open_document(TraceDocument* document) {
     statusBar()->showMessage(tr("%1: %2 events").arg(document->title()).arg(document->trace()->event_count()), 5000);
   });
   tab->view()->set_theme(theme());
+  connect(tab->view(), &TimelineView::color_mode_changed, this, &MainWindow::sync_color_box);
+  sync_color_box();
   return tab;
 }
 
@@ -289,6 +295,16 @@ void MainWindow::build_toolbar() {
     if (auto* t = current_tab()) t->view()->zoom_by(1 / 1.5);
   });
   bar->addSeparator();
+  color_box_ = new QComboBox;
+  color_box_->setToolTip(tr("What the events are coloured by (C cycles; the Legend tab says what each colour means)"));
+  for (int m = 0; m < kColorModeCount; ++m)
+    color_box_->addItem(tr("Colour: %1").arg(QString::fromStdString(std::string(to_string(static_cast<ColorMode>(m))))),
+                        m);
+  connect(color_box_, &QComboBox::activated, this, [this](int index) {
+    if (auto* t = current_tab()) t->view()->set_color_mode(static_cast<ColorMode>(color_box_->itemData(index).toInt()));
+  });
+  bar->addWidget(color_box_);
+  bar->addSeparator();
   search_ = new QLineEdit;
   search_->setPlaceholderText(tr("Search kernel, call and annotation names"));
   search_->setToolTip(
@@ -324,6 +340,13 @@ void MainWindow::build_toolbar() {
     search_->selectAll();
   });
   addAction(focus_search);
+}
+
+void MainWindow::sync_color_box() {
+  if (!color_box_) return;
+  const TraceTab* t = current_tab();
+  color_box_->setEnabled(t != nullptr);
+  if (t) color_box_->setCurrentIndex(color_box_->findData(static_cast<int>(t->view()->color_mode())));
 }
 
 void MainWindow::set_dark(bool dark) {

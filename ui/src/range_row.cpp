@@ -63,8 +63,8 @@ std::vector<int> range_depths(const std::vector<const Range*>& sorted_ranges) {
 Rgb range_color(const Range& range, const WorkOwners* owners) {
   if (range.kind != RangeKind::Forward) return kind_fill(range.kind);
   if (owners)
-    for (std::size_t i = 0; i < owners->names.size() && i < owners->colors.size(); ++i)
-      if (owners->names[i] == range.name) return owners->colors[i];
+    if (const std::uint16_t owner = owners->find(range.pid, range.name); owner < owners->colors.size())
+      return owners->colors[owner];
   return owner_color(range.name);
 }
 

@@ -7,6 +7,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "gtv/analysis/range_stats.h"
 #include "gtv/ui/event_text.h"
@@ -18,6 +19,7 @@ namespace gtv::ui {
 namespace {
 
 constexpr int kFullNameRole = Qt::UserRole + 1;
+constexpr int kMaxNameColumnPx = 280;  // wider names elide in their middle until the column is dragged wider
 
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 QString hex(Rgb rgb) { return QStringLiteral("#%1").arg(rgb, 6, 16, QLatin1Char('0')); }
@@ -124,7 +126,13 @@ KernelTable::KernelTable(QWidget* parent) : QWidget(parent), table_(new QTableWi
   layout->addWidget(table_);
   table_->setColumnCount(6);
   table_->setHorizontalHeaderLabels({tr("Kernel"), tr("Count"), tr("Total"), tr("Mean"), tr("Max"), tr("% GPU")});
-  table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  // Every column can be dragged wider; the name column starts as wide as its names need (up to a cap) and the last
+  // one fills what is left. A name still too long keeps its start and its end ("sm80_xmma_gemm_f…_kernel_trt").
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setTextElideMode(Qt::ElideMiddle);
+  table_->setWordWrap(false);
+  table_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   connect(table_, &QTableWidget::cellDoubleClicked, this,
@@ -152,14 +160,24 @@ void KernelTable::set_rows(const DocumentAnalysis& analysis) {
   }
   table_->setSortingEnabled(true);
   table_->sortByColumn(2, Qt::DescendingOrder);
+  table_->resizeColumnsToContents();
+  table_->setColumnWidth(0, std::min(table_->columnWidth(0), kMaxNameColumnPx));
+}
+
+int KernelTable::wanted_width() const {
+  int width = table_->verticalHeader()->width() + 2 * table_->frameWidth() + 20;  // row numbers, frame, scroll bar
+  for (int c = 0; c < table_->columnCount(); ++c)
+    width += std::max(table_->columnWidth(c), table_->horizontalHeader()->sectionSizeHint(c));
+  return width;
 }
 
 QString legend_html(const Trace& trace, const DocumentAnalysis& analysis, ColorMode color_mode,
-                    std::size_t kernel_count, Rgb strip_background) {
+                    std::size_t kernel_count, Rgb strip_background, Rgb background) {
   LegendOptions options;
   options.color_mode = color_mode;
   options.kernel_count = kernel_count;
   options.strip_background = strip_background;
+  options.background = background;
   QString html = QStringLiteral("<table cellspacing='3'>");
   for (const LegendGroup& group : legend_groups(trace, analysis, options)) {
     html += QStringLiteral("<tr><td colspan='2'><b>%1</b></td></tr>").arg(esc(group.title));

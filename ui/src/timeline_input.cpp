@@ -20,6 +20,7 @@ namespace {
 constexpr double kKeyZoomFactor = 1.5;
 constexpr double kKeyPanFraction = 0.1;  // of the width per key press
 constexpr double kClickSlopPx = 3;
+constexpr double kLabelEdgeGrabPx = 4;  // either side of the label column's edge
 
 }  // namespace
 
@@ -40,6 +41,7 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
       return on_key(static_cast<QKeyEvent*>(event));
     case QEvent::Show:
     case QEvent::Resize:
+      apply_label_column();  // the column keeps no more than its share of the new width
       // After the plot has taken its new size and laid out its axes.
       if (fit_gpus_pending_) QTimer::singleShot(0, this, [this] { apply_pending_gpu_fit(); });
       return QWidget::eventFilter(watched, event);
@@ -68,6 +70,12 @@ bool TimelineView::on_wheel(QWheelEvent* event) {
 bool TimelineView::on_press(QMouseEvent* event) {
   const QPointF pos = event->position();
   plot_->setFocus();
+  if (event->button() == Qt::LeftButton && on_label_column_edge(pos)) {
+    drag_ = Drag::LabelEdge;
+    press_pos_ = pos;
+    moved_ = false;
+    return true;
+  }
   if (pos.x() < lane_rect().left()) {
     on_header_click(pos, event->button() == Qt::RightButton);
     return true;
@@ -94,6 +102,10 @@ bool TimelineView::on_move(QMouseEvent* event) {
   else
     hover_pos_.reset();
   if (drag_ == Drag::None) {
+    if (on_label_column_edge(pos))
+      plot_->setCursor(Qt::SplitHCursor);
+    else
+      plot_->unsetCursor();
     const QString tip = tooltip_at(pos);
     if (tip.isEmpty())
       QToolTip::hideText();
@@ -103,6 +115,11 @@ bool TimelineView::on_move(QMouseEvent* event) {
   }
   moved_ = moved_ || (pos - press_pos_).manhattanLength() > kClickSlopPx;
   if (!moved_) return true;
+  if (drag_ == Drag::LabelEdge) {
+    const double scale = state_.theme.font_scale;
+    set_label_column_width(label_column_px(pos.x() / scale, width(), scale) / scale);
+    return true;
+  }
   const QRectF area = lane_rect();
   const TimeMapping map(press_window_, area.width());
   switch (drag_) {
@@ -121,6 +138,7 @@ bool TimelineView::on_move(QMouseEvent* event) {
       request_replot();
       break;
     case Drag::None:
+    case Drag::LabelEdge:
       break;
   }
   return true;
@@ -131,6 +149,10 @@ bool TimelineView::on_release(QMouseEvent* event) {
   drag_ = Drag::None;
   if (drag == Drag::None) return true;
   const QPointF pos = event->position();
+  if (drag == Drag::LabelEdge) {
+    if (moved_) emit label_column_resized(label_column_width_px_);
+    return true;
+  }
   if (!moved_) {
     select(clicked_event_at(pos));
     if (drag == Drag::Measure) set_measure(std::nullopt);
@@ -190,6 +212,11 @@ bool TimelineView::on_key(QKeyEvent* event) {
     default:
       return false;
   }
+}
+
+bool TimelineView::on_label_column_edge(QPointF pos) const {
+  const QRectF axis = plot_->axisRect()->rect();
+  return std::fabs(pos.x() - axis.left()) <= kLabelEdgeGrabPx && pos.y() >= axis.top() && pos.y() <= axis.bottom();
 }
 
 bool TimelineView::over_time_area(QPointF pos) const {

@@ -82,11 +82,12 @@ void TimelineOverlays::draw_brackets(QCPPainter* painter, const TimeMapping& map
   const std::vector<LabelPlacement> placements = bracket_placements(*state_, metrics, area);
   const double row_px = state_->theme.depth_px();
   const QColor label_background = state_->theme.background;  // opaque: no foot or iteration mark runs through text
+  const Rgb background = label_background.rgb() & 0xffffff;
   for (std::size_t i = 0; i < o.brackets.size(); ++i) {
     const LabelPlacement& p = placements[i];
     if (p.row < 0) continue;
     const Bracket& b = o.brackets[i];
-    const QColor c = color_of(bracket_color(b.method));
+    const QColor c = color_of(readable_on(bracket_color(b.method), background, kMinLineContrast));
     const double y = area.top() + 2 + static_cast<double>(p.row) * row_px;
     // Clamped just outside the plot: deep zoom puts a long bracket's ends millions of pixels away.
     const double x0 = std::clamp(area.left() + map.x_of(b.start_ns), area.left() - 4, area.right() + 4);
@@ -98,7 +99,7 @@ void TimelineOverlays::draw_brackets(QCPPainter* painter, const TimeMapping& map
     if (!p.labelled()) continue;
     const QRectF text_rect(p.x_px, y + 3, p.width_px, row_px - 3);
     painter->fillRect(text_rect, label_background);
-    painter->setPen(c.darker(115));
+    painter->setPen(color_of(bracket_text_color(b.method, background)));
     painter->drawText(text_rect.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
                       bracket_label_text(b, metrics, p.width_px));
   }
@@ -108,12 +109,15 @@ QString bracket_label_text(const Bracket& b, const QFontMetricsF& metrics, doubl
   QString full = QString::fromStdString(b.label());
   const double text_px = width_px - 2 * kBracketLabelPadPx;
   if (metrics.horizontalAdvance(full) <= text_px) return full;
-  // The number is the claim: the name gives way first, from its middle ("first ma…cuda:0").
+  // The number is the claim: the name gives way first, whole words from its end ("first matmul\u2026"), so no
+  // word is ever cut; the tooltip has every word.
   const QString figure = QString::fromStdString(b.figure);
-  const QString joint = QStringLiteral(" \u2014 ");
-  const double name_px = text_px - metrics.horizontalAdvance(joint + figure);
-  const QString name = metrics.elidedText(QString::fromStdString(b.name), Qt::ElideMiddle, name_px);
-  if (!b.name.empty() && name.size() > 1) return name + joint + figure;
+  const QString tail = QStringLiteral("\u2026 \u2014 ") + figure;
+  const QString name = QString::fromStdString(b.name);
+  for (qsizetype end = name.lastIndexOf(QLatin1Char(' ')); end > 0; end = name.lastIndexOf(QLatin1Char(' '), end - 1)) {
+    QString shortened = name.left(end) + tail;
+    if (metrics.horizontalAdvance(shortened) <= text_px) return shortened;
+  }
   return metrics.elidedText(figure, Qt::ElideRight, text_px);
 }
 
@@ -121,18 +125,14 @@ std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const
                                                const QRectF& area) {
   const OverlayData& o = state.overlays;
   const TimeMapping map(state.window, area.width());
-  const QString joint = QStringLiteral(" \u2014 ");
   std::vector<LabelRequest> requests;
   requests.reserve(o.brackets.size());
   for (const Bracket& b : o.brackets) {
-    const QString name = QString::fromStdString(b.name);
     const QString figure = QString::fromStdString(b.figure);
     const double pad = 2 * kBracketLabelPadPx + 1;
     const double full_px = metrics.horizontalAdvance(QString::fromStdString(b.label())) + pad;
-    const double min_px =
-        name.isEmpty()
-            ? full_px
-            : metrics.horizontalAdvance(name.left(3) + QStringLiteral("\u2026") + name.right(3) + joint + figure) + pad;
+    // The narrowest label is the figure alone; the name then comes back word by word as the room grows.
+    const double min_px = metrics.horizontalAdvance(figure) + pad;
     requests.push_back(
         {area.left() + map.x_of(b.start_ns), area.left() + map.x_of(b.end_ns), full_px, std::min(min_px, full_px)});
   }
@@ -186,10 +186,6 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
   fill.setAlpha(kWarmupAlpha);
   QColor label_background = state_->theme.background;
   label_background.setAlpha(210);
-  std::array<double, kWarmupLabelRows> row_free_x;
-  row_free_x.fill(-1e9);
-  std::vector<char> named;
-  for (const ShadedSegment& s : o.warmup) named.resize(std::max(named.size(), s.finding + 1), 0);
   painter->setFont(state_->theme.font(kWarmupLabelPt));
   const double text_h = painter->fontMetrics().height() + 2;
   // Labels go in their band under the lanes, so they never cover a lane or a row.
@@ -216,23 +212,30 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
       painter->fillRect(QRect(left, y, width, std::min(kBandRowsPx, rows.bottom() + 1 - y)), fill);
   }
   painter->restore();
+  if (state_->warmup_label_px <= 0) return;
+  const QFontMetricsF metrics(painter->fontMetrics());
+  // A finding is offered at its first few visible spans only: thousands of spans are in view at fit.
+  constexpr int kTriesPerFinding = 8;
+  std::vector<SpanLabelRequest> requests;
+  std::vector<QString> texts;
+  std::vector<int> tries;
   for (const ShadedSegment& s : o.warmup) {
     if (s.end_ns < state_->window.t0_ns || s.start_ns > state_->window.t1_ns) continue;
-    const double x0 = area.left() + map.x_of(s.start_ns);
-    if (named[s.finding] || state_->warmup_label_px <= 0) continue;
-    const QString label = QString::fromStdString(s.label);
-    const double text_x = std::max(x0, area.left()) + 2;
-    const double text_px = painter->fontMetrics().horizontalAdvance(label) + 8;
-    for (std::size_t row = 0; row < kWarmupLabelRows; ++row) {
-      if (row_free_x[row] > text_x) continue;
-      const QRectF text_rect(text_x, labels_top + static_cast<double>(row) * text_h, text_px, text_h);
-      painter->fillRect(text_rect, label_background);
-      painter->setPen(QColor(0xc0, 0x60, 0x00));
-      painter->drawText(text_rect.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
-      row_free_x[row] = text_rect.right() + 8;
-      named[s.finding] = 1;
-      break;
-    }
+    if (s.finding >= tries.size()) tries.resize(s.finding + 1, 0);
+    if (tries[s.finding]++ >= kTriesPerFinding) continue;
+    texts.push_back(QString::fromStdString(s.label));
+    requests.push_back({std::max(area.left() + map.x_of(s.start_ns), area.left()) + 2,
+                        metrics.horizontalAdvance(texts.back()) + 8, s.finding});
+  }
+  const std::vector<LabelPlacement> placed =
+      layout_span_labels(requests, area.left(), area.right(), static_cast<int>(kWarmupLabelRows));
+  painter->setPen(color_of(warmup_text_color(state_->theme.background.rgb() & 0xffffff)));
+  for (std::size_t i = 0; i < placed.size(); ++i) {
+    if (!placed[i].labelled()) continue;
+    const QRectF text_rect(placed[i].x_px, labels_top + static_cast<double>(placed[i].row) * text_h, placed[i].width_px,
+                           text_h);
+    painter->fillRect(text_rect, label_background);
+    painter->drawText(text_rect.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, texts[i]);
   }
 }
 
@@ -260,8 +263,11 @@ void TimelineOverlays::draw_overlap_strip(QCPPainter* painter, const TimeMapping
   painter->fillRect(header, state_->theme.header_background);
   painter->setPen(state_->theme.text);
   painter->setFont(state_->theme.font(8));
-  painter->drawText(header.adjusted(label_indent_px(false, state_->figure, state_->theme.font_scale), 0, -6, 0),
-                    Qt::AlignVCenter | Qt::AlignLeft, QString::fromStdString(o.strip_label));
+  const QRectF strip_label =
+      header.adjusted(label_indent_px(false, state_->figure, state_->theme.font_scale), 0, -6, 0);
+  painter->drawText(strip_label, Qt::AlignVCenter | Qt::AlignLeft,
+                    painter->fontMetrics().elidedText(QString::fromStdString(o.strip_label), Qt::ElideRight,
+                                                      static_cast<int>(strip_label.width())));
   painter->restore();
 }
 
@@ -315,11 +321,12 @@ void TimelineOverlays::draw_idle_rows(QCPPainter* painter, const TimeMapping& ma
     painter->setClipRect(header);
     painter->fillRect(header, state_->theme.header_background);
     painter->setPen(state_->theme.text);
-    painter->drawText(header.adjusted(label_indent_px(false, state_->figure, state_->theme.font_scale), 0, -6, 0),
-                      Qt::AlignVCenter | Qt::AlignLeft,
-                      row < o.idle_labels.size()
-                          ? QString::fromStdString(o.idle_labels[row]) + QStringLiteral(" idle, by cause")
-                          : QStringLiteral("GPU %1 idle, by cause").arg(o.idle_devices[row]));
+    const QRectF label = header.adjusted(label_indent_px(false, state_->figure, state_->theme.font_scale), 0, -6, 0);
+    const QString text = row < o.idle_labels.size()
+                             ? QString::fromStdString(o.idle_labels[row]) + QStringLiteral(" idle, by cause")
+                             : QStringLiteral("GPU %1 idle, by cause").arg(o.idle_devices[row]);
+    painter->drawText(label, Qt::AlignVCenter | Qt::AlignLeft,
+                      painter->fontMetrics().elidedText(text, Qt::ElideRight, static_cast<int>(label.width())));
     painter->setClipRect(r);
     painter->fillRect(r, state_->theme.header_background);
     const std::span<const IdleBand> bands = idle_of_device(o, o.idle_devices[row]);
@@ -391,10 +398,65 @@ void TimelineOverlays::draw_measure(QCPPainter* painter, const TimeMapping& map,
   painter->setPen(QPen(state_->theme.measure, 1.5));
   painter->drawLine(QPointF(x0, area.top()), QPointF(x0, area.bottom()));
   painter->drawLine(QPointF(x1, area.top()), QPointF(x1, area.bottom()));
-  painter->setFont(state_->theme.font(9, true));
-  const QString text = QString::fromStdString(format_duration_exact(state_->measure->span_ns()));
-  painter->drawText(QRectF(std::min(x0, x1), area.top() + 2, std::max(std::fabs(x1 - x0), 160.0), 20),
-                    Qt::AlignHCenter | Qt::AlignTop, text);
+  const QRectF label = measure_label_rect(*state_, area);
+  painter->fillRect(label, state_->theme.background);
+  painter->setPen(QPen(state_->theme.measure, 1));
+  painter->drawRect(label);
+  painter->setFont(state_->theme.font(kMeasureLabelPt, true));
+  painter->setPen(state_->theme.text);
+  painter->drawText(label, Qt::AlignCenter, measure_label_text(*state_));
+}
+
+QString measure_label_text(const TimelineState& state) {
+  return state.measure ? QString::fromStdString(format_duration_exact(state.measure->span_ns())) : QString();
+}
+
+std::vector<QRectF> bracket_boxes(const TimelineState& state, const QRectF& area) {
+  std::vector<QRectF> boxes;
+  const OverlayData& o = state.overlays;
+  if (o.brackets.empty()) return boxes;
+  const QFontMetricsF metrics(state.theme.font(8));
+  const std::vector<LabelPlacement> placements = bracket_placements(state, metrics, area);
+  const TimeMapping map(state.window, area.width());
+  const double row_px = state.theme.depth_px();
+  boxes.reserve(2 * placements.size());
+  for (std::size_t i = 0; i < placements.size(); ++i) {
+    const LabelPlacement& p = placements[i];
+    if (p.row < 0) continue;
+    const double y = area.top() + 2 + static_cast<double>(p.row) * row_px;
+    const double x0 = std::clamp(area.left() + map.x_of(o.brackets[i].start_ns), area.left() - 4, area.right() + 4);
+    const double x1 = std::clamp(area.left() + map.x_of(o.brackets[i].end_ns), area.left() - 4, area.right() + 4);
+    boxes.emplace_back(x0 - 1, y, x1 - x0 + 2, row_px);  // the line and its feet
+    if (p.labelled()) boxes.emplace_back(p.x_px, y + 3, p.width_px, row_px - 3);
+  }
+  return boxes;
+}
+
+// Over the measured span, in the first bracket row where it meets no bracket and no bracket label (centred, else at
+// the span's start, else ending at its end); with no such room, at the top of the lanes, under the brackets.
+QRectF measure_label_rect(const TimelineState& state, const QRectF& area) {
+  if (!state.measure) return {};
+  const TimeMapping map(state.window, area.width());
+  const double x0 = area.left() + map.x_of(state.measure->t0_ns);
+  const double x1 = area.left() + map.x_of(state.measure->t1_ns);
+  const QFontMetricsF metrics(state.theme.font(kMeasureLabelPt, true));
+  const double width = metrics.horizontalAdvance(measure_label_text(state)) + 12;
+  const double height = metrics.height() + 4;
+  const auto inside = [&](double left) {
+    return std::clamp(left, area.left(), std::max(area.left(), area.right() - width));
+  };
+  const std::vector<QRectF> taken = bracket_boxes(state, area);
+  const double row_px = state.theme.depth_px();
+  const int rows = static_cast<int>(std::floor((state.top_band_px - 2) / row_px));
+  for (int row = 0; row < rows; ++row) {
+    const double y = area.top() + 2 + static_cast<double>(row) * row_px + (row_px - std::min(height, row_px)) / 2;
+    for (const double left : {(x0 + x1 - width) / 2, x0, x1 - width}) {
+      const QRectF candidate(inside(left), y, width, std::min(height, row_px));
+      if (std::none_of(taken.begin(), taken.end(), [&](const QRectF& box) { return box.intersects(candidate); }))
+        return candidate;
+    }
+  }
+  return {inside((x0 + x1 - width) / 2), state.lane_rect(area).top() + 2, width, height};
 }
 
 }  // namespace gtv::ui

@@ -74,7 +74,10 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
     for (const LaneDesc& d : lane_descs(*state_.trace))
       if (d.bookkeeping) state_.lane_state.collapsed_groups.insert(group_of(d.key));
   color_mode_chosen_ = false;
-  state_.color_mode = ColorMode::KernelName;
+  if (state_.color_mode != ColorMode::KernelName) {
+    state_.color_mode = ColorMode::KernelName;
+    emit color_mode_changed();
+  }
   ticker_->set_origin_ns(axis_origin_ns_ ? *axis_origin_ns_ : state_.trace ? state_.trace->start_ns() : 0);
   relayout();
   fit();
@@ -86,9 +89,11 @@ void TimelineView::set_overlays(OverlayData overlays) {
   if (state_.trace)
     state_.rows = make_timeline_rows(*state_.trace, state_.overlays.owners.get(), &state_.overlays.communication,
                                      &state_.overlays.critical_path);
+  const ColorMode before = state_.color_mode;
   if (!color_mode_chosen_)
     state_.color_mode = state_.overlays.owners && state_.overlays.owners->own_most_gpu_work() ? ColorMode::Owner
                                                                                               : ColorMode::KernelName;
+  if (state_.color_mode != before) emit color_mode_changed();
   relayout();
 }
 
@@ -96,6 +101,7 @@ void TimelineView::set_color_mode(ColorMode mode) {
   color_mode_chosen_ = true;
   if (state_.color_mode == mode) return;
   state_.color_mode = mode;
+  emit color_mode_changed();
   request_replot();
 }
 
@@ -133,7 +139,8 @@ void TimelineView::apply_theme_to_plot() {
 }
 
 double TimelineView::header_width_px() const {
-  return label_width_px_ ? *label_width_px_ : 240 * state_.theme.font_scale;
+  // An export's preset (figure mode) wins over the column the user dragged.
+  return label_width_px_ ? *label_width_px_ : label_column_px(label_column_width_px_, width(), state_.theme.font_scale);
 }
 
 void TimelineView::set_label_width_px(std::optional<double> width_px) {
@@ -144,6 +151,20 @@ void TimelineView::set_label_width_px(std::optional<double> width_px) {
 void TimelineView::set_lane_state(LaneViewState lane_state) {
   state_.lane_state = std::move(lane_state);
   relayout();
+}
+
+void TimelineView::set_label_column_width(double px) {
+  if (!std::isfinite(px) || px == label_column_width_px_) return;
+  label_column_width_px_ = px;
+  apply_label_column();
+}
+
+void TimelineView::apply_label_column() {
+  const int left = static_cast<int>(header_width_px());
+  if (plot_->axisRect()->margins().left() == left) return;
+  plot_->axisRect()->setMargins(QMargins(left, 0, 0, 0));
+  update_scrollbar();
+  request_replot();
 }
 
 void TimelineView::set_figure_mode(bool figure) {
@@ -170,7 +191,7 @@ void TimelineView::relayout() {
   state_.warmup_label_px = warmup_label_band_px(state_);
   state_.bottom_band_px =
       state_.warmup_label_px + state_.busy_strip_px + static_cast<double>(o.idle_devices.size()) * state_.idle_row_px;
-  plot_->axisRect()->setMargins(QMargins(static_cast<int>(header_width_px()), 0, 0, 0));
+  apply_label_column();
   update_scrollbar();
   emit lanes_changed();
   request_replot();
@@ -285,7 +306,17 @@ std::optional<QPointF> TimelineView::event_center(EventRef ref) const {
   return QPointF(x, y);
 }
 
+QString TimelineView::label_tooltip_at(QPointF pos) const {
+  if (!state_.trace) return {};
+  const QRectF lanes = lane_rect();
+  if (pos.x() < 0 || pos.x() >= lanes.left() || pos.y() < lanes.top() || pos.y() >= lanes.bottom()) return {};
+  const int row = state_.layout.row_at(pos.y() - lanes.top() + state_.scroll_px);
+  if (row < 0 || static_cast<std::size_t>(row) >= state_.layout.rows().size()) return {};
+  return QString::fromStdString(state_.layout.rows()[static_cast<std::size_t>(row)].label);
+}
+
 QString TimelineView::tooltip_at(QPointF pos) const {
+  if (QString label = label_tooltip_at(pos); !label.isEmpty()) return label;
   if (const auto block = block_at(pos); block && block->count > 1) {
     const Lane& lane = state_.trace->lane(block->lane);
     const TimeNs origin = state_.trace->start_ns();
@@ -470,6 +501,7 @@ void TimelineView::replot_now() {
   if (!isVisible()) {
     QWidget::layout()->activate();
     plot_->setViewport(plot_->rect());
+    apply_label_column();
   }
   plot_->replot(QCustomPlot::rpImmediateRefresh);
 }

@@ -4,11 +4,13 @@
 #include <QFileSystemWatcher>
 #include <QLabel>
 #include <QProgressBar>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "gtv/ui/first_view.h"
 #include "gtv/ui/side_panels.h"
@@ -16,6 +18,9 @@
 #include "gtv/ui/trace_document.h"
 
 namespace gtv::ui {
+namespace {
+const QString kLabelColumnKey = QStringLiteral("timeline/label_column_px");
+}  // namespace
 
 TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
     : QWidget(parent),
@@ -78,6 +83,10 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   splitter->setSizes({1300, 420});
   stack_->addWidget(splitter);
 
+  // The label column keeps the width the user dragged it to, in every tab and the next session.
+  view_->set_label_column_width(QSettings().value(kLabelColumnKey, kDefaultLabelColumnPx).toDouble());
+  connect(view_, &TimelineView::label_column_resized, this,
+          [](double px) { QSettings().setValue(kLabelColumnKey, px); });
   connect(document_, &TraceDocument::progress, progress_,
           [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000)); });
   connect(document_, &TraceDocument::loaded, this, &TraceTab::on_loaded);
@@ -86,9 +95,17 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
     if (view_->measured()) side_->setCurrentWidget(details_);  // the range's statistics are there
   });
   // The colour mode and theme can change after loading: the legend is rebuilt each time it comes to the front.
-  connect(side_, &QTabWidget::currentChanged, this, [this](int index) {
+  connect(side_, &QTabWidget::currentChanged, this, [this, splitter](int index) {
     if (side_->widget(index) == legend_) refresh_legend();
+    // The Kernels tab widens the panel until every column shows whole, up to 45% of the tab.
+    if (side_->widget(index) == kernels_) {
+      const QList<int> sizes = splitter->sizes();
+      const int total = sizes.value(0) + sizes.value(1);
+      const int wanted = std::min(kernels_->wanted_width(), total * 45 / 100);
+      if (sizes.size() == 2 && sizes[1] < wanted) splitter->setSizes({total - wanted, wanted});
+    }
   });
+  connect(view_, &TimelineView::color_mode_changed, this, &TraceTab::refresh_legend);
   connect(kernels_, &KernelTable::kernel_activated, view_, [this](const QString& name) {
     selecting_from_table_ = true;
     view_->set_search(name);
@@ -156,7 +173,8 @@ void TraceTab::refresh_legend() {
   const auto analysis = document_->analysis();
   if (!analysis || !document_->trace()) return;
   legend_->setHtml(legend_html(*document_->trace(), *analysis, view_->color_mode(), 12,
-                               view_->theme().header_background.rgb() & 0xffffff));
+                               view_->theme().header_background.rgb() & 0xffffff,
+                               view_->theme().background.rgb() & 0xffffff));
 }
 
 }  // namespace gtv::ui

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace gtv::ui {
@@ -51,24 +52,28 @@ class SpanIndex {
   std::vector<OwnerSpan> spans_;
 };
 
+// Owners by process and name, in the order first seen.
 class OwnerNames {
  public:
-  std::uint16_t index_of(const std::string& name) {
-    const auto [it, added] = index_.emplace(name, static_cast<std::uint16_t>(names_.size()));
+  std::uint16_t index_of(std::int64_t pid, const std::string& name) {
+    const auto [it, added] = index_.emplace(std::make_pair(pid, name), static_cast<std::uint16_t>(names_.size()));
     if (added) {
       if (names_.size() >= kNoOwner) {  // more names than indices: the rest stay unowned
         index_.erase(it);
         return kNoOwner;
       }
       names_.push_back(name);
+      pids_.push_back(pid);
     }
     return it->second;
   }
-  std::vector<std::string>& names() { return names_; }
+  [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
+  [[nodiscard]] const std::vector<std::int64_t>& pids() const { return pids_; }
 
  private:
-  std::unordered_map<std::string, std::uint16_t> index_;
+  std::map<std::pair<std::int64_t, std::string>, std::uint16_t> index_;
   std::vector<std::string> names_;
+  std::vector<std::int64_t> pids_;
 };
 
 using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // pid, tid
@@ -77,7 +82,7 @@ std::map<ThreadKey, SpanIndex> forward_ranges(const Trace& trace, OwnerNames& na
   std::map<ThreadKey, SpanIndex> by_thread;
   for (const Range& r : trace.ranges()) {
     if (r.kind != RangeKind::Forward || r.end_ns <= r.start_ns) continue;
-    const std::uint16_t owner = names.index_of(r.name);
+    const std::uint16_t owner = names.index_of(r.pid, r.name);
     if (owner != kNoOwner) by_thread[{r.pid, r.tid}].add(r.start_ns, r.end_ns, owner);
   }
   for (auto& [key, index] : by_thread) index.finish();
@@ -92,24 +97,33 @@ const SpanIndex& annotations_of(const Trace& trace, LaneIndex lane, std::unorder
   SpanIndex& index = cache[lane];
   for (const Event& e : trace.lane(lane).events) {
     if (e.kind != EventKind::Annotation || e.duration_ns <= 0) continue;
-    const std::uint16_t owner = names.index_of(std::string(trace.name(e)));
+    const std::uint16_t owner = names.index_of(trace.lane(lane).key.pid, std::string(trace.name(e)));
     if (owner != kNoOwner) index.add(e.start_ns, e.end_ns(), owner);
   }
   index.finish();
   return index;
 }
 
-// The table keeps only names that own work (annotations around no launch drop out), renumbered.
-void keep_used_names(const std::vector<std::string>& all, WorkOwners& owners) {
-  std::vector<std::uint16_t> renumber(all.size(), kNoOwner);
+// The table keeps only owners that own work (annotations around no launch drop out), renumbered; where more than one
+// process owns work, each name carries its process.
+void keep_used_names(const OwnerNames& all, WorkOwners& owners) {
+  std::vector<std::uint16_t> renumber(all.names().size(), kNoOwner);
   for (const auto& lane_owners : owners.of_event)
     for (const std::uint16_t o : lane_owners)
       if (o != kNoOwner) renumber[o] = 0;
-  for (std::size_t i = 0; i < all.size(); ++i) {
+  std::set<std::int64_t> pids;
+  for (std::size_t i = 0; i < renumber.size(); ++i) {
     if (renumber[i] == kNoOwner) continue;
-    renumber[i] = static_cast<std::uint16_t>(owners.names.size());
-    owners.names.push_back(all[i]);
+    renumber[i] = static_cast<std::uint16_t>(owners.range_names.size());
+    owners.range_names.push_back(all.names()[i]);
+    owners.pids.push_back(all.pids()[i]);
+    pids.insert(all.pids()[i]);
   }
+  owners.names.reserve(owners.range_names.size());
+  for (std::size_t i = 0; i < owners.range_names.size(); ++i)
+    owners.names.push_back(pids.size() > 1
+                               ? "pid " + std::to_string(owners.pids[i]) + " \u00b7 " + owners.range_names[i]
+                               : owners.range_names[i]);
   for (auto& lane_owners : owners.of_event)
     for (std::uint16_t& o : lane_owners)
       if (o != kNoOwner) o = renumber[o];
@@ -144,9 +158,15 @@ WorkOwners work_owners(const Trace& trace) {
     if (lane_owners[flow.to.index] == kNoOwner) ++owners.owned_events;
     lane_owners[flow.to.index] = owner;
   }
-  keep_used_names(names.names(), owners);
+  keep_used_names(names, owners);
   owners.colors = owner_colors(owners.names);
   return owners;
+}
+
+std::uint16_t WorkOwners::find(std::int64_t pid, std::string_view name) const {
+  for (std::size_t i = 0; i < range_names.size() && i < pids.size(); ++i)
+    if (pids[i] == pid && range_names[i] == name) return static_cast<std::uint16_t>(i);
+  return kNoOwner;
 }
 
 }  // namespace gtv::ui

@@ -12,8 +12,8 @@
 
 namespace gtv::ui {
 
-inline constexpr Rgb kCommunicationOverlapColor = 0x2a7f62;  // beside computation: hidden behind work (dark teal)
-inline constexpr Rgb kCommunicationExposedColor = 0x8b1a1a;  // alone: exposed (maroon); neither in the kernel palette
+inline constexpr Rgb kCommunicationOverlapColor = role_color(ColorRole::NcclOverlap);  // hidden behind work
+inline constexpr Rgb kCommunicationExposedColor = role_color(ColorRole::NcclExposed);  // alone: exposed
 
 class CommunicationRow : public TimelineRow {
  public:

@@ -3,6 +3,7 @@
 // be unit tested. A bracket and its label share one row: the bracket's line across the row's top, its label under
 // the line. Two brackets share a row only when what each occupies (its span and its label) is apart, so no label
 // meets another label or another bracket's line, and every label lies inside the plot.
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -33,5 +34,16 @@ struct LabelPlacement {
 [[nodiscard]] std::vector<LabelPlacement> layout_bracket_labels(std::span<const LabelRequest> requests, double left_px,
                                                                 double right_px, int row_count, double inset_px = 4,
                                                                 double gap_px = 4);
+
+// Labels of shaded spans (warm-up) in a band of row_count rows: each group (a finding) is named once, at its first
+// request that finds room, in the first row free at its x. A label starts at its span's visible start (x0_px) and is
+// shifted left, never past left_px, so that it ends inside right_px; labels in a row keep gap_px apart.
+struct SpanLabelRequest {
+  double x0_px = 0;
+  double width_px = 0;
+  std::size_t group = 0;
+};
+[[nodiscard]] std::vector<LabelPlacement> layout_span_labels(std::span<const SpanLabelRequest> requests, double left_px,
+                                                             double right_px, int row_count, double gap_px = 8);
 
 }  // namespace gtv::ui

@@ -54,6 +54,15 @@ struct LaneRow {
   [[nodiscard]] double bottom_px() const { return top_px + height_px; }
 };
 
+// The label column left of the lanes: its edge can be dragged, as in Perfetto and Nsight Systems. Widths are at
+// font scale 1 (the column grows with the presentation font); the column keeps at least kMinLabelColumnPx and leaves
+// the time axis at least half the view.
+inline constexpr double kDefaultLabelColumnPx = 240;
+inline constexpr double kMinLabelColumnPx = 120;
+inline constexpr double kMaxLabelColumnShare = 0.5;
+// The column's width in pixels for a wanted width (at font scale 1) in a view view_width_px wide.
+[[nodiscard]] double label_column_px(double wanted_px, double view_width_px, double font_scale);
+
 struct LayoutOptions {
   double depth_px = 20;    // height of one depth row
   double header_px = 22;   // process / GPU header rows

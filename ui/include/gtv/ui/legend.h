@@ -14,12 +14,16 @@ namespace gtv::ui {
 // Warm-up spans: this colour at kWarmupAlpha over the lanes.
 inline constexpr Rgb kWarmupRgb = 0xff9900;
 inline constexpr int kWarmupAlpha = 46;
+// The warm-up labels' text on the plot's background: a burnt orange, lightened or darkened to read (readable_on).
+[[nodiscard]] Rgb warmup_text_color(Rgb background);
 // GPUs-busy strip: one GPU busy, two or more busy (where the GPUs overlap).
-inline constexpr Rgb kBusyOneRgb = 0x9eb8d8;
-inline constexpr Rgb kBusyManyRgb = 0x264478;  // darker than one GPU busy; no model colour is near it
+inline constexpr Rgb kBusyOneRgb = role_color(ColorRole::BusyOne);
+inline constexpr Rgb kBusyManyRgb = role_color(ColorRole::BusyMany);  // darker than one GPU busy
 // Measurement brackets by Bracket::method: stopwatch, stopwatch+sync, cuda-events, then truth / other (grey).
 inline constexpr int kBracketColorCount = 4;
 [[nodiscard]] Rgb bracket_color(int method);
+// A bracket's label text on the plot's background: its colour, lightened or darkened to read (readable_on).
+[[nodiscard]] Rgb bracket_text_color(int method, Rgb background);
 // `color` at `alpha` (0..255) over `background`: what a translucent fill looks like on the page.
 [[nodiscard]] Rgb blend_over(Rgb color, int alpha, Rgb background);
 

@@ -8,6 +8,7 @@
 #include "gtv/model/rank_merge.h"
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -97,6 +98,8 @@ class MainWindow : public QMainWindow {
   QAction* export_action_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* search_count_ = nullptr;
+  QComboBox* color_box_ = nullptr;  // the colour mode of the current tab, always in view
+  void sync_color_box();
   bool dark_ = false;
   double font_scale_ = 1.0;
   bool projector_ = false;

@@ -8,15 +8,28 @@
 #include <vector>
 
 #include "gtv/model/event.h"
+#include "gtv/ui/color_roles.h"
 
 namespace gtv::ui {
 
-using Rgb = std::uint32_t;
-
-// Distinct mid-tone colours that keep white or black names readable.
-inline constexpr std::array<Rgb, 16> kKernelPalette = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948,
-                                                       0xb07aa1, 0xff9da7, 0x9c755f, 0x86bcb6, 0xd37295, 0x8cd17d,
-                                                       0xb6992d, 0x499894, 0xf1ce63, 0xa0cbe8};
+// Distinct mid-tone colours that keep white or black names readable; the first is the kernel role's steel blue, and
+// none is near another role's colour (color_roles.h).
+inline constexpr std::array<Rgb, 16> kKernelPalette = {role_color(ColorRole::Kernel),
+                                                       0xf28e2b,
+                                                       0xe15759,
+                                                       0x43b393,
+                                                       0x59a14f,
+                                                       0xffbd78,
+                                                       0x986e8f,
+                                                       0xff9da7,
+                                                       0x9c755f,
+                                                       0x86bcb6,
+                                                       0xd37295,
+                                                       0x8cd17d,
+                                                       0xb6992d,
+                                                       0x499894,
+                                                       0xf1ce63,
+                                                       0xa0cbe8};
 
 // FNV-1a, 64 bit: stable across runs and platforms (std::hash is not).
 [[nodiscard]] std::uint64_t stable_hash(std::string_view text);
@@ -30,14 +43,15 @@ enum class ColorMode : std::uint8_t { Owner, Kind, KernelName, Stream };
 inline constexpr int kColorModeCount = 4;
 [[nodiscard]] std::string_view to_string(ColorMode mode);  // "model / range", "kind", "kernel name", "stream"
 
-// Owner colours: far-apart hues, none the steel blue of an unowned kernel (kind_color), so work with no owner
-// never passes for an owner's.
-inline constexpr std::array<Rgb, 10> kOwnerPalette = {0xf28e2b, 0x59a14f, 0xb07aa1, 0xe15759, 0x17becf,
-                                                      0xedc948, 0xff9da7, 0x9c755f, 0x76b7b2, 0xbcbd22};
+// Owner colours: far-apart hues of kKernelPalette, none the steel blue of an unowned kernel (kind_color), so work
+// with no owner never passes for an owner's.
+inline constexpr std::array<Rgb, 10> kOwnerPalette = {0xf28e2b, 0x59a14f, 0x986e8f, 0xe15759, 0x499894,
+                                                      0xf1ce63, 0xff9da7, 0x9c755f, 0x43b393, 0xb6992d};
 // A merged block whose events have no majority owner.
-inline constexpr Rgb kMixedOwnersColor = 0x8c8c8c;
+inline constexpr Rgb kMixedOwnersColor = role_color(ColorRole::MixedOwners);
 // Palette slot of an owner: the first number in its name ("model 2 forward" -> 2), so model N has one colour in
-// every trace; a name without a number hashes.
+// every trace; a name without a number hashes. An owner named with its process ("pid 1234 \u00b7 model 0 forward")
+// takes its model's number.
 [[nodiscard]] std::size_t owner_palette_slot(std::string_view owner_name);
 [[nodiscard]] Rgb owner_color(std::string_view owner_name);
 // The colours of one trace's owners (per index of `names`): each its owner_color unless a name before it in sorted
@@ -46,11 +60,22 @@ inline constexpr Rgb kMixedOwnersColor = 0x8c8c8c;
 [[nodiscard]] std::vector<Rgb> owner_colors(const std::vector<std::string>& names);
 // A GPU stream's colour in ColorMode::Stream.
 [[nodiscard]] Rgb stream_color(std::int64_t device, std::int64_t stream);
-// Colour of an idle-interval cause (analysis::IdleCause as an index): ten hues far apart, so the causes of a
-// GPU's idle time tell apart at a glance in the idle rows under the lanes; out-of-range indices get grey.
+// Colour of an idle-interval cause (analysis::IdleCause as an index): the role of each cause, so the causes of a
+// GPU's idle time tell apart at a glance in the idle rows under the lanes; out-of-range indices get "unknown".
 inline constexpr int kIdleCauseColorCount = 10;
 [[nodiscard]] Rgb idle_cause_color(int cause);
 // Name text colour that reads on fill: black on light fills, white on dark ones.
 [[nodiscard]] Rgb text_color_on(Rgb fill);
+// WCAG 2.x relative luminance (0 black .. 1 white) and contrast ratio (1 .. 21) of two colours.
+[[nodiscard]] double relative_luminance(Rgb color);
+[[nodiscard]] double contrast_ratio(Rgb a, Rgb b);
+// CIEDE2000 colour difference (D65, sRGB): about 1 is the smallest difference people notice side by side, 10 and
+// more tells two colours apart at a glance in a legend.
+[[nodiscard]] double color_difference(Rgb a, Rgb b);
+// Text in a role's colour that reads on `background`: `color` mixed towards white (dark background) or black (light
+// background) just far enough for a contrast ratio of min_ratio (WCAG AA for body text is 4.5).
+inline constexpr double kMinTextContrast = 4.5;
+inline constexpr double kMinLineContrast = 3.0;  // WCAG's minimum for lines and other non-text marks
+[[nodiscard]] Rgb readable_on(Rgb color, Rgb background, double min_ratio = kMinTextContrast);
 
 }  // namespace gtv::ui

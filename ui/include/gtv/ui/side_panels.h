@@ -40,6 +40,8 @@ class KernelTable : public QWidget {
   explicit KernelTable(QWidget* parent = nullptr);
   void set_rows(const DocumentAnalysis& analysis);
   [[nodiscard]] QTableWidget* table() const { return table_; }
+  // The width that shows every column whole: the tab widens its side panel to it (up to a share of the window).
+  [[nodiscard]] int wanted_width() const;
 
  signals:
   void kernel_activated(const QString& name);
@@ -53,6 +55,6 @@ class KernelTable : public QWidget {
 // GPU work is listed as the view colours it (color_mode).
 [[nodiscard]] QString legend_html(const Trace& trace, const DocumentAnalysis& analysis,
                                   ColorMode color_mode = ColorMode::KernelName, std::size_t kernel_count = 12,
-                                  Rgb strip_background = 0xeef0f3);
+                                  Rgb strip_background = 0xeef0f3, Rgb background = 0xffffff);
 
 }  // namespace gtv::ui

@@ -75,7 +75,15 @@ inline constexpr double kBracketLabelPadPx = 4;
 [[nodiscard]] double warmup_label_band_px(const TimelineState& state);
 [[nodiscard]] std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const QFontMetricsF& metrics,
                                                              const QRectF& area);
-// The label as it fits width_px: whole, else with the name elided in its middle, the figure always whole.
+// The label as it fits width_px: whole, else the name cut after its last word that fits ("first matmul\u2026 \u2014
+// stopwatch 3.00 ms"), else the figure alone; the figure is never cut where it fits.
 [[nodiscard]] QString bracket_label_text(const Bracket& b, const QFontMetricsF& metrics, double width_px);
+
+// The measured span's label (its exact length): where it goes, never over a bracket or a bracket label.
+inline constexpr double kMeasureLabelPt = 9;
+[[nodiscard]] QString measure_label_text(const TimelineState& state);
+[[nodiscard]] QRectF measure_label_rect(const TimelineState& state, const QRectF& area);
+// What the brackets above the lanes occupy: each bracket's line with its feet, and its label.
+[[nodiscard]] std::vector<QRectF> bracket_boxes(const TimelineState& state, const QRectF& area);
 
 }  // namespace gtv::ui

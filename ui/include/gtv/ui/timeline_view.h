@@ -35,6 +35,10 @@ class TimelineView : public QWidget {
   void set_labels_before_ns(std::optional<TimeNs> t_ns);
   void set_theme(const Theme& theme);
   [[nodiscard]] const Theme& theme() const { return state_.theme; }
+  // The label column's width at font scale 1 (kDefaultLabelColumnPx until set or dragged); what is drawn is
+  // label_column_px() of it, so the time axis keeps half the view.
+  void set_label_column_width(double px);
+  [[nodiscard]] double label_column_width() const { return label_column_width_px_; }
 
   // Time window; set_window clamps to bounds() (the trace extent with a small margin).
   [[nodiscard]] TimeWindow window() const { return state_.window; }
@@ -135,6 +139,9 @@ class TimelineView : public QWidget {
   void selection_changed();
   void measure_changed();
   void lanes_changed();
+  // The user dragged the label column's edge: its new width at font scale 1 (kept in the settings by the tab).
+  void label_column_resized(double px);
+  void color_mode_changed();
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -174,8 +181,12 @@ class TimelineView : public QWidget {
   void on_header_click(QPointF pos, bool context_menu);
   void show_match(EventRef ref);
   static constexpr double kReadableMatchPx = 24;
+  [[nodiscard]] bool on_label_column_edge(QPointF plot_pos) const;
+  // Over the label column: the row's whole label, which the column may show elided.
+  [[nodiscard]] QString label_tooltip_at(QPointF plot_pos) const;
+  void apply_label_column();  // the plot's left margin from the width and the view's width
 
-  enum class Drag { None, Pan, Box, Measure };
+  enum class Drag { None, Pan, Box, Measure, LabelEdge };
   TimelineState state_;
   QCustomPlot* plot_ = nullptr;
   QScrollBar* scrollbar_ = nullptr;
@@ -191,9 +202,10 @@ class TimelineView : public QWidget {
   bool moved_ = false;
   // Where the mouse is over the time area (cleared when it leaves): W/S zoom around it, as Perfetto does.
   std::optional<QPointF> hover_pos_;
+  double label_column_width_px_ = kDefaultLabelColumnPx;  // the column as the user dragged it
   bool color_mode_chosen_ = false;        // the user picked a colour mode for this trace: overlays keep it
   std::optional<TimeWindow> bounds_;      // set_bounds
-  std::optional<double> label_width_px_;  // set_label_width_px
+  std::optional<double> label_width_px_;  // set_label_width_px: an export's preset, over the dragged width
 };
 
 }  // namespace gtv::ui
