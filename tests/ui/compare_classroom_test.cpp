@@ -262,7 +262,15 @@ void CompareClassroomTest::compare_panels_show_gpu_lanes_and_busy_strip() {
     const TimelineView* panel = tall.view(run);
     const auto& rows = panel->layout().rows();
     QVERIFY2(std::any_of(rows.begin(), rows.end(), [&](const LaneRow& r) { return r.top_px == panel->scroll_px(); }),
-             qPrintable(QStringLiteral("run %1 scrolled to %2").arg(run).arg(panel->scroll_px())));
+             qPrintable(QStringLiteral("run %1 scrolled to %2; max %3; tops %4")
+                            .arg(run)
+                            .arg(panel->scroll_px())
+                            .arg(panel->layout().total_height_px() - panel->lane_rect().height())
+                            .arg([&] {
+                              QStringList tops;
+                              for (const LaneRow& r : rows) tops << QString::number(r.top_px);
+                              return tops.join(QLatin1Char(' '));
+                            }())));
   }
 }
 

@@ -267,7 +267,14 @@ void TimelineView::update_scrollbar() {
   scrollbar_->setRange(0, static_cast<int>(max_scroll));
   scrollbar_->setPageStep(std::max(1, static_cast<int>(visible)));
   scrollbar_->setSingleStep(static_cast<int>(state_.theme.depth_px()));
-  state_.scroll_px = std::min(state_.scroll_px, max_scroll);
+  if (state_.scroll_px > max_scroll) {
+    // The view grew (or its rows shrank) past the scroll: it moves up to the top of the row at the new limit, so no
+    // row is cut at the top edge.
+    double top_px = 0;
+    for (const LaneRow& row : state_.layout.rows())
+      if (row.top_px <= max_scroll) top_px = std::max(top_px, row.top_px);
+    state_.scroll_px = top_px;
+  }
   scrollbar_->setValue(static_cast<int>(state_.scroll_px));
 }
 
