@@ -3,6 +3,7 @@
 #include <QPainter>
 #include <algorithm>
 #include <limits>
+#include <map>
 
 namespace gtv::ui {
 namespace {
@@ -124,14 +125,18 @@ QString CollectiveRow::tooltip_at(TimeNs t_ns, int, TimeNs pixel_ns, TimeNs orig
   return QString::fromStdString(text);
 }
 
-std::vector<std::string> with_rank_clocks(std::vector<std::string> labels, const std::vector<std::int64_t>& ranks,
+std::vector<std::string> with_rank_clocks(std::vector<std::string> labels, const std::vector<LaneDesc>& lanes,
                                           const std::vector<std::pair<std::int64_t, std::string>>& clocks) {
   if (clocks.empty()) return labels;
-  for (std::size_t i = 0; i < labels.size() && i < ranks.size(); ++i) {
-    const auto it = std::find_if(clocks.begin(), clocks.end(), [&](const auto& c) { return c.first == ranks[i]; });
-    if (it == clocks.end()) continue;
-    const std::string prefix = rank_words(ranks[i]) + " \u00b7 ";
-    if (labels[i].rfind(prefix, 0) != 0) continue;
+  std::map<std::int64_t, GroupKey> first_group;  // per rank: the group whose header carries its clock
+  for (const LaneDesc& lane : lanes)
+    if (lane.rank >= 0 && !lane.bookkeeping) first_group.try_emplace(lane.rank, group_of(lane.key));
+  for (std::size_t i = 0; i < labels.size() && i < lanes.size(); ++i) {
+    const auto group = first_group.find(lanes[i].rank);
+    if (group == first_group.end() || group->second != group_of(lanes[i].key)) continue;
+    const auto it = std::find_if(clocks.begin(), clocks.end(), [&](const auto& c) { return c.first == lanes[i].rank; });
+    const std::string prefix = rank_words(lanes[i].rank) + " \u00b7 ";
+    if (it == clocks.end() || labels[i].rfind(prefix, 0) != 0) continue;
     labels[i].insert(prefix.size(), it->second + " \u00b7 ");
   }
   return labels;
@@ -139,12 +144,7 @@ std::vector<std::string> with_rank_clocks(std::vector<std::string> labels, const
 
 std::vector<std::string> rank_group_labels(const Trace& trace, const std::vector<LaneDesc>& lanes,
                                            const std::vector<std::pair<std::int64_t, std::string>>& clocks) {
-  std::vector<std::string> labels = group_labels(trace);
-  if (clocks.empty()) return labels;
-  std::vector<std::int64_t> ranks;
-  ranks.reserve(lanes.size());
-  for (const LaneDesc& lane : lanes) ranks.push_back(lane.rank);
-  return with_rank_clocks(std::move(labels), ranks, clocks);
+  return with_rank_clocks(group_labels(trace), lanes, clocks);
 }
 
 }  // namespace gtv::ui

@@ -1,6 +1,8 @@
 #include "gtv/ui/document_analysis.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 #include "gtv/analysis/stream_overlap.h"
@@ -142,9 +144,25 @@ std::vector<Rgb> kernel_colors(const Trace& trace, const analysis::KernelStats& 
 
 std::string rank_words(std::int64_t rank) { return "rank " + std::to_string(rank); }
 
-// "+186.9 us", "-2.00 ms".
+// "187 us" (digits 3), "2.5 ms" (digits 2): that many significant digits, short enough for a group header beside
+// the rank's name.
+std::string short_duration(TimeNs ns, int digits) {
+  static constexpr std::pair<double, const char*> kUnits[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+  const double value = static_cast<double>(ns);
+  for (const auto& [scale, unit] : kUnits) {
+    if (value < scale && scale > 1) continue;
+    const double in_unit = value / scale;
+    const int decimals = in_unit > 0 ? std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(in_unit)))) : 0;
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f %s", decimals, in_unit, unit);
+    return text;
+  }
+  return "0 ns";
+}
+
+// "+187 us", "-2.00 ms".
 std::string signed_duration(TimeNs ns) {
-  return (ns < 0 ? "-" : "+") + format_duration(ns < 0 ? saturating_sub(0, ns) : ns);
+  return (ns < 0 ? "-" : "+") + short_duration(ns < 0 ? saturating_sub(0, ns) : ns, 3);
 }
 
 // What one collective says of all its ranks: who the others waited for and how long, or why nobody's wait counts.
@@ -238,10 +256,9 @@ void add_rank_clocks(const Trace& trace, const analysis::Stragglers& s, OverlayD
     TimeNs correction_ns = 0;
     for (const RankInfo& info : trace.metadata().ranks)
       if (info.rank == w.rank) correction_ns = info.clock_offset_ns;
-    const std::string error = " \u00b1" + format_duration(w.clock_uncertainty_ns);
-    o.rank_clocks.emplace_back(
-        w.rank, correction_ns != 0 ? "clock shifted " + signed_duration(correction_ns) + error
-                                   : "clock " + signed_duration(w.clock_offset_ns) + error);
+    const std::string error = " \u00b1" + short_duration(w.clock_uncertainty_ns, 2);
+    o.rank_clocks.emplace_back(w.rank, correction_ns != 0 ? "clock shifted " + signed_duration(correction_ns) + error
+                                                          : "clock " + signed_duration(w.clock_offset_ns) + error);
   }
 }
 

@@ -39,12 +39,13 @@ class CollectiveRow : public TimelineRow {
   std::vector<TimeNs> max_end_ns_;  // per part: the latest end of it and the parts before it
 };
 
-// Group header labels with each rank's clock (OverlayData::rank_clocks) after its "rank N · " prefix: labels[i]
-// is lane i's group label, ranks[i] lane i's rank (-1 outside a merged run).
+// Group header labels with each rank's clock (OverlayData::rank_clocks) after its "rank N · " prefix, in the
+// header of the rank's first group only (its other headers keep their room for the process or GPU): labels[i] is
+// lane i's group label, lanes as lane_descs gives them.
 [[nodiscard]] std::vector<std::string> with_rank_clocks(
-    std::vector<std::string> labels, const std::vector<std::int64_t>& ranks,
+    std::vector<std::string> labels, const std::vector<LaneDesc>& lanes,
     const std::vector<std::pair<std::int64_t, std::string>>& clocks);
-// group_labels(trace) with the ranks' clocks, for lanes as lane_descs(trace) gives them.
+// group_labels(trace) with the ranks' clocks.
 [[nodiscard]] std::vector<std::string> rank_group_labels(
     const Trace& trace, const std::vector<LaneDesc>& lanes,
     const std::vector<std::pair<std::int64_t, std::string>>& clocks);

@@ -134,7 +134,7 @@ struct OverlayData {
   CriticalPathSpans critical_path;                // empty when the report found no region or no path
   std::vector<RankCollectives> collectives;       // a merged run with matched collectives: one per rank, by rank
   // Per rank (by rank number) what the collectives that end together say of its clock against the first rank's,
-  // for its group headers: "reference clock", "clock +186.9 us ±2.53 ms", "clock shifted -302.0 us ±1.00 us"
+  // for its group headers: "reference clock", "clock +187 us ±2.5 ms", "clock shifted -302 us ±1.0 us"
   // (moved by the merge); empty without a merged run or a collective that measures clocks.
   std::vector<std::pair<std::int64_t, std::string>> rank_clocks;
 };
