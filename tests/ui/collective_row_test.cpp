@@ -95,6 +95,13 @@ TEST(CollectiveRow, EachRankShowsItsWaitForTheLastArrivalAndTheTransferAfter) {
   const std::string culprit = row1.tooltip_at(r1.parts[1].arrival_ns + kUs, 0, 1, origin_ns).toStdString();
   EXPECT_EQ(culprit.rfind("all-reduce #2, rank 1's part", 0), 0u) << culprit;
   EXPECT_NE(culprit.find("the others waited for it here"), std::string::npos) << culprit;
+  EXPECT_NE(victim.find("\nclick to select its kernel"), std::string::npos) << victim;
+  // A click on the part selects the rank's all-reduce kernel.
+  const std::optional<EventRef> clicked = row0.event_at(r0.parts[2].arrival_ns + kUs, 0, 1);
+  ASSERT_TRUE(clicked.has_value());
+  EXPECT_EQ(t.event(*clicked).start_ns, r0.parts[2].arrival_ns);
+  EXPECT_EQ(t.name(t.event(*clicked)), kAllReduce);
+  EXPECT_FALSE(row0.event_at(origin_ns + 120 * kUs, 0, 1).has_value());
   EXPECT_TRUE(row0.tooltip_at(origin_ns + 120 * kUs, 0, 1, origin_ns).isEmpty());  // before the first collective
   EXPECT_TRUE(row0.has_content_in(origin_ns, origin_ns + 1300 * kUs));
   EXPECT_FALSE(row0.has_content_in(origin_ns, origin_ns + 150 * kUs));

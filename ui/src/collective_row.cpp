@@ -121,8 +121,13 @@ QString CollectiveRow::tooltip_at(TimeNs t_ns, int, TimeNs pixel_ns, TimeNs orig
     text += part->culprit ? "\nthe others waited for it here" : "\nwaited for peers " + format_duration_exact(wait_ns);
     text += ", then moved data " + format_duration_exact(part->end_ns - part->wait_end_ns);
   }
-  text += "\n" + instance.summary;
+  text += "\n" + instance.summary + "\nclick to select its " + (rank_->on_gpu ? "kernel" : "range");
   return QString::fromStdString(text);
+}
+
+std::optional<EventRef> CollectiveRow::event_at(TimeNs t_ns, int, TimeNs pixel_ns) const {
+  const CollectivePart* part = part_at(t_ns, pixel_ns);
+  return part != nullptr ? std::optional<EventRef>(part->ref) : std::nullopt;
 }
 
 std::vector<std::string> with_rank_clocks(std::vector<std::string> labels, const std::vector<LaneDesc>& lanes,

@@ -225,6 +225,7 @@ void add_collectives(const Trace& trace, const analysis::Stragglers& s, OverlayD
       part.instance = static_cast<std::uint32_t>(i);
       part.culprit = counted && c.culprit == static_cast<std::int64_t>(r);
       part.counted = counted;
+      if (r < c.refs.size()) part.ref = c.refs[r];
       rows[r].parts.push_back(part);
       if (placed[r] || r >= c.refs.size()) continue;
       const GroupKey group = group_of(trace.lane(c.refs[r].lane).key);

@@ -4,7 +4,9 @@
 // another (analysis/stragglers.h: only waits that happened). The arrival is a tick; where the others waited for this
 // rank (it arrived last, or was the root they needed) the tick is the straggler colour, and on the ranks that
 // waited a dashed line marks that arrival, so one collective lines up across the rows. The tooltip names the
-// collective, this rank's wait and transfer, and whom the others waited for.
+// collective, this rank's wait and transfer, and whom the others waited for; a click selects the rank's kernel or
+// range.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +30,7 @@ class CollectiveRow : public TimelineRow {
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
   [[nodiscard]] bool has_content_in(TimeNs t0_ns, TimeNs t1_ns) const override;
+  [[nodiscard]] std::optional<EventRef> event_at(TimeNs t_ns, int depth, TimeNs pixel_ns) const override;
 
   // The part under t_ns (within pixel_ns), nullptr when none.
   [[nodiscard]] const CollectivePart* part_at(TimeNs t_ns, TimeNs pixel_ns) const;

@@ -96,6 +96,7 @@ struct CollectivePart {
   std::uint32_t instance = 0;   // index into RankCollectives::instances
   bool culprit = false;         // this rank is the one the others waited for at this collective
   bool counted = true;          // false: a kind or an instance whose waits gtv does not count (clocks, no root)
+  EventRef ref;                 // the rank's kernel or Gloo range: a click selects it
 };
 
 // One collective joined across the ranks, in words: what each rank's tooltip says about the others.
