@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "bench_util.h"
@@ -104,7 +105,7 @@ int main(int argc, char** argv) {
     }
     file_bytes += stats.bytes;
   }
-  std::vector<double> read_times, merge_times, analyze_times;
+  std::vector<double> read_times, merge_times, analyze_times, serial_times;
   std::size_t collectives = 0;
   std::size_t merged_events = 0, merged_flows = 0, ranks = 0;
   for (int run = 0; run < options.runs; ++run) {
@@ -137,9 +138,18 @@ int main(int argc, char** argv) {
       const gtv::analysis::Report report = gtv::analysis::analyze(merged->trace);
       analyze_times.push_back(now_seconds() - start);
       collectives = report.stragglers.collectives.size();
+      // The same report computed in one thread, right after: the ratio of the two is side by side.
+      start = now_seconds();
+      const gtv::analysis::Report serial = gtv::analysis::analyze(merged->trace, gtv::analysis::Parallelism::Serial);
+      serial_times.push_back(now_seconds() - start);
+      if (serial.stragglers.collectives.size() != collectives) {
+        std::fprintf(stderr, "gtv-bench-merge: the serial report differs\n");
+        return 1;
+      }
     }
-    std::fprintf(stderr, "  run %d: read %.3f s, merge %.3f s, analyze %.3f s\n", run + 1, read_times.back(),
-                 merge_times.back(), analyze_times.empty() ? 0.0 : analyze_times.back());
+    std::fprintf(stderr, "  run %d: read %.3f s, merge %.3f s, analyze %.3f s (in one thread %.3f s)\n", run + 1,
+                 read_times.back(), merge_times.back(), analyze_times.empty() ? 0.0 : analyze_times.back(),
+                 serial_times.empty() ? 0.0 : serial_times.back());
   }
   if (!options.keep)
     for (const std::string& path : paths) std::filesystem::remove(path);
@@ -154,8 +164,11 @@ int main(int argc, char** argv) {
               static_cast<double>(file_bytes) / 1e6, gtv::bench::median(read_times), merge_s,
               merge_s * 1e9 / static_cast<double>(merged_events), peak_kb ? static_cast<double>(*peak_kb) / 1e6 : 0.0);
   if (options.analyze)
-    std::printf("\nanalyze (median of %d): %.2f s; %zu collectives matched on every rank\n", options.runs,
-                gtv::bench::median(analyze_times), collectives);
+    std::printf(
+        "\nanalyze (median of %d): %.2f s on three threads, %.2f s in one (%u cores); %zu collectives matched on "
+        "every rank\n",
+        options.runs, gtv::bench::median(analyze_times), gtv::bench::median(serial_times),
+        std::thread::hardware_concurrency(), collectives);
   std::printf("\n/proc/loadavg before: %s; after: %s\n", load_before.c_str(), gtv::bench::load_average().c_str());
   return 0;
 }

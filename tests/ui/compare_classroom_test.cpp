@@ -81,6 +81,7 @@ class CompareClassroomTest : public QObject {
   void compare_window_covers_every_run_whole();
   void compare_never_wider_than_the_screen();
   void compare_opens_on_the_aligned_timed_work();
+  void compare_loads_runs_off_the_ui_thread();
   void classroom_hides_gpu_lanes_until_revealed();
   void classroom_playback_reaches_the_end();
   void classroom_fades_what_is_after_the_cursor();
@@ -159,6 +160,10 @@ void CompareClassroomTest::classic_comparisons_open_as_tabs() {
     QString error;
     CompareView* view = open_classic_comparison(&window, c, &error);
     QVERIFY2(view != nullptr, qPrintable(error));
+    // Read and analysed in a worker: the tab is there at once, the runs once the worker is done.
+    QSignalSpy loaded(view, &CompareView::files_loaded);
+    QVERIFY(view->loading() || view->run_count() == 2);
+    QVERIFY(view->run_count() == 2 || loaded.wait(120000));
     QCOMPARE(view->run_count(), 2);
     QCOMPARE(view->note(), c.note);
   }
@@ -261,6 +266,43 @@ void CompareClassroomTest::compare_window_covers_every_run_whole() {
 
 // The compare opens on the runs' timed work, not the whole traces (start-up would squeeze the loops into the right
 // fifth), and each axis counts from its run's alignment point, so no label is negative there.
+void CompareClassroomTest::compare_loads_runs_off_the_ui_thread() {
+  // The runs are read and analysed in a worker: the view says what it loads, then holds the same runs, headers
+  // and alignment as a view that loaded them in the calling thread.
+  CompareView direct;
+  QCOMPARE(direct.add_files({recording("sequential"), recording("streams")}), QString());
+  CompareView view;
+  QSignalSpy loaded(&view, &CompareView::files_loaded);
+  view.load_files({recording("sequential"), recording("streams")});
+  QVERIFY(view.loading());
+  QCOMPARE(view.run_count(), 0);
+  bool says_loading = false;
+  for (const QLabel* l : view.findChildren<QLabel*>(QString(), Qt::FindDirectChildrenOnly))
+    says_loading = says_loading || l->text().contains(QStringLiteral("analysing 2 runs: sequential, streams"));
+  QVERIFY(says_loading);
+  QVERIFY(loaded.wait(120000));
+  QCOMPARE(loaded.first().first().toString(), QString());
+  QCOMPARE(view.run_count(), 2);
+  for (int run = 0; run < 2; ++run) {
+    QCOMPARE(view.figures_text(run), direct.figures_text(run));
+    QCOMPARE(view.anchor_ns(run), direct.anchor_ns(run));
+  }
+  // A file that does not read as a trace is the error, and no run is added.
+  QTemporaryDir dir;
+  const QString bad = dir.filePath(QStringLiteral("bad.json"));
+  {
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"traceEvents\": [ {\"ph\": ");
+  }
+  CompareView failing;
+  QSignalSpy failed(&failing, &CompareView::files_loaded);
+  failing.load_files({recording("sequential"), bad});
+  QVERIFY(failed.wait(120000));
+  QVERIFY(failed.first().first().toString().contains(QStringLiteral("bad.json")));
+  QCOMPARE(failing.run_count(), 0);
+}
+
 void CompareClassroomTest::compare_opens_on_the_aligned_timed_work() {
   CompareView view;
   view.resize(1200, 800);

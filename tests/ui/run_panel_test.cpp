@@ -241,6 +241,8 @@ void RunPanelTest::cpu_run_opens_a_tab_and_writes_its_file() {
   QCOMPARE(window.tabs()->count(), tabs_before + 2);
   auto* compare = qobject_cast<CompareView*>(window.tabs()->currentWidget());
   QVERIFY(compare != nullptr);
+  QSignalSpy loaded(compare, &CompareView::files_loaded);  // the runs are read in a worker
+  QVERIFY(compare->run_count() == 2 || loaded.wait(120000));
   QCOMPARE(compare->run_count(), 2);
   QCOMPARE(compare->view(1)->trace()->event_count(),
            io::read_trace(recording_of(QStringLiteral("sequential")).toStdString())->event_count());

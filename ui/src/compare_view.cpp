@@ -6,6 +6,7 @@
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 #include "gtv/analysis/compare.h"
@@ -27,13 +28,34 @@ QString label_of(const QString& path) { return QString::fromStdString(io::trace_
 }  // namespace
 
 CompareView::CompareView(QWidget* parent)
-    : QWidget(parent), note_(new QLabel(this)), splitter_(new QSplitter(Qt::Vertical, this)) {
+    : QWidget(parent),
+      note_(new QLabel(this)),
+      loading_label_(new QLabel(this)),
+      splitter_(new QSplitter(Qt::Vertical, this)) {
   auto* layout = new QVBoxLayout(this);
   note_->setWordWrap(true);
   note_->setVisible(false);
+  loading_label_->setAlignment(Qt::AlignCenter);
+  loading_label_->setWordWrap(true);
+  loading_label_->setVisible(false);
   layout->addWidget(note_);
+  layout->addWidget(loading_label_, 1);
   layout->addWidget(splitter_, 1);
+  connect(&watcher_, &QFutureWatcher<std::vector<LoadResult>>::finished, this, [this] {
+    loading_label_->setVisible(false);
+    const std::vector<LoadResult> loaded = watcher_.result();
+    for (const LoadResult& r : loaded)
+      if (!r.error.isEmpty()) {
+        emit files_loaded(r.error);
+        return;
+      }
+    for (std::size_t i = 0; i < loaded.size(); ++i)
+      add_run(loaded[i].trace, loading_labels_[static_cast<int>(i)], loaded[i].analysis);
+    emit files_loaded(QString());
+  });
 }
+
+CompareView::~CompareView() { cancelled_->store(true); }
 
 void CompareView::set_note(const QString& note) {
   note_->setText(note);
@@ -59,6 +81,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   if (!analysis) analysis = std::make_shared<const DocumentAnalysis>(analyse_document(*run.trace));
   run.analysis = analysis;
   run.view->set_overlays(analysis->overlays);
+  if (theme_) run.view->set_theme(*theme_);
   run.view->focus_on_gpu_lanes();
   layout->addWidget(run.header);
   layout->addWidget(run.view, 1);
@@ -104,6 +127,25 @@ QString CompareView::add_files(const QStringList& paths, const QStringList& labe
     add_run(loaded.trace, i < labels.size() ? labels[i] : label_of(paths[i]), loaded.analysis);
   }
   return {};
+}
+
+void CompareView::load_files(const QStringList& paths, const QStringList& labels) {
+  if (watcher_.isRunning()) return;
+  loading_labels_.clear();
+  for (int i = 0; i < paths.size(); ++i) loading_labels_ << (i < labels.size() ? labels[i] : label_of(paths[i]));
+  loading_label_->setText(
+      tr("Reading and analysing %1 runs: %2...").arg(paths.size()).arg(loading_labels_.join(QStringLiteral(", "))));
+  loading_label_->setVisible(true);
+  const std::shared_ptr<std::atomic<bool>> cancelled = cancelled_;
+  watcher_.setFuture(QtConcurrent::run([paths, cancelled] {
+    std::vector<LoadResult> loaded;
+    const LoadProgress go_on = [cancelled](double) { return !cancelled->load(); };
+    for (const QString& path : paths) {
+      loaded.push_back(load_trace_file(path, go_on));
+      if (!loaded.back().error.isEmpty()) break;
+    }
+    return loaded;
+  }));
 }
 
 TimeNs CompareView::offset_ns(int run) const {
@@ -180,6 +222,7 @@ void CompareView::showEvent(QShowEvent* event) {
 }
 
 void CompareView::set_theme(const Theme& theme) {
+  theme_ = theme;
   for (const Run& r : runs_) r.view->set_theme(theme);
 }
 
@@ -190,7 +233,7 @@ QString CompareView::figures_text(int run) const { return runs_[static_cast<std:
 QString CompareView::compute_figures(const Run& r, const Run* first, QString* notes) const {
   QString text = QStringLiteral("<b>%1</b> &nbsp; aligned at its first steady kernel (t = %2)")
                      .arg(r.label.toHtmlEscaped(), dur(r.anchor_ns - r.trace->start_ns()));
-  const analysis::RunFigures f = analysis::run_figures(*r.trace, r.label.toStdString());
+  const analysis::RunFigures f = analysis::run_figures(*r.trace, r.analysis->report, r.label.toStdString());
   if (f.gpu_busy_ns > 0) {
     const double share = 100.0 * static_cast<double>(f.overlap_ns) / static_cast<double>(f.gpu_busy_ns);
     text += QStringLiteral(
@@ -208,9 +251,9 @@ QString CompareView::compute_figures(const Run& r, const Run* first, QString* no
       text +=
           QStringLiteral(" &middot; GPU %1 stream parallelism %2").arg(g.device).arg(g.stream_parallelism, 0, 'f', 2);
   if (first == nullptr) return text;
-  analysis::Comparison c =
-      analysis::compare(*first->trace, *r.trace, first->label.toStdString(), r.label.toStdString());
-  if (first->analysis && r.analysis) analysis::note_tracing_overhead(c, first->analysis->report, r.analysis->report);
+  analysis::Comparison c = analysis::compare(*first->trace, first->analysis->report, *r.trace, r.analysis->report,
+                                             first->label.toStdString(), r.label.toStdString());
+  analysis::note_tracing_overhead(c, first->analysis->report, r.analysis->report);
   const QString basis = QString::fromStdString(c.basis_text).toHtmlEscaped();
   text += QStringLiteral("<br>speedup vs %1: ").arg(first->label.toHtmlEscaped());
   if (c.speedup > 0 && c.per_iteration) {

@@ -58,7 +58,8 @@ std::string idle_tooltip(const analysis::IdleInterval& idle, const Trace& trace)
   return text;
 }
 
-static_assert(kIdleCauseColorCount >= analysis::kIdleCauseCount, "every idle cause needs its own colour");
+static_assert(kIdleCauseColorCount == analysis::kIdleCauseCount,
+              "every idle cause has its own colour, and no colour is left over");
 
 void add_idle(const analysis::IdleCauses& idle, const Trace& trace, OverlayData& o) {
   for (int c = 0; c < analysis::kIdleCauseCount; ++c)

@@ -150,17 +150,28 @@ RunPanel* install_run_features(MainWindow* window) {
 }
 
 CompareView* open_compare(MainWindow* window, const QStringList& paths, const QString& note, QString* error) {
+  // A file that is not there is said at once; what a file holds is known once the worker has read it.
+  for (const QString& p : paths) {
+    const QFileInfo info(p);
+    if (!info.isFile() || !info.isReadable()) {
+      *error = QObject::tr("%1: no such readable file").arg(p);
+      return nullptr;
+    }
+  }
   auto* view = new CompareView;
   view->set_note(note);
-  if (QString e = view->add_files(paths); !e.isEmpty()) {
-    *error = e;
-    delete view;
-    return nullptr;
-  }
+  view->set_theme(window->theme());
   QStringList stems;
   for (const QString& p : paths) stems << file_stem(p);
-  view->set_theme(window->theme());
-  add_tab(window, view, QObject::tr("compare: %1").arg(stems.join(QStringLiteral(" vs "))), paths.join('\n'));
+  const QString title = QObject::tr("compare: %1").arg(stems.join(QStringLiteral(" vs ")));
+  add_tab(window, view, title, paths.join('\n'));
+  QObject::connect(view, &CompareView::files_loaded, window, [window, view, title](const QString& e) {
+    if (e.isEmpty()) return;
+    window->tabs()->removeTab(window->tabs()->indexOf(view));
+    view->deleteLater();
+    QMessageBox::warning(window, title, e);
+  });
+  view->load_files(paths);
   return view;
 }
 

@@ -199,45 +199,9 @@ Sink find_sink(const HappensBefore& g, const Timeline& t, const Window& w, TimeN
 
 }  // namespace
 
-std::string_view to_string(SegmentKind kind) {
-  static constexpr std::array<std::string_view, kSegmentKindCount> kNames{"kernel",
-                                                                          "copy",
-                                                                          "memset",
-                                                                          "collective transfer",
-                                                                          "host launching",
-                                                                          "host in a waiting call",
-                                                                          "host API call",
-                                                                          "lazy module loading",
-                                                                          "tracing overhead",
-                                                                          "host own work",
-                                                                          "launch latency",
-                                                                          "stream gap",
-                                                                          "GPU held by other streams",
-                                                                          "event wait",
-                                                                          "host waking from a wait",
-                                                                          "not recorded"};
-  return kNames[static_cast<std::size_t>(kind)];
-}
+std::string_view to_string(SegmentKind kind) { return entry_of(kSegmentKinds, kind).words; }
 
-std::string_view segment_key(SegmentKind kind) {
-  static constexpr std::array<std::string_view, kSegmentKindCount> kKeys{"kernel",
-                                                                         "copy",
-                                                                         "memset",
-                                                                         "communication",
-                                                                         "host_launch",
-                                                                         "host_sync_call",
-                                                                         "host_call",
-                                                                         "lazy_loading",
-                                                                         "tracing_overhead",
-                                                                         "host_own_work",
-                                                                         "launch_latency",
-                                                                         "stream_gap",
-                                                                         "held_by_other_streams",
-                                                                         "event_wait",
-                                                                         "sync_wake",
-                                                                         "not_recorded"};
-  return kKeys[static_cast<std::size_t>(kind)];
-}
+std::string_view segment_key(SegmentKind kind) { return entry_of(kSegmentKinds, kind).key; }
 
 bool on_gpu(SegmentKind kind) {
   return kind == SegmentKind::Kernel || kind == SegmentKind::Copy || kind == SegmentKind::Memset ||

@@ -121,7 +121,7 @@ struct TextSource::Zlib {
 };
 
 TextSource::TextSource(std::unique_ptr<ByteSource> raw, std::string name)
-    : raw_(std::move(raw)), name_(std::move(name)), in_(std::make_unique<char[]>(kRawBlockBytes)) {}
+    : raw_(std::move(raw)), name_(std::move(name)), in_(std::make_unique_for_overwrite<char[]>(kRawBlockBytes)) {}
 
 TextSource::~TextSource() = default;
 

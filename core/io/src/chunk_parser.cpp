@@ -19,7 +19,7 @@ char* ChunkParser::buffer_for(std::size_t size) {
   const std::size_t needed = size + 2 + simdjson::SIMDJSON_PADDING;
   if (im.capacity < needed) {
     im.capacity = needed + needed / 4;
-    im.buffer = std::make_unique<char[]>(im.capacity);
+    im.buffer = std::make_unique_for_overwrite<char[]>(im.capacity);
   }
   return im.buffer.get() + 1;  // after the '[' parse_buffer puts first
 }

@@ -334,3 +334,34 @@ TEST(Compare, TracingOverheadOnTheCriticalPathIsSaidWithTheSpeedupWithoutIt) {
 }
 
 }  // namespace gtv::analysis
+
+namespace gtv::analysis {
+
+// The window compares runs it has analysed already, from their Reports: the comparison must be the one computed
+// from the traces alone, number for number and sentence for sentence, on real recordings of every basis.
+TEST(Compare, FromReportsEqualsFromTraces) {
+  const std::pair<const char*, const char*> pairs[] = {{"sequential", "streams"},
+                                                       {"copy-pageable", "copy-pinned"},
+                                                       {"threads", "processes"},
+                                                       {"baseline", "sequential"}};
+  for (const auto& [name_a, name_b] : pairs) {
+    SCOPED_TRACE(std::string(name_a) + " vs " + name_b);
+    const Trace a = testing::bundled_recording("h200x2", std::string(name_a) + ".json.gz");
+    const Trace b = testing::bundled_recording("h200x2", std::string(name_b) + ".json.gz");
+    const Report ra = analyze(a);
+    const Report rb = analyze(b);
+    const Comparison direct = compare(a, b, name_a, name_b);
+    const Comparison reused = compare(a, ra, b, rb, name_a, name_b);
+    EXPECT_EQ(format_comparison(reused, Format::Json), format_comparison(direct, Format::Json));
+    EXPECT_EQ(format_comparison(reused, Format::Text), format_comparison(direct, Format::Text));
+    const RunFigures fa = run_figures(a, ra, name_a);
+    EXPECT_EQ(fa.gpu_busy_ns, direct.a.gpu_busy_ns);
+    EXPECT_EQ(fa.overlap_ns, direct.a.overlap_ns);
+    EXPECT_EQ(fa.kernel_count, direct.a.kernel_count);
+    EXPECT_EQ(fa.host_blocked_ns, direct.a.host_blocked_ns);
+    ASSERT_TRUE(ra.steady.has_value());
+    EXPECT_EQ(ra.steady->start_ns, steady_part(a)->start_ns);
+  }
+}
+
+}  // namespace gtv::analysis

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "recording_helpers.h"
 #include "trace_helpers.h"
 
 namespace gtv::analysis {
@@ -176,4 +177,22 @@ TEST(Report, DegenerateInputsGiveWordedReports) {
   }
   EXPECT_EQ(analyze(traces[2]).summary.categories.back().category, "mystery_category");
 }
+// The report's parts run on three threads by default: the report must be the one computed in one thread, on real
+// recordings of one GPU, two GPUs, threads and merged ranks.
+TEST(Report, ThreadsGiveTheSameReportAsOneThread) {
+  const std::pair<const char*, const char*> recordings[] = {{"h200x1", "sequential.json.gz"},
+                                                            {"h200x2", "threads.json.gz"},
+                                                            {"h200x1", "ddp.json.gz"},
+                                                            {"cpu", "ddp-gloo4-straggler.json.gz"}};
+  for (const auto& [folder, name] : recordings) {
+    SCOPED_TRACE(std::string(folder) + "/" + name);
+    const Trace trace = testing::bundled_recording(folder, name);
+    const std::string threads = format_report(analyze(trace, Parallelism::Threads), Format::Json);
+    const std::string serial = format_report(analyze(trace, Parallelism::Serial), Format::Json);
+    EXPECT_EQ(threads, serial);
+    EXPECT_EQ(format_report(analyze(trace), Format::Text),
+              format_report(analyze(trace, Parallelism::Serial), Format::Text));
+  }
+}
+
 }  // namespace gtv::analysis

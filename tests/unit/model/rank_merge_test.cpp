@@ -484,3 +484,21 @@ TEST(RankMerge, ProfilerPseudoProcessesRepeatWithoutAWarning) {
 
 }  // namespace
 }  // namespace gtv
+
+namespace gtv {
+
+TEST(Collectives, CommunicationKernelsHaveNcclInTheirNameInAnyCase) {
+  EXPECT_TRUE(is_communication_kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
+  EXPECT_TRUE(is_communication_kernel("void ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"));
+  EXPECT_TRUE(is_communication_kernel("NCCL"));
+  EXPECT_TRUE(is_communication_kernel("x_NcCl"));
+  EXPECT_FALSE(is_communication_kernel("ncc"));
+  EXPECT_FALSE(is_communication_kernel(""));
+  EXPECT_FALSE(is_communication_kernel("nccx_l"));
+  EXPECT_FALSE(is_communication_kernel("ampere_sgemm_128x64_nn"));
+  // Bytes that differ from a letter only in bit 5 but are not letters ('\x0e' | 0x20 is '.', not 'n').
+  EXPECT_FALSE(is_communication_kernel("\x0e\x03\x03\x0c"));
+  EXPECT_FALSE(is_communication_kernel("N\x03\x03L"));
+}
+
+}  // namespace gtv

@@ -4,14 +4,19 @@
 // core/analysis: wall, GPU busy, overlap, effective parallelism, and the comparison with the first run (its
 // speedup on the basis analysis::compare chose, in that basis's words). Each panel opens on its GPU lanes (host
 // lanes collapsed) with the busy strip of its own analysis, so overlap reads per run.
+#include <QFutureWatcher>
 #include <QStringList>
 #include <QWidget>
+#include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "gtv/model/trace.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/theme.h"
 #include "gtv/ui/time_mapping.h"
+#include "gtv/ui/trace_document.h"
 
 class QLabel;
 class QSplitter;
@@ -19,12 +24,12 @@ class QSplitter;
 namespace gtv::ui {
 
 class TimelineView;
-struct Theme;
 
 class CompareView : public QWidget {
   Q_OBJECT
  public:
   explicit CompareView(QWidget* parent = nullptr);
+  ~CompareView() override;
 
   // A line above the runs (e.g. why a comparison uses a stand-in recording).
   void set_note(const QString& note);
@@ -35,6 +40,11 @@ class CompareView : public QWidget {
   // Loads each file in the calling thread and adds it; returns the first error (one line), empty when all
   // loaded. Labels default to the file names without .json.gz.
   QString add_files(const QStringList& paths, const QStringList& labels = {});
+  // Reads and analyses the files in a worker thread, saying meanwhile what it loads, then adds them in order;
+  // files_loaded(error) follows, the error (one line) empty when every run was added. On an error no run is
+  // added. Closing the view cancels the loading.
+  void load_files(const QStringList& paths, const QStringList& labels = {});
+  [[nodiscard]] bool loading() const { return watcher_.isRunning(); }
 
   [[nodiscard]] int run_count() const { return static_cast<int>(runs_.size()); }
   [[nodiscard]] TimelineView* view(int run) const { return runs_[static_cast<std::size_t>(run)].view; }
@@ -60,6 +70,9 @@ class CompareView : public QWidget {
   [[nodiscard]] QSize sizeHint() const override;
   [[nodiscard]] QSize minimumSizeHint() const override;
 
+ signals:
+  void files_loaded(const QString& error);
+
  protected:
   void showEvent(QShowEvent* event) override;
 
@@ -83,7 +96,12 @@ class CompareView : public QWidget {
   [[nodiscard]] QSize fit_to_screen(QSize size) const;
 
   QLabel* note_;
+  QLabel* loading_label_;
   QSplitter* splitter_;
+  std::optional<Theme> theme_;
+  QStringList loading_labels_;
+  QFutureWatcher<std::vector<LoadResult>> watcher_;
+  std::shared_ptr<std::atomic<bool>> cancelled_ = std::make_shared<std::atomic<bool>>(false);
   std::vector<Run> runs_;
   TimeWindow shared_bounds_;
   bool syncing_ = false;

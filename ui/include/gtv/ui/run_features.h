@@ -28,7 +28,9 @@ struct ClassicComparison {
 // Adds the dock and the menu; returns the run panel.
 RunPanel* install_run_features(MainWindow* window);
 
-// Opens the files stacked in a new tab; nullptr with *error set (one line) when one cannot be read.
+// Opens the files stacked in a new tab, read and analysed off the UI thread (the tab says so meanwhile); nullptr
+// with *error set (one line) when a file is missing or unreadable. A file that does not read as a trace closes the
+// tab again with a message box naming the error.
 CompareView* open_compare(MainWindow* window, const QStringList& paths, const QString& note, QString* error);
 CompareView* open_classic_comparison(MainWindow* window, const ClassicComparison& comparison, QString* error);
 // Asks which loaded trace tabs to stack (e.g. runs just made with the panel; the current one and the one before it

@@ -86,15 +86,21 @@ struct Comparison {
   std::vector<std::string> warnings;
 };
 
-[[nodiscard]] RunFigures run_figures(const Trace& trace, std::string label);
+struct Report;  // report.h
+
+// One run's figures from its Report (its concurrency, host blocking and kernels), computing nothing again.
+[[nodiscard]] RunFigures run_figures(const Trace& trace, const Report& report, std::string label);
 [[nodiscard]] Comparison compare(const Trace& a, const Trace& b, std::string label_a = "A", std::string label_b = "B");
+// The same comparison from each run's Report (concurrency, timing, kernels, host blocking and steady part), as a
+// window that has analysed both runs already makes it: only what depends on the pair is computed.
+[[nodiscard]] Comparison compare(const Trace& a, const Report& report_a, const Trace& b, const Report& report_b,
+                                 std::string label_a = "A", std::string label_b = "B");
 // When A and B are ranks of one distributed run (different ranks of one world size, recorded at the same time),
 // the warning that says so and points to merging them; nothing otherwise.
 [[nodiscard]] std::optional<std::string> same_run_warning(const Trace& a, const Trace& b, const std::string& label_a,
                                                           const std::string& label_b);
 [[nodiscard]] std::string format_comparison(const Comparison& comparison, Format format);
 
-struct Report;  // report.h
 // Tracing overhead (gtv's or the profiler's own records) on the critical path of a compared region is part of the
 // speedup: when either run's basis is its report's region and removing the overhead would shorten it by 1% or more,
 // adds a warning that says how much in each and the speedup without it (the replayed region, core/causal).

@@ -4,11 +4,13 @@
 // implicit synchronization (cudaFree and friends), launches that waited because the launch queue was full
 // (CUPTI's "command buffer full" overhead records), and launches that waited for the GPU to drain so the driver
 // could load a module lazily.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "gtv/base/enum_table.h"
 #include "gtv/model/trace.h"
 
 namespace gtv::analysis {
@@ -25,7 +27,20 @@ enum class BlockingKind : std::uint8_t {
   LazyLoadingDrain,   // a launch waited for queued GPU work to finish so its module could be loaded lazily
   SynchronousLaunch,  // a launch returned only after its own kernel finished (what CUDA_LAUNCH_BLOCKING=1 does)
 };
-inline constexpr int kBlockingKindCount = 10;
+inline constexpr std::array<EnumEntry<BlockingKind>, 10> kBlockingKinds{{
+    {BlockingKind::StreamSync, "stream_sync", "stream synchronize"},
+    {BlockingKind::DeviceSync, "device_sync", "device synchronize"},
+    {BlockingKind::EventSync, "event_sync", "event synchronize"},
+    {BlockingKind::OtherSync, "other_sync", "synchronization"},
+    {BlockingKind::SyncCopy, "sync_copy", "synchronous copy"},
+    {BlockingKind::PageableAsyncCopy, "pageable_async_copy", "async copy with pageable memory"},
+    {BlockingKind::ImplicitSync, "implicit_sync", "implicit synchronization"},
+    {BlockingKind::LaunchQueueFull, "launch_queue_full", "launch queue full"},
+    {BlockingKind::LazyLoadingDrain, "lazy_loading_drain", "lazy loading drained the GPU"},
+    {BlockingKind::SynchronousLaunch, "synchronous_launch", "synchronous launch"},
+}};
+static_assert(in_enum_order(kBlockingKinds));
+inline constexpr int kBlockingKindCount = static_cast<int>(kBlockingKinds.size());
 [[nodiscard]] std::string_view to_string(BlockingKind kind);          // "stream synchronize", ...
 [[nodiscard]] std::string_view blocking_kind_key(BlockingKind kind);  // stable JSON key: "stream_sync", ...
 

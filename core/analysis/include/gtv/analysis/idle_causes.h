@@ -5,6 +5,7 @@
 // had nothing to do: the work's placement), the host launching, the host's own work, a wait, lazy loading, tracing
 // overhead, another rank. A wait is blamed only for as much time as removing it gives back (a replay of the run
 // without it); the rest of the GPU work the host waited for is that work's own time.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "gtv/analysis/busy.h"
 #include "gtv/analysis/critical_path.h"
 #include "gtv/analysis/region.h"
+#include "gtv/base/enum_table.h"
 
 namespace gtv::analysis {
 
@@ -28,7 +30,20 @@ enum class IdleCause : std::uint8_t {
   QueuedGap,            // this GPU's own queued work had not started: launch latency or the gap behind finished work
   TracingOverhead,      // the tracer's own work on the host thread the region waited for (CUPTI buffer requests)
 };
-inline constexpr int kIdleCauseCount = 10;
+inline constexpr std::array<EnumEntry<IdleCause>, 10> kIdleCauses{{
+    {IdleCause::HostBlocked, "host_blocked", "host blocked"},
+    {IdleCause::HostLaunching, "host_launching", "host launching work"},
+    {IdleCause::HostBusy, "host_busy", "host busy"},
+    {IdleCause::OtherGpuBound, "other_gpu_bound", "another GPU's work bounded the region"},
+    {IdleCause::WaitingOnDependency, "waiting_on_dependency", "waiting on another stream or event"},
+    {IdleCause::WarmUp, "warm_up", "warm-up"},
+    {IdleCause::PeerRank, "peer_rank", "waiting for a peer rank"},
+    {IdleCause::Unknown, "unknown", "unknown"},
+    {IdleCause::QueuedGap, "queued_gap", "queued work not started yet"},
+    {IdleCause::TracingOverhead, "tracing_overhead", "tracing overhead"},
+}};
+static_assert(in_enum_order(kIdleCauses));
+inline constexpr int kIdleCauseCount = static_cast<int>(kIdleCauses.size());
 [[nodiscard]] std::string_view to_string(IdleCause cause);       // "host blocked", "host launching work", ...
 [[nodiscard]] std::string_view idle_cause_key(IdleCause cause);  // stable JSON key: "host_blocked", ...
 

@@ -1,10 +1,13 @@
 #pragma once
 // Every analysis of one trace in one value, and its text / Markdown / JSON forms. The text puts the verdict
 // first, in words a teacher can read aloud, then the numbers.
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "gtv/analysis/busy.h"
 #include "gtv/analysis/communication.h"
+#include "gtv/analysis/compare.h"
 #include "gtv/analysis/concurrency.h"
 #include "gtv/analysis/critical_path.h"
 #include "gtv/analysis/format.h"
@@ -38,10 +41,14 @@ struct Report {
   Communication communication;
   Stragglers stragglers;  // merged runs
   TracingCost tracing;
+  std::optional<SteadyPart> steady;  // where runs are aligned and compared (compare.h)
   std::vector<std::string> verdict;  // the headline sentences, most important first
 };
 
-[[nodiscard]] Report analyze(const Trace& trace);
+// Threads: the happens-before graph and the parts that need only the trace are computed on two threads beside the
+// caller's; Serial: all in the calling thread. The report is the same either way.
+enum class Parallelism : std::uint8_t { Threads, Serial };
+[[nodiscard]] Report analyze(const Trace& trace, Parallelism parallelism = Parallelism::Threads);
 
 // Rows shown per ranked table (kernels, blocking calls, idle causes, ...) in text and Markdown unless Listing::All
 // (JSON lists everything up to kMaxJsonRows). Lists of GPUs and streams show kMaxListedEntries (format.h).

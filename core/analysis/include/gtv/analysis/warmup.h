@@ -6,6 +6,7 @@
 // the first launch of each kernel on a device. Also: the first iteration against the median of the later ones,
 // per host thread, on like-for-like bases (synchronized time, GPU time); and, from memory counters, how much each
 // GPU's allocator grew before the timed loop and inside it.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "gtv/analysis/intervals.h"
 #include "gtv/analysis/region.h"
+#include "gtv/base/enum_table.h"
 #include "gtv/model/trace.h"
 
 namespace gtv::analysis {
@@ -27,7 +29,17 @@ enum class WarmUpCause : std::uint8_t {
   PeerAccess,
   SlowFirstKernel,  // a kernel's first run slower than its later runs with the same grid and block
 };
-inline constexpr int kWarmUpCauseCount = 7;
+inline constexpr std::array<EnumEntry<WarmUpCause>, 7> kWarmUpCauses{{
+    {WarmUpCause::ContextCreation, "context_creation", "context creation"},
+    {WarmUpCause::ModuleLoading, "module_loading", "module loading"},
+    {WarmUpCause::LibrarySetup, "library_setup", "cuBLAS/cuDNN set-up"},
+    {WarmUpCause::AllocatorGrowth, "allocator_growth", "allocator growth"},
+    {WarmUpCause::StreamPool, "stream_pool", "stream pool"},
+    {WarmUpCause::PeerAccess, "peer_access", "peer access"},
+    {WarmUpCause::SlowFirstKernel, "slow_first_kernel", "slow first kernel run"},
+}};
+static_assert(in_enum_order(kWarmUpCauses));
+inline constexpr int kWarmUpCauseCount = static_cast<int>(kWarmUpCauses.size());
 [[nodiscard]] std::string_view to_string(WarmUpCause cause);         // "context creation", "module loading", ...
 [[nodiscard]] std::string_view warmup_cause_key(WarmUpCause cause);  // stable JSON key: "context_creation", ...
 

@@ -6,11 +6,13 @@
 // A window is what the analyses call the region of interest: the whole trace, or the timed measurements. A
 // measurement's window ends when its host interval ends or when the GPU work launched inside it ends, whichever
 // is later (what the work took); in a replay the same rule gives the window's new end.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string_view>
 #include <vector>
 
+#include "gtv/base/enum_table.h"
 #include "gtv/causal/happens_before.h"
 #include "gtv/causal/replay.h"
 
@@ -61,7 +63,26 @@ enum class SegmentKind : std::uint8_t {
   SyncWake,            // from the waited-for work's end to the waiting call's return
   NotRecorded,         // before the first recorded event of the path's thread or stream
 };
-inline constexpr int kSegmentKindCount = 16;
+inline constexpr std::array<EnumEntry<SegmentKind>, 16> kSegmentKinds{{
+    {SegmentKind::Kernel, "kernel", "kernel"},
+    {SegmentKind::Copy, "copy", "copy"},
+    {SegmentKind::Memset, "memset", "memset"},
+    {SegmentKind::Communication, "communication", "collective transfer"},
+    {SegmentKind::HostLaunch, "host_launch", "host launching"},
+    {SegmentKind::HostSyncCall, "host_sync_call", "host in a waiting call"},
+    {SegmentKind::HostCall, "host_call", "host API call"},
+    {SegmentKind::LazyLoading, "lazy_loading", "lazy module loading"},
+    {SegmentKind::TracingOverhead, "tracing_overhead", "tracing overhead"},
+    {SegmentKind::HostOwnWork, "host_own_work", "host own work"},
+    {SegmentKind::LaunchLatency, "launch_latency", "launch latency"},
+    {SegmentKind::StreamGap, "stream_gap", "stream gap"},
+    {SegmentKind::HeldByOtherStreams, "held_by_other_streams", "GPU held by other streams"},
+    {SegmentKind::EventWait, "event_wait", "event wait"},
+    {SegmentKind::SyncWake, "sync_wake", "host waking from a wait"},
+    {SegmentKind::NotRecorded, "not_recorded", "not recorded"},
+}};
+static_assert(in_enum_order(kSegmentKinds));
+inline constexpr int kSegmentKindCount = static_cast<int>(kSegmentKinds.size());
 [[nodiscard]] std::string_view to_string(SegmentKind kind);    // "kernel", "copy", "host launching", ...
 [[nodiscard]] std::string_view segment_key(SegmentKind kind);  // stable JSON key: "kernel", "host_launch", ...
 [[nodiscard]] bool on_gpu(SegmentKind kind);                   // Kernel, Copy, Memset, Communication

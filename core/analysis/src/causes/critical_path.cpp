@@ -1,0 +1,286 @@
+// The region's critical path, and every cause on it checked by removal: each cause's time on the path, and what the
+// region would gain without it (a replay of the run with that time, or that wait, taken out inside the region).
+#include "gtv/analysis/critical_path.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "causes/critical_path_parts.h"
+#include "gtv/model/ranks.h"
+
+namespace gtv::analysis {
+namespace {
+
+using causal::NodeId;
+using causal::SegmentKind;
+
+// First-use host work (warm-up findings on host threads), per lane, to tell a first-use call from any other.
+class FirstUseSpans {
+ public:
+  FirstUseSpans(const Trace& trace, const WarmUp& warmup) {
+    for (const WarmUpFinding& f : warmup.findings) {
+      if (f.on_gpu) continue;
+      const auto lane = trace.find_lane(host_lane_key(f.pid, f.tid));
+      if (!lane) continue;
+      auto& spans = by_lane_[*lane];
+      for (const Interval& i : f.spans) spans.push_back({i, f.cause});
+    }
+    for (auto& [lane, spans] : by_lane_)
+      std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.at.start_ns < b.at.start_ns; });
+  }
+  // The warm-up cause of the first-use work an event starts in, -1 if none.
+  [[nodiscard]] int cause_at(LaneIndex lane, const Event& e) const {
+    const auto it = by_lane_.find(lane);
+    if (it == by_lane_.end()) return -1;
+    auto s = std::upper_bound(it->second.begin(), it->second.end(), e.start_ns,
+                              [](TimeNs t, const Span& x) { return t < x.at.start_ns; });
+    if (s == it->second.begin() || std::prev(s)->at.end_ns <= e.start_ns) return -1;
+    return static_cast<int>(std::prev(s)->cause);
+  }
+  [[nodiscard]] bool covers(LaneIndex lane, const Event& e) const { return cause_at(lane, e) >= 0; }
+
+ private:
+  struct Span {
+    Interval at;
+    WarmUpCause cause;
+  };
+  std::unordered_map<LaneIndex, std::vector<Span>> by_lane_;
+};
+
+class CauseChecker {
+ public:
+  CauseChecker(const causal::HappensBefore& g, const causal::Window& w, const causal::Timeline& unchanged,
+               const FirstUseSpans& first_use)
+      : g_(g), w_(w), unchanged_(unchanged), first_use_(first_use), inside_(causal::inside(g, w)) {}
+
+  // The cause a segment's time counts for, -1 if none: its index in causes(), added on first sight.
+  int cause_of(const causal::Segment& s) {
+    switch (s.kind) {
+      case SegmentKind::LazyLoading:
+        return add("lazy_loading", "lazy module loading", {});
+      case SegmentKind::TracingOverhead:
+        return add("tracing_overhead", "tracing overhead", {});
+      case SegmentKind::HostLaunch:
+        return add("host_launch", "the host's launch calls", {});
+      case SegmentKind::HostOwnWork:
+        return add("host_own_work", "the host's own work between calls", {});
+      case SegmentKind::HostCall:
+        if (is_first_use(s.node)) return add("first_use", "first-use calls (warm-up)", {});
+        return add("host_call", "other CUDA calls", {});
+      case SegmentKind::HostSyncCall:
+      case SegmentKind::SyncWake:
+        return wait_cause(s.node);
+      default:
+        break;
+    }
+    return s.via != causal::kNoNode ? wait_cause(s.via) : -1;
+  }
+
+  // Replays the run without each cause (inside the region only).
+  std::vector<CauseSaving> checked() {
+    for (std::size_t i = 0; i < causes_.size(); ++i)
+      causes_[i].saving_ns = causal::effect_of(g_, unchanged_, w_, removal_for(i)).saving_ns();
+    return causes_;
+  }
+
+  [[nodiscard]] std::vector<CauseSaving>& causes() { return causes_; }
+
+ private:
+  int add(const std::string& key, const std::string& words, const std::string& wait_class) {
+    const std::string id = key + "\n" + wait_class;
+    auto [it, inserted] = index_.try_emplace(id, static_cast<int>(causes_.size()));
+    if (inserted) {
+      causes_.push_back({key, words, wait_class, 0, 0, 0});
+    }
+    return it->second;
+  }
+
+  int wait_cause(NodeId call) {
+    // A path crosses a waiting call's wake and each GPU item it waited for: one class lookup per call.
+    if (const auto it = wait_cause_of_.find(call); it != wait_cause_of_.end()) return it->second;
+    return wait_cause_of_[call] = wait_cause_uncached(call);
+  }
+
+  int wait_cause_uncached(NodeId call) {
+    const std::string cls = detail::wait_class(g_, call);
+    if (cls == detail::kLazyDrainClass) return add("lazy_loading", "lazy module loading", {});
+    return add("wait", "the host's waits in " + cls, cls);
+  }
+
+  [[nodiscard]] bool is_first_use(NodeId n) const { return first_use_.covers(g_.lane_of(n), g_.event(n)); }
+
+  causal::Removal removal_for(std::size_t i) const {
+    const std::string& key = causes_[i].key;
+    causal::Removal r;
+    r.applies_to = inside_;
+    auto inside = inside_;
+    const causal::HappensBefore& g = g_;
+    if (key == "lazy_loading") {
+      r.parts = causal::bit(causal::PartKind::LazyLoading);
+      r.edges = causal::bit(causal::EdgeKind::LazyLoadDrain);
+    } else if (key == "tracing_overhead") {
+      r.parts = causal::bit(causal::PartKind::TracingOverhead);
+    } else if (key == "host_own_work") {
+      // Only gaps wholly inside the region: a gap that began before it would move work into it.
+      const TimeNs start = w_.start_ns;
+      r.drop_gap = [inside, &g, start](NodeId n) {
+        const causal::Node& node = g.node(n);
+        return inside(n) && node.kind == causal::NodeKind::HostCall && node.chain_prev != causal::kNoNode &&
+               g.recorded_end(node.chain_prev) >= start;
+      };
+    } else if (key == "wait") {
+      const std::string cls = causes_[i].detail;
+      r.edges = causal::bit(causal::EdgeKind::Sync) | causal::bit(causal::EdgeKind::ImplicitSync) |
+                causal::bit(causal::EdgeKind::QueueFull);
+      r.applies_to = [inside, &g, cls](NodeId n) { return inside(n) && detail::wait_class(g, n) == cls; };
+    } else {
+      const bool launches = key == "host_launch", first = key == "first_use";
+      r.drop_own_time = [this, inside, launches, first](NodeId n) {
+        if (!inside(n) || g_.node(n).kind != causal::NodeKind::HostCall) return false;
+        const SegmentKind own = causal::own_segment_kind(g_, n);
+        if (launches) return own == SegmentKind::HostLaunch;
+        return own == SegmentKind::HostCall && is_first_use(n) == first;
+      };
+    }
+    return r;
+  }
+
+  const causal::HappensBefore& g_;
+  const causal::Window& w_;
+  const causal::Timeline& unchanged_;
+  const FirstUseSpans& first_use_;
+  std::function<bool(NodeId)> inside_;
+  std::vector<CauseSaving> causes_;
+  std::map<std::string, int> index_;
+  std::unordered_map<NodeId, int> wait_cause_of_;
+};
+
+// "GPU 0", "thread 1685"; in a run of several processes "process 12 thread 34"; in a merged run with the rank.
+std::string where_of(const Trace& trace, const Lane& lane, bool several_processes) {
+  if (lane.is_gpu()) return gtv::gpu_label(trace, lane.device());
+  std::string out = gtv::rank_prefix(trace, lane);
+  if (several_processes) out += "process " + std::to_string(lane.key.pid) + " ";
+  return out + "thread " + std::to_string(lane.key.tid);
+}
+
+std::vector<PathShare> shares_of(const Trace& trace, const std::vector<PathSegment>& segments) {
+  // Summed per (kind, lane) first: the words for a place are built once per lane, not once per segment.
+  std::map<std::pair<int, LaneIndex>, std::pair<TimeNs, std::size_t>> per_lane;
+  TimeNs unplaced_ns[causal::kSegmentKindCount] = {};
+  std::size_t unplaced_count[causal::kSegmentKindCount] = {};
+  std::set<std::int64_t> pids;  // the processes whose threads are on the path: named only when there are several
+  for (const PathSegment& s : segments)
+    if (s.has_event && !trace.lane(s.event.lane).is_gpu()) pids.insert(trace.lane(s.event.lane).key.pid);
+  const std::size_t processes = pids.size();
+  for (const PathSegment& s : segments) {
+    const int kind = static_cast<int>(s.kind);
+    if (!s.has_event) {
+      unplaced_ns[kind] += s.length_ns();
+      ++unplaced_count[kind];
+      continue;
+    }
+    auto& [ns, count] = per_lane[{kind, s.event.lane}];
+    ns += s.length_ns();
+    ++count;
+  }
+  std::map<std::pair<int, std::string>, PathShare> by;
+  auto add = [&](int kind, const std::string& where, TimeNs ns, std::size_t count) {
+    PathShare& share = by[{kind, where}];
+    share.kind = static_cast<SegmentKind>(kind);
+    share.where = where;
+    share.total_ns += ns;
+    share.segments += count;
+  };
+  for (int k = 0; k < causal::kSegmentKindCount; ++k)
+    if (unplaced_count[k] > 0) add(k, {}, unplaced_ns[k], unplaced_count[k]);
+  for (const auto& [key, sum] : per_lane)
+    add(key.first, where_of(trace, trace.lane(key.second), processes > 1), sum.first, sum.second);
+  std::vector<PathShare> out;
+  out.reserve(by.size());
+  for (auto& [key, share] : by) out.push_back(std::move(share));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const PathShare& a, const PathShare& b) { return a.total_ns > b.total_ns; });
+  return out;
+}
+
+}  // namespace
+
+std::string share_phrase(const PathShare& s) {
+  std::string w = s.where.empty() ? "" : s.where + " ";
+  switch (s.kind) {
+    case SegmentKind::Kernel:
+      return w + "computing";
+    case SegmentKind::Copy:
+      return w + "copying";
+    case SegmentKind::Memset:
+      return w + "setting memory";
+    case SegmentKind::Communication:
+      return w + "in collective transfers";
+    case SegmentKind::HostLaunch:
+      return w + "launching";
+    case SegmentKind::HostSyncCall:
+      return w + "in waiting calls";
+    case SegmentKind::HostCall:
+      return w + "in other CUDA calls";
+    case SegmentKind::LazyLoading:
+      return w + "loading modules lazily";
+    case SegmentKind::TracingOverhead:
+      return w + "in tracing overhead";
+    case SegmentKind::HostOwnWork:
+      return w + "doing its own work between calls";
+    case SegmentKind::LaunchLatency:
+      return w + "starting launched work (launch latency)";
+    case SegmentKind::StreamGap:
+      return w + "between queued work";
+    case SegmentKind::HeldByOtherStreams:
+      return w + "queued behind other streams' work";
+    case SegmentKind::EventWait:
+      return w + "held by an event wait";
+    case SegmentKind::SyncWake:
+      return w + "returning from waits";
+    case SegmentKind::NotRecorded:
+      return "not recorded";
+  }
+  return w;
+}
+
+CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::HappensBefore& g, const Region& region,
+                                           const WarmUp& warmup) {
+  CriticalPathAnalysis out;
+  out.region = region;
+  if (g.size() == 0 || region.length_ns() == 0) return out;
+  const causal::Window w = causal::window_of(g);
+  const causal::Timeline t = causal::replay(g);
+  const causal::CriticalPath cp = causal::critical_path(g, t, w);
+  out.length_ns = cp.window.length_ns();
+  out.replay_error_ns =
+      out.length_ns > region.length_ns() ? out.length_ns - region.length_ns() : region.length_ns() - out.length_ns;
+  out.truncated = cp.truncated;
+  const FirstUseSpans first_use(trace, warmup);
+  CauseChecker checker(g, w, t, first_use);
+  out.segments.reserve(cp.segments.size());
+  for (const causal::Segment& s : cp.segments) {
+    PathSegment p{s.start_ns, s.end_ns, s.kind, s.node != causal::kNoNode, {}, -1, checker.cause_of(s), -1};
+    if (p.has_event) {
+      p.event = g.node(s.node).ref;
+      if (s.kind == SegmentKind::HostCall) p.first_use = first_use.cause_at(p.event.lane, trace.event(p.event));
+      if (trace.lane(p.event.lane).is_gpu()) p.device = trace.lane(p.event.lane).device();
+    }
+    if (p.cause >= 0) {
+      CauseSaving& c = checker.causes()[static_cast<std::size_t>(p.cause)];
+      (s.via != causal::kNoNode ? c.waited_ns : c.on_path_ns) += p.length_ns();
+    }
+    out.segments.push_back(p);
+  }
+  out.causes = checker.checked();
+  out.shares = shares_of(trace, out.segments);
+  out.anomalies = g.anomalies().lines();
+  detail::describe_critical_path(out);
+  std::vector<std::string> peers = detail::peer_wait_lines(trace, out);
+  out.lines.insert(out.lines.begin() + (out.lines.empty() ? 0 : 1), peers.begin(), peers.end());
+  return out;
+}
+
+}  // namespace gtv::analysis

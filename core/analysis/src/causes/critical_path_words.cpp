@@ -1,0 +1,116 @@
+// The critical path in words: what bounded the region, and what each cause on it would give back if removed.
+#include <algorithm>
+#include <map>
+
+#include "causes/critical_path_parts.h"
+#include "gtv/analysis/format.h"
+
+namespace gtv::analysis::detail {
+namespace {
+
+using causal::SegmentKind;
+
+// A saving below this share of the cause's time on the path means other work of about the same length ran beside
+// it: removing it would not shorten the region.
+constexpr double kNoSavingShare = 0.05;
+
+std::string share_of(TimeNs part_ns, TimeNs whole_ns) {
+  const double r = safe_ratio(double(part_ns), double(whole_ns));
+  return percent(r, r < 0.1 ? 1 : 0);
+}
+
+// Shares merged by what they are in words, so "GPU 0 computing" adds its kernels, copies and memsets.
+std::vector<std::pair<std::string, TimeNs>> grouped_shares(const CriticalPathAnalysis& a) {
+  std::map<std::string, TimeNs> by;
+  for (const PathShare& s : a.shares) {
+    PathShare g = s;
+    // A GPU's work, and its queued work waiting for the multiprocessors its other streams held, is the GPU busy.
+    if (s.kind == SegmentKind::Copy || s.kind == SegmentKind::Memset || s.kind == SegmentKind::HeldByOtherStreams)
+      g.kind = SegmentKind::Kernel;
+    by[share_phrase(g)] += s.total_ns;
+  }
+  std::vector<std::pair<std::string, TimeNs>> out(by.begin(), by.end());
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+  return out;
+}
+
+std::string saving_sentence(const CauseSaving& c, const CriticalPathAnalysis& a) {
+  if (c.key == "wait") {
+    const std::string head = "In " + c.cause.substr(c.cause.find(" in ") + 4) + " the host waited for " +
+                             format_duration(c.waited_ns) + " of GPU work on the critical path; without those waits " +
+                             a.region.name;
+    if (double(c.saving_ns) < kNoSavingShare * double(c.waited_ns + c.on_path_ns))
+      return head + " would be " +
+             (c.saving_ns > 0 ? "only " + format_duration(c.saving_ns) + " shorter" : "no shorter") +
+             ": the GPU work itself bounds it.";
+    return head + " would be " + format_duration(c.saving_ns) + " shorter (" + share_of(c.saving_ns, a.length_ns) +
+           "): the host could have launched more work meanwhile.";
+  }
+  const std::string head =
+      "Without " + c.cause + " (" + format_duration(c.on_path_ns) + " on the critical path), " + a.region.name;
+  if (c.saving_ns <= 0) return head + " would not be shorter: other work of the same length ran beside it.";
+  if (double(c.saving_ns) < kNoSavingShare * double(c.on_path_ns))
+    return head + " would be only " + format_duration(c.saving_ns) +
+           " shorter: other work of about the same length ran beside it.";
+  return head + " would be " + format_duration(c.saving_ns) + " shorter (" + share_of(c.saving_ns, a.length_ns) + ").";
+}
+
+// " to pageable memory" for a copy into pageable host memory, " from pageable memory" out of it.
+std::string pageable_side(const causal::HappensBefore& g, causal::NodeId copy) {
+  const MemcpyDetail* d = g.trace().memcpy_detail(g.event(copy));
+  if (d && d->dst_kind == MemoryKind::Pageable) return " to pageable memory";
+  if (d && d->src_kind == MemoryKind::Pageable) return " from pageable memory";
+  return " of pageable memory";
+}
+
+}  // namespace
+
+std::string wait_class(const causal::HappensBefore& g, causal::NodeId call) {
+  std::string name(g.trace().name(g.event(call)));
+  for (const causal::Edge& e : g.edges_into(call)) {
+    if (!e.binding || !e.to_end()) continue;
+    switch (e.kind) {
+      case causal::EdgeKind::LazyLoadDrain:
+        return std::string(kLazyDrainClass);
+      case causal::EdgeKind::QueueFull:
+        return "launches that found the launch queue full";
+      case causal::EdgeKind::ImplicitSync:
+        if (name.find("Async") != std::string::npos) return name + pageable_side(g, e.from);
+        if (name.find("Launch") != std::string::npos) return "launches that returned after their own kernel";
+        return name;
+      default:
+        return name;
+    }
+  }
+  return name;
+}
+
+void describe_critical_path(CriticalPathAnalysis& a) {
+  if (a.length_ns == 0) return;
+  const auto groups = grouped_shares(a);
+  std::string line = "The critical path of " + a.region.name + " (" + format_duration(a.length_ns) +
+                     ": the chain of work and waits whose lengthening lengthens it): ";
+  for (std::size_t i = 0; i < groups.size() && i < 4; ++i)
+    line += (i ? ", " : "") + groups[i].first + " " + format_duration(groups[i].second) + " (" +
+            share_of(groups[i].second, a.length_ns) + ")";
+  if (groups.size() > 4) line += ", and " + std::to_string(groups.size() - 4) + " smaller parts";
+  a.lines.push_back(line + ".");
+  std::vector<const CauseSaving*> by_saving;
+  for (const CauseSaving& c : a.causes) by_saving.push_back(&c);
+  std::stable_sort(by_saving.begin(), by_saving.end(),
+                   [](const CauseSaving* x, const CauseSaving* y) { return x->saving_ns > y->saving_ns; });
+  for (const CauseSaving* c : by_saving)
+    if (c->on_path_ns + c->waited_ns >= a.length_ns / 1000) a.lines.push_back(saving_sentence(*c, a));
+  if (a.truncated) a.lines.emplace_back("The walk back along the path stopped early: the trace's links form a loop.");
+  for (const std::string& anomaly : a.anomalies) a.lines.push_back("Left out of the graph: " + anomaly + ".");
+  if (groups.empty()) return;
+  std::string head = "What bounds " + a.region.name + ": " + groups.front().first + ", " +
+                     share_of(groups.front().second, a.length_ns) + " of its critical path";
+  const CauseSaving* top = by_saving.empty() ? nullptr : by_saving.front();
+  if (top && top->saving_ns > 0 && double(top->saving_ns) >= 0.02 * double(a.length_ns))
+    head += "; without " + top->cause + " it would be " + format_duration(top->saving_ns) + " shorter (" +
+            share_of(top->saving_ns, a.length_ns) + ")";
+  a.headline = head + ".";
+}
+
+}  // namespace gtv::analysis::detail

@@ -1,0 +1,31 @@
+#include <algorithm>
+
+#include "report/report_document.h"
+
+namespace gtv::analysis::detail {
+
+Section overview_section(const Report& r, Listing) {
+  const TraceSummary& s = r.summary;
+  Section sec{"Overview", {}, {}};
+  sec.lines.push_back("Source: " + (s.source_tool.empty() ? std::string("unknown") : s.source_tool));
+  if (!s.scenario.empty()) sec.lines.push_back("Scenario: " + s.scenario);
+  if (s.distributed.rank >= 0 && s.distributed.world_size == 1)
+    sec.lines.push_back("Rank: this trace is " + rank_text(s.distributed) +
+                        ", the only rank of its distributed run: there are no other ranks' files.");
+  else if (s.distributed.rank >= 0)
+    sec.lines.push_back(
+        "Rank: this trace is " + rank_text(s.distributed) +
+        " in a distributed run; the other ranks' work is in their own files (open them together to see one run).");
+  sec.lines.push_back("Time span: " + format_duration(s.duration_ns()));
+  sec.lines.push_back("Events: " + std::to_string(s.event_count) + " on " + std::to_string(s.processes.size()) +
+                      " process(es) and " + std::to_string(s.gpus.size()) + " GPU(s); " + std::to_string(s.flow_count) +
+                      " launch-to-GPU flows, " + std::to_string(s.range_count) + " ranges, " +
+                      std::to_string(s.measurement_count) + " measurements");
+  for (const std::string& note : s.notes) sec.lines.push_back("Note: " + note);
+  if (s.dropped_records > 0)
+    sec.lines.push_back("Warning: " + std::to_string(s.dropped_records) +
+                        " trace records were dropped while recording.");
+  return sec;
+}
+
+}  // namespace gtv::analysis::detail

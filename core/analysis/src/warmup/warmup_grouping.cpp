@@ -1,0 +1,73 @@
+// Shared bookkeeping of the warm-up parts: which host call launched what, and grouping spans into findings.
+#include <algorithm>
+
+#include "warmup/warmup_parts.h"
+
+namespace gtv::analysis::detail {
+
+LaneLaunches launches_by_lane(const Trace& trace) {
+  LaneLaunches out;
+  out.all.resize(trace.lanes().size());
+  out.kernels.resize(trace.lanes().size());
+  for (const Flow& f : trace.flows()) {
+    if (trace.lane(f.from.lane).is_gpu() || !trace.lane(f.to.lane).is_gpu()) continue;
+    out.all[f.from.lane].push_back({f.from.index, f.to});
+    if (trace.event(f.to).kind == EventKind::Kernel) out.kernels[f.from.lane].push_back({f.from.index, f.to});
+  }
+  auto by_index = [](const LaunchLink& a, const LaunchLink& b) { return a.index < b.index; };
+  for (auto& v : out.all) std::sort(v.begin(), v.end(), by_index);
+  for (auto& v : out.kernels) std::sort(v.begin(), v.end(), by_index);
+  return out;
+}
+
+const WarmUpFinding* FindingGrower::open_near(WarmUpCause cause, std::int64_t device, TimeNs start_ns) const {
+  for (const WarmUpFinding& f : open_)
+    if (f.cause == cause && f.device == device && start_ns - f.end_ns <= kWarmUpGroupGapNs) return &f;
+  return nullptr;
+}
+
+void FindingGrower::add(WarmUpCause cause, std::int64_t device, TimeNs start_ns, TimeNs end_ns, std::string_view name,
+                        TimeNs cost_ns) {
+  auto it = std::find_if(open_.begin(), open_.end(),
+                         [&](const WarmUpFinding& f) { return f.cause == cause && f.device == device; });
+  if (it != open_.end() && start_ns - it->end_ns > kWarmUpGroupGapNs) {
+    closed_.push_back(std::move(*it));
+    open_.erase(it);
+    it = open_.end();
+  }
+  if (it == open_.end()) {
+    WarmUpFinding f;
+    f.cause = cause;
+    f.device = device;
+    f.pid = pid_;
+    f.tid = tid_;
+    f.on_gpu = on_gpu_;
+    f.start_ns = start_ns;
+    f.end_ns = start_ns;
+    f.first_call = std::string(name);
+    open_.push_back(std::move(f));
+    it = std::prev(open_.end());
+  }
+  WarmUpFinding& f = *it;
+  ++f.count;
+  // Spans arrive in start order, so a span either extends the last one or starts a new one.
+  TimeNs added_ns = 0;
+  if (!f.spans.empty() && start_ns <= f.spans.back().end_ns) {
+    added_ns = std::max<TimeNs>(0, end_ns - f.spans.back().end_ns);
+    f.spans.back().end_ns += added_ns;
+  } else if (end_ns > start_ns) {
+    f.spans.push_back({start_ns, end_ns});
+    added_ns = end_ns - start_ns;
+  }
+  f.end_ns = std::max(f.end_ns, end_ns);
+  f.cost_ns += cost_ns >= 0 ? cost_ns : added_ns;
+}
+
+void FindingGrower::close_all(std::vector<WarmUpFinding>& out) {
+  for (auto& f : closed_) out.push_back(std::move(f));
+  for (auto& f : open_) out.push_back(std::move(f));
+  closed_.clear();
+  open_.clear();
+}
+
+}  // namespace gtv::analysis::detail
