@@ -80,32 +80,9 @@ Expected<std::vector<int>> parse_device_list(std::string_view text) {
 }
 
 Expected<std::pair<int, std::int64_t>> parse_straggler(std::string_view text) {
-  const Error bad{"option --straggler needs RANK=MS (a rank and a delay in milliseconds, e.g. 1=5 or 2=0.2), got '" +
-                  std::string(text) + "'"};
-  const std::size_t eq = text.find('=');
-  if (eq == std::string_view::npos) return bad;
-  const Expected<long long> rank = parse_count("--straggler", text.substr(0, eq));
-  if (!rank || *rank > 1'000'000) return bad;
-  std::string_view ms = text.substr(eq + 1);
-  const std::size_t dot = ms.find('.');
-  const std::string_view whole = ms.substr(0, dot);
-  std::string_view fraction = dot == std::string_view::npos ? std::string_view{} : ms.substr(dot + 1);
-  if (whole.empty() || whole.size() > 7 || fraction.size() > 3 || (dot != std::string_view::npos && fraction.empty()))
-    return bad;
-  std::int64_t us = 0;
-  for (const char c : whole) {
-    if (c < '0' || c > '9') return bad;
-    us = us * 10 + (c - '0');
-  }
-  us *= 1000;
-  std::int64_t scale = 100;
-  for (const char c : fraction) {
-    if (c < '0' || c > '9') return bad;
-    us += (c - '0') * scale;
-    scale /= 10;
-  }
-  if (us == 0) return bad;
-  return std::pair<int, std::int64_t>{static_cast<int>(*rank), us};
+  if (auto parsed = exp::parse_straggler_text(text)) return *parsed;
+  return Error{"option --straggler needs RANK=MS (a rank and a delay in milliseconds, e.g. 1=5 or 2=0.2), got '" +
+               std::string(text) + "'"};
 }
 
 Expected<exp::RunConfig> run_config_from_args(const ParsedArgs& args) {

@@ -476,7 +476,7 @@ def case_merge(args):
     # Rank 1 moved by -302 us lands 2 us early against the truth: it starts at 348, 698 and 1148 us, so rank 0
     # waited 148 + 98 + 148 us (on rank 1's uncorrected clock it would be 450 + 400 + 450).
     check(report["stragglers"]["headline"] ==
-          "Rank 1 arrived last at 3 of 3 all-reduces; the others waited 394.0 us in total for it.",
+          "Over the whole trace, rank 1 arrived last at 3 of 3 all-reduces; the others waited 394.0 us in total for it.",
           "the straggler is named: %r" % report["stragglers"]["headline"])
     check(report["verdict"][1] == report["stragglers"]["headline"], "the verdict carries it")
     text = cli(args, "analyze", out).stdout

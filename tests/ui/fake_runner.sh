@@ -5,6 +5,9 @@
 #   fail   a progress line, `failed out of memory (fake)`, exit 1
 #   crash  a message on stderr and exit 3 with no `failed` line
 #   hang   a progress line "timed loop", then waits until a signal ends it
+#   loop   the phase lines, then two of four iterations of the timed loop, then waits until a signal ends it
+# With GTV_FAKE_ARGS set, its arguments go to that file first, one line.
+if [ -n "$GTV_FAKE_ARGS" ]; then echo "$@" > "$GTV_FAKE_ARGS"; fi
 out=""
 while [ $# -gt 0 ]; do
   if [ "$1" = "-o" ]; then out="$2"; shift; fi
@@ -29,6 +32,13 @@ case "${GTV_FAKE_RUN:-ok}" in
     exit 3 ;;
   hang)
     echo "progress timed loop"
+    exec sleep 600 ;;
+  loop)
+    echo "progress building model 0 on cpu"
+    echo "progress warm-up"
+    echo "progress timed loop"
+    echo "progress timed loop: 1 of 4 iterations"
+    echo "progress timed loop: 2 of 4 iterations"
     exec sleep 600 ;;
 esac
 exit 2

@@ -60,7 +60,7 @@ class FigureExportTest : public QObject {
     QVERIFY2(run.error.isEmpty(), qPrintable(run.error));
     const FigureText text = figure_text(*run.trace, *run.analysis, QString());
     QCOMPARE(text.title, QStringLiteral("2 ranks: ddp_gloo_rank0, ddp_gloo_rank1 \u2014 1x NVIDIA H200 per rank"));
-    QVERIFY(text.caption.contains(QStringLiteral("Rank 1 arrived last at 3 of 3 all-reduces")));
+    QVERIFY(text.caption.contains(QStringLiteral("Over the whole trace, rank 1 arrived last at 3 of 3 all-reduces")));
   }
 
   void svgCarriesTitleLegendAndVerdict() {

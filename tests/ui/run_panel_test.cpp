@@ -82,6 +82,7 @@ class RunPanelTest : public QObject {
     });
   }
   void cleanup() {
+    qunsetenv("GTV_FAKE_ARGS");
     qunsetenv("GTV_RUN");
     qunsetenv("GTV_FAKE_RUN");
     qunsetenv("GTV_FAKE_TRACE");
@@ -94,6 +95,10 @@ class RunPanelTest : public QObject {
   void cpu_run_opens_a_tab_and_writes_its_file();
   void cancel_in_the_timed_loop_leaves_no_file();
   void ddp_run_takes_ranks_and_opens_the_merged_run();
+  void loop_progress_is_read_from_its_line();
+  void progress_moves_by_iterations();
+  void straggler_text_is_validated();
+  void straggler_field_holds_run_and_reaches_the_runner();
 };
 
 // The scenarios and their explanations come from the catalogue; without a runner the panel says why it cannot
@@ -291,7 +296,7 @@ void RunPanelTest::cancel_in_the_timed_loop_leaves_no_file() {
   const int tabs_before = window.tabs()->count();
   QSignalSpy cancelled(panel, &RunPanel::run_cancelled);
   panel->start_run();
-  QTRY_VERIFY_WITH_TIMEOUT(panel->status_label()->text() == QStringLiteral("timed loop"), 300000);
+  QTRY_VERIFY_WITH_TIMEOUT(panel->status_label()->text().startsWith(QStringLiteral("timed loop")), 300000);
   QTest::mouseClick(panel->cancel_button(), Qt::LeftButton);
   QVERIFY(cancelled.wait(300000));
   QCOMPARE(saved.count(), 0);
@@ -301,6 +306,89 @@ void RunPanelTest::cancel_in_the_timed_loop_leaves_no_file() {
   QVERIFY(panel->status_label()->text().contains(QStringLiteral("cancelled")));
   QCOMPARE(all_files(data.path()), QStringList{});
   QCOMPARE(window.tabs()->count(), tabs_before);
+}
+
+// The runner reports a loop as "PHASE: DONE of TOTAL iterations"; nothing else is read as one.
+void RunPanelTest::loop_progress_is_read_from_its_line() {
+  const auto timed = iteration_progress(QStringLiteral("timed loop: 57 of 200 iterations"));
+  QVERIFY(timed.has_value());
+  QCOMPARE(timed->done, 57);
+  QCOMPARE(timed->total, 200);
+  const auto bare = iteration_progress(QStringLiteral("3 of 10 iterations"));
+  QVERIFY(bare.has_value());
+  QCOMPARE(bare->done, 3);
+  QVERIFY(!iteration_progress(QStringLiteral("timed loop")).has_value());
+  QVERIFY(!iteration_progress(QStringLiteral("building model 0 on cpu")).has_value());
+  QVERIFY(!iteration_progress(QStringLiteral("timed loop: 5 of 0 iterations")).has_value());
+  QVERIFY(!iteration_progress(QStringLiteral("timed loop: 9 of 4 iterations")).has_value());
+  QVERIFY(!iteration_progress(QStringLiteral("model 10 of 200 iterations")).has_value());
+}
+
+// Inside the timed loop the bar moves by iterations and the status says how many are done, instead of standing
+// at the phase for the whole loop.
+void RunPanelTest::progress_moves_by_iterations() {
+  use_fake_runner("loop");
+  QTemporaryDir data;
+  QVERIFY(data.isValid());
+  RunPanel panel;
+  panel.set_data_dir(data.path());
+  set_sizes(&panel, "sequential", 1, 32, 4, 4);
+  QSignalSpy progress(&panel, &RunPanel::progress_line);
+  panel.start_run();
+  QVERIFY(panel.is_running());
+  QTRY_COMPARE_WITH_TIMEOUT(progress.count(), 5, 60000);
+  QCOMPARE(panel.status_label()->text(), QStringLiteral("timed loop: 2 of 4 iterations"));
+  // 1 model + 3 steps expected; the timed loop is the third step begun, half of its iterations done.
+  QCOMPARE(panel.progress_bar()->maximum(), 4 * 1000);
+  QCOMPARE(panel.progress_bar()->value(), 2 * 1000 + 500);
+  QSignalSpy cancelled(&panel, &RunPanel::run_cancelled);
+  panel.cancel_run();
+  QVERIFY(cancelled.wait(60000));
+}
+
+void RunPanelTest::straggler_text_is_validated() {
+  QCOMPARE(straggler_error(QString(), 4), QString());
+  QCOMPARE(straggler_error(QStringLiteral(" 2=5 "), 4), QString());
+  QCOMPARE(straggler_error(QStringLiteral("1=0.2"), 0), QString());  // ranks not known yet: the runner checks
+  QCOMPARE(straggler_error(QStringLiteral("4=5"), 4),
+           QStringLiteral("straggler: rank 4 is not in a run of 4 ranks (0 to 3)"));
+  for (const char* bad : {"2", "2=", "=5", "2=0", "-1=5", "x=5", "2=5ms", "2=0.0001"})
+    QVERIFY2(straggler_error(QLatin1String(bad), 4).startsWith(QStringLiteral("straggler: '")), bad);
+}
+
+// For the ddp scenarios the Straggler field is open, a bad value holds Run and says why, and a good one reaches
+// the runner as --straggler RANK=MS.
+void RunPanelTest::straggler_field_holds_run_and_reaches_the_runner() {
+  use_fake_runner("hang");
+  QTemporaryDir data;
+  QVERIFY(data.isValid());
+  const QString args_file = data.filePath(QStringLiteral("args.txt"));
+  qputenv("GTV_FAKE_ARGS", args_file.toUtf8());
+  RunPanel panel;
+  panel.set_data_dir(data.path());
+  QVERIFY(!panel.straggler_edit()->isEnabled());  // sequential has no ranks
+  set_sizes(&panel, "ddp", 1, 32, 4, 2);
+  QVERIFY(panel.straggler_edit()->isEnabled());
+  panel.ranks_box()->setValue(4);
+  panel.straggler_edit()->setText(QStringLiteral("4=5"));
+  QVERIFY(!panel.run_button()->isEnabled());
+  QCOMPARE(panel.status_label()->text(), QStringLiteral("straggler: rank 4 is not in a run of 4 ranks (0 to 3)"));
+  QSignalSpy failed(&panel, &RunPanel::run_failed);
+  panel.start_run();
+  QCOMPARE(failed.count(), 1);
+  QVERIFY(!panel.is_running());
+  panel.ranks_box()->setValue(5);  // now rank 4 is in the run
+  QVERIFY(panel.run_button()->isEnabled());
+  QCOMPARE(panel.status_label()->text(), QString());
+  panel.straggler_edit()->setText(QStringLiteral("2=0.5"));
+  panel.start_run();
+  QVERIFY(panel.is_running());
+  QTRY_VERIFY_WITH_TIMEOUT(!file_bytes(args_file).isEmpty(), 60000);
+  QVERIFY2(file_bytes(args_file).contains("--straggler 2=0.5"), file_bytes(args_file).constData());
+  QVERIFY2(file_bytes(args_file).contains("--ranks 5"), file_bytes(args_file).constData());
+  QSignalSpy cancelled(&panel, &RunPanel::run_cancelled);
+  panel.cancel_run();
+  QVERIFY(cancelled.wait(60000));
 }
 
 QTEST_MAIN(RunPanelTest)

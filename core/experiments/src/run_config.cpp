@@ -32,4 +32,37 @@ std::string straggler_text(int rank, std::int64_t delay_us) {
   return std::to_string(rank) + "=" + ms;
 }
 
+std::optional<std::pair<int, std::int64_t>> parse_straggler_text(std::string_view text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string_view::npos) return std::nullopt;
+  const std::string_view rank_text = text.substr(0, eq);
+  if (rank_text.empty() || rank_text.size() > 7) return std::nullopt;
+  int rank = 0;
+  for (const char c : rank_text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    rank = rank * 10 + (c - '0');
+  }
+  if (rank > 1'000'000) return std::nullopt;
+  const std::string_view ms = text.substr(eq + 1);
+  const std::size_t dot = ms.find('.');
+  const std::string_view whole = ms.substr(0, dot);
+  const std::string_view fraction = dot == std::string_view::npos ? std::string_view{} : ms.substr(dot + 1);
+  if (whole.empty() || whole.size() > 7 || fraction.size() > 3 || (dot != std::string_view::npos && fraction.empty()))
+    return std::nullopt;
+  std::int64_t us = 0;
+  for (const char c : whole) {
+    if (c < '0' || c > '9') return std::nullopt;
+    us = us * 10 + (c - '0');
+  }
+  us *= 1000;
+  std::int64_t scale = 100;
+  for (const char c : fraction) {
+    if (c < '0' || c > '9') return std::nullopt;
+    us += (c - '0') * scale;
+    scale /= 10;
+  }
+  if (us == 0) return std::nullopt;
+  return std::pair<int, std::int64_t>{rank, us};
+}
+
 }  // namespace gtv::exp

@@ -170,7 +170,7 @@ RunResult run_scenario(const RunConfig& config, const std::function<void(std::st
   if (rank) resolved.models = 1;
   if (resolved.hidden == 0) resolved.hidden = engine->cuda_available() ? kDefaultHiddenGpu : kDefaultHiddenCpu;
   const NetShape shape{resolved.input, resolved.hidden, resolved.output, resolved.dropout, resolved.batch};
-  ScenarioContext ctx{resolved, shape, std::move(placement.value()), *engine, host, report, rank};
+  ScenarioContext ctx{resolved, shape, std::move(placement.value()), *engine, host, report, rank, {}};
   if (rank)
     if (Status s = prepare_rank(ctx); !s) return {std::nullopt, s};
   if (!engine->cuda_available()) {

@@ -21,6 +21,7 @@ struct ScenarioContext {
   collect::HostRecorder& host;
   std::function<void(std::string_view)> progress;   // never empty
   std::optional<ProcessGroupConfig> process_group;  // the ddp scenarios: this process's rank
+  std::string phase;                                // the timed or warm-up phase running now, for iterate's progress
 
   [[nodiscard]] bool on_gpu() const { return engine.cuda_available(); }
   [[nodiscard]] int model_count() const { return static_cast<int>(model_devices.size()); }
@@ -64,7 +65,8 @@ void forward_in_range(ScenarioContext& ctx, int model, const ForwardOptions& opt
 // When config.warmup: one untimed pass of body inside a WarmUp range, then synchronize.
 void warm_up(ScenarioContext& ctx, const std::function<void()>& body, const std::string& name = "warm-up");
 
-// config.iters iterations of body(i), each in an Iteration range.
+// config.iters iterations of body(i), each in an Iteration range; says how many are done through progress
+// ("timed loop: 57 of 200 iterations") at most every 100 ms and after the last.
 void iterate(ScenarioContext& ctx, const std::function<void(int)>& body);
 
 // Runs body once inside a Phase range called name and records what three timing methods report for it:

@@ -96,7 +96,8 @@ TEST(CollectiveWaits, ABroadcastRootWaitsForNobodyAndOnlyWaitsThatHappenedCount)
   EXPECT_EQ(s.per_rank[0].waited_ns, 10'180 * kUs);
   EXPECT_EQ(s.per_rank[1].waited_ns, 0);
   EXPECT_EQ(s.headline,
-            "Rank 1 kept the others waiting at 3 of 4 collectives (3 all-reduces, 1 broadcast); the others waited "
+            "Over the whole trace, rank 1 kept the others waiting at 3 of 4 collectives (3 all-reduces, 1 broadcast); "
+            "the others waited "
             "10.2 ms in total for it.");
 }
 
@@ -160,7 +161,8 @@ TEST(CollectiveWaits, ClocksFarApartAreSaidAndTheirWaitsNotCounted) {
   EXPECT_EQ(s.per_rank[1].waited_ns, 0);
   EXPECT_EQ(s.clock_inconsistent, 3u);  // the broadcast's root (rank 0) ended first either way
   EXPECT_EQ(s.headline,
-            "Who waited for whom at the 4 collectives (3 all-reduces, 1 broadcast) is unknown: the ranks' clocks "
+            "Over the whole trace, who waited for whom at the 4 collectives (3 all-reduces, 1 broadcast) is unknown: "
+            "the ranks' clocks "
             "contradict them (rank 1's reads +30.0 s against rank 0's); merge with --clock collectives.");
   const std::string text = format_report(analyze(wall), Format::Text);
   EXPECT_NE(text.find("merge with --clock collectives"), std::string::npos) << text;
@@ -182,7 +184,8 @@ TEST(CollectiveWaits, AReduceRootWaitsForTheOthers) {
   EXPECT_EQ(s.collectives[0].wait_ns, (std::vector<TimeNs>{0, 400 * kUs}));
   EXPECT_EQ(s.collectives[0].culprit, 0);
   EXPECT_EQ(s.headline,
-            "Rank 0 kept the others waiting at 1 of 1 reduces; the others waited 400.0 us in total for it.");
+            "Over the whole trace, rank 0 kept the others waiting at 1 of 1 reduces; the others waited 400.0 us in "
+            "total for it.");
 }
 
 // Gloo's host ranges do not end in the order NCCL's kernels do: without a recorded root, a broadcast on Gloo is

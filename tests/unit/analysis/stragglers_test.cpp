@@ -68,7 +68,9 @@ TEST(Stragglers, TheRankThatArrivesLastIsNamedWithTheWaitItCaused) {
   EXPECT_EQ(s.per_rank[1].caused_ns, 400 * kUs);
   EXPECT_EQ(s.per_rank[0].waited_ns, 400 * kUs);
   EXPECT_EQ(s.per_rank[1].waited_ns, 0);
-  EXPECT_EQ(s.headline, "Rank 1 arrived last at 3 of 3 all-reduces; the others waited 400.0 us in total for it.");
+  EXPECT_EQ(
+      s.headline,
+      "Over the whole trace, rank 1 arrived last at 3 of 3 all-reduces; the others waited 400.0 us in total for it.");
   EXPECT_EQ(s.clock_residual_ns, 3 * kUs);
 
   // The report leads with it and has the section; communication is per rank.
@@ -111,7 +113,8 @@ TEST(Stragglers, NoStragglerWhenRanksTakeTurns) {
   const Trace r1 = rank_file(1, 200, {{300 * kUs, 400 * kUs}, {600 * kUs, 800 * kUs}});
   const Stragglers s = analyze_stragglers(merged(r0, r1));
   ASSERT_EQ(s.collectives.size(), 2u);
-  EXPECT_EQ(s.headline, "No rank arrived last at most all-reduces (rank 0 at 1 of 2): no single straggler.");
+  EXPECT_EQ(s.headline,
+            "Over the whole trace, no rank arrived last at most all-reduces (rank 0 at 1 of 2): no single straggler.");
 }
 
 TEST(Stragglers, NothingForATraceOfOneRank) {
@@ -147,7 +150,7 @@ TEST(Stragglers, TheSleepingRankOfARealGlooPairArrivesLast) {
   ASSERT_EQ(s.per_rank.size(), 2u);
   EXPECT_EQ(s.per_rank[1].arrived_last, s.collectives.size());
   EXPECT_GT(s.per_rank[1].caused_ns, static_cast<TimeNs>(s.collectives.size()) * 1000 * kUs);  // >= 1 ms each
-  EXPECT_EQ(s.headline.rfind("Rank 1 arrived last at 3 of 3 all-reduces", 0), 0u) << s.headline;
+  EXPECT_EQ(s.headline.rfind("Over the whole trace, rank 1 arrived last at 3 of 3 all-reduces", 0), 0u) << s.headline;
 }
 
 // gtv's own CPU recording of four Gloo ranks, rank 2 sleeping 5 ms before each step (resources/traces/cpu): the
@@ -164,7 +167,8 @@ TEST(Stragglers, TheInjectedStragglerOfAGlooRecordingIsNamedWithItsDelay) {
   for (const TimeNs d : injected) EXPECT_GE(d, 5000 * kUs);
   const Stragglers s = analyze_stragglers(*run);
   ASSERT_EQ(s.ranks, (std::vector<std::int64_t>{0, 1, 2, 3}));
-  EXPECT_EQ(s.headline.rfind("Rank 2 arrived last at 10 of 11 all-reduces; ", 0), 0u) << s.headline;
+  EXPECT_EQ(s.headline.rfind("Over the whole trace, rank 2 arrived last at 10 of 11 all-reduces; ", 0), 0u)
+      << s.headline;
   std::vector<TimeNs> waits;  // the median victim's wait at each all-reduce rank 2 held up
   std::size_t all_reduces = 0, named = 0;
   for (const CollectiveArrivals& c : s.collectives) {

@@ -3,6 +3,7 @@
 // layers (input, 6 hidden, output).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -67,6 +68,15 @@ TEST_P(SeedScenarioOnCpu, TraceHasRangesMeasurementsMetadataAndOps) {
   EXPECT_TRUE(test::has_note_containing(trace, "CUDA events"));
   ASSERT_FALSE(progress.empty());
   EXPECT_EQ(progress.front(), "CPU requested: running on the CPU with hidden=64");
+  // Each timed loop says how far it got; its last report names the phase and every iteration done (the threads
+  // scenarios loop in their worker threads, not through iterate).
+  const std::string done = ": " + std::to_string(kIters) + " of " + std::to_string(kIters) + " iterations";
+  if (!want.scenario.starts_with("threads")) {
+    EXPECT_EQ(
+        std::count_if(progress.begin(), progress.end(), [&](const std::string& line) { return line.ends_with(done); }),
+        want.timed_phases)
+        << want.scenario;
+  }
 
   EXPECT_EQ(count_ranges_named(trace, RangeKind::Scenario, want.scenario), 1);
   EXPECT_EQ(count_ranges(trace, RangeKind::Scenario), 1);

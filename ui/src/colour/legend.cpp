@@ -5,6 +5,7 @@
 
 #include "gtv/causal/critical_path.h"
 #include "gtv/model/ranks.h"
+#include "gtv/ui/collective_row.h"
 #include "gtv/ui/communication_row.h"
 #include "gtv/ui/critical_path_row.h"
 
@@ -170,6 +171,19 @@ LegendGroup communication(const OverlayData& o) {
   return g;
 }
 
+LegendGroup collectives(const OverlayData& o) {
+  LegendGroup g{"Collectives (row under each rank)", {}};
+  if (o.collectives.empty()) return g;
+  g.entries.push_back({kCollectiveWaitColor, "waiting for a peer rank"});
+  g.entries.push_back({kCollectiveTransferColor, "transfer after the last arrival"});
+  g.entries.push_back({kLastArrivalColor, "arrival the others waited for"});
+  const bool uncounted = std::any_of(o.collectives.begin(), o.collectives.end(), [](const RankCollectives& r) {
+    return std::any_of(r.parts.begin(), r.parts.end(), [](const CollectivePart& p) { return !p.counted; });
+  });
+  if (uncounted) g.entries.push_back({kCollectiveUncountedColor, "waits not counted (no root, clocks)"});
+  return g;
+}
+
 // The kinds of stretch on the critical path, most time first: the row's colours that this trace uses.
 LegendGroup critical_path(const OverlayData& o) {
   LegendGroup g{"Critical path of " + o.critical_path.region + " (row under the lanes)", {}};
@@ -199,6 +213,7 @@ std::vector<LegendGroup> legend_groups(const Trace& trace, const DocumentAnalysi
                                      warmup(o, options),
                                      idle_causes(o, options),
                                      communication(o),
+                                     collectives(o),
                                      critical_path(o),
                                      brackets(o, options)};
   std::erase_if(groups, [](const LegendGroup& g) { return g.entries.empty(); });

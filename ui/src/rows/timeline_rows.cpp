@@ -2,6 +2,7 @@
 #include <set>
 #include <utility>
 
+#include "gtv/ui/collective_row.h"
 #include "gtv/ui/communication_row.h"
 #include "gtv/ui/counter_row.h"
 #include "gtv/ui/critical_path_row.h"
@@ -35,12 +36,15 @@ void add_counter_rows(const Trace& trace, TimelineRows& rows) {
 
 TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
                                 const std::vector<CommunicationSpans>* communication,
-                                const CriticalPathSpans* critical_path) {
+                                const CriticalPathSpans* critical_path,
+                                const std::vector<RankCollectives>* collectives) {
   TimelineRows rows;
   add_range_rows(trace, owners, rows);
   add_counter_rows(trace, rows);
   if (communication != nullptr)
     for (const CommunicationSpans& spans : *communication) rows.push_back(std::make_shared<CommunicationRow>(spans));
+  if (collectives != nullptr)
+    for (const RankCollectives& rank : *collectives) rows.push_back(std::make_shared<CollectiveRow>(rank));
   if (critical_path != nullptr && !critical_path->empty())
     rows.push_back(std::make_shared<CriticalPathRow>(*critical_path));
   return rows;

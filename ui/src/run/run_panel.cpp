@@ -22,6 +22,7 @@
 #include "gtv/base/install_layout.h"
 #include "gtv/config.h"
 #include "gtv/experiments/catalog.h"
+#include "gtv/experiments/run_config.h"
 #include "gtv/ui/run_job.h"
 
 namespace gtv::ui {
@@ -50,7 +51,37 @@ std::optional<std::vector<int>> parse_devices(const QString& text, QString* erro
   return devices;
 }
 
+// The progress bar's units per step, so a loop's iterations move it inside its step.
+constexpr int kStepUnits = 1000;
+
 }  // namespace
+
+std::optional<IterationProgress> iteration_progress(const QString& line) {
+  static const QRegularExpression kPattern(QStringLiteral("(?:^|: )(\\d+) of (\\d+) iterations$"));
+  const QRegularExpressionMatch m = kPattern.match(line);
+  if (!m.hasMatch()) return std::nullopt;
+  bool done_ok = false;
+  bool total_ok = false;
+  const int done = m.captured(1).toInt(&done_ok);
+  const int total = m.captured(2).toInt(&total_ok);
+  if (!done_ok || !total_ok || total <= 0 || done > total) return std::nullopt;
+  return IterationProgress{done, total};
+}
+
+QString straggler_error(const QString& text, int ranks) {
+  const QString trimmed = text.trimmed();
+  if (trimmed.isEmpty()) return {};
+  const auto parsed = exp::parse_straggler_text(trimmed.toStdString());
+  if (!parsed)
+    return QObject::tr("straggler: '%1' is not RANK=MS (a rank and a delay in milliseconds above 0, e.g. 1=5 or 2=0.2)")
+        .arg(trimmed);
+  if (ranks > 0 && parsed->first >= ranks)
+    return QObject::tr("straggler: rank %1 is not in a run of %2 ranks (0 to %3)")
+        .arg(parsed->first)
+        .arg(ranks)
+        .arg(ranks - 1);
+  return {};
+}
 
 QString bundled_recordings_dir() {
   QStringList candidates;
@@ -93,6 +124,11 @@ QWidget* RunPanel::build_form() {
   ranks_->setToolTip(tr("ddp scenarios: processes (ranks) to start, one model replica each"));
   devices_ = new QLineEdit(box);
   devices_->setPlaceholderText(tr("round-robin, or e.g. 0,1,0"));
+  straggler_ = new QLineEdit(box);
+  straggler_->setPlaceholderText(tr("none, or RANK=MS, e.g. 1=5"));
+  straggler_->setToolTip(
+      tr("ddp scenarios: this rank sleeps this many milliseconds before each training step (an \"injected delay\" "
+         "range), so the others wait for it at every step's collectives: a straggler with a known answer"));
   run_ = new QPushButton(tr("Run"), box);
   cancel_ = new QPushButton(tr("Cancel"), box);
   cancel_->setEnabled(false);
@@ -113,6 +149,7 @@ QWidget* RunPanel::build_form() {
   form->addRow(tr("Iterations"), iters_);
   form->addRow(tr("Ranks"), ranks_);
   form->addRow(tr("Devices"), devices_);
+  form->addRow(tr("Straggler"), straggler_);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(run_);
   buttons->addWidget(cancel_);
@@ -128,6 +165,8 @@ QWidget* RunPanel::build_form() {
   });
   connect(scenario_, &QComboBox::currentIndexChanged, this, &RunPanel::show_explanation);
   connect(scenario_, &QComboBox::currentIndexChanged, this, &RunPanel::show_scenario_options);
+  connect(straggler_, &QLineEdit::textChanged, this, &RunPanel::check_straggler);
+  connect(ranks_, &QSpinBox::valueChanged, this, &RunPanel::check_straggler);
   for (const exp::ScenarioInfo& s : exp::list_scenarios()) {
     scenario_->addItem(QString::fromStdString(s.name));
     scenario_->setItemData(scenario_->count() - 1, QString::fromStdString(s.summary), Qt::ToolTipRole);
@@ -142,7 +181,7 @@ QWidget* RunPanel::build_form() {
   } else {
     gpu_note_->setText(missing_runner_message());
     run_->setEnabled(false);
-    for (QWidget* w : std::initializer_list<QWidget*>{models_, hidden_, batch_, iters_, ranks_, devices_})
+    for (QWidget* w : std::initializer_list<QWidget*>{models_, hidden_, batch_, iters_, ranks_, devices_, straggler_})
       w->setEnabled(false);
   }
   show_explanation();
@@ -183,7 +222,28 @@ void RunPanel::show_scenario_options() {
   const bool ranks = scenario_runs_as_ranks();
   models_->setEnabled(!ranks);
   ranks_->setEnabled(ranks);
+  straggler_->setEnabled(ranks);
   devices_->setPlaceholderText(ranks ? tr("GPU of each rank, e.g. 0,1") : tr("round-robin, or e.g. 0,1,0"));
+  check_straggler();
+}
+
+int RunPanel::ranks_to_run() const {
+  if (ranks_->value() > 0) return ranks_->value();
+  // "one per GPU (2 on the CPU)": known once the runner has said how many GPUs it sees.
+  if (gpu_count_ < 0) return 0;
+  return gpu_count_ > 0 ? gpu_count_ : 2;
+}
+
+void RunPanel::check_straggler() {
+  if (!can_run_ || job_ == nullptr || job_->is_running()) return;
+  const QString error = scenario_runs_as_ranks() ? straggler_error(straggler_->text(), ranks_to_run()) : QString();
+  straggler_->setToolTip(error.isEmpty() ? QString() : error);
+  straggler_->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #c0392b; }"));
+  run_->setEnabled(error.isEmpty());
+  if (!error.isEmpty())
+    status_->setText(error);
+  else if (status_->text().startsWith(QStringLiteral("straggler: ")))
+    status_->clear();
 }
 
 void RunPanel::show_explanation() {
@@ -213,6 +273,8 @@ void RunPanel::probe_gpus() {
       gpu_note_->setText(tr("%1 --gpu-count did not answer (%2); runs may still work.")
                              .arg(runner_path(), QString::fromUtf8(gpu_probe_->readAllStandardError()).trimmed()));
     } else {
+      gpu_count_ = gpus;
+      check_straggler();
       gpu_note_->setText(gpus > 0 ? tr("%1 CUDA GPU(s) here (as gtv-run's LibTorch sees them).").arg(gpus)
                                   : tr("No CUDA GPU here (gtv-run's LibTorch sees none): runs use the CPU mode (no "
                                        "GPU lanes). The H200 recordings below show what the scenarios do on two "
@@ -242,6 +304,13 @@ void RunPanel::start_run() {
     emit run_failed(error);
     return;
   }
+  if (const QString straggler =
+          scenario_runs_as_ranks() ? straggler_error(straggler_->text(), ranks_to_run()) : QString();
+      !straggler.isEmpty()) {
+    status_->setText(straggler);
+    emit run_failed(straggler);
+    return;
+  }
   exp::RunConfig config;
   config.scenario = scenario_->currentText().toStdString();
   last_scenario_ = scenario_->currentText();
@@ -254,9 +323,13 @@ void RunPanel::start_run() {
   if (scenario_runs_as_ranks()) {
     config.ranks = ranks_->value();
     expected_steps_ = 2 * std::max(config.ranks, 2);  // each rank started, each rank finished
+    if (const auto straggler = exp::parse_straggler_text(straggler_->text().trimmed().toStdString())) {
+      config.straggler_rank = straggler->first;
+      config.straggler_us = straggler->second;
+    }
   }
   steps_seen_ = 0;
-  progress_->setRange(0, expected_steps_);
+  progress_->setRange(0, expected_steps_ * kStepUnits);
   progress_->setValue(0);
   status_->setText(tr("starting %1...").arg(scenario_->currentText()));
   set_running(job_->start(config, data_dir_));
@@ -270,10 +343,16 @@ void RunPanel::cancel_run() {
 }
 
 void RunPanel::on_progress(const QString& line) {
-  ++steps_seen_;
-  if (steps_seen_ >= expected_steps_) progress_->setRange(0, steps_seen_ + 1);  // more steps than guessed
-  progress_->setValue(steps_seen_);
   status_->setText(line);
+  // A step begun means the steps before it are done; a loop's report moves the bar inside its step.
+  if (const auto loop = iteration_progress(line); loop && steps_seen_ > 0) {
+    progress_->setValue((steps_seen_ - 1) * kStepUnits + loop->done * kStepUnits / loop->total);
+    emit progress_line(line);
+    return;
+  }
+  ++steps_seen_;
+  if (steps_seen_ >= expected_steps_) progress_->setRange(0, (steps_seen_ + 1) * kStepUnits);  // more than guessed
+  progress_->setValue((steps_seen_ - 1) * kStepUnits);
   emit progress_line(line);
 }
 
@@ -302,6 +381,7 @@ void RunPanel::on_finished(const RunOutcome& outcome) {
 void RunPanel::set_running(bool running) {
   run_->setEnabled(!running && can_run_);
   cancel_->setEnabled(running);
+  if (!running) check_straggler();
 }
 
 }  // namespace gtv::ui

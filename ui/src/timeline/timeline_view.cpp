@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "gtv/model/lod.h"
+#include "gtv/ui/collective_row.h"
 #include "gtv/ui/event_text.h"
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/timeline_layers.h"
@@ -88,7 +89,7 @@ void TimelineView::set_overlays(OverlayData overlays) {
   // Forward ranges take their model's colour from the owners the analysis found.
   if (state_.trace)
     state_.rows = make_timeline_rows(*state_.trace, state_.overlays.owners.get(), &state_.overlays.communication,
-                                     &state_.overlays.critical_path);
+                                     &state_.overlays.critical_path, &state_.overlays.collectives);
   const ColorMode before = state_.color_mode;
   if (!color_mode_chosen_)
     state_.color_mode = state_.overlays.owners && state_.overlays.owners->own_most_gpu_work() ? ColorMode::Owner
@@ -178,8 +179,9 @@ void TimelineView::relayout() {
   options.header_px = state_.theme.header_px();
   options.lane_gap_px = 4 * state_.theme.font_scale;
   if (state_.trace) {
-    state_.layout = LaneLayout(lane_descs(*state_.trace), group_labels(*state_.trace), state_.lane_state, options,
-                               row_descs(state_.rows));
+    const std::vector<LaneDesc> lanes = lane_descs(*state_.trace);
+    state_.layout = LaneLayout(lanes, rank_group_labels(*state_.trace, lanes, state_.overlays.rank_clocks),
+                               state_.lane_state, options, row_descs(state_.rows));
   } else {
     state_.layout = LaneLayout();
   }

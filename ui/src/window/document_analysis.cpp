@@ -1,11 +1,15 @@
 #include "gtv/ui/document_analysis.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 #include "gtv/analysis/stream_overlap.h"
+#include "gtv/model/collectives.h"
 #include "gtv/model/ranks.h"
 #include "gtv/ui/event_text.h"
+#include "gtv/ui/lane_layout.h"
 
 namespace gtv::ui {
 namespace {
@@ -139,6 +143,127 @@ std::vector<Rgb> kernel_colors(const Trace& trace, const analysis::KernelStats& 
   return colors;
 }
 
+std::string rank_words(std::int64_t rank) { return "rank " + std::to_string(rank); }
+
+// "187 us" (digits 3), "2.5 ms" (digits 2): that many significant digits, short enough for a group header beside
+// the rank's name.
+std::string short_duration(TimeNs ns, int digits) {
+  static constexpr std::pair<double, const char*> kUnits[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+  const double value = static_cast<double>(ns);
+  for (const auto& [scale, unit] : kUnits) {
+    if (value < scale && scale > 1) continue;
+    const double in_unit = value / scale;
+    const int decimals = in_unit > 0 ? std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(in_unit)))) : 0;
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f %s", decimals, in_unit, unit);
+    return text;
+  }
+  return "0 ns";
+}
+
+// "+187 us", "-2.00 ms".
+std::string signed_duration(TimeNs ns) {
+  return (ns < 0 ? "-" : "+") + short_duration(ns < 0 ? saturating_sub(0, ns) : ns, 3);
+}
+
+// What one collective says of all its ranks: who the others waited for and how long, or why nobody's wait counts.
+std::string collective_summary(const analysis::CollectiveArrivals& c, const analysis::Stragglers& s) {
+  const std::string kind = analysis::collective_words(c.kind);
+  if (!c.analysed)
+    return c.root < 0 && (root_sends(c.kind) || root_receives(c.kind))
+               ? "its root is not recorded (Gloo's host ranges do not tell it): its waits are not counted"
+               : "gtv cannot tell who waits for whom at a " + kind + ": its waits are not counted";
+  if (c.clock_inconsistent)
+    return "a rank's part ended before the rank it needed arrived, impossible on one clock: its waits are not counted";
+  std::string out;
+  if (c.culprit < 0) {
+    out = "nobody waited for a peer";
+  } else {
+    const std::int64_t culprit = s.ranks[static_cast<std::size_t>(c.culprit)];
+    out = ends_together(c.kind)
+              ? rank_words(culprit) + " arrived last, " + format_duration(c.spread_ns) +
+                    " after the first; the others waited for it " + format_duration(c.wait_caused_ns) + " in total ("
+              : "the others waited " + format_duration(c.wait_caused_ns) + " in total for " + rank_words(culprit) +
+                    (c.root == c.culprit ? " (the root)" : "") + " (";
+    bool first = true;
+    for (std::size_t r = 0; r < c.wait_ns.size(); ++r) {
+      if (c.wait_ns[r] == 0) continue;
+      out += (first ? "" : ", ") + rank_words(s.ranks[r]) + " " + format_duration(c.wait_ns[r]);
+      first = false;
+    }
+    out += ")";
+  }
+  if (c.root >= 0)
+    out += "; root " + rank_words(s.ranks[static_cast<std::size_t>(c.root)]) +
+           (c.root_inferred ? " (not recorded: the rank whose part ended " +
+                                  std::string(root_sends(c.kind) ? "first" : "last") + ")"
+                            : "");
+  return out;
+}
+
+// One row per rank of a merged run: each matched collective's arrival, wait for peers and transfer.
+void add_collectives(const Trace& trace, const analysis::Stragglers& s, OverlayData& o) {
+  if (s.collectives.empty() || s.ranks.size() < 2) return;
+  auto instances = std::make_shared<std::vector<CollectiveInstance>>();
+  instances->reserve(s.collectives.size());
+  std::vector<RankCollectives> rows(s.ranks.size());
+  for (std::size_t r = 0; r < rows.size(); ++r) rows[r].rank = s.ranks[r];
+  std::vector<bool> placed(rows.size(), false);
+  for (std::size_t i = 0; i < s.collectives.size(); ++i) {
+    const analysis::CollectiveArrivals& c = s.collectives[i];
+    instances->push_back(
+        {analysis::collective_words(c.kind) + " #" + std::to_string(c.ordinal + 1), collective_summary(c, s)});
+    const bool counted = c.analysed && !c.clock_inconsistent;
+    const TimeNs last_arrival_ns =
+        counted && c.culprit >= 0 ? c.arrival_ns[static_cast<std::size_t>(c.culprit)] : TimeNs{-1};
+    for (std::size_t r = 0; r < rows.size() && r < c.arrival_ns.size(); ++r) {
+      CollectivePart part;
+      part.arrival_ns = c.arrival_ns[r];
+      part.end_ns = c.end_ns[r];
+      const TimeNs wait_ns = counted && r < c.wait_ns.size() ? c.wait_ns[r] : 0;
+      part.wait_end_ns = std::min(part.end_ns, part.arrival_ns + wait_ns);
+      part.last_arrival_ns = last_arrival_ns;
+      part.instance = static_cast<std::uint32_t>(i);
+      part.culprit = counted && c.culprit == static_cast<std::int64_t>(r);
+      part.counted = counted;
+      if (r < c.refs.size()) part.ref = c.refs[r];
+      rows[r].parts.push_back(part);
+      if (placed[r] || r >= c.refs.size()) continue;
+      const GroupKey group = group_of(trace.lane(c.refs[r].lane).key);
+      rows[r].on_gpu = group.first == LaneKind::GpuStream;
+      rows[r].group = group.second;
+      rows[r].where = rows[r].on_gpu ? gpu_label(trace, group.second)
+                                     : rank_words(rows[r].rank) + " · Process " + std::to_string(group.second);
+      placed[r] = true;
+    }
+  }
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (!placed[r]) continue;
+    std::sort(rows[r].parts.begin(), rows[r].parts.end(),
+              [](const CollectivePart& a, const CollectivePart& b) { return a.arrival_ns < b.arrival_ns; });
+    rows[r].instances = instances;
+    o.collectives.push_back(std::move(rows[r]));
+  }
+}
+
+// What the collectives that end together say of each rank's clock against the first rank's (the reference), for
+// its headers, short enough for the label column. When the merge moved a rank by an estimate (--clock collectives,
+// or a manual shift), the header gives that correction; on the wall clock, the offset the collectives measure.
+void add_rank_clocks(const Trace& trace, const analysis::Stragglers& s, OverlayData& o) {
+  if (s.clock.collectives == 0 || s.per_rank.size() < 2) return;
+  o.rank_clocks.emplace_back(s.per_rank[0].rank, "reference clock");
+  for (std::size_t r = 1; r < s.per_rank.size(); ++r) {
+    const analysis::RankWaits& w = s.per_rank[r];
+    if (w.clock_uncertainty_ns < 0) continue;
+    TimeNs correction_ns = 0;
+    for (const RankInfo& info : trace.metadata().ranks)
+      if (info.rank == w.rank) correction_ns = info.clock_offset_ns;
+    const std::string error = " \u00b1" + short_duration(w.clock_uncertainty_ns, 2);
+    o.rank_clocks.emplace_back(w.rank, correction_ns != 0 ? "clock shifted " + signed_duration(correction_ns) + error
+                                                          : "clock " + signed_duration(w.clock_offset_ns) + error);
+  }
+}
+
 }  // namespace
 
 void add_critical_path(const Trace& trace, const analysis::CriticalPathAnalysis& critical, OverlayData& o) {
@@ -171,6 +296,8 @@ OverlayData overlays_of(const Trace& trace, const analysis::Report& report) {
   add_timing(report.timing, o);
   add_busy_strip(trace, report.concurrency, o);
   add_critical_path(trace, report.critical, o);
+  add_collectives(trace, report.stragglers, o);
+  add_rank_clocks(trace, report.stragglers, o);
   const auto& devices = report.communication.devices;
   for (std::size_t i = 0; i < devices.size(); ++i)
     o.communication.push_back({devices[i].device, gpu_label(trace, devices[i].device),

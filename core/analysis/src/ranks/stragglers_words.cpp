@@ -1,6 +1,7 @@
 // The sentences of the straggler analysis: who the others waited for, how long, on which collectives, and how far
 // the clocks can be trusted for it.
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "gtv/analysis/format.h"
@@ -57,6 +58,14 @@ std::string headline_of(const Stragglers& s, const std::vector<const CollectiveA
   const std::string caused = "; the others waited " + format_duration(top->caused_ns) + " in total for it.";
   if (all_together) return "Rank " + std::to_string(top->rank) + " arrived last at " + of + caused;
   return "Rank " + std::to_string(top->rank) + " kept the others waiting at " + of + caused;
+}
+
+// The headline names its window: the matched collectives of the whole trace, warm-up steps included.
+std::string over_whole_trace(std::string sentence) {
+  if (sentence.size() > 1 && std::isupper(static_cast<unsigned char>(sentence[0])) &&
+      std::islower(static_cast<unsigned char>(sentence[1])))
+    sentence[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(sentence[0])));
+  return "Over the whole trace, " + sentence;
 }
 
 // The basis of the waits, and what a rooted collective waits for.
@@ -123,7 +132,7 @@ void write_straggler_lines(const Trace& trace, Stragglers& s) {
   for (const CollectiveArrivals& c : s.collectives)
     if (c.analysed) analysed.push_back(&c);
   if (!analysed.empty()) {
-    s.headline = headline_of(s, analysed);
+    s.headline = over_whole_trace(headline_of(s, analysed));
     s.lines.push_back(s.headline);
     const std::string what = plural_of(analysed);
     for (const RankWaits& w : s.per_rank)

@@ -15,39 +15,41 @@ namespace gtv::ui {
 using Rgb = std::uint32_t;
 
 enum class ColorRole : std::uint8_t {
-  Kernel,           // GPU computation (also kernels with no owner, "kernel" on the critical path)
-  Copy,             // memcpy
-  Memset,           // memset
-  RuntimeCall,      // CUDA runtime API call (and other host API calls on the critical path)
-  DriverCall,       // CUDA driver API call
-  HostWaiting,      // the host in a waiting call: Sync events, the idle cause "host blocked"
-  CpuOp,            // framework operator on the host
-  Annotation,       // user annotation (record_function, NVTX)
-  TracingOverhead,  // the profiler's own cost
-  Instant,          // instant events
-  OtherEvent,       // events of no known kind
-  BusyOne,          // GPUs-busy strip: one busy
-  BusyMany,         // GPUs-busy strip: two or more busy
-  HostLaunching,    // the host launching work (idle cause, critical path)
-  HostBusy,         // the host's own work between calls
-  OtherGpuWork,     // another GPU's or stream's work holding this one
-  DependencyWait,   // waiting on a dependency (event wait)
-  WarmupCause,      // first-use work as an idle cause and on the critical path (lazy loading)
-  PeerRank,         // waiting for a peer rank; a collective's transfer
-  UnknownCause,     // idle for no cause found
-  QueuedGap,        // a stream's gap between finished and queued work
-  NcclOverlap,      // NCCL beside computation
-  NcclExposed,      // NCCL with no computation beside it
-  LaunchLatency,    // from a launch to the GPU starting its work
-  SyncWake,         // from the waited-for work's end to the waiting call's return
-  NotRecorded,      // before the first recorded event
-  Stopwatch,        // a measurement bracket: host stopwatch without a sync
-  StopwatchSync,    // host stopwatch after a sync
-  CudaEvents,       // CUDA events
-  Truth,            // truth, and measurements of other methods
-  MixedOwners,      // a merged block of several owners' work
+  Kernel,              // GPU computation (also kernels with no owner, "kernel" on the critical path)
+  Copy,                // memcpy
+  Memset,              // memset
+  RuntimeCall,         // CUDA runtime API call (and other host API calls on the critical path)
+  DriverCall,          // CUDA driver API call
+  HostWaiting,         // the host in a waiting call: Sync events, the idle cause "host blocked"
+  CpuOp,               // framework operator on the host
+  Annotation,          // user annotation (record_function, NVTX)
+  TracingOverhead,     // the profiler's own cost
+  Instant,             // instant events
+  OtherEvent,          // events of no known kind
+  BusyOne,             // GPUs-busy strip: one busy
+  BusyMany,            // GPUs-busy strip: two or more busy
+  HostLaunching,       // the host launching work (idle cause, critical path)
+  HostBusy,            // the host's own work between calls
+  OtherGpuWork,        // another GPU's or stream's work holding this one
+  DependencyWait,      // waiting on a dependency (event wait)
+  WarmupCause,         // first-use work as an idle cause and on the critical path (lazy loading)
+  PeerRank,            // waiting for a peer rank; a collective's transfer
+  UnknownCause,        // idle for no cause found
+  QueuedGap,           // a stream's gap between finished and queued work
+  NcclOverlap,         // NCCL beside computation
+  NcclExposed,         // NCCL with no computation beside it
+  LaunchLatency,       // from a launch to the GPU starting its work
+  SyncWake,            // from the waited-for work's end to the waiting call's return
+  NotRecorded,         // before the first recorded event
+  Stopwatch,           // a measurement bracket: host stopwatch without a sync
+  StopwatchSync,       // host stopwatch after a sync
+  CudaEvents,          // CUDA events
+  Truth,               // truth, and measurements of other methods
+  MixedOwners,         // a merged block of several owners' work
+  CollectiveTransfer,  // a rank's part of a collective after the last rank arrived (the collective row)
+  LastArrival,         // the arrival the other ranks waited for (the collective row's tick and line)
 };
-inline constexpr std::size_t kColorRoleCount = 31;
+inline constexpr std::size_t kColorRoleCount = 33;
 
 struct RoleColor {
   ColorRole role;
@@ -87,6 +89,8 @@ inline constexpr std::array<RoleColor, kColorRoleCount> kRoleColors = {{
     {ColorRole::CudaEvents, "cuda events", 0x135f84},
     {ColorRole::Truth, "truth", 0x6e7468},
     {ColorRole::MixedOwners, "several owners", 0x8c8c8c},
+    {ColorRole::CollectiveTransfer, "collective transfer", 0x372aab},
+    {ColorRole::LastArrival, "last arrival", 0xb2186b},
 }};
 
 [[nodiscard]] constexpr Rgb role_color(ColorRole role) { return kRoleColors[static_cast<std::size_t>(role)].rgb; }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtv/analysis/intervals.h"
@@ -85,6 +86,35 @@ struct CommunicationSpans {
   std::vector<analysis::Interval> exposed;
 };
 
+// One rank's part in one matched collective (analysis/stragglers.h), for the rank's collective row
+// (collective_row.h): from its arrival it waited for peers until wait_end_ns, then moved data until end_ns.
+struct CollectivePart {
+  TimeNs arrival_ns = 0;
+  TimeNs wait_end_ns = 0;  // arrival_ns when it waited for nobody (or its wait is unknown)
+  TimeNs end_ns = 0;
+  TimeNs last_arrival_ns = -1;  // when the rank the others waited for arrived; -1 when nobody waited
+  std::uint32_t instance = 0;   // index into RankCollectives::instances
+  bool culprit = false;         // this rank is the one the others waited for at this collective
+  bool counted = true;          // false: a kind or an instance whose waits gtv does not count (clocks, no root)
+  EventRef ref;                 // the rank's kernel or Gloo range: a click selects it
+};
+
+// One collective joined across the ranks, in words: what each rank's tooltip says about the others.
+struct CollectiveInstance {
+  std::string name;     // "all-reduce #3"
+  std::string summary;  // "rank 2 arrived last, 10.0 ms after the first; the others waited 24.6 ms (rank 0 ...)"
+};
+
+// The collectives of one rank as its row draws them; parts by arrival.
+struct RankCollectives {
+  std::int64_t rank = 0;
+  bool on_gpu = true;      // NCCL kernels (the row goes under a GPU), else Gloo ranges (under a process)
+  std::int64_t group = 0;  // the GPU (device id) or the process (pid) the collectives ran in
+  std::string where;       // "rank 1 · GPU 0", "rank 2 · Process 4242"
+  std::vector<CollectivePart> parts;
+  std::shared_ptr<const std::vector<CollectiveInstance>> instances;  // shared by every rank's row
+};
+
 struct OverlayData {
   std::vector<ShadedSegment> warmup;          // by start
   std::vector<IdleBand> idle;                 // by device, then start (per device the intervals do not overlap)
@@ -103,6 +133,11 @@ struct OverlayData {
   std::shared_ptr<const WorkOwners> owners;
   std::vector<CommunicationSpans> communication;  // GPUs that ran communication kernels, by device
   CriticalPathSpans critical_path;                // empty when the report found no region or no path
+  std::vector<RankCollectives> collectives;       // a merged run with matched collectives: one per rank, by rank
+  // Per rank (by rank number) what the collectives that end together say of its clock against the first rank's,
+  // for its group headers: "reference clock", "clock +187 us ±2.5 ms", "clock shifted -302 us ±1.0 us"
+  // (moved by the merge); empty without a merged run or a collective that measures clocks.
+  std::vector<std::pair<std::int64_t, std::string>> rank_clocks;
 };
 
 // The idle intervals of one device (a slice of o.idle, by start).

@@ -1,10 +1,12 @@
 #pragma once
-// The run panel: pick a scenario (its explanation beside it), set models, hidden size, batch, iterations and the
-// device mapping, press Run. The run happens in a RunJob (the runner gtv-run as a child process) with a progress
-// bar and Cancel; the saved file is announced with run_saved() (the main window opens it as a tab). The bundled
-// H200 recordings are listed next to it; open_recording() asks for one. The scenarios and their explanations come
-// from the catalogue, in every build; without a runner the panel says so and only the recordings open.
+// The run panel: pick a scenario (its explanation beside it), set models, hidden size, batch, iterations, the
+// device mapping and, for the ddp scenarios, ranks and an injected straggler, press Run. The run happens in a
+// RunJob (the runner gtv-run as a child process) with a progress bar that moves by phase and, inside a loop, by
+// iteration, and Cancel; the saved file is announced with run_saved() (the main window opens it as a tab). The
+// bundled H200 recordings are listed next to it; open_recording() asks for one. The scenarios and their explanations
+// come from the catalogue, in every build; without a runner the panel says so and only the recordings open.
 #include <QWidget>
+#include <optional>
 
 #include "gtv/ui/run_job.h"
 
@@ -30,6 +32,17 @@ class RunJob;
 // The default data directory of runs: QStandardPaths::AppDataLocation.
 [[nodiscard]] QString default_data_dir();
 
+// How far a loop of the run got, from a progress line the runner writes inside it: "timed loop: 57 of 200
+// iterations" (or without the phase). nullopt for other lines.
+struct IterationProgress {
+  int done = 0;
+  int total = 0;
+};
+[[nodiscard]] std::optional<IterationProgress> iteration_progress(const QString& line);
+// What is wrong with the Straggler field's text for a run of `ranks` ranks (0: not known before the run), or
+// empty when it is fine (empty text: no straggler).
+[[nodiscard]] QString straggler_error(const QString& text, int ranks);
+
 class RunPanel : public QWidget {
   Q_OBJECT
  public:
@@ -51,6 +64,7 @@ class RunPanel : public QWidget {
   [[nodiscard]] QSpinBox* iters_box() const { return iters_; }
   [[nodiscard]] QSpinBox* ranks_box() const { return ranks_; }  // the ddp scenarios: ranks; others: models
   [[nodiscard]] QLineEdit* devices_edit() const { return devices_; }
+  [[nodiscard]] QLineEdit* straggler_edit() const { return straggler_; }  // the ddp scenarios: RANK=MS
   [[nodiscard]] QPushButton* run_button() const { return run_; }
   [[nodiscard]] QPushButton* cancel_button() const { return cancel_; }
   [[nodiscard]] QPushButton* compare_button() const { return compare_; }
@@ -81,7 +95,9 @@ class RunPanel : public QWidget {
   QWidget* build_form();
   QWidget* build_recordings();
   void show_explanation();
-  void show_scenario_options();  // Models or Ranks, as the scenario runs
+  void show_scenario_options();  // Models or Ranks (and Straggler), as the scenario runs
+  void check_straggler();        // says what is wrong with the Straggler field and holds Run until it is fixed
+  [[nodiscard]] int ranks_to_run() const;  // how many ranks a ddp run starts; 0 when not known yet
   [[nodiscard]] bool scenario_runs_as_ranks() const;
   void on_progress(const QString& line);
   void on_finished(const RunOutcome& outcome);
@@ -97,6 +113,7 @@ class RunPanel : public QWidget {
   QSpinBox* iters_ = nullptr;
   QSpinBox* ranks_ = nullptr;
   QLineEdit* devices_ = nullptr;
+  QLineEdit* straggler_ = nullptr;
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QPushButton* compare_ = nullptr;
@@ -111,6 +128,7 @@ class RunPanel : public QWidget {
   RunOutcome last_outcome_;
   int expected_steps_ = 1;
   int steps_seen_ = 0;
+  int gpu_count_ = -1;  // as the runner answered; -1 before it has
 };
 
 }  // namespace gtv::ui

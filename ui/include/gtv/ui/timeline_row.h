@@ -20,6 +20,7 @@ namespace gtv::ui {
 struct WorkOwners;
 struct CommunicationSpans;
 struct CriticalPathSpans;
+struct RankCollectives;
 
 // What a row draws with: rect is the row's area in plot pixels (its depth rows, without the gap under it);
 // x = rect.left() + map.x_of(t_ns) is time t_ns.
@@ -52,11 +53,12 @@ using TimelineRows = std::vector<std::shared_ptr<const TimelineRow>>;
 
 // Every row of a trace that is not an event lane: one range row per host thread that recorded ranges (forward
 // ranges in their model's colour, from owners when given), one counter row per counter series, one communication
-// row per GPU in communication, and the critical-path row when critical_path holds a path (both must outlive the
-// rows).
+// row per GPU in communication, the critical-path row when critical_path holds a path, and one collective row per
+// rank of a merged run (all must outlive the rows).
 [[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
                                               const std::vector<CommunicationSpans>* communication = nullptr,
-                                              const CriticalPathSpans* critical_path = nullptr);
+                                              const CriticalPathSpans* critical_path = nullptr,
+                                              const std::vector<RankCollectives>* collectives = nullptr);
 [[nodiscard]] std::vector<OtherRowDesc> row_descs(const TimelineRows& rows);
 
 }  // namespace gtv::ui

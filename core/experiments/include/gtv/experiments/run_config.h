@@ -3,8 +3,10 @@
 // for it. No LibTorch here: gtv-cli and the desktop program build a RunConfig and start gtv-run with it.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gtv::exp {
@@ -56,5 +58,8 @@ inline constexpr int kDefaultHiddenCpu = 512;
 
 // "1=5" for rank 1 delayed 5 ms, "2=0.2" for 200 us; the text --straggler takes.
 [[nodiscard]] std::string straggler_text(int rank, std::int64_t delay_us);
+// The other way: {rank, delay_us} from "RANK=MS" (a rank up to 1,000,000; a delay in milliseconds of up to seven
+// digits and three decimals, above 0); nullopt for anything else.
+[[nodiscard]] std::optional<std::pair<int, std::int64_t>> parse_straggler_text(std::string_view text);
 
 }  // namespace gtv::exp
