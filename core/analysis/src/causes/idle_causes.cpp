@@ -8,8 +8,8 @@
 #include <map>
 #include <optional>
 
-#include "gtv/model/ranks.h"
 #include "causes/idle_causes_parts.h"
+#include "gtv/model/ranks.h"
 
 namespace gtv::analysis {
 namespace {

@@ -5,9 +5,9 @@
 #include <set>
 #include <unordered_map>
 
+#include "causes/idle_causes_parts.h"
 #include "gtv/analysis/format.h"
 #include "gtv/model/ranks.h"
-#include "causes/idle_causes_parts.h"
 
 namespace gtv::analysis::idle {
 namespace {

@@ -1,9 +1,9 @@
 #include <cmath>
 #include <set>
 
-#include "report/document.h"
 #include "gtv/analysis/compare.h"
 #include "gtv/analysis/report.h"
+#include "report/document.h"
 #include "report/json_writer.h"
 
 namespace gtv::analysis {

@@ -1,8 +1,8 @@
 #pragma once
 // The report as an ordered list of parts, one per analysis. Each analysis keeps its presentation beside it, in
 // <analysis>_report.cpp: a section of the text / Markdown document and its object in the JSON report.
-#include "report/document.h"
 #include "gtv/analysis/report.h"
+#include "report/document.h"
 #include "report/json_writer.h"
 
 namespace gtv::analysis::detail {
