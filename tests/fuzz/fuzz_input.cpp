@@ -34,6 +34,7 @@ bool decode_input(const std::uint8_t* data, std::size_t size, FuzzInput& out) {
   if (size == 0) return false;
   const std::uint8_t settings = data[0];
   out.options.chunk_bytes = kChunkStepBytes * (1 + (settings & kChunkBits));
+  out.options.max_prefetch_workers = 1;  // the same path on every machine; the prefetcher still runs
   out.file = std::string_view(reinterpret_cast<const char*>(data + 1), size - 1);
   if ((settings & kGzipBit) != 0) {
     out.gzip_storage = gzip(out.file);

@@ -21,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const bool small_chunks : {false, true}) {
     io::ReadOptions options;
     if (small_chunks) options.chunk_bytes = input.options.chunk_bytes;
+    options.max_prefetch_workers = input.options.max_prefetch_workers;
     const Expected<Trace> reread = io::read_trace_from_memory(written, "fuzz-rewritten", options);
     if (!reread) fuzz::invariant_broken("the written trace does not read back: " + reread.error().message);
     fuzz::check_same_shape(*trace, *reread, small_chunks ? "write + re-read (small chunks)" : "write + re-read");

@@ -107,6 +107,7 @@ class FileReader {
   std::uint64_t index_ = 0;  // index of the next element of traceEvents
   std::uint64_t chunks_ = 0;
   std::uint64_t chunks_ahead_ = 0;
+  unsigned workers_ = 0;
   double last_progress_ = 0.0;
   bool seen_events_ = false;
 };
@@ -139,6 +140,7 @@ Expected<Trace> FileReader::run() {
     stats->gzip = input_.was_gzip();
     stats->chunks = chunks_;
     stats->chunks_parsed_ahead = chunks_ahead_;
+    stats->prefetch_workers = workers_;
     stats->peak_buffered_bytes = input_.peak_buffered_bytes();
   }
   return assembler_.finish(stats);
@@ -302,7 +304,8 @@ std::size_t FileReader::exact_cut(std::size_t pos, std::size_t limit) const {
 unsigned FileReader::prefetch_workers(std::size_t pos) {
   input_.fill_to(pos + 2 * chunk_bytes_);
   const std::size_t ahead = input_.end() - pos;
-  return ChunkPrefetcher::worker_count(input_.at_eof() ? ahead : ahead + chunk_bytes_, chunk_bytes_);
+  const unsigned workers = ChunkPrefetcher::worker_count(input_.at_eof() ? ahead : ahead + chunk_bytes_, chunk_bytes_);
+  return options_.max_prefetch_workers == 0 ? workers : std::min(workers, options_.max_prefetch_workers);
 }
 
 Status FileReader::read_events(std::size_t& pos, bool bare) {
@@ -340,8 +343,10 @@ Status FileReader::read_events(std::size_t& pos, bool bare) {
       if (prefetch_starts < kMaxPrefetchStarts) {
         // (Re)started after a chunk the workers could not cut cleanly was read sequentially.
         if (const unsigned workers = prefetch_workers(pos); workers > 0) {
-          if (prefetch == nullptr)
+          if (prefetch == nullptr) {
             prefetch = std::make_unique<ChunkPrefetcher>(input_, bare, chunk_bytes_ / 2, workers);
+            workers_ = std::max(workers_, workers);
+          }
           prefetch->start(pos);
           prefetching = true;
           ++prefetch_starts;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtv/io/trace_file.h"
@@ -85,4 +86,30 @@ TEST(ChunkSize, AnErrorNamesTheSameEventWithTinyChunks) {
 }
 
 }  // namespace
+}  // namespace gtv::io
+
+namespace gtv::io {
+
+// The fuzz targets cap the prefetcher at one worker thread: the trace is the same, and no more threads are asked
+// for than the cap (whether the one worker gets to a chunk before the reading thread does is up to the scheduler).
+TEST(ChunkSize, PrefetchWorkersAreCappedWhenAsked) {
+  const std::string json = tricky_json(3000);
+  ReadStats free_stats, capped_stats;
+  ReadOptions free_options, capped_options;
+  free_options.chunk_bytes = capped_options.chunk_bytes = kTinyChunkBytes;
+  free_options.stats = &free_stats;
+  capped_options.stats = &capped_stats;
+  capped_options.max_prefetch_workers = 1;
+  const Expected<Trace> free_read = read_trace_from_memory(json, "free.json", free_options);
+  const Expected<Trace> capped_read = read_trace_from_memory(json, "capped.json", capped_options);
+  ASSERT_TRUE(free_read.ok()) << free_read.error().message;
+  ASSERT_TRUE(capped_read.ok()) << capped_read.error().message;
+  EXPECT_EQ(write_trace_to_string(*free_read), write_trace_to_string(*capped_read));
+  EXPECT_LE(capped_stats.prefetch_workers, 1u);
+  if (std::thread::hardware_concurrency() > 1) {
+    EXPECT_GE(free_stats.prefetch_workers, 2u);  // min(cores, 4) without the cap
+    EXPECT_EQ(capped_stats.prefetch_workers, 1u);
+  }
+}
+
 }  // namespace gtv::io

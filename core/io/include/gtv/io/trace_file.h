@@ -24,6 +24,7 @@ struct ReadStats {
   bool gzip = false;
   std::uint64_t chunks = 0;               // pieces of traceEvents parsed
   std::uint64_t chunks_parsed_ahead = 0;  // of those, parsed on worker threads (multi-core machines)
+  unsigned prefetch_workers = 0;          // the worker threads asked for (0: all parsed in the reading thread)
   std::uint64_t peak_buffered_bytes = 0;  // most JSON text held at once by the reader's window
 };
 
@@ -44,6 +45,10 @@ struct ReadOptions {
   // For tests and fuzzing: the size of the pieces traceEvents is cut into (0: 1 MiB; those parsed ahead on worker
   // threads are half of it). Small pieces let a few hundred bytes of input reach the cut search and the prefetcher.
   std::size_t chunk_bytes = 0;
+  // For fuzzing: at most this many threads parse traceEvents ahead (0: as many as the machine's cores allow, up to
+  // 4). The fuzz targets ask for one, so an input takes the same path on every machine and a 16-core run does not
+  // start four threads for every file it reads.
+  unsigned max_prefetch_workers = 0;
 };
 
 // Reads a trace in any format gtv knows (.json, .json.gz, an nsys .sqlite export, plain or gzip): the format is
