@@ -6,6 +6,7 @@
 
 #include "changes.h"
 #include "gtv/causal/critical_path.h"
+#include "point_replay.h"
 
 namespace gtv::whatif {
 namespace {
@@ -52,6 +53,13 @@ Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes
   if (changes.empty()) return Error{"no change given (known: " + std::string(change_names()) + ")"};
   if (Expected<Ok> ok = check_compatible(changes); !ok) return ok.error();
   const causal::HappensBefore g = causal::HappensBefore::build(trace);
+  return predict_on(g, changes, nullptr);
+}
+
+Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const Change> changes, PointReplay* point) {
+  if (changes.empty()) return Error{"no change given (known: " + std::string(change_names()) + ")"};
+  if (Expected<Ok> ok = check_compatible(changes); !ok) return ok.error();
+  const Trace& trace = g.trace();
   const causal::Window w = causal::window_of(g);
   Prediction out;
   out.whole_trace = w.measured.empty();
@@ -86,6 +94,11 @@ Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes
         out.warnings.push_back(std::to_string(t.cycles_broken) +
                                " inputs closed a cycle after the change and were "
                                "skipped");
+      if (point != nullptr) {
+        point->window = w;
+        point->timeline = t;
+        point->plan = std::move(plan);
+      }
     }
     lo = std::min(lo, length);
     hi = std::max(hi, length);
