@@ -30,6 +30,7 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "gtv: GPU Timeline Visualizer\n\n"
       "Headless modes (no display needed; each writes a picture and exits):\n"
       "  --export OUT TRACE                 figure: title, timeline, legend, verdict caption (.png .jpg .pdf .svg)\n"
+      "  --export OUT --whatif C TRACE      What if: recorded, predicted (and the recorded variant) on one axis\n"
       "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel)\n"
       "  --compare-shot OUT TRACE TRACE...  the compare view of two or more traces, aligned\n"
       "  --classroom-shot OUT TRACE         classroom mode at --cursor F (0..1), GPU lanes hidden unless --reveal\n"
@@ -69,11 +70,18 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   const QCommandLineOption run_panel_opt("run-panel-shot", "Save the window with the run panel and exit.", "out");
   const QCommandLineOption cursor_opt("cursor", "Classroom shot: cursor at this fraction of the timed work.", "0..1");
   const QCommandLineOption reveal_opt("reveal", "Classroom shot: show the GPU lanes.");
+  const QCommandLineOption whatif_opt("whatif",
+                                      "--export: the What if figure for this change (repeatable, applied in order: "
+                                      "streams, pinned, graphs, no-launch-blocking, processes, no-sync=NAME, "
+                                      "placement=GPU,GPU,...): the recorded run, the predicted one under it and, "
+                                      "where a bundled recording of the variant exists, that recording.",
+                                      "change");
   const QCommandLineOption ranks_opt("ranks",
                                      "The traces are the files of the ranks of one distributed run (one per rank): "
                                      "open them as one run, on one clock (with --export and --window-shot too).");
   parser.addOptions({export_opt, range_opt, size_opt, label_width_opt, scale_opt, dark_opt, font_opt, shot_opt,
-                     side_opt, compare_opt, classroom_opt, run_panel_opt, cursor_opt, reveal_opt, ranks_opt});
+                     side_opt, compare_opt, classroom_opt, run_panel_opt, cursor_opt, reveal_opt, ranks_opt,
+                     whatif_opt});
   parser.process(arguments);  // handles --help and unknown options (exits with a message)
   CommandLine cl;
   cl.traces = parser.positionalArguments();
@@ -90,6 +98,9 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
     if (!size) return size.error();
     cl.window_size = *size;
   }
+  cl.whatif = parser.values(whatif_opt);
+  if (!cl.whatif.isEmpty() && !parser.isSet(export_opt)) return Error{"--whatif needs --export OUT"};
+  if (!cl.whatif.isEmpty() && cl.ranks) return Error{"--whatif predicts one recording, not a run of ranks"};
   if (!parser.isSet(export_opt)) return cl;
   ui::ExportOptions o;
   o.path = parser.value(export_opt);
@@ -117,6 +128,7 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
 }
 
 int run_export(const CommandLine& cl) {
+  if (!cl.whatif.isEmpty()) return run_whatif_export(cl);
   const ui::LoadResult loaded =
       cl.ranks ? ui::load_rank_files(cl.traces, RankMergeOptions{}) : ui::load_trace_file(cl.traces.front());
   if (!loaded.error.isEmpty()) {

@@ -19,6 +19,7 @@ struct CommandLine {
   QStringList traces;
   bool ranks = false;  // --ranks: the traces are the rank files of one run, opened as one trace
   std::optional<ui::ExportOptions> export_options;
+  QStringList whatif;   // --whatif CHANGE (repeatable) with --export: the What if figure of these changes
   QString window_shot;  // --window-shot: picture of the whole window (docs), then exit
   QString side_tab;     // --side-tab: which side panel the shot shows (details, summary, kernels, legend)
   bool dark = false;
@@ -30,9 +31,13 @@ struct CommandLine {
 [[nodiscard]] bool wants_export(int argc, char** argv);
 // Parses QCoreApplication::arguments(); errors are one line.
 [[nodiscard]] Expected<CommandLine> parse_command_line(const QStringList& arguments);
-// Loads the trace and writes the image; returns the process exit code, printing errors to stderr.
+// Loads the trace and writes the image (with --whatif, the What if view's panels: whatif_export.cpp); returns the
+// process exit code, printing errors to stderr.
 [[nodiscard]] int run_export(const CommandLine& command_line);
 // Opens the traces in a window, waits for them to load, and saves a picture of the window.
 [[nodiscard]] int run_window_shot(const CommandLine& command_line);
+// The What if view of the trace for command_line.whatif, written to the export path (recorded, predicted and, where
+// one is bundled, the recording of the variant); exit 1 with the one-line reason when a change does not apply.
+[[nodiscard]] int run_whatif_export(const CommandLine& command_line);
 
 }  // namespace gtv::app

@@ -97,7 +97,7 @@ void CompareView::resizeEvent(QResizeEvent* event) {
 void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& label,
                           std::shared_ptr<const DocumentAnalysis> analysis) {
   Run run;
-  run.anchor_ns = alignment_anchor_ns(*trace);
+  run.anchor_ns = anchor_of_ ? anchor_of_(*trace) : alignment_anchor_ns(*trace);
   run.trace = std::move(trace);
   run.label = label;
   auto* box = new QWidget(splitter_);
@@ -123,8 +123,9 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   runs_.push_back(std::move(run));
   connect(runs_.back().view, &TimelineView::window_changed, this, [this, index] { sync_from(index); });
   // Each axis counts from its run's alignment point, so one number names the same moment in every run.
-  runs_.back().view->set_axis_origin(runs_.back().anchor_ns,
-                                     tr("time from the first steady-state kernel (where the runs are aligned)"));
+  runs_.back().view->set_axis_origin(
+      runs_.back().anchor_ns,
+      anchor_of_ ? axis_label_ : tr("time from the first steady-state kernel (where the runs are aligned)"));
   refresh_figures();
   share_bounds();
   show_timed_work();
@@ -262,6 +263,19 @@ void CompareView::showEvent(QShowEvent* event) {
 void CompareView::set_theme(const Theme& theme) {
   theme_ = theme;
   for (const Run& r : runs_) r.view->set_theme(theme);
+}
+
+void CompareView::set_alignment(AnchorOf anchor_of, const QString& axis_label) {
+  anchor_of_ = std::move(anchor_of);
+  axis_label_ = axis_label;
+}
+
+void CompareView::set_header(int run, const QString& html, const QString& style_sheet) {
+  Run& r = runs_[static_cast<std::size_t>(run)];
+  r.figures = html;
+  r.header->setText(html);
+  r.header->setToolTip(QString());
+  r.header->setStyleSheet(style_sheet);
 }
 
 QString CompareView::figures_text(int run) const { return runs_[static_cast<std::size_t>(run)].figures; }

@@ -18,6 +18,7 @@
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_picker.h"
 #include "gtv/ui/trace_tab.h"
+#include "gtv/ui/whatif_dialog.h"
 
 namespace gtv::ui {
 namespace {
@@ -95,6 +96,7 @@ void build_menu(MainWindow* window, QDockWidget* dock) {
       if (!open_classic_comparison(window, c, &error)) QMessageBox::warning(window, c.title, error);
     }
   });
+  menu->addAction(QObject::tr("&What if... (current trace)"), window, [window] { open_whatif(window); });
   menu->addAction(QObject::tr("Classroom &mode (current trace)"), QKeySequence(QObject::tr("Ctrl+Shift+C")), window,
                   [window] {
                     if (!open_classroom(window))

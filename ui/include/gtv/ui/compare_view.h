@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -36,6 +37,12 @@ class CompareView : public QWidget {
   [[nodiscard]] QString note() const;
   // How many panels cannot show their GPU lanes whole at the view's height, in words; empty when every one can.
   [[nodiscard]] QString fit_note() const;
+  // Where the runs are aligned and what the axis calls it; by default each run's first steady-state kernel. Set
+  // before the runs are added.
+  using AnchorOf = std::function<TimeNs(const Trace&)>;
+  void set_alignment(AnchorOf anchor_of, const QString& axis_label);
+  // Replaces a run's header (its figures) with this rich text, drawn with this style sheet.
+  void set_header(int run, const QString& html, const QString& style_sheet = {});
   // analysis: the run's document analysis (its overlays); null: analysed here.
   void add_run(std::shared_ptr<const Trace> trace, const QString& label,
                std::shared_ptr<const DocumentAnalysis> analysis = nullptr);
@@ -106,6 +113,8 @@ class CompareView : public QWidget {
   QSplitter* splitter_;
   std::optional<Theme> theme_;
   QStringList loading_labels_;
+  AnchorOf anchor_of_;  // set_alignment; empty: the first steady-state kernel
+  QString axis_label_;
   QFutureWatcher<std::vector<LoadResult>> watcher_;
   std::shared_ptr<std::atomic<bool>> cancelled_ = std::make_shared<std::atomic<bool>>(false);
   std::vector<Run> runs_;

@@ -1,0 +1,164 @@
+// QtTest (offscreen): Runs > What if. The dialog offers only the changes that apply (each one predicts) and lists
+// the others with their reason; a change that does not apply says why in the dialog and opens nothing; the view
+// stacks the recorded run, the predicted one and, where a recording of the variant is bundled, that recording, on
+// one locked axis, with the numbers core/whatif predicts.
+#include <QLabel>
+#include <QLineEdit>
+#include <QtTest/QtTest>
+
+#include "gtv/causal/critical_path.h"
+#include "gtv/io/trace_file.h"
+#include "gtv/ui/compare_view.h"
+#include "gtv/ui/timeline_view.h"
+#include "gtv/ui/trace_document.h"
+#include "gtv/ui/whatif_dialog.h"
+#include "gtv/ui/whatif_view.h"
+#include "gtv/whatif/predict.h"
+
+using namespace gtv;
+using namespace gtv::ui;
+
+namespace {
+
+QString recording(const char* name) {
+  return QStringLiteral(GTV_SOURCE_DIR "/resources/traces/%1.json.gz").arg(QLatin1String(name));
+}
+
+LoadResult load(const char* name) {
+  LoadResult r = load_trace_file(recording(name));
+  if (!r.error.isEmpty()) qFatal("%s", qPrintable(r.error));
+  return r;
+}
+
+whatif::Prediction core_prediction(const Trace& trace, const char* change) {
+  const std::vector<whatif::Change> changes = {*whatif::parse_change(change)};
+  Expected<whatif::Prediction> p = whatif::predict(trace, changes);
+  if (!p) qFatal("%s", p.error().message.c_str());
+  return *p;
+}
+
+// The variant's window, measured as the scored table measures it.
+TimeNs window_ns(const Trace& trace) {
+  const causal::HappensBefore g = causal::HappensBefore::build(trace);
+  const causal::Window w = causal::window_of(g);
+  return w.end_ns - w.start_ns;
+}
+
+TimeNs timed_start_ns(const Trace& trace) {
+  TimeNs start = trace.measurements().at(0).host_start_ns;
+  for (const Measurement& m : trace.measurements()) start = std::min(start, m.host_start_ns);
+  return start;
+}
+
+}  // namespace
+
+class WhatIfTest : public QObject {
+  Q_OBJECT
+ private slots:
+  // Every change offered predicts on this trace; every change listed as refused does not, with core's reason.
+  void dialogOffersOnlyTheChangesThatApply() {
+    const LoadResult r = load("h200x1/sequential");
+    WhatIfDialog dialog(r.trace, r.analysis, recording("h200x1/sequential"));
+    dialog.wait_for_checks();
+    const QStringList offered = dialog.offered();
+    const QStringList refused = dialog.refused();
+    QCOMPARE(offered.size() + refused.size(), 5);
+    QVERIFY(offered.contains(QStringLiteral("streams")));
+    QVERIFY(!offered.contains(QStringLiteral("pinned")));
+    QVERIFY(refused.contains(QStringLiteral("pinned: no pageable copies in this trace's window: nothing to change")));
+    for (const QString& name : offered) {
+      const std::vector<whatif::Change> one = {*whatif::parse_change(name.toStdString())};
+      QVERIFY2(whatif::predict(*r.trace, one).ok(), qPrintable(name));
+    }
+    for (const QString& line : refused) {
+      const QString name = line.section(QLatin1Char(':'), 0, 0);
+      const std::vector<whatif::Change> one = {*whatif::parse_change(name.toStdString())};
+      QVERIFY2(!whatif::predict(*r.trace, one).ok(), qPrintable(name));
+    }
+  }
+
+  // placement= naming a GPU the one-GPU machine did not have: the reason in the dialog, no view.
+  void aChangeThatDoesNotApplyShowsItsReason() {
+    const LoadResult r = load("h200x1/sequential");
+    WhatIfDialog dialog(r.trace, r.analysis, recording("h200x1/sequential"));
+    dialog.wait_for_checks();
+    dialog.placement_field()->setText(QStringLiteral("0,1,0"));
+    dialog.predict();
+    dialog.wait_for_prediction();
+    QCOMPARE(dialog.result(), static_cast<int>(QDialog::Rejected));
+    QCOMPARE(dialog.error(), QStringLiteral("placement=0,1,0: placement= names GPU 1; the machine had 1 GPU"));
+    // Nothing chosen is said too, before anything runs.
+    dialog.placement_field()->clear();
+    dialog.predict();
+    QVERIFY(dialog.error().startsWith(QStringLiteral("choose a change")));
+  }
+
+  // sequential -> streams: the bundled pairs hold the streams recording, so three panels; the predicted one is the
+  // recorded run's clock, the variant aligned at its timed region; one window moves all three.
+  void viewStacksRecordedPredictedAndTheVariantOnOneAxis() {
+    const LoadResult r = load("h200x1/sequential");
+    WhatIfDialog dialog(r.trace, r.analysis, recording("h200x1/sequential"));
+    dialog.wait_for_checks();
+    dialog.set_checked(QStringLiteral("streams"), true);
+    dialog.predict();
+    dialog.wait_for_prediction();
+    QCOMPARE(dialog.error(), QString());
+    QCOMPARE(dialog.result(), static_cast<int>(QDialog::Accepted));
+    WhatIfView view;
+    view.resize(1400, 1200);
+    view.set_run(dialog.take_run());
+    view.show();
+    QCoreApplication::processEvents();
+    QCOMPARE(view.panel_count(), 3);
+    CompareView* panels = view.panels();
+    QVERIFY(QString::fromStdString(panels->view(1)->trace()->metadata().scenario).startsWith("predicted: streams"));
+    // Each run is aligned at the start of its timed region (the warm-up before it may have moved too).
+    for (int i = 1; i < 3; ++i)
+      QCOMPARE(panels->offset_ns(i), timed_start_ns(*panels->view(i)->trace()) - timed_start_ns(*r.trace));
+    const TimeWindow w0{panels->view(0)->window().t0_ns + 1'000'000, panels->view(0)->window().t0_ns + 9'000'000};
+    panels->set_window(w0);
+    for (int i = 0; i < 3; ++i) {
+      QCOMPARE(panels->view(i)->window().t0_ns, w0.t0_ns + panels->offset_ns(i));
+      QCOMPARE(panels->view(i)->window().t1_ns, w0.t1_ns + panels->offset_ns(i));
+    }
+    // The numbers are core's.
+    const whatif::Prediction p = core_prediction(*r.trace, "streams");
+    QCOMPARE(view.run().prediction.predicted_ns, p.predicted_ns);
+    const QString summary = view.summary()->text();
+    QVERIFY2(summary.contains(whatif_ms(p.predicted_ns)), qPrintable(summary));
+    QVERIFY(summary.contains(QStringLiteral("band %1 to %2").arg(whatif_ms(p.low_ns), whatif_ms(p.high_ns))));
+    QVERIFY(summary.contains(speedup_text(p)));
+    for (const std::string& a : p.assumptions) QVERIFY(summary.contains(QString::fromStdString(a).toHtmlEscaped()));
+    QVERIFY(panels->figures_text(1).contains(QStringLiteral("PREDICTED")));
+    QVERIFY(panels->figures_text(1).contains(whatif_ms(p.predicted_ns)));
+    QVERIFY(!panels->figures_text(0).contains(QStringLiteral("PREDICTED")));
+    Expected<Trace> variant = io::read_trace(recording("h200x1/streams").toStdString());
+    QVERIFY(variant.ok());
+    const QString error = prediction_error_text(p.predicted_ns, window_ns(*variant));
+    QVERIFY2(panels->figures_text(2).contains(error), qPrintable(panels->figures_text(2)));
+    QVERIFY(error.startsWith(QStringLiteral("predicted %1, recorded ").arg(whatif_ms(p.predicted_ns))));
+  }
+
+  // No recording of the variant: two panels.
+  void withoutARecordedVariantTwoPanels() {
+    const LoadResult r = load("h200x1/copy-pageable");
+    const std::vector<whatif::Change> changes = {*whatif::parse_change("streams")};
+    WhatIfRun run = compute_whatif(r.trace, r.analysis, recording("h200x1/copy-pageable"), changes);
+    QVERIFY2(run.ok(), qPrintable(run.error));
+    QVERIFY(run.variant == nullptr);
+    WhatIfView view;
+    view.set_run(std::move(run));
+    QCOMPARE(view.panel_count(), 2);
+    QCOMPARE(view.run().prediction.predicted_ns, core_prediction(*r.trace, "streams").predicted_ns);
+  }
+
+  void errorTextSignsTheError() {
+    QCOMPARE(prediction_error_text(113'900'000, 115'200'000),
+             QStringLiteral("predicted 113.9 ms, recorded 115.2 ms: error -1.1%"));
+    QCOMPARE(prediction_error_text(113'900'000, 113'200'000),
+             QStringLiteral("predicted 113.9 ms, recorded 113.2 ms: error +0.6%"));
+  }
+};
+
+QTEST_MAIN(WhatIfTest)
+#include "whatif_test.moc"

@@ -1,0 +1,87 @@
+#pragma once
+// What if in the window: the recorded run on top, the run core/whatif predicts for the chosen changes under it
+// (marked "predicted", never mistaken for a recording) and, where the bundled pairs hold a recording of the variant
+// (whatif/recorded_pairs.h), that recording with the prediction's error. The panels are a CompareView aligned at
+// the start of each run's timed region, zoomed and panned together on one axis; a summary above says the
+// predicted length, its band, the speedup and every assumption the prediction made.
+#include <QString>
+#include <QWidget>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "gtv/ui/document_analysis.h"
+#include "gtv/ui/theme.h"
+#include "gtv/whatif/change.h"
+#include "gtv/whatif/predict.h"
+
+class QLabel;
+
+namespace gtv::ui {
+
+class CompareView;
+
+// What the view shows, computed off the UI thread (compute_whatif).
+struct WhatIfRun {
+  std::vector<whatif::Change> changes;
+  whatif::Prediction prediction;
+  QString recorded_label;  // "h200x1/sequential"
+  std::shared_ptr<const Trace> recorded;
+  std::shared_ptr<const DocumentAnalysis> recorded_analysis;
+  std::shared_ptr<const Trace> predicted;
+  std::shared_ptr<const DocumentAnalysis> predicted_analysis;
+  // The recording of the variant, when the bundled pairs list one for this recording and these changes.
+  QString variant_label;  // "h200x1/streams"
+  std::shared_ptr<const Trace> variant;
+  std::shared_ptr<const DocumentAnalysis> variant_analysis;
+  TimeNs variant_window_ns = 0;  // its window, measured as the prediction's
+  QString error;                 // one line (why a change does not apply); empty on success
+  [[nodiscard]] bool ok() const { return error.isEmpty() && predicted != nullptr; }
+};
+
+// Predicts, builds and analyses the predicted run and reads the recording of the variant where one is listed. In
+// the calling thread (a worker's, or `gtv --export`). `path` names the recording (for the pairs' lookup and labels).
+[[nodiscard]] WhatIfRun compute_whatif(std::shared_ptr<const Trace> trace,
+                                       std::shared_ptr<const DocumentAnalysis> analysis, const QString& path,
+                                       std::vector<whatif::Change> changes);
+
+// The file of the variant's recording beside `path` (the bundled layout: traces/h200x1/sequential.json.gz), empty
+// when the pairs list none for it or the file is missing.
+[[nodiscard]] QString variant_recording_path(const QString& path, std::span<const whatif::Change> changes);
+
+// One change tried alone on a trace: whether it applies, and the prediction or the one-line reason.
+struct ChangeCheck {
+  whatif::Change change;
+  bool applies = false;
+  TimeNs predicted_ns = 0;
+  QString reason;  // "no pageable copies in this trace's window: nothing to change"
+};
+// Every change that needs no parameter (streams, pinned, graphs, no-launch-blocking, processes), tried on `trace`.
+[[nodiscard]] std::vector<ChangeCheck> check_changes(const Trace& trace);
+
+// "113.9 ms"
+[[nodiscard]] QString whatif_ms(TimeNs ns);
+// "1.13x faster than recorded", "1.05x slower than recorded"
+[[nodiscard]] QString speedup_text(const whatif::Prediction& p);
+// "predicted 113.9 ms, recorded 115.2 ms: error -1.1%"
+[[nodiscard]] QString prediction_error_text(TimeNs predicted_ns, TimeNs recorded_ns);
+
+class WhatIfView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit WhatIfView(QWidget* parent = nullptr);
+  // Builds the panels (2, or 3 with a recording of the variant). Call once.
+  void set_run(WhatIfRun run);
+  [[nodiscard]] const WhatIfRun& run() const { return run_; }
+  [[nodiscard]] CompareView* panels() const { return panels_; }
+  [[nodiscard]] QLabel* summary() const { return summary_; }
+  [[nodiscard]] int panel_count() const;
+  void set_theme(const Theme& theme);
+
+ private:
+  QLabel* summary_;
+  CompareView* panels_;
+  WhatIfRun run_;
+};
+
+}  // namespace gtv::ui

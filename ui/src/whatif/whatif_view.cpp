@@ -1,0 +1,206 @@
+#include "gtv/ui/whatif_view.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "gtv/causal/critical_path.h"
+#include "gtv/ui/compare_view.h"
+#include "gtv/ui/trace_document.h"
+#include "gtv/whatif/predicted_run.h"
+#include "gtv/whatif/recorded_pairs.h"
+
+namespace gtv::ui {
+namespace {
+
+// The predicted panel's header: a warm band that no recording's header has.
+constexpr const char* kPredictedStyle =
+    "QLabel { background: #fff1d6; color: #5c3a00; border-left: 6px solid #e08a00; padding: 3px 6px; }";
+constexpr const char* kVariantStyle =
+    "QLabel { background: #e6f0fa; color: #15324f; border-left: 6px solid #2f6fb0; padding: 3px 6px; }";
+constexpr const char* kRecordedStyle = "QLabel { border-left: 6px solid #8a8a8a; padding: 3px 6px; }";
+
+// Where a run's timed region starts: its first measurement's host start (the window the prediction measures), else
+// the trace's start (the whole trace is predicted then).
+TimeNs window_start_ns(const Trace& trace) {
+  if (trace.measurements().empty()) return trace.start_ns();
+  TimeNs start = trace.measurements().front().host_start_ns;
+  for (const Measurement& m : trace.measurements()) start = std::min(start, m.host_start_ns);
+  return start;
+}
+
+QString label_of(const QString& path) {
+  const std::string key = whatif::recording_key(path.toStdString());
+  return key.empty() ? QFileInfo(path).completeBaseName() : QString::fromStdString(key);
+}
+
+QString changes_label(std::span<const whatif::Change> changes) {
+  return QString::fromStdString(whatif::changes_text(changes));
+}
+
+QString escaped(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
+
+QString summary_html(const WhatIfRun& r) {
+  const whatif::Prediction& p = r.prediction;
+  QString html = QObject::tr(
+                     "<b>What if: %1</b> on %2 &nbsp;&mdash;&nbsp; %3: recorded %4, predicted <b>%5</b> "
+                     "(band %6 to %7): <b>%8</b>")
+                     .arg(changes_label(r.changes).toHtmlEscaped(), r.recorded_label.toHtmlEscaped(), escaped(p.window),
+                          whatif_ms(p.recorded_ns), whatif_ms(p.predicted_ns), whatif_ms(p.low_ns),
+                          whatif_ms(p.high_ns), speedup_text(p));
+  if (r.variant)
+    html += QObject::tr(" &nbsp;&middot;&nbsp; recording of the variant (%1): %2")
+                .arg(r.variant_label.toHtmlEscaped(), prediction_error_text(p.predicted_ns, r.variant_window_ns));
+  html += QObject::tr("<br><b>Changed:</b> ");
+  QStringList applied;
+  for (const std::string& a : p.applied) applied << escaped(a);
+  html += applied.join(QStringLiteral("; "));
+  html += QObject::tr("<br><b>Assumptions:</b><ul style=\"margin-top:0; margin-bottom:0\">");
+  for (const std::string& a : p.assumptions) html += QStringLiteral("<li>%1</li>").arg(escaped(a));
+  html += QStringLiteral("</ul>");
+  if (!p.warnings.empty()) {
+    html += QObject::tr("<b>Warnings (the band is wider for them):</b> ");
+    QStringList warnings;
+    for (const std::string& w : p.warnings) warnings << escaped(w);
+    html += warnings.join(QStringLiteral("; "));
+  }
+  return html;
+}
+
+}  // namespace
+
+QString whatif_ms(TimeNs ns) { return QStringLiteral("%1 ms").arg(static_cast<double>(ns) / 1e6, 0, 'f', 1); }
+
+QString speedup_text(const whatif::Prediction& p) {
+  const double s = p.speedup();
+  if (s <= 0) return QObject::tr("no speedup known");
+  if (s >= 1.0) return QObject::tr("%1x faster than recorded").arg(s, 0, 'f', 2);
+  return QObject::tr("%1x slower than recorded").arg(1.0 / s, 0, 'f', 2);
+}
+
+QString prediction_error_text(TimeNs predicted_ns, TimeNs recorded_ns) {
+  const double error =
+      recorded_ns > 0 ? 100.0 * static_cast<double>(predicted_ns - recorded_ns) / static_cast<double>(recorded_ns) : 0;
+  return QObject::tr("predicted %1, recorded %2: error %3%4%")
+      .arg(whatif_ms(predicted_ns), whatif_ms(recorded_ns), error >= 0 ? QStringLiteral("+") : QString())
+      .arg(error, 0, 'f', 1);
+}
+
+QString variant_recording_path(const QString& path, std::span<const whatif::Change> changes) {
+  const std::string key = whatif::recording_key(path.toStdString());
+  if (key.empty()) return {};
+  const std::optional<std::string> to = whatif::recorded_variant(key, changes);
+  if (!to) return {};
+  // The recording's folder (h200x1) sits in the traces folder that the pairs' names start from.
+  QDir traces = QFileInfo(path).absoluteDir();
+  if (!traces.cdUp()) return {};
+  const QString file = traces.filePath(QString::fromStdString(*to) + QStringLiteral(".json.gz"));
+  return QFileInfo::exists(file) ? file : QString();
+}
+
+std::vector<ChangeCheck> check_changes(const Trace& trace) {
+  std::vector<ChangeCheck> out;
+  for (const char* text : {"streams", "pinned", "graphs", "no-launch-blocking", "processes"}) {
+    ChangeCheck c;
+    c.change = *whatif::parse_change(text);
+    const std::vector<whatif::Change> one = {c.change};
+    const Expected<whatif::Prediction> p = whatif::predict(trace, one);
+    c.applies = p.ok();
+    if (p.ok()) {
+      c.predicted_ns = p->predicted_ns;
+    } else {
+      // The error names the change first ("pinned: ..."): the dialog shows it beside the change already.
+      std::string reason = p.error().message;
+      const std::string lead = std::string(text) + ": ";
+      if (reason.starts_with(lead)) reason.erase(0, lead.size());
+      c.reason = QString::fromStdString(reason);
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+WhatIfRun compute_whatif(std::shared_ptr<const Trace> trace, std::shared_ptr<const DocumentAnalysis> analysis,
+                         const QString& path, std::vector<whatif::Change> changes) {
+  WhatIfRun r;
+  r.changes = std::move(changes);
+  r.recorded_label = label_of(path);
+  Expected<whatif::PredictedRun> predicted = whatif::predict_run(*trace, r.changes);
+  if (!predicted) {
+    r.error = QString::fromStdString(predicted.error().message);
+    return r;
+  }
+  r.prediction = std::move(predicted->prediction);
+  LoadResult analysed = analyse_trace(std::move(predicted->trace));
+  if (!analysed.error.isEmpty()) {
+    r.error = analysed.error;
+    return r;
+  }
+  r.predicted = analysed.trace;
+  r.predicted_analysis = analysed.analysis;
+  r.recorded = std::move(trace);
+  r.recorded_analysis =
+      analysis ? std::move(analysis) : std::make_shared<const DocumentAnalysis>(analyse_document(*r.recorded));
+  if (const QString variant = variant_recording_path(path, r.changes); !variant.isEmpty()) {
+    LoadResult loaded = load_trace_file(variant);
+    if (loaded.error.isEmpty()) {
+      r.variant = loaded.trace;
+      r.variant_analysis = loaded.analysis;
+      r.variant_label = label_of(variant);
+      const causal::HappensBefore g = causal::HappensBefore::build(*r.variant);
+      const causal::Window w = causal::window_of(g);
+      r.variant_window_ns = w.end_ns - w.start_ns;
+    }
+  }
+  return r;
+}
+
+WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent), summary_(new QLabel(this)), panels_(new CompareView(this)) {
+  auto* layout = new QVBoxLayout(this);
+  summary_->setTextFormat(Qt::RichText);
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(summary_);
+  layout->addWidget(panels_, 1);
+}
+
+int WhatIfView::panel_count() const { return panels_->run_count(); }
+
+void WhatIfView::set_theme(const Theme& theme) { panels_->set_theme(theme); }
+
+void WhatIfView::set_run(WhatIfRun run) {
+  run_ = std::move(run);
+  if (!run_.ok()) {
+    summary_->setText(run_.error.toHtmlEscaped());
+    return;
+  }
+  const whatif::Prediction& p = run_.prediction;
+  summary_->setText(summary_html(run_));
+  panels_->set_alignment(&window_start_ns, p.whole_trace ? tr("time from the start of the trace")
+                                                         : tr("time from the start of the timed region (where the "
+                                                              "runs are aligned)"));
+  panels_->add_run(run_.recorded, tr("recorded"), run_.recorded_analysis);
+  panels_->set_header(0,
+                      tr("<b>recorded</b>: %1 &nbsp;&middot;&nbsp; %2: %3")
+                          .arg(run_.recorded_label.toHtmlEscaped(), escaped(p.window), whatif_ms(p.recorded_ns)),
+                      QString::fromLatin1(kRecordedStyle));
+  panels_->add_run(run_.predicted, tr("predicted"), run_.predicted_analysis);
+  panels_->set_header(1,
+                      tr("<b>PREDICTED</b> (not a recording): %1 &nbsp;&middot;&nbsp; %2: <b>%3</b>, band %4 to %5 "
+                         "&nbsp;&middot;&nbsp; %6")
+                          .arg(changes_label(run_.changes).toHtmlEscaped(), escaped(p.window),
+                               whatif_ms(p.predicted_ns), whatif_ms(p.low_ns), whatif_ms(p.high_ns), speedup_text(p)),
+                      QString::fromLatin1(kPredictedStyle));
+  if (run_.variant) {
+    panels_->add_run(run_.variant, tr("recording of the variant"), run_.variant_analysis);
+    panels_->set_header(
+        2,
+        tr("<b>recording of the variant</b>: %1 &nbsp;&middot;&nbsp; %2")
+            .arg(run_.variant_label.toHtmlEscaped(), prediction_error_text(p.predicted_ns, run_.variant_window_ns)),
+        QString::fromLatin1(kVariantStyle));
+  }
+}
+
+}  // namespace gtv::ui
