@@ -4,11 +4,15 @@
 // one locked axis, with the numbers core/whatif predicts.
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
+#include <QTabWidget>
 #include <QtTest/QtTest>
 
 #include "gtv/causal/critical_path.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/compare_view.h"
+#include "gtv/ui/main_window.h"
+#include "gtv/ui/run_features.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/whatif_dialog.h"
@@ -150,6 +154,24 @@ class WhatIfTest : public QObject {
     view.set_run(std::move(run));
     QCOMPARE(view.panel_count(), 2);
     QCOMPARE(view.run().prediction.predicted_ns, core_prediction(*r.trace, "streams").predicted_ns);
+  }
+
+  // Runs > What if... is in the menu; a computed run opens as a tab named after its changes.
+  void runsMenuOffersWhatIfAndTheViewOpensAsATab() {
+    MainWindow window;
+    install_run_features(&window);
+    bool found = false;
+    for (QAction* menu : window.menuBar()->actions())
+      if (menu->menu() != nullptr)
+        for (QAction* a : menu->menu()->actions()) found = found || a->text().contains(QStringLiteral("What if"));
+    QVERIFY(found);
+    const LoadResult r = load("h200x1/sequential");
+    const std::vector<whatif::Change> changes = {*whatif::parse_change("streams")};
+    WhatIfView* view =
+        open_whatif_view(&window, compute_whatif(r.trace, r.analysis, recording("h200x1/sequential"), changes));
+    QVERIFY(view != nullptr);
+    QCOMPARE(window.tabs()->currentWidget(), view);
+    QCOMPARE(window.tabs()->tabText(window.tabs()->currentIndex()), QStringLiteral("what if: streams"));
   }
 
   void errorTextSignsTheError() {

@@ -50,7 +50,8 @@ WhatIfDialog::WhatIfDialog(std::shared_ptr<const Trace> trace, std::shared_ptr<c
       path_(std::move(path)),
       status_(new QLabel(this)),
       offered_box_(new QVBoxLayout),
-      refused_(new QLabel(this)),
+      refused_(new QLabel(tr("<b>Do not apply here:</b>"), this)),
+      refused_box_(new QVBoxLayout),
       placement_(new QLineEdit(this)),
       no_sync_(new QLineEdit(this)),
       error_(new QLabel(this)),
@@ -63,10 +64,10 @@ WhatIfDialog::WhatIfDialog(std::shared_ptr<const Trace> trace, std::shared_ptr<c
   status_->setText(tr("Trying each change on this trace..."));
   layout->addWidget(status_);
   layout->addLayout(offered_box_);
-  refused_->setWordWrap(true);
   refused_->setTextFormat(Qt::RichText);
   refused_->setVisible(false);
   layout->addWidget(refused_);
+  layout->addLayout(refused_box_);
   auto* form = new QFormLayout;
   placement_->setPlaceholderText(tr("GPU per model, e.g. 0,1,0 (empty: keep)"));
   no_sync_->setPlaceholderText(tr("a call name, e.g. cudaDeviceSynchronize (empty: none)"));
@@ -116,11 +117,13 @@ void WhatIfDialog::on_checked(const std::vector<ChangeCheck>& checks) {
   }
   status_->setText(applying > 0 ? tr("Changes that apply to this trace:")
                                 : tr("None of the changes without a parameter applies to this trace."));
-  if (!refused_lines_.isEmpty()) {
-    QString html = tr("<b>Do not apply here:</b><ul style=\"margin-top:0\">");
-    for (const QString& line : refused_lines_) html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
-    refused_->setText(html + QStringLiteral("</ul>"));
-    refused_->setVisible(true);
+  refused_->setVisible(!refused_lines_.isEmpty());
+  // A label a line: one rich-text list in a word-wrapped label is cut short when its lines wrap.
+  for (const QString& line : refused_lines_) {
+    auto* label = new QLabel(QStringLiteral("\u2022 ") + line, this);
+    label->setWordWrap(true);
+    label->setContentsMargins(12, 0, 0, 0);
+    refused_box_->addWidget(label);
   }
 }
 

@@ -57,11 +57,11 @@ QString summary_html(const WhatIfRun& r) {
   QStringList applied;
   for (const std::string& a : p.applied) applied << escaped(a);
   html += applied.join(QStringLiteral("; "));
-  html += QObject::tr("<br><b>Assumptions:</b><ul style=\"margin-top:0; margin-bottom:0\">");
-  for (const std::string& a : p.assumptions) html += QStringLiteral("<li>%1</li>").arg(escaped(a));
-  html += QStringLiteral("</ul>");
+  // Lines, not a list: a word-wrapped label measures a rich-text list short when its items wrap.
+  html += QObject::tr("<br><b>Assumptions:</b>");
+  for (const std::string& a : p.assumptions) html += QStringLiteral("<br>&nbsp;&nbsp;&bull; %1").arg(escaped(a));
   if (!p.warnings.empty()) {
-    html += QObject::tr("<b>Warnings (the band is wider for them):</b> ");
+    html += QObject::tr("<br><b>Warnings (the band is wider for them):</b> ");
     QStringList warnings;
     for (const std::string& w : p.warnings) warnings << escaped(w);
     html += warnings.join(QStringLiteral("; "));

@@ -57,7 +57,8 @@ class WhatIfDialog : public QDialog {
   QString path_;
   QLabel* status_;
   QVBoxLayout* offered_box_;
-  QLabel* refused_;
+  QLabel* refused_;  // the heading of the changes that do not apply, one label each in refused_box_
+  QVBoxLayout* refused_box_;
   QLineEdit* placement_;
   QLineEdit* no_sync_;
   QLabel* error_;
