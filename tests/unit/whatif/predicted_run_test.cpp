@@ -157,6 +157,24 @@ TEST(WhatifPredictedRun, GraphsMoveTheHostEventsTheGraphDoesNotHoldWithTheirCall
   EXPECT_TRUE(said);
 }
 
+// Without a measurement the whole trace is predicted: the predicted run spans [0, 132) us, the length predicted.
+TEST(WhatifPredictedRun, WithoutAMeasurementTheWholePredictedTraceIsThePredictedLength) {
+  TraceBuilder b;
+  add_sm_gpu(b);
+  b.add_range(Range{"model 0 forward", RangeKind::Forward, 0, 20 * kUs, 1, 1, 0});
+  b.add_range(Range{"model 1 forward", RangeKind::Forward, 20 * kUs, 40 * kUs, 1, 1, 0});
+  launch_half_gpu_kernel(b, 1, 5, 10, 100);
+  launch_half_gpu_kernel(b, 2, 25, 110, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 40 * kUs, 172 * kUs);
+  const Trace recorded = build(b);
+  Expected<PredictedRun> run = predict_run(recorded, changes_of("streams"));
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_TRUE(run->prediction.whole_trace);
+  EXPECT_NEAR(double(run->prediction.predicted_ns) / double(kUs), 132.0, 0.5);
+  EXPECT_EQ(run->trace.end_ns() - run->trace.start_ns(), run->prediction.predicted_ns);
+  EXPECT_EQ(window_length(run->trace), run->prediction.predicted_ns);
+}
+
 TEST(WhatifPredictedRun, AChangeThatDoesNotApplyIsTheError) {
   TraceBuilder b;
   launch(b, 1, 5, 5, 0, 7, 10, 100);
