@@ -6,6 +6,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include "gtv/causal/critical_path.h"
@@ -172,6 +173,15 @@ class WhatIfTest : public QObject {
     QVERIFY(view != nullptr);
     QCOMPARE(window.tabs()->currentWidget(), view);
     QCOMPARE(window.tabs()->tabText(window.tabs()->currentIndex()), QStringLiteral("what if: streams"));
+    // File > Export writes the tab's picture, never "nothing to export".
+    QStringList errors;
+    MainWindow::set_error_hook([&](const QString&, const QString& message) { errors << message; });
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("whatif.png"));
+    window.export_current_tab(png, false);
+    MainWindow::set_error_hook({});
+    QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    QVERIFY(QImage(png).width() > 0);
   }
 
   void errorTextSignsTheError() {

@@ -29,6 +29,7 @@
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
+#include "gtv/ui/whatif_view.h"
 #include "gtv/ui/widget_export.h"
 
 namespace gtv::ui {
@@ -440,6 +441,13 @@ void MainWindow::export_current_tab(const QString& path, bool whole_trace) {
     if (whole_trace) compare->set_window(before);
   } else if (auto* classroom = qobject_cast<ClassroomView*>(current)) {
     status = export_widget(*classroom, path, scale);
+  } else if (auto* whatif = qobject_cast<WhatIfView*>(current)) {
+    // The summary and every panel as the tab shows them (as gtv --export --whatif draws it).
+    CompareView* panels = whatif->panels();
+    const TimeWindow before = panels->run_count() > 0 ? panels->view(0)->window() : TimeWindow{};
+    if (whole_trace) panels->fit();
+    status = export_widget(*whatif, path, scale);
+    if (whole_trace) panels->set_window(before);
   } else {
     status = Error{tr("this tab has no picture to export").toStdString()};
   }

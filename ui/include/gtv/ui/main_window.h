@@ -50,8 +50,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] bool projector_view() const { return projector_; }
 
   // File > Export for the tab in front, to path: the trace tab's figure (the visible range, or the whole trace),
-  // the compare view with every panel, the classroom view's picture. A message (error hook) instead, never
-  // silence, when the tab has nothing to export.
+  // the compare view with every panel, the classroom view's picture, the What if view. A message (error hook) instead,
+  // never silence, when the tab has nothing to export.
   void export_current_tab(const QString& path, bool whole_trace);
 
   // Errors go through this hook (tests capture them); by default a QMessageBox.
