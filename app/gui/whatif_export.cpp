@@ -1,5 +1,6 @@
 // gtv --export OUT --whatif CHANGE [--whatif CHANGE2] TRACE: the What if view drawn headless into an image.
 #include <QCoreApplication>
+#include <QPushButton>
 #include <cstdio>
 
 #include "command_line.h"
@@ -17,9 +18,19 @@ namespace {
 constexpr int kDefaultWidthPx = 1600;
 constexpr int kTwoPanelHeightPx = 1000;
 constexpr int kThreePanelHeightPx = 1350;
-// Without --size the image grows by this much until every panel shows its GPU lanes whole, up to the most.
+// Without --size the image grows by this much until every panel shows its GPU lanes and critical path whole, up to
+// the most.
 constexpr int kGrowthPx = 150;
 constexpr int kMostHeightPx = 4000;
+
+// Every panel shows its GPU lanes and the critical path under them whole, as scrolled.
+bool panels_fit(const ui::CompareView& panels) {
+  for (int i = 0; i < panels.run_count(); ++i) {
+    const ui::TimelineView* v = panels.view(i);
+    if (v->gpu_rows_bottom_px() - v->scroll_px() > v->lane_rect().height() + 0.5) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -54,6 +65,7 @@ int run_whatif_export(const CommandLine& cl) {
   view.set_theme(cl.dark ? ui::dark_theme(cl.font_scale) : ui::light_theme(cl.font_scale));
   const bool three = run.variant != nullptr;
   view.set_run(std::move(run));
+  view.variant_button()->setVisible(false);  // an affordance of the window, not part of the picture
   const int width_px = o.width_px > 0 ? o.width_px : kDefaultWidthPx;
   int height_px = o.height_px > 0 ? o.height_px : (three ? kThreePanelHeightPx : kTwoPanelHeightPx);
   view.resize(width_px, height_px);
@@ -69,7 +81,7 @@ int run_whatif_export(const CommandLine& cl) {
     QCoreApplication::processEvents();
   };
   lay_out();
-  while (o.height_px <= 0 && !view.panels()->fit_note().isEmpty() && height_px < kMostHeightPx) {
+  while (o.height_px <= 0 && !panels_fit(*view.panels()) && height_px < kMostHeightPx) {
     height_px += kGrowthPx;
     view.resize(width_px, height_px);
     lay_out();

@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
@@ -182,6 +183,23 @@ class WhatIfTest : public QObject {
     MainWindow::set_error_hook({});
     QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     QVERIFY(QImage(png).width() > 0);
+  }
+
+  // A recording the pairs do not know of (a run made now, say) is set beside the prediction by hand.
+  void aRecordingOfTheVariantCanBeSetBeside() {
+    const LoadResult r = load("h200x1/sequential");
+    const std::vector<whatif::Change> changes = {*whatif::parse_change("streams")};
+    WhatIfView view;
+    view.set_run(compute_whatif(r.trace, r.analysis, QStringLiteral("/my/runs/sequential.json.gz"), changes));
+    QCOMPARE(view.panel_count(), 2);
+    QVERIFY(view.variant_button()->isVisibleTo(&view));
+    const LoadResult variant = load("h200x1/streams");
+    view.add_variant(variant.trace, variant.analysis, QStringLiteral("my streams run"));
+    QCOMPARE(view.panel_count(), 3);
+    QVERIFY(!view.variant_button()->isVisibleTo(&view));
+    const QString error = prediction_error_text(view.run().prediction.predicted_ns, window_ns(*variant.trace));
+    QVERIFY2(view.panels()->figures_text(2).contains(error), qPrintable(view.panels()->figures_text(2)));
+    QVERIFY(view.summary()->text().contains(error));
   }
 
   void errorTextSignsTheError() {

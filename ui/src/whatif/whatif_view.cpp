@@ -1,9 +1,14 @@
 #include "gtv/ui/whatif_view.h"
 
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 #include "gtv/causal/critical_path.h"
@@ -70,6 +75,12 @@ QString summary_html(const WhatIfRun& r) {
 }
 
 }  // namespace
+
+TimeNs recorded_window_ns(const Trace& trace) {
+  const causal::HappensBefore g = causal::HappensBefore::build(trace);
+  const causal::Window w = causal::window_of(g);
+  return w.end_ns - w.start_ns;
+}
 
 QString whatif_ms(TimeNs ns) { return QStringLiteral("%1 ms").arg(static_cast<double>(ns) / 1e6, 0, 'f', 1); }
 
@@ -149,21 +160,73 @@ WhatIfRun compute_whatif(std::shared_ptr<const Trace> trace, std::shared_ptr<con
       r.variant = loaded.trace;
       r.variant_analysis = loaded.analysis;
       r.variant_label = label_of(variant);
-      const causal::HappensBefore g = causal::HappensBefore::build(*r.variant);
-      const causal::Window w = causal::window_of(g);
-      r.variant_window_ns = w.end_ns - w.start_ns;
+      r.variant_window_ns = recorded_window_ns(*r.variant);
     }
   }
   return r;
 }
 
-WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent), summary_(new QLabel(this)), panels_(new CompareView(this)) {
+WhatIfView::WhatIfView(QWidget* parent)
+    : QWidget(parent),
+      summary_(new QLabel(this)),
+      variant_button_(new QPushButton(tr("Set a recording of the variant beside it..."), this)),
+      panels_(new CompareView(this)) {
   auto* layout = new QVBoxLayout(this);
   summary_->setTextFormat(Qt::RichText);
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(summary_);
+  auto* row = new QHBoxLayout;
+  variant_button_->setToolTip(
+      tr("A recording of the program with this change (a run made with the run panel, say): shown as a third panel "
+         "with the prediction's error."));
+  variant_button_->setVisible(false);
+  row->addWidget(variant_button_);
+  row->addStretch(1);
+  layout->addLayout(row);
   layout->addWidget(panels_, 1);
+  connect(variant_button_, &QPushButton::clicked, this, &WhatIfView::choose_variant);
+  connect(&variant_loading_, &QFutureWatcher<LoadedVariant>::finished, this, [this] {
+    variant_button_->setEnabled(true);
+    const LoadedVariant v = variant_loading_.result();
+    if (!v.loaded.error.isEmpty()) {
+      QMessageBox::warning(this, tr("Recording of the variant"), v.loaded.error);
+      return;
+    }
+    add_variant(v.loaded.trace, v.loaded.analysis, label_of(variant_path_));
+  });
+}
+
+WhatIfView::~WhatIfView() { variant_loading_.waitForFinished(); }
+
+void WhatIfView::choose_variant() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("A recording of the variant"), {}, trace_file_filter());
+  if (path.isEmpty() || variant_loading_.isRunning()) return;
+  variant_path_ = path;
+  variant_button_->setEnabled(false);
+  variant_loading_.setFuture(QtConcurrent::run([path] {
+    LoadedVariant v{load_trace_file(path), 0};
+    if (v.loaded.trace) v.window_ns = recorded_window_ns(*v.loaded.trace);
+    return v;
+  }));
+}
+
+void WhatIfView::add_variant(std::shared_ptr<const Trace> trace, std::shared_ptr<const DocumentAnalysis> analysis,
+                             const QString& label, TimeNs window_ns) {
+  if (panels_->run_count() != 2 || !trace) return;
+  run_.variant = std::move(trace);
+  run_.variant_analysis = std::move(analysis);
+  run_.variant_label = label;
+  run_.variant_window_ns = window_ns >= 0 ? window_ns : recorded_window_ns(*run_.variant);
+  const whatif::Prediction& p = run_.prediction;
+  panels_->add_run(run_.variant, tr("recording of the variant"), run_.variant_analysis);
+  panels_->set_header(
+      2,
+      tr("<b>recording of the variant</b>: %1 &nbsp;&middot;&nbsp; %2")
+          .arg(run_.variant_label.toHtmlEscaped(), prediction_error_text(p.predicted_ns, run_.variant_window_ns)),
+      QString::fromLatin1(kVariantStyle));
+  summary_->setText(summary_html(run_));
+  variant_button_->setVisible(false);
 }
 
 int WhatIfView::panel_count() const { return panels_->run_count(); }
@@ -194,12 +257,10 @@ void WhatIfView::set_run(WhatIfRun run) {
                                whatif_ms(p.predicted_ns), whatif_ms(p.low_ns), whatif_ms(p.high_ns), speedup_text(p)),
                       QString::fromLatin1(kPredictedStyle));
   if (run_.variant) {
-    panels_->add_run(run_.variant, tr("recording of the variant"), run_.variant_analysis);
-    panels_->set_header(
-        2,
-        tr("<b>recording of the variant</b>: %1 &nbsp;&middot;&nbsp; %2")
-            .arg(run_.variant_label.toHtmlEscaped(), prediction_error_text(p.predicted_ns, run_.variant_window_ns)),
-        QString::fromLatin1(kVariantStyle));
+    std::shared_ptr<const Trace> variant = std::move(run_.variant);
+    add_variant(std::move(variant), run_.variant_analysis, run_.variant_label, run_.variant_window_ns);
+  } else {
+    variant_button_->setVisible(true);
   }
 }
 

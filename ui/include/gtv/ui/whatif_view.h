@@ -4,6 +4,7 @@
 // (whatif/recorded_pairs.h), that recording with the prediction's error. The panels are a CompareView aligned at
 // the start of each run's timed region, zoomed and panned together on one axis; a summary above says the
 // predicted length, its band, the speedup and every assumption the prediction made.
+#include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
 #include <memory>
@@ -12,10 +13,12 @@
 
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/theme.h"
+#include "gtv/ui/trace_document.h"
 #include "gtv/whatif/change.h"
 #include "gtv/whatif/predict.h"
 
 class QLabel;
+class QPushButton;
 
 namespace gtv::ui {
 
@@ -59,6 +62,9 @@ struct ChangeCheck {
 // Every change that needs no parameter (streams, pinned, graphs, no-launch-blocking, processes), tried on `trace`.
 [[nodiscard]] std::vector<ChangeCheck> check_changes(const Trace& trace);
 
+// The length of a recording's window as the prediction measures it (causal::window_of).
+[[nodiscard]] TimeNs recorded_window_ns(const Trace& trace);
+
 // "113.9 ms"
 [[nodiscard]] QString whatif_ms(TimeNs ns);
 // "1.13x faster than recorded", "1.05x slower than recorded"
@@ -70,6 +76,7 @@ class WhatIfView : public QWidget {
   Q_OBJECT
  public:
   explicit WhatIfView(QWidget* parent = nullptr);
+  ~WhatIfView() override;
   // Builds the panels (2, or 3 with a recording of the variant). Call once.
   void set_run(WhatIfRun run);
   [[nodiscard]] const WhatIfRun& run() const { return run_; }
@@ -77,11 +84,27 @@ class WhatIfView : public QWidget {
   [[nodiscard]] QLabel* summary() const { return summary_; }
   [[nodiscard]] int panel_count() const;
   void set_theme(const Theme& theme);
+  // Sets a recording of the variant beside the prediction as the third panel (one the pairs do not list: a run
+  // made now with the run panel, say), with the prediction's error; replaces none that is there already.
+  // window_ns: its window's length (recorded_window_ns), computed here when negative.
+  void add_variant(std::shared_ptr<const Trace> trace, std::shared_ptr<const DocumentAnalysis> analysis,
+                   const QString& label, TimeNs window_ns = -1);
+  // The button that asks for such a recording (hidden once there is a third panel).
+  [[nodiscard]] QPushButton* variant_button() const { return variant_button_; }
 
  private:
+  void choose_variant();
+
   QLabel* summary_;
+  QPushButton* variant_button_;
   CompareView* panels_;
   WhatIfRun run_;
+  struct LoadedVariant {
+    LoadResult loaded;
+    TimeNs window_ns = 0;
+  };
+  QFutureWatcher<LoadedVariant> variant_loading_;
+  QString variant_path_;
 };
 
 }  // namespace gtv::ui
