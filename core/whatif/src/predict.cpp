@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "balanced_ranks.h"
 #include "changes.h"
 #include "gtv/causal/critical_path.h"
 
@@ -42,6 +43,8 @@ Expected<Ok> apply(Plan& plan, const Change& c, Bound bound) {
       return apply_processes(plan, bound);
     case ChangeKind::NoSync:
       return apply_no_sync(plan, c.name);
+    case ChangeKind::BalancedRanks:
+      break;  // predicted apart, before any replay
   }
   return Error{"unknown change"};
 }
@@ -57,6 +60,17 @@ Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes
   out.whole_trace = w.measured.empty();
   out.window = window_name(trace);
   out.recorded_ns = w.end_ns - w.start_ns;
+  if (changes.front().kind == ChangeKind::BalancedRanks) {
+    if (Expected<Ok> ok = predict_balanced_ranks(trace, w, out); !ok)
+      return Error{changes.front().text() + ": " + ok.error().message};
+    const TimeNs spread_lo = TimeNs(double(out.low_ns) * kRunToRun);
+    const TimeNs spread_hi = TimeNs(double(out.high_ns) * kRunToRun);
+    out.low_ns = std::max<TimeNs>(0, out.low_ns - spread_lo);
+    out.high_ns += spread_hi;
+    out.assumptions.push_back("the band adds 1% each way for the spread between recordings of one run");
+    if (out.whole_trace) out.assumptions.push_back("the trace has no timed measurement: the whole trace is predicted");
+    return out;
+  }
   Plan unchanged = make_plan(g);
   if (!out.whole_trace) {
     const std::function<bool(causal::NodeId)> inside = causal::inside(g, w);
