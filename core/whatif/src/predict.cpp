@@ -7,6 +7,7 @@
 #include "balanced_ranks.h"
 #include "changes.h"
 #include "gtv/causal/critical_path.h"
+#include "point_replay.h"
 
 namespace gtv::whatif {
 namespace {
@@ -55,12 +56,22 @@ Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes
   if (changes.empty()) return Error{"no change given (known: " + std::string(change_names()) + ")"};
   if (Expected<Ok> ok = check_compatible(changes); !ok) return ok.error();
   const causal::HappensBefore g = causal::HappensBefore::build(trace);
+  return predict_on(g, changes, nullptr);
+}
+
+Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const Change> changes, PointReplay* point) {
+  if (changes.empty()) return Error{"no change given (known: " + std::string(change_names()) + ")"};
+  if (Expected<Ok> ok = check_compatible(changes); !ok) return ok.error();
+  const Trace& trace = g.trace();
   const causal::Window w = causal::window_of(g);
   Prediction out;
   out.whole_trace = w.measured.empty();
   out.window = window_name(trace);
   out.recorded_ns = w.end_ns - w.start_ns;
   if (changes.front().kind == ChangeKind::BalancedRanks) {
+    if (point != nullptr)
+      return Error{changes.front().text() +
+                   ": predicted from the collectives' arrivals, not by replay: there is no predicted timeline to draw"};
     if (Expected<Ok> ok = predict_balanced_ranks(trace, w, out); !ok)
       return Error{changes.front().text() + ": " + ok.error().message};
     const TimeNs spread_lo = TimeNs(double(out.low_ns) * kRunToRun);
@@ -106,11 +117,16 @@ Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes
         out.warnings.push_back(std::to_string(t.cycles_broken) +
                                " inputs closed a cycle after the change and were "
                                "skipped");
+      if (point != nullptr) {
+        point->window = w;
+        point->timeline = t;
+      }
       point_plan = std::move(plan);
     }
     lo = std::min(lo, length);
     hi = std::max(hi, length);
   }
+  if (point != nullptr) point->plan = std::move(point_plan);
   const TimeNs replay_error =
       out.replayed_ns > out.recorded_ns ? out.replayed_ns - out.recorded_ns : out.recorded_ns - out.replayed_ns;
   double widen = kRunToRun;

@@ -1,0 +1,68 @@
+#include "gtv/whatif/recorded_pairs.h"
+
+namespace gtv::whatif {
+namespace {
+
+constexpr RecordedPair kScored[] = {
+    {"h200x1/sequential", "streams", "h200x1/streams"},
+    {"h200x1/copy-pageable", "pinned", "h200x1/copy-pinned"},
+    {"h200x1/sequential", "graphs", "h200x1/cuda-graph"},
+    {"h200x1/launch-blocking", "no-launch-blocking", "h200x1/sequential"},
+    {"h200x1/threads", "processes", "h200x1/processes"},
+    {"h200x1/threads", "streams", "h200x1/threads-streams"},
+    {"h200x1/baseline", "no-sync=cudaDeviceSynchronize", "h200x1/sequential"},
+    {"h200x2/sequential", "placement=0,0,0", "h200x1/sequential"},
+    {"h200x2/copy-pageable", "pinned", "h200x2/copy-pinned"},
+};
+
+constexpr RecordedPair kFurther[] = {
+    {"h200x2/sequential", "streams", "h200x2/streams"},
+    {"h200x2/threads", "streams", "h200x2/threads-streams"},
+    {"h200x2/threads", "processes", "h200x2/processes"},
+    {"h200x2/launch-blocking", "no-launch-blocking", "h200x2/sequential"},
+    {"h200x2/copy-pageable-nonblocking", "pinned", "h200x2/copy-pinned"},
+    {"h200x1/sequential-50iters", "streams", "h200x1/streams-50iters"},
+    {"h200x2/streams", "placement=0,0,0", "h200x1/streams"},
+    {"h200x2/sequential", "placement=0,0,0 streams", "h200x1/streams"},
+    {"cpu/ddp-gloo2-straggler", "balanced-ranks", "cpu/ddp-gloo2"},
+};
+
+std::string joined(std::span<const Change> changes) {
+  std::string out;
+  for (const Change& c : changes) out += (out.empty() ? "" : " ") + c.text();
+  return out;
+}
+
+}  // namespace
+
+std::span<const RecordedPair> scored_pairs() { return kScored; }
+std::span<const RecordedPair> further_pairs() { return kFurther; }
+
+std::optional<std::string> recorded_variant(std::string_view from, std::span<const Change> changes) {
+  const std::string wanted = joined(changes);
+  for (const std::span<const RecordedPair> list : {scored_pairs(), further_pairs()})
+    for (const RecordedPair& p : list)
+      if (from == p.from && wanted == p.changes) return std::string(p.to);
+  return std::nullopt;
+}
+
+std::string recording_key(std::string_view path) {
+  std::string p(path);
+  for (char& ch : p)
+    if (ch == '\\') ch = '/';
+  const std::size_t slash = p.rfind('/');
+  if (slash == std::string::npos || slash == 0) return {};
+  std::string stem = p.substr(slash + 1);
+  for (const std::string_view suffix : {".json.gz", ".json", ".gz"})
+    if (stem.ends_with(suffix)) {
+      stem.resize(stem.size() - suffix.size());
+      break;
+    }
+  const std::size_t folder_start = p.rfind('/', slash - 1);
+  const std::string folder = p.substr(folder_start == std::string::npos ? 0 : folder_start + 1,
+                                      slash - (folder_start == std::string::npos ? 0 : folder_start + 1));
+  if (folder.empty() || stem.empty()) return {};
+  return folder + "/" + stem;
+}
+
+}  // namespace gtv::whatif
