@@ -12,13 +12,14 @@ struct Named {
 constexpr Named kPlain[] = {
     {"streams", ChangeKind::Streams},     {"pinned", ChangeKind::Pinned},
     {"graphs", ChangeKind::Graphs},       {"no-launch-blocking", ChangeKind::NoLaunchBlocking},
-    {"processes", ChangeKind::Processes},
+    {"processes", ChangeKind::Processes}, {"balanced-ranks", ChangeKind::BalancedRanks},
 };
 
 }  // namespace
 
 std::string_view change_names() {
-  return "streams, pinned, graphs, no-launch-blocking, processes, no-sync=NAME, placement=GPU,GPU,...";
+  return "streams, pinned, graphs, no-launch-blocking, processes, balanced-ranks, no-sync=NAME, "
+         "placement=GPU,GPU,...";
 }
 
 std::string Change::text() const {
@@ -63,6 +64,12 @@ Expected<Change> parse_change(std::string_view text) {
 }
 
 Expected<Ok> check_compatible(std::span<const Change> changes) {
+  if (changes.size() > 1)
+    for (const Change& c : changes)
+      if (c.kind == ChangeKind::BalancedRanks)
+        return Error{
+            "balanced-ranks is predicted from the collectives' arrivals, not by replaying the graph: give it "
+            "alone"};
   for (std::size_t i = 0; i < changes.size(); ++i)
     for (std::size_t j = i + 1; j < changes.size(); ++j) {
       if (changes[i].kind != changes[j].kind) continue;

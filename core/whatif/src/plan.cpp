@@ -1,6 +1,7 @@
 #include "plan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <utility>
@@ -161,48 +162,50 @@ std::vector<double> sharing_slowdown(const Plan& p, const causal::Timeline& t, b
   std::vector<double> out(p.size(), 1.0);
   std::map<std::int64_t, std::vector<NodeId>> by_device;
   for (NodeId n = 0; n < p.size(); ++n)
-    if (p.g().node(n).kind == NodeKind::Kernel) by_device[p.stream[n].device].push_back(n);
+    if (p.g().node(n).kind == NodeKind::Kernel && t.end_ns[n] > t.start_ns[n])
+      by_device[p.stream[n].device].push_back(n);
   struct Step {
     TimeNs at;
     double delta;
+    std::uint32_t item;  // the kernel's place in `nodes`, times 2, plus 1 at its end
   };
   std::vector<Step> steps;
+  std::vector<std::uint32_t> step_of;  // per item: the step function's piece it starts (or ends)
+  std::vector<TimeNs> at;
+  std::vector<double> demand;
   for (auto& [device, nodes] : by_device) {
     (void)device;
     steps.clear();
     steps.reserve(2 * nodes.size());
-    for (const NodeId n : nodes) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const NodeId n = nodes[i];
       const double share = all_fill ? 1.0 : double(p.sm_share[n]);
-      if (t.end_ns[n] <= t.start_ns[n]) continue;
-      steps.push_back({t.start_ns[n], share});
-      steps.push_back({t.end_ns[n], -share});
+      steps.push_back({t.start_ns[n], share, std::uint32_t(2 * i)});
+      steps.push_back({t.end_ns[n], -share, std::uint32_t(2 * i + 1)});
     }
     std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.at < b.at; });
-    // The demand as a step function: times and the demand after each.
-    std::vector<TimeNs> at;
-    std::vector<double> demand;
-    at.reserve(steps.size());
-    demand.reserve(steps.size());
+    // The demand as a step function: times and the demand after each; every kernel's start and end is a time of it.
+    at.clear();
+    demand.clear();
+    step_of.assign(steps.size(), 0);
     double d = 0;
     for (std::size_t i = 0; i < steps.size(); ++i) {
       d += steps[i].delta;
+      step_of[steps[i].item] = std::uint32_t(at.size());
       if (i + 1 < steps.size() && steps[i + 1].at == steps[i].at) continue;
       at.push_back(steps[i].at);
       demand.push_back(std::max(0.0, d));
     }
-    for (const NodeId n : nodes) {
-      const TimeNs s = t.start_ns[n], e = t.end_ns[n];
-      if (e <= s) continue;
-      auto i = std::size_t(std::upper_bound(at.begin(), at.end(), s) - at.begin());
-      i = i == 0 ? 0 : i - 1;
-      double progress = 0;
-      for (TimeNs cur = s; cur < e && i < at.size(); ++i) {
-        const TimeNs next = i + 1 < at.size() ? std::min(e, at[i + 1]) : e;
-        if (next > cur) progress += double(next - cur) / std::max(1.0, demand[i]);
-        cur = std::max(cur, next);
-      }
+    // The solo-rate progress a kernel running from the first time to each time would make: the integral of 1 /
+    // demand (at least 1). A kernel's progress is the value at its end less the value at its start.
+    std::vector<double> progress_at(at.size(), 0.0);
+    for (std::size_t i = 1; i < at.size(); ++i)
+      progress_at[i] = progress_at[i - 1] + double(at[i] - at[i - 1]) / std::max(1.0, demand[i - 1]);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const NodeId n = nodes[i];
+      const double progress = progress_at[step_of[2 * i + 1]] - progress_at[step_of[2 * i]];
       // Progress at 1 / demand of the solo rate: the own time stretches by run time over progress.
-      out[n] = progress > 0 ? std::max(1.0, double(e - s) / progress) : 1.0;
+      out[n] = progress > 0 ? std::max(1.0, double(t.end_ns[n] - t.start_ns[n]) / progress) : 1.0;
     }
   }
   return out;
@@ -237,22 +240,34 @@ std::size_t to_solo_own_times(Plan& plan) {
   return count;
 }
 
-causal::Timeline replay_with_contention(const Plan& plan, bool all_fill) {
+bool same_schedule(const Plan& a, const Plan& b) {
+  return a.contention == b.contention && a.solo_own_times == b.solo_own_times && a.own_ns == b.own_ns &&
+         a.stream == b.stream && a.sm_share == b.sm_share && a.start_in == b.start_in && a.end_in == b.end_in;
+}
+
+causal::Timeline replay_with_contention(const Plan& plan, bool all_fill, const causal::Window* window) {
   causal::Timeline t = replay_plan(plan);
   if (!plan.contention) return t;
   // A fixed point of "own time x slowdown of the overlap that own time produces", reached by damped steps: the
-  // slowdown of a kernel depends on what runs beside it, which depends on every kernel's slowdown.
+  // slowdown of a kernel depends on what runs beside it, which depends on every kernel's slowdown. Single kernels
+  // may keep swinging between steps; what is predicted is the window's length, so the steps stop once it has held
+  // within kSettled for kSettledSteps steps in a row.
   std::vector<double> scale(plan.size(), 1.0);
   constexpr int kSteps = 24;
-  for (int step = 0; step < kSteps; ++step) {
+  constexpr double kSettled = 1e-5;
+  constexpr int kSettledSteps = 3;
+  TimeNs length = window ? causal::window_in(plan.g(), t, *window).length_ns() : 0;
+  int settled = 0;
+  for (int step = 0; step < kSteps && settled < kSettledSteps; ++step) {
     const std::vector<double> seen = sharing_slowdown(plan, t, all_fill);
-    std::vector<double> next(plan.size(), 1.0);
-    for (NodeId n = 0; n < plan.size(); ++n) {
-      // The slowdown seen is the own time's stretch that this timeline implies, approached half-way each step.
-      next[n] = 0.5 * scale[n] + 0.5 * seen[n];
-    }
-    scale.swap(next);
+    // The slowdown seen is the own time's stretch that this timeline implies, approached half-way each step.
+    for (NodeId n = 0; n < plan.size(); ++n) scale[n] = 0.5 * scale[n] + 0.5 * seen[n];
     t = replay_plan(plan, scale);
+    if (!window) continue;
+    const TimeNs next = causal::window_in(plan.g(), t, *window).length_ns();
+    const bool held = std::abs(double(next - length)) <= kSettled * double(std::max<TimeNs>(1, length));
+    settled = held ? settled + 1 : 0;
+    length = next;
   }
   return t;
 }

@@ -21,6 +21,7 @@ struct PlanInput {
   bool source_end = true;
   TimeNs delay_ns = 0;
   causal::EdgeKind edge = causal::EdgeKind::ProgramOrder;  // From::Edge only
+  friend bool operator==(const PlanInput&, const PlanInput&) = default;
 };
 
 // Which bound of a change's model to replay: its best estimate, or the end of the band it widens.
@@ -56,11 +57,15 @@ struct Plan {
 };
 
 [[nodiscard]] Plan make_plan(const causal::HappensBefore& graph);
+// Whether two plans replay to the same timeline: the same inputs, own times, streams, shares and contention.
+[[nodiscard]] bool same_schedule(const Plan& a, const Plan& b);
 // Every start and end; `own_scale` (per node, may be empty) stretches own times (kernels sharing a GPU).
 [[nodiscard]] causal::Timeline replay_plan(const Plan& plan, const std::vector<double>& own_scale = {});
 // Replays with kernels sharing their GPU's multiprocessors where the plan says so; `all_fill` assumes every
-// kernel fills the GPU (no throughput gained by running together).
-[[nodiscard]] causal::Timeline replay_with_contention(const Plan& plan, bool all_fill);
+// kernel fills the GPU (no throughput gained by running together). With a window, the damped steps stop early
+// once its length has settled.
+[[nodiscard]] causal::Timeline replay_with_contention(const Plan& plan, bool all_fill,
+                                                      const causal::Window* window = nullptr);
 
 // Kernels the recording ran beside other streams' kernels ran slower than alone: their own times become the
 // recorded ones over the slowdown the sharing model gives the recorded overlap. Returns how many changed.

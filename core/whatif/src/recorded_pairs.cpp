@@ -24,6 +24,7 @@ constexpr RecordedPair kFurther[] = {
     {"h200x1/sequential-50iters", "streams", "h200x1/streams-50iters"},
     {"h200x2/streams", "placement=0,0,0", "h200x1/streams"},
     {"h200x2/sequential", "placement=0,0,0 streams", "h200x1/streams"},
+    {"cpu/ddp-gloo2-straggler", "balanced-ranks", "cpu/ddp-gloo2"},
 };
 
 std::string joined(std::span<const Change> changes) {

@@ -19,6 +19,7 @@ enum class ChangeKind : std::uint8_t {
   Processes,         // one process per GPU: the host threads no longer share a process's locks
   NoSync,            // the calls named `name` no longer wait for the GPU
   Placement,         // model i's work runs on GPU placement[i]
+  BalancedRanks,     // the straggler rank's work before each collective takes the other ranks' median
 };
 
 struct Change {
@@ -28,10 +29,11 @@ struct Change {
   [[nodiscard]] std::string text() const;  // as written on the command line: "placement=0,1,0"
 };
 
-// "streams", "pinned", "graphs", "no-launch-blocking", "processes", "no-sync=NAME", "placement=0,1,0". An
+// "streams", "pinned", "graphs", "no-launch-blocking", "processes", "balanced-ranks", "no-sync=NAME",
+// "placement=0,1,0". An
 // error is one line naming what was wrong.
 [[nodiscard]] Expected<Change> parse_change(std::string_view text);
-// Changes that cannot be combined (the same change twice, placement with streams of another placement...).
+// Changes that cannot be combined (the same change twice, two placements, balanced-ranks with any other).
 [[nodiscard]] Expected<Ok> check_compatible(std::span<const Change> changes);
 // The accepted spellings, for usage texts.
 [[nodiscard]] std::string_view change_names();
