@@ -68,7 +68,7 @@ class WhatIfTest : public QObject {
     dialog.wait_for_checks();
     const QStringList offered = dialog.offered();
     const QStringList refused = dialog.refused();
-    QCOMPARE(offered.size() + refused.size(), 5);
+    QCOMPARE(offered.size() + refused.size(), 6);
     QVERIFY(offered.contains(QStringLiteral("streams")));
     QVERIFY(!offered.contains(QStringLiteral("pinned")));
     QVERIFY(refused.contains(QStringLiteral("pinned: no pageable copies in this trace's window: nothing to change")));
@@ -81,6 +81,22 @@ class WhatIfTest : public QObject {
       const std::vector<whatif::Change> one = {*whatif::parse_change(name.toStdString())};
       QVERIFY2(!whatif::predict(*r.trace, one).ok(), qPrintable(name));
     }
+  }
+
+  // balanced-ranks predicts a merged run's length from the collectives' arrivals, with no timeline to draw: listed
+  // with its number and why it cannot be drawn.
+  void balancedRanksIsListedWithItsNumberAndNoTimeline() {
+    const LoadResult r = load("cpu/ddp-gloo2-straggler");
+    WhatIfDialog dialog(r.trace, r.analysis, recording("cpu/ddp-gloo2-straggler"));
+    dialog.wait_for_checks();
+    QVERIFY(!dialog.offered().contains(QStringLiteral("balanced-ranks")));
+    const std::vector<whatif::Change> one = {*whatif::parse_change("balanced-ranks")};
+    const Expected<whatif::Prediction> p = whatif::predict(*r.trace, one);
+    QVERIFY2(p.ok(), p.ok() ? "" : p.error().message.c_str());
+    QVERIFY2(dialog.refused().contains(QStringLiteral("balanced-ranks: predicted %1 from the collectives' arrivals "
+                                                      "(gtv-cli whatif says more), with no timeline to draw")
+                                           .arg(whatif_ms(p->predicted_ns))),
+             qPrintable(dialog.refused().join('\n')));
   }
 
   // placement= naming a GPU the one-GPU machine did not have: the reason in the dialog, no view.

@@ -33,6 +33,8 @@ QString description(whatif::ChangeKind kind) {
       return QObject::tr("launches no longer wait for their kernels (CUDA_LAUNCH_BLOCKING unset)");
     case whatif::ChangeKind::Processes:
       return QObject::tr("one process per GPU: host threads no longer share a process");
+    case whatif::ChangeKind::BalancedRanks:
+      return QObject::tr("the straggler rank's work before each collective takes the other ranks' median");
     case whatif::ChangeKind::NoSync:
     case whatif::ChangeKind::Placement:
       break;

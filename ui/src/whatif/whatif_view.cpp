@@ -113,13 +113,21 @@ QString variant_recording_path(const QString& path, std::span<const whatif::Chan
 
 std::vector<ChangeCheck> check_changes(const Trace& trace) {
   std::vector<ChangeCheck> out;
-  for (const char* text : {"streams", "pinned", "graphs", "no-launch-blocking", "processes"}) {
+  for (const char* text : {"streams", "pinned", "graphs", "no-launch-blocking", "processes", "balanced-ranks"}) {
     ChangeCheck c;
     c.change = *whatif::parse_change(text);
     const std::vector<whatif::Change> one = {c.change};
     const Expected<whatif::Prediction> p = whatif::predict(trace, one);
     c.applies = p.ok();
-    if (p.ok()) {
+    if (p.ok() && c.change.kind == whatif::ChangeKind::BalancedRanks) {
+      // Predicted from the collectives' arrivals, not by replay: a number, and no timeline to draw.
+      c.applies = false;
+      c.predicted_ns = p->predicted_ns;
+      c.reason = QObject::tr(
+                     "predicted %1 from the collectives' arrivals (gtv-cli whatif says more), with no "
+                     "timeline to draw")
+                     .arg(whatif_ms(p->predicted_ns));
+    } else if (p.ok()) {
       c.predicted_ns = p->predicted_ns;
     } else {
       // The error names the change first ("pinned: ..."): the dialog shows it beside the change already.

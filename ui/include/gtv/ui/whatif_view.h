@@ -59,7 +59,9 @@ struct ChangeCheck {
   TimeNs predicted_ns = 0;
   QString reason;  // "no pageable copies in this trace's window: nothing to change"
 };
-// Every change that needs no parameter (streams, pinned, graphs, no-launch-blocking, processes), tried on `trace`.
+// Every change that needs no parameter (streams, pinned, graphs, no-launch-blocking, processes, balanced-ranks),
+// tried on `trace`. balanced-ranks never applies here: it is predicted without a timeline (its reason says so,
+// with its number where it predicts).
 [[nodiscard]] std::vector<ChangeCheck> check_changes(const Trace& trace);
 
 // The length of a recording's window as the prediction measures it (causal::window_of).
