@@ -6,6 +6,7 @@
 #include <QScrollBar>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "gtv/model/lod.h"
 #include "gtv/ui/collective_row.h"
@@ -44,7 +45,13 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     state_.scroll_px = value;
     request_replot();
   });
-  connect(plot_, &QCustomPlot::afterLayout, this, [this] { update_scrollbar(); });
+  connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+    if (!laid_out_ || plot_->axisRect()->rect().height() != bands_axis_px_) {
+      laid_out_ = true;
+      fit_bands_to_axis();
+    }
+    update_scrollbar();
+  });
   apply_theme_to_plot();
 }
 
@@ -173,11 +180,16 @@ void TimelineView::set_figure_mode(bool figure) {
   request_replot();
 }
 
-void TimelineView::relayout() {
+LayoutOptions TimelineView::layout_options(const Theme& theme) {
   LayoutOptions options;
-  options.depth_px = state_.theme.depth_px();
-  options.header_px = state_.theme.header_px();
-  options.lane_gap_px = 4 * state_.theme.font_scale;
+  options.depth_px = theme.depth_px();
+  options.header_px = theme.header_px();
+  options.lane_gap_px = 4 * theme.font_scale;
+  return options;
+}
+
+void TimelineView::relayout() {
+  const LayoutOptions options = layout_options(state_.theme);
   if (state_.trace) {
     const std::vector<LaneDesc> lanes = lane_descs(*state_.trace);
     state_.layout = LaneLayout(lanes, rank_group_labels(*state_.trace, lanes, state_.overlays.rank_clocks),
@@ -185,18 +197,35 @@ void TimelineView::relayout() {
   } else {
     state_.layout = LaneLayout();
   }
-  const OverlayData& o = state_.overlays;
-  const auto bracket_rows = static_cast<std::size_t>(bracket_row_count(o));
-  state_.top_band_px = static_cast<double>(bracket_rows) * state_.theme.depth_px() + (bracket_rows ? 6 : 0);
-  state_.busy_strip_px = o.busy_gpus.empty() ? 0 : 36 * state_.theme.font_scale;
-  state_.idle_row_px = o.idle.empty() ? 0 : 15 * state_.theme.font_scale;
-  state_.warmup_label_px = warmup_label_band_px(state_);
-  state_.bottom_band_px =
-      state_.warmup_label_px + state_.busy_strip_px + static_cast<double>(o.idle_devices.size()) * state_.idle_row_px;
+  fit_bands_to_axis();
   apply_label_column();
   update_scrollbar();
   emit lanes_changed();
   request_replot();
+}
+
+void TimelineView::fit_bands_to_axis() {
+  const OverlayData& o = state_.overlays;
+  const double scale = state_.theme.font_scale;
+  BandWants wants;
+  wants.bracket_rows = bracket_row_count(o);
+  wants.bracket_row_px = state_.theme.depth_px();
+  wants.warmup_label_px = warmup_label_band_px(state_);
+  wants.busy_strip_px = o.busy_gpus.empty() ? 0 : kBusyStripPx * scale;
+  wants.idle_rows = static_cast<int>(o.idle_devices.size());
+  wants.idle_row_px = o.idle.empty() ? 0 : kIdleRowPx * scale;
+  wants.min_lanes_px = std::min(state_.layout.total_height_px(), readable_lanes_px(state_.layout.options()));
+  // Before the plot is first laid out its height is not known: every band whole.
+  bands_axis_px_ = plot_->axisRect()->rect().height();
+  const BandHeights bands =
+      fit_bands(wants, laid_out_ ? std::max(bands_axis_px_, 0) : std::numeric_limits<double>::infinity());
+  warmup_band_wanted_ = wants.warmup_label_px > 0;
+  state_.top_band_px = bands.top_band_px;
+  state_.bracket_rows = bands.bracket_rows;
+  state_.warmup_label_px = bands.warmup_label_px;
+  state_.busy_strip_px = bands.busy_strip_px;
+  state_.idle_row_px = bands.idle_row_px;
+  state_.bottom_band_px = bands.bottom_band_px(wants.idle_rows);
 }
 
 TimeWindow TimelineView::bounds() const {
@@ -217,7 +246,7 @@ void TimelineView::set_window(TimeWindow window) {
 
 void TimelineView::apply_window() {
   // The warm-up label band is there while warm-up is in view.
-  if ((warmup_label_band_px(state_) > 0) != (state_.warmup_label_px > 0)) relayout();
+  if ((warmup_label_band_px(state_) > 0) != warmup_band_wanted_) relayout();
   const QCPRange range(static_cast<double>(state_.window.t0_ns), static_cast<double>(state_.window.t1_ns));
   plot_->xAxis->setRange(range);
   plot_->xAxis2->setRange(range);

@@ -55,6 +55,8 @@ class TimelineView : public QWidget {
   void set_scroll_px(double y_px);
 
   [[nodiscard]] const LaneLayout& layout() const { return state_.layout; }
+  // Row heights for a theme (its font scale).
+  [[nodiscard]] static LayoutOptions layout_options(const Theme& theme);
   // Collapses host rows until every GPU row is in view without scrolling (the first view of a trace, with the critical
   // path under them): host rows and lanes with nothing in the window, then all host lanes, then counter rows, then host
   // groups to their headers. Done when the plot is next on screen, at its real height, if it is not yet.
@@ -164,6 +166,11 @@ class TimelineView : public QWidget {
   // The row that is not an event lane under a plot position (ranges, counters, the critical path), if any.
   [[nodiscard]] std::optional<OtherRowHit> other_row_at(QPointF plot_pos) const;
   void relayout();
+  // The bands above and under the lanes at the plot's current height (fit_bands): none covers the lanes.
+  void fit_bands_to_axis();
+  bool laid_out_ = false;            // the plot has been laid out once: its axis rect height is known
+  int bands_axis_px_ = 0;            // the axis rect height the bands were fitted to
+  bool warmup_band_wanted_ = false;  // warm-up is in view, so its label band is wanted
   void apply_window();
   void update_scrollbar();
   void request_replot();
