@@ -81,6 +81,7 @@ class CompareClassroomTest : public QObject {
   void compare_panels_show_gpu_lanes_and_busy_strip();
   void compare_window_covers_every_run_whole();
   void compare_panels_never_overlap_at_any_height();
+  void compare_panels_show_the_critical_path_row_whole();
   void compare_never_wider_than_the_screen();
   void compare_opens_on_the_aligned_timed_work();
   void compare_loads_runs_off_the_ui_thread();
@@ -330,6 +331,38 @@ void CompareClassroomTest::compare_panels_never_overlap_at_any_height() {
     view.view(run)->replot_now();
     QVERIFY(view.view(run)->state().busy_strip_px > 0);
     QVERIFY(view.view(run)->state().idle_row_px > 0);
+  }
+}
+
+// threads vs processes at 1700x950 (the documented screenshot): each panel opens on its GPUs with the critical-path
+// row under them whole, neither cut by the lane area's edge nor under the strips.
+void CompareClassroomTest::compare_panels_show_the_critical_path_row_whole() {
+  CompareView view;
+  view.resize(1700, 950);
+  QCOMPARE(view.add_files({recording("threads"), recording("processes")}), QString());
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  QCoreApplication::processEvents();
+  for (int run = 0; run < view.run_count(); ++run) {
+    TimelineView* v = view.view(run);
+    v->replot_now();
+    const auto& rows = v->layout().rows();
+    const auto path = std::find_if(rows.begin(), rows.end(), [](const LaneRow& r) {
+      return r.kind == RowKind::Other && r.label.rfind("critical path", 0) == 0;
+    });
+    QVERIFY2(path != rows.end(), "the recordings have a critical path");
+    const double shown_to_px = v->scroll_px() + v->lane_rect().height();
+    QVERIFY2(path->top_px >= v->scroll_px() && path->bottom_px() <= shown_to_px + 0.5,
+             qPrintable(QStringLiteral("panel %1: the row at %2-%3 px, the panel shows %4-%5 px")
+                            .arg(run)
+                            .arg(path->top_px)
+                            .arg(path->bottom_px())
+                            .arg(v->scroll_px())
+                            .arg(shown_to_px)));
+    // And the first GPU header is in view.
+    const auto gpu =
+        std::find_if(rows.begin(), rows.end(), [](const LaneRow& r) { return r.kind == RowKind::DeviceHeader; });
+    QVERIFY(gpu->top_px >= v->scroll_px() && gpu->bottom_px() <= shown_to_px);
   }
 }
 

@@ -231,6 +231,27 @@ TEST(FitBands, ShortAxesKeepTheLanesAndDropBandsInOrder) {
   EXPECT_DOUBLE_EQ(b.top_band_px + b.bottom_band_px(2), 0);
 }
 
+TEST(FitBands, WantedLanesComeBeforeBracketsWhereTheyFitWhole) {
+  BandWants w = panel_bands();
+  w.wanted_lanes_px = 140;
+  // 300 px: the strip and idle rows (66), the wanted lanes (140), then 94 px: 4 bracket rows (78), no warm-up labels.
+  BandHeights b = fit_bands(w, 300);
+  EXPECT_EQ(b.bracket_rows, 4);
+  EXPECT_DOUBLE_EQ(b.warmup_label_px, 0);
+  // 250 px: 44 px left after the lanes: 2 bracket rows.
+  b = fit_bands(w, 250);
+  EXPECT_EQ(b.bracket_rows, 2);
+  EXPECT_GE(250 - b.top_band_px - b.bottom_band_px(2), 140);
+  // Without the wish, the same height gives the brackets and the warm-up labels their room first.
+  w.wanted_lanes_px = 0;
+  EXPECT_EQ(fit_bands(w, 250).bracket_rows, 4);
+  // A wish that cannot be met whole (under the strip and idle rows the lanes have 184 px at most) is not kept.
+  w.wanted_lanes_px = 200;
+  b = fit_bands(w, 250);
+  EXPECT_EQ(b.bracket_rows, 4);
+  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
+}
+
 TEST(FitBands, NoBandOverlapsTheLanesAtAnyHeight) {
   BandWants w = panel_bands();
   for (int idle_rows : {0, 1, 2, 8}) {

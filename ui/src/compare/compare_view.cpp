@@ -118,6 +118,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   run.view->set_overlays(analysis->overlays);
   if (theme_) run.view->set_theme(*theme_);
   run.view->focus_on_gpu_lanes();
+  run.view->set_gpu_rows_first(true);
   layout->addWidget(run.header);
   layout->addWidget(run.view, 1);
   splitter_->addWidget(box);
@@ -245,9 +246,10 @@ void CompareView::reveal_gpu_lanes() {
     const auto gpu =
         std::find_if(rows.begin(), rows.end(), [](const LaneRow& row) { return row.kind == RowKind::DeviceHeader; });
     if (gpu == rows.end()) continue;
+    r.view->replot_now();  // laid out at its present size: the bands fitted, the lane area's height current
     // The panel starts at a row's top, never mid-row: where the GPU header cannot reach the top (the rows under
-    // it are shorter than the panel), at the last row top the scroll can reach.
-    const double max_scroll_px = std::max(0.0, r.view->layout().total_height_px() - r.view->lane_rect().height());
+    // it are shorter than the panel), at the last row top the scroll can reach, from which every row below fits.
+    const double max_scroll_px = r.view->max_scroll_px();
     double scroll_px = 0;
     for (auto it = rows.begin(); it != std::next(gpu); ++it)
       if (it->top_px <= max_scroll_px) scroll_px = it->top_px;

@@ -25,7 +25,7 @@ double full_band_px(const BandWants& wants) {
 
 BandHeights fit_bands(const BandWants& wants, double axis_height_px) {
   BandHeights out;
-  if (axis_height_px >= wants.min_lanes_px + full_band_px(wants)) {
+  if (axis_height_px >= std::max(wants.min_lanes_px, wants.wanted_lanes_px) + full_band_px(wants)) {
     out.bracket_rows = wants.bracket_rows;
     out.top_band_px = bracket_band_px(wants, wants.bracket_rows);
     out.warmup_label_px = wants.warmup_label_px;
@@ -42,6 +42,7 @@ BandHeights fit_bands(const BandWants& wants, double axis_height_px) {
   out.busy_strip_px = take(wants.busy_strip_px);
   if (wants.idle_rows > 0 && take(static_cast<double>(wants.idle_rows) * wants.idle_row_px) > 0)
     out.idle_row_px = wants.idle_row_px;
+  take(std::max(0.0, wants.wanted_lanes_px - wants.min_lanes_px));  // kept for the lanes where it fits whole
   for (int rows = wants.bracket_rows; rows > 0; --rows)
     if (bracket_band_px(wants, rows) <= left_px) {
       out.bracket_rows = rows;

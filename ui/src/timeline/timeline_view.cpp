@@ -46,10 +46,13 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     request_replot();
   });
   connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+    // A view scrolled to its end stays there when the plot's height changes: its last row stays whole.
+    const bool at_end = state_.scroll_px > 0 && state_.scroll_px >= max_scroll_seen_px_;
     if (!laid_out_ || plot_->axisRect()->rect().height() != bands_axis_px_) {
       laid_out_ = true;
       fit_bands_to_axis();
     }
+    if (at_end) state_.scroll_px = max_scroll_px();
     update_scrollbar();
   });
   apply_theme_to_plot();
@@ -175,6 +178,11 @@ void TimelineView::apply_label_column() {
   request_replot();
 }
 
+void TimelineView::set_gpu_rows_first(bool first) {
+  gpu_rows_first_ = first;
+  relayout();
+}
+
 void TimelineView::set_figure_mode(bool figure) {
   state_.figure = figure;
   request_replot();
@@ -215,6 +223,12 @@ void TimelineView::fit_bands_to_axis() {
   wants.idle_rows = static_cast<int>(o.idle_devices.size());
   wants.idle_row_px = o.idle.empty() ? 0 : kIdleRowPx * scale;
   wants.min_lanes_px = std::min(state_.layout.total_height_px(), readable_lanes_px(state_.layout.options()));
+  if (gpu_rows_first_) {
+    const auto& rows = state_.layout.rows();
+    const auto gpu =
+        std::find_if(rows.begin(), rows.end(), [](const LaneRow& r) { return r.kind == RowKind::DeviceHeader; });
+    if (gpu != rows.end()) wants.wanted_lanes_px = state_.layout.total_height_px() - gpu->top_px;
+  }
   // Before the plot is first laid out its height is not known: every band whole.
   bands_axis_px_ = plot_->axisRect()->rect().height();
   const BandHeights bands =
@@ -284,16 +298,26 @@ void TimelineView::zoom_to_selection() {
   }
 }
 
+double TimelineView::max_scroll_px() const {
+  const double rest_px = state_.layout.total_height_px() - lane_rect().height();
+  if (rest_px <= 0) return 0;
+  // Scrolled to the end, the view starts at a row's top and ends with the last row whole (room to spare under it),
+  // so no row is cut at either edge: not against the bands above the lanes, nor against the strips under them.
+  for (const LaneRow& row : state_.layout.rows())
+    if (row.top_px >= rest_px) return row.top_px;
+  return rest_px;
+}
+
 void TimelineView::set_scroll_px(double y_px) {
-  const double max_scroll = std::max(0.0, state_.layout.total_height_px() - lane_rect().height());
-  state_.scroll_px = std::clamp(y_px, 0.0, max_scroll);
+  state_.scroll_px = std::clamp(y_px, 0.0, max_scroll_px());
   update_scrollbar();
   request_replot();
 }
 
 void TimelineView::update_scrollbar() {
   const double visible = lane_rect().height();
-  const double max_scroll = std::max(0.0, state_.layout.total_height_px() - visible);
+  const double max_scroll = max_scroll_px();
+  max_scroll_seen_px_ = max_scroll;
   const QSignalBlocker block(scrollbar_);
   scrollbar_->setRange(0, static_cast<int>(max_scroll));
   scrollbar_->setPageStep(std::max(1, static_cast<int>(visible)));

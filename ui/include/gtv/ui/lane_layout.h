@@ -132,10 +132,14 @@ struct BandWants {
   int idle_rows = 0;
   double idle_row_px = 0;
   double min_lanes_px = 0;  // the lanes keep at least this much (a group header and a row of events)
+  // The lanes a view would rather show whole than its bracket rows and warm-up labels (a compare panel: its GPUs and
+  // the rows under them); 0: none.
+  double wanted_lanes_px = 0;
 };
 // What fits in an axis rect of a given height: every band whole where there is room; else the lanes keep
 // min_lanes_px and the bands take the rest in order of what they tell: the GPUs-busy strip, the idle rows (all
-// or none), the bracket rows (as many as fit), the warm-up labels. A band that does not fit whole is left out,
+// or none), then the lanes up to wanted_lanes_px where that fits whole, the bracket rows (as many as fit), the
+// warm-up labels. A band that does not fit whole is left out,
 // so no band ever overlaps the lanes or another band, whatever the height.
 struct BandHeights {
   int bracket_rows = 0;

@@ -53,6 +53,8 @@ class TimelineView : public QWidget {
   void zoom_to_selection();
   [[nodiscard]] double scroll_px() const { return state_.scroll_px; }
   void set_scroll_px(double y_px);
+  // How far the lanes scroll: to the first row top from which every row below fits (0 when all fit).
+  [[nodiscard]] double max_scroll_px() const;
 
   [[nodiscard]] const LaneLayout& layout() const { return state_.layout; }
   // Row heights for a theme (its font scale).
@@ -115,6 +117,9 @@ class TimelineView : public QWidget {
   // classroom); the recorded ranges stay, they show where the iterations and models are.
   void focus_on_gpu_lanes();
   void set_warmup_labels(bool shown);
+  // The GPU rows and the rows under them (the critical path) are shown whole, where the plot can hold them, before
+  // bracket rows and warm-up labels get room (a compare panel).
+  void set_gpu_rows_first(bool first);
   // The time axis counts from origin_ns, named by label ("time from ..."); nullopt: from the trace's start.
   void set_axis_origin(std::optional<TimeNs> origin_ns, const QString& label);
   [[nodiscard]] const LaneViewState& lane_state() const { return state_.lane_state; }
@@ -168,6 +173,8 @@ class TimelineView : public QWidget {
   void relayout();
   // The bands above and under the lanes at the plot's current height (fit_bands): none covers the lanes.
   void fit_bands_to_axis();
+  bool gpu_rows_first_ = false;      // set_gpu_rows_first
+  double max_scroll_seen_px_ = 0;    // max_scroll_px() when the scroll bar was last set
   bool laid_out_ = false;            // the plot has been laid out once: its axis rect height is known
   int bands_axis_px_ = 0;            // the axis rect height the bands were fitted to
   bool warmup_band_wanted_ = false;  // warm-up is in view, so its label band is wanted
