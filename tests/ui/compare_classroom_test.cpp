@@ -24,6 +24,7 @@
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
+#include "gtv/ui/lane_layout.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/run_features.h"
@@ -79,6 +80,8 @@ class CompareClassroomTest : public QObject {
   void classic_comparisons_open_as_tabs();
   void compare_panels_show_gpu_lanes_and_busy_strip();
   void compare_window_covers_every_run_whole();
+  void compare_panels_never_overlap_at_any_height();
+  void compare_panels_show_the_critical_path_row_whole();
   void compare_never_wider_than_the_screen();
   void compare_opens_on_the_aligned_timed_work();
   void compare_loads_runs_off_the_ui_thread();
@@ -271,6 +274,95 @@ void CompareClassroomTest::compare_panels_show_gpu_lanes_and_busy_strip() {
                               for (const LaneRow& r : rows) tops << QString::number(r.top_px);
                               return tops.join(QLatin1Char(' '));
                             }())));
+  }
+}
+
+// However short a panel, its bands (brackets above the lanes; warm-up labels, GPUs-busy strip and idle rows under
+// them) never cover the lanes, and the lanes keep a group header and a row: the critical-path row under the GPUs
+// is never drawn over by the strip.
+void CompareClassroomTest::compare_panels_never_overlap_at_any_height() {
+  CompareView view;
+  view.resize(1200, 900);
+  QCOMPARE(view.add_files({recording("sequential"), recording("streams"), recording("threads")}), QString());
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  bool some_band_left_out = false;
+  for (int height = 900; height >= 240; height -= 30) {
+    view.resize(1200, height);
+    QCoreApplication::processEvents();
+    for (int run = 0; run < view.run_count(); ++run) {
+      TimelineView* v = view.view(run);
+      v->replot_now();
+      const TimelineState& st = v->state();
+      const QRectF axis = v->plot()->axisRect()->rect();
+      const QRectF lanes = v->lane_rect();
+      const QString where = QStringLiteral("panel %1 at a view height of %2 px (axis rect %3 px)")
+                                .arg(run)
+                                .arg(height)
+                                .arg(axis.height());
+      const double min_lanes_px = std::min(v->layout().total_height_px(), readable_lanes_px(v->layout().options()));
+      QVERIFY2(lanes.height() >= std::min(axis.height(), min_lanes_px) - 0.5, qPrintable(where));
+      QVERIFY2(lanes.top() >= axis.top() + st.top_band_px - 0.5, qPrintable(where));
+      // Under the lanes, top to bottom: warm-up labels, the strip, the idle rows, all inside the axis rect.
+      QVERIFY2(st.warmup_label_rect(axis).top() >= lanes.bottom() - 0.5, qPrintable(where));
+      QVERIFY2(st.busy_strip_rect(axis).top() >= lanes.bottom() - 0.5, qPrintable(where));
+      for (std::size_t row = 0; row < st.overlays.idle_devices.size(); ++row)
+        QVERIFY2(st.idle_row_px == 0 || st.idle_row_rect(axis, row).top() >= st.busy_strip_rect(axis).bottom() - 0.5,
+                 qPrintable(where));
+      QVERIFY2(st.top_band_px + st.bottom_band_px <= std::max(0.0, axis.height()) + 0.5, qPrintable(where));
+      some_band_left_out = some_band_left_out || (st.busy_strip_px == 0 && !st.overlays.busy_gpus.empty()) ||
+                           (st.idle_row_px == 0 && !st.overlays.idle.empty());
+      // The critical-path row, where the panel scrolls to it, lies in the lane area only.
+      const auto& rows = v->layout().rows();
+      for (const LaneRow& r : rows) {
+        if (r.label.rfind("critical path", 0) != 0) continue;
+        const double top = st.row_y(lanes, r.top_px);
+        if (top < lanes.bottom())
+          QVERIFY2(std::min(top + r.height_px, lanes.bottom()) <= st.busy_strip_rect(axis).top() + 0.5,
+                   qPrintable(where));
+      }
+    }
+  }
+  QVERIFY(some_band_left_out);  // the heights tried reach panels too short for every band
+  // Tall enough, nothing is left out.
+  view.resize(1200, 1600);
+  QCoreApplication::processEvents();
+  for (int run = 0; run < view.run_count(); ++run) {
+    view.view(run)->replot_now();
+    QVERIFY(view.view(run)->state().busy_strip_px > 0);
+    QVERIFY(view.view(run)->state().idle_row_px > 0);
+  }
+}
+
+// threads vs processes at 1700x950 (the documented screenshot): each panel opens on its GPUs with the critical-path
+// row under them whole, neither cut by the lane area's edge nor under the strips.
+void CompareClassroomTest::compare_panels_show_the_critical_path_row_whole() {
+  CompareView view;
+  view.resize(1700, 950);
+  QCOMPARE(view.add_files({recording("threads"), recording("processes")}), QString());
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  QCoreApplication::processEvents();
+  for (int run = 0; run < view.run_count(); ++run) {
+    TimelineView* v = view.view(run);
+    v->replot_now();
+    const auto& rows = v->layout().rows();
+    const auto path = std::find_if(rows.begin(), rows.end(), [](const LaneRow& r) {
+      return r.kind == RowKind::Other && r.label.rfind("critical path", 0) == 0;
+    });
+    QVERIFY2(path != rows.end(), "the recordings have a critical path");
+    const double shown_to_px = v->scroll_px() + v->lane_rect().height();
+    QVERIFY2(path->top_px >= v->scroll_px() && path->bottom_px() <= shown_to_px + 0.5,
+             qPrintable(QStringLiteral("panel %1: the row at %2-%3 px, the panel shows %4-%5 px")
+                            .arg(run)
+                            .arg(path->top_px)
+                            .arg(path->bottom_px())
+                            .arg(v->scroll_px())
+                            .arg(shown_to_px)));
+    // And the first GPU header is in view.
+    const auto gpu =
+        std::find_if(rows.begin(), rows.end(), [](const LaneRow& r) { return r.kind == RowKind::DeviceHeader; });
+    QVERIFY(gpu->top_px >= v->scroll_px() && gpu->bottom_px() <= shown_to_px);
   }
 }
 

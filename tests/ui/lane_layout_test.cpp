@@ -179,5 +179,91 @@ TEST(LabelColumn, KeepsItsWidthWithinTheMinimumAndHalfTheView) {
   EXPECT_DOUBLE_EQ(label_column_px(240, 200, 1.0), kMinLabelColumnPx);  // a tiny view: the minimum wins
 }
 
+// Bands as a compare panel of two GPUs wants them: 4 bracket rows, warm-up labels, the strip, 2 idle rows.
+BandWants panel_bands() {
+  BandWants w;
+  w.bracket_rows = 4;
+  w.bracket_row_px = 18;
+  w.warmup_label_px = 40;
+  w.busy_strip_px = 36;
+  w.idle_rows = 2;
+  w.idle_row_px = 15;
+  w.min_lanes_px = 44;
+  return w;
+}
+
+TEST(FitBands, EveryBandWholeWhereThereIsRoom) {
+  const BandWants w = panel_bands();
+  EXPECT_DOUBLE_EQ(full_band_px(w), 4 * 18 + 6 + 40 + 36 + 2 * 15);
+  const BandHeights b = fit_bands(w, 600);
+  EXPECT_EQ(b.bracket_rows, 4);
+  EXPECT_DOUBLE_EQ(b.top_band_px, 4 * 18 + 6);
+  EXPECT_DOUBLE_EQ(b.warmup_label_px, 40);
+  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
+  EXPECT_DOUBLE_EQ(b.idle_row_px, 15);
+  EXPECT_DOUBLE_EQ(b.bottom_band_px(2), 40 + 36 + 30);
+  // Exactly the lanes' minimum and every band: still whole.
+  EXPECT_EQ(fit_bands(w, w.min_lanes_px + full_band_px(w)).bracket_rows, 4);
+}
+
+TEST(FitBands, ShortAxesKeepTheLanesAndDropBandsInOrder) {
+  const BandWants w = panel_bands();
+  // One pixel short of everything: the warm-up labels go first.
+  BandHeights b = fit_bands(w, w.min_lanes_px + full_band_px(w) - 1);
+  EXPECT_DOUBLE_EQ(b.warmup_label_px, 0);
+  EXPECT_EQ(b.bracket_rows, 4);
+  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
+  // Room for the lanes, the strip, the idle rows and one bracket row.
+  b = fit_bands(w, 44 + 36 + 30 + 18 + 6);
+  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
+  EXPECT_DOUBLE_EQ(b.idle_row_px, 15);
+  EXPECT_EQ(b.bracket_rows, 1);
+  EXPECT_DOUBLE_EQ(b.top_band_px, 18 + 6);
+  EXPECT_DOUBLE_EQ(b.warmup_label_px, 0);
+  // Room for the lanes and the strip only.
+  b = fit_bands(w, 44 + 36 + 10);
+  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
+  EXPECT_DOUBLE_EQ(b.idle_row_px, 0);
+  EXPECT_EQ(b.bracket_rows, 0);
+  EXPECT_DOUBLE_EQ(b.top_band_px, 0);
+  // Not even that: the lanes alone.
+  b = fit_bands(w, 50);
+  EXPECT_DOUBLE_EQ(b.top_band_px + b.bottom_band_px(2), 0);
+}
+
+TEST(FitBands, WantedLanesComeBeforeBracketsWhereTheyFitWhole) {
+  BandWants w = panel_bands();
+  w.wanted_lanes_px = 140;
+  // 300 px: the strip and idle rows (66), the wanted lanes (140), then 94 px: 4 bracket rows (78), no warm-up labels.
+  BandHeights b = fit_bands(w, 300);
+  EXPECT_EQ(b.bracket_rows, 4);
+  EXPECT_DOUBLE_EQ(b.warmup_label_px, 0);
+  // 250 px: 44 px left after the lanes: 2 bracket rows.
+  b = fit_bands(w, 250);
+  EXPECT_EQ(b.bracket_rows, 2);
+  EXPECT_GE(250 - b.top_band_px - b.bottom_band_px(2), 140);
+  // Without the wish, the same height gives the brackets and the warm-up labels their room first.
+  w.wanted_lanes_px = 0;
+  EXPECT_EQ(fit_bands(w, 250).bracket_rows, 4);
+  // A wish that cannot be met whole (under the strip and idle rows the lanes have 184 px at most) is not kept.
+  w.wanted_lanes_px = 200;
+  b = fit_bands(w, 250);
+  EXPECT_EQ(b.bracket_rows, 4);
+  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
+}
+
+TEST(FitBands, NoBandOverlapsTheLanesAtAnyHeight) {
+  BandWants w = panel_bands();
+  for (int idle_rows : {0, 1, 2, 8}) {
+    w.idle_rows = idle_rows;
+    for (double h = 0; h <= 400; h += 1) {
+      const BandHeights b = fit_bands(w, h);
+      const double lanes_px = h - b.top_band_px - b.bottom_band_px(idle_rows);
+      EXPECT_GE(lanes_px, std::min(h, w.min_lanes_px)) << "height " << h << ", idle rows " << idle_rows;
+      EXPECT_TRUE(b.bracket_rows == 0 || b.top_band_px == b.bracket_rows * w.bracket_row_px + w.bracket_pad_px);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gtv::ui

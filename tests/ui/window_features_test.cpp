@@ -7,6 +7,7 @@
 #include <QDialogButtonBox>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
@@ -27,6 +28,7 @@
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
 #include "gtv/ui/side_panels.h"
+#include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_picker.h"
@@ -116,6 +118,43 @@ class WindowFeaturesTest : public QObject {
     dialog.list()->item(2)->setCheckState(Qt::Checked);
     QVERIFY(dialog.ok_button()->isEnabled());
     QCOMPARE(dialog.choices().chosen(), (std::vector<int>{1, 2}));
+  }
+
+  // The picker says how many runs stay readable at the window's height, from the panel's least readable height,
+  // and warns when more are checked.
+  void pickerSaysHowManyRunsFit() {
+    const Theme theme = light_theme();
+    const PanelFit two_gpus = compare_panel_fit(900, theme, 2);
+    qInfo("a compare panel of two GPUs reads from %d px: %d fit in 900 px", two_gpus.panel_min_px, two_gpus.fits);
+    QVERIFY(two_gpus.panel_min_px > 100);
+    QVERIFY(two_gpus.fits >= 1 && two_gpus.fits * two_gpus.panel_min_px <= 900);
+    QVERIFY((two_gpus.fits + 1) * two_gpus.panel_min_px > 900 - 40);  // no more would fit, margins aside
+    // More GPUs (an idle row each) and a larger font need more height per panel; more height fits more panels.
+    QVERIFY(compare_panel_fit(900, theme, 8).panel_min_px > two_gpus.panel_min_px);
+    QVERIFY(compare_panel_fit(900, light_theme(2.0), 2).panel_min_px > two_gpus.panel_min_px);
+    QVERIFY(compare_panel_fit(1800, theme, 2).fits > two_gpus.fits);
+    QCOMPARE(compare_panel_fit(10, theme, 2).fits, 1);
+
+    TraceChoices c({"a", "b", "c", "d"}, 1, 0);
+    QCOMPARE(c.fit_text(), QString());  // not known: nothing said
+    c.set_readable(3, 250, 800);
+    QVERIFY2(c.fit_text().contains(QStringLiteral("(800 px) 3 runs stay readable")), qPrintable(c.fit_text()));
+    QVERIFY(c.fit_text().contains(QStringLiteral("250 px")));
+    QVERIFY(!c.beyond_readable());
+    c.set_checked(2, true);
+    QVERIFY(!c.beyond_readable());  // three checked, three fit
+    c.set_checked(3, true);
+    QVERIFY(c.beyond_readable());
+    QVERIFY2(c.fit_text().startsWith(QStringLiteral("4 runs checked, but")), qPrintable(c.fit_text()));
+
+    TraceChoices one({"a", "b", "c"}, 1, 0);
+    one.set_readable(1, 500, 600);
+    QVERIFY(one.fit_text().contains(QStringLiteral("1 run stays readable")));
+    TracePickerDialog dialog(one);
+    QVERIFY(dialog.fit_label()->text().contains(QStringLiteral("2 runs checked, but")));
+    QVERIFY(dialog.ok_button()->isEnabled());  // a warning, not a refusal
+    dialog.list()->item(0)->setCheckState(Qt::Unchecked);
+    QVERIFY(!dialog.fit_label()->text().contains(QStringLiteral("checked, but")));
   }
 
   void comparingTheChosenTwoOpensTwoPanels() {

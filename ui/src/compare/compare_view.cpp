@@ -1,13 +1,18 @@
 #include "gtv/ui/compare_view.h"
 
+#include <qcustomplot.h>
+
+#include <QApplication>
 #include <QFileInfo>
 #include <QLabel>
 #include <QScreen>
 #include <QSplitter>
+#include <QStyle>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <cmath>
 
 #include "gtv/analysis/compare.h"
 #include "gtv/io/readable_formats.h"
@@ -113,6 +118,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   run.view->set_overlays(analysis->overlays);
   if (theme_) run.view->set_theme(*theme_);
   run.view->focus_on_gpu_lanes();
+  run.view->set_gpu_rows_first(true);
   layout->addWidget(run.header);
   layout->addWidget(run.view, 1);
   splitter_->addWidget(box);
@@ -241,9 +247,10 @@ void CompareView::reveal_gpu_lanes() {
     const auto gpu =
         std::find_if(rows.begin(), rows.end(), [](const LaneRow& row) { return row.kind == RowKind::DeviceHeader; });
     if (gpu == rows.end()) continue;
+    r.view->replot_now();  // laid out at its present size: the bands fitted, the lane area's height current
     // The panel starts at a row's top, never mid-row: where the GPU header cannot reach the top (the rows under
-    // it are shorter than the panel), at the last row top the scroll can reach.
-    const double max_scroll_px = std::max(0.0, r.view->layout().total_height_px() - r.view->lane_rect().height());
+    // it are shorter than the panel), at the last row top the scroll can reach, from which every row below fits.
+    const double max_scroll_px = r.view->max_scroll_px();
     double scroll_px = 0;
     for (auto it = rows.begin(); it != std::next(gpu); ++it)
       if (it->top_px <= max_scroll_px) scroll_px = it->top_px;
@@ -276,6 +283,31 @@ void CompareView::set_header(int run, const QString& html, const QString& style_
   r.header->setText(html);
   r.header->setToolTip(QString());
   r.header->setStyleSheet(style_sheet);
+}
+
+PanelFit compare_panel_fit(int height_px, const Theme& theme, int gpu_count) {
+  // Measured on the widgets a panel is made of, laid out offscreen at this theme.
+  TimelineView plot;
+  plot.set_theme(theme);
+  plot.resize(800, 600);
+  plot.replot_now();
+  const int axes_px = plot.plot()->viewport().height() - plot.plot()->axisRect()->rect().height();
+  QLabel header;
+  header.setTextFormat(Qt::RichText);
+  header.setText(QStringLiteral("run<br>speedup"));  // a run after the first: its figures and its comparison
+  const double scale = theme.font_scale;
+  const double strips_px = (kBusyStripPx + std::max(gpu_count, 1) * kIdleRowPx) * scale;
+  const double lanes_px = readable_lanes_px(TimelineView::layout_options(theme));
+  const QSplitter splitter(Qt::Vertical);
+  PanelFit fit;
+  fit.panel_min_px =
+      header.sizeHint().height() + axes_px + static_cast<int>(std::ceil(strips_px + lanes_px)) + splitter.handleWidth();
+  // The view's own margins above the first panel and under the last.
+  const QStyle* style = QApplication::style();
+  const int margins_px =
+      style->pixelMetric(QStyle::PM_LayoutTopMargin) + style->pixelMetric(QStyle::PM_LayoutBottomMargin);
+  fit.fits = std::max(1, (height_px - margins_px) / fit.panel_min_px);
+  return fit;
 }
 
 QString CompareView::figures_text(int run) const { return runs_[static_cast<std::size_t>(run)].figures; }

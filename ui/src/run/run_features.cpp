@@ -6,8 +6,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPointer>
+#include <QTabBar>
 #include <QTabWidget>
 #include <algorithm>
+#include <set>
 
 #include "gtv/io/readable_formats.h"
 #include "gtv/ui/classroom_view.h"
@@ -58,6 +60,19 @@ int index_of(const std::vector<TraceTab*>& tabs, const TraceTab* tab) {
   return tab != nullptr && it != tabs.end() ? static_cast<int>(it - tabs.begin()) : -1;
 }
 
+// The height a new tab's page gets: the compare view's height when it opens.
+int tab_page_height_px(MainWindow* window) {
+  const QTabWidget* tabs = window->tabs();
+  return tabs->currentWidget() != nullptr ? tabs->currentWidget()->height() : tabs->height() - tabs->tabBar()->height();
+}
+
+int gpu_count(const Trace& trace) {
+  std::set<std::int64_t> devices;
+  for (const Lane& lane : trace.lanes())
+    if (lane.is_gpu()) devices.insert(lane.device());
+  return static_cast<int>(devices.size());
+}
+
 void add_tab(MainWindow* window, QWidget* widget, const QString& title, const QString& tooltip) {
   const int index = window->tabs()->addTab(widget, title);
   window->tabs()->setTabToolTip(index, tooltip);
@@ -71,6 +86,19 @@ void build_menu(MainWindow* window, QDockWidget* dock) {
     const QStringList paths =
         QFileDialog::getOpenFileNames(window, QObject::tr("Runs to compare (two or more)"), {}, trace_file_filter());
     if (paths.size() < 2) return;
+    // The files are not read yet: the fit of runs with one GPU, the most that can fit.
+    const int height_px = tab_page_height_px(window);
+    const PanelFit fit = compare_panel_fit(height_px, window->theme(), 1);
+    if (paths.size() > fit.fits &&
+        QMessageBox::question(window, QObject::tr("Compare"),
+                              QObject::tr("At this window's height (%1 px) at most %2 runs stay readable (a panel "
+                                          "needs %3 px); shorter panels leave out their strips and brackets. "
+                                          "Compare all %4 anyway?")
+                                  .arg(height_px)
+                                  .arg(fit.fits)
+                                  .arg(fit.panel_min_px)
+                                  .arg(paths.size())) != QMessageBox::Yes)
+      return;
     QString error;
     if (!open_compare(window, paths, {}, &error)) QMessageBox::warning(window, QObject::tr("Compare"), error);
   });
@@ -206,7 +234,13 @@ CompareView* compare_open_traces(MainWindow* window, QString* error) {
   }
   const int current = index_of(tabs, current_tab);
   const int previous = index_of(tabs, previous_tab);
-  TracePickerDialog dialog(TraceChoices(titles, current, previous), window);
+  int gpus = 1;
+  for (TraceTab* tab : tabs) gpus = std::max(gpus, gpu_count(*tab->document()->trace()));
+  const int height_px = tab_page_height_px(window);
+  const PanelFit fit = compare_panel_fit(height_px, window->theme(), gpus);
+  TraceChoices choices(titles, current, previous);
+  choices.set_readable(fit.fits, fit.panel_min_px, height_px);
+  TracePickerDialog dialog(choices, window);
   if (dialog.exec() != QDialog::Accepted) return nullptr;  // cancelled: nothing to say
   std::vector<TraceTab*> chosen;
   for (int i : dialog.choices().chosen()) chosen.push_back(tabs[static_cast<std::size_t>(i)]);

@@ -10,6 +10,49 @@ namespace gtv::ui {
 
 GroupKey group_of(const LaneKey& key) { return {key.kind, key.pid}; }
 
+namespace {
+
+double bracket_band_px(const BandWants& w, int rows) {
+  return rows > 0 ? static_cast<double>(rows) * w.bracket_row_px + w.bracket_pad_px : 0;
+}
+
+}  // namespace
+
+double full_band_px(const BandWants& wants) {
+  return bracket_band_px(wants, wants.bracket_rows) + wants.warmup_label_px + wants.busy_strip_px +
+         static_cast<double>(wants.idle_rows) * wants.idle_row_px;
+}
+
+BandHeights fit_bands(const BandWants& wants, double axis_height_px) {
+  BandHeights out;
+  if (axis_height_px >= std::max(wants.min_lanes_px, wants.wanted_lanes_px) + full_band_px(wants)) {
+    out.bracket_rows = wants.bracket_rows;
+    out.top_band_px = bracket_band_px(wants, wants.bracket_rows);
+    out.warmup_label_px = wants.warmup_label_px;
+    out.busy_strip_px = wants.busy_strip_px;
+    out.idle_row_px = wants.idle_row_px;
+    return out;
+  }
+  double left_px = axis_height_px - wants.min_lanes_px;
+  const auto take = [&left_px](double px) {
+    if (px <= 0 || px > left_px) return 0.0;
+    left_px -= px;
+    return px;
+  };
+  out.busy_strip_px = take(wants.busy_strip_px);
+  if (wants.idle_rows > 0 && take(static_cast<double>(wants.idle_rows) * wants.idle_row_px) > 0)
+    out.idle_row_px = wants.idle_row_px;
+  take(std::max(0.0, wants.wanted_lanes_px - wants.min_lanes_px));  // kept for the lanes where it fits whole
+  for (int rows = wants.bracket_rows; rows > 0; --rows)
+    if (bracket_band_px(wants, rows) <= left_px) {
+      out.bracket_rows = rows;
+      out.top_band_px = take(bracket_band_px(wants, rows));
+      break;
+    }
+  out.warmup_label_px = take(wants.warmup_label_px);
+  return out;
+}
+
 std::string other_group_label(GroupKey group) {
   return (group.first == LaneKind::GpuStream ? "GPU " : "Process ") + std::to_string(group.second);
 }

@@ -139,7 +139,7 @@ std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const
   double right_px = area.right();
   if (state.labels_before_ns)
     right_px = std::clamp(area.left() + map.x_of(*state.labels_before_ns), area.left(), right_px);
-  return layout_bracket_labels(requests, area.left(), right_px, bracket_row_count(o));
+  return layout_bracket_labels(requests, area.left(), right_px, state.bracket_rows);
 }
 
 // As many rows as brackets ever overlap in time, so every bracket gets a row at any zoom (the layout spreads

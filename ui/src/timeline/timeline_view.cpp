@@ -6,6 +6,7 @@
 #include <QScrollBar>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "gtv/model/lod.h"
 #include "gtv/ui/collective_row.h"
@@ -44,7 +45,16 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     state_.scroll_px = value;
     request_replot();
   });
-  connect(plot_, &QCustomPlot::afterLayout, this, [this] { update_scrollbar(); });
+  connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+    // A view scrolled to its end stays there when the plot's height changes: its last row stays whole.
+    const bool at_end = state_.scroll_px > 0 && state_.scroll_px >= max_scroll_seen_px_;
+    if (!laid_out_ || plot_->axisRect()->rect().height() != bands_axis_px_) {
+      laid_out_ = true;
+      fit_bands_to_axis();
+    }
+    if (at_end) state_.scroll_px = max_scroll_px();
+    update_scrollbar();
+  });
   apply_theme_to_plot();
 }
 
@@ -168,16 +178,26 @@ void TimelineView::apply_label_column() {
   request_replot();
 }
 
+void TimelineView::set_gpu_rows_first(bool first) {
+  gpu_rows_first_ = first;
+  relayout();
+}
+
 void TimelineView::set_figure_mode(bool figure) {
   state_.figure = figure;
   request_replot();
 }
 
-void TimelineView::relayout() {
+LayoutOptions TimelineView::layout_options(const Theme& theme) {
   LayoutOptions options;
-  options.depth_px = state_.theme.depth_px();
-  options.header_px = state_.theme.header_px();
-  options.lane_gap_px = 4 * state_.theme.font_scale;
+  options.depth_px = theme.depth_px();
+  options.header_px = theme.header_px();
+  options.lane_gap_px = 4 * theme.font_scale;
+  return options;
+}
+
+void TimelineView::relayout() {
+  const LayoutOptions options = layout_options(state_.theme);
   if (state_.trace) {
     const std::vector<LaneDesc> lanes = lane_descs(*state_.trace);
     state_.layout = LaneLayout(lanes, rank_group_labels(*state_.trace, lanes, state_.overlays.rank_clocks),
@@ -185,18 +205,41 @@ void TimelineView::relayout() {
   } else {
     state_.layout = LaneLayout();
   }
-  const OverlayData& o = state_.overlays;
-  const auto bracket_rows = static_cast<std::size_t>(bracket_row_count(o));
-  state_.top_band_px = static_cast<double>(bracket_rows) * state_.theme.depth_px() + (bracket_rows ? 6 : 0);
-  state_.busy_strip_px = o.busy_gpus.empty() ? 0 : 36 * state_.theme.font_scale;
-  state_.idle_row_px = o.idle.empty() ? 0 : 15 * state_.theme.font_scale;
-  state_.warmup_label_px = warmup_label_band_px(state_);
-  state_.bottom_band_px =
-      state_.warmup_label_px + state_.busy_strip_px + static_cast<double>(o.idle_devices.size()) * state_.idle_row_px;
+  fit_bands_to_axis();
   apply_label_column();
   update_scrollbar();
   emit lanes_changed();
   request_replot();
+}
+
+void TimelineView::fit_bands_to_axis() {
+  const OverlayData& o = state_.overlays;
+  const double scale = state_.theme.font_scale;
+  BandWants wants;
+  wants.bracket_rows = bracket_row_count(o);
+  wants.bracket_row_px = state_.theme.depth_px();
+  wants.warmup_label_px = warmup_label_band_px(state_);
+  wants.busy_strip_px = o.busy_gpus.empty() ? 0 : kBusyStripPx * scale;
+  wants.idle_rows = static_cast<int>(o.idle_devices.size());
+  wants.idle_row_px = o.idle.empty() ? 0 : kIdleRowPx * scale;
+  wants.min_lanes_px = std::min(state_.layout.total_height_px(), readable_lanes_px(state_.layout.options()));
+  if (gpu_rows_first_) {
+    const auto& rows = state_.layout.rows();
+    const auto gpu =
+        std::find_if(rows.begin(), rows.end(), [](const LaneRow& r) { return r.kind == RowKind::DeviceHeader; });
+    if (gpu != rows.end()) wants.wanted_lanes_px = state_.layout.total_height_px() - gpu->top_px;
+  }
+  // Before the plot is first laid out its height is not known: every band whole.
+  bands_axis_px_ = plot_->axisRect()->rect().height();
+  const BandHeights bands =
+      fit_bands(wants, laid_out_ ? std::max(bands_axis_px_, 0) : std::numeric_limits<double>::infinity());
+  warmup_band_wanted_ = wants.warmup_label_px > 0;
+  state_.top_band_px = bands.top_band_px;
+  state_.bracket_rows = bands.bracket_rows;
+  state_.warmup_label_px = bands.warmup_label_px;
+  state_.busy_strip_px = bands.busy_strip_px;
+  state_.idle_row_px = bands.idle_row_px;
+  state_.bottom_band_px = bands.bottom_band_px(wants.idle_rows);
 }
 
 TimeWindow TimelineView::bounds() const {
@@ -217,7 +260,7 @@ void TimelineView::set_window(TimeWindow window) {
 
 void TimelineView::apply_window() {
   // The warm-up label band is there while warm-up is in view.
-  if ((warmup_label_band_px(state_) > 0) != (state_.warmup_label_px > 0)) relayout();
+  if ((warmup_label_band_px(state_) > 0) != warmup_band_wanted_) relayout();
   const QCPRange range(static_cast<double>(state_.window.t0_ns), static_cast<double>(state_.window.t1_ns));
   plot_->xAxis->setRange(range);
   plot_->xAxis2->setRange(range);
@@ -255,16 +298,26 @@ void TimelineView::zoom_to_selection() {
   }
 }
 
+double TimelineView::max_scroll_px() const {
+  const double rest_px = state_.layout.total_height_px() - lane_rect().height();
+  if (rest_px <= 0) return 0;
+  // Scrolled to the end, the view starts at a row's top and ends with the last row whole (room to spare under it),
+  // so no row is cut at either edge: not against the bands above the lanes, nor against the strips under them.
+  for (const LaneRow& row : state_.layout.rows())
+    if (row.top_px >= rest_px) return row.top_px;
+  return rest_px;
+}
+
 void TimelineView::set_scroll_px(double y_px) {
-  const double max_scroll = std::max(0.0, state_.layout.total_height_px() - lane_rect().height());
-  state_.scroll_px = std::clamp(y_px, 0.0, max_scroll);
+  state_.scroll_px = std::clamp(y_px, 0.0, max_scroll_px());
   update_scrollbar();
   request_replot();
 }
 
 void TimelineView::update_scrollbar() {
   const double visible = lane_rect().height();
-  const double max_scroll = std::max(0.0, state_.layout.total_height_px() - visible);
+  const double max_scroll = max_scroll_px();
+  max_scroll_seen_px_ = max_scroll;
   const QSignalBlocker block(scrollbar_);
   scrollbar_->setRange(0, static_cast<int>(max_scroll));
   scrollbar_->setPageStep(std::max(1, static_cast<int>(visible)));

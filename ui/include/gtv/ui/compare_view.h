@@ -26,6 +26,16 @@ namespace gtv::ui {
 
 class TimelineView;
 
+// How many compare panels stay readable in a height: a panel is readable from panel_min_px up (its header of two
+// lines, the time axes, a GPU header and a row of its lanes, the GPUs-busy strip and one idle row per GPU, all
+// measured at theme's font); below that the panel leaves strips out so that none covers its lanes.
+struct PanelFit {
+  int panel_min_px = 0;
+  int fits = 1;  // panels of panel_min_px that fit (at least 1)
+};
+// height_px: the height the compare view gets (a tab page); gpu_count: the most GPUs a run has.
+[[nodiscard]] PanelFit compare_panel_fit(int height_px, const Theme& theme, int gpu_count);
+
 class CompareView : public QWidget {
   Q_OBJECT
  public:

@@ -69,6 +69,11 @@ struct LayoutOptions {
   double lane_gap_px = 4;  // space under each lane
 };
 
+// The least lane area that still reads: a group header and one row of events.
+[[nodiscard]] inline double readable_lanes_px(const LayoutOptions& o) {
+  return o.header_px + o.depth_px + o.lane_gap_px;
+}
+
 struct LaneViewState {
   std::set<LaneIndex> collapsed_lanes;
   std::set<LaneIndex> hidden_lanes;
@@ -111,6 +116,43 @@ class LaneLayout {
   double total_px_ = 0;
   LayoutOptions options_;
 };
+
+// The GPUs-busy strip and an idle-cause row, at font scale 1.
+inline constexpr double kBusyStripPx = 36;
+inline constexpr double kIdleRowPx = 15;
+
+// The bands around the lanes, as the overlays want them: bracket rows above the lanes; under them the warm-up
+// labels, the GPUs-busy strip and one idle-cause row per GPU.
+struct BandWants {
+  int bracket_rows = 0;
+  double bracket_row_px = 0;
+  double bracket_pad_px = 6;  // under the last bracket row
+  double warmup_label_px = 0;
+  double busy_strip_px = 0;
+  int idle_rows = 0;
+  double idle_row_px = 0;
+  double min_lanes_px = 0;  // the lanes keep at least this much (a group header and a row of events)
+  // The lanes a view would rather show whole than its bracket rows and warm-up labels (a compare panel: its GPUs and
+  // the rows under them); 0: none.
+  double wanted_lanes_px = 0;
+};
+// What fits in an axis rect of a given height: every band whole where there is room; else the lanes keep
+// min_lanes_px and the bands take the rest in order of what they tell: the GPUs-busy strip, the idle rows (all
+// or none), then the lanes up to wanted_lanes_px where that fits whole, the bracket rows (as many as fit), the
+// warm-up labels. A band that does not fit whole is left out,
+// so no band ever overlaps the lanes or another band, whatever the height.
+struct BandHeights {
+  int bracket_rows = 0;
+  double top_band_px = 0;
+  double warmup_label_px = 0;
+  double busy_strip_px = 0;
+  double idle_row_px = 0;  // 0: the idle rows are left out
+  [[nodiscard]] double bottom_band_px(int idle_rows) const {
+    return warmup_label_px + busy_strip_px + static_cast<double>(idle_rows) * idle_row_px;
+  }
+};
+[[nodiscard]] double full_band_px(const BandWants& wants);  // every band whole
+[[nodiscard]] BandHeights fit_bands(const BandWants& wants, double axis_height_px);
 
 [[nodiscard]] GroupKey group_of(const LaneKey& key);
 // Whether a host lane holds only the profiler's own records: its overhead (CUPTI's buffer requests and flushes),

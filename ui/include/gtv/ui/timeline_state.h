@@ -36,6 +36,7 @@ struct TimelineState {
   std::optional<QRectF> box;          // ctrl-drag box zoom, in plot pixels
   OverlayData overlays;
   double top_band_px = 0;  // measurement brackets and ranges above the lanes
+  int bracket_rows = 0;    // the bracket rows in it (fewer than the brackets want where the plot is short)
   // Bracket labels end before this time: the classroom fades what lies after its playback cursor.
   std::optional<TimeNs> labels_before_ns;
   // Under the lanes: the warm-up labels (while warm-up is in view), the GPUs-busy strip, then one idle-cause row per

@@ -53,8 +53,12 @@ class TimelineView : public QWidget {
   void zoom_to_selection();
   [[nodiscard]] double scroll_px() const { return state_.scroll_px; }
   void set_scroll_px(double y_px);
+  // How far the lanes scroll: to the first row top from which every row below fits (0 when all fit).
+  [[nodiscard]] double max_scroll_px() const;
 
   [[nodiscard]] const LaneLayout& layout() const { return state_.layout; }
+  // Row heights for a theme (its font scale).
+  [[nodiscard]] static LayoutOptions layout_options(const Theme& theme);
   // Collapses host rows until every GPU row is in view without scrolling (the first view of a trace, with the critical
   // path under them): host rows and lanes with nothing in the window, then all host lanes, then counter rows, then host
   // groups to their headers. Done when the plot is next on screen, at its real height, if it is not yet.
@@ -113,6 +117,9 @@ class TimelineView : public QWidget {
   // classroom); the recorded ranges stay, they show where the iterations and models are.
   void focus_on_gpu_lanes();
   void set_warmup_labels(bool shown);
+  // The GPU rows and the rows under them (the critical path) are shown whole, where the plot can hold them, before
+  // bracket rows and warm-up labels get room (a compare panel).
+  void set_gpu_rows_first(bool first);
   // The time axis counts from origin_ns, named by label ("time from ..."); nullopt: from the trace's start.
   void set_axis_origin(std::optional<TimeNs> origin_ns, const QString& label);
   [[nodiscard]] const LaneViewState& lane_state() const { return state_.lane_state; }
@@ -164,6 +171,13 @@ class TimelineView : public QWidget {
   // The row that is not an event lane under a plot position (ranges, counters, the critical path), if any.
   [[nodiscard]] std::optional<OtherRowHit> other_row_at(QPointF plot_pos) const;
   void relayout();
+  // The bands above and under the lanes at the plot's current height (fit_bands): none covers the lanes.
+  void fit_bands_to_axis();
+  bool gpu_rows_first_ = false;      // set_gpu_rows_first
+  double max_scroll_seen_px_ = 0;    // max_scroll_px() when the scroll bar was last set
+  bool laid_out_ = false;            // the plot has been laid out once: its axis rect height is known
+  int bands_axis_px_ = 0;            // the axis rect height the bands were fitted to
+  bool warmup_band_wanted_ = false;  // warm-up is in view, so its label band is wanted
   void apply_window();
   void update_scrollbar();
   void request_replot();
