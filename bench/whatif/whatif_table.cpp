@@ -15,43 +15,14 @@
 #include "gtv/causal/critical_path.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/whatif/predict.h"
+#include "gtv/whatif/recorded_pairs.h"
 
 namespace {
 
 using namespace gtv;
 
-struct Pair {
-  const char* from;     // relative to the traces folder
-  const char* changes;  // separated by spaces
-  const char* to;
-};
-
-// The pairs the issue names: seven on one H200 (every model on cuda:0), and on two H200s the seed placement
-// (models on cuda:0, cuda:1, cuda:0) undone from its recording, and its pageable copies made pinned.
-constexpr Pair kPairs[] = {
-    {"h200x1/sequential", "streams", "h200x1/streams"},
-    {"h200x1/copy-pageable", "pinned", "h200x1/copy-pinned"},
-    {"h200x1/sequential", "graphs", "h200x1/cuda-graph"},
-    {"h200x1/launch-blocking", "no-launch-blocking", "h200x1/sequential"},
-    {"h200x1/threads", "processes", "h200x1/processes"},
-    {"h200x1/threads", "streams", "h200x1/threads-streams"},
-    {"h200x1/baseline", "no-sync=cudaDeviceSynchronize", "h200x1/sequential"},
-    {"h200x2/sequential", "placement=0,0,0", "h200x1/sequential"},
-    {"h200x2/copy-pageable", "pinned", "h200x2/copy-pinned"},
-};
-constexpr int kPairCount = int(sizeof(kPairs) / sizeof(kPairs[0]));
-
-// Further pairs the bundled recordings hold, shown and not scored.
-constexpr Pair kFurther[] = {
-    {"h200x2/sequential", "streams", "h200x2/streams"},
-    {"h200x2/threads", "streams", "h200x2/threads-streams"},
-    {"h200x2/threads", "processes", "h200x2/processes"},
-    {"h200x2/launch-blocking", "no-launch-blocking", "h200x2/sequential"},
-    {"h200x2/copy-pageable-nonblocking", "pinned", "h200x2/copy-pinned"},
-    {"h200x1/sequential-50iters", "streams", "h200x1/streams-50iters"},
-    {"h200x2/streams", "placement=0,0,0", "h200x1/streams"},
-    {"h200x2/sequential", "placement=0,0,0 streams", "h200x1/streams"},
-};
+// The pairs (gtv/whatif/recorded_pairs.h): the scored nine, and the further pairs shown and not scored.
+using Pair = whatif::RecordedPair;
 
 constexpr double kErrorTarget = 0.10;
 constexpr int kNeeded = 8;
@@ -73,25 +44,18 @@ Score score(const std::string& dir, const Pair& pair, bool markdown) {
   const char* sep = markdown ? " | " : "  ";
   const std::string lead = markdown ? "| " : "";
   const std::string tail = markdown ? " |" : "";
-  Expected<Trace> a = io::read_trace(dir + "/" + pair.from + ".json.gz");
-  Expected<Trace> b = io::read_trace(dir + "/" + pair.to + ".json.gz");
+  Expected<Trace> a = io::read_trace(whatif::recording_path(dir, pair.from));
+  Expected<Trace> b = io::read_trace(whatif::recording_path(dir, pair.to));
   if (!a || !b) {
     std::cout << lead << pair.from << sep << (a ? b.error().message : a.error().message) << tail << "\n";
     return {};
   }
-  std::vector<whatif::Change> changes;
-  std::string changes_text = pair.changes;
-  for (std::size_t start = 0; start < changes_text.size();) {
-    const std::size_t end = std::min(changes_text.find(' ', start), changes_text.size());
-    Expected<whatif::Change> c = whatif::parse_change(changes_text.substr(start, end - start));
-    if (!c) {
-      std::cout << lead << pair.from << sep << c.error().message << tail << "\n";
-      return {};
-    }
-    changes.push_back(std::move(c).value());
-    start = end + 1;
+  Expected<std::vector<whatif::Change>> changes = whatif::parse_changes(pair.changes);
+  if (!changes) {
+    std::cout << lead << pair.from << sep << changes.error().message << tail << "\n";
+    return {};
   }
-  Expected<whatif::Prediction> p = whatif::predict(*a, changes);
+  Expected<whatif::Prediction> p = whatif::predict(*a, *changes);
   if (!p) {
     std::cout << lead << pair.from << sep << pair.changes << sep << pair.to << sep
               << "does not apply: " << p.error().message << tail << "\n";
@@ -161,18 +125,19 @@ int main(int argc, char** argv) {
     std::cerr << "usage: gtv-bench-whatif [--markdown] TRACES_DIR | --speed FILE\n";
     return 2;
   }
+  const int pair_count = int(whatif::scored_pairs().size());
   int within = 0, in_band = 0;
   header(markdown);
-  for (const Pair& pair : kPairs) {
+  for (const Pair& pair : whatif::scored_pairs()) {
     const Score sc = score(dir, pair, markdown);
     within += sc.within ? 1 : 0;
     in_band += sc.in_band ? 1 : 0;
   }
   std::cout << "\n"
-            << within << " of " << kPairCount << " pairs within 10% (target " << kNeeded << "), " << in_band << " of "
-            << kPairCount << " bands contain the recorded value (target " << kNeeded << ")\n";
+            << within << " of " << pair_count << " pairs within 10% (target " << kNeeded << "), " << in_band << " of "
+            << pair_count << " bands contain the recorded value (target " << kNeeded << ")\n";
   std::cout << "\nFurther pairs (not scored):\n\n";
   header(markdown);
-  for (const Pair& pair : kFurther) (void)score(dir, pair, markdown);
+  for (const Pair& pair : whatif::further_pairs()) (void)score(dir, pair, markdown);
   return within >= kNeeded && in_band >= kNeeded ? 0 : 1;
 }
