@@ -18,6 +18,7 @@
 #include "gtv/experiments/catalog.h"
 #include "gtv/ui/app_palette.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/exercise_panel.h"
 #include "gtv/ui/playback_stats.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/time_mapping.h"
@@ -324,6 +325,10 @@ void ClassroomView::update_range_button() {
 }
 
 void ClassroomView::zoom_to_span() {
+  if (exercise_ != nullptr && !chosen_range_) {
+    view_->set_window(exercise_->question_window());  // the scale the variant is drawn at
+    return;
+  }
   if (span_.end_ns > span_.start_ns) view_->set_window(fit_window(span_.start_ns, span_.end_ns, 0.03));
 }
 
@@ -374,10 +379,12 @@ void ClassroomView::apply_lane_visibility() {
   view_->set_overlays(revealed_ && analysis_ ? analysis_->overlays : OverlayData{});
   // Revealed, the GPU lanes come into view at the bottom, under the launches and ranges above them.
   if (revealed_) view_->set_scroll_px(view_->layout().total_height_px());
-  lesson_->setVisible(revealed_);
+  lesson_->setVisible(revealed_ && exercise_ == nullptr);
   update_status();
-  overlay_->set_prompt(revealed_ ? QString()
-                                 : tr("GPU lanes hidden: when do the GPUs run? Predict, then press Reveal GPUs."));
+  const QString hidden = exercise_ != nullptr
+                             ? tr("GPU lanes hidden: when does the GPU finish? Pick a choice, then press Reveal.")
+                             : tr("GPU lanes hidden: when do the GPUs run? Predict, then press Reveal GPUs.");
+  overlay_->set_prompt(revealed_ ? QString() : hidden);
   view_->replot_now();
 }
 
