@@ -80,6 +80,14 @@ TEST(ExerciseChoices, NonPositiveValuesAreIgnored) {
   EXPECT_EQ(c.size(), 5u);
 }
 
+TEST(ExerciseChoices, RatiosNeverRoundOntoAStep) {
+  EXPECT_EQ(format_ratio(1.13), "1.13x");
+  EXPECT_EQ(format_ratio(15.67), "15.7x");
+  EXPECT_EQ(format_ratio(1.498), "1.498x");  // "1.50x" would read as outside "1.1-1.5x"
+  EXPECT_EQ(format_ratio(24.97), "24.97x");
+  EXPECT_EQ(format_ratio(0.6668), "0.667x");  // near 1/1.5, the slower side's step
+}
+
 TEST(Exercises, NamesAreUniqueAndFound) {
   std::set<std::string_view> names;
   for (const ExerciseSpec& s : exercise_specs()) {

@@ -6,6 +6,7 @@
 #include <QMessageBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/exercise_panel.h"
@@ -17,7 +18,7 @@ namespace gtv::ui {
 void ClassroomView::start_exercise(std::shared_ptr<const Exercise> exercise) {
   pause();
   const ExerciseRecording& q = exercise->question;
-  // Two timelines share the projector's height: theirs is the classroom's look at three quarters of its size (the
+  // Two timelines share the projector's height: theirs is the classroom's look at 70% of its size (the
   // question and the answers above and under them keep the classroom's).
   view_->set_theme(classroom_theme(kExerciseTimelineFontScale));
   set_trace(q.trace, QString::fromStdString(exercise->lesson_scenario), q.analysis);
@@ -43,13 +44,16 @@ void ClassroomView::start_exercise(std::shared_ptr<const Exercise> exercise) {
 
 void ClassroomView::show_exercise_step() {
   if (exercise_ == nullptr) return;
-  // A question that hides the GPU lanes (what the stopwatch saw) keeps them hidden above the reveal's timeline.
-  const bool revealed = exercise_->step() == ExercisePanel::Step::Revealed;
-  // The question's timeline has the room until the variant's is drawn; then it keeps what its rows need and the
-  // variant's timeline has the rest.
+  // The question's timeline keeps the height its rows need, from question to reveal, so nothing moves when the
+  // variant's timeline appears under it and takes the rest.
   auto* box = static_cast<QVBoxLayout*>(layout());
-  box->setStretchFactor(exercise_, revealed ? 1 : 0);
-  view_->setMaximumHeight(revealed ? needed_height_px(*view_) : QWIDGETSIZE_MAX);
+  box->setStretchFactor(view_, 0);
+  box->setStretchFactor(exercise_, 1);
+  view_->replot_now();
+  if (view_->lane_rect().height() <= 0) return;  // not laid out yet: the plot's resize calls this again
+  // At most 45% of the classroom's height: the variant's timeline needs as much under it.
+  const int height_px = std::min(needed_height_px(*view_), static_cast<int>(0.45 * height()));
+  if (view_->height() != height_px) view_->setFixedHeight(height_px);
 }
 
 ClassroomView* open_exercise(MainWindow* window, const QString& name, QString* error, const QString& traces_dir) {

@@ -405,6 +405,9 @@ bool ClassroomView::is_full_screen() const { return window()->isFullScreen(); }
 
 bool ClassroomView::eventFilter(QObject* watched, QEvent* event) {
   if (watched != view_->plot() || !trace_) return false;
+  // An exercise's timeline is as tall as its rows: known once the plot has a size.
+  if (event->type() == QEvent::Resize && exercise_ != nullptr)
+    QTimer::singleShot(0, this, &ClassroomView::show_exercise_step);
   const auto* mouse = static_cast<QMouseEvent*>(event);
   if (event->type() == QEvent::MouseButtonPress && mouse->button() == Qt::LeftButton) {
     press_px_ = mouse->position().toPoint();

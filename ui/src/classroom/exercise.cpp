@@ -25,7 +25,8 @@ constexpr std::array<ExerciseSpec, 10> kExercises = {{
      "on its GPU's default stream.",
      "With one stream per model (models 0 and 2 then share GPU 0 on two streams), the timed loop would be:",
      {},
-     {}},
+     {},
+     "streams"},
     {"one-gpu",
      "Serial models? All three on one GPU",
      ExerciseKind::WhatIf,
@@ -35,7 +36,8 @@ constexpr std::array<ExerciseSpec, 10> kExercises = {{
      "on its GPU's default stream.",
      "With all three models on GPU 0 (GPU 1 left idle), the timed loop would be:",
      {},
-     {}},
+     {},
+     "launch-blocking"},
     {"streams",
      "One stream per model, one GPU",
      ExerciseKind::WhatIf,
@@ -44,7 +46,8 @@ constexpr std::array<ExerciseSpec, 10> kExercises = {{
      "Three models on one H200, called one after another from one host thread on the default stream.",
      "With one stream per model on that GPU, the timed loop would be:",
      {},
-     {}},
+     {},
+     "streams"},
     {"threads",
      "One thread per model, then a stream per thread",
      ExerciseKind::WhatIf,
@@ -53,7 +56,8 @@ constexpr std::array<ExerciseSpec, 10> kExercises = {{
      "One host thread per model, the three models on one H200, every thread on the default stream.",
      "With each thread's work on a stream of its own, the timed loop would be:",
      {},
-     {}},
+     {},
+     "threads-streams"},
     {"processes",
      "Threads or processes",
      ExerciseKind::WhatIf,
@@ -62,7 +66,8 @@ constexpr std::array<ExerciseSpec, 10> kExercises = {{
      "The seed's threads on two H200s: one host thread per model (models on GPUs 0, 1 and 0), all in one process.",
      "With one process per GPU instead (no process locks shared between them), the timed loop would be:",
      {},
-     {}},
+     {},
+     "processes"},
     {"copies",
      "Pageable copies or pinned",
      ExerciseKind::WhatIf,
@@ -72,7 +77,8 @@ constexpr std::array<ExerciseSpec, 10> kExercises = {{
      "pageable memory.",
      "With the copies made asynchronously into pinned memory (one synchronize at the end), the timed loop would be:",
      {},
-     {}},
+     {},
+     "copy-pinned"},
     {"launch-blocking",
      "CUDA_LAUNCH_BLOCKING",
      ExerciseKind::WhatIf,
@@ -82,7 +88,8 @@ constexpr std::array<ExerciseSpec, 10> kExercises = {{
      "finished.",
      "Without CUDA_LAUNCH_BLOCKING (launches return at once), the timed loop would be:",
      {},
-     {}},
+     {},
+     "launch-blocking"},
     {"graphs",
      "CUDA graphs",
      ExerciseKind::WhatIf,
@@ -92,7 +99,8 @@ constexpr std::array<ExerciseSpec, 10> kExercises = {{
      "kernels one by one.",
      "With each forward captured once as a CUDA graph and replayed with one launch, the timed loop would be:",
      {},
-     {}},
+     {},
+     "cuda-graph"},
     {"warm-up",
      "Warm-up: the first forward pass",
      ExerciseKind::WarmUp,
@@ -102,7 +110,8 @@ constexpr std::array<ExerciseSpec, 10> kExercises = {{
      "from its start on the host to the end of its GPU work.",
      "Against the second forward pass, the first took:",
      "first forward of model 0",
-     "second forward of model 0"},
+     "second forward of model 0",
+     "warmup"},
     {"timing-methods",
      "Timing: a stopwatch without synchronize",
      ExerciseKind::TimingMethods,
@@ -111,7 +120,8 @@ constexpr std::array<ExerciseSpec, 10> kExercises = {{
      "Forward passes of model 0, timed with a stopwatch around the calls and no synchronize, as the seed did.",
      "From the stopwatch's start until the GPU had finished that work, the time was:",
      "timed work",
-     {}},
+     {},
+     "timing-methods"},
 }};
 
 std::string ms(TimeNs ns) { return format_duration(ns); }
@@ -122,8 +132,9 @@ std::string percent(double fraction) {
   return buf;
 }
 
-// "1.13x faster", "1.49x slower"
+// "1.13x faster", "1.49x slower", "1.00x (as fast)"
 std::string speedup_words(double ratio) {
+  if (format_ratio(ratio) == "1.00x") return "1.00x (as fast)";  // within 0.5%: neither faster nor slower
   return ratio >= 1.0 ? format_ratio(ratio) + " faster" : format_ratio(1.0 / ratio) + " slower";
 }
 
@@ -199,16 +210,18 @@ Expected<Exercise> what_if(Exercise ex, const std::string& dir) {
   ex.choices = ratio_choices(ex.scale, values);
   ex.right_choice = choice_holding(ex.choices, ex.recorded_value);
   ex.predicted_choice = choice_holding(ex.choices, ex.predicted_value);
-  ex.prompt = std::string(spec.setup) + " Recorded: " + window + " took " + ms(wa.length_ns()) + ". " +
-              std::string(spec.question);
+  ex.prompt = std::string(spec.setup) + " " + std::string(spec.question);  // the caption says what was recorded
   ex.measured_on = "Measured on " + window + " of each recording (from its start on the host to the end of the GPU " +
                    "work launched inside it): " + std::string(pair->from) + " against " + std::string(pair->to) + ".";
   const double low = static_cast<double>(wa.length_ns()) / static_cast<double>(p->high_ns);
   const double high = static_cast<double>(wa.length_ns()) / static_cast<double>(std::max<TimeNs>(1, p->low_ns));
+  const std::string band = high < 1.0   ? format_ratio(1.0 / high) + " to " + format_ratio(1.0 / low) + " slower"
+                           : low >= 1.0 ? format_ratio(low) + " to " + format_ratio(high) + " faster"
+                                        : speedup_words(low) + " to " + speedup_words(high);
   ex.simulation = "gtv predicts from " + std::string(pair->from) + " alone (" + std::string(pair->changes) +
                   "): " + ms(p->predicted_ns) + ", band " + ms(p->low_ns) + " to " + ms(p->high_ns) + ": " +
-                  speedup_words(ex.predicted_value) + " (band " + format_ratio(low) + " to " + format_ratio(high) +
-                  "), choice \"" + ex.choices[static_cast<std::size_t>(ex.predicted_choice)].label + "\".";
+                  speedup_words(ex.predicted_value) + " (band " + band + "), choice \"" +
+                  ex.choices[static_cast<std::size_t>(ex.predicted_choice)].label + "\".";
   if (!p->applied.empty() && !p->applied.front().empty()) {
     std::string applied = p->applied.front();
     applied[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(applied[0])));
@@ -220,9 +233,6 @@ Expected<Exercise> what_if(Exercise ex, const std::string& dir) {
                percent(ex.prediction_error) + " off; its band " +
                (in_band ? std::string("holds") : std::string("misses")) + " the recorded value.";
   ex.prediction = std::move(p).value();
-  // The variant's lesson: what the change teaches ("streams").
-  const std::string_view to_name = pair->to;
-  ex.lesson_scenario = std::string(to_name.substr(to_name.find('/') + 1));
   return ex;
 }
 
@@ -297,7 +307,6 @@ Expected<Exercise> warm_up(Exercise ex, const std::string& dir) {
                ex.choices[static_cast<std::size_t>(ex.right_choice)].label + "\". gtv's warm-up analysis finds " +
                ms(first_use_ns) + " of first-use work on the host inside the first" +
                (causes.empty() ? std::string(".") : " (" + causes + ").");
-  ex.lesson_scenario = std::string(spec.recording.substr(spec.recording.find('/') + 1));
   return ex;
 }
 
@@ -338,7 +347,6 @@ Expected<Exercise> timing_methods(Exercise ex, const std::string& dir) {
                format_ratio(ex.recorded_value) + " what it read: the answer is \"" +
                ex.choices[static_cast<std::size_t>(ex.right_choice)].label + "\"." +
                (others.empty() ? std::string() : others + " of the same work.");
-  ex.lesson_scenario = std::string(spec.recording.substr(spec.recording.find('/') + 1));
   return ex;
 }
 
@@ -361,6 +369,7 @@ std::string exercise_names() {
 Expected<Exercise> load_exercise(const ExerciseSpec& spec, const std::string& traces_dir) {
   Exercise ex;
   ex.spec = &spec;
+  ex.lesson_scenario = std::string(spec.lesson);
   switch (spec.kind) {
     case ExerciseKind::WhatIf:
       return what_if(std::move(ex), traces_dir);

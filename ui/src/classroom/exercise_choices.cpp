@@ -92,8 +92,15 @@ int choice_holding(const std::vector<Choice>& choices, double value) {
 }
 
 std::string format_ratio(double ratio) {
+  const int decimals = ratio >= 10 ? 1 : 2;
+  const double unit = std::pow(10.0, -decimals);
+  // A step of the ladder (or its inverse, on the slower side: 1/1.5 = 0.667) within half a unit of the value would
+  // be where the rounded number lands.
+  const bool near_step = std::any_of(kSteps.begin(), kSteps.end(), [&](double step) {
+    return std::abs(ratio - step) < unit / 2 || std::abs(ratio - 1.0 / step) < unit / 2;
+  });
   char buf[32];
-  std::snprintf(buf, sizeof buf, ratio >= 10 ? "%.1fx" : "%.2fx", ratio);
+  std::snprintf(buf, sizeof buf, "%.*fx", near_step ? decimals + 1 : decimals, ratio);
   return buf;
 }
 

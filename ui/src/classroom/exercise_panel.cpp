@@ -1,9 +1,13 @@
 #include "gtv/ui/exercise_panel.h"
 
+#include <qcustomplot.h>
+
 #include <QButtonGroup>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -54,7 +58,8 @@ void show_exercise_lanes(TimelineView* view, TimeNs start_ns, TimeNs end_ns) {
   }
 }
 
-int needed_height_px(const TimelineView& view) {
+int needed_height_px(TimelineView& view) {
+  view.replot_now();  // the lane area at the view's present size
   const double chrome_px = view.height() - view.lane_rect().height();
   return static_cast<int>(std::ceil(chrome_px + view.layout().total_height_px()));
 }
@@ -124,7 +129,10 @@ ExercisePanel::ExercisePanel(TimelineView* question_view, const Theme& theme, QW
   layout->addWidget(reveal_caption_);
   layout->addWidget(reveal_view_, 1);
   layout->addWidget(outcome_);
+  layout->addStretch(0);  // before the reveal, the room the variant's timeline will take
 
+  // Whatever height the reveal's timeline gets, its GPU lanes (last in the layout) and the strip are in view.
+  reveal_view_->plot()->installEventFilter(this);
   connect(question_view_, &TimelineView::window_changed, this, &ExercisePanel::sync_reveal_from_question);
   connect(reveal_view_, &TimelineView::window_changed, this, &ExercisePanel::sync_question_from_reveal);
   show_step();
@@ -221,6 +229,15 @@ void ExercisePanel::reveal() {
   emit step_changed();
 }
 
+bool ExercisePanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == reveal_view_->plot() && event->type() == QEvent::Resize && step_ == Step::Revealed)
+    QTimer::singleShot(0, this, [this] {
+      reveal_view_->replot_now();  // the lane area at the new size
+      reveal_view_->set_scroll_px(reveal_view_->layout().total_height_px());
+    });
+  return false;
+}
+
 bool ExercisePanel::reveal_shown() const { return step_ == Step::Revealed && !reveal_view_->isHidden(); }
 
 QString ExercisePanel::simulation_text() const { return simulation_->isHidden() ? QString() : simulation_->text(); }
@@ -282,7 +299,8 @@ void ExercisePanel::show_step() {
   if (revealed && chosen_ >= 0)
     outcome += chosen_ == exercise_->right_choice ? tr(" The class chose it.")
                                                   : tr(" The class chose \"%1\".").arg(choice_text(chosen_));
-  const QString lesson = scenario_lesson(text(exercise_->lesson_scenario));
+  // The lesson is Markdown in the scenario's explanation: its `code` marks are not for the projector.
+  const QString lesson = scenario_lesson(text(exercise_->lesson_scenario)).remove(QLatin1Char('`'));
   if (revealed && !lesson.isEmpty()) outcome += QStringLiteral(" ") + lesson;
   outcome_->setText(outcome);
   // The buttons say it too: the class's pick outlined, the prediction's in blue once simulated, the answer in green

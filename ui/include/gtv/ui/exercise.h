@@ -38,6 +38,7 @@ struct ExerciseSpec {
   std::string_view question;   // ends with a colon; the choices complete it
   std::string_view first;      // WarmUp: the measurement of the first run; TimingMethods: the measurement
   std::string_view later;      // WarmUp: the measurement of the later run of the same work
+  std::string_view lesson;     // the scenario whose lesson the reveal shows ("streams")
 };
 
 // Every exercise, in teaching order.
@@ -97,7 +98,7 @@ struct Exercise {
   double prediction_error = 0;  // (predicted - recorded) / recorded length of the variant's window
   std::string simulation;       // the simulate step: the prediction, its band and speedup, or why there is none
   std::string outcome;          // the reveal: the recorded value, the right choice and the prediction's error
-  std::string lesson_scenario;  // the scenario whose lesson the reveal shows ("streams")
+  std::string lesson_scenario;  // the spec's lesson: the scenario whose lesson the reveal shows
 };
 
 // Reads the recordings from traces_dir (resources/traces, or the installed traces folder), analyses them, predicts
@@ -105,7 +106,8 @@ struct Exercise {
 // not hold what the question is about.
 [[nodiscard]] Expected<Exercise> load_exercise(const ExerciseSpec& spec, const std::string& traces_dir);
 
-// The text a choice button shows: "1.1-1.5x faster".
-[[nodiscard]] std::string format_ratio(double ratio);  // "1.13x"
+// "1.13x", "15.7x"; with a third decimal where two would round it onto a step of the ladder ("1.498x", not "1.50x",
+// for a value in "1.1-1.5x"), so the number never seems to contradict its choice.
+[[nodiscard]] std::string format_ratio(double ratio);
 
 }  // namespace gtv::ui

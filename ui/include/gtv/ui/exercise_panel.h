@@ -38,9 +38,9 @@ void add_exercise_menu(QMenu* runs_menu, MainWindow* window);
 // names left out (two timelines share the projector's height).
 void show_exercise_lanes(TimelineView* view, TimeNs start_ns, TimeNs end_ns);
 // The font scale of an exercise's timelines (the classroom's is 2).
-inline constexpr double kExerciseTimelineFontScale = 1.5;
+inline constexpr double kExerciseTimelineFontScale = 1.4;
 // The height a timeline needs to show all its rows, its axes and strips included.
-[[nodiscard]] int needed_height_px(const TimelineView& view);
+[[nodiscard]] int needed_height_px(TimelineView& view);
 
 class ExercisePanel : public QWidget {
   Q_OBJECT
@@ -76,6 +76,9 @@ class ExercisePanel : public QWidget {
 
  signals:
   void step_changed();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void sync_reveal_from_question();
