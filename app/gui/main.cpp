@@ -51,7 +51,7 @@ std::optional<int> open_classroom_mode(gtv::ui::MainWindow& window, const gtv::a
     QString error;
     if (gtv::ui::open_exercise(&window, cl.exercise, &error) == nullptr) {
       std::fprintf(stderr, "gtv: %s\n", qPrintable(error));
-      return 2;
+      return gtv::ui::find_exercise(cl.exercise.toStdString()) == nullptr ? 2 : 1;  // a usage error, or bad data
     }
   } else if (cl.classroom) {
     if (auto* tab = window.current_tab()) tab->document()->wait();

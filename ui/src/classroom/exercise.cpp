@@ -211,13 +211,14 @@ Expected<Exercise> what_if(Exercise ex, const std::string& dir) {
   ex.right_choice = choice_holding(ex.choices, ex.recorded_value);
   ex.predicted_choice = choice_holding(ex.choices, ex.predicted_value);
   ex.prompt = std::string(spec.setup) + " " + std::string(spec.question);  // the caption says what was recorded
-  ex.measured_on = "Measured on " + window + " of each recording (from its start on the host to the end of the GPU " +
-                   "work launched inside it): " + std::string(pair->from) + " against " + std::string(pair->to) + ".";
+  ex.measured_on = "Measured on " + window + " of each recording (from its start on the host to the later of its " +
+                   "end there and the end of the GPU work launched inside it): " + std::string(pair->from) +
+                   " against " + std::string(pair->to) + ".";
   const double low = static_cast<double>(wa.length_ns()) / static_cast<double>(p->high_ns);
   const double high = static_cast<double>(wa.length_ns()) / static_cast<double>(std::max<TimeNs>(1, p->low_ns));
-  const std::string band = high < 1.0   ? format_ratio(1.0 / high) + " to " + format_ratio(1.0 / low) + " slower"
-                           : low >= 1.0 ? format_ratio(low) + " to " + format_ratio(high) + " faster"
-                                        : speedup_words(low) + " to " + speedup_words(high);
+  const std::string band = high < 1.0     ? format_ratio(1.0 / high) + " to " + format_ratio(1.0 / low) + " slower"
+                           : low >= 0.995 ? format_ratio(low) + " to " + format_ratio(high) + " faster"
+                                          : speedup_words(low) + " to " + speedup_words(high);
   ex.simulation = "gtv predicts from " + std::string(pair->from) + " alone (" + std::string(pair->changes) +
                   "): " + ms(p->predicted_ns) + ", band " + ms(p->low_ns) + " to " + ms(p->high_ns) + ": " +
                   speedup_words(ex.predicted_value) + " (band " + band + "), choice \"" +
@@ -296,7 +297,8 @@ Expected<Exercise> warm_up(Exercise ex, const std::string& dir) {
       std::string(spec.setup) + " The first took " + ms(first->truth_ns) + " (drawn). " + std::string(spec.question);
   ex.measured_on = "Measured on two windows of " + std::string(spec.recording) + ": the " + method + " measurements " +
                    quoted(first->name) + " and " + quoted(later->name) +
-                   ", each from its start on the host to the end of its GPU work (gtv's timing-truth analysis).";
+                   ", each from its start on the host to the later of its end there and the end of its GPU work (gtv's "
+                   "timing-truth analysis).";
   ex.simulation =
       "Nothing to simulate: no what-if change removes warm-up. The answer is measured in the recording itself.";
   const TimeNs first_end_ns = first->host_start_ns + first->truth_ns;
@@ -333,8 +335,8 @@ Expected<Exercise> timing_methods(Exercise ex, const std::string& dir) {
   ex.prompt =
       std::string(spec.setup) + " The stopwatch read " + ms(watch->reported_ns) + ". " + std::string(spec.question);
   ex.measured_on = "Measured on " + std::string(spec.recording) + "'s measurement " + quoted(watch->name) +
-                   ": the stopwatch's reading against its truth, from its start on the host to the end of the GPU "
-                   "work launched inside it (gtv's timing-truth analysis).";
+                   ": the stopwatch's reading against its truth, from its start on the host to the later of its end "
+                   "there and the end of the GPU work launched inside it (gtv's timing-truth analysis).";
   ex.simulation =
       "Nothing to simulate: no what-if change models a timing method. The answer is measured in the recording "
       "itself.";

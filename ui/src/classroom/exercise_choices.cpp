@@ -73,9 +73,13 @@ std::vector<Choice> ratio_choices(RatioScale scale, std::span<const double> valu
   }
   lowest = std::max(lowest, -kTopBin);
   highest = std::min(highest, kTopBin);
-  while (static_cast<std::size_t>(highest - lowest + 1) > kMaxChoices) ++lowest;  // the open lowest choice holds them
+  const auto count = [&] {
+    const int bins = highest - lowest + 1;
+    return static_cast<std::size_t>(bins);
+  };
+  while (count() > kMaxChoices) ++lowest;  // the open lowest choice holds the values below it
   std::vector<Choice> choices;
-  choices.reserve(static_cast<std::size_t>(highest - lowest + 1));
+  choices.reserve(count());
   for (int bin = lowest; bin <= highest; ++bin) {
     const bool open_below = bin == lowest;
     const bool open_above = bin == highest;

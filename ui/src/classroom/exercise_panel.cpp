@@ -288,12 +288,16 @@ void ExercisePanel::show_step() {
   simulate_->setEnabled(exercise_ && step_ == Step::Question);
   reveal_->setEnabled(exercise_ && !revealed);
   simulation_->setVisible(simulated);
-  reveal_caption_->setVisible(revealed);
+  reveal_caption_->setVisible(exercise_ != nullptr);
   reveal_view_->setVisible(revealed);
   outcome_->setVisible(revealed);
   if (!exercise_) return;
   simulation_->setText(text(exercise_->simulation));
-  reveal_caption_->setText(text(exercise_->reveal.caption));
+  // Before the reveal, the caption says what will appear in the room kept for it.
+  reveal_caption_->setText(revealed ? text(exercise_->reveal.caption)
+                                    : tr("Reveal draws the recording of the variant here, at the same time scale."));
+  reveal_caption_->setStyleSheet(revealed ? QStringLiteral("color: #ffffff; padding: 0px 8px;")
+                                          : QStringLiteral("color: #909090; padding: 0px 8px;"));
   reveal_caption_->setToolTip(text(exercise_->measured_on));
   QString outcome = text(exercise_->outcome);
   if (revealed && chosen_ >= 0)
