@@ -84,6 +84,8 @@ void ExerciseViewTest::every_exercise_loads_with_its_question() {
     QCOMPARE(gpu_lanes_shown(*view->view(), ex->question), !ex->question.gpu_hidden);
     QCOMPARE(view->playback_span().start_ns, ex->question.start_ns);
     QCOMPARE(view->playback_span().end_ns, ex->question.end_ns);
+    QVERIFY2(view->status_text().contains(QStringLiteral(" into the window asked about")),
+             qPrintable(view->status_text()));
   }
 }
 

@@ -273,9 +273,11 @@ void ClassroomView::update_status() {
   if (!trace_) return;
   // Running GPU work would answer the prediction, so it is shown with the GPU lanes.
   const PlaybackStats stats = playback_stats(*trace_, cursor_ns_);
-  QString text = tr("%1 into the timed work").arg(QString::fromStdString(format_duration(cursor_ns_ - span_.start_ns)));
+  // An exercise plays the window its question is about (a first forward pass, a stopwatch's work), not the timed work.
+  const QString span = exercise_ != nullptr ? tr("the window asked about") : tr("the timed work");
+  QString text = tr("%1 into %2").arg(QString::fromStdString(format_duration(cursor_ns_ - span_.start_ns)), span);
   if (cursor_ns_ < span_.start_ns)
-    text = tr("%1 before the timed work").arg(QString::fromStdString(format_duration(span_.start_ns - cursor_ns_)));
+    text = tr("%1 before %2").arg(QString::fromStdString(format_duration(span_.start_ns - cursor_ns_)), span);
   text += stats.queued_launches == 1 ? tr(" · 1 launch waiting for the GPU")
                                      : tr(" · %1 launches waiting for the GPU").arg(stats.queued_launches);
   if (revealed_ && stats.running_gpu_ops == 0)
