@@ -34,7 +34,12 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel)\n"
       "  --compare-shot OUT TRACE TRACE...  the compare view of two or more traces, aligned\n"
       "  --classroom-shot OUT TRACE         classroom mode at --cursor F (0..1), GPU lanes hidden unless --reveal\n"
-      "  --run-panel-shot OUT [TRACE...]    the window with the run panel open");
+      "  --classroom-shot OUT --exercise NAME [--step question|prediction|reveal] [--choice N]\n"
+      "                                     a classroom exercise at one step, choice N (1 = the first) picked\n"
+      "  --run-panel-shot OUT [TRACE...]    the window with the run panel open\n\n"
+      "Classroom: gtv --classroom TRACE opens classroom mode for the trace; gtv --exercise NAME (or --classroom\n"
+      "--exercise NAME) opens a predict-simulate-reveal exercise on the bundled recordings; --exercise list lists "
+      "them.");
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(
@@ -76,18 +81,30 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
                                       "placement=GPU,GPU,...): the recorded run, the predicted one under it and, "
                                       "where a bundled recording of the variant exists, that recording.",
                                       "change");
+  const QCommandLineOption classroom_mode_opt("classroom", "Open the trace in classroom mode.");
+  const QCommandLineOption exercise_opt("exercise",
+                                        "Open a classroom exercise (predict, simulate, reveal) on the bundled "
+                                        "recordings; 'list' lists them.",
+                                        "name");
+  const QCommandLineOption step_opt("step", "Classroom shot of an exercise: question, prediction or reveal.", "step");
+  const QCommandLineOption choice_opt("choice", "Classroom shot of an exercise: the choice picked (1 = the first).",
+                                      "N");
   const QCommandLineOption ranks_opt("ranks",
                                      "The traces are the files of the ranks of one distributed run (one per rank): "
                                      "open them as one run, on one clock (with --export and --window-shot too).");
   parser.addOptions({export_opt, range_opt, size_opt, label_width_opt, scale_opt, dark_opt, font_opt, shot_opt,
                      side_opt, compare_opt, classroom_opt, run_panel_opt, cursor_opt, reveal_opt, ranks_opt,
-                     whatif_opt});
+                     classroom_mode_opt, exercise_opt, step_opt, choice_opt, whatif_opt});
   parser.process(arguments);  // handles --help and unknown options (exits with a message)
   CommandLine cl;
   cl.traces = parser.positionalArguments();
   cl.ranks = parser.isSet(ranks_opt);
   if (cl.ranks && cl.traces.size() < 2) return Error{"--ranks needs the files of two or more ranks"};
   cl.dark = parser.isSet(dark_opt);
+  cl.classroom = parser.isSet(classroom_mode_opt);
+  cl.exercise = parser.value(exercise_opt);
+  if (cl.classroom && cl.exercise.isEmpty() && cl.traces.size() != 1)
+    return Error{"--classroom needs one trace file (or --exercise NAME)"};
   bool ok = true;
   cl.font_scale = parser.value(font_opt).toDouble(&ok);
   if (!ok || cl.font_scale < 0.5 || cl.font_scale > 4) return Error{"--font-scale must be a number in 0.5..4"};

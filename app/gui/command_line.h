@@ -23,6 +23,8 @@ struct CommandLine {
   QString window_shot;  // --window-shot: picture of the whole window (docs), then exit
   QString side_tab;     // --side-tab: which side panel the shot shows (details, summary, kernels, legend)
   bool dark = false;
+  bool classroom = false;  // --classroom: the trace opens in classroom mode
+  QString exercise;        // --exercise NAME: a classroom exercise opens
   double font_scale = 1.0;
   std::optional<std::pair<int, int>> window_size;  // --size for the shots: the window's width and height
 };

@@ -3,12 +3,19 @@
 #include <QFile>
 #include <QIcon>
 #include <cstdio>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "command_line.h"
 #include "gtv/config.h"
+#include "gtv/ui/classroom_view.h"
+#include "gtv/ui/exercise.h"
+#include "gtv/ui/exercise_panel.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
+#include "gtv/ui/trace_document.h"
+#include "gtv/ui/trace_tab.h"
 #include "teaching_shots.h"
 
 namespace {
@@ -21,6 +28,42 @@ bool wants_help(int argc, char** argv) {
   return false;
 }
 
+// `gtv --exercise list` (or `--exercise=list`): the exercises, one a line, with no window.
+bool wants_exercise_list(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--exercise=list" || (arg == "--exercise" && i + 1 < argc && std::string_view(argv[i + 1]) == "list"))
+      return true;
+  }
+  return false;
+}
+
+int list_exercises() {
+  for (const gtv::ui::ExerciseSpec& spec : gtv::ui::exercise_specs())
+    std::printf("%-16s %s (%s)\n", std::string(spec.name).c_str(), std::string(spec.title).c_str(),
+                std::string(spec.recording).c_str());
+  return 0;
+}
+
+// --classroom: the trace in classroom mode (once read); --exercise NAME: the exercise. Returns an exit code on error.
+std::optional<int> open_classroom_mode(gtv::ui::MainWindow& window, const gtv::app::CommandLine& cl) {
+  if (!cl.exercise.isEmpty()) {
+    QString error;
+    if (gtv::ui::open_exercise(&window, cl.exercise, &error) == nullptr) {
+      std::fprintf(stderr, "gtv: %s\n", qPrintable(error));
+      return gtv::ui::find_exercise(cl.exercise.toStdString()) == nullptr ? 2 : 1;  // a usage error, or bad data
+    }
+  } else if (cl.classroom) {
+    if (auto* tab = window.current_tab()) tab->document()->wait();
+    QCoreApplication::processEvents();
+    if (gtv::ui::open_classroom(&window) == nullptr) {
+      std::fprintf(stderr, "gtv: %s: cannot open it in classroom mode\n", qPrintable(cl.traces.value(0)));
+      return 1;
+    }
+  }
+  return std::nullopt;
+}
+
 bool has_display() {
   return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 }
@@ -28,6 +71,7 @@ bool has_display() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (wants_exercise_list(argc, argv)) return list_exercises();
   const bool headless =
       gtv::app::wants_export(argc, argv) || gtv::app::wants_teaching_shot(argc, argv) || wants_help(argc, argv);
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
@@ -65,8 +109,9 @@ int main(int argc, char** argv) {
   } else {
     for (const QString& path : command_line->traces) window.open_file(path);
   }
-  if (command_line->traces.isEmpty() && QFile::exists(gtv::app::kBundledTrace))
+  if (command_line->traces.isEmpty() && command_line->exercise.isEmpty() && QFile::exists(gtv::app::kBundledTrace))
     window.open_file(gtv::app::kBundledTrace);
   window.show();
+  if (const auto code = open_classroom_mode(window, *command_line)) return *code;
   return QApplication::exec();
 }

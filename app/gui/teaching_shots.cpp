@@ -14,6 +14,8 @@
 #include "gtv/ui/app_palette.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
+#include "gtv/ui/exercise.h"
+#include "gtv/ui/exercise_panel.h"
 #include "gtv/ui/image_file.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
@@ -35,7 +37,10 @@ struct ShotArgs {
   double cursor = 0.5;
   bool reveal = false;
   bool dark = false;
-  QString scenario;  // --run-panel-shot: the scenario chosen in the panel
+  QString scenario;                           // --run-panel-shot: the scenario chosen in the panel
+  QString exercise;                           // --classroom-shot: a classroom exercise instead of a trace
+  QString step = QStringLiteral("question");  // the exercise's step: question, prediction or reveal
+  int choice = 0;                             // the choice picked, 1 = the first; 0: none
   QStringList traces;
 };
 
@@ -65,6 +70,22 @@ std::optional<ShotArgs> parse(const QStringList& args, QString* error) {
       s.dark = true;
     } else if (a == QLatin1String("--scenario")) {
       s.scenario = next();
+    } else if (a == QLatin1String("--exercise")) {
+      s.exercise = next();
+    } else if (a == QLatin1String("--step")) {
+      s.step = next();
+      if (s.step != QLatin1String("question") && s.step != QLatin1String("prediction") &&
+          s.step != QLatin1String("reveal")) {
+        *error = QStringLiteral("--step wants question, prediction or reveal");
+        return std::nullopt;
+      }
+    } else if (a == QLatin1String("--choice")) {
+      bool ok = false;
+      s.choice = next().toInt(&ok);
+      if (!ok || s.choice < 1) {
+        *error = QStringLiteral("--choice wants the number of a choice, 1 for the first");
+        return std::nullopt;
+      }
     } else if (s.mode.isEmpty() && std::any_of(std::begin(kModes), std::end(kModes),
                                                [&](const char* m) { return a == QLatin1String(m); })) {
       s.mode = a;
@@ -76,8 +97,10 @@ std::optional<ShotArgs> parse(const QStringList& args, QString* error) {
   if (s.out.isEmpty()) *error = QStringLiteral("%1 wants an output file").arg(s.mode);
   if (s.mode == QLatin1String("--compare-shot") && s.traces.size() < 2)
     *error = QStringLiteral("--compare-shot wants two or more traces");
-  if (s.mode == QLatin1String("--classroom-shot") && s.traces.size() != 1)
-    *error = QStringLiteral("--classroom-shot wants one trace");
+  if (s.mode == QLatin1String("--classroom-shot") && s.exercise.isEmpty() && s.traces.size() != 1)
+    *error = QStringLiteral("--classroom-shot wants one trace, or --exercise NAME");
+  if (s.mode == QLatin1String("--classroom-shot") && !s.exercise.isEmpty() && !s.traces.isEmpty())
+    *error = QStringLiteral("--classroom-shot --exercise reads the bundled recordings: give no trace");
   if (!error->isEmpty()) return std::nullopt;
   return s;
 }
@@ -112,7 +135,34 @@ int compare_shot(const ShotArgs& s) {
 
 // What the projector shows: the window in the classroom's projector view (the lesson, lanes, strip and controls
 // alone), at the size asked for; the cursor at a fraction of the timed work that playback replays.
+int exercise_shot(const ShotArgs& s) {
+  ui::MainWindow window;
+  window.set_dark(s.dark);
+  window.resize(s.size);
+  window.show();
+  QString error;
+  ui::ClassroomView* view = ui::open_exercise(&window, s.exercise, &error);
+  if (view == nullptr) {
+    std::fprintf(stderr, "gtv: %s\n", qPrintable(error));
+    return ui::find_exercise(s.exercise.toStdString()) == nullptr ? 2 : 1;
+  }
+  window.set_projector_view(true);
+  QCoreApplication::processEvents();
+  ui::ExercisePanel* panel = view->exercise_panel();
+  if (s.choice > panel->choice_count()) {
+    std::fprintf(stderr, "gtv: --choice %d: exercise %s has %d choices\n", s.choice, qPrintable(s.exercise),
+                 panel->choice_count());
+    return 2;
+  }
+  panel->choose(s.choice - 1);
+  if (s.step == QLatin1String("prediction")) panel->simulate();
+  if (s.step == QLatin1String("reveal")) panel->reveal();
+  QCoreApplication::processEvents();
+  return save(&window, s.out);
+}
+
 int classroom_shot(const ShotArgs& s) {
+  if (!s.exercise.isEmpty()) return exercise_shot(s);
   ui::MainWindow window;
   window.set_dark(s.dark);
   QStringList errors;

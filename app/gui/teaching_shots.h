@@ -4,6 +4,8 @@
 //   gtv --compare-shot OUT.png [--size WxH] TRACE_A TRACE_B [...]   runs stacked and aligned
 //   gtv --classroom-shot OUT.png [--size WxH] [--cursor F] [--reveal] TRACE
 //                                                                  classroom mode, cursor at fraction F (0..1)
+//   gtv --classroom-shot OUT.png [--size WxH] --exercise NAME [--step question|prediction|reveal] [--choice N]
+//                                                                  a classroom exercise at one step
 //   gtv --run-panel-shot OUT.png [--size WxH] [TRACE]               the main window with the run panel
 #include <QStringList>
 #include <optional>

@@ -1,5 +1,7 @@
 #include "gtv/whatif/recorded_pairs.h"
 
+#include <algorithm>
+
 namespace gtv::whatif {
 namespace {
 
@@ -63,6 +65,35 @@ std::string recording_key(std::string_view path) {
                                       slash - (folder_start == std::string::npos ? 0 : folder_start + 1));
   if (folder.empty() || stem.empty()) return {};
   return folder + "/" + stem;
+}
+
+const RecordedPair* find_recorded_pair(std::string_view from, std::string_view changes) {
+  for (const auto pairs : {scored_pairs(), further_pairs()})
+    for (const RecordedPair& p : pairs)
+      if (std::string_view(p.from) == from && std::string_view(p.changes) == changes) return &p;
+  return nullptr;
+}
+
+std::string recording_path(std::string_view traces_dir, std::string_view name) {
+  std::string path(traces_dir);
+  path += '/';
+  path += name;
+  path += ".json.gz";
+  return path;
+}
+
+Expected<std::vector<Change>> parse_changes(std::string_view text) {
+  std::vector<Change> changes;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find(' ', start), text.size());
+    if (end > start) {
+      Expected<Change> c = parse_change(text.substr(start, end - start));
+      if (!c) return c.error();
+      changes.push_back(std::move(c).value());
+    }
+    start = end + 1;
+  }
+  return changes;
 }
 
 }  // namespace gtv::whatif

@@ -18,6 +18,7 @@
 #include "gtv/experiments/catalog.h"
 #include "gtv/ui/app_palette.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/exercise_panel.h"
 #include "gtv/ui/playback_stats.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/time_mapping.h"
@@ -272,9 +273,11 @@ void ClassroomView::update_status() {
   if (!trace_) return;
   // Running GPU work would answer the prediction, so it is shown with the GPU lanes.
   const PlaybackStats stats = playback_stats(*trace_, cursor_ns_);
-  QString text = tr("%1 into the timed work").arg(QString::fromStdString(format_duration(cursor_ns_ - span_.start_ns)));
+  // An exercise plays the window its question is about (a first forward pass, a stopwatch's work), not the timed work.
+  const QString span = exercise_ != nullptr ? tr("the window asked about") : tr("the timed work");
+  QString text = tr("%1 into %2").arg(QString::fromStdString(format_duration(cursor_ns_ - span_.start_ns)), span);
   if (cursor_ns_ < span_.start_ns)
-    text = tr("%1 before the timed work").arg(QString::fromStdString(format_duration(span_.start_ns - cursor_ns_)));
+    text = tr("%1 before %2").arg(QString::fromStdString(format_duration(span_.start_ns - cursor_ns_)), span);
   text += stats.queued_launches == 1 ? tr(" · 1 launch waiting for the GPU")
                                      : tr(" · %1 launches waiting for the GPU").arg(stats.queued_launches);
   if (revealed_ && stats.running_gpu_ops == 0)
@@ -324,6 +327,10 @@ void ClassroomView::update_range_button() {
 }
 
 void ClassroomView::zoom_to_span() {
+  if (exercise_ != nullptr && !chosen_range_) {
+    view_->set_window(exercise_->question_window());  // the scale the variant is drawn at
+    return;
+  }
   if (span_.end_ns > span_.start_ns) view_->set_window(fit_window(span_.start_ns, span_.end_ns, 0.03));
 }
 
@@ -374,10 +381,12 @@ void ClassroomView::apply_lane_visibility() {
   view_->set_overlays(revealed_ && analysis_ ? analysis_->overlays : OverlayData{});
   // Revealed, the GPU lanes come into view at the bottom, under the launches and ranges above them.
   if (revealed_) view_->set_scroll_px(view_->layout().total_height_px());
-  lesson_->setVisible(revealed_);
+  lesson_->setVisible(revealed_ && exercise_ == nullptr);
   update_status();
-  overlay_->set_prompt(revealed_ ? QString()
-                                 : tr("GPU lanes hidden: when do the GPUs run? Predict, then press Reveal GPUs."));
+  const QString hidden = exercise_ != nullptr
+                             ? tr("GPU lanes hidden: when does the GPU finish? Pick a choice, then press Reveal.")
+                             : tr("GPU lanes hidden: when do the GPUs run? Predict, then press Reveal GPUs.");
+  overlay_->set_prompt(revealed_ ? QString() : hidden);
   view_->replot_now();
 }
 
@@ -398,6 +407,9 @@ bool ClassroomView::is_full_screen() const { return window()->isFullScreen(); }
 
 bool ClassroomView::eventFilter(QObject* watched, QEvent* event) {
   if (watched != view_->plot() || !trace_) return false;
+  // An exercise's timeline is as tall as its rows: known once the plot has a size.
+  if (event->type() == QEvent::Resize && exercise_ != nullptr)
+    QTimer::singleShot(0, this, &ClassroomView::show_exercise_step);
   const auto* mouse = static_cast<QMouseEvent*>(event);
   if (event->type() == QEvent::MouseButtonPress && mouse->button() == Qt::LeftButton) {
     press_px_ = mouse->position().toPoint();

@@ -14,6 +14,7 @@
 #include "gtv/io/readable_formats.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
+#include "gtv/ui/exercise_panel.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_panel.h"
 #include "gtv/ui/theme.h"
@@ -131,6 +132,7 @@ void build_menu(MainWindow* window, QDockWidget* dock) {
                       QMessageBox::information(window, QObject::tr("Classroom mode"),
                                                QObject::tr("Open a trace first; classroom mode replays it."));
                   });
+  add_exercise_menu(menu, window);
 }
 
 }  // namespace

@@ -21,6 +21,8 @@ class QTimer;
 namespace gtv::ui {
 
 struct DocumentAnalysis;
+struct Exercise;
+class ExercisePanel;
 class TimelineView;
 class PlaybackOverlay;
 
@@ -91,6 +93,12 @@ class ClassroomView : public QWidget {
   // The lesson answers the prediction, so its banner shows only once the GPUs are revealed.
   [[nodiscard]] bool lesson_shown() const;
 
+  // Predict, simulate, reveal (exercise_panel.h): the exercise's question recording in this timeline, opened on the
+  // window asked about, with the prompt above it and the panel under it (choices, Simulate, Reveal and the variant's
+  // timeline at the same time scale). The lesson banner stays hidden: the reveal says the lesson.
+  void start_exercise(std::shared_ptr<const Exercise> exercise);
+  [[nodiscard]] ExercisePanel* exercise_panel() const { return exercise_; }
+
   // For the projector: the whole window full screen, showing this view alone (F11 or the button toggles, Esc
   // leaves); projector_view_changed tells the window to hide or restore its menus, toolbar, tabs and panels.
   void set_full_screen(bool full_screen);
@@ -111,6 +119,7 @@ class ClassroomView : public QWidget {
   void update_status();
   void update_range_button();
   void zoom_to_span();
+  void show_exercise_step();
 
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const DocumentAnalysis> analysis_;
@@ -125,6 +134,7 @@ class ClassroomView : public QWidget {
   QPushButton* range_;
   QShortcut* escape_ = nullptr;  // only while full screen: otherwise Esc stays the timeline's (clear selection)
   QLabel* status_ = nullptr;
+  ExercisePanel* exercise_ = nullptr;  // created by the first start_exercise
   TimeNs cursor_ns_ = 0;
   PlaybackSpan span_;
   PlaybackSpan timed_span_;  // classroom_playback_span: what playback covers unless a range is chosen

@@ -6,6 +6,9 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "gtv/base/expected.h"
 
 #include "gtv/whatif/change.h"
 
@@ -30,5 +33,13 @@ struct RecordedPair {
 // "h200x1/sequential" from ".../resources/traces/h200x1/sequential.json.gz" (the file's folder and stem), empty
 // when the path has no folder.
 [[nodiscard]] std::string recording_key(std::string_view path);
+
+// The pair of the recorded run `from` with exactly these changes (as written in the table), scored or further;
+// nullptr when none is recorded.
+[[nodiscard]] const RecordedPair* find_recorded_pair(std::string_view from, std::string_view changes);
+// traces_dir/name.json.gz
+[[nodiscard]] std::string recording_path(std::string_view traces_dir, std::string_view name);
+// The changes of a pair (or any space-separated list), parsed; the first that does not parse is the error.
+[[nodiscard]] Expected<std::vector<Change>> parse_changes(std::string_view text);
 
 }  // namespace gtv::whatif
