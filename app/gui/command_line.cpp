@@ -92,9 +92,10 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   const QCommandLineOption ranks_opt("ranks",
                                      "The traces are the files of the ranks of one distributed run (one per rank): "
                                      "open them as one run, on one clock (with --export and --window-shot too).");
-  parser.addOptions({export_opt, range_opt, size_opt, label_width_opt, scale_opt, dark_opt, font_opt, shot_opt,
-                     side_opt, compare_opt, classroom_opt, run_panel_opt, cursor_opt, reveal_opt, ranks_opt,
-                     classroom_mode_opt, exercise_opt, step_opt, choice_opt, whatif_opt});
+  parser.addOptions({export_opt,         range_opt,     size_opt,   label_width_opt, scale_opt,
+                     dark_opt,           font_opt,      shot_opt,   side_opt,        compare_opt,
+                     classroom_opt,      run_panel_opt, cursor_opt, reveal_opt,      ranks_opt,
+                     classroom_mode_opt, exercise_opt,  step_opt,   choice_opt,      whatif_opt});
   parser.process(arguments);  // handles --help and unknown options (exits with a message)
   CommandLine cl;
   cl.traces = parser.positionalArguments();
