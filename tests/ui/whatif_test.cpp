@@ -134,6 +134,18 @@ class WhatIfTest : public QObject {
     QCOMPARE(view.panel_count(), 3);
     CompareView* panels = view.panels();
     QVERIFY(QString::fromStdString(panels->view(1)->trace()->metadata().scenario).startsWith("predicted: streams"));
+    // The predicted panel's ranges are labelled as predicted, the recording's as recorded.
+    auto range_labels = [&](int panel) {
+      QStringList labels;
+      for (const auto& row : panels->view(panel)->other_rows()) {
+        const QString label = QString::fromStdString(row->desc().label);
+        if (label.contains(QStringLiteral("ranges (thread"))) labels << label;
+      }
+      return labels;
+    };
+    QVERIFY(!range_labels(1).isEmpty());
+    for (const QString& label : range_labels(1)) QVERIFY2(label.startsWith("predicted ranges"), qPrintable(label));
+    for (const QString& label : range_labels(0)) QVERIFY2(label.startsWith("recorded ranges"), qPrintable(label));
     // Each run is aligned at the start of its timed region (the warm-up before it may have moved too).
     for (int i = 1; i < 3; ++i)
       QCOMPARE(panels->offset_ns(i), timed_start_ns(*panels->view(i)->trace()) - timed_start_ns(*r.trace));

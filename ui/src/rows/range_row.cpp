@@ -87,7 +87,7 @@ OtherRowDesc RangeRow::desc() const {
   d.group = {LaneKind::HostThread, pid_};
   d.at_group_top = true;
   d.id = "ranges " + std::to_string(pid_) + "/" + std::to_string(tid_);
-  d.label = "recorded ranges (thread " + std::to_string(tid_) + ")";
+  d.label = (predicted_ ? "predicted ranges (thread " : "recorded ranges (thread ") + std::to_string(tid_) + ")";
   d.depth_rows = depth_rows_;
   return d;
 }

@@ -15,8 +15,13 @@ namespace {
 void add_range_rows(const Trace& trace, const WorkOwners* owners, TimelineRows& rows) {
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const Range*>> by_thread;
   for (const Range& r : trace.ranges()) by_thread[{r.pid, r.tid}].push_back(&r);
-  for (const auto& [thread, ranges] : by_thread)
-    rows.push_back(std::make_shared<RangeRow>(thread.first, thread.second, ranges, owners));
+  // A what-if's predicted run (gtv/whatif/predicted_run.h) names its changes in its configuration.
+  const bool predicted = trace.metadata().config.count("whatif.changes") != 0;
+  for (const auto& [thread, ranges] : by_thread) {
+    auto row = std::make_shared<RangeRow>(thread.first, thread.second, ranges, owners);
+    if (predicted) row->set_predicted();
+    rows.push_back(std::move(row));
+  }
 }
 
 // Kineto writes a GPU's counters with the device index as pid: a pid that names a GPU and no host process is that

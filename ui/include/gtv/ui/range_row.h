@@ -29,6 +29,9 @@ class RangeRow : public TimelineRow {
   // ranges: the ranges of one thread (pid, tid); they must outlive the row (they live in the Trace).
   RangeRow(std::int64_t pid, std::int64_t tid, const std::vector<const Range*>& ranges, const WorkOwners* owners);
 
+  // The ranges of a predicted run (a what-if), labelled as predicted rather than recorded.
+  void set_predicted() { predicted_ = true; }
+
   [[nodiscard]] OtherRowDesc desc() const override;
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
@@ -42,6 +45,7 @@ class RangeRow : public TimelineRow {
   std::int64_t tid_;
   std::vector<PlacedRange> placed_;  // sorted by start
   int depth_rows_ = 1;
+  bool predicted_ = false;
 };
 
 }  // namespace gtv::ui
