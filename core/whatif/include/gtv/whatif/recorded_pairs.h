@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "gtv/base/expected.h"
-
 #include "gtv/whatif/change.h"
 
 namespace gtv::whatif {
