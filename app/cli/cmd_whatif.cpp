@@ -50,9 +50,10 @@ const Command& whatif_command() {
           .max_positionals = 1,
           .options = {value_option("--change", "C",
                                    "a change, repeatable: streams, pinned, graphs, no-launch-blocking, processes, "
-                                   "no-sync=NAME, placement=GPU,GPU,..."),
+                                   "no-sync=NAME, placement=GPU,GPU,..., balanced-ranks (given alone)"),
                       value_option("--format", "FMT", "text (default), markdown or json")},
-          .details = "Applies the changes to the recording's happens-before graph and replays it. Prints the timed "
+          .details = "Applies the changes to the recording's happens-before graph and replays it (balanced-ranks, on "
+                     "a run merged from ranks, is computed from the collectives' arrivals instead). Prints the timed "
                      "region's recorded and predicted length with a band, the predicted critical path and every "
                      "assumption made. Exits 1 when a change does not apply to the trace, 2 on usage errors.",
       },
