@@ -39,17 +39,17 @@ struct Replay {
 
 class RankReplay {
  public:
-  RankReplay(const analysis::Stragglers& s, std::vector<const analysis::CollectiveArrivals*> order,
-             std::size_t straggler, std::vector<TimeNs> rank_end_ns, TimeNs window_start_ns)
-      : s_(s),
-        order_(std::move(order)),
+  // `rank_end_ns`: each rank's end in the window, indexed as every collective's arrival_ns.
+  RankReplay(std::vector<const analysis::CollectiveArrivals*> order, std::size_t straggler,
+             std::vector<TimeNs> rank_end_ns, TimeNs window_start_ns)
+      : order_(std::move(order)),
         straggler_(straggler),
         rank_end_ns_(std::move(rank_end_ns)),
         window_start_ns_(window_start_ns) {}
 
   // `shortest_transfer`: every transfer as short as the shortest one of the window (the band's lower end).
   [[nodiscard]] Replay run(Target target, bool shortest_transfer = false) const {
-    const std::size_t ranks = s_.ranks.size();
+    const std::size_t ranks = rank_end_ns_.size();
     const std::size_t k_count = order_.size();
     std::vector<TimeNs> prev_end(ranks, window_start_ns_), new_prev_end(ranks, window_start_ns_);
     std::vector<std::size_t> last(k_count);
@@ -131,7 +131,6 @@ class RankReplay {
     return best;
   }
 
-  const analysis::Stragglers& s_;
   std::vector<const analysis::CollectiveArrivals*> order_;
   std::size_t straggler_;
   std::vector<TimeNs> rank_end_ns_;
@@ -199,7 +198,7 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
       if (std::find(info->pids.begin(), info->pids.end(), m.pid) != info->pids.end() && m.host_end_ns <= window.end_ns)
         rank_end[r] = std::max(rank_end[r], m.host_end_ns);
   }
-  const RankReplay replay(s, order, straggler, rank_end, window.start_ns);
+  const RankReplay replay(order, straggler, rank_end, window.start_ns);
   const TimeNs recorded_end = *std::max_element(rank_end.begin(), rank_end.end());
   // The ranks' ends in the window may fall short of the window's end (GPU work after the last measurement):
   // that tail is kept.
