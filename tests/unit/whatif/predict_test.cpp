@@ -3,13 +3,12 @@
 
 #include <gtest/gtest.h>
 
-#include "../causal/causal_helpers.h"
+#include "whatif_helpers.h"
 
 namespace gtv::whatif {
 namespace {
 using namespace causal::testing;
-
-constexpr TimeNs kUs = causal::testing::us;
+using namespace whatif::testing;
 
 Expected<Prediction> predict_one(const Trace& t, const char* change) {
   const std::vector<Change> changes = {*parse_change(change)};
@@ -18,42 +17,10 @@ Expected<Prediction> predict_one(const Trace& t, const char* change) {
 
 double predicted_us(const Prediction& p) { return double(p.predicted_ns) / double(kUs); }
 
-void forward(TraceBuilder& b, int model, TimeNs start_us, TimeNs end_us, std::int64_t tid = 1) {
-  b.add_range(Range{"model " + std::to_string(model) + " forward", RangeKind::Forward, start_us * kUs, end_us * kUs, 1,
-                    tid, 0});
-}
-
-// A GPU of 100 multiprocessors; a kernel of `blocks` blocks of 256 threads and 32 registers a thread (8 blocks
-// fit on a multiprocessor) asks for blocks / 800 of it.
-void gpu_with_100_sms(TraceBuilder& b) {
-  DeviceInfo d;
-  d.index = 0;
-  d.compute_major = 9;
-  d.sm_count = 100;
-  b.add_device(d);
-}
-
-void launch_gemm(TraceBuilder& b, std::uint64_t corr, TimeNs call_us, TimeNs kernel_us, TimeNs len_us, int blocks) {
-  host_call(b, 1, 1, "cudaLaunchKernel", call_us * kUs, 5 * kUs, EventKind::Runtime, corr);
-  KernelDetail k;
-  k.grid[0] = blocks;
-  k.grid[1] = k.grid[2] = 1;
-  k.block[0] = 256;
-  k.block[1] = k.block[2] = 1;
-  k.registers_per_thread = 32;
-  b.add_kernel(b.lane(gpu_lane_key(0, 7)),
-               make_event(b, "gemm", kernel_us * kUs, len_us * kUs, EventKind::Kernel, corr), k);
-}
-
 // Two models' kernels of 100 us on one stream, the second queued behind the first; a synchronize waits for both.
 Trace two_models_on_one_stream(int blocks) {
   TraceBuilder b;
-  gpu_with_100_sms(b);
-  forward(b, 0, 0, 20);
-  forward(b, 1, 20, 40);
-  launch_gemm(b, 1, 5, 10, 100, blocks);                             // handed over at 10 us, started at once
-  launch_gemm(b, 2, 25, 110, 100, blocks);                           // handed over at 30 us, queued behind the first
-  host_call(b, 1, 1, "cudaDeviceSynchronize", 40 * kUs, 172 * kUs);  // returns at 212 us, 2 us after the work
+  add_two_models_on_one_stream(b, blocks);
   measure(b, 0, 212);
   return build(b);
 }

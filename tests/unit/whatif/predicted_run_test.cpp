@@ -6,15 +6,14 @@
 
 #include <filesystem>
 
-#include "../causal/causal_helpers.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/whatif/recorded_pairs.h"
+#include "whatif_helpers.h"
 
 namespace gtv::whatif {
 namespace {
 using namespace causal::testing;
-
-constexpr TimeNs kUs = causal::testing::us;
+using namespace whatif::testing;
 
 std::vector<Change> changes_of(std::string_view text) {
   std::vector<Change> out;
@@ -41,38 +40,12 @@ TimeNs window_length(const Trace& t) {
   return w.end_ns - w.start_ns;
 }
 
-void add_sm_gpu(TraceBuilder& b) {
-  DeviceInfo d;
-  d.index = 0;
-  d.compute_major = 9;
-  d.sm_count = 100;
-  b.add_device(d);
-}
-
-// A kernel of 400 blocks of 256 threads at 32 registers: half of a 100-multiprocessor GPU (8 blocks each).
-void launch_half_gpu_kernel(TraceBuilder& b, std::uint64_t corr, TimeNs call_us, TimeNs kernel_us, TimeNs len_us) {
-  host_call(b, 1, 1, "cudaLaunchKernel", call_us * kUs, 5 * kUs, EventKind::Runtime, corr);
-  KernelDetail k;
-  k.grid[0] = 400;
-  k.grid[1] = k.grid[2] = 1;
-  k.block[0] = 256;
-  k.block[1] = k.block[2] = 1;
-  k.registers_per_thread = 32;
-  b.add_kernel(b.lane(gpu_lane_key(0, 7)),
-               make_event(b, "gemm", kernel_us * kUs, len_us * kUs, EventKind::Kernel, corr), k);
-}
-
 // Two models' kernels of 100 us on stream 7, the second queued behind the first; a synchronize waits for both. With
 // streams each half-GPU kernel runs on a stream of its own, together: [10, 110) and [30, 130); the synchronize
 // returns 2 us after the second, at 132 us.
 TEST(WhatifPredictedRun, StreamsPutEachModelsKernelsOnAStreamOfItsOwn) {
   TraceBuilder b;
-  add_sm_gpu(b);
-  b.add_range(Range{"model 0 forward", RangeKind::Forward, 0, 20 * kUs, 1, 1, 0});
-  b.add_range(Range{"model 1 forward", RangeKind::Forward, 20 * kUs, 40 * kUs, 1, 1, 0});
-  launch_half_gpu_kernel(b, 1, 5, 10, 100);
-  launch_half_gpu_kernel(b, 2, 25, 110, 100);
-  host_call(b, 1, 1, "cudaDeviceSynchronize", 40 * kUs, 172 * kUs);
+  add_two_models_on_one_stream(b, 400);  // each kernel half the GPU
   measure(b, 0, 212);
   b.metadata().scenario = "sequential";
   const Trace recorded = build(b);
@@ -160,12 +133,7 @@ TEST(WhatifPredictedRun, GraphsMoveTheHostEventsTheGraphDoesNotHoldWithTheirCall
 // Without a measurement the whole trace is predicted: the predicted run spans [0, 132) us, the length predicted.
 TEST(WhatifPredictedRun, WithoutAMeasurementTheWholePredictedTraceIsThePredictedLength) {
   TraceBuilder b;
-  add_sm_gpu(b);
-  b.add_range(Range{"model 0 forward", RangeKind::Forward, 0, 20 * kUs, 1, 1, 0});
-  b.add_range(Range{"model 1 forward", RangeKind::Forward, 20 * kUs, 40 * kUs, 1, 1, 0});
-  launch_half_gpu_kernel(b, 1, 5, 10, 100);
-  launch_half_gpu_kernel(b, 2, 25, 110, 100);
-  host_call(b, 1, 1, "cudaDeviceSynchronize", 40 * kUs, 172 * kUs);
+  add_two_models_on_one_stream(b, 400);  // each kernel half the GPU
   const Trace recorded = build(b);
   Expected<PredictedRun> run = predict_run(recorded, changes_of("streams"));
   ASSERT_TRUE(run.ok()) << run.error().message;
