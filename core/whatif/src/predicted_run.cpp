@@ -10,6 +10,9 @@
 namespace gtv::whatif {
 namespace {
 
+// The configuration key that marks a predicted run and names its changes.
+constexpr std::string_view kChangesKey = "whatif.changes";
+
 using causal::kNoNode;
 using causal::NodeId;
 
@@ -91,7 +94,7 @@ class PredictedTraceWriter {
     const std::string recorded = src_.metadata().scenario.empty() ? "the recording" : src_.metadata().scenario;
     m.scenario = predicted_title(changes);
     m.source_tool = "gtv what-if prediction (not a recording)";
-    m.config["whatif.changes"] = changes_text(changes);
+    m.config[std::string(kChangesKey)] = changes_text(changes);
     m.config["whatif.predicted_from"] = recorded;
     m.notes.push_back("predicted by gtv what-if from " + recorded + " with " + changes_text(changes) +
                       ": not a recording; each call and each GPU work item sits where the replay of the changed "
@@ -255,6 +258,8 @@ std::string changes_text(std::span<const Change> changes) {
 }
 
 std::string predicted_title(std::span<const Change> changes) { return "predicted: " + changes_text(changes); }
+
+bool is_predicted_run(const Trace& trace) { return trace.metadata().config.count(std::string(kChangesKey)) != 0; }
 
 Expected<PredictedRun> predict_run(const Trace& trace, std::span<const Change> changes) {
   const causal::HappensBefore g = causal::HappensBefore::build(trace);

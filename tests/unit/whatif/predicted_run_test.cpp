@@ -54,6 +54,8 @@ TEST(WhatifPredictedRun, StreamsPutEachModelsKernelsOnAStreamOfItsOwn) {
   ASSERT_TRUE(run.ok()) << run.error().message;
   const Trace& t = run->trace;
   EXPECT_EQ(t.metadata().scenario, "predicted: streams");
+  EXPECT_TRUE(is_predicted_run(t));
+  EXPECT_FALSE(is_predicted_run(recorded));
   EXPECT_NE(t.metadata().source_tool.find("not a recording"), std::string::npos);
   ASSERT_FALSE(t.metadata().notes.empty());
   // The recorded stream stays, empty; a new stream per model holds its kernel.

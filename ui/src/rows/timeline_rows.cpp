@@ -8,6 +8,7 @@
 #include "gtv/ui/critical_path_row.h"
 #include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_row.h"
+#include "gtv/whatif/predicted_run.h"
 
 namespace gtv::ui {
 namespace {
@@ -15,8 +16,7 @@ namespace {
 void add_range_rows(const Trace& trace, const WorkOwners* owners, TimelineRows& rows) {
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const Range*>> by_thread;
   for (const Range& r : trace.ranges()) by_thread[{r.pid, r.tid}].push_back(&r);
-  // A what-if's predicted run (gtv/whatif/predicted_run.h) names its changes in its configuration.
-  const bool predicted = trace.metadata().config.count("whatif.changes") != 0;
+  const bool predicted = whatif::is_predicted_run(trace);
   for (const auto& [thread, ranges] : by_thread) {
     auto row = std::make_shared<RangeRow>(thread.first, thread.second, ranges, owners);
     if (predicted) row->set_predicted();

@@ -38,4 +38,7 @@ struct PredictedRun {
 // The scenario a predicted run carries: "predicted: " + changes_text.
 [[nodiscard]] std::string predicted_title(std::span<const Change> changes);
 
+// Whether a trace is a run predict_run built (its configuration names the changes), not a recording.
+[[nodiscard]] bool is_predicted_run(const Trace& trace);
+
 }  // namespace gtv::whatif
