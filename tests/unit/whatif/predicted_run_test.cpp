@@ -15,15 +15,7 @@ namespace {
 using namespace causal::testing;
 using namespace whatif::testing;
 
-std::vector<Change> changes_of(std::string_view text) {
-  std::vector<Change> out;
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t end = std::min(text.find(' ', start), text.size());
-    out.push_back(*parse_change(text.substr(start, end - start)));
-    start = end + 1;
-  }
-  return out;
-}
+std::vector<Change> changes_of(std::string_view text) { return *parse_changes(text); }
 
 // The event on the lane of `key` that is named `name` and starts n-th.
 const Event* find_event(const Trace& t, const LaneKey& key, std::string_view name, int n = 0) {
