@@ -50,19 +50,12 @@ Score score(const std::string& dir, const RecordedPair& pair, bool markdown) {
     std::cout << lead << pair.from << sep << (a ? b.error().message : a.error().message) << tail << "\n";
     return {};
   }
-  std::vector<whatif::Change> changes;
-  std::string changes_text = pair.changes;
-  for (std::size_t start = 0; start < changes_text.size();) {
-    const std::size_t end = std::min(changes_text.find(' ', start), changes_text.size());
-    Expected<whatif::Change> c = whatif::parse_change(changes_text.substr(start, end - start));
-    if (!c) {
-      std::cout << lead << pair.from << sep << c.error().message << tail << "\n";
-      return {};
-    }
-    changes.push_back(std::move(c).value());
-    start = end + 1;
+  Expected<std::vector<whatif::Change>> changes = whatif::parse_changes(pair.changes);
+  if (!changes) {
+    std::cout << lead << pair.from << sep << changes.error().message << tail << "\n";
+    return {};
   }
-  Expected<whatif::Prediction> p = whatif::predict(*a, changes);
+  Expected<whatif::Prediction> p = whatif::predict(*a, *changes);
   if (!p) {
     std::cout << lead << pair.from << sep << pair.changes << sep << pair.to << sep
               << "does not apply: " << p.error().message << tail << "\n";
