@@ -43,6 +43,10 @@ std::vector<std::string> Anomalies::lines() const {
 HappensBefore HappensBefore::build(const Trace& trace) {
   HappensBefore g;
   GraphAssembly(trace, g).run();
+  for (NodeId n = 0; n < g.size(); ++n) {
+    g.nodes_start_ns_ = std::min(g.nodes_start_ns_, g.recorded_start(n));
+    g.nodes_end_ns_ = std::max(g.nodes_end_ns_, g.recorded_end(n));
+  }
   return g;
 }
 

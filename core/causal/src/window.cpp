@@ -72,16 +72,13 @@ WindowTimes window_in(const HappensBefore& g, const Timeline& t, const Window& w
   WindowTimes out{kMaxTime, kMinTime};
   if (w.measured.empty()) {
     // The whole trace: its first and last node moved, with what the trace holds beyond them kept.
-    TimeNs first_rec = kMaxTime, last_rec = kMinTime;
+    if (g.size() == 0) return {w.start_ns, w.end_ns};
     for (NodeId n = 0; n < g.size(); ++n) {
-      first_rec = std::min(first_rec, g.recorded_start(n));
-      last_rec = std::max(last_rec, g.recorded_end(n));
       out.start_ns = std::min(out.start_ns, t.start_ns[n]);
       out.end_ns = std::max(out.end_ns, t.end_ns[n]);
     }
-    if (g.size() == 0) return {w.start_ns, w.end_ns};
-    out.start_ns -= first_rec - w.start_ns;
-    out.end_ns += w.end_ns - last_rec;
+    out.start_ns -= g.recorded_nodes_start_ns() - w.start_ns;
+    out.end_ns += w.end_ns - g.recorded_nodes_end_ns();
     return out;
   }
   for (const Window::Measured& m : w.measured) {

@@ -28,6 +28,7 @@
 // Parts of a host call's own time, or of the gap before it, that a named cause spent (lazy module loading inside a
 // launch, a CUPTI buffer request) are kept per node, so a cause can be removed by shortening exactly that time.
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -129,6 +130,9 @@ class HappensBefore {
   [[nodiscard]] const Event& event(NodeId id) const { return trace_->event(nodes_[id].ref); }
   [[nodiscard]] TimeNs recorded_start(NodeId id) const { return event(id).start_ns; }
   [[nodiscard]] TimeNs recorded_end(NodeId id) const { return event(id).end_ns(); }
+  // The first recorded start and the last recorded end of any node (for no nodes: the largest and the least time).
+  [[nodiscard]] TimeNs recorded_nodes_start_ns() const { return nodes_start_ns_; }
+  [[nodiscard]] TimeNs recorded_nodes_end_ns() const { return nodes_end_ns_; }
   // Where a launch call hands its work over: its end, or its start for a call that waits for that work.
   [[nodiscard]] TimeNs recorded_handover(NodeId call) const {
     return nodes_[call].launches_from_start() ? recorded_start(call) : recorded_end(call);
@@ -181,6 +185,8 @@ class HappensBefore {
   };
   std::vector<OwnTime> own_times_;  // sorted by node: the nodes whose own time is not their recorded duration
   TimeNs min_launch_latency_ns_ = 0;
+  TimeNs nodes_start_ns_ = std::numeric_limits<TimeNs>::max();
+  TimeNs nodes_end_ns_ = std::numeric_limits<TimeNs>::min();
   Anomalies anomalies_;
 };
 
