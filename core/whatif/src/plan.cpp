@@ -23,26 +23,69 @@ PlanInput copy_input(const causal::HappensBefore& g, const Input& in) {
 
 enum class State : std::uint8_t { Unvisited, Active, Done };
 
-// Depth first over the points an input waits for (start: 2n, end: 2n + 1), as causal::replay does.
-class PlanReplayer {
+// The plan's replay as a straight-line program. The order in which causal::replay's depth-first walk computes
+// the points (start: 2n, end: 2n + 1), and which inputs it skips because they close a cycle, depend only on the
+// inputs, not on the times; so the walk is made once and every replay, with any scale of the own times, is one
+// pass over the steps in that order, each the latest of its inputs.
+class ReplayProgram {
  public:
-  PlanReplayer(const Plan& plan, const std::vector<double>& scale) : p_(plan), scale_(scale) {
-    t_.start_ns.assign(plan.size(), 0);
-    t_.end_ns.assign(plan.size(), 0);
-    state_.assign(2 * plan.size(), State::Unvisited);
+  explicit ReplayProgram(const Plan& plan) : p_(plan) {
+    const std::size_t points = 2 * plan.size();
+    step_of_.assign(points, 0);
+    state_.assign(points, State::Unvisited);
+    point_.reserve(points);
+    first_.reserve(points + 1);
+    for (std::uint64_t q = 0; q < points; ++q)
+      if (state_[q] == State::Unvisited) visit(q);
+    first_.push_back(std::uint32_t(src_.size()));
+    state_ = {};
+    step_of_ = {};
+    stack_ = {};
   }
 
-  causal::Timeline run() {
-    for (std::uint64_t q = 0; q < state_.size(); ++q)
-      if (state_[q] == State::Unvisited) visit(q);
-    return std::move(t_);
+  [[nodiscard]] causal::Timeline run(const std::vector<double>& scale) const {
+    causal::Timeline t;
+    std::vector<TimeNs> value;
+    run(scale, value, t);
+    return t;
+  }
+
+  // The same into `t`, with `value` (one time per step) as scratch: a caller replaying many times keeps both.
+  void run(const std::vector<double>& scale, std::vector<TimeNs>& value, causal::Timeline& t) const {
+    value.resize(point_.size());
+    for (std::size_t s = 0; s < point_.size(); ++s) {
+      TimeNs v = kMinTime;
+      std::uint32_t i = first_[s];
+      const std::uint32_t last = first_[s + 1];
+      if (own_[s] != 0) {
+        // The end point's own time after its start: the input's delay is the own time, scaled.
+        const NodeId n = NodeId(point_[s] / 2);
+        const double k = scale.empty() ? 1.0 : scale[n];
+        const TimeNs own = k == 1.0 ? delay_[i] : TimeNs(double(delay_[i]) * k);
+        v = value[src_[i]] + own;
+        ++i;
+      }
+      for (; i < last; ++i) {
+        const std::uint32_t src = src_[i];
+        v = std::max(v, src == kRoot ? delay_[i] : saturating_add(value[src], delay_[i]));
+      }
+      value[s] = v;
+    }
+    t.start_ns.resize(p_.size());
+    t.end_ns.resize(p_.size());
+    for (std::size_t s = 0; s < point_.size(); ++s) {
+      const std::uint32_t q = point_[s];
+      ((q & 1) ? t.end_ns : t.start_ns)[q / 2] = value[s];
+    }
+    t.cycles_broken = cycles_broken_;
   }
 
  private:
+  static constexpr std::uint32_t kRoot = std::numeric_limits<std::uint32_t>::max();
+
   [[nodiscard]] const std::vector<PlanInput>& inputs(std::uint64_t q) const {
     return (q & 1) ? p_.end_in[q / 2] : p_.start_in[q / 2];
   }
-  TimeNs& value(std::uint64_t q) { return (q & 1) ? t_.end_ns[q / 2] : t_.start_ns[q / 2]; }
   static std::uint64_t point_of(const PlanInput& in) { return 2 * std::uint64_t(in.source) + (in.source_end ? 1 : 0); }
 
   void visit(std::uint64_t root) {
@@ -70,40 +113,56 @@ class PlanReplayer {
       }
       if (descended) continue;
       const std::uint64_t point = f.point;
-      compute(point);
+      add_step(point);
       state_[point] = State::Done;
       stack_.pop_back();
     }
   }
 
-  void compute(std::uint64_t q) {
-    TimeNs v = kMinTime;
+  // The step that computes point q, from the inputs already computed; an input whose source is not (it closes a
+  // cycle) is left out and counted.
+  void add_step(std::uint64_t q) {
     const NodeId n = NodeId(q / 2);
-    if (q & 1) {
-      const double s = scale_.empty() ? 1.0 : scale_[n];
-      const TimeNs own = s == 1.0 ? p_.own_ns[n] : TimeNs(double(p_.own_ns[n]) * s);
-      if (state_[q - 1] == State::Done) v = t_.start_ns[n] + own;
+    step_of_[q] = std::uint32_t(point_.size());
+    point_.push_back(std::uint32_t(q));
+    first_.push_back(std::uint32_t(src_.size()));
+    const bool own = (q & 1) && state_[q - 1] == State::Done;
+    own_.push_back(own ? 1 : 0);
+    if (own) {
+      src_.push_back(step_of_[q - 1]);
+      delay_.push_back(p_.own_ns[n]);
     }
     for (const PlanInput& in : inputs(q)) {
       if (in.from == Input::From::Root) {
-        v = std::max(v, in.delay_ns);
+        src_.push_back(kRoot);
+        delay_.push_back(in.delay_ns);
         continue;
       }
       const std::uint64_t src = point_of(in);
       if (state_[src] != State::Done) {
-        ++t_.cycles_broken;
+        ++cycles_broken_;
         continue;
       }
-      v = std::max(v, saturating_add(value(src), in.delay_ns));
+      src_.push_back(step_of_[src]);
+      delay_.push_back(in.delay_ns);
     }
-    if (v == kMinTime) v = (q & 1) ? p_.g().recorded_end(n) : p_.g().recorded_start(n);
-    value(q) = v;
+    // Nothing holds the point: it stays where the recording has it.
+    if (src_.size() == first_.back()) {
+      src_.push_back(kRoot);
+      delay_.push_back((q & 1) ? p_.g().recorded_end(n) : p_.g().recorded_start(n));
+    }
   }
 
   const Plan& p_;
-  const std::vector<double>& scale_;
-  causal::Timeline t_;
-  std::vector<State> state_;
+  std::vector<std::uint32_t> point_;  // per step: the point it computes
+  std::vector<std::uint32_t> first_;  // per step, and one past the last: its first input
+  std::vector<std::uint8_t> own_;     // per step: 1 when its first input is the end's own time after its start
+  std::vector<std::uint32_t> src_;    // per input: the step that computes its source, or kRoot
+  std::vector<TimeNs> delay_;         // per input: added to the source's time (kRoot: the time itself)
+  std::size_t cycles_broken_ = 0;
+  // While the program is made:
+  std::vector<std::uint32_t> step_of_;  // per point
+  std::vector<State> state_;            // per point
   struct Frame {
     std::uint64_t point;
     std::size_t next;
@@ -150,66 +209,140 @@ Plan make_plan(const causal::HappensBefore& g) {
 }
 
 causal::Timeline replay_plan(const Plan& plan, const std::vector<double>& own_scale) {
-  return PlanReplayer(plan, own_scale).run();
+  return ReplayProgram(plan).run(own_scale);
 }
 
 namespace {
 
 // Per GPU node: how much longer it runs beside the other work of its GPU. While the kernels running together ask
 // for more than the whole GPU (the sum of their shares of its multiprocessors, the demand), each progresses at
-// 1 / demand of its solo rate (fluid sharing).
-std::vector<double> sharing_slowdown(const Plan& p, const causal::Timeline& t, bool all_fill) {
-  std::vector<double> out(p.size(), 1.0);
-  std::map<std::int64_t, std::vector<NodeId>> by_device;
-  for (NodeId n = 0; n < p.size(); ++n)
-    if (p.g().node(n).kind == NodeKind::Kernel && t.end_ns[n] > t.start_ns[n])
-      by_device[p.stream[n].device].push_back(n);
+// 1 / demand of its solo rate (fluid sharing). Made once per plan and asked once per timeline: the kernels stay
+// grouped by GPU and stream, and a stream's kernels run one after another, so its starts and ends come already
+// in time order and a GPU's are a merge of its streams' (a stream whose are not is sorted, and kept in the new
+// order for the next timeline).
+class SharingModel {
+ public:
+  SharingModel(const Plan& p, bool all_fill) : p_(p), all_fill_(all_fill) {
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<NodeId>> by_stream;
+    for (NodeId n = 0; n < p.size(); ++n)
+      if (p.g().node(n).kind == NodeKind::Kernel) by_stream[{p.stream[n].device, p.stream[n].stream}].push_back(n);
+    for (auto& [key, nodes] : by_stream) {
+      if (devices_.empty() || devices_.back().device != key.first) devices_.push_back({key.first, {}, {0}});
+      Device& d = devices_.back();
+      d.nodes.insert(d.nodes.end(), nodes.begin(), nodes.end());
+      d.stream_end.push_back(std::uint32_t(d.nodes.size()));
+    }
+  }
+
+  [[nodiscard]] std::vector<double> slowdown(const causal::Timeline& t) {
+    std::vector<double> out;
+    slowdown(t, out);
+    return out;
+  }
+  void slowdown(const causal::Timeline& t, std::vector<double>& out) {
+    out.assign(p_.size(), 1.0);
+    for (Device& d : devices_) device_slowdown(d, t, out);
+  }
+
+ private:
   struct Step {
     TimeNs at;
-    double delta;
-    std::uint32_t item;  // the kernel's place in `nodes`, times 2, plus 1 at its end
+    std::uint32_t item;  // the kernel's place in its device's `nodes`, times 2, plus 1 at its end
   };
-  std::vector<Step> steps;
-  std::vector<std::uint32_t> step_of;  // per item: the step function's piece it starts (or ends)
-  std::vector<TimeNs> at;
-  std::vector<double> demand;
-  for (auto& [device, nodes] : by_device) {
-    (void)device;
-    steps.clear();
-    steps.reserve(2 * nodes.size());
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      const NodeId n = nodes[i];
-      const double share = all_fill ? 1.0 : double(p.sm_share[n]);
-      steps.push_back({t.start_ns[n], share, std::uint32_t(2 * i)});
-      steps.push_back({t.end_ns[n], -share, std::uint32_t(2 * i + 1)});
+  struct Device {
+    std::int64_t device;
+    std::vector<NodeId> nodes;              // grouped by stream, each stream's in the order they run
+    std::vector<std::uint32_t> stream_end;  // where each stream's nodes start; the last: nodes.size()
+  };
+  static bool earlier(const Step& a, const Step& b) { return a.at < b.at; }
+
+  // The steps of one stream's kernels (those that run for some time), in time order.
+  void stream_steps(Device& d, std::size_t s, const causal::Timeline& t) {
+    const auto first = d.nodes.begin() + d.stream_end[s];
+    const auto last = d.nodes.begin() + d.stream_end[s + 1];
+    const auto add = [&] {
+      for (auto it = first; it != last; ++it) {
+        const NodeId n = *it;
+        if (t.end_ns[n] <= t.start_ns[n]) continue;
+        const auto item = std::uint32_t(2 * (it - d.nodes.begin()));
+        steps_.push_back({t.start_ns[n], item});
+        steps_.push_back({t.end_ns[n], item + 1});
+      }
+    };
+    const auto from = std::ptrdiff_t(steps_.size());
+    add();
+    if (std::is_sorted(steps_.begin() + from, steps_.end(), earlier)) return;
+    std::stable_sort(first, last, [&](NodeId a, NodeId b) { return t.start_ns[a] < t.start_ns[b]; });
+    steps_.resize(std::size_t(from));
+    add();
+    // Still out of order only where the stream's kernels overlap.
+    if (!std::is_sorted(steps_.begin() + from, steps_.end(), earlier))
+      std::stable_sort(steps_.begin() + from, steps_.end(), earlier);
+  }
+
+  void device_slowdown(Device& d, const causal::Timeline& t, std::vector<double>& out) {
+    steps_.clear();
+    runs_.assign(1, 0);
+    for (std::size_t s = 0; s + 1 < d.stream_end.size(); ++s) {
+      stream_steps(d, s, t);
+      runs_.push_back(steps_.size());
     }
-    std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.at < b.at; });
+    merge_runs();
     // The demand as a step function: times and the demand after each; every kernel's start and end is a time of it.
-    at.clear();
-    demand.clear();
-    step_of.assign(steps.size(), 0);
-    double d = 0;
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-      d += steps[i].delta;
-      step_of[steps[i].item] = std::uint32_t(at.size());
-      if (i + 1 < steps.size() && steps[i + 1].at == steps[i].at) continue;
-      at.push_back(steps[i].at);
-      demand.push_back(std::max(0.0, d));
+    at_.clear();
+    demand_.clear();
+    step_of_.assign(2 * d.nodes.size(), 0);
+    double demand = 0;
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+      const std::uint32_t item = steps_[i].item;
+      const double share = all_fill_ ? 1.0 : double(p_.sm_share[d.nodes[item / 2]]);
+      demand += (item & 1) ? -share : share;
+      step_of_[item] = std::uint32_t(at_.size());
+      if (i + 1 < steps_.size() && steps_[i + 1].at == steps_[i].at) continue;
+      at_.push_back(steps_[i].at);
+      demand_.push_back(std::max(0.0, demand));
     }
     // The solo-rate progress a kernel running from the first time to each time would make: the integral of 1 /
     // demand (at least 1). A kernel's progress is the value at its end less the value at its start.
-    std::vector<double> progress_at(at.size(), 0.0);
-    for (std::size_t i = 1; i < at.size(); ++i)
-      progress_at[i] = progress_at[i - 1] + double(at[i] - at[i - 1]) / std::max(1.0, demand[i - 1]);
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      const NodeId n = nodes[i];
-      const double progress = progress_at[step_of[2 * i + 1]] - progress_at[step_of[2 * i]];
+    progress_at_.assign(at_.size(), 0.0);
+    for (std::size_t i = 1; i < at_.size(); ++i)
+      progress_at_[i] = progress_at_[i - 1] + double(at_[i] - at_[i - 1]) / std::max(1.0, demand_[i - 1]);
+    for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+      const NodeId n = d.nodes[i];
+      if (t.end_ns[n] <= t.start_ns[n]) continue;
+      const double progress = progress_at_[step_of_[2 * i + 1]] - progress_at_[step_of_[2 * i]];
       // Progress at 1 / demand of the solo rate: the own time stretches by run time over progress.
       out[n] = progress > 0 ? std::max(1.0, double(t.end_ns[n] - t.start_ns[n]) / progress) : 1.0;
     }
   }
-  return out;
-}
+
+  // steps_ holds sorted runs (bounds in runs_): merged pairwise into one sorted sequence, ties in run order.
+  void merge_runs() {
+    while (runs_.size() > 2) {
+      merged_.resize(steps_.size());
+      std::vector<std::size_t> next{0};
+      for (std::size_t r = 0; r + 1 < runs_.size(); r += 2) {
+        const auto a = steps_.begin() + std::ptrdiff_t(runs_[r]);
+        const auto b = steps_.begin() + std::ptrdiff_t(runs_[r + 1]);
+        const std::size_t end = r + 2 < runs_.size() ? runs_[r + 2] : runs_[r + 1];
+        std::merge(a, b, b, steps_.begin() + std::ptrdiff_t(end), merged_.begin() + std::ptrdiff_t(runs_[r]), earlier);
+        next.push_back(end);
+      }
+      steps_.swap(merged_);
+      runs_.swap(next);
+    }
+  }
+
+  const Plan& p_;
+  bool all_fill_;
+  std::vector<Device> devices_;
+  // Reused from one device and one timeline to the next:
+  std::vector<Step> steps_, merged_;
+  std::vector<std::size_t> runs_;
+  std::vector<std::uint32_t> step_of_;  // per item: the step function's piece it starts (or ends)
+  std::vector<TimeNs> at_;
+  std::vector<double> demand_, progress_at_;
+};
 
 }  // namespace
 
@@ -227,10 +360,12 @@ std::size_t to_solo_own_times(Plan& plan) {
   for (NodeId n = 0; n < g.size(); ++n) {
     recorded.start_ns[n] = g.recorded_start(n);
     recorded.end_ns[n] = g.recorded_end(n);
-    if (plan.is_gpu(n)) as_recorded.stream[n].device = g.trace().lanes()[g.lane_of(n)].device();
+    if (!plan.is_gpu(n)) continue;
+    const Lane& lane = g.trace().lanes()[g.lane_of(n)];
+    as_recorded.stream[n] = {lane.device(), lane.stream()};
   }
   as_recorded.own_ns.resize(g.size());
-  const std::vector<double> slowdown = sharing_slowdown(as_recorded, recorded, false);
+  const std::vector<double> slowdown = SharingModel(as_recorded, false).slowdown(recorded);
   std::size_t count = 0;
   for (NodeId n = 0; n < g.size(); ++n) {
     if (slowdown[n] <= 1.0) continue;
@@ -246,8 +381,9 @@ bool same_schedule(const Plan& a, const Plan& b) {
 }
 
 causal::Timeline replay_with_contention(const Plan& plan, bool all_fill, const causal::Window* window) {
-  causal::Timeline t = replay_plan(plan);
-  if (!plan.contention) return t;
+  if (!plan.contention) return replay_plan(plan);
+  const ReplayProgram program(plan);
+  causal::Timeline t = program.run({});
   // A fixed point of "own time x slowdown of the overlap that own time produces", reached by damped steps: the
   // slowdown of a kernel depends on what runs beside it, which depends on every kernel's slowdown. Single kernels
   // may keep swinging between steps; what is predicted is the window's length, so the steps stop once it has held
@@ -258,11 +394,14 @@ causal::Timeline replay_with_contention(const Plan& plan, bool all_fill, const c
   constexpr int kSettledSteps = 3;
   TimeNs length = window ? causal::window_in(plan.g(), t, *window).length_ns() : 0;
   int settled = 0;
+  SharingModel sharing(plan, all_fill);
+  std::vector<double> seen;
+  std::vector<TimeNs> scratch;
   for (int step = 0; step < kSteps && settled < kSettledSteps; ++step) {
-    const std::vector<double> seen = sharing_slowdown(plan, t, all_fill);
+    sharing.slowdown(t, seen);
     // The slowdown seen is the own time's stretch that this timeline implies, approached half-way each step.
     for (NodeId n = 0; n < plan.size(); ++n) scale[n] = 0.5 * scale[n] + 0.5 * seen[n];
-    t = replay_plan(plan, scale);
+    program.run(scale, scratch, t);
     if (!window) continue;
     const TimeNs next = causal::window_in(plan.g(), t, *window).length_ns();
     const bool held = std::abs(double(next - length)) <= kSettled * double(std::max<TimeNs>(1, length));

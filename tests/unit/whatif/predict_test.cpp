@@ -53,6 +53,32 @@ TEST(WhatifStreams, KernelsThatFillTheGpuGainNothing) {
   EXPECT_GE(p->high_ns, 212 * kUs);
 }
 
+// Three models' kernels of 100 us, each asking for half the GPU, queued on stream 7 one after another ([10, 110),
+// [110, 210), [210, 310)); the synchronize returns at 312 us. On streams of their own they start when their launches
+// return (10, 30, 50 us): [10, 50) asks for at most the whole GPU, so the first two progress 40 and 20 us; from 50 us
+// three ask for 1.5 GPUs and each runs at 2/3: the first needs 60 us more and ends at 140; then two ask for one GPU,
+// the second (20 us left) ends at 160 and the third (40 left) runs alone from then and ends at 180. The synchronize
+// returns at 182 us.
+TEST(WhatifStreams, ThreeStreamsShareTheGpuInProportion) {
+  TraceBuilder b;
+  gpu_with_100_sms(b);
+  for (int model = 0; model < 3; ++model) {
+    const TimeNs at_us = 20 * model;
+    forward(b, model, at_us, at_us + 20);
+    launch_gemm(b, std::uint64_t(model + 1), at_us + 5, 10 + 100 * model, 100, 400);
+  }
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 60 * kUs, 252 * kUs);
+  measure(b, 0, 312);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "streams");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->replayed_ns, 312 * kUs);
+  EXPECT_NEAR(predicted_us(*p), 182.0, 182.0 * 0.01);
+  // The lower end: the 150 us of GPU the three need back to back; the upper: kernels that gain nothing together.
+  EXPECT_LE(p->low_ns, 150 * kUs);
+  EXPECT_GE(p->high_ns, 312 * kUs);
+}
+
 TEST(WhatifStreams, OneModelPerStreamAlreadyIsNothingToChange) {
   TraceBuilder b;
   forward(b, 0, 0, 20);
