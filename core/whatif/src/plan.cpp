@@ -1,6 +1,7 @@
 #include "plan.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -235,13 +236,15 @@ class SharingModel {
   }
 
   [[nodiscard]] std::vector<double> slowdown(const causal::Timeline& t) {
-    std::vector<double> out;
-    slowdown(t, out);
+    std::vector<double> out(p_.size(), 1.0);
+    for (Device& d : devices_) device_slowdown(d, t, [&](NodeId n, double seen) { out[n] = seen; });
     return out;
   }
-  void slowdown(const causal::Timeline& t, std::vector<double>& out) {
-    out.assign(p_.size(), 1.0);
-    for (Device& d : devices_) device_slowdown(d, t, out);
+  // One damped step towards the fixed point: each kernel's scale moves half-way to the slowdown `t` implies. Other
+  // nodes' scales are left alone (their slowdown is 1).
+  void damp(const causal::Timeline& t, std::vector<double>& scale) {
+    for (Device& d : devices_)
+      device_slowdown(d, t, [&](NodeId n, double seen) { scale[n] = 0.5 * scale[n] + 0.5 * seen; });
   }
 
  private:
@@ -280,7 +283,9 @@ class SharingModel {
       std::stable_sort(steps_.begin() + from, steps_.end(), earlier);
   }
 
-  void device_slowdown(Device& d, const causal::Timeline& t, std::vector<double>& out) {
+  // Calls set(kernel, slowdown) for every kernel of the device.
+  template <typename Set>
+  void device_slowdown(Device& d, const causal::Timeline& t, Set set) {
     steps_.clear();
     runs_.assign(1, 0);
     for (std::size_t s = 0; s + 1 < d.stream_end.size(); ++s) {
@@ -309,10 +314,13 @@ class SharingModel {
       progress_at_[i] = progress_at_[i - 1] + double(at_[i] - at_[i - 1]) / std::max(1.0, demand_[i - 1]);
     for (std::size_t i = 0; i < d.nodes.size(); ++i) {
       const NodeId n = d.nodes[i];
-      if (t.end_ns[n] <= t.start_ns[n]) continue;
+      if (t.end_ns[n] <= t.start_ns[n]) {
+        set(n, 1.0);
+        continue;
+      }
       const double progress = progress_at_[step_of_[2 * i + 1]] - progress_at_[step_of_[2 * i]];
       // Progress at 1 / demand of the solo rate: the own time stretches by run time over progress.
-      out[n] = progress > 0 ? std::max(1.0, double(t.end_ns[n] - t.start_ns[n]) / progress) : 1.0;
+      set(n, progress > 0 ? std::max(1.0, double(t.end_ns[n] - t.start_ns[n]) / progress) : 1.0);
     }
   }
 
@@ -380,33 +388,40 @@ bool same_schedule(const Plan& a, const Plan& b) {
          a.stream == b.stream && a.sm_share == b.sm_share && a.start_in == b.start_in && a.end_in == b.end_in;
 }
 
-causal::Timeline replay_with_contention(const Plan& plan, bool all_fill, const causal::Window* window) {
+causal::Timeline replay_with_contention(const Plan& plan, bool all_fill, const causal::Window* window, double* swing) {
+  if (swing != nullptr) *swing = 0;
   if (!plan.contention) return replay_plan(plan);
   const ReplayProgram program(plan);
   causal::Timeline t = program.run({});
   // A fixed point of "own time x slowdown of the overlap that own time produces", reached by damped steps: the
   // slowdown of a kernel depends on what runs beside it, which depends on every kernel's slowdown. Single kernels
   // may keep swinging between steps; what is predicted is the window's length, so the steps stop once it has held
-  // within kSettled for kSettledSteps steps in a row.
+  // within kSettled for kSettledSteps steps in a row. Every bundled recording settles within 20 steps; where the
+  // length still swings after them, the caller is told by how much.
   std::vector<double> scale(plan.size(), 1.0);
-  constexpr int kSteps = 24;
+  constexpr int kSteps = 20;
   constexpr double kSettled = 1e-5;
   constexpr int kSettledSteps = 3;
   TimeNs length = window ? causal::window_in(plan.g(), t, *window).length_ns() : 0;
+  std::array<TimeNs, kSettledSteps + 1> last{};  // the lengths of the last steps
   int settled = 0;
+  int step = 0;
   SharingModel sharing(plan, all_fill);
-  std::vector<double> seen;
   std::vector<TimeNs> scratch;
-  for (int step = 0; step < kSteps && settled < kSettledSteps; ++step) {
-    sharing.slowdown(t, seen);
+  for (; step < kSteps && settled < kSettledSteps; ++step) {
     // The slowdown seen is the own time's stretch that this timeline implies, approached half-way each step.
-    for (NodeId n = 0; n < plan.size(); ++n) scale[n] = 0.5 * scale[n] + 0.5 * seen[n];
+    sharing.damp(t, scale);
     program.run(scale, scratch, t);
     if (!window) continue;
     const TimeNs next = causal::window_in(plan.g(), t, *window).length_ns();
     const bool held = std::abs(double(next - length)) <= kSettled * double(std::max<TimeNs>(1, length));
     settled = held ? settled + 1 : 0;
     length = next;
+    last[std::size_t(step) % last.size()] = next;
+  }
+  if (window != nullptr && swing != nullptr && settled < kSettledSteps && step >= int(last.size())) {
+    const auto [low, high] = std::minmax_element(last.begin(), last.end());
+    *swing = double(*high - *low) / double(std::max<TimeNs>(1, length));
   }
   return t;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <functional>
 #include <future>
 #include <set>
@@ -19,6 +20,16 @@ namespace {
 constexpr double kRunToRun = 0.01;
 // A graph with anomalies (links the recording contradicts) replays with inputs left out: 5% more each way.
 constexpr double kAnomalyWidening = 0.05;
+// The sharing model's fixed point: a window length swinging by less between its last steps counts as settled.
+constexpr double kSettledSwing = 1e-4;
+
+// A fraction as a percentage: 0.0031 -> "0.3%", 0.0004 -> "0.04%".
+std::string percent_text(double fraction) {
+  char buf[32];
+  const double pct = 100.0 * fraction;
+  std::snprintf(buf, sizeof buf, pct >= 0.1 ? "%.1f%%" : "%.2f%%", pct);
+  return buf;
+}
 
 std::string window_name(const Trace& trace) {
   std::vector<std::string> names;
@@ -107,7 +118,9 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
     unchanged.in_window.resize(g.size());
     for (causal::NodeId n = 0; n < g.size(); ++n) unchanged.in_window[n] = inside(n);
   }
-  out.replayed_ns = causal::window_in(g, replay_plan(unchanged), w).length_ns();
+  // The unchanged replay (the graph's own) runs on a second thread while the changes are applied.
+  std::future<TimeNs> replayed =
+      std::async(std::launch::async, [&] { return causal::window_in(g, causal::replay(g), w).length_ns(); });
   // Each bound's plan: the changes applied for it. Changes without a model parameter give every bound the best
   // estimate's plan.
   const bool bounded =
@@ -131,16 +144,20 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
   struct OtherBounds {
     TimeNs low_ns = -1;  // -1: the lower bound's plan is the best estimate's
     TimeNs high_ns = 0;
+    double swing = 0;  // the most a bound's fixed point still swung (0: settled)
   };
   auto other_bounds = [&] {
     OtherBounds b;
-    if (&low_plan != &point_plan) b.low_ns = length_of(replay_with_contention(low_plan, false, &w));
-    b.high_ns = length_of(replay_with_contention(high_plan, true, &w));
+    double swing = 0;
+    if (&low_plan != &point_plan) b.low_ns = length_of(replay_with_contention(low_plan, false, &w, &swing));
+    b.high_ns = length_of(replay_with_contention(high_plan, true, &w, &b.swing));
+    b.swing = std::max(b.swing, swing);
     return b;
   };
   const bool contention = point_plan.contention || low_plan.contention || high_plan.contention;
   std::future<OtherBounds> others = std::async(contention ? std::launch::async : std::launch::deferred, other_bounds);
-  const causal::Timeline t = replay_with_contention(point_plan, false, &w);
+  double point_swing = 0;
+  const causal::Timeline t = replay_with_contention(point_plan, false, &w, &point_swing);
   out.predicted_ns = length_of(t);
   TimeNs lo = out.predicted_ns;
   TimeNs hi = out.predicted_ns;
@@ -152,6 +169,7 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
                            " inputs closed a cycle after the change and were skipped");
   // The lower bound: its replay, and, where kernels share GPUs, the busiest GPU's kernels back to back.
   const OtherBounds bounds = others.get();
+  out.replayed_ns = replayed.get();
   if (bounds.low_ns >= 0) lo = std::min(lo, bounds.low_ns);
   if (const TimeNs saturated = saturated_gpu_ns(low_plan, w); saturated > 0) lo = std::min(lo, saturated);
   lo = std::min(lo, bounds.high_ns);
@@ -165,12 +183,20 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
       out.replayed_ns > out.recorded_ns ? out.replayed_ns - out.recorded_ns : out.recorded_ns - out.replayed_ns;
   double widen = kRunToRun;
   for (std::string& line : g.anomalies().lines()) out.warnings.push_back(std::move(line));
-  if (!out.warnings.empty()) widen += kAnomalyWidening;
+  const bool anomalies = !out.warnings.empty();
+  if (anomalies) widen += kAnomalyWidening;
+  // A swing below a hundredth of a percent is far inside the band and the printed digits: taken as settled.
+  if (const double swing = std::max(point_swing, bounds.swing); swing > kSettledSwing) {
+    widen += swing;
+    out.warnings.push_back(
+        "the sharing model had not settled after its last step: the window's length still swung by " +
+        percent_text(swing) + " from step to step; the band widens by that much each way");
+  }
   out.low_ns = std::max<TimeNs>(0, lo - replay_error - TimeNs(double(lo) * widen));
   out.high_ns = hi + replay_error + TimeNs(double(hi) * widen);
   out.assumptions.push_back("the band adds the unchanged replay's error (" + std::to_string(replay_error / 1000) +
                             " us), 1% each way for the spread between recordings of one run" +
-                            (out.warnings.empty() ? "" : " and 5% for the graph's anomalies") +
+                            (anomalies ? " and 5% for the graph's anomalies" : "") +
                             " to the range the changes' own assumptions give");
   if (out.whole_trace) out.assumptions.push_back("the trace has no timed measurement: the whole trace is predicted");
   return out;
