@@ -65,7 +65,7 @@ TEST(WhatifStreams, ThreeStreamsShareTheGpuInProportion) {
   for (int model = 0; model < 3; ++model) {
     const TimeNs at_us = 20 * model;
     forward(b, model, at_us, at_us + 20);
-    launch_gemm(b, std::uint64_t(model + 1), at_us + 5, 10 + 100 * model, 100, 400);
+    launch_gemm(b, static_cast<std::uint64_t>(model) + 1, at_us + 5, 10 + 100 * model, 100, 400);
   }
   host_call(b, 1, 1, "cudaDeviceSynchronize", 60 * kUs, 252 * kUs);
   measure(b, 0, 312);
