@@ -116,6 +116,38 @@ TEST(Legend, FigureListsOnlyWhatOccurs) {
   EXPECT_EQ(idle->entries.front().color, idle_cause_color(2));
 }
 
+// Rows of one kind name their colours once: two GPUs' communication rows are one group, and two ranks' collective
+// rows one group whose entries are both ranks' (only rank 1 has waits gtv does not count), between the idle causes
+// and the brackets.
+TEST(Legend, RowsOfOneKindShareAGroup) {
+  DocumentAnalysis analysis;
+  OverlayData& o = analysis.overlays;
+  o.idle_cause_names = {"host blocked"};
+  o.idle.push_back({0, 0, 10, 0, ""});
+  o.brackets.push_back({0, 10, "loop", "stopwatch 1 ms", 0, ""});
+  o.communication.resize(2);
+  o.communication[1].device = 1;
+  o.collectives.resize(2);
+  o.collectives[0].parts.push_back({});
+  o.collectives[1].rank = 1;
+  o.collectives[1].parts.push_back({});
+  o.collectives[1].parts.back().counted = false;
+  const Trace trace;
+  LegendOptions present;
+  present.only_present = true;
+  std::vector<std::string> titles;
+  const auto groups = legend_groups(trace, analysis, present);
+  for (const auto& g : groups) titles.push_back(g.title);
+  const std::vector<std::string> expected = {
+      "Why a GPU was idle (rows under the lanes)", "Communication (row under a GPU's lanes)",
+      "Collectives (row under each rank)", "Measurements (brackets above the lanes)"};
+  ASSERT_EQ(titles, expected);
+  EXPECT_EQ(groups[1].entries.size(), 2u);
+  ASSERT_EQ(groups[2].entries.size(), 4u);
+  EXPECT_EQ(groups[2].entries.front().label, "waiting for a peer rank");
+  EXPECT_EQ(groups[2].entries.back().label, "waits not counted (no root, clocks)");
+}
+
 TEST(Legend, OverlayColoursAreTheDrawnOnes) {
   EXPECT_EQ(bracket_color(0), role_color(ColorRole::Stopwatch));
   EXPECT_EQ(bracket_color(99), bracket_color(3));

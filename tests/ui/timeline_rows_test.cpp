@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -13,6 +14,7 @@
 #include "gtv/ui/counter_row.h"
 #include "gtv/ui/critical_path_row.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/overlay_data.h"
 #include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_row.h"
 #include "gtv/ui/work_owner.h"
@@ -61,8 +63,10 @@ TEST(TimelineRows, SequentialRecordingShowsItsRangesInTheirModelsColours) {
   auto trace = io::read_trace(std::string(GTV_SOURCE_DIR) + "/resources/traces/h200x2/sequential.json.gz");
   ASSERT_TRUE(trace.ok());
   const Trace& t = *trace;
-  const WorkOwners owners = work_owners(t);
-  const TimelineRows rows = make_timeline_rows(t, &owners);
+  OverlayData overlays;
+  overlays.owners = std::make_shared<const WorkOwners>(work_owners(t));
+  const WorkOwners& owners = *overlays.owners;
+  const TimelineRows rows = make_timeline_rows(t, overlays);
   const RangeRow* ranges = nullptr;
   std::size_t counters = 0;
   for (const auto& row : rows) {
@@ -169,7 +173,10 @@ TEST(CriticalPathRow, TilesTheRegionUnderTheLanesAndSelectsItsEvents) {
   for (std::size_t i = 1; i < path.stretches.size(); ++i)
     EXPECT_EQ(path.stretches[i].start_ns, path.stretches[i - 1].end_ns) << "stretch " << i;
 
-  const TimelineRows rows = make_timeline_rows(t, nullptr, &analysis.overlays.communication, &path);
+  OverlayData overlays;
+  overlays.communication = analysis.overlays.communication;
+  overlays.critical_path = path;
+  const TimelineRows rows = make_timeline_rows(t, overlays);
   const TimelineRow* row = nullptr;
   for (const auto& r : rows)
     if (r->desc().id == "critical path") row = r.get();
@@ -225,7 +232,9 @@ TEST(CommunicationRow, SpansBesideComputationAndExposedFromTheReport) {
   const CommunicationSpans& spans = analysis.overlays.communication[0];
   EXPECT_EQ(spans.overlap, (std::vector<analysis::Interval>{{200'000, 300'000}}));
   EXPECT_EQ(spans.exposed, (std::vector<analysis::Interval>{{300'000, 500'000}}));
-  const TimelineRows rows = make_timeline_rows(*t, nullptr, &analysis.overlays.communication);
+  OverlayData overlays;
+  overlays.communication = analysis.overlays.communication;
+  const TimelineRows rows = make_timeline_rows(*t, overlays);
   const TimelineRow* row = nullptr;
   for (const auto& r : rows)
     if (r->desc().id == "communication 0") row = r.get();

@@ -3,11 +3,8 @@
 #include <algorithm>
 #include <array>
 
-#include "gtv/causal/critical_path.h"
 #include "gtv/model/ranks.h"
-#include "gtv/ui/collective_row.h"
-#include "gtv/ui/communication_row.h"
-#include "gtv/ui/critical_path_row.h"
+#include "gtv/ui/timeline_row.h"
 
 namespace gtv::ui {
 namespace {
@@ -141,6 +138,25 @@ LegendGroup brackets(const OverlayData& o, const LegendOptions& options) {
   return g;
 }
 
+// The rows' groups in row order, one group per title: a title's first group takes the entries of the later ones
+// that it lacks.
+std::vector<LegendGroup> row_groups(const TimelineRows& rows) {
+  std::vector<LegendGroup> groups;
+  for (const auto& row : rows)
+    for (LegendGroup& group : row->legend()) {
+      const auto same =
+          std::find_if(groups.begin(), groups.end(), [&](const LegendGroup& g) { return g.title == group.title; });
+      if (same == groups.end()) {
+        groups.push_back(std::move(group));
+        continue;
+      }
+      for (LegendEntry& entry : group.entries)
+        if (std::find(same->entries.begin(), same->entries.end(), entry) == same->entries.end())
+          same->entries.push_back(std::move(entry));
+    }
+  return groups;
+}
+
 }  // namespace
 
 Rgb bracket_color(int method) {
@@ -163,59 +179,15 @@ Rgb blend_over(Rgb color, int alpha, Rgb background) {
   return out;
 }
 
-LegendGroup communication(const OverlayData& o) {
-  LegendGroup g{"Communication (row under a GPU's lanes)", {}};
-  if (o.communication.empty()) return g;
-  g.entries.push_back({kCommunicationOverlapColor, "NCCL beside computation"});
-  g.entries.push_back({kCommunicationExposedColor, "NCCL exposed (no computation beside it)"});
-  return g;
-}
-
-LegendGroup collectives(const OverlayData& o) {
-  LegendGroup g{"Collectives (row under each rank)", {}};
-  if (o.collectives.empty()) return g;
-  g.entries.push_back({kCollectiveWaitColor, "waiting for a peer rank"});
-  g.entries.push_back({kCollectiveTransferColor, "transfer after the last arrival"});
-  g.entries.push_back({kLastArrivalColor, "arrival the others waited for"});
-  const bool uncounted = std::any_of(o.collectives.begin(), o.collectives.end(), [](const RankCollectives& r) {
-    return std::any_of(r.parts.begin(), r.parts.end(), [](const CollectivePart& p) { return !p.counted; });
-  });
-  if (uncounted) g.entries.push_back({kCollectiveUncountedColor, "waits not counted (no root, clocks)"});
-  return g;
-}
-
-// The kinds of stretch on the critical path, most time first: the row's colours that this trace uses.
-LegendGroup critical_path(const OverlayData& o) {
-  LegendGroup g{"Critical path of " + o.critical_path.region + " (row under the lanes)", {}};
-  std::array<TimeNs, causal::kSegmentKindCount> total_ns{};
-  for (const CriticalStretch& s : o.critical_path.stretches)
-    if (s.kind >= 0 && s.kind < causal::kSegmentKindCount)
-      total_ns[static_cast<std::size_t>(s.kind)] += s.end_ns - s.start_ns;
-  std::vector<int> kinds;
-  for (int k = 0; k < causal::kSegmentKindCount; ++k)
-    if (total_ns[static_cast<std::size_t>(k)] > 0) kinds.push_back(k);
-  std::stable_sort(kinds.begin(), kinds.end(), [&](int a, int b) {
-    return total_ns[static_cast<std::size_t>(a)] > total_ns[static_cast<std::size_t>(b)];
-  });
-  for (const int k : kinds)
-    g.entries.push_back(
-        {critical_segment_color(k), std::string(causal::to_string(static_cast<causal::SegmentKind>(k)))});
-  return g;
-}
-
 std::vector<LegendGroup> legend_groups(const Trace& trace, const DocumentAnalysis& analysis,
                                        const LegendOptions& options) {
   const OverlayData& o = analysis.overlays;
   // The colour mode's group first: its title says what the events are coloured by.
-  std::vector<LegendGroup> groups = {gpu_work(trace, analysis, options),
-                                     event_kinds(trace, options),
-                                     busy_strip(o, options),
-                                     warmup(o, options),
-                                     idle_causes(o, options),
-                                     communication(o),
-                                     collectives(o),
-                                     critical_path(o),
-                                     brackets(o, options)};
+  std::vector<LegendGroup> groups = {gpu_work(trace, analysis, options), event_kinds(trace, options),
+                                     busy_strip(o, options), warmup(o, options), idle_causes(o, options)};
+  const std::vector<LegendGroup> rows = row_groups(make_timeline_rows(trace, o));
+  groups.insert(groups.end(), rows.begin(), rows.end());
+  groups.push_back(brackets(o, options));
   std::erase_if(groups, [](const LegendGroup& g) { return g.entries.empty(); });
   return groups;
 }

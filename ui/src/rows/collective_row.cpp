@@ -152,4 +152,15 @@ std::vector<std::string> rank_group_labels(const Trace& trace, const std::vector
   return with_rank_clocks(group_labels(trace), lanes, clocks);
 }
 
+std::vector<LegendGroup> CollectiveRow::legend() const {
+  LegendGroup g{"Collectives (row under each rank)", {}};
+  g.entries.push_back({kCollectiveWaitColor, "waiting for a peer rank"});
+  g.entries.push_back({kCollectiveTransferColor, "transfer after the last arrival"});
+  g.entries.push_back({kLastArrivalColor, "arrival the others waited for"});
+  const bool uncounted =
+      std::any_of(rank_->parts.begin(), rank_->parts.end(), [](const CollectivePart& p) { return !p.counted; });
+  if (uncounted) g.entries.push_back({kCollectiveUncountedColor, "waits not counted (no root, clocks)"});
+  return {g};
+}
+
 }  // namespace gtv::ui

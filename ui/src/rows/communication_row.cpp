@@ -65,4 +65,10 @@ QString CommunicationRow::tooltip_at(TimeNs t_ns, int, TimeNs pixel_ns, TimeNs o
                                 format_duration_exact(span->end_ns - origin_ns) + "\n" + spans_->totals);
 }
 
+std::vector<LegendGroup> CommunicationRow::legend() const {
+  return {{"Communication (row under a GPU's lanes)",
+           {{kCommunicationOverlapColor, "NCCL beside computation"},
+            {kCommunicationExposedColor, "NCCL exposed (no computation beside it)"}}}};
+}
+
 }  // namespace gtv::ui

@@ -125,4 +125,22 @@ std::optional<EventRef> CriticalPathRow::event_at(TimeNs t_ns, int, TimeNs pixel
   return s != nullptr ? s->event : std::nullopt;
 }
 
+std::vector<LegendGroup> CriticalPathRow::legend() const {
+  LegendGroup g{"Critical path of " + path_->region + " (row under the lanes)", {}};
+  std::array<TimeNs, causal::kSegmentKindCount> total_ns{};
+  for (const CriticalStretch& s : path_->stretches)
+    if (s.kind >= 0 && s.kind < causal::kSegmentKindCount)
+      total_ns[static_cast<std::size_t>(s.kind)] += s.end_ns - s.start_ns;
+  std::vector<int> kinds;
+  for (int k = 0; k < causal::kSegmentKindCount; ++k)
+    if (total_ns[static_cast<std::size_t>(k)] > 0) kinds.push_back(k);
+  std::stable_sort(kinds.begin(), kinds.end(), [&](int a, int b) {
+    return total_ns[static_cast<std::size_t>(a)] > total_ns[static_cast<std::size_t>(b)];
+  });
+  for (const int k : kinds)
+    g.entries.push_back(
+        {critical_segment_color(k), std::string(causal::to_string(static_cast<causal::SegmentKind>(k)))});
+  return {g};
+}
+
 }  // namespace gtv::ui

@@ -6,6 +6,7 @@
 #include "gtv/ui/communication_row.h"
 #include "gtv/ui/counter_row.h"
 #include "gtv/ui/critical_path_row.h"
+#include "gtv/ui/overlay_data.h"
 #include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_row.h"
 #include "gtv/whatif/predicted_run.h"
@@ -37,21 +38,35 @@ void add_counter_rows(const Trace& trace, TimelineRows& rows) {
   }
 }
 
+void add_communication_rows(const OverlayData& overlays, TimelineRows& rows) {
+  for (const CommunicationSpans& spans : overlays.communication)
+    rows.push_back(std::make_shared<CommunicationRow>(spans));
+}
+
+void add_collective_rows(const OverlayData& overlays, TimelineRows& rows) {
+  for (const RankCollectives& rank : overlays.collectives) rows.push_back(std::make_shared<CollectiveRow>(rank));
+}
+
+void add_critical_path_row(const OverlayData& overlays, TimelineRows& rows) {
+  if (!overlays.critical_path.empty()) rows.push_back(std::make_shared<CriticalPathRow>(overlays.critical_path));
+}
+
 }  // namespace
 
-TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
-                                const std::vector<CommunicationSpans>* communication,
-                                const CriticalPathSpans* critical_path,
-                                const std::vector<RankCollectives>* collectives) {
+TimelineRows make_timeline_rows(const Trace& trace, const OverlayData& overlays) {
   TimelineRows rows;
-  add_range_rows(trace, owners, rows);
+  add_range_rows(trace, overlays.owners.get(), rows);
   add_counter_rows(trace, rows);
-  if (communication != nullptr)
-    for (const CommunicationSpans& spans : *communication) rows.push_back(std::make_shared<CommunicationRow>(spans));
-  if (collectives != nullptr)
-    for (const RankCollectives& rank : *collectives) rows.push_back(std::make_shared<CollectiveRow>(rank));
-  if (critical_path != nullptr && !critical_path->empty())
-    rows.push_back(std::make_shared<CriticalPathRow>(*critical_path));
+  add_communication_rows(overlays, rows);
+  add_collective_rows(overlays, rows);
+  add_critical_path_row(overlays, rows);
+  return rows;
+}
+
+TimelineRows make_timeline_rows(const Trace& trace) {
+  TimelineRows rows;
+  add_range_rows(trace, nullptr, rows);
+  add_counter_rows(trace, rows);
   return rows;
 }
 

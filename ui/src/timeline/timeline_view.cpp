@@ -78,7 +78,7 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
   if (state_.trace)
     for (const Lane& lane : state_.trace->lanes())
       state_.lane_colors.push_back(stream_color(lane.device(), lane.stream()));
-  state_.rows = state_.trace ? make_timeline_rows(*state_.trace, nullptr) : TimelineRows{};
+  state_.rows = state_.trace ? make_timeline_rows(*state_.trace) : TimelineRows{};
   state_.group_summaries = state_.trace ? group_summaries(*state_.trace) : std::map<GroupKey, std::string>{};
   // The profiler's own pseudo-processes start collapsed (and last): they say nothing about the program.
   if (state_.trace)
@@ -96,10 +96,9 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
 
 void TimelineView::set_overlays(OverlayData overlays) {
   state_.overlays = std::move(overlays);
-  // Forward ranges take their model's colour from the owners the analysis found.
-  if (state_.trace)
-    state_.rows = make_timeline_rows(*state_.trace, state_.overlays.owners.get(), &state_.overlays.communication,
-                                     &state_.overlays.critical_path, &state_.overlays.collectives);
+  // The rows again with what the analysis found: forward ranges in their model's colour (the owners), and the rows
+  // drawn from the analysis. They point into state_.overlays.
+  if (state_.trace) state_.rows = make_timeline_rows(*state_.trace, state_.overlays);
   const ColorMode before = state_.color_mode;
   if (!color_mode_chosen_)
     state_.color_mode = state_.overlays.owners && state_.overlays.owners->own_most_gpu_work() ? ColorMode::Owner

@@ -32,6 +32,9 @@ class CollectiveRow : public TimelineRow {
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
   [[nodiscard]] bool has_content_in(TimeNs t0_ns, TimeNs t1_ns) const override;
   [[nodiscard]] std::optional<EventRef> event_at(TimeNs t_ns, int depth, TimeNs pixel_ns) const override;
+  // Its colours, in one group with every other rank's row: the uncounted colour only where this rank has a part
+  // whose waits are not counted.
+  [[nodiscard]] std::vector<LegendGroup> legend() const override;
 
   // The part under t_ns (within pixel_ns), nullptr when none.
   [[nodiscard]] const CollectivePart* part_at(TimeNs t_ns, TimeNs pixel_ns) const;

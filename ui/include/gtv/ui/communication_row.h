@@ -22,6 +22,8 @@ class CommunicationRow : public TimelineRow {
   [[nodiscard]] OtherRowDesc desc() const override;
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
+  // Its two colours, in one group with every other GPU's row.
+  [[nodiscard]] std::vector<LegendGroup> legend() const override;
 
  private:
   const CommunicationSpans* spans_;

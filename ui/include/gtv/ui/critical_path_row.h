@@ -27,6 +27,8 @@ class CriticalPathRow : public TimelineRow {
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
   [[nodiscard]] std::optional<EventRef> event_at(TimeNs t_ns, int depth, TimeNs pixel_ns) const override;
+  // The kinds of stretch on the path, most time first: the colours of this path's row.
+  [[nodiscard]] std::vector<LegendGroup> legend() const override;
 
  private:
   [[nodiscard]] const CriticalStretch* stretch_at(TimeNs t_ns, TimeNs pixel_ns) const;

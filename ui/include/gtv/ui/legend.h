@@ -1,12 +1,14 @@
 #pragma once
 // What every colour on the timeline means, as plain values (no Qt), so the window's Legend tab and an exported
-// figure's legend come from one list: event kinds, kernels, the GPUs-busy strip, warm-up, idle causes and
-// measurement brackets. The overlay colours live here so the drawing code and the legend cannot disagree.
+// figure's legend come from one list: event kinds, kernels, the GPUs-busy strip, warm-up, idle causes, the rows
+// beside the lanes (each names its own colours: TimelineRow::legend) and measurement brackets. The overlay colours
+// live here so the drawing code and the legend cannot disagree.
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/legend_entry.h"
 #include "gtv/ui/palette.h"
 
 namespace gtv::ui {
@@ -27,17 +29,6 @@ inline constexpr int kBracketColorCount = 4;
 // `color` at `alpha` (0..255) over `background`: what a translucent fill looks like on the page.
 [[nodiscard]] Rgb blend_over(Rgb color, int alpha, Rgb background);
 
-struct LegendEntry {
-  Rgb color = 0;
-  std::string label;
-  friend bool operator==(const LegendEntry&, const LegendEntry&) = default;
-};
-
-struct LegendGroup {
-  std::string title;
-  std::vector<LegendEntry> entries;
-};
-
 struct LegendOptions {
   // Everything: every colour the timeline can use (the Legend tab); the causes, methods and levels that occur in
   // this trace come first. Present: only what occurs in this trace (an exported figure).
@@ -48,6 +39,9 @@ struct LegendOptions {
   ColorMode color_mode = ColorMode::KernelName;  // what the timeline colours GPU work by: the legend says the same
 };
 
+// The groups in order, those with no entry left out. The rows' groups come from make_timeline_rows(trace,
+// analysis.overlays) in row order; groups of one title (the communication rows of several GPUs, the collective rows
+// of several ranks) are one group with the entries of all, each once, in the order first named.
 [[nodiscard]] std::vector<LegendGroup> legend_groups(const Trace& trace, const DocumentAnalysis& analysis,
                                                      const LegendOptions& options);
 

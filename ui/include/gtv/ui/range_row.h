@@ -12,6 +12,8 @@
 
 namespace gtv::ui {
 
+struct WorkOwners;  // work_owner.h
+
 struct PlacedRange {
   const Range* range = nullptr;
   int depth = 0;

@@ -1,7 +1,11 @@
 #pragma once
-// Rows of the timeline beside the event lanes: the recorded ranges of a host thread, a counter series. Each kind of
-// row says where it goes, draws itself, and explains a point of itself in a tooltip; LaneLayout places it in its
-// process or GPU group. Adding a kind of row is one class and one line in make_timeline_rows (timeline_rows.cpp).
+// Rows of the timeline beside the event lanes: the recorded ranges of a host thread, a counter series, and rows drawn
+// from the analysis (communication, collectives, the critical path). Each kind of row says where it goes, draws
+// itself, explains a point of itself in a tooltip and names the colours it draws with for the legend; LaneLayout
+// places it in its process or GPU group. Adding a kind of row is one class and an add_X_rows helper in
+// make_timeline_rows (timeline_rows.cpp); a row drawn from the analysis reads its data from OverlayData
+// (overlay_data.h, filled in document_analysis.cpp), so neither make_timeline_rows's signature nor the legend's code
+// changes for it.
 #include <QRectF>
 #include <QString>
 #include <memory>
@@ -10,6 +14,7 @@
 #include <vector>
 
 #include "gtv/ui/lane_layout.h"
+#include "gtv/ui/legend_entry.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/time_mapping.h"
 
@@ -17,10 +22,7 @@ class QPainter;
 
 namespace gtv::ui {
 
-struct WorkOwners;
-struct CommunicationSpans;
-struct CriticalPathSpans;
-struct RankCollectives;
+struct OverlayData;
 
 // What a row draws with: rect is the row's area in plot pixels (its depth rows, without the gap under it);
 // x = rect.left() + map.x_of(t_ns) is time t_ns.
@@ -47,18 +49,22 @@ class TimelineRow {
   [[nodiscard]] virtual std::optional<EventRef> event_at(TimeNs /*t_ns*/, int /*depth*/, TimeNs /*pixel_ns*/) const {
     return std::nullopt;
   }
+  // The colours it draws with, named, for the legend (legend_groups): rows of one kind give groups of one title,
+  // which the legend merges. None by default.
+  [[nodiscard]] virtual std::vector<LegendGroup> legend() const { return {}; }
 };
 
 using TimelineRows = std::vector<std::shared_ptr<const TimelineRow>>;
 
-// Every row of a trace that is not an event lane: one range row per host thread that recorded ranges (forward
-// ranges in their model's colour, from owners when given), one counter row per counter series, one communication
-// row per GPU in communication, the critical-path row when critical_path holds a path, and one collective row per
-// rank of a merged run (all must outlive the rows).
-[[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
-                                              const std::vector<CommunicationSpans>* communication = nullptr,
-                                              const CriticalPathSpans* critical_path = nullptr,
-                                              const std::vector<RankCollectives>* collectives = nullptr);
+// Every row of a trace that is not an event lane, in this order: one range row per host thread that recorded ranges
+// (forward ranges in their model's colour, from overlays.owners when set), one counter row per counter series, one
+// communication row per GPU in overlays.communication, one collective row per rank in overlays.collectives (a merged
+// run), and the critical-path row when overlays.critical_path holds a path. The rows point into trace and overlays:
+// both must outlive them.
+[[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace, const OverlayData& overlays);
+// The rows from the trace alone (no analysis yet): range rows in their own colours, counter rows. trace must outlive
+// them.
+[[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace);
 [[nodiscard]] std::vector<OtherRowDesc> row_descs(const TimelineRows& rows);
 
 }  // namespace gtv::ui
