@@ -6,12 +6,20 @@
 #include "gtv/ui/communication_row.h"
 #include "gtv/ui/counter_row.h"
 #include "gtv/ui/critical_path_row.h"
+#include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_row.h"
 #include "gtv/whatif/predicted_run.h"
 
 namespace gtv::ui {
 namespace {
+
+void add_event_lane_rows(const Trace& trace, TimelineRows& rows) {
+  const std::vector<LaneDesc> lanes = lane_descs(trace);
+  std::vector<std::string> labels = group_labels(trace);
+  for (LaneIndex i = 0; i < lanes.size(); ++i)
+    rows.push_back(std::make_shared<EventLaneRow>(trace, i, lanes[i], std::move(labels[i])));
+}
 
 void add_range_rows(const Trace& trace, const WorkOwners* owners, TimelineRows& rows) {
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const Range*>> by_thread;
@@ -44,6 +52,7 @@ TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
                                 const CriticalPathSpans* critical_path,
                                 const std::vector<RankCollectives>* collectives) {
   TimelineRows rows;
+  add_event_lane_rows(trace, rows);
   add_range_rows(trace, owners, rows);
   add_counter_rows(trace, rows);
   if (communication != nullptr)
@@ -55,8 +64,8 @@ TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
   return rows;
 }
 
-std::vector<OtherRowDesc> row_descs(const TimelineRows& rows) {
-  std::vector<OtherRowDesc> out;
+std::vector<RowDesc> row_descs(const TimelineRows& rows) {
+  std::vector<RowDesc> out;
   out.reserve(rows.size());
   for (const auto& row : rows) out.push_back(row->desc());
   return out;

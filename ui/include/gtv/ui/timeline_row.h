@@ -1,9 +1,11 @@
 #pragma once
-// Rows of the timeline beside the event lanes: the recorded ranges of a host thread, a counter series. Each kind of
-// row says where it goes, draws itself, and explains a point of itself in a tooltip; LaneLayout places it in its
-// process or GPU group. Adding a kind of row is one class and one line in make_timeline_rows (timeline_rows.cpp).
+// The rows of the timeline: an event lane of the trace (EventLaneRow), the recorded ranges of a host thread, a
+// counter series. Each kind of row says where it goes, draws itself, and explains a point of itself in a tooltip;
+// LaneLayout places it in its process or GPU group. Adding a kind of row is one class and one line in
+// make_timeline_rows (timeline_rows.cpp).
 #include <QRectF>
 #include <QString>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,22 +23,40 @@ struct WorkOwners;
 struct CommunicationSpans;
 struct CriticalPathSpans;
 struct RankCollectives;
+struct TimelineState;
+struct RowDrawCache;
 
 // What a row draws with: rect is the row's area in plot pixels (its depth rows, without the gap under it);
-// x = rect.left() + map.x_of(t_ns) is time t_ns.
+// x = rect.left() + map.x_of(t_ns) is time t_ns. state gives the view's window, colour mode and search; cache is
+// the view's scratch space, kept across paints so a frame allocates nothing (event lanes use both).
 struct RowPaint {
   QPainter* painter = nullptr;
   const TimeMapping* map = nullptr;
   const Theme* theme = nullptr;
   QRectF rect;
   double depth_px = 0;
+  int depth_rows = 1;  // the depth rows rect holds (1 for a collapsed row)
+  const TimelineState* state = nullptr;
+  RowDrawCache* cache = nullptr;
+};
+
+// A point of a row under the pointer, with the view it is seen in: what an event lane's merged blocks depend on.
+struct RowHit {
+  TimeNs t_ns = 0;
+  int depth = 0;
+  double ns_per_px = 1;  // the time one pixel covers
+  TimeNs origin_ns = 0;  // times are shown from here
+  TimeWindow window;     // the visible window, width_px wide
+  double width_px = 1;
+  // The time one pixel covers, rounded up, for hit slop.
+  [[nodiscard]] TimeNs pixel_ns() const { return static_cast<TimeNs>(std::ceil(ns_per_px)); }
 };
 
 class TimelineRow {
  public:
   virtual ~TimelineRow() = default;
-  // Where it goes and how it is listed; see OtherRowDesc.
-  [[nodiscard]] virtual OtherRowDesc desc() const = 0;
+  // Where it goes and how it is listed; see RowDesc.
+  [[nodiscard]] virtual RowDesc desc() const = 0;
   virtual void draw(const RowPaint& paint) const = 0;
   // The tooltip at time t_ns in depth row `depth` (pixel_ns: the time one pixel covers, for hit slop); times shown
   // from origin_ns. Empty where the row has nothing.
@@ -47,18 +67,25 @@ class TimelineRow {
   [[nodiscard]] virtual std::optional<EventRef> event_at(TimeNs /*t_ns*/, int /*depth*/, TimeNs /*pixel_ns*/) const {
     return std::nullopt;
   }
+  // The tooltip and the clicked event at a point seen in a view; by default tooltip_at and event_at there.
+  [[nodiscard]] virtual QString tooltip_under(const RowHit& hit) const {
+    return tooltip_at(hit.t_ns, hit.depth, hit.pixel_ns(), hit.origin_ns);
+  }
+  [[nodiscard]] virtual std::optional<EventRef> event_under(const RowHit& hit) const {
+    return event_at(hit.t_ns, hit.depth, hit.pixel_ns());
+  }
 };
 
 using TimelineRows = std::vector<std::shared_ptr<const TimelineRow>>;
 
-// Every row of a trace that is not an event lane: one range row per host thread that recorded ranges (forward
-// ranges in their model's colour, from owners when given), one counter row per counter series, one communication
-// row per GPU in communication, the critical-path row when critical_path holds a path, and one collective row per
-// rank of a merged run (all must outlive the rows).
+// Every row of a trace: one event lane row per lane (in Trace::lanes() order), one range row per host thread that
+// recorded ranges (forward ranges in their model's colour, from owners when given), one counter row per counter
+// series, one communication row per GPU in communication, the critical-path row when critical_path holds a path, and
+// one collective row per rank of a merged run (all must outlive the rows).
 [[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace, const WorkOwners* owners,
                                               const std::vector<CommunicationSpans>* communication = nullptr,
                                               const CriticalPathSpans* critical_path = nullptr,
                                               const std::vector<RankCollectives>* collectives = nullptr);
-[[nodiscard]] std::vector<OtherRowDesc> row_descs(const TimelineRows& rows);
+[[nodiscard]] std::vector<RowDesc> row_descs(const TimelineRows& rows);
 
 }  // namespace gtv::ui
