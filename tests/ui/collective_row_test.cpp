@@ -80,7 +80,7 @@ TEST(CollectiveRow, EachRankShowsItsWaitForTheLastArrivalAndTheTransferAfter) {
   const CollectiveRow row1(r1);
   EXPECT_EQ(row0.desc().group, (GroupKey{LaneKind::GpuStream, r0.group}));
   EXPECT_NE(r0.group, r1.group);
-  EXPECT_FALSE(row0.desc().at_group_top);
+  EXPECT_EQ(row0.desc().place, RowPlace::Bottom);
   EXPECT_EQ(row0.desc().id, "collectives 0");
 
   // The victim's tooltip gives its wait and the culprit; the culprit's says the others waited for it.

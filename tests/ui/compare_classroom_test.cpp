@@ -24,6 +24,7 @@
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
+#include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/lane_layout.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_alignment.h"
@@ -217,7 +218,7 @@ void CompareClassroomTest::compare_panels_show_gpu_lanes_and_busy_strip() {
     int gpu_rows = 0;
     for (std::size_t i = 0; i < lanes.size(); ++i) {
       const auto lane = static_cast<LaneIndex>(i);
-      QCOMPARE(v->lane_state().collapsed_lanes.count(lane) == 1, !lanes[i].is_gpu());
+      QCOMPARE(v->lane_state().collapsed_rows.count(event_lane_row_id(lanes[i].key)) == 1, !lanes[i].is_gpu());
       if (!lanes[i].is_gpu()) continue;
       const int row = v->layout().row_of_lane(lane);
       QVERIFY(row >= 0);  // not hidden, not in a collapsed group
@@ -348,7 +349,7 @@ void CompareClassroomTest::compare_panels_show_the_critical_path_row_whole() {
     v->replot_now();
     const auto& rows = v->layout().rows();
     const auto path = std::find_if(rows.begin(), rows.end(), [](const LaneRow& r) {
-      return r.kind == RowKind::Other && r.label.rfind("critical path", 0) == 0;
+      return r.kind == RowKind::Row && r.label.rfind("critical path", 0) == 0;
     });
     QVERIFY2(path != rows.end(), "the recordings have a critical path");
     const double shown_to_px = v->scroll_px() + v->lane_rect().height();
@@ -487,7 +488,7 @@ void CompareClassroomTest::classroom_hides_gpu_lanes_until_revealed() {
     if (f.kind == FlowKind::LaunchToGpu) launching.insert(f.from.lane);
   for (LaneIndex i = 0; i < trace->lanes().size(); ++i) {
     if (gpu_lanes.count(i) != 0 || launching.count(i) != 0)  // helper threads that launched nothing stay hidden
-      QCOMPARE(view.view()->lane_state().hidden_lanes.count(i), gpu_lanes.count(i));
+      QCOMPARE(view.view()->lane_state().hidden_rows.count(event_lane_row_id(trace->lane(i).key)), gpu_lanes.count(i));
   }
   // The status line counts the launches waiting at the cursor; GPU work running appears only once revealed.
   const TimeNs t = expected_anchor_ns(*trace) - 1;
@@ -511,7 +512,8 @@ void CompareClassroomTest::classroom_hides_gpu_lanes_until_revealed() {
                            : running == 1 ? QStringLiteral("1 kernel or copy running on the GPUs")
                                           : QStringLiteral("%1 kernels and copies running on the GPUs").arg(running);
   QVERIFY2(view.status_text().contains(expected), qPrintable(view.status_text()));
-  for (LaneIndex i : gpu_lanes) QCOMPARE(view.view()->lane_state().hidden_lanes.count(i), std::size_t{0});
+  for (LaneIndex i : gpu_lanes)
+    QCOMPARE(view.view()->lane_state().hidden_rows.count(event_lane_row_id(trace->lane(i).key)), std::size_t{0});
   QVERIFY(view.view()->theme().font_scale >= 2.0);
   QCOMPARE(view.view()->theme().background, QColor(0, 0, 0));
 }
@@ -699,8 +701,9 @@ void CompareClassroomTest::classroom_projector_view_is_the_lesson_alone() {
   for (LaneIndex i = 0; i < trace->lanes().size(); ++i) {
     if (trace->lane(i).is_gpu()) continue;
     const bool launched = launching.count(i) != 0;
-    if (launched) QCOMPARE(view->view()->lane_state().collapsed_lanes.count(i), std::size_t{0});
-    QCOMPARE(view->view()->lane_state().hidden_lanes.count(i), launched ? std::size_t{0} : std::size_t{1});
+    const std::string id = event_lane_row_id(trace->lane(i).key);
+    if (launched) QCOMPARE(view->view()->lane_state().collapsed_rows.count(id), std::size_t{0});
+    QCOMPARE(view->view()->lane_state().hidden_rows.count(id), launched ? std::size_t{0} : std::size_t{1});
     hidden_threads += launched ? 0 : 1;
   }
   QVERIFY(hidden_threads > 0);  // the recording has a CUPTI helper thread that launched nothing

@@ -10,6 +10,7 @@
 
 #include "gtv/base/time.h"
 #include "gtv/ui/classroom_view.h"
+#include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/exercise.h"
 #include "gtv/ui/exercise_panel.h"
 #include "gtv/ui/main_window.h"
@@ -33,7 +34,7 @@ bool gpu_lanes_shown(const TimelineView& view, const ExerciseRecording& r) {
                         return is_gpu_activity(e.kind) && e.start_ns < r.end_ns && e.end_ns() > r.start_ns;
                       });
     if (!busy) continue;
-    if (view.lane_state().hidden_lanes.count(i) != 0) return false;
+    if (view.lane_state().hidden_rows.count(event_lane_row_id(lane.key)) != 0) return false;
     ++shown;
   }
   return shown > 0;

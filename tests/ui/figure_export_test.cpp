@@ -147,11 +147,9 @@ class FigureExportTest : public QObject {
       view.set_trace(loaded.trace);
       view.set_overlays(loaded.analysis->overlays);
       const TimeWindow window = first_view_window(trace, loaded.analysis->report);
-      const LaneViewState state = figure_lane_state(trace, view.other_rows(), window);
-      const LaneLayout figure(lane_descs(trace), group_labels(trace), state, LayoutOptions{},
-                              row_descs(view.other_rows()));
-      const LaneLayout window_layout(lane_descs(trace), group_labels(trace), view.lane_state(), LayoutOptions{},
-                                     row_descs(view.other_rows()));
+      const LaneViewState state = figure_lane_state(trace, view.timeline_rows(), window);
+      const LaneLayout figure(row_descs(view.timeline_rows()), state, LayoutOptions{});
+      const LaneLayout window_layout(row_descs(view.timeline_rows()), view.lane_state(), LayoutOptions{});
       QVERIFY2(figure.rows().size() < window_layout.rows().size(), name);
       const auto& rows = figure.rows();
       for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -162,8 +160,8 @@ class FigureExportTest : public QObject {
           // Every header heads a row.
           QVERIFY2(i + 1 < rows.size() && rows[i + 1].group == row.group, row.label.c_str());
           QVERIFY2(row.label.find("profiler's own records") == std::string::npos, row.label.c_str());
-        } else if (row.kind == RowKind::Lane) {
-          const Lane& lane = trace.lane(row.lane);
+        } else if (row.lane) {
+          const Lane& lane = trace.lane(*row.lane);
           QVERIFY2(!holds_only_profiler_records(trace, lane), row.label.c_str());
           const bool in_window = std::any_of(lane.events.begin(), lane.events.end(), [&](const Event& e) {
             return e.end_ns() > window.t0_ns && e.start_ns < window.t1_ns;
@@ -175,7 +173,7 @@ class FigureExportTest : public QObject {
             if (e.end_ns() > window.t0_ns && e.start_ns < window.t1_ns) depths = std::max(depths, e.depth + 1);
           QCOMPARE(row.depth_rows, depths);
         } else {
-          QVERIFY2(view.other_rows().at(row.other)->has_content_in(window.t0_ns, window.t1_ns), row.label.c_str());
+          QVERIFY2(view.timeline_rows().at(row.row)->has_content_in(window.t0_ns, window.t1_ns), row.label.c_str());
         }
       }
     }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gtv/model/trace_builder.h"
+#include "gtv/ui/event_lane_row.h"
 
 namespace gtv::ui {
 namespace {
@@ -17,14 +18,40 @@ std::vector<LaneDesc> lanes() {
 }
 std::vector<std::string> labels() { return {"Process 10", "Process 10", "GPU 0", "GPU 0", "GPU 1"}; }
 const LayoutOptions kOptions{20, 30, 4};
+constexpr std::size_t kLanes = 5;
+
+// A row that is not an event lane.
+RowDesc other(GroupKey group, RowPlace place, std::string id, std::string label, int depth_rows) {
+  RowDesc d;
+  d.group = group;
+  d.place = place;
+  d.id = std::move(id);
+  d.label = std::move(label);
+  d.depth_rows = depth_rows;
+  return d;
+}
+
+// The rows of event lanes (group_labels[i] heads lane i's group), then the other rows, as make_timeline_rows orders
+// them.
+LaneLayout layout_of(const std::vector<LaneDesc>& lanes, const std::vector<std::string>& group_labels,
+                     const LaneViewState& state, const std::vector<RowDesc>& others = {}) {
+  std::vector<RowDesc> rows;
+  for (LaneIndex i = 0; i < lanes.size(); ++i) rows.push_back(event_lane_row_desc(i, lanes[i], group_labels[i]));
+  rows.insert(rows.end(), others.begin(), others.end());
+  return {rows, state, kOptions};
+}
+std::string id_of(LaneIndex lane) { return event_lane_row_id(lanes()[lane].key); }
 
 TEST(LaneLayout, HeadersThenLanesWithDepthHeights) {
-  const LaneLayout layout(lanes(), labels(), {}, kOptions);
+  const LaneLayout layout = layout_of(lanes(), labels(), {});
   const auto& rows = layout.rows();
   ASSERT_EQ(rows.size(), 8u);
   EXPECT_EQ(rows[0].kind, RowKind::ProcessHeader);
   EXPECT_EQ(rows[0].label, "Process 10");
-  EXPECT_EQ(rows[1].kind, RowKind::Lane);
+  EXPECT_EQ(rows[1].kind, RowKind::Row);
+  EXPECT_EQ(rows[1].lane, std::optional<LaneIndex>(0));
+  EXPECT_TRUE(rows[1].can_collapse);   // three depth rows
+  EXPECT_FALSE(rows[2].can_collapse);  // one
   EXPECT_DOUBLE_EQ(rows[1].top_px, 30);
   EXPECT_DOUBLE_EQ(rows[1].height_px, 3 * 20 + 4);
   EXPECT_DOUBLE_EQ(rows[2].top_px, 30 + 64);
@@ -32,13 +59,14 @@ TEST(LaneLayout, HeadersThenLanesWithDepthHeights) {
   EXPECT_EQ(rows[3].label, "GPU 0");
   EXPECT_DOUBLE_EQ(rows[3].top_px, 30 + 64 + 24);
   EXPECT_EQ(rows[6].kind, RowKind::DeviceHeader);
-  EXPECT_EQ(rows[7].lane, 4u);
+  EXPECT_EQ(rows[7].lane, std::optional<LaneIndex>(4));
+  EXPECT_EQ(rows[7].row, 4u);
   // 3 headers, lanes of 3+1+1+2+1 depth rows, 5 gaps.
   EXPECT_DOUBLE_EQ(layout.total_height_px(), 3 * 30 + 8 * 20 + 5 * 4);
 }
 
 TEST(LaneLayout, RowAndDepthUnderAPoint) {
-  const LaneLayout layout(lanes(), labels(), {}, kOptions);
+  const LaneLayout layout = layout_of(lanes(), labels(), {});
   EXPECT_EQ(layout.row_at(-1), -1);
   EXPECT_EQ(layout.row_at(0), 0);
   EXPECT_EQ(layout.row_at(29.9), 0);
@@ -54,10 +82,10 @@ TEST(LaneLayout, RowAndDepthUnderAPoint) {
 
 TEST(LaneLayout, CollapsedHiddenAndGroupCollapsed) {
   LaneViewState state;
-  state.collapsed_lanes.insert(0);
-  state.hidden_lanes.insert(1);
+  state.collapsed_rows.insert(id_of(0));
+  state.hidden_rows.insert(id_of(1));
   state.collapsed_groups.insert({LaneKind::GpuStream, 0});
-  const LaneLayout layout(lanes(), labels(), state, kOptions);
+  const LaneLayout layout = layout_of(lanes(), labels(), state);
   const auto& rows = layout.rows();
   ASSERT_EQ(rows.size(), 5u);  // process header, lane 0, GPU 0 header (collapsed), GPU 1 header, lane 4
   EXPECT_TRUE(rows[1].collapsed);
@@ -86,48 +114,81 @@ TEST(LaneLayout, FromATrace) {
 }
 
 TEST(LaneLayout, OtherRowsGoToTheTopOrBottomOfTheirGroup) {
-  std::vector<OtherRowDesc> others = {{{LaneKind::GpuStream, 0}, false, "counter 0", "memory", 2, {}},
-                                      {{LaneKind::HostThread, 10}, true, "ranges 10/1", "recorded ranges", 3, {}}};
-  const LaneLayout layout(lanes(), labels(), {}, kOptions, others);
+  const std::vector<RowDesc> others = {
+      other({LaneKind::GpuStream, 0}, RowPlace::Bottom, "counter 0", "memory", 2),
+      other({LaneKind::HostThread, 10}, RowPlace::Top, "ranges 10/1", "recorded ranges", 3)};
+  const LaneLayout layout = layout_of(lanes(), labels(), {}, others);
   const auto& rows = layout.rows();
   ASSERT_EQ(rows.size(), 10u);
   EXPECT_EQ(rows[0].kind, RowKind::ProcessHeader);
-  EXPECT_EQ(rows[1].kind, RowKind::Other);  // the ranges above the process's threads
-  EXPECT_EQ(rows[1].other, 1u);
+  EXPECT_EQ(rows[1].kind, RowKind::Row);  // the ranges above the process's threads
+  EXPECT_EQ(rows[1].row, kLanes + 1);
+  EXPECT_FALSE(rows[1].lane.has_value());
   EXPECT_EQ(rows[1].label, "recorded ranges");
   EXPECT_DOUBLE_EQ(rows[1].height_px, 3 * 20 + 4);
-  EXPECT_EQ(rows[2].lane, 0u);
+  EXPECT_EQ(rows[2].lane, std::optional<LaneIndex>(0));
   EXPECT_EQ(rows[4].kind, RowKind::DeviceHeader);
-  EXPECT_EQ(rows[6].lane, 3u);
-  EXPECT_EQ(rows[7].kind, RowKind::Other);  // the counter under GPU 0's streams
-  EXPECT_EQ(rows[7].other, 0u);
+  EXPECT_EQ(rows[6].lane, std::optional<LaneIndex>(3));
+  EXPECT_EQ(rows[7].kind, RowKind::Row);  // the counter under GPU 0's streams
+  EXPECT_EQ(rows[7].row, kLanes);
   EXPECT_EQ(rows[8].kind, RowKind::DeviceHeader);
-  // A point in an other row has depth rows like a lane.
+  // A point in a row of ranges has depth rows like a lane.
   EXPECT_EQ(layout.depth_at(1, rows[1].top_px + 2 * 20 + 1), 2);
 }
 
 TEST(LaneLayout, OtherRowsHideAndFollowTheirGroup) {
-  std::vector<OtherRowDesc> others = {{{LaneKind::GpuStream, 0}, false, "counter 0", "memory", 2, {}},
-                                      {{LaneKind::HostThread, 77}, true, "ranges 77/1", "recorded ranges", 1, {}}};
+  const std::vector<RowDesc> others = {
+      other({LaneKind::GpuStream, 0}, RowPlace::Bottom, "counter 0", "memory", 2),
+      other({LaneKind::HostThread, 77}, RowPlace::Top, "ranges 77/1", "recorded ranges", 1)};
   LaneViewState state;
   state.hidden_rows.insert("counter 0");
-  const LaneLayout layout(lanes(), labels(), state, kOptions, others);
-  for (const LaneRow& r : layout.rows()) EXPECT_FALSE(r.kind == RowKind::Other && r.other == 0u);
+  const LaneLayout layout = layout_of(lanes(), labels(), state, others);
+  for (const LaneRow& r : layout.rows()) EXPECT_NE(r.row, kLanes);
   // A group that only an other row names gets its own header, after the groups of lanes.
   const auto& rows = layout.rows();
   ASSERT_GE(rows.size(), 2u);
   EXPECT_EQ(rows[rows.size() - 2].kind, RowKind::ProcessHeader);
   EXPECT_EQ(rows[rows.size() - 2].label, "Process 77");
-  EXPECT_EQ(rows.back().kind, RowKind::Other);
+  EXPECT_EQ(rows.back().kind, RowKind::Row);
+  EXPECT_EQ(rows.back().row, kLanes + 1);
   // Its one row hidden, that group has nothing to head: no header either.
   state.hidden_rows.insert("ranges 77/1");
-  const LaneLayout headless(lanes(), labels(), state, kOptions, others);
+  const LaneLayout headless = layout_of(lanes(), labels(), state, others);
   for (const LaneRow& r : headless.rows()) EXPECT_NE(r.label, "Process 77");
   EXPECT_EQ(headless.rows().size(), rows.size() - 2);
   state.hidden_rows.clear();
   state.collapsed_groups.insert({LaneKind::GpuStream, 0});
-  const LaneLayout collapsed(lanes(), labels(), state, kOptions, others);
-  for (const LaneRow& r : collapsed.rows()) EXPECT_FALSE(r.kind == RowKind::Other && r.other == 0u);
+  const LaneLayout collapsed = layout_of(lanes(), labels(), state, others);
+  for (const LaneRow& r : collapsed.rows()) EXPECT_NE(r.row, kLanes);
+}
+
+TEST(LaneLayout, LanesAndOtherRowsCollapseAndHideByOneIdSet) {
+  const std::vector<RowDesc> others = {
+      other({LaneKind::HostThread, 10}, RowPlace::Top, "ranges 10/1", "recorded ranges", 3)};
+  LaneViewState state;
+  state.hidden_rows = {id_of(2), "ranges 10/1"};
+  const LaneLayout hidden = layout_of(lanes(), labels(), state, others);
+  for (const LaneRow& r : hidden.rows()) EXPECT_TRUE(r.row != kLanes && r.lane != std::optional<LaneIndex>(2));
+  EXPECT_EQ(hidden.rows().size(), 7u);  // 8 rows and the ranges, less the two hidden
+  EXPECT_EQ(hidden.row_of_lane(2), -1);
+  // Collapse goes by the same ids; a row that cannot collapse (the ranges) keeps its depth rows.
+  state.hidden_rows.clear();
+  state.collapsed_rows = {id_of(0), id_of(3), "ranges 10/1"};
+  const LaneLayout collapsed = layout_of(lanes(), labels(), state, others);
+  const auto& rows = collapsed.rows();
+  ASSERT_EQ(rows.size(), 9u);
+  EXPECT_EQ(rows[1].row, kLanes);
+  EXPECT_FALSE(rows[1].collapsed);
+  EXPECT_EQ(rows[1].depth_rows, 3);
+  EXPECT_TRUE(rows[static_cast<std::size_t>(collapsed.row_of_lane(0))].collapsed);
+  EXPECT_EQ(rows[static_cast<std::size_t>(collapsed.row_of_lane(0))].depth_rows, 1);
+  EXPECT_EQ(rows[static_cast<std::size_t>(collapsed.row_of_lane(3))].depth_rows, 1);
+  // Shown depths go by id too.
+  state.collapsed_rows.clear();
+  state.shown_depths = {{id_of(0), 2}, {"ranges 10/1", 1}};
+  const LaneLayout figure = layout_of(lanes(), labels(), state, others);
+  EXPECT_EQ(figure.rows()[1].depth_rows, 1);
+  EXPECT_EQ(figure.rows()[static_cast<std::size_t>(figure.row_of_lane(0))].depth_rows, 2);
 }
 
 TEST(LaneLayout, ProfilerBookkeepingGroupsComeLast) {
@@ -135,11 +196,11 @@ TEST(LaneLayout, ProfilerBookkeepingGroupsComeLast) {
   descs.insert(descs.begin(), {host_lane_key(-1, 0), "thread 0", 1, true});
   auto group_names = labels();
   group_names.insert(group_names.begin(), "Process -1");
-  const LaneLayout layout(descs, group_names, {}, kOptions);
+  const LaneLayout layout = layout_of(descs, group_names, {});
   const auto& rows = layout.rows();
   EXPECT_EQ(rows[0].label, "Process 10");
   EXPECT_EQ(rows[rows.size() - 2].label, "Process -1");
-  EXPECT_EQ(rows.back().lane, 0u);
+  EXPECT_EQ(rows.back().lane, std::optional<LaneIndex>(0));
 }
 
 TEST(LaneLayout, KinetoPseudoProcessesAreBookkeeping) {

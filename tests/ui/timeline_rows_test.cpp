@@ -14,6 +14,8 @@
 #include "gtv/ui/counter_row.h"
 #include "gtv/ui/critical_path_row.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/event_lane_row.h"
+#include "gtv/ui/event_text.h"
 #include "gtv/ui/overlay_data.h"
 #include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_row.h"
@@ -49,7 +51,7 @@ TEST(RangeRow, TooltipNamesTheRangeWithExactTimes) {
   const RangeRow row(1, 2, {&ranges[0], &ranges[1]}, nullptr);
   EXPECT_EQ(row.desc().depth_rows, 2);
   EXPECT_EQ(row.desc().group, (GroupKey{LaneKind::HostThread, 1}));
-  EXPECT_TRUE(row.desc().at_group_top);
+  EXPECT_EQ(row.desc().place, RowPlace::Top);
   const QString tip = row.tooltip_at(2500, 1, 1, 1000);
   EXPECT_TRUE(tip.startsWith("model 1 forward\nmodel forward range")) << tip.toStdString();
   EXPECT_TRUE(tip.contains("from 1.000 us to 2.000 us (1.000 us)")) << tip.toStdString();
@@ -90,8 +92,12 @@ TEST(TimelineRows, SequentialRecordingShowsItsRangesInTheirModelsColours) {
     EXPECT_EQ(names.count(expected), 1u) << expected;
   // Memory counters: GPU 0's and GPU 1's device memory, the process's pinned memory.
   EXPECT_EQ(counters, t.counters().size());
+  // Every lane first, as an event lane row, in the trace's order.
+  ASSERT_GT(rows.size(), t.lanes().size());
+  for (LaneIndex i = 0; i < t.lanes().size(); ++i) EXPECT_EQ(row_descs(rows)[i].lane, std::optional<LaneIndex>(i));
   std::set<GroupKey> groups;
-  for (const OtherRowDesc& d : row_descs(rows)) groups.insert(d.group);
+  for (const RowDesc& d : row_descs(rows))
+    if (!d.lane) groups.insert(d.group);
   EXPECT_EQ(groups.count({LaneKind::GpuStream, 0}), 1u);
   EXPECT_EQ(groups.count({LaneKind::GpuStream, 1}), 1u);
 }
@@ -118,7 +124,7 @@ TEST(CounterRow, ValueInForceAndColumnMaxima) {
   EXPECT_EQ(high[3], 20);
   EXPECT_EQ(counter_value_text(s, 4096), "4.10 kB (4,096 bytes)");
   const CounterRow row(s, {LaneKind::GpuStream, 0});
-  EXPECT_FALSE(row.desc().at_group_top);
+  EXPECT_EQ(row.desc().place, RowPlace::Bottom);
   EXPECT_TRUE(row.tooltip_at(155, 0, 1, 100).contains("30 bytes")) << row.tooltip_at(155, 0, 1, 100).toStdString();
 }
 
@@ -201,10 +207,11 @@ TEST(CriticalPathRow, TilesTheRegionUnderTheLanesAndSelectsItsEvents) {
       << tip;
 
   // Its group comes after every lane's, under its own header.
-  const LaneLayout layout(lane_descs(t), group_labels(t), LaneViewState{}, LayoutOptions{}, row_descs(rows));
+  const LaneLayout layout(row_descs(rows), LaneViewState{}, LayoutOptions{});
   const auto& laid = layout.rows();
   ASSERT_GE(laid.size(), 2u);
-  EXPECT_EQ(laid.back().kind, RowKind::Other);
+  EXPECT_EQ(laid.back().kind, RowKind::Row);
+  EXPECT_EQ(rows.at(laid.back().row).get(), row);
   EXPECT_EQ(laid.back().group, kCriticalPathGroup);
   EXPECT_EQ(laid[laid.size() - 2].label, "Critical path");
 }
@@ -240,7 +247,7 @@ TEST(CommunicationRow, SpansBesideComputationAndExposedFromTheReport) {
     if (r->desc().id == "communication 0") row = r.get();
   ASSERT_NE(row, nullptr);
   EXPECT_EQ(row->desc().group, (GroupKey{LaneKind::GpuStream, 0}));
-  EXPECT_FALSE(row->desc().at_group_top);
+  EXPECT_EQ(row->desc().place, RowPlace::Bottom);
   const std::string exposed = row->tooltip_at(400'000, 0, 1, 0).toStdString();
   EXPECT_EQ(exposed.rfind("communication exposed: no computation kernel beside it on GPU 0\n200.000 us, from "
                           "300.000 us to 500.000 us",
@@ -249,6 +256,105 @@ TEST(CommunicationRow, SpansBesideComputationAndExposedFromTheReport) {
       << exposed;
   EXPECT_EQ(row->tooltip_at(250'000, 0, 1, 0).toStdString().rfind("communication beside computation on GPU 0", 0), 0u);
   EXPECT_TRUE(row->tooltip_at(100'000, 0, 1, 0).isEmpty());
+}
+
+namespace {
+
+// Thread 1685 of process 1234: "step" [0, 1000) us over "aten::mm" [100, 300) us; then 200 events of 1 us, 4 us
+// apart, from 2 ms. Stream 7 of GPU 0: one kernel [150, 250) us. With another_thread, thread 1 of process 1 too,
+// whose lane comes first.
+Trace lanes_trace(bool another_thread = false) {
+  using analysis::testing::host_call;
+  using analysis::testing::kernel;
+  TraceBuilder b;
+  if (another_thread) host_call(b, 1, 1, "main", 0, 10'000, EventKind::CpuOp);
+  host_call(b, 1234, 1685, "step", 0, 1'000'000, EventKind::CpuOp);
+  host_call(b, 1234, 1685, "aten::mm", 100'000, 200'000, EventKind::CpuOp);
+  for (TimeNs i = 0; i < 200; ++i) host_call(b, 1234, 1685, "tiny", 2'000'000 + i * 4'000, 1'000, EventKind::CpuOp);
+  kernel(b, 0, 7, "gemm", 150'000, 100'000);
+  return analysis::testing::build(b);
+}
+
+const EventLaneRow* lane_row(const TimelineRows& rows, const std::string& id) {
+  for (const auto& row : rows)
+    if (const auto* lane = dynamic_cast<const EventLaneRow*>(row.get()); lane && row->desc().id == id) return lane;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(EventLaneRow, DescSaysItsGroupPlaceAndAnIdFromTheLaneKey) {
+  const Trace t = lanes_trace();
+  const TimelineRows rows = make_timeline_rows(t);
+  const EventLaneRow* host = lane_row(rows, "lane:host:1234:1685");
+  const EventLaneRow* gpu = lane_row(rows, "lane:gpu:0:7");
+  ASSERT_NE(host, nullptr);
+  ASSERT_NE(gpu, nullptr);
+  const RowDesc d = host->desc();
+  EXPECT_EQ(d.group, (GroupKey{LaneKind::HostThread, 1234}));
+  EXPECT_EQ(d.place, RowPlace::Lanes);
+  EXPECT_EQ(d.label, lane_descs(t)[host->lane_index()].name);
+  EXPECT_EQ(d.depth_rows, 2);
+  EXPECT_TRUE(d.can_collapse);
+  EXPECT_EQ(d.group_label, group_labels(t)[host->lane_index()]);
+  EXPECT_EQ(d.lane, std::optional<LaneIndex>(host->lane_index()));
+  EXPECT_FALSE(gpu->desc().can_collapse);  // one kernel: one depth row
+  EXPECT_EQ(gpu->desc().group, (GroupKey{LaneKind::GpuStream, 0}));
+  // A lane keeps its id when another lane comes before it and its index changes.
+  const Trace reordered = lanes_trace(true);
+  const TimelineRows again = make_timeline_rows(reordered);
+  const EventLaneRow* host_again = lane_row(again, "lane:host:1234:1685");
+  ASSERT_NE(host_again, nullptr);
+  EXPECT_NE(host_again->lane_index(), host->lane_index());
+  EXPECT_EQ(reordered.lane(host_again->lane_index()).key, t.lane(host->lane_index()).key);
+}
+
+TEST(EventLaneRow, EventsAndMergedBlocksUnderAPoint) {
+  const Trace t = lanes_trace();
+  const TimelineRows rows = make_timeline_rows(t);
+  const EventLaneRow* host = lane_row(rows, "lane:host:1234:1685");
+  ASSERT_NE(host, nullptr);
+  const LaneIndex lane = host->lane_index();
+  // aten::mm is at depth 1, within two pixels of 99 us at 1 us a pixel.
+  const auto mm = host->event_at(99'000, 1, 1'000);
+  ASSERT_TRUE(mm.has_value());
+  EXPECT_EQ(t.name(t.event(*mm)), "aten::mm");
+  EXPECT_EQ(mm->lane, lane);
+  EXPECT_FALSE(host->event_at(50'000, 1, 1'000).has_value());
+  EXPECT_EQ(host->tooltip_at(200'000, 1, 1'000, 0).toStdString(), tooltip_text(t, *mm, 0));
+  EXPECT_TRUE(host->tooltip_at(50'000, 1, 1'000, 0).isEmpty());
+  // Seen 3 ms wide in 300 pixels (10 us a pixel), the 1 us events merge into one block.
+  RowHit hit;
+  hit.t_ns = 2'100'000;
+  hit.depth = 0;
+  hit.ns_per_px = 10'000;
+  hit.window = {0, 3'000'000};
+  hit.width_px = 300;
+  const auto block = host->span_under(hit);
+  ASSERT_TRUE(block.has_value());
+  EXPECT_EQ(block->count, 200u);
+  const std::string tip = host->tooltip_under(hit).toStdString();
+  EXPECT_EQ(tip.rfind("200 events merged (zoom in to see them)\nfrom ", 0), 0u) << tip;
+  EXPECT_NE(tip.find("first: tiny"), std::string::npos) << tip;
+  // Over a single event the tooltip is the event's, and a click selects it.
+  hit.t_ns = 500'000;
+  EXPECT_EQ(host->tooltip_under(hit).toStdString().rfind("step", 0), 0u);
+  const auto step = host->event_under(hit);
+  ASSERT_TRUE(step.has_value());
+  EXPECT_EQ(t.name(t.event(*step)), "step");
+}
+
+TEST(EventLaneRow, HasContentWhereAnEventOverlapsTheWindow) {
+  const Trace t = lanes_trace();
+  const TimelineRows rows = make_timeline_rows(t);
+  const EventLaneRow* gpu = lane_row(rows, "lane:gpu:0:7");
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_TRUE(gpu->has_content_in(0, 151'000));
+  EXPECT_TRUE(gpu->has_content_in(249'000, 400'000));
+  EXPECT_FALSE(gpu->has_content_in(0, 150'000));
+  EXPECT_FALSE(gpu->has_content_in(250'000, 400'000));
+  EXPECT_EQ(gpu->depths_in({0, 400'000}), 1);
+  EXPECT_EQ(gpu->depths_in({300'000, 400'000}), 0);
 }
 
 }  // namespace gtv::ui

@@ -15,12 +15,15 @@
 #include <QWheelEvent>
 #include <QtTest/QtTest>
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "bench/synthetic_trace.h"
 #include "gtv/analysis/kernel_stats.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/critical_path_row.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/export.h"
 #include "gtv/ui/first_view.h"
 #include "gtv/ui/lane_plottable.h"
@@ -59,11 +62,12 @@ class TimelineViewTest : public QObject {
     const auto& rows = view->layout().rows();
     QCOMPARE(rows.size(), std::size_t{6});  // process header, thread, GPU 0 header, stream, GPU 1 header, stream
     QCOMPARE(rows[0].label, std::string("Process 100  python"));
-    QCOMPARE(rows[1].kind, RowKind::Lane);
+    QCOMPARE(rows[1].kind, RowKind::Row);
+    QVERIFY(rows[1].lane.has_value());
     QCOMPARE(rows[1].depth_rows, 2);  // forward with launches nested inside
     QCOMPARE(rows[2].label, std::string("GPU 0  NVIDIA H200"));
     QCOMPARE(rows[4].label, std::string("GPU 1  NVIDIA H200"));
-    QCOMPARE(view->trace()->lane(rows[5].lane).key, gpu_lane_key(1, 7));
+    QCOMPARE(view->trace()->lane(rows[5].lane.value()).key, gpu_lane_key(1, 7));
   }
 
   void fitShowsTheTraceWithMargins() {
@@ -331,7 +335,7 @@ class TimelineViewTest : public QObject {
     const auto& rows = view.layout().rows();
     int path_row = -1;
     for (std::size_t i = 0; i < rows.size(); ++i)
-      if (rows[i].kind == RowKind::Other && rows[i].label == "critical path (" + path.region + ")") path_row = int(i);
+      if (rows[i].kind == RowKind::Row && rows[i].label == "critical path (" + path.region + ")") path_row = int(i);
     QVERIFY(path_row > 0);
     QCOMPARE(rows[static_cast<std::size_t>(path_row) - 1].label, std::string("Critical path"));
     const QRectF area = view.lane_rect();
@@ -367,7 +371,7 @@ class TimelineViewTest : public QObject {
     QTRY_VERIFY(view.gpu_rows_bottom_px() <= view.lane_rect().height());
     bool gpu_lane = false, path = false;
     for (const LaneRow& r : view.layout().rows()) {
-      gpu_lane = gpu_lane || (r.kind == RowKind::Lane && r.group.first == LaneKind::GpuStream);
+      gpu_lane = gpu_lane || (r.lane && r.group.first == LaneKind::GpuStream);
       path = path || r.group == kCriticalPathGroup;
     }
     QVERIFY(gpu_lane && path);
@@ -416,8 +420,15 @@ class TimelineViewTest : public QObject {
     auto view = make_view();
     view->toggle_lane_collapsed(0);
     QCOMPARE(view->layout().rows()[1].depth_rows, 1);
+    // A lane is collapsed and hidden by its row's id, as every row is.
+    const std::string lane0 = event_lane_row_id(view->trace()->lane(0).key);
+    QVERIFY(view->lane_state().collapsed_rows == std::set<std::string>{lane0});
+    view->toggle_row_collapsed(lane0);
+    QCOMPARE(view->layout().rows()[1].depth_rows, 2);
+    view->toggle_lane_collapsed(0);
     view->set_lane_hidden(1, true);
     QCOMPARE(view->layout().row_of_lane(1), -1);
+    QVERIFY(view->lane_state().hidden_rows == std::set<std::string>{event_lane_row_id(view->trace()->lane(1).key)});
     view->toggle_group({LaneKind::GpuStream, 1});
     QCOMPARE(view->layout().row_of_lane(2), -1);
     view->show_all_lanes();
@@ -727,7 +738,7 @@ class TimelineViewTest : public QObject {
     const auto& rows = view.layout().rows();
     int range_row = -1;
     for (std::size_t i = 0; i < rows.size(); ++i)
-      if (rows[i].kind == RowKind::Other && rows[i].label == "recorded ranges (thread 1685)") range_row = int(i);
+      if (rows[i].kind == RowKind::Row && rows[i].label == "recorded ranges (thread 1685)") range_row = int(i);
     QVERIFY(range_row > 0);
     QCOMPARE(rows[static_cast<std::size_t>(range_row) - 1].kind, RowKind::ProcessHeader);
     // "timed loop" is at depth 1 (inside the scenario range): hover the middle of its bar.

@@ -137,7 +137,7 @@ class WhatIfTest : public QObject {
     // The predicted panel's ranges are labelled as predicted, the recording's as recorded.
     auto range_labels = [&](int panel) {
       QStringList labels;
-      for (const auto& row : panels->view(panel)->other_rows()) {
+      for (const auto& row : panels->view(panel)->timeline_rows()) {
         const QString label = QString::fromStdString(row->desc().label);
         if (label.contains(QStringLiteral("ranges (thread"))) labels << label;
       }

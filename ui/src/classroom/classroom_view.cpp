@@ -18,6 +18,7 @@
 #include "gtv/experiments/catalog.h"
 #include "gtv/ui/app_palette.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/exercise_panel.h"
 #include "gtv/ui/playback_stats.h"
 #include "gtv/ui/run_alignment.h"
@@ -241,7 +242,7 @@ void ClassroomView::show_launching_threads() {
     if (lanes[i].is_gpu()) continue;
     if (launched[i] == 0) {
       view_->set_lane_hidden(i, true);
-    } else if (view_->lane_state().collapsed_lanes.count(i) != 0) {
+    } else if (view_->lane_state().collapsed_rows.count(event_lane_row_id(lanes[i].key)) != 0) {
       view_->toggle_lane_collapsed(i);
     }
   }

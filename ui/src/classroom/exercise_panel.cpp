@@ -15,6 +15,7 @@
 #include "gtv/base/install_layout.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_row.h"
 #include "gtv/ui/timeline_view.h"
@@ -37,7 +38,7 @@ void show_exercise_lanes(TimelineView* view, TimeNs start_ns, TimeNs end_ns) {
   view->focus_on_gpu_lanes();
   view->set_row_hidden("critical path", true);
   view->set_warmup_labels(false);
-  for (const auto& row : view->other_rows())
+  for (const auto& row : view->timeline_rows())
     if (row->desc().id.starts_with("ranges ")) view->set_row_hidden(row->desc().id, true);
   const Trace* trace = view->trace();
   std::vector<char> launched(trace->lanes().size(), 0);
@@ -54,7 +55,7 @@ void show_exercise_lanes(TimelineView* view, TimeNs start_ns, TimeNs end_ns) {
     });
     if (!busy) view->set_lane_hidden(i, true);
     // A stream runs one kernel at a time: folded to one row it loses nothing the question needs.
-    if (view->lane_state().collapsed_lanes.count(i) == 0) view->toggle_lane_collapsed(i);
+    if (view->lane_state().collapsed_rows.count(event_lane_row_id(lane.key)) == 0) view->toggle_lane_collapsed(i);
   }
 }
 

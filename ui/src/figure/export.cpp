@@ -312,7 +312,7 @@ FigureViewScope::FigureViewScope(TimelineView& view, const ExportOptions& o, int
   Theme figure_theme = theme_;
   figure_theme.font_scale = theme_.font_scale * (o.font_scale > 0 ? o.font_scale : figure_font_scale(width_px));
   view.set_theme(figure_theme);
-  if (view.trace()) view.set_lane_state(figure_lane_state(*view.trace(), view.other_rows(), view.window()));
+  if (view.trace()) view.set_lane_state(figure_lane_state(*view.trace(), view.timeline_rows(), view.window()));
   view.set_figure_mode(true);
   const Expected<double> label_px = figure_label_width_px(o.label_width, width_px, longest_label_px(view));
   if (!label_px) {

@@ -5,40 +5,24 @@
 #include <cmath>
 #include <map>
 
+#include "gtv/ui/event_lane_row.h"
+
 namespace gtv::ui {
-
-namespace {
-
-// The depth rows lane's events overlapping [t0_ns, t1_ns) use; 0 when none overlaps.
-int depths_in(const Lane& lane, TimeWindow window) {
-  int depths = 0;
-  for (const Event& e : lane.events) {
-    if (e.start_ns >= window.t1_ns) break;  // events are in start order
-    if (e.end_ns() > window.t0_ns) depths = std::max(depths, e.depth + 1);
-  }
-  return depths;
-}
-
-}  // namespace
 
 LaneViewState figure_lane_state(const Trace& trace, const TimelineRows& rows, TimeWindow window) {
   LaneViewState state;
   std::map<GroupKey, bool> group_shows;  // whether a group keeps a lane or a row
-  const std::vector<LaneDesc> descs = lane_descs(trace);
-  for (LaneIndex i = 0; i < trace.lanes().size(); ++i) {
-    const Lane& lane = trace.lane(i);
-    const GroupKey group = group_of(lane.key);
-    const int depths = depths_in(lane, window);
-    const bool shown = depths > 0 && !descs[i].bookkeeping && !holds_only_profiler_records(trace, lane);
-    if (shown)
-      state.shown_depths[i] = depths;
-    else
-      state.hidden_lanes.insert(i);
-    group_shows[group] = group_shows[group] || shown;
-  }
   for (const auto& row : rows) {
-    const OtherRowDesc d = row->desc();
-    const bool shown = row->has_content_in(window.t0_ns, window.t1_ns);
+    const RowDesc d = row->desc();
+    bool shown = false;
+    if (const auto* lane = dynamic_cast<const EventLaneRow*>(row.get())) {
+      // An event lane keeps the depth rows its events in the window use.
+      const int depths = lane->depths_in(window);
+      shown = depths > 0 && !d.bookkeeping && !holds_only_profiler_records(trace, trace.lane(lane->lane_index()));
+      if (shown) state.shown_depths[d.id] = depths;
+    } else {
+      shown = row->has_content_in(window.t0_ns, window.t1_ns);
+    }
     if (!shown) state.hidden_rows.insert(d.id);
     group_shows[d.group] = group_shows[d.group] || shown;
   }

@@ -26,10 +26,10 @@ CollectiveRow::CollectiveRow(const RankCollectives& rank) : rank_(&rank) {
   }
 }
 
-OtherRowDesc CollectiveRow::desc() const {
-  OtherRowDesc d;
+RowDesc CollectiveRow::desc() const {
+  RowDesc d;
   d.group = GroupKey{rank_->on_gpu ? LaneKind::GpuStream : LaneKind::HostThread, rank_->group};
-  d.at_group_top = false;
+  d.place = RowPlace::Bottom;
   d.id = "collectives " + std::to_string(rank_->rank);
   d.label = "collectives: wait, transfer";
   d.depth_rows = 1;

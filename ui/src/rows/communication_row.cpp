@@ -35,10 +35,10 @@ void draw_spans(const RowPaint& p, const std::vector<analysis::Interval>& spans,
 
 CommunicationRow::CommunicationRow(const CommunicationSpans& spans) : spans_(&spans) {}
 
-OtherRowDesc CommunicationRow::desc() const {
-  OtherRowDesc d;
+RowDesc CommunicationRow::desc() const {
+  RowDesc d;
   d.group = GroupKey{LaneKind::GpuStream, spans_->device};
-  d.at_group_top = false;
+  d.place = RowPlace::Bottom;
   d.id = "communication " + std::to_string(spans_->device);
   d.label = "communication (NCCL)";
   d.depth_rows = 1;

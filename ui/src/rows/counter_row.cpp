@@ -56,10 +56,10 @@ CounterRow::CounterRow(const CounterSeries& series, GroupKey group) : series_(&s
   for (const CounterSample& s : series.samples) max_value_ = std::max(max_value_, s.value);
 }
 
-OtherRowDesc CounterRow::desc() const {
-  OtherRowDesc d;
+RowDesc CounterRow::desc() const {
+  RowDesc d;
   d.group = group_;
-  d.at_group_top = false;
+  d.place = RowPlace::Bottom;
   d.id = "counter " + std::to_string(series_->pid) + "/" + series_->name;
   d.label = series_->name;
   d.depth_rows = 1;  // one row: the GPU lanes, the story, stay in view

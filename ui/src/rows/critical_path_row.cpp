@@ -38,11 +38,11 @@ Rgb critical_segment_color(int kind) {
 
 CriticalPathRow::CriticalPathRow(const CriticalPathSpans& path) : path_(&path) {}
 
-OtherRowDesc CriticalPathRow::desc() const {
-  OtherRowDesc d;
+RowDesc CriticalPathRow::desc() const {
+  RowDesc d;
   d.group = kCriticalPathGroup;
   d.group_label = "Critical path";
-  d.at_group_top = true;
+  d.place = RowPlace::Top;
   d.id = "critical path";
   d.label = "critical path (" + path_->region + ")";
   d.depth_rows = 1;

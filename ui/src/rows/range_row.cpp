@@ -82,10 +82,10 @@ RangeRow::RangeRow(std::int64_t pid, std::int64_t tid, const std::vector<const R
   }
 }
 
-OtherRowDesc RangeRow::desc() const {
-  OtherRowDesc d;
+RowDesc RangeRow::desc() const {
+  RowDesc d;
   d.group = {LaneKind::HostThread, pid_};
-  d.at_group_top = true;
+  d.place = RowPlace::Top;
   d.id = "ranges " + std::to_string(pid_) + "/" + std::to_string(tid_);
   d.label = (predicted_ ? "predicted ranges (thread " : "recorded ranges (thread ") + std::to_string(tid_) + ")";
   d.depth_rows = depth_rows_;

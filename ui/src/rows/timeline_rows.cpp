@@ -6,6 +6,7 @@
 #include "gtv/ui/communication_row.h"
 #include "gtv/ui/counter_row.h"
 #include "gtv/ui/critical_path_row.h"
+#include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/overlay_data.h"
 #include "gtv/ui/range_row.h"
 #include "gtv/ui/timeline_row.h"
@@ -13,6 +14,13 @@
 
 namespace gtv::ui {
 namespace {
+
+void add_event_lane_rows(const Trace& trace, TimelineRows& rows) {
+  const std::vector<LaneDesc> lanes = lane_descs(trace);
+  std::vector<std::string> labels = group_labels(trace);
+  for (LaneIndex i = 0; i < lanes.size(); ++i)
+    rows.push_back(std::make_shared<EventLaneRow>(trace, i, lanes[i], std::move(labels[i])));
+}
 
 void add_range_rows(const Trace& trace, const WorkOwners* owners, TimelineRows& rows) {
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const Range*>> by_thread;
@@ -55,6 +63,7 @@ void add_critical_path_row(const OverlayData& overlays, TimelineRows& rows) {
 
 TimelineRows make_timeline_rows(const Trace& trace, const OverlayData& overlays) {
   TimelineRows rows;
+  add_event_lane_rows(trace, rows);
   add_range_rows(trace, overlays.owners.get(), rows);
   add_counter_rows(trace, rows);
   add_communication_rows(overlays, rows);
@@ -65,13 +74,14 @@ TimelineRows make_timeline_rows(const Trace& trace, const OverlayData& overlays)
 
 TimelineRows make_timeline_rows(const Trace& trace) {
   TimelineRows rows;
+  add_event_lane_rows(trace, rows);
   add_range_rows(trace, nullptr, rows);
   add_counter_rows(trace, rows);
   return rows;
 }
 
-std::vector<OtherRowDesc> row_descs(const TimelineRows& rows) {
-  std::vector<OtherRowDesc> out;
+std::vector<RowDesc> row_descs(const TimelineRows& rows) {
+  std::vector<RowDesc> out;
   out.reserve(rows.size());
   for (const auto& row : rows) out.push_back(row->desc());
   return out;

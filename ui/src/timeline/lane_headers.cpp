@@ -52,7 +52,7 @@ void LaneHeaders::draw(QCPPainter* painter) {
     const bool header = row.kind == RowKind::ProcessHeader || row.kind == RowKind::DeviceHeader;
     const double line_px = header ? row.height_px : state_->layout.options().depth_px;
     if (header) painter->fillRect(QRectF(0, y, area.width(), row.height_px), state_->theme.group_background);
-    const bool expandable = header || (row.kind == RowKind::Lane && state_->trace->lane(row.lane).depth_count() > 1);
+    const bool expandable = header || row.can_collapse;
     // A figure shows names only: a triangle there is a control nobody can press.
     QString arrow = expandable ? (row.collapsed ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ")) : "  ";
     if (state_->figure) arrow.clear();

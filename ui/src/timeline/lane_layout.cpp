@@ -62,33 +62,33 @@ namespace {
 struct GroupPlan {
   GroupKey key;
   std::string label;
-  std::vector<LaneIndex> lanes;
+  bool has_lanes = false;  // a group of event lanes is headed even when all its rows are hidden
   bool bookkeeping = false;
   std::int64_t rank = -1;
 };
 
-// Groups in the order of their first lane, then groups only other rows name, then the bookkeeping groups.
-std::vector<GroupPlan> plan_groups(const std::vector<LaneDesc>& lanes, const std::vector<std::string>& group_labels,
-                                   const std::vector<OtherRowDesc>& others) {
+// Groups in the order of their first event lane, then groups only other rows name, then the bookkeeping groups.
+std::vector<GroupPlan> plan_groups(const std::vector<RowDesc>& rows) {
   std::vector<GroupPlan> groups;
   std::map<GroupKey, std::size_t> index_of;
-  const auto find_or_add = [&](GroupKey key, const std::string& label) -> GroupPlan& {
-    const auto [it, added] = index_of.try_emplace(key, groups.size());
-    if (added) groups.push_back({key, label, {}, false});
+  const auto find_or_add = [&](const RowDesc& d) -> GroupPlan& {
+    const auto [it, added] = index_of.try_emplace(d.group, groups.size());
+    if (added) groups.push_back({d.group, d.group_label.empty() ? other_group_label(d.group) : d.group_label});
     return groups[it->second];
   };
-  for (LaneIndex i = 0; i < lanes.size(); ++i) {
-    GroupPlan& g = find_or_add(group_of(lanes[i].key), i < group_labels.size() ? group_labels[i] : std::string());
-    if (g.lanes.empty()) {
-      g.bookkeeping = lanes[i].bookkeeping;
-      g.rank = lanes[i].rank;
+  for (const RowDesc& d : rows) {
+    if (d.place != RowPlace::Lanes) continue;
+    GroupPlan& g = find_or_add(d);
+    if (!g.has_lanes) {
+      g.bookkeeping = d.bookkeeping;
+      g.rank = d.rank;
     }
-    g.bookkeeping = g.bookkeeping && lanes[i].bookkeeping;
-    g.lanes.push_back(i);
+    g.has_lanes = true;
+    g.bookkeeping = g.bookkeeping && d.bookkeeping;
   }
-  for (const OtherRowDesc& o : others) {
-    GroupPlan& g = find_or_add(o.group, o.group_label.empty() ? other_group_label(o.group) : o.group_label);
-    g.bookkeeping = false;  // it holds recorded ranges or counters
+  for (const RowDesc& d : rows) {
+    if (d.place == RowPlace::Lanes) continue;
+    find_or_add(d).bookkeeping = false;  // it holds recorded ranges or counters
   }
   // Rank by rank; groups of no rank (rows without lanes) after the ranked ones.
   std::stable_sort(groups.begin(), groups.end(), [](const GroupPlan& a, const GroupPlan& b) {
@@ -101,28 +101,22 @@ std::vector<GroupPlan> plan_groups(const std::vector<LaneDesc>& lanes, const std
 
 }  // namespace
 
-LaneLayout::LaneLayout(const std::vector<LaneDesc>& lanes, const std::vector<std::string>& group_labels,
-                       const LaneViewState& state, const LayoutOptions& options,
-                       const std::vector<OtherRowDesc>& others)
-    : row_of_lane_(lanes.size(), -1), options_(options) {
-  for (const GroupPlan& g : plan_groups(lanes, group_labels, others)) {
+LaneLayout::LaneLayout(const std::vector<RowDesc>& rows, const LaneViewState& state, const LayoutOptions& options)
+    : options_(options) {
+  for (const RowDesc& d : rows)
+    if (d.lane) row_of_lane_.resize(std::max(row_of_lane_.size(), std::size_t{*d.lane} + 1), -1);
+  const auto shown = [&](const RowDesc& d) { return state.hidden_rows.count(d.id) == 0; };
+  for (const GroupPlan& g : plan_groups(rows)) {
     // A group of rows alone (no lanes) whose rows are all hidden has nothing to head.
-    const bool shows_a_row = std::any_of(others.begin(), others.end(), [&](const OtherRowDesc& o) {
-      return o.group == g.key && state.hidden_rows.count(o.id) == 0;
-    });
-    if ((g.lanes.empty() && !shows_a_row) || state.hidden_groups.count(g.key) != 0) continue;
+    const bool shows_a_row =
+        std::any_of(rows.begin(), rows.end(), [&](const RowDesc& d) { return d.group == g.key && shown(d); });
+    if ((!g.has_lanes && !shows_a_row) || state.hidden_groups.count(g.key) != 0) continue;
     const bool collapsed = state.collapsed_groups.count(g.key) != 0;
     add_header(g.key, g.label, collapsed);
     if (collapsed) continue;
-    const auto add_others = [&](bool top) {
-      for (std::size_t i = 0; i < others.size(); ++i)
-        if (others[i].group == g.key && others[i].at_group_top == top && state.hidden_rows.count(others[i].id) == 0)
-          add_other(i, others[i]);
-    };
-    add_others(true);
-    for (const LaneIndex lane : g.lanes)
-      if (state.hidden_lanes.count(lane) == 0) add_lane(lane, lanes[lane], g.key, state);
-    add_others(false);
+    for (const RowPlace place : {RowPlace::Top, RowPlace::Lanes, RowPlace::Bottom})
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].group == g.key && rows[i].place == place && shown(rows[i])) add_row(i, rows[i], state);
   }
   total_px_ = y_px_;
 }
@@ -139,32 +133,21 @@ void LaneLayout::add_header(GroupKey group, const std::string& label, bool colla
   y_px_ += options_.header_px;
 }
 
-void LaneLayout::add_lane(LaneIndex lane, const LaneDesc& desc, GroupKey group, const LaneViewState& state) {
+void LaneLayout::add_row(std::size_t index, const RowDesc& desc, const LaneViewState& state) {
   LaneRow row;
-  row.kind = RowKind::Lane;
-  row.group = group;
-  row.lane = lane;
-  row.collapsed = state.collapsed_lanes.count(lane) != 0;
-  row.depth_rows = row.collapsed ? 1 : std::max(1, desc.depth_count);
-  if (const auto it = state.shown_depths.find(lane); it != state.shown_depths.end())
+  row.kind = RowKind::Row;
+  row.group = desc.group;
+  row.row = index;
+  row.lane = desc.lane;
+  row.can_collapse = desc.can_collapse;
+  row.collapsed = desc.can_collapse && state.collapsed_rows.count(desc.id) != 0;
+  row.depth_rows = row.collapsed ? 1 : std::max(1, desc.depth_rows);
+  if (const auto it = state.shown_depths.find(desc.id); it != state.shown_depths.end())
     row.depth_rows = std::clamp(it->second, 1, row.depth_rows);
   row.top_px = y_px_;
   row.height_px = row.depth_rows * options_.depth_px + options_.lane_gap_px;
-  row.label = desc.name;
-  row_of_lane_[lane] = static_cast<int>(rows_.size());
-  rows_.push_back(std::move(row));
-  y_px_ += rows_.back().height_px;
-}
-
-void LaneLayout::add_other(std::size_t index, const OtherRowDesc& desc) {
-  LaneRow row;
-  row.kind = RowKind::Other;
-  row.group = desc.group;
-  row.other = index;
-  row.depth_rows = std::max(1, desc.depth_rows);
-  row.top_px = y_px_;
-  row.height_px = row.depth_rows * options_.depth_px + options_.lane_gap_px;
   row.label = desc.label;
+  if (desc.lane) row_of_lane_[*desc.lane] = static_cast<int>(rows_.size());
   rows_.push_back(std::move(row));
   y_px_ += rows_.back().height_px;
 }
@@ -180,7 +163,7 @@ int LaneLayout::row_of_lane(LaneIndex lane) const { return lane < row_of_lane_.s
 int LaneLayout::depth_at(int row, double y_px) const {
   if (row < 0 || static_cast<std::size_t>(row) >= rows_.size()) return -1;
   const LaneRow& r = rows_[static_cast<std::size_t>(row)];
-  if ((r.kind != RowKind::Lane && r.kind != RowKind::Other) || y_px < r.top_px) return -1;
+  if (r.kind != RowKind::Row || y_px < r.top_px) return -1;
   const double within = y_px - r.top_px;
   const int depth = static_cast<int>(within / options_.depth_px);
   return depth < r.depth_rows ? depth : -1;

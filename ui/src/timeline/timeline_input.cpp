@@ -12,6 +12,7 @@
 
 #include "gtv/ui/counter_row.h"
 #include "gtv/ui/critical_path_row.h"
+#include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/timeline_view.h"
 
 namespace gtv::ui {
@@ -237,35 +238,34 @@ void TimelineView::on_header_click(QPointF pos, bool context_menu) {
   const int row = state_.layout.row_at(pos.y() - area.top() + state_.scroll_px);
   if (row < 0) return;
   const LaneRow r = state_.layout.rows()[static_cast<std::size_t>(row)];
+  const TimelineRow* timeline_row = state_.row(r);
   if (!context_menu) {
-    if (r.kind == RowKind::Lane)
-      toggle_lane_collapsed(r.lane);
-    else if (r.kind != RowKind::Other)
+    if (!timeline_row)
       toggle_group(r.group);
+    else if (r.can_collapse)
+      toggle_row_collapsed(timeline_row->desc().id);
     return;
   }
   QMenu menu(this);
-  if (r.kind == RowKind::Lane) {
-    menu.addAction(tr("Hide lane"), this, [this, lane = r.lane] { set_lane_hidden(lane, true); });
-  }
-  if (const TimelineRow* other = state_.other_row(r)) {
-    menu.addAction(tr("Hide row"), this, [this, id = other->desc().id] { set_row_hidden(id, true); });
+  if (timeline_row) {
+    menu.addAction(r.lane ? tr("Hide lane") : tr("Hide row"), this,
+                   [this, id = timeline_row->desc().id] { set_row_hidden(id, true); });
   }
   menu.addAction(tr("Show all lanes"), this, [this] { show_all_lanes(); });
   menu.exec(plot_->mapToGlobal(pos.toPoint()));
 }
 
 void TimelineView::toggle_lane_collapsed(LaneIndex lane) {
-  auto& set = state_.lane_state.collapsed_lanes;
-  if (!set.erase(lane)) set.insert(lane);
-  relayout();
+  if (state_.trace) toggle_row_collapsed(event_lane_row_id(state_.trace->lane(lane).key));
 }
 
 void TimelineView::set_lane_hidden(LaneIndex lane, bool hidden) {
-  if (hidden)
-    state_.lane_state.hidden_lanes.insert(lane);
-  else
-    state_.lane_state.hidden_lanes.erase(lane);
+  if (state_.trace) set_row_hidden(event_lane_row_id(state_.trace->lane(lane).key), hidden);
+}
+
+void TimelineView::toggle_row_collapsed(const std::string& id) {
+  auto& set = state_.lane_state.collapsed_rows;
+  if (!set.erase(id)) set.insert(id);
   relayout();
 }
 
@@ -279,11 +279,11 @@ void TimelineView::set_row_hidden(const std::string& id, bool hidden) {
 
 void TimelineView::focus_on_gpu_lanes() {
   if (!state_.trace) return;
-  const auto& lanes = state_.trace->lanes();
-  for (std::size_t i = 0; i < lanes.size(); ++i)
-    if (!lanes[i].is_gpu()) state_.lane_state.collapsed_lanes.insert(static_cast<LaneIndex>(i));
-  for (const auto& row : state_.rows)
-    if (dynamic_cast<const CounterRow*>(row.get())) state_.lane_state.hidden_rows.insert(row->desc().id);
+  for (const auto& row : state_.rows) {
+    const RowDesc d = row->desc();
+    if (d.lane && d.group.first == LaneKind::HostThread) state_.lane_state.collapsed_rows.insert(d.id);
+    if (dynamic_cast<const CounterRow*>(row.get())) state_.lane_state.hidden_rows.insert(d.id);
+  }
   relayout();
 }
 
@@ -308,24 +308,24 @@ void TimelineView::apply_pending_gpu_fit() {
   replot_now();  // the axis rect at the plot's current size
   const auto fits = [&] { return gpu_rows_bottom_px() <= lane_rect().height(); };
   if (fits()) return;
-  const auto& lanes = state_.trace->lanes();
+  const TimeWindow window = state_.window;
   const auto collapse_host_lanes = [&](bool only_empty) {
-    for (std::size_t i = 0; i < lanes.size(); ++i) {
-      if (lanes[i].is_gpu()) continue;
-      const auto& events = lanes[i].events;
-      const bool empty = std::none_of(events.begin(), events.end(), [&](const Event& e) {
-        return e.end_ns() > state_.window.t0_ns && e.start_ns < state_.window.t1_ns;
-      });
-      if (!only_empty || empty) state_.lane_state.collapsed_lanes.insert(static_cast<LaneIndex>(i));
+    for (const auto& row : state_.rows) {
+      const RowDesc d = row->desc();
+      if (!d.lane || d.group.first != LaneKind::HostThread) continue;
+      if (!only_empty || !row->has_content_in(window.t0_ns, window.t1_ns))
+        state_.lane_state.collapsed_rows.insert(d.id);
     }
     relayout();
   };
-  // Host rows give way first, least useful first: rows and lanes with nothing in the view, then every host lane's
-  // depth, then counter series (listed in the Lanes panel to show again), then whole host groups to their headers.
-  for (const auto& row : state_.rows)
-    if (row->desc().group.first == LaneKind::HostThread &&
-        !row->has_content_in(state_.window.t0_ns, state_.window.t1_ns))
-      state_.lane_state.hidden_rows.insert(row->desc().id);
+  // Host rows give way first, least useful first: rows and lanes with nothing in the view (rows hidden, lanes
+  // collapsed), then every host lane's depth, then counter series (listed in the Lanes panel to show again), then
+  // whole host groups to their headers.
+  for (const auto& row : state_.rows) {
+    const RowDesc d = row->desc();
+    if (!d.lane && d.group.first == LaneKind::HostThread && !row->has_content_in(window.t0_ns, window.t1_ns))
+      state_.lane_state.hidden_rows.insert(d.id);
+  }
   collapse_host_lanes(true);
   if (fits()) return;
   collapse_host_lanes(false);
@@ -346,7 +346,6 @@ void TimelineView::set_warmup_labels(bool shown) {
 }
 
 void TimelineView::show_all_lanes() {
-  state_.lane_state.hidden_lanes.clear();
   state_.lane_state.hidden_rows.clear();
   state_.lane_state.collapsed_groups.clear();
   relayout();
@@ -399,7 +398,8 @@ void TimelineView::show_match(EventRef ref) {
     set_window(fit_window(e.start_ns, e.end_ns(), 2.0));
   if (const int row = state_.layout.row_of_lane(ref.lane);
       row >= 0 && state_.layout.rows()[static_cast<std::size_t>(row)].depth_rows <= e.depth) {
-    state_.lane_state.collapsed_lanes.erase(ref.lane);  // a collapsed lane shows its top row only
+    // A collapsed lane shows its top row only.
+    state_.lane_state.collapsed_rows.erase(event_lane_row_id(state_.trace->lane(ref.lane).key));
     relayout();
   }
 }

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <limits>
 
-#include "gtv/model/lod.h"
 #include "gtv/ui/collective_row.h"
+#include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/event_text.h"
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/timeline_layers.h"
@@ -81,9 +81,8 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
   state_.rows = state_.trace ? make_timeline_rows(*state_.trace) : TimelineRows{};
   state_.group_summaries = state_.trace ? group_summaries(*state_.trace) : std::map<GroupKey, std::string>{};
   // The profiler's own pseudo-processes start collapsed (and last): they say nothing about the program.
-  if (state_.trace)
-    for (const LaneDesc& d : lane_descs(*state_.trace))
-      if (d.bookkeeping) state_.lane_state.collapsed_groups.insert(group_of(d.key));
+  for (const RowDesc& d : row_descs(state_.rows))
+    if (d.bookkeeping) state_.lane_state.collapsed_groups.insert(d.group);
   color_mode_chosen_ = false;
   if (state_.color_mode != ColorMode::KernelName) {
     state_.color_mode = ColorMode::KernelName;
@@ -198,9 +197,14 @@ LayoutOptions TimelineView::layout_options(const Theme& theme) {
 void TimelineView::relayout() {
   const LayoutOptions options = layout_options(state_.theme);
   if (state_.trace) {
-    const std::vector<LaneDesc> lanes = lane_descs(*state_.trace);
-    state_.layout = LaneLayout(lanes, rank_group_labels(*state_.trace, lanes, state_.overlays.rank_clocks),
-                               state_.lane_state, options, row_descs(state_.rows));
+    std::vector<RowDesc> rows = row_descs(state_.rows);
+    if (!state_.overlays.rank_clocks.empty()) {
+      const std::vector<LaneDesc> lanes = lane_descs(*state_.trace);
+      const std::vector<std::string> labels = rank_group_labels(*state_.trace, lanes, state_.overlays.rank_clocks);
+      for (RowDesc& d : rows)
+        if (d.lane && *d.lane < labels.size()) d.group_label = labels[*d.lane];
+    }
+    state_.layout = LaneLayout(rows, state_.lane_state, options);
   } else {
     state_.layout = LaneLayout();
   }
@@ -334,26 +338,31 @@ void TimelineView::update_scrollbar() {
 
 QRectF TimelineView::lane_rect() const { return state_.lane_rect(plot_->axisRect()->rect()); }
 
-std::optional<TimelineView::LaneDepth> TimelineView::lane_depth_at(QPointF pos) const {
+std::optional<TimelineView::RowAt> TimelineView::row_at(QPointF pos) const {
   if (!state_.trace) return std::nullopt;
   const QRectF area = lane_rect();
   if (!area.contains(pos)) return std::nullopt;
   const double layout_y = pos.y() - area.top() + state_.scroll_px;
   const int row = state_.layout.row_at(layout_y);
   const int depth = state_.layout.depth_at(row, layout_y);
-  if (depth < 0 || state_.layout.rows()[static_cast<std::size_t>(row)].kind != RowKind::Lane) return std::nullopt;
-  return LaneDepth{state_.layout.rows()[static_cast<std::size_t>(row)].lane, depth};
+  if (depth < 0) return std::nullopt;
+  const LaneRow& laid = state_.layout.rows()[static_cast<std::size_t>(row)];
+  const TimelineRow* timeline_row = state_.row(laid);
+  if (!timeline_row) return std::nullopt;
+  const TimeMapping map = mapping();
+  RowHit hit;
+  hit.t_ns = map.time_at(pos.x() - area.left());
+  hit.depth = depth;
+  hit.ns_per_px = map.ns_per_px();
+  hit.origin_ns = state_.trace->start_ns();
+  hit.window = state_.window;
+  hit.width_px = area.width();
+  return RowAt{timeline_row, laid.lane, hit};
 }
 
 std::optional<EventRef> TimelineView::event_at(QPointF pos) const {
-  const auto at = lane_depth_at(pos);
-  if (!at) return std::nullopt;
-  const TimeMapping map = mapping();
-  const auto tolerance = static_cast<TimeNs>(2 * map.ns_per_px());
-  const std::int64_t index =
-      gtv::event_at(state_.trace->lane(at->lane), at->depth, map.time_at(pos.x() - lane_rect().left()), tolerance);
-  if (index < 0) return std::nullopt;
-  return EventRef{at->lane, static_cast<std::uint32_t>(index)};
+  const auto at = row_at(pos);
+  return at && at->lane ? at->row->event_under(at->hit) : std::nullopt;
 }
 
 std::optional<QPointF> TimelineView::event_center(EventRef ref) const {
@@ -378,44 +387,18 @@ QString TimelineView::label_tooltip_at(QPointF pos) const {
 
 QString TimelineView::tooltip_at(QPointF pos) const {
   if (QString label = label_tooltip_at(pos); !label.isEmpty()) return label;
-  if (const auto block = block_at(pos); block && block->count > 1) {
-    const Lane& lane = state_.trace->lane(block->lane);
-    const TimeNs origin = state_.trace->start_ns();
-    return QString::fromStdString(std::to_string(block->count) + " events merged (zoom in to see them)\nfrom " +
-                                  format_duration_exact(block->start_ns - origin) + " to " +
-                                  format_duration_exact(block->end_ns - origin) +
-                                  "\nfirst: " + std::string(state_.trace->name(lane.events[block->first_index])) +
-                                  "\nwhere: " + lane_location(*state_.trace, block->lane));
-  }
-  if (const auto ref = event_at(pos))
-    return QString::fromStdString(tooltip_text(*state_.trace, *ref, state_.trace->start_ns()));
-  if (QString text = other_row_tooltip_at(pos); !text.isEmpty()) return text;
+  if (QString text = row_tooltip_at(pos); !text.isEmpty()) return text;
   return overlay_tooltip_at(pos);
 }
 
-std::optional<TimelineView::OtherRowHit> TimelineView::other_row_at(QPointF pos) const {
-  if (!state_.trace) return std::nullopt;
-  const QRectF area = lane_rect();
-  if (!area.contains(pos)) return std::nullopt;
-  const double layout_y = pos.y() - area.top() + state_.scroll_px;
-  const int row = state_.layout.row_at(layout_y);
-  const int depth = state_.layout.depth_at(row, layout_y);
-  if (depth < 0) return std::nullopt;
-  const TimelineRow* other = state_.other_row(state_.layout.rows()[static_cast<std::size_t>(row)]);
-  if (!other) return std::nullopt;
-  const TimeMapping map = mapping();
-  return OtherRowHit{other, map.time_at(pos.x() - area.left()), depth, static_cast<TimeNs>(std::ceil(map.ns_per_px()))};
-}
-
 std::optional<EventRef> TimelineView::clicked_event_at(QPointF pos) const {
-  if (auto ref = event_at(pos)) return ref;
-  const auto hit = other_row_at(pos);
-  return hit ? hit->row->event_at(hit->t_ns, hit->depth, hit->pixel_ns) : std::nullopt;
+  const auto at = row_at(pos);
+  return at ? at->row->event_under(at->hit) : std::nullopt;
 }
 
-QString TimelineView::other_row_tooltip_at(QPointF pos) const {
-  const auto hit = other_row_at(pos);
-  return hit ? hit->row->tooltip_at(hit->t_ns, hit->depth, hit->pixel_ns, state_.trace->start_ns()) : QString();
+QString TimelineView::row_tooltip_at(QPointF pos) const {
+  const auto at = row_at(pos);
+  return at ? at->row->tooltip_under(at->hit) : QString();
 }
 
 namespace {
@@ -484,18 +467,11 @@ QString TimelineView::bracket_tooltip_at(QPointF pos) const {
 }
 
 std::optional<TimelineView::Block> TimelineView::block_at(QPointF pos) const {
-  const auto at = lane_depth_at(pos);
-  if (!at) return std::nullopt;
-  const LaneIndex lane = at->lane;
-  const int depth = at->depth;
-  const QRectF area = lane_rect();
-  const TimeMapping map = mapping();
-  const TimeNs t = map.time_at(pos.x() - area.left());
-  for (const LodSpan& span :
-       query_lod(state_.trace->lane(lane), {state_.window.t0_ns, state_.window.t1_ns, area.width()}))
-    if (span.depth == depth && span.start_ns <= t && t < span.end_ns + static_cast<TimeNs>(map.ns_per_px()))
-      return Block{lane, span.first_index, span.count, span.start_ns, span.end_ns};
-  return std::nullopt;
+  const auto at = row_at(pos);
+  const auto* lane_row = at && at->lane ? dynamic_cast<const EventLaneRow*>(at->row) : nullptr;
+  const auto span = lane_row ? lane_row->span_under(at->hit) : std::nullopt;
+  if (!span) return std::nullopt;
+  return Block{*at->lane, span->first_index, span->count, span->start_ns, span->end_ns};
 }
 
 void TimelineView::select(std::optional<EventRef> ref) {
@@ -517,7 +493,7 @@ void TimelineView::jump_to(EventRef ref) {
     set_window({centre - span / 2, centre - span / 2 + span});
   }
   if (state_.layout.row_of_lane(ref.lane) < 0) {  // hidden, or its group collapsed: show it
-    state_.lane_state.hidden_lanes.erase(ref.lane);
+    state_.lane_state.hidden_rows.erase(event_lane_row_id(state_.trace->lane(ref.lane).key));
     state_.lane_state.collapsed_groups.erase(group_of(state_.trace->lane(ref.lane).key));
     relayout();
   }

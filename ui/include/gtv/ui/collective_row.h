@@ -27,7 +27,7 @@ class CollectiveRow : public TimelineRow {
  public:
   explicit CollectiveRow(const RankCollectives& rank);  // rank must outlive the row
 
-  [[nodiscard]] OtherRowDesc desc() const override;
+  [[nodiscard]] RowDesc desc() const override;
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
   [[nodiscard]] bool has_content_in(TimeNs t0_ns, TimeNs t1_ns) const override;

@@ -19,7 +19,7 @@ class CommunicationRow : public TimelineRow {
  public:
   explicit CommunicationRow(const CommunicationSpans& spans);  // spans must outlive the row
 
-  [[nodiscard]] OtherRowDesc desc() const override;
+  [[nodiscard]] RowDesc desc() const override;
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
   // Its two colours, in one group with every other GPU's row.

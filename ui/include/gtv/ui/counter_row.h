@@ -25,7 +25,7 @@ class CounterRow : public TimelineRow {
   // series must outlive the row (it lives in the Trace).
   CounterRow(const CounterSeries& series, GroupKey group);
 
-  [[nodiscard]] OtherRowDesc desc() const override;
+  [[nodiscard]] RowDesc desc() const override;
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
   // A series that reads 0 throughout the window ("reserved by PyTorch: max 0 bytes") shows nothing there.

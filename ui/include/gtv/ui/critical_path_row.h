@@ -23,7 +23,7 @@ class CriticalPathRow : public TimelineRow {
  public:
   explicit CriticalPathRow(const CriticalPathSpans& path);  // path must outlive the row
 
-  [[nodiscard]] OtherRowDesc desc() const override;
+  [[nodiscard]] RowDesc desc() const override;
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
   [[nodiscard]] std::optional<EventRef> event_at(TimeNs t_ns, int depth, TimeNs pixel_ns) const override;

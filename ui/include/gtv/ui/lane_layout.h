@@ -1,12 +1,14 @@
 #pragma once
-// Vertical layout of the timeline: a header row per host process and per GPU, then its rows: the group's other
-// rows placed at its top (recorded ranges), one row per visible lane whose height follows its nesting depth, the
-// group's other rows placed at its bottom (counters). Collapsed lanes take one depth row; hidden rows and the rows
-// of a collapsed group take none. Profiler bookkeeping groups (Kineto's own pseudo-processes) come last. Pure math
-// in pixels from the top of the lane area, unit tested. In a run merged from rank files, groups come rank by rank
-// (rank 0's processes and GPUs, then rank 1's).
+// Vertical layout of the timeline: a header row per host process and per GPU, then its rows in three places: the
+// rows placed at the group's top (recorded ranges), its event lanes (one row per visible lane, whose height follows
+// its nesting depth), the rows placed at its bottom (counters). Every row is a TimelineRow known by its RowDesc and
+// its string id: collapsed rows take one depth row; hidden rows and the rows of a collapsed group take none.
+// Profiler bookkeeping groups (Kineto's own pseudo-processes) come last. Pure math in pixels from the top of the lane
+// area, unit tested. In a run merged from rank files, groups come rank by rank (rank 0's processes and GPUs, then
+// rank 1's).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -16,13 +18,16 @@
 
 namespace gtv::ui {
 
-// Lane: an event lane of the trace; Other: a TimelineRow (ranges, counters), found by LaneRow::other.
-enum class RowKind : std::uint8_t { ProcessHeader, DeviceHeader, Lane, Other };
+// Row: a TimelineRow (an event lane, ranges, counters), found by LaneRow::row.
+enum class RowKind : std::uint8_t { ProcessHeader, DeviceHeader, Row };
+
+// Where a row goes in its group: above its event lanes (ranges), among them (an event lane), below them (counters).
+enum class RowPlace : std::uint8_t { Top, Lanes, Bottom };
 
 // A group is a process (host lanes) or a device (GPU lanes).
 using GroupKey = std::pair<LaneKind, std::int64_t>;
 
-// What the layout needs to know about one lane, so tests need no Trace.
+// What is known about one event lane before it becomes a row (lane_descs), so tests need no Trace.
 struct LaneDesc {
   LaneKey key;
   std::string name;
@@ -31,25 +36,32 @@ struct LaneDesc {
   std::int64_t rank = -1;    // in a run merged from rank files, its rank: groups are shown rank by rank
 };
 
-// A row that is not an event lane, as the layout sees it (TimelineRow gives these).
-struct OtherRowDesc {
+// A row as the layout sees it (TimelineRow::desc gives these).
+struct RowDesc {
   GroupKey group{LaneKind::HostThread, 0};
-  bool at_group_top = true;  // above the group's lanes (ranges), else below them (counters)
-  std::string id;            // stable: LaneViewState::hidden_rows holds it
+  RowPlace place = RowPlace::Top;
+  std::string id;  // stable across loads of one file: LaneViewState keys rows by it
   std::string label;
   int depth_rows = 1;
-  std::string group_label;  // the header of its group when no lane is in it (default: "Process N" / "GPU N")
+  // The header of its group: the group's first event lane names it; a group of other rows alone is headed by the
+  // first such row's label (default: "Process N" / "GPU N").
+  std::string group_label;
+  bool can_collapse = false;      // to one depth row (an event lane of nested events)
+  bool bookkeeping = false;       // an event lane of the profiler's own records (lane_descs)
+  std::int64_t rank = -1;         // an event lane's rank in a run merged from rank files
+  std::optional<LaneIndex> lane;  // the event lane it draws, if it is one
 };
 
 struct LaneRow {
-  RowKind kind = RowKind::Lane;
+  RowKind kind = RowKind::Row;
   GroupKey group{LaneKind::HostThread, 0};
-  LaneIndex lane = 0;     // RowKind::Lane only
-  std::size_t other = 0;  // RowKind::Other only: index into the OtherRowDescs given to the layout
+  std::size_t row = 0;            // RowKind::Row only: index into the RowDescs given to the layout
+  std::optional<LaneIndex> lane;  // RowKind::Row only: the event lane it draws, if it is one
   double top_px = 0;
   double height_px = 0;
-  int depth_rows = 0;  // rows of events drawn (1 when collapsed)
+  int depth_rows = 0;  // depth rows drawn (1 when collapsed)
   bool collapsed = false;
+  bool can_collapse = false;
   std::string label;
   [[nodiscard]] double bottom_px() const { return top_px + height_px; }
 };
@@ -74,24 +86,22 @@ struct LayoutOptions {
   return o.header_px + o.depth_px + o.lane_gap_px;
 }
 
+// Which rows and groups are collapsed or hidden; rows by RowDesc::id.
 struct LaneViewState {
-  std::set<LaneIndex> collapsed_lanes;
-  std::set<LaneIndex> hidden_lanes;
+  std::set<std::string> collapsed_rows;  // of rows that can collapse
+  std::set<std::string> hidden_rows;
+  // Rows drawn with at most this many depth rows (a figure: the depths its window uses).
+  std::map<std::string, int> shown_depths;
   std::set<GroupKey> collapsed_groups;
-  std::set<std::string> hidden_rows;  // OtherRowDesc::id
-  std::set<GroupKey> hidden_groups;   // neither header nor rows (a figure leaves out what it does not show)
-  // Lanes drawn with at most this many depth rows (a figure: the depths its window uses).
-  std::map<LaneIndex, int> shown_depths;
+  std::set<GroupKey> hidden_groups;  // neither header nor rows (a figure leaves out what it does not show)
 };
 
 class LaneLayout {
  public:
   LaneLayout() = default;
-  // Lanes must be in display order (Trace::lanes()); group_labels[i] names the header of lane i's group. Other
-  // rows go into their group; one whose group has no lane gets a header of its own, labelled by
-  // `other_group_label`.
-  LaneLayout(const std::vector<LaneDesc>& lanes, const std::vector<std::string>& group_labels,
-             const LaneViewState& state, const LayoutOptions& options, const std::vector<OtherRowDesc>& others = {});
+  // Rows in display order within each place of a group (event lanes in Trace::lanes() order). Groups come in the
+  // order of their first event lane, then groups of other rows alone, each headed by its RowDesc::group_label.
+  LaneLayout(const std::vector<RowDesc>& rows, const LaneViewState& state, const LayoutOptions& options);
 
   [[nodiscard]] const std::vector<LaneRow>& rows() const { return rows_; }
   [[nodiscard]] double total_height_px() const { return total_px_; }
@@ -108,8 +118,7 @@ class LaneLayout {
  private:
   std::vector<LaneRow> rows_;
   void add_header(GroupKey group, const std::string& label, bool collapsed);
-  void add_lane(LaneIndex lane, const LaneDesc& desc, GroupKey group, const LaneViewState& state);
-  void add_other(std::size_t index, const OtherRowDesc& desc);
+  void add_row(std::size_t index, const RowDesc& desc, const LaneViewState& state);
 
   std::vector<int> row_of_lane_;
   double y_px_ = 0;  // while building

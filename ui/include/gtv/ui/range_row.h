@@ -34,7 +34,7 @@ class RangeRow : public TimelineRow {
   // The ranges of a predicted run (a what-if), labelled as predicted rather than recorded.
   void set_predicted() { predicted_ = true; }
 
-  [[nodiscard]] OtherRowDesc desc() const override;
+  [[nodiscard]] RowDesc desc() const override;
   void draw(const RowPaint& paint) const override;
   [[nodiscard]] QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const override;
   [[nodiscard]] const std::vector<PlacedRange>& placed() const { return placed_; }

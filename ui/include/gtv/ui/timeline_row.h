@@ -1,13 +1,14 @@
 #pragma once
-// Rows of the timeline beside the event lanes: the recorded ranges of a host thread, a counter series, and rows drawn
-// from the analysis (communication, collectives, the critical path). Each kind of row says where it goes, draws
-// itself, explains a point of itself in a tooltip and names the colours it draws with for the legend; LaneLayout
-// places it in its process or GPU group. Adding a kind of row is one class and an add_X_rows helper in
-// make_timeline_rows (timeline_rows.cpp); a row drawn from the analysis reads its data from OverlayData
+// The rows of the timeline: an event lane of the trace (EventLaneRow), the recorded ranges of a host thread, a
+// counter series, and rows drawn from the analysis (communication, collectives, the critical path). Each kind of row
+// says where it goes, draws itself, explains a point of itself in a tooltip and names the colours it draws with for
+// the legend; LaneLayout places it in its process or GPU group. Adding a kind of row is one class and an add_X_rows
+// helper in make_timeline_rows (timeline_rows.cpp); a row drawn from the analysis reads its data from OverlayData
 // (overlay_data.h, filled in document_analysis.cpp), so neither make_timeline_rows's signature nor the legend's code
 // changes for it.
 #include <QRectF>
 #include <QString>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,22 +24,40 @@ class QPainter;
 namespace gtv::ui {
 
 struct OverlayData;
+struct TimelineState;
+struct RowDrawCache;
 
 // What a row draws with: rect is the row's area in plot pixels (its depth rows, without the gap under it);
-// x = rect.left() + map.x_of(t_ns) is time t_ns.
+// x = rect.left() + map.x_of(t_ns) is time t_ns. state gives the view's window, colour mode and search; cache is
+// the view's scratch space, kept across paints so a frame allocates nothing (event lanes use both).
 struct RowPaint {
   QPainter* painter = nullptr;
   const TimeMapping* map = nullptr;
   const Theme* theme = nullptr;
   QRectF rect;
   double depth_px = 0;
+  int depth_rows = 1;  // the depth rows rect holds (1 for a collapsed row)
+  const TimelineState* state = nullptr;
+  RowDrawCache* cache = nullptr;
+};
+
+// A point of a row under the pointer, with the view it is seen in: what an event lane's merged blocks depend on.
+struct RowHit {
+  TimeNs t_ns = 0;
+  int depth = 0;
+  double ns_per_px = 1;  // the time one pixel covers
+  TimeNs origin_ns = 0;  // times are shown from here
+  TimeWindow window;     // the visible window, width_px wide
+  double width_px = 1;
+  // The time one pixel covers, rounded up, for hit slop.
+  [[nodiscard]] TimeNs pixel_ns() const { return static_cast<TimeNs>(std::ceil(ns_per_px)); }
 };
 
 class TimelineRow {
  public:
   virtual ~TimelineRow() = default;
-  // Where it goes and how it is listed; see OtherRowDesc.
-  [[nodiscard]] virtual OtherRowDesc desc() const = 0;
+  // Where it goes and how it is listed; see RowDesc.
+  [[nodiscard]] virtual RowDesc desc() const = 0;
   virtual void draw(const RowPaint& paint) const = 0;
   // The tooltip at time t_ns in depth row `depth` (pixel_ns: the time one pixel covers, for hit slop); times shown
   // from origin_ns. Empty where the row has nothing.
@@ -49,6 +68,13 @@ class TimelineRow {
   [[nodiscard]] virtual std::optional<EventRef> event_at(TimeNs /*t_ns*/, int /*depth*/, TimeNs /*pixel_ns*/) const {
     return std::nullopt;
   }
+  // The tooltip and the clicked event at a point seen in a view; by default tooltip_at and event_at there.
+  [[nodiscard]] virtual QString tooltip_under(const RowHit& hit) const {
+    return tooltip_at(hit.t_ns, hit.depth, hit.pixel_ns(), hit.origin_ns);
+  }
+  [[nodiscard]] virtual std::optional<EventRef> event_under(const RowHit& hit) const {
+    return event_at(hit.t_ns, hit.depth, hit.pixel_ns());
+  }
   // The colours it draws with, named, for the legend (legend_groups): rows of one kind give groups of one title,
   // which the legend merges. None by default.
   [[nodiscard]] virtual std::vector<LegendGroup> legend() const { return {}; }
@@ -56,15 +82,15 @@ class TimelineRow {
 
 using TimelineRows = std::vector<std::shared_ptr<const TimelineRow>>;
 
-// Every row of a trace that is not an event lane, in this order: one range row per host thread that recorded ranges
-// (forward ranges in their model's colour, from overlays.owners when set), one counter row per counter series, one
-// communication row per GPU in overlays.communication, one collective row per rank in overlays.collectives (a merged
-// run), and the critical-path row when overlays.critical_path holds a path. The rows point into trace and overlays:
-// both must outlive them.
+// Every row of a trace, in this order: one event lane row per lane (in Trace::lanes() order), one range row per host
+// thread that recorded ranges (forward ranges in their model's colour, from overlays.owners when set), one counter
+// row per counter series, one communication row per GPU in overlays.communication, one collective row per rank in
+// overlays.collectives (a merged run), and the critical-path row when overlays.critical_path holds a path. The rows
+// point into trace and overlays: both must outlive them.
 [[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace, const OverlayData& overlays);
-// The rows from the trace alone (no analysis yet): range rows in their own colours, counter rows. trace must outlive
-// them.
+// The rows from the trace alone (no analysis yet): event lanes, range rows in their own colours, counter rows. trace
+// must outlive them.
 [[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace);
-[[nodiscard]] std::vector<OtherRowDesc> row_descs(const TimelineRows& rows);
+[[nodiscard]] std::vector<RowDesc> row_descs(const TimelineRows& rows);
 
 }  // namespace gtv::ui

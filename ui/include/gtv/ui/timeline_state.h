@@ -21,7 +21,7 @@ namespace gtv::ui {
 struct TimelineState {
   std::shared_ptr<const Trace> trace;
   LaneViewState lane_state;
-  TimelineRows rows;  // the rows that are not event lanes (ranges, counters); LaneRow::other indexes them
+  TimelineRows rows;  // every row: event lanes, ranges, counters; LaneRow::row indexes them
   LaneLayout layout;
   TimeWindow window;
   double scroll_px = 0;  // vertical scroll of the lane area
@@ -67,9 +67,9 @@ struct TimelineState {
                        static_cast<double>(index) * idle_row_px;
     return {axis_rect.left(), top, axis_rect.width(), idle_row_px};
   }
-  // The TimelineRow of a layout row of kind Other.
-  [[nodiscard]] const TimelineRow* other_row(const LaneRow& row) const {
-    return row.kind == RowKind::Other && row.other < rows.size() ? rows[row.other].get() : nullptr;
+  // The TimelineRow of a layout row of kind Row.
+  [[nodiscard]] const TimelineRow* row(const LaneRow& row) const {
+    return row.kind == RowKind::Row && row.row < rows.size() ? rows[row.row].get() : nullptr;
   }
   [[nodiscard]] double row_y(const QRectF& lane_area, double layout_y_px) const {
     return lane_area.top() + layout_y_px - scroll_px;

@@ -73,8 +73,8 @@ class TimelineView : public QWidget {
   // Events first; where there is none, the analysis overlays (idle intervals under the lanes, warm-up spans).
   [[nodiscard]] QString tooltip_at(QPointF plot_pos) const;
   [[nodiscard]] QString overlay_tooltip_at(QPointF plot_pos) const;
-  // Over a row that is not an event lane (ranges, counters): what it shows there.
-  [[nodiscard]] QString other_row_tooltip_at(QPointF plot_pos) const;
+  // Over a row (an event lane, ranges, counters): what it shows there.
+  [[nodiscard]] QString row_tooltip_at(QPointF plot_pos) const;
   [[nodiscard]] QString bracket_tooltip_at(QPointF plot_pos) const;
   // The drawn span (single event or merged block) under a point at the current level of detail.
   struct Block {
@@ -106,12 +106,14 @@ class TimelineView : public QWidget {
   // Where the selection is among the matches (0-based), if it is one.
   [[nodiscard]] std::optional<std::size_t> search_position() const;
 
+  // A lane's row (event_lane_row_id) by the lane's index.
   void toggle_lane_collapsed(LaneIndex lane);
   void set_lane_hidden(LaneIndex lane, bool hidden);
   void show_all_lanes();
   void toggle_group(GroupKey group);
-  // Rows that are not event lanes (recorded ranges, counters), and hiding one by its OtherRowDesc::id.
-  [[nodiscard]] const TimelineRows& other_rows() const { return state_.rows; }
+  // Every row (event lanes, recorded ranges, counters), and collapsing or hiding one by its RowDesc::id.
+  [[nodiscard]] const TimelineRows& timeline_rows() const { return state_.rows; }
+  void toggle_row_collapsed(const std::string& id);
   void set_row_hidden(const std::string& id, bool hidden);
   // Host lanes take one row each and counter rows none, so the GPU lanes fit in a small view (compare panels, the
   // classroom); the recorded ranges stay, they show where the iterations and models are.
@@ -154,22 +156,15 @@ class TimelineView : public QWidget {
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
-  struct LaneDepth {
-    LaneIndex lane;
-    int depth;
-  };
-  // The lane row and nesting depth under a plot position, if it is over an event row.
-  [[nodiscard]] std::optional<LaneDepth> lane_depth_at(QPointF plot_pos) const;
   void apply_pending_gpu_fit();
   bool fit_gpus_pending_ = false;
-  struct OtherRowHit {
+  struct RowAt {
     const TimelineRow* row;
-    TimeNs t_ns;
-    int depth;
-    TimeNs pixel_ns;  // the time one pixel covers, for hit slop
+    std::optional<LaneIndex> lane;  // the event lane it draws, if it is one
+    RowHit hit;
   };
-  // The row that is not an event lane under a plot position (ranges, counters, the critical path), if any.
-  [[nodiscard]] std::optional<OtherRowHit> other_row_at(QPointF plot_pos) const;
+  // The row and its depth row under a plot position, if any.
+  [[nodiscard]] std::optional<RowAt> row_at(QPointF plot_pos) const;
   void relayout();
   // The bands above and under the lanes at the plot's current height (fit_bands): none covers the lanes.
   void fit_bands_to_axis();
