@@ -466,14 +466,6 @@ QString TimelineView::bracket_tooltip_at(QPointF pos) const {
   return {};
 }
 
-std::optional<TimelineView::Block> TimelineView::block_at(QPointF pos) const {
-  const auto at = row_at(pos);
-  const auto* lane_row = at && at->lane ? dynamic_cast<const EventLaneRow*>(at->row) : nullptr;
-  const auto span = lane_row ? lane_row->span_under(at->hit) : std::nullopt;
-  if (!span) return std::nullopt;
-  return Block{*at->lane, span->first_index, span->count, span->start_ns, span->end_ns};
-}
-
 void TimelineView::select(std::optional<EventRef> ref) {
   if (state_.selected == ref) return;
   state_.selected = ref;

@@ -76,15 +76,6 @@ class TimelineView : public QWidget {
   // Over a row (an event lane, ranges, counters): what it shows there.
   [[nodiscard]] QString row_tooltip_at(QPointF plot_pos) const;
   [[nodiscard]] QString bracket_tooltip_at(QPointF plot_pos) const;
-  // The drawn span (single event or merged block) under a point at the current level of detail.
-  struct Block {
-    LaneIndex lane = 0;
-    std::uint32_t first_index = 0;
-    std::uint32_t count = 0;
-    TimeNs start_ns = 0;
-    TimeNs end_ns = 0;
-  };
-  [[nodiscard]] std::optional<Block> block_at(QPointF plot_pos) const;
 
   void select(std::optional<EventRef> ref);
   [[nodiscard]] std::optional<EventRef> selected() const { return state_.selected; }
