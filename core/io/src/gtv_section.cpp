@@ -126,6 +126,11 @@ void read_metadata(dom::object o, TraceMetadata& m) {
   m.dropped_records = int_field(o, "dropped_records");
   m.notes = string_list(o, "notes");
   read_ranks(o, m);
+  for_each_object(o, "recorder_cost", [&](dom::object c) {
+    m.recorder_costs.push_back({int_field(c, "pid"), int_field(c, "startup_ns"), int_field(c, "buffer_handling_ns"),
+                                int_field(c, "exit_ns"), int_field(c, "traced_ns"), int_field(c, "buffers"),
+                                int_field(c, "records"), int_field(c, "records_kept")});
+  });
 }
 
 void read_gtv(dom::object o, GtvSection& g) {

@@ -18,6 +18,7 @@ class TraceWriter {
   void gtv_section();
   void gtv_metadata();
   void gtv_ranks();
+  void gtv_recorder_costs();
   void gtv_lanes_and_processes();
   void gtv_ranges_and_measurements();
   void metadata_events();

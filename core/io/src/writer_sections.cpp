@@ -55,7 +55,21 @@ void TraceWriter::gtv_metadata() {
   }
   out_.close(']');
   gtv_ranks();
+  gtv_recorder_costs();
   out_.close('}');
+}
+
+void TraceWriter::gtv_recorder_costs() {
+  const std::vector<RecorderCost>& costs = t_.metadata().recorder_costs;
+  if (costs.empty()) return;
+  out_.key("recorder_cost").open('[');
+  for (const RecorderCost& c : costs) {
+    out_.raw("\n").open('{').key("pid").num(c.pid).key("startup_ns").num(c.startup_ns);
+    out_.key("buffer_handling_ns").num(c.buffer_handling_ns).key("exit_ns").num(c.exit_ns);
+    out_.key("traced_ns").num(c.traced_ns).key("buffers").num(c.buffers).key("records").num(c.records);
+    out_.key("records_kept").num(c.records_kept).close('}');
+  }
+  out_.close(']');
 }
 
 void TraceWriter::gtv_ranks() {

@@ -105,6 +105,10 @@ class PartCopier {
     if (meta.machine.empty()) meta.machine = in_.metadata().machine;
     meta.dropped_records += in_.metadata().dropped_records;
     for (const std::string& note : in_.metadata().notes) meta.notes.push_back(part_.label + ": " + note);
+    for (RecorderCost cost : in_.metadata().recorder_costs) {
+      cost.pid = mapped(part_.pid_map, cost.pid);
+      meta.recorder_costs.push_back(cost);
+    }
   }
 
  private:
@@ -239,6 +243,7 @@ Expected<Trace> merge_traces(std::span<const MergePart> parts, TraceMetadata met
                              std::span<const Range> extra_ranges) {
   TraceBuilder out;
   metadata.dropped_records = 0;
+  metadata.recorder_costs.clear();  // each part's, added as it is copied
   out.metadata() = std::move(metadata);
   reserve_room(out, parts);
   for (const Range& r : extra_ranges) out.add_range(r);

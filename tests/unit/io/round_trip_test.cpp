@@ -100,6 +100,7 @@ void add_records(TraceBuilder& b) {
   m.machine = {{"gpu0", "NVIDIA H200"}, {"host", "node \"7\""}};
   m.dropped_records = 3;
   m.notes = {"first note", "second, with a comma"};
+  m.recorder_costs = {{100, 52'000'000, 3'400'000, 9'000'000, 2'000'000'000, 12, 81'000, 80'500}};
   b.add_range({"warm-up", RangeKind::WarmUp, kBig, kBig + 20'000, 100, 101, -1});
   b.add_range({"iteration 1", RangeKind::Iteration, kBig + 10'000, kBig + 40'000, 100, 101, -1});
   b.add_range({"forward cuda:1", RangeKind::Forward, kBig + 12'000, kBig + 15'000, 100, 101, 1});

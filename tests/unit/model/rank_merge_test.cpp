@@ -26,6 +26,7 @@ struct RankSpec {
   std::vector<TimeNs> allreduce_starts_ns;  // true times
   std::vector<TimeNs> allreduce_ends_ns;
   std::map<std::string, std::string> config;
+  std::vector<RecorderCost> recorder_costs;
 };
 
 void add(TraceBuilder& b, LaneIndex lane, std::string_view name, TimeNs start_ns, TimeNs duration_ns, EventKind kind,
@@ -50,6 +51,7 @@ Trace rank_trace(const RankSpec& s) {
   b.metadata().source_tool = "PyTorch Profiler (Kineto)";
   if (s.rank >= 0) b.metadata().distributed = {s.rank, s.world_size, "nccl"};
   b.metadata().config = s.config;
+  b.metadata().recorder_costs = s.recorder_costs;
   const TimeNs shift = kOrigin - s.origin_ns + s.clock_error_ns;
   const LaneIndex host = b.lane(host_lane_key(s.pid, s.pid));
   const LaneIndex gpu = b.lane(gpu_lane_key(s.device, 7));
@@ -149,6 +151,25 @@ TEST(RankMerge, SharedGpuIdsAndPidsAreRenumberedAndNamed) {
   EXPECT_EQ(t.devices()[1].index, 1);
   ASSERT_EQ(m->warnings.size(), 2u);
   EXPECT_NE(m->warnings[1].find("rank 1's 100 as 10000100"), std::string::npos) << m->warnings[1];
+}
+
+// What recording cost each process stays with its process, under the pid the merge gave it.
+TEST(RankMerge, EachProcesssRecorderCostFollowsItsPid) {
+  RankSpec r0;
+  r0.recorder_costs = {{100, 11'000, 2'000, 3'000, 1'000'000, 4, 50, 40}};
+  RankSpec r1;
+  r1.rank = 1;
+  r1.recorder_costs = {{100, 22'000, 2'000, 3'000, 1'000'000, 4, 50, 45}};
+  const Trace a = rank_trace(r0), b = rank_trace(r1);
+  const Expected<RankMerge> m = merge(a, b);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const std::vector<RecorderCost>& costs = m->trace.metadata().recorder_costs;
+  ASSERT_EQ(costs.size(), 2u);
+  EXPECT_EQ(costs[0].pid, 100);
+  EXPECT_EQ(costs[0].startup_ns, 11'000);
+  EXPECT_EQ(costs[1].pid, 10'000'100);  // rank 1's pid 100, renumbered as its lanes are
+  EXPECT_EQ(costs[1].startup_ns, 22'000);
+  EXPECT_EQ(costs[1].records_kept, 45);
 }
 
 // Merging moves each rank's events as a block: its event and kernel counts, busy time and launch flows are the

@@ -134,6 +134,21 @@ struct ClockAlignment {
   friend bool operator==(const ClockAlignment&, const ClockAlignment&) = default;
 };
 
+// What recording cost the process it was injected into (gtv-cli record), as the recorder measured it on itself.
+// CUPTI's buffers are handled on CUPTI's own thread, so buffer_handling_ns is CPU time spent beside the program,
+// not necessarily time the program waited; startup_ns and exit_ns ran on the program's thread, in its way.
+struct RecorderCost {
+  std::int64_t pid = 0;           // the process (its host pid in this trace)
+  TimeNs startup_ns = 0;          // InitializeInjection: CUPTI subscription, activity kinds, driver queries
+  TimeNs buffer_handling_ns = 0;  // inside CUPTI's buffer callbacks: walking, converting, storing the records
+  TimeNs exit_ns = 0;             // at exit: the final flush (building and writing the file not counted)
+  TimeNs traced_ns = 0;           // from the end of start-up to the start of the exit flush: the window of the above
+  std::int64_t buffers = 0;       // CUPTI buffers handled
+  std::int64_t records = 0;       // CUPTI records converted
+  std::int64_t records_kept = 0;  // of those, inside the capture range and under the event limit
+  friend bool operator==(const RecorderCost&, const RecorderCost&) = default;
+};
+
 struct TraceMetadata {
   std::string source_tool;                     // "gtv 0.1.0", "PyTorch Profiler (Kineto)", "Chrome trace"
   TimeNs origin_unix_ns = 0;                   // absolute time of relative 0
@@ -145,6 +160,7 @@ struct TraceMetadata {
   DistributedInfo distributed;                 // one rank's file: its rank; a merged run: rank -1, world size
   std::vector<RankInfo> ranks;                 // a run merged from per-rank files, by rank; empty otherwise
   ClockAlignment clock;                        // how ranks were aligned (merged runs)
+  std::vector<RecorderCost> recorder_costs;    // one per process recorded by gtv-cli record; empty otherwise
   friend bool operator==(const TraceMetadata&, const TraceMetadata&) = default;
 };
 
