@@ -1,6 +1,7 @@
 # What `cmake --install` places, and the Debian package made from it (docs/packaging.md):
 #   bin/gtv, bin/gtv-cli                    the programs
 #   libexec/gtv/gtv-run                     the experiment runner (LibTorch builds), started by gtv-cli run and gtv
+#   libexec/gtv/libgtv-inject.so            the recorder gtv-cli record injects into programs (CUPTI builds)
 #   share/gtv/traces, share/gtv/scenarios   the bundled recordings and the scenario texts
 #   share/applications, share/icons, share/metainfo, share/man/man1, share/doc/gtv
 # The programs find share/gtv and libexec/gtv relative to their own bin/ (gtv/base/install_layout.h), so an
@@ -14,6 +15,9 @@ if(TARGET gtv)
 endif()
 if(TARGET gtv-run)
   install(TARGETS gtv-run RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gtv)
+endif()
+if(TARGET gtv_inject)
+  install(TARGETS gtv_inject LIBRARY DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gtv)
 endif()
 
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/resources/traces/" DESTINATION ${CMAKE_INSTALL_DATADIR}/gtv/traces)

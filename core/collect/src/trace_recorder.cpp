@@ -217,6 +217,11 @@ void TraceRecorder::set_distributed(DistributedInfo info) {
   state_->builder.metadata().distributed = std::move(info);
 }
 
+void TraceRecorder::add_recorder_cost(const RecorderCost& cost) {
+  std::lock_guard lock(mutex_);
+  state_->builder.metadata().recorder_costs.push_back(cost);
+}
+
 void TraceRecorder::add_note(std::string note) {
   std::lock_guard lock(mutex_);
   state_->builder.metadata().notes.push_back(std::move(note));

@@ -1,13 +1,18 @@
 // The dispatch code walks a synthetic activity buffer (laid out like CUPTI's: records back to back, 8-byte
 // aligned) exactly as it walks real ones, and feeds a sink: here a counting sink and the real TraceRecorder.
+#include <generated_nvtx_meta.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <thread>
 #include <vector>
 
 #include "activity_dispatch.h"
+#include "capture_callbacks.h"
 #include "cupti_calls.h"
+#include "gtv/collect/capture_gate.h"
+#include "gtv/collect/capture_sink.h"
 #include "gtv/collect/trace_recorder.h"
 
 namespace gtv::collect::cupti {
@@ -430,6 +435,121 @@ TEST(CuptiDispatch, CuptisOwnIteratorAndNamesWalkTheSameBuffer) {
   EXPECT_EQ(sink.overheads, 1);
   EXPECT_EQ(sink.contexts, 1);
   EXPECT_EQ(sink.memory, 1);
+}
+
+}  // namespace
+}  // namespace gtv::collect::cupti
+
+// The pieces of gtv-cli record's recorder, CUPTI aside: NVTX ranges reach the trace as ranges on the host lane of
+// the thread that pushed them, beside that thread's API calls; gtv's own domain is left out.
+namespace gtv::collect::cupti {
+namespace {
+
+TEST(RecordPipeline, NvtxRangesBecomeRangesOnTheirThreadsHostLane) {
+  TraceRecorder recorder(static_cast<UnixNs>(kT0));
+  ActivityDispatcher dispatcher(recorder, fake_namer);
+  SyntheticBuffer b;
+  b.add(marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 3, kT0 + 1'000, "train step"));
+  b.add(api(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 1, kT0 + 2'000));
+  b.add(kernel(0, 7, 1, kT0 + 3'000));
+  MarkerActivity own = marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 4, kT0 + 1'500, "gtv range");
+  own.domain = "gtv";
+  b.add(own);
+  b.add(marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 4, kT0 + 1'600, nullptr));
+  SyntheticBuffer later;  // the end arrives in another buffer
+  later.add(marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 3, kT0 + 9'000, nullptr));
+  later.add(marker(CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, 5, kT0 + 9'500, "checkpoint"));
+  (void)dispatcher.handle_buffer(b.data(), b.size(), synthetic_next);
+  (void)dispatcher.handle_buffer(later.data(), later.size(), synthetic_next);
+  dispatcher.finish();
+  Expected<Trace> trace = recorder.finish();
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  const auto lane = trace->find_lane(host_lane_key(1234, 0xfffffff5u));
+  ASSERT_TRUE(lane.has_value());
+  std::vector<std::string> names;
+  for (const Event& e : trace->lane(*lane).events) {
+    const std::string name(trace->name(e));
+    names.push_back(name);
+    if (name == "train step") {
+      EXPECT_EQ(e.kind, EventKind::Annotation);
+      EXPECT_EQ(e.start_ns, 1'000);
+      EXPECT_EQ(e.duration_ns, 8'000);
+      EXPECT_EQ(e.depth, 0);
+    } else if (name == "runtime#211") {
+      EXPECT_EQ(e.depth, 1);  // inside the range that was open around it
+    } else if (name == "checkpoint") {
+      EXPECT_EQ(e.kind, EventKind::Instant);
+    }
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"checkpoint", "runtime#211", "train step"}));
+}
+
+CUpti_NvtxData nvtx_data(const void* params, const void* returned = nullptr) {
+  CUpti_NvtxData d{};
+  d.functionName = "nvtx";
+  d.functionParams = params;
+  d.functionReturnValue = returned;
+  return d;
+}
+
+// The capture range nvtx:step as the recorder runs it: CUPTI's NVTX callbacks move the gate while the program
+// runs, the buffers arrive later and only what started inside a range named "step" reaches the trace.
+TEST(RecordPipeline, NvtxCallbacksGateWhatTheTraceKeeps) {
+  CaptureGate gate;
+  NvtxRangeWatch watch("step");
+  const CaptureWatch capture{&gate, false, &watch};
+  nvtxRangePushA_params other{"forward"};
+  apply_nvtx_call(capture, CUPTI_CBID_NVTX_nvtxRangePushA, nvtx_data(&other), 5, kT0 + 100);
+  nvtxRangePushA_params step{"step"};
+  apply_nvtx_call(capture, CUPTI_CBID_NVTX_nvtxRangePushA, nvtx_data(&step), 5, kT0 + 1'000);
+  nvtxRangePop_params pop{};
+  apply_nvtx_call(capture, CUPTI_CBID_NVTX_nvtxRangePop, nvtx_data(&pop), 5, kT0 + 5'000);
+  apply_nvtx_call(capture, CUPTI_CBID_NVTX_nvtxRangePop, nvtx_data(&pop), 5, kT0 + 5'500);  // "forward"
+  nvtxEventAttributes_t attributes{};
+  attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  attributes.message.ascii = "step";
+  nvtxDomainRangeStartEx_params start{nullptr, {&attributes}};
+  const nvtxRangeId_t id = 77;
+  apply_nvtx_call(capture, CUPTI_CBID_NVTX_nvtxDomainRangeStartEx, nvtx_data(&start, &id), 6, kT0 + 20'000);
+  nvtxDomainRangeEnd_params end{nullptr, {id}};
+  apply_nvtx_call(capture, CUPTI_CBID_NVTX_nvtxDomainRangeEnd, nvtx_data(&end), 6, kT0 + 30'000);
+  EXPECT_EQ(gate.window_count(), 2u);
+
+  TraceRecorder recorder(static_cast<UnixNs>(kT0));
+  CaptureSink sink(recorder, gate, 1'000);
+  ActivityDispatcher dispatcher(sink, fake_namer);
+  SyntheticBuffer b;
+  for (std::uint64_t at : {500, 2'000, 4'999, 6'000, 25'000, 31'000}) b.add(kernel(0, 7, 0, kT0 + at));
+  EXPECT_EQ(dispatcher.handle_buffer(b.data(), b.size(), synthetic_next), 6u);
+  EXPECT_EQ(sink.kept(), 3);
+  EXPECT_EQ(sink.outside(), 3);
+  Expected<Trace> trace = recorder.finish();
+  ASSERT_TRUE(trace.ok());
+  std::vector<TimeNs> starts;
+  for (const Lane& lane : trace->lanes())
+    for (const Event& e : lane.events) starts.push_back(e.start_ns);
+  std::sort(starts.begin(), starts.end());
+  EXPECT_EQ(starts, (std::vector<TimeNs>{2'000, 4'999, 25'000}));
+}
+
+TEST(RecordPipeline, ProfilerApiOpensAtTheEndOfStartAndClosesAtTheStartOfStop) {
+  CaptureGate gate;
+  const CaptureWatch capture{&gate, true, nullptr};
+  apply_driver_call(capture, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart, CUPTI_API_ENTER, kT0 + 10);
+  EXPECT_EQ(gate.window_count(), 0u);
+  apply_driver_call(capture, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart, CUPTI_API_EXIT, kT0 + 20);
+  apply_driver_call(capture, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop, CUPTI_API_EXIT, kT0 + 50);  // not the edge
+  EXPECT_TRUE(gate.contains(kT0 + 60));
+  apply_driver_call(capture, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop, CUPTI_API_ENTER, kT0 + 70);
+  EXPECT_FALSE(gate.contains(kT0 + 15));
+  EXPECT_TRUE(gate.contains(kT0 + 20));
+  EXPECT_FALSE(gate.contains(kT0 + 70));
+  EXPECT_EQ(capture_callbacks(capture).size(), 2u);
+  EXPECT_EQ(capture_callbacks(CaptureWatch{&gate, false, nullptr}).size(), 0u);
+  NvtxRangeWatch nvtx("x");
+  EXPECT_EQ(capture_callbacks(CaptureWatch{&gate, false, &nvtx}).size(), 10u);
+  EXPECT_EQ(capture_callbacks(CaptureWatch{}).size(), 0u);
 }
 
 }  // namespace

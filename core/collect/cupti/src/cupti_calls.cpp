@@ -9,6 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "capture_callbacks.h"
+#include "gtv/collect/thread_id.h"
+
 namespace gtv::collect::cupti {
 namespace {
 
@@ -23,8 +26,18 @@ EnabledState& enabled_state() {
   return state;
 }
 
-void CUPTIAPI ignore_callback(void* /*userdata*/, CUpti_CallbackDomain /*domain*/, CUpti_CallbackId /*cbid*/,
-                              const void* /*data*/) {}
+// The subscriber's callback: only the calls a capture range watches are enabled (none without one). userdata is
+// the session's CaptureWatch.
+void CUPTIAPI capture_callback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  const auto* watch = static_cast<const CaptureWatch*>(userdata);
+  std::uint64_t now_ns = 0;
+  if (watch == nullptr || data == nullptr || cuptiGetTimestamp(&now_ns) != CUPTI_SUCCESS) return;
+  const auto now = static_cast<UnixNs>(now_ns);
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
+    apply_driver_call(*watch, cbid, static_cast<const CUpti_CallbackData*>(data)->callbackSite, now);
+  else if (domain == CUPTI_CB_DOMAIN_NVTX)
+    apply_nvtx_call(*watch, cbid, *static_cast<const CUpti_NvtxData*>(data), current_tid(), now);
+}
 
 struct KindSpec {
   CUpti_ActivityKind kind;
@@ -109,11 +122,17 @@ Status enable_tracing(const CuptiOptions& options, CUpti_BuffersCallbackRequestF
                       CUpti_BuffersCallbackCompleteFunc completed, ActivitySink& sink) {
   EnabledState& state = enabled_state();
   CUpti_SubscriberHandle subscriber = nullptr;
-  if (CUptiResult r = cuptiSubscribe(&subscriber, ignore_callback, nullptr); r != CUPTI_SUCCESS)
+  // Never freed: CUPTI may still call back with it while another thread unsubscribes. One small copy per start.
+  auto* watch = new CaptureWatch(options.capture);
+  if (CUptiResult r = cuptiSubscribe(&subscriber, capture_callback, watch); r != CUPTI_SUCCESS)
     return Error{describe_failure("cuptiSubscribe", r)};
   {
     std::lock_guard lock(state.mutex);
     state.subscriber = subscriber;
+  }
+  for (const CallbackId& id : capture_callbacks(options.capture)) {
+    if (CUptiResult r = cuptiEnableCallback(1, subscriber, id.domain, id.cbid); r != CUPTI_SUCCESS)
+      return Error{describe_failure("cuptiEnableCallback (capture range)", r)};
   }
   if (CUptiResult r = cuptiActivityRegisterCallbacks(requested, completed); r != CUPTI_SUCCESS)
     return Error{describe_failure("cuptiActivityRegisterCallbacks", r)};

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,8 @@ struct Session {
   std::unique_ptr<cupti::ActivityDispatcher> dispatcher;
   ActivitySink* sink = nullptr;
   std::atomic<std::size_t> dropped{0};
+  std::atomic<std::int64_t> buffer_ns{0};
+  std::atomic<std::int64_t> buffers{0};
 };
 
 struct Globals {
@@ -57,12 +60,16 @@ void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::si
 void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream_id, std::uint8_t* buffer, std::size_t /*size*/,
                                std::size_t valid_bytes) {
   if (std::shared_ptr<Session> session = current_session()) {
+    const auto began = std::chrono::steady_clock::now();
     session->dispatcher->handle_buffer(buffer, valid_bytes, cuptiActivityGetNextRecord);
     std::size_t dropped = 0;
     if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS && dropped > 0) {
       session->dropped += dropped;
       session->sink->on_dropped(dropped);
     }
+    session->buffer_ns +=
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - began).count();
+    ++session->buffers;
   }
   std::free(buffer);
 }
@@ -83,7 +90,8 @@ Status CuptiSource::start(const CuptiOptions& options, ActivitySink& sink) {
   auto session = std::make_shared<Session>();
   session->sink = &sink;
   session->dispatcher = std::make_unique<cupti::ActivityDispatcher>(sink, cupti::cached_api_namer());
-  for (DeviceInfo& device : cuda_devices()) session->dispatcher->add_device(DeviceRecord{std::move(device)});
+  if (options.describe_devices)
+    for (DeviceInfo& device : cuda_devices()) session->dispatcher->add_device(DeviceRecord{std::move(device)});
   {
     Globals& g = globals();
     std::lock_guard lock(g.mutex);
@@ -122,6 +130,8 @@ Status CuptiSource::stop() {
   session->dispatcher->finish();
   last_delivered_ = session->dispatcher->delivered();
   last_dropped_ = session->dropped.load();
+  last_buffer_ns_ = session->buffer_ns.load();
+  last_buffers_ = session->buffers.load();
   return flushed;
 }
 
@@ -141,6 +151,16 @@ std::size_t CuptiSource::records_delivered() const {
 std::size_t CuptiSource::records_dropped() const {
   if (auto session = current_session(); started_ && session) return session->dropped.load();
   return last_dropped_;
+}
+
+std::int64_t CuptiSource::buffer_handling_ns() const {
+  if (auto session = current_session(); started_ && session) return session->buffer_ns.load();
+  return last_buffer_ns_;
+}
+
+std::int64_t CuptiSource::buffers_handled() const {
+  if (auto session = current_session(); started_ && session) return session->buffers.load();
+  return last_buffers_;
 }
 
 }  // namespace gtv::collect

@@ -71,7 +71,8 @@ class TraceRecorder final : public ActivitySink {
   void set_config(std::string key, std::string value);
   void set_machine(std::string key, std::string value);
   void add_note(std::string note);
-  void set_distributed(DistributedInfo info);  // this process's rank in a torch.distributed run
+  void set_distributed(DistributedInfo info);        // this process's rank in a torch.distributed run
+  void add_recorder_cost(const RecorderCost& cost);  // what recording cost a process (gtv-cli record)
 
   [[nodiscard]] std::int64_t dropped_records() const;
   [[nodiscard]] std::size_t event_count() const;  // events added so far (pending sync records included)

@@ -16,9 +16,20 @@
 
 #include "gtv/base/expected.h"
 #include "gtv/collect/activity_sink.h"
+#include "gtv/collect/capture_gate.h"
 #include "gtv/collect/trace_recorder.h"
 
 namespace gtv::collect {
+
+// Edges of a capture range, watched live through CUPTI's callback API while the program runs: a window of gate
+// opens at the end of each cuProfilerStart (cudaProfilerStart calls it) and closes at the start of cuProfilerStop;
+// with nvtx set, the program's NVTX range calls open and close it as the watch says (the NVTX calls reach CUPTI
+// only with NVTX_INJECTION64_PATH pointing at libcupti). Nothing is watched while gate is nullptr.
+struct CaptureWatch {
+  CaptureGate* gate = nullptr;
+  bool profiler_api = false;
+  NvtxRangeWatch* nvtx = nullptr;
+};
 
 struct CuptiOptions {
   // Keep API calls that fire tens of thousands of times and say nothing (cudaGetDevice, cudaSetDevice,
@@ -34,6 +45,10 @@ struct CuptiOptions {
   // CUPTI as MARKER records. Only works if nothing in the process called NVTX before start(); untested on
   // GPUs, hence off. (gtv's own ranges need none of this: they are recorded directly.)
   bool inject_nvtx = false;
+  // Hand the driver's device list (cuda_devices(), which calls cuInit) to the sink in start(). Off inside a CUDA
+  // injection's InitializeInjection, which runs within the program's cuInit: the caller describes them later.
+  bool describe_devices = true;
+  CaptureWatch capture;
 };
 
 class CuptiSource {
@@ -54,11 +69,17 @@ class CuptiSource {
   // Records delivered to the sink since start(), and records CUPTI reported as dropped.
   [[nodiscard]] std::size_t records_delivered() const;
   [[nodiscard]] std::size_t records_dropped() const;
+  // Time spent inside CUPTI's buffer callbacks (walking, converting, handing records to the sink; steady clock),
+  // and how many buffers that was, since start().
+  [[nodiscard]] std::int64_t buffer_handling_ns() const;
+  [[nodiscard]] std::int64_t buffers_handled() const;
 
  private:
   bool started_ = false;
   std::size_t last_delivered_ = 0;  // counts of the last finished session
   std::size_t last_dropped_ = 0;
+  std::int64_t last_buffer_ns_ = 0;
+  std::int64_t last_buffers_ = 0;
 };
 
 // start() for a recording that must go on without CUPTI when it is unavailable: on failure the recorder's
