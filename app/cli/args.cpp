@@ -121,13 +121,16 @@ Expected<ParsedArgs> parse_args(const CommandSpec& spec, std::span<const std::st
 std::string usage_line(const CommandSpec& spec) {
   std::string line = "usage: " + std::string(spec.program);
   if (!spec.name.empty()) line += " " + std::string(spec.name);
-  if (!spec.positionals.empty()) line += " " + std::string(spec.positionals);
+  // Positionals after "--" (a command line to run) come last: options written after "--" would be theirs.
+  const bool after_options = spec.positionals.starts_with("-- ");
+  if (!spec.positionals.empty() && !after_options) line += " " + std::string(spec.positionals);
   for (const OptionSpec& option : spec.options) {
     line += " [";
     line += option.short_name != 0 ? std::string("-") + option.short_name : std::string(option.name);
     if (!option.value_name.empty()) line += " " + std::string(option.value_name);
     line += "]";
   }
+  if (after_options) line += " " + std::string(spec.positionals);
   return line;
 }
 

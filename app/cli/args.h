@@ -56,7 +56,7 @@ struct ParsedArgs {
 [[nodiscard]] Expected<ParsedArgs> parse_args(const CommandSpec& spec, std::span<const std::string> args);
 
 // "usage: gtv-cli info FILE [--json]" (program, name, positionals, options) followed by the option table and
-// details.
+// details. Positionals that start with "-- " (a command line to run) come after the options.
 [[nodiscard]] std::string usage_text(const CommandSpec& spec);
 // Only the first line of usage_text, for error messages.
 [[nodiscard]] std::string usage_line(const CommandSpec& spec);

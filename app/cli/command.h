@@ -29,6 +29,7 @@ struct Command {
 [[nodiscard]] const Command& compare_command();
 [[nodiscard]] const Command& list_command();
 [[nodiscard]] const Command& run_command();
+[[nodiscard]] const Command& record_command();
 [[nodiscard]] const Command& whatif_command();
 
 // All commands in the order `gtv-cli --help` lists them.

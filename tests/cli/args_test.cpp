@@ -68,6 +68,19 @@ TEST(ArgsTest, UsageTextListsEveryOption) {
     EXPECT_NE(text.find(part), std::string::npos) << part;
 }
 
+// A command line to run goes after "--" and after every option, since options written after "--" are its own.
+TEST(ArgsTest, ACommandLineToRunComesLastInTheUsageLine) {
+  CommandSpec spec = test_spec();
+  spec.positionals = "-- CMD [ARGS...]";
+  spec.max_positionals = 10;
+  EXPECT_EQ(usage_line(spec), "usage: gtv-cli demo [--json] [--format FMT] [-o FILE] -- CMD [ARGS...]");
+  const std::vector<std::string> args = {"-o", "x", "--", "python3", "-o", "y"};
+  auto parsed = parse_args(spec, args);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ(parsed->value("--output"), "x");
+  EXPECT_EQ(parsed->positionals, (std::vector<std::string>{"python3", "-o", "y"}));
+}
+
 TEST(ArgsTest, ParseCount) {
   EXPECT_EQ(parse_count("--iters", "10").value(), 10);
   EXPECT_EQ(parse_count("--iters", "0").value(), 0);

@@ -14,7 +14,7 @@ import trace_counts  # noqa: E402
 
 from case_runner import check, run_case
 
-COMMANDS = ["info", "convert", "analyze", "merge", "compare", "whatif", "list", "run"]
+COMMANDS = ["info", "convert", "analyze", "merge", "compare", "whatif", "list", "run", "record"]
 # The reader numbers string pids/tids ("Spans", "PyTorch Profiler") from here on and keeps the text as the
 # process/thread name; the oracle keeps the text itself.
 STRING_ID_BASE = 10**12
@@ -106,6 +106,105 @@ def case_no_runner(args):
     check(r.returncode == 2 and "unknown scenario 'nosuch'" in r.stderr, "an unknown scenario is a usage error first")
     r = cli(args, "run", "baseline", "--iters", "0", "-o", out, env=env)
     check(r.returncode == 2 and "--iters" in r.stderr, "a bad option value is a usage error first")
+
+
+def case_record(args):
+    """CUPTI builds, no GPU needed: record runs the program with the recorder's environment, passes its exit code
+    through, says when no process wrote a trace, and collects and merges what the processes left in its folder (here
+    written by the program itself, as the injected recorder writes them at exit)."""
+    out = os.path.join(args.work, "rec.json")
+    env = {k: v for k, v in os.environ.items() if k not in ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH")}
+    for argv, code in ((["true"], 0), (["sh", "-c", "exit 3"], 3), (["sh", "-c", "kill -TERM $$"], 143)):
+        r = cli(args, "record", "-o", out, "--", *argv, env=env)
+        label = "record -- " + " ".join(argv)
+        check(r.returncode == code, label + ": exit %d, the program's (got %d)" % (code, r.returncode))
+        check("gtv-cli record: no trace was written: no process of %s initialised CUDA" % argv[0] in r.stderr,
+              label + ": says no process used CUDA: %r" % r.stderr)
+        check(not os.path.exists(out), label + ": writes no file")
+    r = cli(args, "record", "-o", out, "--", os.path.join(args.work, "no-such-program"), env=env)
+    check(r.returncode == 127 and "cannot start" in r.stderr, "a program that cannot start: exit 127 and why")
+
+    seen = os.path.join(args.work, "env.txt")
+    r = cli(args, "record", "-o", out, "--capture-range", "nvtx:train step", "--max-events", "99", "--", "sh", "-c",
+            'env > "$0"', seen, env=env)
+    check(r.returncode == 0, "record -- sh -c env: exit 0")
+    with open(seen) as f:
+        child_env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+    inject = child_env.get("CUDA_INJECTION64_PATH", "")
+    check(inject.endswith("/libgtv-inject.so") and os.path.isabs(inject) and os.path.exists(inject),
+          "CUDA_INJECTION64_PATH names the injection library: %r" % inject)
+    check("libcupti.so" in child_env.get("NVTX_INJECTION64_PATH", ""), "NVTX_INJECTION64_PATH names its libcupti")
+    check(child_env.get("GTV_RECORD_CAPTURE") == "nvtx:train step" and child_env.get("GTV_RECORD_MAX_EVENTS") == "99",
+          "the capture range and the event limit reach the program")
+    folder = child_env.get("GTV_RECORD_DIR", "")
+    check(folder != "" and not os.path.exists(folder), "the per-process folder is removed afterwards: %r" % folder)
+
+    # Two rank files, as two ranks of a launcher would leave them, merged as merge merges them.
+    r0 = rank_file(args.work, "rank0.json", 0, 2, [(200, 400)])
+    r1 = rank_file(args.work, "rank1.json", 1, 2, [(350, 401)])
+    script = 'cp "$0" "$GTV_RECORD_DIR/gtv-101.json"; cp "$1" "$GTV_RECORD_DIR/gtv-102.json"; exit 5'
+    r = cli(args, "record", "-o", out, "--", "sh", "-c", script, r0, r1, env=env)
+    check(r.returncode == 5, "record passes the exit code through when traces were written (got %d)" % r.returncode)
+    check("wrote " + out + " (2 processes, 6 events; clock: wall clock; sh ended with exit code 5)" in r.stderr,
+          "two ranks merged on the wall clock: %r" % r.stderr)
+    info = json.loads(cli(args, "info", out, "--json").stdout)
+    check([x["source"] for x in info["run"]["ranks"]] == ["pid 101", "pid 102"], "each rank's process named")
+    # Processes that are not ranks of one job (no rank, or a rank twice), a refusal and a fork.
+    single = os.path.join(args.data, "pytorch", "one_gpu_basic.json.gz")
+    single_events = json.loads(cli(args, "info", single, "--json").stdout)["event_count"]
+    script = ('cp "$0" "$GTV_RECORD_DIR/gtv-7.json"; cp "$0" "$GTV_RECORD_DIR/gtv-8.json"; '
+              'echo "gtv-cli record: pid 9 (x) is not traced: because" > "$GTV_RECORD_DIR/gtv-9.refused"; '
+              'echo 7 > "$GTV_RECORD_DIR/gtv-10.forked"; echo 7 > "$GTV_RECORD_DIR/gtv-8.forked"; '
+              'echo partial > "$GTV_RECORD_DIR/.gtv-11.json.part"')
+    r = cli(args, "record", "-o", out, "--", "sh", "-c", script, single, env=env)
+    check(r.returncode == 0, "processes: exit 0 (%s)" % r.stderr.strip())
+    check("wrote %s (2 processes, %d events; clock: wall clock" % (out, 2 * single_events) in r.stderr,
+          "two processes merged on this host's clock, every event kept: %r" % r.stderr)
+    check("gtv-cli record: pid 9 (x) is not traced: because" in r.stderr, "a refusal is repeated at the end")
+    check("1 process was forked from a traced process after it had initialised CUDA (pid 10)" in r.stderr,
+          "a forked child without a trace of its own is named (pid 8 ran a new program and wrote one)")
+    check("recording cost" not in r.stderr, "files that carry no recorder cost print none")
+    # One process whose file carries its recorder's cost, as the injected recorder writes it.
+    with gzip.open(single, "rt") as f:
+        doc = json.load(f)
+    cost = {"pid": 7, "startup_ns": 52000000, "buffer_handling_ns": 3400000, "exit_ns": 9000000,
+            "traced_ns": 2000000000, "buffers": 12, "records": 81000, "records_kept": 80500}
+    doc["gtv"] = {"format_version": 2, "writer": "gtv 0.1.0",
+                  "metadata": {"source_tool": "gtv 0.1.0", "recorder_cost": [cost]}}
+    with_cost = os.path.join(args.work, "with_cost.json")
+    with open(with_cost, "w") as f:
+        json.dump(doc, f)
+    r = cli(args, "record", "-o", out, "--", "sh", "-c", 'cp "$0" "$GTV_RECORD_DIR/gtv-7.json"', with_cost, env=env)
+    check(r.returncode == 0 and "wrote %s (1 process, %d events; sh ended with exit code 0)" % (out, single_events)
+          in r.stderr, "one process: its trace as it is: %r" % r.stderr)
+    check("recording cost, as measured by the recorder:\n  pid 7: start-up 52.0 ms, buffer handling 3.4 ms on CUPTI's "
+          "thread in 2000.0 ms traced (0.17% of that window), exit flush 9.0 ms; 80500 of 81000 records kept\n"
+          in r.stderr, "the recorder's cost, printed: %r" % r.stderr)
+    with open(out) as f:
+        check(json.load(f)["gtv"]["metadata"].get("recorder_cost") == [cost], "and kept in OUT")
+
+
+def case_record_unavailable(args):
+    """Without the injection library (GTV_INJECT names a missing file) record says why and does not run CMD."""
+    missing = os.path.join(args.work, "no-libgtv-inject.so")
+    marker = os.path.join(args.work, "ran")
+    env = dict(os.environ, GTV_INJECT=missing)
+    r = cli(args, "record", "--", "sh", "-c", 'touch "$0"', marker, env=env)
+    check(r.returncode == 1, "record without the injection library: exit 1 (got %d)" % r.returncode)
+    lines = r.stderr.strip().splitlines()
+    check(len(lines) == 1 and "no injection library " + missing in lines[0] and "CUPTI" in lines[0],
+          "one line naming the library looked for and CUPTI: %r" % r.stderr)
+    check(not os.path.exists(marker), "the program was not run")
+    env = dict(os.environ, CUDA_INJECTION64_PATH="/opt/other/libinject.so")
+    r = cli(args, "record", "--", "sh", "-c", 'touch "$0"', marker, env=env)
+    check(r.returncode == 1 and "CUDA_INJECTION64_PATH is already set (/opt/other/libinject.so)" in r.stderr,
+          "another injection library already set: exit 1 and says so")
+    check(not os.path.exists(marker), "the program was not run")
+    for argv in (["--capture-range", "sometimes", "--", "true"], ["--delay", "x", "--", "true"],
+                 ["--capture-range", "nvtx:a", "--delay", "1", "--", "true"], ["--max-events", "0", "--", "true"],
+                 []):
+        r = cli(args, "record", *argv)
+        check(r.returncode == 2 and r.stderr.strip() != "", "record " + " ".join(argv) + ": usage error")
 
 
 def loaded_libraries(argv, env=None):

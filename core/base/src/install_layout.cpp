@@ -43,4 +43,10 @@ std::filesystem::path runner_executable() {
   return std::filesystem::path(GTV_BUILD_DIR) / "app" / "run" / "gtv-run";
 }
 
+std::filesystem::path injection_library() {
+  if (auto path = from_environment("GTV_INJECT"); !path.empty()) return path;
+  if (auto path = installed(GTV_BIN_TO_LIBEXEC_DIR, "libgtv-inject.so"); !path.empty()) return path;
+  return std::filesystem::path(GTV_BUILD_DIR) / "core" / "collect" / "cupti" / "libgtv-inject.so";
+}
+
 }  // namespace gtv

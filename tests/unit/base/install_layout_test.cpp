@@ -48,6 +48,8 @@ TEST(InstallLayout, BuildTreeFindsTheSourceResources) {
   EXPECT_EQ(gtv::data_dir(), fs::path(GTV_SOURCE_DIR) / "resources");
   EXPECT_TRUE(fs::exists(gtv::data_dir() / "scenarios"));
   EXPECT_EQ(gtv::runner_executable(), fs::path(GTV_BUILD_DIR) / "app" / "run" / "gtv-run");
+  ScopedEnv no_inject("GTV_INJECT", nullptr);
+  EXPECT_EQ(gtv::injection_library(), fs::path(GTV_BUILD_DIR) / "core" / "collect" / "cupti" / "libgtv-inject.so");
 }
 
 TEST(InstallLayout, EnvironmentWins) {
@@ -55,6 +57,8 @@ TEST(InstallLayout, EnvironmentWins) {
   ScopedEnv run("GTV_RUN", "/opt/somewhere/gtv-run");
   EXPECT_EQ(gtv::data_dir(), fs::path("/opt/somewhere/share/gtv"));
   EXPECT_EQ(gtv::runner_executable(), fs::path("/opt/somewhere/gtv-run"));
+  ScopedEnv inject("GTV_INJECT", "/opt/somewhere/libgtv-inject.so");
+  EXPECT_EQ(gtv::injection_library(), fs::path("/opt/somewhere/libgtv-inject.so"));
 }
 
 TEST(InstallLayout, RelativePathsMatchAnInstalledTree) {

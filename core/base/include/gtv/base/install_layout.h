@@ -16,4 +16,9 @@ namespace gtv {
 // libexec/gtv/gtv-run next to an installed executable's bin/ when it exists; else the build tree's app/run/gtv-run.
 [[nodiscard]] std::filesystem::path runner_executable();
 
+// The recorder gtv-cli record injects into programs (libgtv-inject.so, built with CUPTI): $GTV_INJECT when set; else
+// libexec/gtv/libgtv-inject.so next to an installed executable's bin/ when it exists; else the build tree's
+// core/collect/cupti/libgtv-inject.so.
+[[nodiscard]] std::filesystem::path injection_library();
+
 }  // namespace gtv
