@@ -56,7 +56,12 @@ std::vector<std::string> child_environment(const std::vector<std::string>& drop,
                          std::any_of(add.begin(), add.end(), [&](const auto& kv) { return kv.first == name; });
     if (!dropped) env.push_back(entry);
   }
-  for (const auto& [name, value] : add) env.push_back(name + "=" + value);
+  for (const auto& [name, value] : add) {
+    std::string entry = name;
+    entry += '=';
+    entry += value;
+    env.push_back(std::move(entry));
+  }
   return env;
 }
 

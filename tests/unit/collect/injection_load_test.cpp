@@ -40,7 +40,7 @@ std::string read_first_line(const fs::path& path) {
 }
 
 fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("gtv-inject-test-" + std::to_string(::getpid()) + "-" + name);
+  fs::path dir = fs::temp_directory_path() / ("gtv-inject-test-" + std::to_string(::getpid()) + "-" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
