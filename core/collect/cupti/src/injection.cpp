@@ -239,8 +239,9 @@ void finish() {
     refuse(r->settings.dir, r->pid, "its trace could not be built: " + trace.error().message);
     return;
   }
-  const Status written =
-      write_file(r->settings.dir, trace_file_name(static_cast<long>(r->pid)), io::write_trace_to_string(*trace));
+  // Streamed to a temporary file beside it, then renamed: a reader of the folder never sees half a trace, and the
+  // program's memory never holds the whole text at once.
+  const Status written = io::write_trace(*trace, r->settings.dir + "/" + trace_file_name(static_cast<long>(r->pid)));
   if (!written) std::cerr << "gtv-cli record: " << process_label(r->pid) << ": " << written.error().message << "\n";
 }
 
