@@ -48,6 +48,21 @@ TEST(TracingCost, SplitsTracedThreadsFromTheTracersThread) {
             "loop) and 2.50 ms on its own thread; 2 buffer flushes; 0 records dropped.");
 }
 
+// A trace of gtv-cli record carries what its recorder measured on itself in each process: the line adds it up.
+TEST(TracingCost, TheRecordersOwnMeasurementsAreSummedOverProcesses) {
+  TraceBuilder b;
+  b.metadata().source_tool = "gtv 0.1.0";
+  b.metadata().recorder_costs = {{100, 40 * ms, 2 * ms, 5 * ms, 1000 * ms, 8, 9000, 9000},
+                                 {200, 10 * ms, 1 * ms, 1 * ms, 500 * ms, 2, 1000, 900}};
+  host_call(b, 100, 100, "cudaLaunchKernel", 0, 10 * us);
+  const TracingCost c = analyze_tracing_cost(build(b), kTimedLoop);
+  EXPECT_EQ(c.line,
+            "Tracing cost: no CUPTI overhead records in this trace (0 records dropped). The recorder measured itself "
+            "(gtv-cli "
+            "record, 2 processes): start-up 50.0 ms inside the first CUDA call, 3.00 ms handling CUPTI's buffers on "
+            "CUPTI's thread during 1.50 s traced (0.20% of it), 6.00 ms flushing at exit.");
+}
+
 TEST(TracingCost, NoneInsideTheRegion) {
   const Region before{300 * ms, 400 * ms, true, "the timed loop", {{300 * ms, 400 * ms}}, "the timed loop"};
   const TracingCost c = analyze_tracing_cost(gtv_recording(), before);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
 #include <vector>
 
 #include "gtv/analysis/intervals.h"
@@ -71,15 +72,43 @@ std::string where_it_went(const TracingCost& c, const Region& region) {
   return out;
 }
 
-std::string line_for(const TracingCost& c, const Region& region) {
+// What the recorder of gtv-cli record measured on itself, summed over the processes it recorded; empty when the
+// trace does not say.
+std::string recorder_sentence(const std::vector<RecorderCost>& costs) {
+  if (costs.empty()) return {};
+  RecorderCost sum;
+  for (const RecorderCost& c : costs) {
+    sum.startup_ns += c.startup_ns;
+    sum.buffer_handling_ns += c.buffer_handling_ns;
+    sum.exit_ns += c.exit_ns;
+    sum.traced_ns += c.traced_ns;
+  }
+  std::string share;
+  if (sum.traced_ns > 0) {
+    char text[32];
+    std::snprintf(text, sizeof text, " (%.2f%% of it)",
+                  100.0 * static_cast<double>(sum.buffer_handling_ns) / static_cast<double>(sum.traced_ns));
+    share = text;
+  }
+  return " The recorder measured itself (gtv-cli record, " + count_of(costs.size(), "process", "processes") +
+         "): start-up " + format_duration(sum.startup_ns) + " inside the first CUDA call, " +
+         format_duration(sum.buffer_handling_ns) + " handling CUPTI's buffers on CUPTI's thread during " +
+         format_duration(sum.traced_ns) + " traced" + share + ", " + format_duration(sum.exit_ns) +
+         " flushing at exit.";
+}
+
+std::string line_for(const TracingCost& c, const Region& region, const TraceMetadata& metadata) {
   const std::string dropped =
       c.dropped_known ? count_of(static_cast<std::size_t>(c.dropped_records), "record dropped", "records dropped")
                       : "dropped records not recorded";
+  const std::string recorder = recorder_sentence(metadata.recorder_costs);
   if (!c.known)
-    return "Tracing cost: not recorded in this trace" + (c.dropped_known ? " (" + dropped + ")." : std::string("."));
+    return (recorder.empty() ? "Tracing cost: not recorded in this trace"
+                             : "Tracing cost: no CUPTI overhead records in this trace") +
+           (c.dropped_known ? " (" + dropped + ")." : std::string(".")) + recorder;
   std::string line = "Tracing cost: CUPTI's own overhead records total " + where_it_went(c, region);
   if (c.buffer_flushes > 0) line += "; " + count_of(c.buffer_flushes, "buffer flush", "buffer flushes");
-  return line + "; " + dropped + ".";
+  return line + "; " + dropped + "." + recorder;
 }
 
 }  // namespace
@@ -114,7 +143,7 @@ TracingCost analyze_tracing_cost(const Trace& trace, const Region& region) {
   c.known = c.overhead_records > 0;
   c.dropped_known = reports_dropped(trace.metadata());
   c.dropped_records = trace.metadata().dropped_records;
-  c.line = line_for(c, region);
+  c.line = line_for(c, region, trace.metadata());
   return c;
 }
 
