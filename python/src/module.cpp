@@ -85,9 +85,16 @@ ReadFile read_one(const std::string& path, std::vector<std::string>& warnings) {
     const std::string& message = trace.error().message;
     throw InputError(message.find(path) == std::string::npos ? path + ": " + message : message);
   }
-  if (trace->event_count() == 0 && stats.events_skipped != 0)
-    for (const auto& [reason, count] : stats.skipped)
-      warnings.push_back(path + ": no event could be read; the reader skipped " + std::to_string(count) + " " + reason);
+  if (trace->event_count() == 0 && stats.events_skipped != 0) {
+    for (const auto& [reason, count] : stats.skipped) {
+      std::string line = path;
+      line += ": no event could be read; the reader skipped ";
+      line += std::to_string(count);
+      line += " ";
+      line += reason;
+      warnings.push_back(std::move(line));
+    }
+  }
   // The reader tells the formats apart by their first bytes; only JSON is parsed as text.
   return {std::move(trace).value(), stats.json_bytes > 0 ? "json" : "sqlite", stats.gzip};
 }
@@ -250,7 +257,7 @@ NB_MODULE(_core, m) {
   using namespace gtv::python;  // NOLINT(google-build-using-namespace): the module's own names
   m.doc() = "gtv's C++ core: loading, analysis, what-if predictions, comparisons and Arrow tables";
   m.attr("__version__") = GTV_VERSION;
-  nb::exception<InputError>(m, "GtvError", PyExc_ValueError);
+  const nb::exception<InputError> gtv_error(m, "GtvError", PyExc_ValueError);
 
   nb::class_<TraceHandle>(m, "TraceHandle")
       .def_prop_ro("paths", &TraceHandle::paths)

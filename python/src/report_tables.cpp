@@ -11,7 +11,7 @@ namespace {
 
 using analysis::Report;
 
-std::int64_t I(std::size_t n) { return static_cast<std::int64_t>(n); }
+std::int64_t as_int64(std::size_t n) { return static_cast<std::int64_t>(n); }
 
 Table kernel_table(const std::vector<analysis::KernelStat>& stats, bool per_device) {
   Table t;
@@ -28,7 +28,7 @@ Table kernel_table(const std::vector<analysis::KernelStat>& stats, bool per_devi
     if (per_device) t.push_int(device, k.device);
     t.push_string(name, k.name);
     t.push_string(full_name, k.full_name);
-    t.push_int(count, I(k.count));
+    t.push_int(count, as_int64(k.count));
     t.push_int(total, k.total_ns);
     t.push_int(mean, k.mean_ns);
     t.push_int(min, k.min_ns);
@@ -56,7 +56,7 @@ Table idle_causes(const Trace&, const Report& r) {
     t.push_string(words, analysis::to_string(c.cause));
     t.push_string(detail, c.detail);
     t.push_int(total, c.total_ns);
-    t.push_int(intervals, I(c.intervals));
+    t.push_int(intervals, as_int64(c.intervals));
     t.push_int_or_null(saving, c.saving_ns, -1);  // no removal (placement)
   }
   return t;
@@ -155,7 +155,7 @@ Table measurements(const Trace&, const Report& r) {
     t.push_int(host_start, m.host_start_ns);
     t.push_int(host_end, m.host_end_ns);
     t.push_bool(by_flows, m.by_flows);
-    t.push_int(gpu_count, I(m.gpu_activity_count));
+    t.push_int(gpu_count, as_int64(m.gpu_activity_count));
     if (m.gpu_activity_count > 0) {
       t.push_int(gpu_first, m.gpu_first_start_ns);
       t.push_int(gpu_last, m.gpu_last_end_ns);
@@ -224,7 +224,7 @@ Table rank_waits(const Trace&, const Report& r) {
   const std::size_t uncertainty = t.add_column("clock_uncertainty_ns", ColumnType::Int64);
   for (const analysis::RankWaits& w : r.stragglers.per_rank) {
     t.push_int(rank, w.rank);
-    t.push_int(arrived_last, I(w.arrived_last));
+    t.push_int(arrived_last, as_int64(w.arrived_last));
     t.push_int(caused, w.caused_ns);
     t.push_int(waited, w.waited_ns);
     t.push_int(offset, w.clock_offset_ns);

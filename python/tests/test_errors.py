@@ -58,3 +58,16 @@ def test_usage_errors_are_value_errors():
         gtv.load(RANKS[0], clock="collectives")
     with pytest.raises(ValueError, match="at least one"):
         gtv.load([])
+
+
+def test_a_file_whose_events_were_all_skipped_warns_like_the_cli(tmp_path, cli):
+    path = tmp_path / "unknown-phases.json"
+    path.write_text('{"traceEvents": [{"ph": "Z", "name": "x", "ts": 1, "pid": 1, "tid": 1}]}')
+    r = cli.run("info", path)
+    assert r.returncode == 0 and "no event could be read" in r.stderr
+    with pytest.warns(UserWarning) as caught:
+        trace = gtv.load(path)
+    assert [f"gtv-cli: warning: {w.message}" for w in caught] == r.stderr.splitlines() == [
+        f"gtv-cli: warning: {w}" for w in trace.warnings
+    ]
+    assert trace.counts["events"] == 0
