@@ -17,11 +17,16 @@ SOURCE_DIR = Path(os.environ.get("GTV_SOURCE_DIR", Path(__file__).resolve().pare
 H200 = sorted((SOURCE_DIR / "resources/traces/h200x1").glob("*.json.gz"))
 PYTORCH = sorted((SOURCE_DIR / "tests/data/pytorch").glob("*.json.gz"))
 RANKS = [SOURCE_DIR / "tests/data/pytorch/ddp_gloo_rank0.json.gz", SOURCE_DIR / "tests/data/pytorch/ddp_gloo_rank1.json.gz"]
-ALL_TRACES = H200 + PYTORCH
+# An Nsight Systems SQLite export and a plain (not gzipped) Kineto JSON of the same synthetic two-GPU run.
+OTHER_FORMATS = [SOURCE_DIR / "tests/data/nsys/two_gpus.sqlite", SOURCE_DIR / "tests/data/nsys/two_gpus_kineto.json"]
+ALL_TRACES = H200 + PYTORCH + OTHER_FORMATS
 
 
 def trace_id(path: Path) -> str:
-    return path.name.removesuffix(".json.gz")
+    for suffix in (".json.gz", ".json", ".sqlite"):
+        if path.name.endswith(suffix):
+            return path.name.removesuffix(suffix)
+    return path.name
 
 
 class Cli:

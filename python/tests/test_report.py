@@ -31,7 +31,8 @@ def test_info_equals_cli(path, cli, traces_by_path):
     assert trace.duration_ns == info["end_ns"] - info["start_ns"] > 0
     assert trace.gpus == info["gpus"] and trace.gpus
     assert trace.counts["events"] == info["event_count"] == sum(trace.counts["categories"].values())
-    assert trace.format == "json" and trace.compressed
+    assert trace.format == ("sqlite" if path.suffix == ".sqlite" else "json")
+    assert trace.compressed == (path.suffix == ".gz")
     assert trace.path == str(path) and trace.name == trace_id(path)
 
 
