@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <limits>
+#include <stdexcept>
 #include <utility>
 
 namespace gtv::python {
@@ -32,6 +34,9 @@ std::vector<std::uint8_t> pack_bits(const std::vector<bool>& bits) {
     if (bits[i]) packed[i / 8] = static_cast<std::uint8_t>(packed[i / 8] | (1U << (i % 8)));
   return packed;
 }
+
+// A utf8 column's offsets are int32.
+constexpr std::size_t kMaxUtf8Bytes = std::numeric_limits<std::int32_t>::max();
 
 const void* address_of(const void* data, std::size_t size) { return size == 0 ? kEmptyBuffer : data; }
 
@@ -83,7 +88,8 @@ void release_array(ArrowArray* array) {
 }
 
 void fill_column_array(const std::shared_ptr<const Table>& table, const Column& column, ArrowArray* out) {
-  auto* p = new ArrayPrivate;
+  auto owned = std::make_unique<ArrayPrivate>();
+  ArrayPrivate* p = owned.get();
   p->table = table;
   const std::size_t rows = column.size();
   std::int64_t nulls = 0;
@@ -112,6 +118,9 @@ void fill_column_array(const std::shared_ptr<const Table>& table, const Column& 
       p->offsets.reserve(rows + 1);
       p->offsets.push_back(0);
       for (const std::string& s : column.strings) {
+        if (s.size() > kMaxUtf8Bytes - p->chars.size())
+          throw std::length_error("column '" + column.name +
+                                  "' holds more than 2 GiB of text, the most a utf8 column can");
         p->chars += s;
         p->offsets.push_back(static_cast<std::int32_t>(p->chars.size()));
       }
@@ -129,7 +138,7 @@ void fill_column_array(const std::shared_ptr<const Table>& table, const Column& 
                     nullptr,
                     nullptr,
                     &release_array,
-                    p};
+                    owned.release()};
 }
 
 // ---- the stream
@@ -244,14 +253,21 @@ void export_schema(const Table& table, ArrowSchema* out) {
 }
 
 void export_array(const std::shared_ptr<const Table>& table, ArrowArray* out) {
-  auto* p = new ArrayPrivate;
+  auto owned = std::make_unique<ArrayPrivate>();
+  ArrayPrivate* p = owned.get();
   p->table = table;
   p->buffers.push_back(nullptr);  // a struct array's validity: every row is there
   const std::vector<Column>& columns = table->columns();
-  p->child_structs.resize(columns.size());
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    fill_column_array(table, columns[i], &p->child_structs[i]);
-    p->children.push_back(&p->child_structs[i]);
+  p->child_structs.resize(columns.size());  // zeroed: release == nullptr until filled
+  try {
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      fill_column_array(table, columns[i], &p->child_structs[i]);
+      p->children.push_back(&p->child_structs[i]);
+    }
+  } catch (...) {
+    for (ArrowArray& child : p->child_structs)
+      if (child.release != nullptr) child.release(&child);
+    throw;
   }
   *out = ArrowArray{static_cast<std::int64_t>(table->row_count()),
                     0,
@@ -262,7 +278,7 @@ void export_array(const std::shared_ptr<const Table>& table, ArrowArray* out) {
                     p->children.data(),
                     nullptr,
                     &release_array,
-                    p};
+                    owned.release()};
 }
 
 void export_stream(std::shared_ptr<const Table> table, ArrowArrayStream* out) {
