@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -67,3 +70,25 @@ def test_report_is_computed_once_and_shared_by_threads(cli):
     for t in threads:
         t.join()
     assert texts == [cli.out("analyze", path)] * 4
+
+
+def test_the_gil_is_released_while_the_core_reads(tmp_path):
+    """A thread loads a trace from a named pipe while this thread writes the trace into it: the load can only
+    finish if it lets Python run meanwhile. Run in a child process, so a held GIL shows as a hang that is killed
+    (the timeout guards against the hang; it is no speed limit)."""
+    path = ALL_TRACES[0].parent / "sequential.json.gz"
+    fifo = tmp_path / "pipe.json.gz"
+    os.mkfifo(fifo)
+    script = f"""
+import threading, gtv
+loaded = []
+reader = threading.Thread(target=lambda: loaded.append(gtv.load({str(fifo)!r})))
+reader.start()
+with open({str(fifo)!r}, "wb") as pipe:
+    pipe.write(open({str(path)!r}, "rb").read())
+reader.join()
+print(loaded[0].counts["events"])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == gtv.load(path).counts["events"] > 0
