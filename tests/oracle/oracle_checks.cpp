@@ -99,9 +99,11 @@ void check_summary(Checker& c, const Trace& trace, const Oracle& o, element repo
   const Numbers& n = o.numbers();
   const std::optional<element> summary = object_at(c, report, "summary", "summary");
   if (!summary) return;
-  c.same_ns("summary.start_ns", *summary, "start_ns", n.trace_start_ns);
-  c.same_ns("summary.end_ns", *summary, "end_ns", n.trace_end_ns);
-  c.same_ns("summary.duration_ns", *summary, "duration_ns", n.trace_end_ns - n.trace_start_ns);
+  c.same_ns("summary.start_ns", *summary, "start_ns", n.file_start_ns);
+  c.same_ns("summary.end_ns", *summary, "end_ns", n.file_end_ns);
+  c.same_ns("summary.duration_ns", *summary, "duration_ns", n.file_end_ns - n.file_start_ns);
+  c.same_ns("summary.activity_start_ns", *summary, "activity_start_ns", n.trace_start_ns);
+  c.same_ns("summary.activity_end_ns", *summary, "activity_end_ns", n.trace_end_ns);
   std::size_t events = 0;
   for (const Lane& lane : trace.lanes()) events += lane.events.size();
   c.same_count("summary.event_count", *summary, "event_count", events);

@@ -253,4 +253,26 @@ TEST(IdleCauses, ReportCarriesTotalsAndSavingsInJsonAndText) {
   EXPECT_NE(text.find("What bounds the whole trace"), std::string::npos);
 }
 
+// Two ranks merged: rank 1's 3 us cudaEventSynchronize [50,53) names no GPU, and rank 0's copy ends inside it (52).
+// Ranks meet only at collectives, and there is none: rank 1's GPU, idle from 30 us on, waited for nothing of rank
+// 0, and no sentence says it was waiting for a peer rank.
+TEST(IdleCauses, ARanksSynchronizeIsNotTiedToAnotherRanksGpu) {
+  TraceBuilder b;
+  host_call(b, 100, 100, "cudaMemcpyAsync", 30 * us, 5 * us, EventKind::Runtime, 1);
+  memcpy_event(b, 0, 7, 40 * us, 12 * us, {}, 1);
+  host_call(b, 200, 200, "cudaLaunchKernel", 5 * us, 3 * us, EventKind::Runtime, 2);
+  kernel(b, 1, 7, "gemm", 10 * us, 20 * us, 2);
+  host_call(b, 200, 200, "cudaEventSynchronize", 50 * us, 3 * us, EventKind::Runtime);
+  RankInfo r0, r1;
+  r0.rank = 0, r0.pids = {100}, r0.devices = {0}, r0.local_devices = {0};
+  r1.rank = 1, r1.pids = {200}, r1.devices = {1}, r1.local_devices = {0};
+  b.metadata().ranks = {r0, r1};
+  const Report r = analyze(build(b));
+  expect_tiles(r.idle);
+  EXPECT_EQ(find(r.idle, 1, IdleCause::PeerRank), nullptr);
+  const std::string text = format_report(r, Format::Text);
+  EXPECT_EQ(text.find("waiting for rank 0"), std::string::npos) << text;
+  EXPECT_EQ(text.find("waiting for a peer rank"), std::string::npos) << text;
+}
+
 }  // namespace gtv::analysis

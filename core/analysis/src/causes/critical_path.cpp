@@ -241,7 +241,8 @@ std::string share_phrase(const PathShare& s) {
     case SegmentKind::SyncWake:
       return w + "returning from waits";
     case SegmentKind::NotRecorded:
-      return "not recorded";
+      // A thread that recorded nothing was waiting, or in code nobody recorded: not its recorded work.
+      return s.where.empty() ? "not recorded" : w + "unexplained (not recorded)";
   }
   return w;
 }
