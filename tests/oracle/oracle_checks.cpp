@@ -248,6 +248,12 @@ void check_idle(Checker& c, const Oracle& o, element report) {
                "idle_causes" + device_text(g.device) + "[" + string_of(cause, "cause") + "].saving_ns is " +
                    std::to_string(saving_ns) + ": neither -1 (no removal) nor inside 0.." +
                    std::to_string(n.region_ns()));
+      // A cause is blamed for idle time only up to what removing it gives back.
+      const TimeNs blamed_ns = c.int_of("idle_causes[].total_ns", cause, "total_ns");
+      c.expect(saving_ns == -1 || blamed_ns <= saving_ns,
+               "idle_causes" + device_text(g.device) + "[" + string_of(cause, "cause") + "] blames " +
+                   std::to_string(blamed_ns) + " ns, more than removing it gives back (" + std::to_string(saving_ns) +
+                   " ns)");
     }
     // The JSON lists the first 1000 pieces: each listed one is checked, their sum only when all are listed.
     TimeNs pieces_ns = 0;
