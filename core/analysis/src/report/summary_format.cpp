@@ -23,8 +23,10 @@ std::string span_line(const TraceSummary& s) {
   std::string out = format_duration(s.duration_ns()) + " (" + format_duration(s.start_ns) + " to " +
                     format_duration(s.end_ns) + " after the origin)";
   if (s.markers_outside_activity())
-    out += "; recorded activity " + format_duration(s.activity_ns()) + " (" + format_duration(s.activity_start_ns) +
-           " to " + format_duration(s.activity_end_ns) + "), the rest is the profiler's own markers";
+    out += "; recorded activity " + format_duration(s.activity_ns()) + " (" +
+           format_duration(s.activity_start_ns - s.start_ns) + " to " +
+           format_duration(s.activity_end_ns - s.start_ns) +
+           " after the first record), the rest is the profiler's own markers";
   return out;
 }
 
