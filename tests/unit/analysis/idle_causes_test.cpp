@@ -332,4 +332,22 @@ TEST(IdleCauses, AHostChangesSavingIsCappedByTheGpusOwnWork) {
   EXPECT_EQ(text.find("would be 95.0 us shorter"), std::string::npos);
 }
 
+// A thread that records its ops (aten::mm [0,10) launching [2,5), aten::add [100,110) launching [102,105)) and
+// recorded nothing in [10,100): that stretch of GPU 0's idle time is no host work; it is said as the thread's
+// silence (90 us), beside the 2 us after the last kernel that nothing on the path explains.
+TEST(IdleCauses, AThreadsSilenceIsSaidNotCalledItsWork) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "aten::mm", 0, 10 * us, EventKind::CpuOp);
+  launch(b, 1, 2, 3, 0, 7, 6, 2);
+  host_call(b, 1, 1, "aten::add", 100 * us, 10 * us, EventKind::CpuOp);
+  launch(b, 2, 102, 3, 0, 7, 106, 2);
+  const Report r = analyze(build(b));
+  expect_tiles(r.idle);
+  const IdleCauseTotal* silent = find(r.idle, 0, IdleCause::Unknown);
+  ASSERT_NE(silent, nullptr);
+  EXPECT_EQ(silent->total_ns, 92 * us);
+  EXPECT_EQ(silent->detail, "thread 1 recorded nothing then: waiting, or in code nobody recorded");
+  EXPECT_LT(total_us(r.idle, 0, IdleCause::HostBusy), 10);
+}
+
 }  // namespace gtv::analysis

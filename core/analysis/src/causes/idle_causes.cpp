@@ -142,7 +142,7 @@ class DeviceExplainer {
       case SegmentKind::HostOwnWork:
         return piece(IdleCause::HostBusy, own_work_);
       case SegmentKind::NotRecorded:
-        return piece(IdleCause::Unknown, unknown_);
+        return piece(IdleCause::Unknown, gpu_node || !s.has_event ? unknown_ : silent_thread(s));
       default:
         break;
     }
@@ -224,6 +224,13 @@ class DeviceExplainer {
   std::uint32_t wait_detail(const PathSegment& s) {
     if (s.cause >= 0) return details_.id(blocked_detail(critical_.causes[std::size_t(s.cause)]));
     return details_.id(std::string(trace_.name(trace_.event(s.event))));
+  }
+
+  // "thread 529 recorded nothing then: ...": the path ran through a stretch of a host thread with no recorded event.
+  std::uint32_t silent_thread(const PathSegment& s) {
+    const Lane& lane = trace_.lane(s.event.lane);
+    return details_.id(gtv::rank_prefix(trace_, lane) + "thread " + std::to_string(lane.key.tid) +
+                       " recorded nothing then: waiting, or in code nobody recorded");
   }
 
   // "launching work for GPU 0", or "launching this GPU's next work".
