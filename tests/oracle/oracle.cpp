@@ -26,13 +26,33 @@ double ratio(double a, double b) { return b == 0 ? 0.0 : a / b; }
 }  // namespace
 
 Oracle::Oracle(const Trace& trace) : trace_(trace) {
-  numbers_.trace_start_ns = trace.start_ns();
-  numbers_.trace_end_ns = trace.end_ns();
+  measure_extent();
   measure_timing();
   measure_gpus();
   measure_concurrency();
   measure_communication();
   collect_launching_calls();
+}
+
+// Every event, range and measurement counts for the file's extent; the program's time leaves out what the profiler
+// marked for itself: zero-length instants ("Record Window End") and Kineto's span of the whole profile (category
+// "Trace").
+void Oracle::measure_extent() {
+  TimeNs lo = kForever, hi = kBeforeAll, activity_lo = kForever, activity_hi = kBeforeAll;
+  auto add = [&](TimeNs start, TimeNs end, bool marker) {
+    lo = std::min(lo, start), hi = std::max(hi, end);
+    if (!marker) activity_lo = std::min(activity_lo, start), activity_hi = std::max(activity_hi, end);
+  };
+  for (const Lane& lane : trace_.lanes())
+    for (const Event& e : lane.events)
+      add(e.start_ns, e.start_ns + e.duration_ns,
+          e.kind == EventKind::Instant || (e.kind == EventKind::Other && trace_.category(e) == "Trace"));
+  for (const Range& r : trace_.ranges()) add(r.start_ns, r.end_ns, false);
+  for (const Measurement& m : trace_.measurements()) add(m.host_start_ns, m.host_end_ns, false);
+  if (lo > hi) lo = hi = 0;
+  if (activity_lo > activity_hi) activity_lo = lo, activity_hi = hi;
+  numbers_.file_start_ns = lo, numbers_.file_end_ns = hi;
+  numbers_.trace_start_ns = activity_lo, numbers_.trace_end_ns = activity_hi;
 }
 
 // A measurement's truth: its host interval, extended to the end of the GPU work it covered. That work is what was
@@ -94,8 +114,8 @@ void Oracle::measure_timing() {
 
   Numbers& n = numbers_;
   n.region_from_measurements = !n.measurements.empty();
-  n.region_start_ns = n.region_from_measurements ? kForever : trace_.start_ns();
-  n.region_end_ns = n.region_from_measurements ? kBeforeAll : trace_.end_ns();
+  n.region_start_ns = n.region_from_measurements ? kForever : n.trace_start_ns;
+  n.region_end_ns = n.region_from_measurements ? kBeforeAll : n.trace_end_ns;
   for (const MeasurementNumbers& m : n.measurements) {
     n.region_start_ns = std::min(n.region_start_ns, m.host_start_ns);
     n.region_end_ns = std::max({n.region_end_ns, m.host_end_ns, m.host_start_ns + m.truth_ns});

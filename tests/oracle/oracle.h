@@ -94,8 +94,12 @@ struct HostLaunchNumbers {
 };
 
 struct Numbers {
+  // The whole trace: the program's time, first to last recorded activity (no profiler markers: instants and
+  // Kineto's span of the profile). The file's extent, markers included, apart.
   TimeNs trace_start_ns = 0;
   TimeNs trace_end_ns = 0;
+  TimeNs file_start_ns = 0;
+  TimeNs file_end_ns = 0;
   bool region_from_measurements = false;
   TimeNs region_start_ns = 0;
   TimeNs region_end_ns = 0;
@@ -120,6 +124,7 @@ class Oracle {
  private:
   void measure_gpus();
   void measure_concurrency();
+  void measure_extent();
   void measure_timing();
   void measure_communication();
   void collect_launching_calls();

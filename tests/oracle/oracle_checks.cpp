@@ -99,9 +99,11 @@ void check_summary(Checker& c, const Trace& trace, const Oracle& o, element repo
   const Numbers& n = o.numbers();
   const std::optional<element> summary = object_at(c, report, "summary", "summary");
   if (!summary) return;
-  c.same_ns("summary.start_ns", *summary, "start_ns", n.trace_start_ns);
-  c.same_ns("summary.end_ns", *summary, "end_ns", n.trace_end_ns);
-  c.same_ns("summary.duration_ns", *summary, "duration_ns", n.trace_end_ns - n.trace_start_ns);
+  c.same_ns("summary.start_ns", *summary, "start_ns", n.file_start_ns);
+  c.same_ns("summary.end_ns", *summary, "end_ns", n.file_end_ns);
+  c.same_ns("summary.duration_ns", *summary, "duration_ns", n.file_end_ns - n.file_start_ns);
+  c.same_ns("summary.activity_start_ns", *summary, "activity_start_ns", n.trace_start_ns);
+  c.same_ns("summary.activity_end_ns", *summary, "activity_end_ns", n.trace_end_ns);
   std::size_t events = 0;
   for (const Lane& lane : trace.lanes()) events += lane.events.size();
   c.same_count("summary.event_count", *summary, "event_count", events);
@@ -246,6 +248,12 @@ void check_idle(Checker& c, const Oracle& o, element report) {
                "idle_causes" + device_text(g.device) + "[" + string_of(cause, "cause") + "].saving_ns is " +
                    std::to_string(saving_ns) + ": neither -1 (no removal) nor inside 0.." +
                    std::to_string(n.region_ns()));
+      // A cause is blamed for idle time only up to what removing it gives back.
+      const TimeNs blamed_ns = c.int_of("idle_causes[].total_ns", cause, "total_ns");
+      c.expect(saving_ns == -1 || blamed_ns <= saving_ns,
+               "idle_causes" + device_text(g.device) + "[" + string_of(cause, "cause") + "] blames " +
+                   std::to_string(blamed_ns) + " ns, more than removing it gives back (" + std::to_string(saving_ns) +
+                   " ns)");
     }
     // The JSON lists the first 1000 pieces: each listed one is checked, their sum only when all are listed.
     TimeNs pieces_ns = 0;

@@ -13,7 +13,15 @@ namespace {
 constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min();
 
 SegmentKind part_segment(PartKind kind) {
-  return kind == PartKind::LazyLoading ? SegmentKind::LazyLoading : SegmentKind::TracingOverhead;
+  switch (kind) {
+    case PartKind::LazyLoading:
+      return SegmentKind::LazyLoading;
+    case PartKind::TracingOverhead:
+      return SegmentKind::TracingOverhead;
+    case PartKind::Unrecorded:
+      break;
+  }
+  return SegmentKind::NotRecorded;
 }
 
 }  // namespace
@@ -62,10 +70,16 @@ class Walker {
       inputs_of(g_, node, end_point, removal_, inputs_);
       const Input* best = binding_input(at);
       if (!best || best->from == Input::From::Root) {
-        // Before a thread's first call it did its own work (recorded as ops, or not at all); GPU work with no
-        // input recorded (no launch) has no known cause.
-        const bool host = g_.node(node).kind == NodeKind::HostCall;
-        emit(out_.window.start_ns, at, host ? SegmentKind::HostOwnWork : SegmentKind::NotRecorded, node);
+        // Before a thread's first call it did its own work from its first recorded event on, and before that
+        // nothing was recorded; GPU work with no input recorded (no launch) has no known cause.
+        if (g_.node(node).kind == NodeKind::HostCall) {
+          const std::vector<Event>& events = g_.trace().lane(g_.lane_of(node)).events;
+          const TimeNs first = std::min(at, events.empty() ? at : events.front().start_ns);
+          emit(first, at, SegmentKind::HostOwnWork, node);
+          emit(out_.window.start_ns, first, SegmentKind::NotRecorded, node);
+        } else {
+          emit(out_.window.start_ns, at, SegmentKind::NotRecorded, node);
+        }
         return;
       }
       const TimeNs from = source_time(*best);
@@ -112,13 +126,30 @@ class Walker {
       emit(from, at, gpu_wait(node, SegmentKind::LaunchLatency), node);
     } else {
       const Edge& e = g_.edges()[in.edge];
-      if (e.kind == EdgeKind::Collective)
+      if (e.kind == EdgeKind::Collective) {
         emit(from, at, SegmentKind::Communication, node);
-      else if (e.kind == EdgeKind::EventWait)
+      } else if (e.kind == EdgeKind::Handoff) {
+        emit_handoff(e, node, from, at);
+      } else if (e.kind == EdgeKind::EventWait) {
         emit(from, at, SegmentKind::EventWait, node);
-      else
+      } else {
         emit_with_parts(node, false, from, at, SegmentKind::SyncWake);  // a drain's wake holds the load
+      }
     }
+  }
+
+  // A handoff's delay: the source thread's time up to where the other thread's recorded activity begins (or ends),
+  // its unrecorded part last; then the target thread's, its unrecorded part first (the walk goes backwards: the
+  // later pieces come out first).
+  void emit_handoff(const Edge& e, NodeId node, TimeNs from, TimeNs at) {
+    const HappensBefore::HandoffSplit h = g_.handoff_split(e.from, node);
+    const TimeNs split = std::clamp(from + (h.at_ns - g_.recorded_end(e.from)), from, at);
+    const TimeNs woken = std::min(at, split + h.to_unrecorded_ns);
+    emit(woken, at, SegmentKind::HostOwnWork, node);
+    emit(split, woken, SegmentKind::NotRecorded, node);
+    const TimeNs calling = std::max(from, split - h.from_unrecorded_ns);
+    emit(calling, split, SegmentKind::NotRecorded, e.from);
+    emit(from, calling, SegmentKind::HostOwnWork, e.from);
   }
 
   [[nodiscard]] SegmentKind gpu_wait(NodeId node, SegmentKind otherwise) const {
@@ -130,12 +161,23 @@ class Walker {
   void emit_with_parts(NodeId node, bool in_gap, TimeNs from, TimeNs at, SegmentKind rest) {
     TimeNs cursor = at;
     const bool removable = !removal_.applies_to || removal_.applies_to(node);
+    const Part* placed = nullptr;  // unrecorded time keeps its recorded place in the gap
     for (const Part& p : g_.parts_of(node)) {
       if (p.in_gap != in_gap || (removable && (removal_.parts & bit(p.kind)))) continue;
+      if (p.kind == PartKind::Unrecorded) {
+        placed = &p;
+        continue;
+      }
       const TimeNs len = std::min(p.ns, cursor - from);
       if (len <= 0) break;
       emit(cursor - len, cursor, part_segment(p.kind), node);
       cursor -= len;
+    }
+    if (placed != nullptr) {
+      const TimeNs a = std::clamp(from + placed->offset_ns, from, cursor), b = std::min(cursor, a + placed->ns);
+      emit(b, cursor, rest, node);
+      emit(a, b, part_segment(placed->kind), node);
+      cursor = a;
     }
     emit(from, cursor, rest, node);
   }

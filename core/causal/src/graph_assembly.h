@@ -45,16 +45,36 @@ class GraphAssembly {
   [[nodiscard]] NodeId synchronous_launch(NodeId call) const;
   [[nodiscard]] NodeId waited_work(NodeId call, std::int64_t device) const;
   [[nodiscard]] std::int64_t launched_device(NodeId call, bool& pageable) const;
+  void add_thread_handoffs();
+  void add_handoffs(LaneIndex from, LaneIndex worker);
+  [[nodiscard]] TimeNs add_share(LaneIndex from, LaneIndex worker, NodeId first, NodeId last, TimeNs previous_end);
+  void add_gap_wait(NodeId node, TimeNs start_ns, TimeNs end_ns);
   void add_collectives();
   void join_to_last(std::vector<NodeId>& kernels);  // every kernel ends after the last arrival
   void join_to_root(std::vector<NodeId>& kernels);  // the others end after the root's arrival
   void set_own_time(NodeId node, TimeNs ns);
   void finish_parts();
+  void count_in_split_pieces(NodeId node, TimeNs start_ns, TimeNs end_ns);
   void finish();
 
   const Trace& trace_;
   HappensBefore& g_;
   std::vector<Span> spans_;
+  struct GapWait {  // the part of a host call's gap in which its thread waited for another thread
+    NodeId node = kNoNode;
+    TimeNs start_ns = 0;
+    TimeNs end_ns = 0;
+  };
+  std::vector<GapWait> gap_waits_;
+  struct SplitPiece {  // a piece of a handoff's delay, in the gap before `node`: its unrecorded time is counted
+    NodeId node = kNoNode;
+    std::size_t split = 0;  // index into the graph's handoff splits (before they are sorted)
+    bool to_side = false;
+    TimeNs start_ns = 0;
+    TimeNs end_ns = 0;
+  };
+  std::vector<SplitPiece> split_pieces_;
+  void add_split(NodeId from, NodeId to, TimeNs at_ns, NodeId from_gap, NodeId to_gap);
   std::vector<NodeId> queue_full_;                   // calls holding a "command buffer full" record
   std::vector<std::uint8_t> host_flags_;             // per node
   std::vector<std::pair<NodeId, NodeId>> launched_;  // (launch call, GPU work), sorted by call

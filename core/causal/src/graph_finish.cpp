@@ -115,10 +115,18 @@ void GraphAssembly::join_to_root(std::vector<NodeId>& kernels) {
 }
 
 // Parts inside a call count only within its own time (a CUPTI buffer request while a sync waited for the GPU cost
-// nothing); parts in a gap only within the gap. Where loading and tracer records overlap, the time is loading.
+// nothing); parts in a gap only within the gap, outside the time the thread waited for another thread's handoff
+// (that time is no gap of its own). Where loading and tracer records overlap, the time is loading.
 void GraphAssembly::finish_parts() {
   std::sort(spans_.begin(), spans_.end(),
             [](const Span& a, const Span& b) { return std::tie(a.node, a.in_gap) < std::tie(b.node, b.in_gap); });
+  std::sort(split_pieces_.begin(), split_pieces_.end(),
+            [](const SplitPiece& a, const SplitPiece& b) { return a.node < b.node; });
+  auto wait_of = [this](NodeId node) -> const GapWait* {
+    auto it = std::lower_bound(gap_waits_.begin(), gap_waits_.end(), node,
+                               [](const GapWait& w, NodeId n) { return w.node < n; });
+    return it != gap_waits_.end() && it->node == node ? &*it : nullptr;
+  };
   std::array<std::vector<std::pair<TimeNs, TimeNs>>, kPartKindCount> by_kind;
   for (std::size_t i = 0; i < spans_.size();) {
     const NodeId node = spans_[i].node;
@@ -130,27 +138,64 @@ void GraphAssembly::finish_parts() {
       hi = g_.recorded_end(node), lo = hi - g_.own_ns(node);
     }
     for (auto& v : by_kind) v.clear();
+    const GapWait* wait = in_gap ? wait_of(node) : nullptr;
     for (; i < spans_.size() && spans_[i].node == node && spans_[i].in_gap == in_gap; ++i) {
       const Span& s = spans_[i];
       const TimeNs a = std::max(s.start_ns, lo), b = std::min(s.end_ns, hi);
-      if (a < b) by_kind[static_cast<std::size_t>(s.kind)].emplace_back(a, b);
+      if (in_gap && s.kind == PartKind::Unrecorded) count_in_split_pieces(node, a, b);
+      auto& into = by_kind[static_cast<std::size_t>(s.kind)];
+      if (wait == nullptr) {
+        if (a < b) into.emplace_back(a, b);
+        continue;
+      }
+      if (a < std::min(b, wait->start_ns)) into.emplace_back(a, std::min(b, wait->start_ns));
+      if (std::max(a, wait->end_ns) < b) into.emplace_back(std::max(a, wait->end_ns), b);
     }
     auto& loading = by_kind[static_cast<std::size_t>(PartKind::LazyLoading)];
     auto& tracing = by_kind[static_cast<std::size_t>(PartKind::TracingOverhead)];
     const TimeNs tracing_ns = length_outside(tracing, loading);
     const TimeNs loading_ns = union_length(loading);
+    auto& unrecorded = by_kind[static_cast<std::size_t>(PartKind::Unrecorded)];
+    TimeNs offset_ns = 0;
+    if (!unrecorded.empty()) {
+      const TimeNs first = std::min_element(unrecorded.begin(), unrecorded.end())->first;
+      offset_ns = first - lo - (wait && wait->end_ns <= first ? wait->end_ns - wait->start_ns : 0);
+    }
+    const TimeNs unrecorded_ns = union_length(unrecorded);
     if (loading_ns > 0) g_.parts_.push_back({node, PartKind::LazyLoading, in_gap, loading_ns});
     if (tracing_ns > 0) g_.parts_.push_back({node, PartKind::TracingOverhead, in_gap, tracing_ns});
+    if (unrecorded_ns > 0) g_.parts_.push_back({node, PartKind::Unrecorded, in_gap, unrecorded_ns, offset_ns});
   }
   spans_.clear();
   spans_.shrink_to_fit();
+}
+
+// A handoff piece lying in this gap takes the unrecorded time [start_ns, end_ns) has in it.
+void GraphAssembly::count_in_split_pieces(NodeId node, TimeNs start_ns, TimeNs end_ns) {
+  auto it = std::lower_bound(split_pieces_.begin(), split_pieces_.end(), node,
+                             [](const SplitPiece& p, NodeId n) { return p.node < n; });
+  for (; it != split_pieces_.end() && it->node == node; ++it) {
+    const TimeNs overlap = std::min(end_ns, it->end_ns) - std::max(start_ns, it->start_ns);
+    if (overlap <= 0) continue;
+    HappensBefore::HandoffSplit& split = g_.handoff_splits_[it->split];
+    (it->to_side ? split.to_unrecorded_ns : split.from_unrecorded_ns) += overlap;
+  }
 }
 
 void GraphAssembly::finish() {
   std::sort(g_.own_times_.begin(), g_.own_times_.end(),
             [](const HappensBefore::OwnTime& a, const HappensBefore::OwnTime& b) { return a.node < b.node; });
   for (const HappensBefore::OwnTime& o : g_.own_times_) g_.nodes_[o.node].has_own_time = true;
-  finish_parts();  // after the own times: parts inside a call are clipped to them
+  std::sort(gap_waits_.begin(), gap_waits_.end(), [](const GapWait& a, const GapWait& b) { return a.node < b.node; });
+  for (const GapWait& w : gap_waits_) {
+    g_.gap_waits_.push_back({w.node, w.end_ns - w.start_ns});
+    g_.nodes_[w.node].has_gap_wait = true;
+  }
+  finish_parts();  // before the splits are sorted: it counts their unrecorded time by index
+  std::sort(g_.handoff_splits_.begin(), g_.handoff_splits_.end(),
+            [](const HappensBefore::HandoffSplit& a, const HappensBefore::HandoffSplit& b) {
+              return std::pair{a.to, a.from} < std::pair{b.to, b.from};
+            });  // after the own times: parts inside a call are clipped to them
   std::stable_sort(g_.edges_.begin(), g_.edges_.end(), [](const Edge& a, const Edge& b) { return a.to < b.to; });
   for (const Edge& e : g_.edges_) g_.nodes_[e.to].has_edges = true;
   for (const Part& p : g_.parts_) g_.nodes_[p.node].has_parts = true;
@@ -158,6 +203,9 @@ void GraphAssembly::finish() {
   g_.edges_.shrink_to_fit();
   g_.parts_.shrink_to_fit();
   g_.own_times_.shrink_to_fit();
+  g_.gap_waits_.shrink_to_fit();
+  g_.handoff_splits_.shrink_to_fit();
+  split_pieces_ = {};
 }
 
 }  // namespace gtv::causal

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 #include "graph_assembly.h"
 
@@ -12,12 +13,13 @@ std::string_view to_string(EdgeKind kind) {
                                                                        "stream order",      "event wait",
                                                                        "synchronize",       "implicit synchronization",
                                                                        "launch queue full", "lazy-loading drain",
-                                                                       "collective"};
+                                                                       "collective",        "thread handoff"};
   return kNames[static_cast<std::size_t>(kind)];
 }
 
 std::string_view to_string(PartKind kind) {
-  static constexpr std::array<std::string_view, kPartKindCount> kNames{"lazy module loading", "tracing overhead"};
+  static constexpr std::array<std::string_view, kPartKindCount> kNames{"lazy module loading", "tracing overhead",
+                                                                       "not recorded"};
   return kNames[static_cast<std::size_t>(kind)];
 }
 
@@ -72,6 +74,22 @@ TimeNs HappensBefore::own_ns(NodeId id) const {
   return event(id).duration_ns;
 }
 
+TimeNs HappensBefore::gap_wait_ns(NodeId id) const {
+  if (!nodes_[id].has_gap_wait) return 0;
+  auto it =
+      std::lower_bound(gap_waits_.begin(), gap_waits_.end(), id, [](const OwnTime& o, NodeId n) { return o.node < n; });
+  return it != gap_waits_.end() && it->node == id ? it->ns : 0;
+}
+
+HappensBefore::HandoffSplit HappensBefore::handoff_split(NodeId from, NodeId to) const {
+  auto it = std::lower_bound(handoff_splits_.begin(), handoff_splits_.end(), std::pair{to, from},
+                             [](const HandoffSplit& h, std::pair<NodeId, NodeId> k) {
+                               return std::pair{h.to, h.from} < k;
+                             });
+  if (it != handoff_splits_.end() && it->to == to && it->from == from) return *it;
+  return {from, to, recorded_end(from), 0, 0};
+}
+
 NodeId HappensBefore::node_of(EventRef ref) const {
   if (ref.lane + 1 >= lane_first_node_.size()) return kNoNode;
   const auto first = nodes_.begin() + lane_first_node_[ref.lane];
@@ -101,7 +119,9 @@ NodeId HappensBefore::node_at_or_before(LaneIndex lane, TimeNs time_ns) const {
 
 std::size_t HappensBefore::memory_bytes() const {
   return nodes_.capacity() * sizeof(Node) + lane_first_node_.capacity() * sizeof(NodeId) +
-         edges_.capacity() * sizeof(Edge) + parts_.capacity() * sizeof(Part) + own_times_.capacity() * sizeof(OwnTime);
+         edges_.capacity() * sizeof(Edge) + parts_.capacity() * sizeof(Part) +
+         (own_times_.capacity() + gap_waits_.capacity()) * sizeof(OwnTime) +
+         handoff_splits_.capacity() * sizeof(HandoffSplit);
 }
 
 }  // namespace gtv::causal

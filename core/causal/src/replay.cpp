@@ -125,7 +125,8 @@ TimeNs gap_after(const HappensBefore& g, NodeId node, const Removal& removal) {
   const NodeId prev = g.node(node).chain_prev;
   if (prev == kNoNode) return 0;
   const bool dropped = removal.drop_gap && removal.drop_gap(node);
-  return kept_time(g, node, true, g.recorded_start(node) - g.recorded_end(prev), dropped, removal);
+  const TimeNs own_gap = std::max<TimeNs>(0, g.recorded_start(node) - g.recorded_end(prev) - g.gap_wait_ns(node));
+  return kept_time(g, node, true, own_gap, dropped, removal);
 }
 
 void inputs_of(const HappensBefore& g, NodeId id, bool end_point, const Removal& removal, std::vector<Input>& out) {
@@ -147,11 +148,15 @@ void inputs_of(const HappensBefore& g, NodeId id, bool end_point, const Removal&
     return;
   }
   const TimeNs start = g.recorded_start(id);
+  const std::span<const Edge> all = g.edges();
   if (n.kind == NodeKind::HostCall) {
-    if (n.chain_prev == kNoNode)
-      out.push_back({Input::From::Root, kNoNode, true, start, 0});
-    else
-      out.push_back({Input::From::Chain, n.chain_prev, true, gap_after(g, id, removal), 0});
+    if (n.chain_prev != kNoNode) out.push_back({Input::From::Chain, n.chain_prev, true, gap_after(g, id, removal), 0});
+    // A thread handoff: the call waited for another thread's call, by the recorded delay.
+    for (const Edge& e : g.edges_into(id))
+      if (!e.to_end() && !edge_removed(removal, e))
+        out.push_back(
+            {Input::From::Edge, e.from, true, start - g.recorded_end(e.from), std::uint32_t(&e - all.data())});
+    if (out.empty()) out.push_back({Input::From::Root, kNoNode, true, start, 0});
     return;
   }
   if (n.chain_prev != kNoNode) {
@@ -163,7 +168,6 @@ void inputs_of(const HappensBefore& g, NodeId id, bool end_point, const Removal&
         n.start_binding == StartBinding::Launch ? start - g.recorded_handover(n.launch) : g.min_launch_latency_ns();
     out.push_back({Input::From::Launch, n.launch, !g.node(n.launch).launches_from_start(), delay, 0});
   }
-  const std::span<const Edge> all = g.edges();
   for (const Edge& e : g.edges_into(id)) {
     if (e.to_end() || edge_removed(removal, e)) continue;
     const TimeNs delay = e.binding ? start - g.recorded_end(e.from) : 0;

@@ -29,8 +29,8 @@ TimeNs moved_host_time(const HappensBefore& g, const Timeline& t, LaneIndex lane
 Window window_of(const HappensBefore& g) {
   const Trace& trace = g.trace();
   Window w;
-  w.start_ns = trace.start_ns();
-  w.end_ns = trace.end_ns();
+  w.start_ns = trace.activity_start_ns();
+  w.end_ns = trace.activity_end_ns();
   if (trace.measurements().empty()) return w;
   struct Launch {
     TimeNs start_ns;

@@ -7,6 +7,7 @@
 
 #include "dependency_join.h"
 #include "flow_join.h"
+#include "gtv/model/kineto_names.h"
 
 namespace gtv {
 namespace {
@@ -299,18 +300,30 @@ void TraceBuilder::join_flows() {
 }
 
 void TraceBuilder::compute_extent() {
-  TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
-  auto extend = [&](TimeNs start, TimeNs end) {
+  constexpr TimeNs kNone = std::numeric_limits<TimeNs>::max();
+  TimeNs lo = kNone, hi = std::numeric_limits<TimeNs>::min();
+  TimeNs activity_lo = kNone, activity_hi = std::numeric_limits<TimeNs>::min();
+  auto extend = [&](TimeNs start, TimeNs end, bool marker) {
     lo = std::min(lo, start);
     hi = std::max(hi, end);
+    if (marker) return;
+    activity_lo = std::min(activity_lo, start);
+    activity_hi = std::max(activity_hi, end);
   };
+  const StringId profiler_span = trace_.strings_.find(kineto::kCategoryProfilerSpan);
   for (const Lane& lane : trace_.lanes_)
-    for (const Event& e : lane.events) extend(e.start_ns, e.end_ns());
-  for (const Range& r : trace_.ranges_) extend(r.start_ns, r.end_ns);
-  for (const Measurement& m : trace_.measurements_) extend(m.host_start_ns, m.host_end_ns);
+    for (const Event& e : lane.events)
+      extend(e.start_ns, e.end_ns(),
+             e.kind == EventKind::Instant ||
+                 (e.kind == EventKind::Other && profiler_span != kEmptyString && e.detail == profiler_span));
+  for (const Range& r : trace_.ranges_) extend(r.start_ns, r.end_ns, false);
+  for (const Measurement& m : trace_.measurements_) extend(m.host_start_ns, m.host_end_ns, false);
   if (lo > hi) lo = hi = 0;
+  if (activity_lo > activity_hi) activity_lo = lo, activity_hi = hi;
   trace_.start_ns_ = lo;
   trace_.end_ns_ = hi;
+  trace_.activity_start_ns_ = activity_lo;
+  trace_.activity_end_ns_ = activity_hi;
   trace_.event_count_ = event_count_;
 }
 

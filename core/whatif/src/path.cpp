@@ -25,6 +25,7 @@ std::string input_name(const Plan& p, NodeId n, const PlanInput& in) {
     case Input::From::Launch:
       return std::string(causal::to_string(causal::SegmentKind::LaunchLatency));
     case Input::From::Edge:
+      if (in.edge == causal::EdgeKind::Handoff) return std::string(causal::to_string(causal::SegmentKind::HostOwnWork));
       return in.edge == causal::EdgeKind::EventWait ? std::string(causal::to_string(causal::SegmentKind::EventWait))
                                                     : std::string(causal::to_string(causal::SegmentKind::SyncWake));
     default:

@@ -253,4 +253,101 @@ TEST(IdleCauses, ReportCarriesTotalsAndSavingsInJsonAndText) {
   EXPECT_NE(text.find("What bounds the whole trace"), std::string::npos);
 }
 
+// Two ranks merged: rank 1's 3 us cudaEventSynchronize [50,53) names no GPU, and rank 0's copy ends inside it (52).
+// Ranks meet only at collectives, and there is none: rank 1's GPU, idle from 30 us on, waited for nothing of rank
+// 0, and no sentence says it was waiting for a peer rank.
+TEST(IdleCauses, ARanksSynchronizeIsNotTiedToAnotherRanksGpu) {
+  TraceBuilder b;
+  host_call(b, 100, 100, "cudaMemcpyAsync", 30 * us, 5 * us, EventKind::Runtime, 1);
+  memcpy_event(b, 0, 7, 40 * us, 12 * us, {}, 1);
+  host_call(b, 200, 200, "cudaLaunchKernel", 5 * us, 3 * us, EventKind::Runtime, 2);
+  kernel(b, 1, 7, "gemm", 10 * us, 20 * us, 2);
+  host_call(b, 200, 200, "cudaEventSynchronize", 50 * us, 3 * us, EventKind::Runtime);
+  RankInfo r0, r1;
+  r0.rank = 0, r0.pids = {100}, r0.devices = {0}, r0.local_devices = {0};
+  r1.rank = 1, r1.pids = {200}, r1.devices = {1}, r1.local_devices = {0};
+  b.metadata().ranks = {r0, r1};
+  const Report r = analyze(build(b));
+  expect_tiles(r.idle);
+  EXPECT_EQ(find(r.idle, 1, IdleCause::PeerRank), nullptr);
+  const std::string text = format_report(r, Format::Text);
+  EXPECT_EQ(text.find("waiting for rank 0"), std::string::npos) << text;
+  EXPECT_EQ(text.find("waiting for a peer rank"), std::string::npos) << text;
+}
+
+// A cause is blamed for a GPU's idle time only up to what removing it gives back. Thread 1 launches GPU 0's first
+// kernel ([0,5), runs [6,16)), works on its own for 100 us, then launches the second ([105,110), runs [111,121));
+// thread 2 launches GPU 1's 80 us kernel at once ([0,2), runs [3,83)). Without the host's own work the second
+// kernel would run [16,26) and GPU 1's kernel would end the trace at 83: 38 us sooner. GPU 0 was idle [5,6) and
+// [16,105) while the host worked (90 us): the host busy is blamed for 38 us of it (the latest), the other 52 us are
+// idle time no single removal gives back.
+TEST(IdleCauses, TheHostsOwnWorkIsBlamedOnlyForWhatRemovingItGivesBack) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 10);
+  launch(b, 2, 105, 5, 0, 7, 111, 10);
+  host_call(b, 1, 2, "cudaLaunchKernel", 0, 2 * us, EventKind::Runtime, 3);
+  kernel(b, 1, 7, "gemm", 3 * us, 80 * us, 3);
+  const Report r = analyze(build(b));
+  const CauseSaving* own = nullptr;
+  for (const CauseSaving& c : r.critical.causes)
+    if (c.key == "host_own_work") own = &c;
+  ASSERT_NE(own, nullptr);
+  EXPECT_EQ(own->saving_ns, 38 * us);
+  expect_tiles(r.idle);
+  EXPECT_EQ(total_us(r.idle, 0, IdleCause::HostBusy), 38);
+  const IdleCauseTotal* rest = find(r.idle, 0, IdleCause::Unknown);
+  ASSERT_NE(rest, nullptr);
+  EXPECT_EQ(rest->total_ns, 52 * us);
+  EXPECT_EQ(rest->detail,
+            "no one cause: the host's own work between calls was on the critical path, but removing it gives back only "
+            "38.0 us of the whole trace");
+  EXPECT_EQ(total_us(r.idle, 0, IdleCause::HostLaunching), 10);  // two launches, 10 us: all that removing them gives
+  for (const IdleCauseTotal& t : r.idle.totals)
+    if (t.saving_ns >= 0) {
+      EXPECT_LE(t.total_ns, t.saving_ns) << to_string(t.cause) << " " << t.detail;
+    }
+}
+
+// The replay without the host's own work starts the second kernel (stream 9) at 11 us, beside the first (stream 7,
+// [6,106)), which it followed in the recording: 95 us sooner. But GPU 0's work takes 200 us of the 206 us trace, one
+// kernel at a time: the saving is at most 6 us, and the sentence says both.
+TEST(IdleCauses, AHostChangesSavingIsCappedByTheGpusOwnWork) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 100);
+  launch(b, 2, 100, 5, 0, 9, 106, 100);
+  const Report r = analyze(build(b));
+  const CauseSaving* own = nullptr;
+  for (const CauseSaving& c : r.critical.causes)
+    if (c.key == "host_own_work") own = &c;
+  ASSERT_NE(own, nullptr);
+  EXPECT_EQ(own->replayed_ns, 95 * us);
+  EXPECT_EQ(own->saving_ns, 6 * us);
+  const std::string text = format_report(r, Format::Markdown);
+  EXPECT_NE(text.find("- Without the host's own work between calls (95.0 us on the critical path), the whole trace "
+                      "would be at most 6.00 us shorter (2.9%): GPU 0's work takes 200.0 us of the 206.0 us when it "
+                      "overlaps no more than it did (the replay, which runs work that ran alone beside other work at "
+                      "no cost, gives 95.0 us)."),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("would be 95.0 us shorter"), std::string::npos);
+}
+
+// A thread that records its ops (aten::mm [0,10) launching [2,5), aten::add [100,110) launching [102,105)) and
+// recorded nothing in [10,100): that stretch of GPU 0's idle time is no host work; it is said as the thread's
+// silence (90 us), beside the 2 us after the last kernel that nothing on the path explains.
+TEST(IdleCauses, AThreadsSilenceIsSaidNotCalledItsWork) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "aten::mm", 0, 10 * us, EventKind::CpuOp);
+  launch(b, 1, 2, 3, 0, 7, 6, 2);
+  host_call(b, 1, 1, "aten::add", 100 * us, 10 * us, EventKind::CpuOp);
+  launch(b, 2, 102, 3, 0, 7, 106, 2);
+  const Report r = analyze(build(b));
+  expect_tiles(r.idle);
+  const IdleCauseTotal* silent = find(r.idle, 0, IdleCause::Unknown);
+  ASSERT_NE(silent, nullptr);
+  EXPECT_EQ(silent->total_ns, 92 * us);
+  EXPECT_EQ(silent->detail, "thread 1 recorded nothing then: waiting, or in code nobody recorded");
+  EXPECT_LT(total_us(r.idle, 0, IdleCause::HostBusy), 10);
+}
+
 }  // namespace gtv::analysis

@@ -89,4 +89,31 @@ TEST(Windows, TheGpuLevelsTableNamesItsWindow) {
   EXPECT_EQ(text.find("share of active time"), std::string::npos) << text;
 }
 
+// A profiler trace ends with Kineto's "Record Window End" instant, milliseconds after the last recorded call: the
+// whole trace is the program's time, first to last recorded activity (one launch at 0, its 100 us kernel at 20 us,
+// a synchronize that returns at 125 us), and the 4.875 ms to the marker is no one's work.
+TEST(Windows, TheProfilersClosingMarkerIsNotProgramTime) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "cudaLaunchKernel", 0, 10 * kNsPerUs, EventKind::Runtime, 1);
+  kernel(b, 0, 7, "k", 20 * kNsPerUs, 100 * kNsPerUs, 1);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 15 * kNsPerUs, 110 * kNsPerUs, EventKind::Runtime);
+  host_call(b, 2, 2, "Record Window End", 5 * ms, 0, EventKind::Instant);
+  const Trace t = build(b);
+  EXPECT_EQ(t.end_ns(), 5 * ms);
+  EXPECT_EQ(t.activity_end_ns(), 125 * kNsPerUs);
+  const Report r = analyze(t);
+  EXPECT_EQ(r.region.end_ns, 125 * kNsPerUs);
+  EXPECT_EQ(r.busy.window_end_ns, 125 * kNsPerUs);
+  EXPECT_EQ(r.critical.length_ns, 125 * kNsPerUs);
+  for (const PathSegment& s : r.critical.segments) EXPECT_NE(s.kind, causal::SegmentKind::HostOwnWork);
+  const std::string text = format_report(r, Format::Markdown);
+  EXPECT_NE(text.find("busy 100.0 us of 125.0 us (80%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("- Time span: 125.0 us of recorded activity, 0 ns to 125.0 us (the whole trace in this "
+                      "report; the file runs 5.00 ms with the profiler's own markers, such as Kineto's Record Window "
+                      "End, which are not program time)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Time span: 5.00 ms"), std::string::npos);
+}
+
 }  // namespace gtv::analysis

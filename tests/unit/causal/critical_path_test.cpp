@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "causal_helpers.h"
 
 namespace gtv::causal {
@@ -127,6 +129,81 @@ TEST(CriticalPath, TracingOverheadInTheGapIsItsOwnSegmentAndItsRemovalIsReplayed
                            {68, 78, SegmentKind::Kernel}});
   const Effect e = effect_of(g, replay(g), window_of(g), Removal{bit(PartKind::TracingOverhead), 0, {}, {}, {}});
   EXPECT_EQ(e.saving_ns(), 50 * us);
+}
+
+// PyTorch's backward on the autograd engine thread (tid 2), handed over by the main thread (tid 1), which waits in
+// backward() meanwhile. Main: aten::mm [0,20) launching K1 (launch [5,10), kernel [12,32)), nothing recorded
+// [20,150), the optimizer's op [150,170) launching K3 ([155,160), [161,171)). Engine: MmBackward0 [40,120)
+// launching K2 ([50,55), [56,106)); Kineto's fwdbwd flow joins aten::mm to MmBackward0. The path runs on the main
+// thread until the engine's recorded activity begins (40), on the engine until its activity ends (120), and back;
+// what neither thread recorded is said so, and the engine's idle time before 40 is no one's work.
+TEST(CriticalPath, TheAutogradThreadRunsWhatTheMainThreadHandsItWhileTheMainThreadWaits) {
+  TraceBuilder b;
+  const LaneIndex main = b.lane(host_lane_key(1, 1)), engine = b.lane(host_lane_key(1, 2));
+  host_call(b, 1, 1, "aten::mm", 0, 20 * us, EventKind::CpuOp);
+  launch(b, 1, 5, 5, 0, 7, 12, 20);
+  host_call(b, 1, 2, "MmBackward0", 40 * us, 80 * us, EventKind::CpuOp);
+  launch(b, 2, 50, 5, 0, 7, 56, 50, 2);
+  host_call(b, 1, 1, "Optimizer.step#SGD.step", 150 * us, 20 * us, EventKind::CpuOp);
+  launch(b, 3, 155, 5, 0, 7, 161, 10);
+  b.add_backward_hint(1, main, 0, engine, 40 * us);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const NodeId l1 = node_at(g, host_lane_key(1, 1), 5), l2 = node_at(g, host_lane_key(1, 2), 50),
+               l3 = node_at(g, host_lane_key(1, 1), 155);
+  ASSERT_EQ(g.edges_into(l2).size(), 1u);
+  EXPECT_EQ(g.edges_into(l2)[0].kind, EdgeKind::Handoff);
+  EXPECT_EQ(g.edges_into(l2)[0].from, l1);
+  ASSERT_EQ(g.edges_into(l3).size(), 1u);
+  EXPECT_EQ(g.edges_into(l3)[0].from, l2);
+  EXPECT_EQ(g.gap_wait_ns(l3), 80 * us);  // the main thread inside backward() while the engine ran, [40,120)
+  EXPECT_EQ(window_us(g), 171);           // the unchanged replay reproduces the recording
+  const CriticalPath p = path_of(g);
+  expect_path(p, {{0, 5, SegmentKind::HostOwnWork},
+                  {5, 10, SegmentKind::HostLaunch},
+                  {10, 20, SegmentKind::HostOwnWork},
+                  {20, 40, SegmentKind::NotRecorded},
+                  {40, 50, SegmentKind::HostOwnWork},
+                  {50, 55, SegmentKind::HostLaunch},
+                  {55, 120, SegmentKind::HostOwnWork},
+                  {120, 150, SegmentKind::NotRecorded},
+                  {150, 155, SegmentKind::HostOwnWork},
+                  {155, 160, SegmentKind::HostLaunch},
+                  {160, 161, SegmentKind::LaunchLatency},
+                  {161, 171, SegmentKind::Kernel}});
+  // The engine's 65 us after its launch and its 10 us before it are its own work; the main thread's 30 + 20 us
+  // with nothing recorded are not.
+  const std::vector<std::pair<TimeNs, LaneIndex>> lanes{{40, engine}, {55, engine}, {20, main}, {120, main}};
+  for (const auto& [start_us, lane] : lanes) {
+    const auto it = std::find_if(p.segments.begin(), p.segments.end(),
+                                 [&](const Segment& s) { return s.start_ns == start_us * us; });
+    ASSERT_NE(it, p.segments.end());
+    EXPECT_EQ(g.lane_of(it->node), lane) << start_us;
+  }
+  // Without the engine's backward, the main thread would go on at once: the window loses the engine's share.
+  Removal r;
+  r.edges = bit(EdgeKind::Handoff);
+  EXPECT_LT(window_us(g, r), 171);
+}
+
+// Without a fwdbwd flow nothing says who woke the thread: its silent time stays unexplained, never its own work.
+TEST(CriticalPath, TimeAThreadRecordedNothingInIsUnexplainedNotItsWork) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "aten::mm", 0, 10 * us, EventKind::CpuOp);
+  launch(b, 1, 2, 3, 0, 7, 6, 2);
+  host_call(b, 1, 1, "aten::add", 100 * us, 10 * us, EventKind::CpuOp);
+  launch(b, 2, 102, 3, 0, 7, 106, 2);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  expect_path(path_of(g), {{0, 2, SegmentKind::HostOwnWork},
+                           {2, 5, SegmentKind::HostLaunch},
+                           {5, 10, SegmentKind::HostOwnWork},
+                           {10, 100, SegmentKind::NotRecorded},
+                           {100, 102, SegmentKind::HostOwnWork},
+                           {102, 105, SegmentKind::HostLaunch},
+                           {105, 106, SegmentKind::LaunchLatency},
+                           {106, 108, SegmentKind::Kernel},
+                           {108, 110, SegmentKind::NotRecorded}});
 }
 
 }  // namespace

@@ -115,5 +115,34 @@ TEST(HappensBefore, QueuedWorkStartingLateWhileAnotherStreamRanWasHeldByIt) {
   EXPECT_FALSE(g.node(node_at(g, gpu_lane_key(0, 21), 0)).held_by_other_streams);
 }
 
+// Two ranks merged into one run: rank 1's 3 us cudaEventSynchronize has no recorded dependency, and rank 0's copy
+// ends while it runs. A synchronize waits for its own process's GPUs: ranks meet only at matched collectives, so
+// the call is tied to nothing of rank 0 (and, launched nothing of its own since, to nothing at all).
+TEST(HappensBefore, ASynchronizeInAMergedRunWaitsOnlyForItsOwnRanksGpus) {
+  auto run = [](bool ranked) {
+    TraceBuilder b;
+    host_call(b, 100, 100, "cudaMemcpyAsync", 30 * us, 5 * us, EventKind::Runtime, 1);
+    memcpy_event(b, 0, 7, 40 * us, 12 * us, {}, 1);  // rank 0's copy: 40-52 us
+    host_call(b, 200, 200, "cudaLaunchKernel", 5 * us, 3 * us, EventKind::Runtime, 2);
+    kernel(b, 1, 7, "gemm", 10 * us, 20 * us, 2);                                         // rank 1's kernel: 10-30 us
+    host_call(b, 200, 200, "cudaEventSynchronize", 50 * us, 3 * us, EventKind::Runtime);  // 50-53 us
+    if (ranked) {
+      RankInfo r0, r1;
+      r0.rank = 0, r0.pids = {100}, r0.devices = {0}, r0.local_devices = {0};
+      r1.rank = 1, r1.pids = {200}, r1.devices = {1}, r1.local_devices = {0};
+      b.metadata().ranks = {r0, r1};
+    }
+    return build(b);
+  };
+  const Trace one_process_group = run(false);
+  const HappensBefore g1 = HappensBefore::build(one_process_group);
+  const NodeId sync1 = node_at(g1, host_lane_key(200, 200), 50);
+  ASSERT_EQ(g1.edges_into(sync1).size(), 1u);  // one run of one program: any GPU's work may be what it waited for
+  EXPECT_EQ(g1.edges_into(sync1)[0].from, node_at(g1, gpu_lane_key(0, 7), 40));
+  const Trace merged = run(true);
+  const HappensBefore g2 = HappensBefore::build(merged);
+  EXPECT_TRUE(g2.edges_into(node_at(g2, host_lane_key(200, 200), 50)).empty());
+}
+
 }  // namespace
 }  // namespace gtv::causal

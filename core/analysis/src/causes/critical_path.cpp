@@ -8,6 +8,8 @@
 #include <unordered_map>
 
 #include "causes/critical_path_parts.h"
+#include "gtv/analysis/format.h"
+#include "gtv/analysis/intervals.h"
 #include "gtv/model/ranks.h"
 
 namespace gtv::analysis {
@@ -92,7 +94,7 @@ class CauseChecker {
     const std::string id = key + "\n" + wait_class;
     auto [it, inserted] = index_.try_emplace(id, static_cast<int>(causes_.size()));
     if (inserted) {
-      causes_.push_back({key, words, wait_class, 0, 0, 0});
+      causes_.push_back({key, words, wait_class, 0, 0, 0, -1, {}});
     }
     return it->second;
   }
@@ -156,6 +158,56 @@ class CauseChecker {
   std::map<std::string, int> index_;
   std::unordered_map<NodeId, int> wait_cause_of_;
 };
+
+// The busiest GPU's work inside [start_ns, end_ns), work that overlapped on it counted once: no change of the host
+// makes the window shorter than that while the GPU's work runs at the concurrency it was recorded with. Only the
+// GPUs whose summed work could cap `saving_ns` have their work merged.
+struct GpuFloor {
+  std::int64_t device = -1;
+  TimeNs busy_ns = 0;
+};
+GpuFloor busiest_gpu(const causal::HappensBefore& g, TimeNs start_ns, TimeNs end_ns, TimeNs saving_ns) {
+  const Trace& trace = g.trace();
+  std::map<std::int64_t, TimeNs> summed;
+  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+    if (!trace.lane(l).is_gpu()) continue;
+    const causal::HappensBefore::IdRange r = g.lane_nodes(l);
+    TimeNs& sum = summed[trace.lane(l).device()];
+    for (NodeId n = r.first; n < r.last; ++n)
+      sum += std::max<TimeNs>(0, std::min(end_ns, g.recorded_end(n)) - std::max(start_ns, g.recorded_start(n)));
+  }
+  GpuFloor out;
+  for (const auto& [device, sum] : summed) {
+    if (end_ns - start_ns - sum >= saving_ns || sum <= out.busy_ns) continue;
+    std::vector<Interval> busy;
+    for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+      if (!trace.lane(l).is_gpu() || trace.lane(l).device() != device) continue;
+      const causal::HappensBefore::IdRange r = g.lane_nodes(l);
+      for (NodeId n = r.first; n < r.last; ++n) busy.push_back({g.recorded_start(n), g.recorded_end(n)});
+    }
+    const TimeNs ns = length_within_ns(merged(std::move(busy)), start_ns, end_ns);
+    if (ns > out.busy_ns) out = {device, ns};
+  }
+  return out;
+}
+
+// A saving above the window's length less the busiest GPU's work moved work that ran alone beside other work:
+// capped there, with both said.
+void cap_by_gpu_work(const causal::HappensBefore& g, const causal::WindowTimes& w, std::vector<CauseSaving>& causes) {
+  TimeNs largest = 0;
+  for (const CauseSaving& c : causes) largest = std::max(largest, c.saving_ns);
+  if (largest <= 0) return;
+  const GpuFloor floor = busiest_gpu(g, w.start_ns, w.end_ns, largest);
+  if (floor.device < 0) return;
+  const TimeNs cap = std::max<TimeNs>(0, w.length_ns() - floor.busy_ns);
+  for (CauseSaving& c : causes) {
+    if (c.saving_ns <= cap) continue;
+    c.replayed_ns = c.saving_ns;
+    c.saving_ns = cap;
+    c.capped_by = gtv::gpu_label(g.trace(), floor.device) + "'s work takes " + format_duration(floor.busy_ns) +
+                  " of the " + format_duration(w.length_ns());
+  }
+}
 
 // "GPU 0", "thread 1685"; in a run of several processes "process 12 thread 34"; in a merged run with the rank.
 std::string where_of(const Trace& trace, const Lane& lane, bool several_processes) {
@@ -241,7 +293,8 @@ std::string share_phrase(const PathShare& s) {
     case SegmentKind::SyncWake:
       return w + "returning from waits";
     case SegmentKind::NotRecorded:
-      return "not recorded";
+      // A thread that recorded nothing was waiting, or in code nobody recorded: not its recorded work.
+      return s.where.empty() ? "not recorded" : w + "unexplained (not recorded)";
   }
   return w;
 }
@@ -275,6 +328,7 @@ CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::Hap
     out.segments.push_back(p);
   }
   out.causes = checker.checked();
+  cap_by_gpu_work(g, cp.window, out.causes);
   out.shares = shares_of(trace, out.segments);
   out.anomalies = g.anomalies().lines();
   detail::describe_critical_path(out);

@@ -69,6 +69,7 @@ void critical_path_json(JsonWriter& w, const Report& r) {
         .field("on_path_ns", s.on_path_ns)
         .field("waited_ns", s.waited_ns)
         .field("saving_ns", s.saving_ns)
+        .field("replayed_ns", s.replayed_ns)
         .end_object();
   w.end_array();
   json_strings(w, "anomalies", c.anomalies);

@@ -48,6 +48,12 @@ std::string saving_sentence(const CauseSaving& c, const CriticalPathAnalysis& a)
   }
   const std::string head =
       "Without " + c.cause + " (" + format_duration(c.on_path_ns) + " on the critical path), " + a.region.name;
+  if (c.replayed_ns >= 0)
+    return head + " would be at most " + format_duration(c.saving_ns) + " shorter (" +
+           share_of(c.saving_ns, a.length_ns) + "): " + c.capped_by +
+           " when it overlaps no more than it did (the replay, which runs work that ran alone beside other work at no "
+           "cost, gives " +
+           format_duration(c.replayed_ns) + ").";
   if (c.saving_ns <= 0) return head + " would not be shorter: other work of the same length ran beside it.";
   if (double(c.saving_ns) < kNoSavingShare * double(c.on_path_ns))
     return head + " would be only " + format_duration(c.saving_ns) +

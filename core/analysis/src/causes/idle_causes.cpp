@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "causes/idle_causes_parts.h"
+#include "gtv/analysis/format.h"
 #include "gtv/model/ranks.h"
 
 namespace gtv::analysis {
@@ -141,7 +142,7 @@ class DeviceExplainer {
       case SegmentKind::HostOwnWork:
         return piece(IdleCause::HostBusy, own_work_);
       case SegmentKind::NotRecorded:
-        return piece(IdleCause::Unknown, unknown_);
+        return piece(IdleCause::Unknown, gpu_node || !s.has_event ? unknown_ : silent_thread(s));
       default:
         break;
     }
@@ -159,19 +160,32 @@ class DeviceExplainer {
   }
 
   // A cause is blamed for at most what removing it gives back (its saving) of one GPU's idle time: its own time
-  // first (a wait's return, the load itself), then the GPU work the host waited for in it, counted from the wait
-  // backwards (the time nearest the waiting call first); the rest of that work is its own time.
+  // first (a wait's return, the load itself, the host's work), the latest first, then the GPU work the host waited
+  // for in it, counted from the wait backwards (the time nearest the waiting call first); the rest of that work is
+  // its own time, and the rest of a cause's own time is idle time no single removal gives back.
   std::vector<Piece> apply_wait_budgets(std::vector<RawPiece> raw) {
-    std::map<int, TimeNs> own_ns, budget;
+    std::map<int, TimeNs> own_budget, budget;
     for (const RawPiece& r : raw)
-      if (r.own_cause >= 0) own_ns[r.own_cause] += r.piece.end_ns - r.piece.start_ns;
-    for (const RawPiece& r : raw)
-      if (r.via_cause >= 0 && !budget.count(r.via_cause))
-        budget[r.via_cause] =
-            std::max<TimeNs>(0, critical_.causes[std::size_t(r.via_cause)].saving_ns - own_ns[r.via_cause]);
+      if (r.own_cause >= 0) own_budget.try_emplace(r.own_cause, saving_of(r.own_cause));
     std::vector<Piece> out;
     out.reserve(raw.size());
     for (auto it = raw.rbegin(); it != raw.rend(); ++it) {
+      if (it->own_cause < 0) continue;
+      Piece p = it->piece;
+      TimeNs& left = own_budget[it->own_cause];
+      const TimeNs take = std::min(left, p.end_ns - p.start_ns);
+      left -= take;
+      if (take > 0) out.push_back({p.end_ns - take, p.end_ns, p.cause, p.detail});
+      if (p.end_ns - take > p.start_ns)
+        out.push_back({p.start_ns, p.end_ns - take, IdleCause::Unknown, beyond_saving(it->own_cause)});
+    }
+    for (const RawPiece& r : raw)
+      if (r.via_cause >= 0 && !budget.count(r.via_cause)) {
+        const auto own = own_budget.find(r.via_cause);
+        budget[r.via_cause] = own == own_budget.end() ? saving_of(r.via_cause) : own->second;
+      }
+    for (auto it = raw.rbegin(); it != raw.rend(); ++it) {
+      if (it->own_cause >= 0) continue;
       Piece p = it->piece;
       if (it->via_cause < 0) {
         out.push_back(p);
@@ -189,8 +203,18 @@ class DeviceExplainer {
       if (p.end_ns - take > p.start_ns)
         out.push_back({p.start_ns, p.end_ns - take, IdleCause::OtherGpuBound, p.detail});
     }
-    std::reverse(out.begin(), out.end());
-    return out;
+    return out;  // add_intervals sorts them
+  }
+
+  [[nodiscard]] TimeNs saving_of(int cause) const {
+    return std::max<TimeNs>(0, critical_.causes[std::size_t(cause)].saving_ns);
+  }
+
+  // The detail of idle time a cause was on the path for beyond what removing it gives back.
+  std::uint32_t beyond_saving(int cause) {
+    const CauseSaving& c = critical_.causes[std::size_t(cause)];
+    return details_.id("no one cause: " + c.cause + " was on the critical path, but removing it gives back only " +
+                       format_duration(c.saving_ns) + " of " + critical_.region.name);
   }
 
   static std::string blocked_detail(const CauseSaving& c) {
@@ -200,6 +224,13 @@ class DeviceExplainer {
   std::uint32_t wait_detail(const PathSegment& s) {
     if (s.cause >= 0) return details_.id(blocked_detail(critical_.causes[std::size_t(s.cause)]));
     return details_.id(std::string(trace_.name(trace_.event(s.event))));
+  }
+
+  // "thread 529 recorded nothing then: ...": the path ran through a stretch of a host thread with no recorded event.
+  std::uint32_t silent_thread(const PathSegment& s) {
+    const Lane& lane = trace_.lane(s.event.lane);
+    return details_.id(gtv::rank_prefix(trace_, lane) + "thread " + std::to_string(lane.key.tid) +
+                       " recorded nothing then: waiting, or in code nobody recorded");
   }
 
   // "launching work for GPU 0", or "launching this GPU's next work".
@@ -265,8 +296,9 @@ void add_intervals(std::int64_t device, std::vector<Piece> pieces, const Details
     out.intervals.push_back({device, p.start_ns, p.end_ns, p.cause, details.text(p.detail)});
 }
 
-// Per cause: the total, the number of intervals, the detail with the most time and, for a removable cause, the
-// saving its removal was replayed to give.
+// Per cause and removal (one row per cause that removing gives back, so a row's total never mixes savings): the
+// total, the number of intervals, the detail with the most time and, for a removable cause, the saving its removal
+// was replayed to give.
 void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, const Details& details,
                 const DeviceExplainer& explainer, const CriticalPathAnalysis& critical, IdleCauses& out) {
   struct Sum {
@@ -274,22 +306,22 @@ void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, co
     std::size_t count = 0;
     std::map<std::string, TimeNs> by_detail;
   };
-  std::array<Sum, kIdleCauseCount> sums;
+  std::map<std::pair<int, int>, Sum> sums;                // (cause, index of its removal or -1)
+  std::map<std::pair<int, std::string>, int> removal_of;  // (cause, detail) -> removal, looked up once each
   for (const IdleInterval& i : intervals) {
-    Sum& s = sums[static_cast<std::size_t>(i.cause)];
+    auto [it, inserted] = removal_of.try_emplace({static_cast<int>(i.cause), i.detail}, -1);
+    if (inserted) it->second = explainer.cause_index_of(i.cause, details.find(i.detail));
+    Sum& s = sums[{static_cast<int>(i.cause), it->second}];
     s.total_ns += i.end_ns - i.start_ns;
     ++s.count;
     s.by_detail[i.detail] += i.end_ns - i.start_ns;
   }
   std::vector<IdleCauseTotal> totals;
-  for (int c = 0; c < kIdleCauseCount; ++c) {
-    const Sum& s = sums[static_cast<std::size_t>(c)];
-    if (s.count == 0) continue;
+  for (const auto& [key, s] : sums) {
     auto top = std::max_element(s.by_detail.begin(), s.by_detail.end(),
                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    IdleCauseTotal t{device, static_cast<IdleCause>(c), top->first, s.total_ns, s.count, -1};
-    const int index = explainer.cause_index_of(t.cause, details.find(top->first));
-    if (index >= 0) t.saving_ns = critical.causes[std::size_t(index)].saving_ns;
+    IdleCauseTotal t{device, static_cast<IdleCause>(key.first), top->first, s.total_ns, s.count, -1};
+    if (key.second >= 0) t.saving_ns = critical.causes[std::size_t(key.second)].saving_ns;
     totals.push_back(std::move(t));
   }
   std::stable_sort(totals.begin(), totals.end(),

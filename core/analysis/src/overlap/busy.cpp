@@ -67,7 +67,9 @@ void add_lane(const Lane& lane, BusyAnalysis& out, GpuTable& table) {
 
 }  // namespace
 
-BusyAnalysis analyze_busy(const Trace& trace) { return analyze_busy(trace, trace.start_ns(), trace.end_ns()); }
+BusyAnalysis analyze_busy(const Trace& trace) {
+  return analyze_busy(trace, trace.activity_start_ns(), trace.activity_end_ns());
+}
 
 BusyAnalysis analyze_busy(const Trace& trace, TimeNs window_start_ns, TimeNs window_end_ns) {
   BusyAnalysis out;

@@ -29,8 +29,8 @@ std::string region_name(const TimingTruth& timing, const Trace& trace) {
 Region region_of_interest(const Trace& trace, const TimingTruth& timing) {
   Region r;
   if (timing.measurements.empty()) {
-    r.start_ns = trace.start_ns();
-    r.end_ns = trace.end_ns();
+    r.start_ns = trace.activity_start_ns();
+    r.end_ns = trace.activity_end_ns();
     r.name = r.measured_name = "the whole trace";
     if (r.end_ns > r.start_ns) r.measured.push_back({r.start_ns, r.end_ns});
     return r;

@@ -253,7 +253,7 @@ std::vector<StreamLevelStep> stream_level_steps(const StreamActivity& activity, 
 }
 
 StreamOverlap analyze_stream_overlap(const Trace& trace) {
-  return stream_overlap_within(collect_stream_activity(trace), trace.start_ns(), trace.end_ns());
+  return stream_overlap_within(collect_stream_activity(trace), trace.activity_start_ns(), trace.activity_end_ns());
 }
 
 }  // namespace gtv::analysis

@@ -74,6 +74,8 @@ TraceSummary summarize(const Trace& trace, const BusyAnalysis& busy) {
   s.origin_unix_ns = meta.origin_unix_ns;
   s.start_ns = trace.start_ns();
   s.end_ns = trace.end_ns();
+  s.activity_start_ns = trace.activity_start_ns();
+  s.activity_end_ns = trace.activity_end_ns();
   s.event_count = trace.event_count();
   s.flow_count = trace.flows().size();
   s.range_count = trace.ranges().size();

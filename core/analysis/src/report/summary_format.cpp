@@ -20,8 +20,14 @@ std::string gpu_line(const GpuSummary& g) {
 }
 
 std::string span_line(const TraceSummary& s) {
-  return format_duration(s.duration_ns()) + " (" + format_duration(s.start_ns) + " to " + format_duration(s.end_ns) +
-         " after the origin)";
+  std::string out = format_duration(s.duration_ns()) + " (" + format_duration(s.start_ns) + " to " +
+                    format_duration(s.end_ns) + " after the origin)";
+  if (s.markers_outside_activity())
+    out += "; recorded activity " + format_duration(s.activity_ns()) + " (" +
+           format_duration(s.activity_start_ns - s.start_ns) + " to " +
+           format_duration(s.activity_end_ns - s.start_ns) +
+           " after the first record), the rest is the profiler's own markers";
+  return out;
 }
 
 std::string counts_line(const TraceSummary& s) {
@@ -170,6 +176,7 @@ void detail::write_summary_json(detail::JsonWriter& w, const TraceSummary& s) {
   w.end_array();
   w.field("origin_unix_ns", s.origin_unix_ns).field("start_ns", s.start_ns).field("end_ns", s.end_ns);
   w.field("duration_ns", s.duration_ns()).field("event_count", static_cast<std::uint64_t>(s.event_count));
+  w.field("activity_start_ns", s.activity_start_ns).field("activity_end_ns", s.activity_end_ns);
   w.field("flow_count", static_cast<std::uint64_t>(s.flow_count));
   w.field("range_count", static_cast<std::uint64_t>(s.range_count));
   w.field("measurement_count", static_cast<std::uint64_t>(s.measurement_count));

@@ -3,6 +3,19 @@
 #include "report/report_document.h"
 
 namespace gtv::analysis::detail {
+namespace {
+
+// The program's time, and the file's when the profiler's markers reach beyond it: the whole-trace numbers are on
+// the first.
+std::string time_span_words(const TraceSummary& s) {
+  if (!s.markers_outside_activity()) return format_duration(s.duration_ns());
+  return format_duration(s.activity_ns()) + " of recorded activity, " +
+         format_duration(s.activity_start_ns - s.start_ns) + " to " + format_duration(s.activity_end_ns - s.start_ns) +
+         " (the whole trace in this report; the file runs " + format_duration(s.duration_ns()) +
+         " with the profiler's own markers, such as Kineto's Record Window End, which are not program time)";
+}
+
+}  // namespace
 
 Section overview_section(const Report& r, Listing) {
   const TraceSummary& s = r.summary;
@@ -16,7 +29,7 @@ Section overview_section(const Report& r, Listing) {
     sec.lines.push_back(
         "Rank: this trace is " + rank_text(s.distributed) +
         " in a distributed run; the other ranks' work is in their own files (open them together to see one run).");
-  sec.lines.push_back("Time span: " + format_duration(s.duration_ns()));
+  sec.lines.push_back("Time span: " + time_span_words(s));
   sec.lines.push_back("Events: " + std::to_string(s.event_count) + " on " + std::to_string(s.processes.size()) +
                       " process(es) and " + std::to_string(s.gpus.size()) + " GPU(s); " + std::to_string(s.flow_count) +
                       " launch-to-GPU flows, " + std::to_string(s.range_count) + " ranges, " +

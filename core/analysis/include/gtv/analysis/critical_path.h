@@ -42,6 +42,10 @@ struct CauseSaving {
   TimeNs on_path_ns = 0;  // its own time on the critical path (for a wait: the host's part of it)
   TimeNs waited_ns = 0;   // a wait: the GPU work on the critical path the host waited for in it
   TimeNs saving_ns = 0;   // how much shorter the region would be without it
+  // Where the GPUs' own work caps the saving: the replay's saving (which may let kernels that ran one at a time run
+  // side by side at no cost), and what caps it ("GPU 0's work takes 1.20 ms of the 1.43 ms"); else -1 and empty.
+  TimeNs replayed_ns = -1;
+  std::string capped_by;
 };
 
 struct CriticalPathAnalysis {

@@ -51,8 +51,10 @@ struct TraceSummary {
   ClockAlignment clock;            // how their clocks were aligned
   std::vector<std::string> notes;  // what the recorder or the reader said ("no CUDA GPU: running on the CPU ...")
   TimeNs origin_unix_ns = 0;
-  TimeNs start_ns = 0;
+  TimeNs start_ns = 0;  // the file's extent, profiler markers included: times are said from start_ns
   TimeNs end_ns = 0;
+  TimeNs activity_start_ns = 0;  // the program's time (Trace::activity_start_ns): what "the whole trace" covers
+  TimeNs activity_end_ns = 0;
   std::size_t event_count = 0;
   std::size_t flow_count = 0;
   std::size_t range_count = 0;
@@ -62,6 +64,11 @@ struct TraceSummary {
   std::vector<GpuSummary> gpus;           // by index; GPUs with lanes or DeviceInfo
   std::vector<CategoryCount> categories;  // by category text
   [[nodiscard]] TimeNs duration_ns() const { return end_ns - start_ns; }
+  [[nodiscard]] TimeNs activity_ns() const { return activity_end_ns - activity_start_ns; }
+  // Whether profiler markers reach beyond the recorded activity (Kineto's "Record Window End").
+  [[nodiscard]] bool markers_outside_activity() const {
+    return activity_start_ns != start_ns || activity_end_ns != end_ns;
+  }
 };
 
 struct BusyAnalysis;

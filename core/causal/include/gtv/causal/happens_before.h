@@ -18,6 +18,15 @@
 //   queue full      a finished work's end  -> the end of a launch that waited for room in the launch queue
 //   lazy-load drain a finished work's end  -> the end of a launch that drained the GPU to load a module
 //   collective      each peer rank's arrival (its collective kernel's start) -> the collective kernel's end
+//   thread handoff  a thread's last call before it handed work over -> the first call of the worker's share, and
+//                   the worker's last call -> the handing thread's next call (PyTorch's main thread runs the
+//                   forward and hands the backward to the autograd engine thread, which Kineto's fwdbwd flows show;
+//                   it waits in backward() until the engine is done). The delay is split where the other thread's
+//                   recorded activity begins or ends; the time one thread waited for the other is no gap of it.
+//
+// Program order bridges only a thread's recorded time: where a thread recorded nothing between two calls (no op,
+// no annotation, no record), it was waiting for something the graph does not know; that time is kept as a part
+// of the gap ("not recorded"), never as the thread's own work.
 //
 // Each node's recorded start is set by one *binding* input (the latest one); the graph keeps which, so that an
 // unchanged replay reproduces the recording exactly and the critical path can be walked back. An edge the
@@ -52,8 +61,9 @@ enum class EdgeKind : std::uint8_t {
   QueueFull,
   LazyLoadDrain,
   Collective,
+  Handoff,
 };
-inline constexpr int kEdgeKindCount = 9;
+inline constexpr int kEdgeKindCount = 10;
 [[nodiscard]] std::string_view to_string(EdgeKind kind);  // "program order", "launch", ...
 [[nodiscard]] constexpr std::uint32_t bit(EdgeKind kind) { return 1u << static_cast<unsigned>(kind); }
 
@@ -61,9 +71,10 @@ inline constexpr int kEdgeKindCount = 9;
 enum class PartKind : std::uint8_t {
   LazyLoading,      // module or function loading on first launch (cuLibraryLoadData, CUPTI's loading records)
   TracingOverhead,  // the tracer's own work on this thread (CUPTI buffer requests, instrumentation)
+  Unrecorded,       // gap time in which the thread recorded nothing: waiting for something unknown, not its work
 };
-inline constexpr int kPartKindCount = 2;
-[[nodiscard]] std::string_view to_string(PartKind kind);  // "lazy module loading", "tracing overhead"
+inline constexpr int kPartKindCount = 3;
+[[nodiscard]] std::string_view to_string(PartKind kind);  // "lazy module loading", "tracing overhead", ...
 [[nodiscard]] constexpr std::uint32_t bit(PartKind kind) { return 1u << static_cast<unsigned>(kind); }
 
 // Which input set a node's recorded start; Root: none (the first call of a thread, work with no launch recorded).
@@ -86,18 +97,19 @@ struct Node {
   bool has_edges : 1 = false;
   bool has_parts : 1 = false;
   bool has_own_time : 1 = false;
+  bool has_gap_wait : 1 = false;
   [[nodiscard]] bool launches_from_start() const { return waits_for_own_work; }
 };
 static_assert(sizeof(Node) == 20, "a node is stored for every call and GPU work item");
 
 // An edge other than program order, stream order and launch (those are Node fields). `to_end`: it arrives at the
-// target's end (sync, queue full, drain, collective), else at its start (event wait).
+// target's end (sync, queue full, drain, collective), else at its start (event wait, thread handoff).
 struct Edge {
   NodeId from = kNoNode;
   NodeId to = kNoNode;
   EdgeKind kind = EdgeKind::EventWait;
   bool binding = false;  // it set the target's recorded start or end
-  [[nodiscard]] bool to_end() const { return kind != EdgeKind::EventWait; }
+  [[nodiscard]] bool to_end() const { return kind != EdgeKind::EventWait && kind != EdgeKind::Handoff; }
   // Collective edges leave their source's start (the peer's arrival); the others leave its end.
   [[nodiscard]] bool from_start() const { return kind == EdgeKind::Collective; }
 };
@@ -107,6 +119,9 @@ struct Part {
   PartKind kind = PartKind::LazyLoading;
   bool in_gap = false;  // in the gap before the node (its host thread's own time), else inside the call
   TimeNs ns = 0;
+  // Unrecorded time: where it begins, from the start of the gap (without the time the thread waited for another
+  // thread's handoff); the other parts are placed at the end of their call or gap.
+  TimeNs offset_ns = 0;
 };
 
 // What the graph could not take as a dependency, counted and said, never looped on.
@@ -166,6 +181,21 @@ class HappensBefore {
   // queue set, the time it took after what it waited for finished; for a collective kernel, the transfer after
   // the last rank arrived; else the recorded duration.
   [[nodiscard]] TimeNs own_ns(NodeId id) const;
+  // The part of the gap before a host call in which its thread waited for another thread's handoff (the autograd
+  // engine idle between backward passes; the main thread inside backward()): not its own time; 0 for most.
+  [[nodiscard]] TimeNs gap_wait_ns(NodeId id) const;
+  // A thread handoff edge's delay in the recording: the source's thread until `at_ns` (where the worker's recorded
+  // activity begins, or ends), the target's after; and the time in each piece in which its thread recorded
+  // nothing (before the split: at its end, as a thread calling into the engine; after it: at its start, as a
+  // thread waking up).
+  struct HandoffSplit {
+    NodeId from = kNoNode;
+    NodeId to = kNoNode;
+    TimeNs at_ns = 0;
+    TimeNs from_unrecorded_ns = 0;
+    TimeNs to_unrecorded_ns = 0;
+  };
+  [[nodiscard]] HandoffSplit handoff_split(NodeId from, NodeId to) const;
 
   [[nodiscard]] const Anomalies& anomalies() const { return anomalies_; }
   [[nodiscard]] std::size_t memory_bytes() const;  // what the graph holds beyond the Trace
@@ -183,7 +213,9 @@ class HappensBefore {
     NodeId node = kNoNode;
     TimeNs ns = 0;
   };
-  std::vector<OwnTime> own_times_;  // sorted by node: the nodes whose own time is not their recorded duration
+  std::vector<OwnTime> own_times_;            // sorted by node: the nodes whose own time is not their recorded duration
+  std::vector<OwnTime> gap_waits_;            // sorted by node
+  std::vector<HandoffSplit> handoff_splits_;  // sorted by (to, from)
   TimeNs min_launch_latency_ns_ = 0;
   TimeNs nodes_start_ns_ = std::numeric_limits<TimeNs>::max();
   TimeNs nodes_end_ns_ = std::numeric_limits<TimeNs>::min();

@@ -23,6 +23,8 @@ inline constexpr std::string_view kCategoryUserAnnotation = "user_annotation";
 inline constexpr std::string_view kCategoryGpuUserAnnotation = "gpu_user_annotation";  // an annotation on a GPU lane
 inline constexpr std::string_view kCategoryOverhead = "overhead";
 inline constexpr std::string_view kCategoryInstant = "instant";
+// Kineto's span of the whole profile ("PyTorch Profiler (0)" on the "Spans" process): a marker, not activity.
+inline constexpr std::string_view kCategoryProfilerSpan = "Trace";
 
 // Flow categories: a launch to its GPU work, a forward op to its backward op; and gtv's own, which Kineto does not
 // write: the GPU work a synchronization waited for to what waited (FlowKind::Dependency).

@@ -85,6 +85,11 @@ class Trace {
   // [first start, last end] over all events, ranges and measurements; {0,0} when empty.
   [[nodiscard]] TimeNs start_ns() const { return start_ns_; }
   [[nodiscard]] TimeNs end_ns() const { return end_ns_; }
+  // The program's time: [first start, last end] over the same, without the profiler's own markers (instants such
+  // as Kineto's "Record Window End", which lands milliseconds after the last recorded call, and Kineto's span of
+  // the whole profile): what the whole-trace analyses are about. start_ns()/end_ns() when nothing else is there.
+  [[nodiscard]] TimeNs activity_start_ns() const { return activity_start_ns_; }
+  [[nodiscard]] TimeNs activity_end_ns() const { return activity_end_ns_; }
   [[nodiscard]] std::size_t event_count() const { return event_count_; }
 
  private:
@@ -142,6 +147,8 @@ class Trace {
   std::string arg_text_;
   TimeNs start_ns_ = 0;
   TimeNs end_ns_ = 0;
+  TimeNs activity_start_ns_ = 0;
+  TimeNs activity_end_ns_ = 0;
   std::size_t event_count_ = 0;
 };
 
