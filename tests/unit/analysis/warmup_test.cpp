@@ -694,3 +694,31 @@ TEST(WarmUp, ReportCarriesFindingsInTextAndJson) {
 }
 
 }  // namespace gtv::analysis
+
+namespace gtv::analysis {
+
+// Two timed steps [0, 10) and [80, 90) ms; between them a 50 ms cudaSetDevice creates the second GPU's context. It
+// lies on the critical path of the span of the measurements, but in neither measurement: without it the span would
+// be shorter, no measurement would.
+TEST(WarmUp, FirstUseBetweenMeasurementsShortensNoMeasurement) {
+  TraceBuilder b;
+  for (const TimeNs s : {TimeNs{0}, 80 * ms}) {
+    launch(b, "k", 0, s + 1 * ms, 5 * us, std::uint64_t(s + 1), 7 * ms);
+    api(b, "cudaDeviceSynchronize", s + 2 * ms, 6 * ms + 100 * us);
+    b.add_measurement({"step", MeasurementMethod::StopwatchSync, 10 * ms, s, s + 10 * ms, 1, 1});
+  }
+  api(b, "cudaSetDevice", 20 * ms, 50 * ms);
+  const Trace t = build(b);
+  const Report r = analyze(t);
+  ASSERT_EQ(r.critical.region.name, "the span of the step");
+  const auto& lines = r.critical.lines;
+  EXPECT_NE(std::find(lines.begin(), lines.end(),
+                      "First-use calls (warm-up) took 50.0 ms of the critical path of the span of the step, all of it "
+                      "between the measurements: no measurement would take less time without them."),
+            lines.end())
+      << ::testing::PrintToString(lines);
+  for (const std::string& line : lines) EXPECT_EQ(line.find("Without first-use calls"), std::string::npos) << line;
+  EXPECT_EQ(r.critical.headline.find("first-use"), std::string::npos) << r.critical.headline;
+}
+
+}  // namespace gtv::analysis
