@@ -69,7 +69,7 @@ void keep_outermost(std::vector<Span>& spans) {
   spans = std::move(out);
 }
 
-Owners assign(const causal::HappensBefore& g, std::map<ThreadKey, std::vector<Span>> by_thread, std::string source) {
+Owners assign(const causal::HappensBefore& g, std::map<ThreadKey, std::vector<Span>>&& by_thread, std::string source) {
   const Trace& trace = g.trace();
   Owners o;
   o.of_node.assign(g.size(), -1);
