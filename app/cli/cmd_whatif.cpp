@@ -30,10 +30,12 @@ int run_whatif(const ParsedArgs& args, Io io) {
   }
   if (Expected<Ok> ok = whatif::check_compatible(changes); !ok)
     return usage_error(whatif_command().spec, ok.error().message, io);
-  const std::optional<Trace> trace = load_trace_or_report(args.positionals[0], io);
-  if (!trace) return kExitBadInput;
   whatif::Options options;
   options.owners = args.value("--owners").value_or("");
+  if (args.value("--owners") && options.owners.empty())
+    return usage_error(whatif_command().spec, "--owners needs a pattern ('model *', 'nn.Module: Linear_*')", io);
+  const std::optional<Trace> trace = load_trace_or_report(args.positionals[0], io);
+  if (!trace) return kExitBadInput;
   Expected<whatif::Prediction> p = whatif::predict(*trace, changes, options);
   if (!p) return input_error(args.positionals[0] + ": " + p.error().message, io);
   io.out << whatif::format_prediction(*p, changes, format);
