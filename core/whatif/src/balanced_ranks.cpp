@@ -55,22 +55,38 @@ class RankReplay {
 
   // `shortest_transfer`: every transfer as short as the shortest one of the window (the band's lower end).
   [[nodiscard]] Replay run(Target target, bool shortest_transfer = false) const {
+    Replay out;
+    const Segments seg = segments(target, shortest_transfer, out);
+    replay(seg, out);
+    return out;
+  }
+
+ private:
+  // Per collective and rank: the work before the arrival (the straggler's changed), the own work done during the
+  // wait at the previous collective, whether the arrival came after the previous end, and the transfer after the
+  // last arrival.
+  struct Segments {
+    std::vector<std::vector<TimeNs>> work, during, transfer;
+    std::vector<std::vector<bool>> after_end;
+  };
+
+  [[nodiscard]] Segments segments(Target target, bool shortest_transfer, Replay& out) const {
     const std::size_t ranks = rank_end_ns_.size();
     const std::size_t k_count = order_.size();
-    // Per collective and rank: the recorded work before the arrival, the own work done during the wait at the
-    // previous collective, whether the arrival came after the previous end, and the transfer after the last
-    // arrival.
-    std::vector<std::vector<TimeNs>> work(k_count, std::vector<TimeNs>(ranks));
-    std::vector<std::vector<TimeNs>> during(k_count, std::vector<TimeNs>(ranks, 0));
-    std::vector<std::vector<bool>> after_end(k_count, std::vector<bool>(ranks, true));
-    std::vector<std::vector<TimeNs>> transfer(k_count, std::vector<TimeNs>(ranks));
+    Segments seg{std::vector<std::vector<TimeNs>>(k_count, std::vector<TimeNs>(ranks)),
+                 std::vector<std::vector<TimeNs>>(k_count, std::vector<TimeNs>(ranks, 0)),
+                 std::vector<std::vector<TimeNs>>(k_count, std::vector<TimeNs>(ranks)),
+                 std::vector<std::vector<bool>>(k_count, std::vector<bool>(ranks, true))};
+    auto& work = seg.work;
+    auto& during = seg.during;
+    auto& transfer = seg.transfer;
+    auto& after_end = seg.after_end;
     TimeNs shortest = -1;
     for (const analysis::CollectiveArrivals* c : order_) {
       const TimeNs last_arrival = *std::max_element(c->arrival_ns.begin(), c->arrival_ns.end());
       for (const TimeNs end : c->end_ns)
         if (shortest < 0 || end - last_arrival < shortest) shortest = std::max<TimeNs>(0, end - last_arrival);
     }
-    Replay out;
     for (std::size_t k = 0; k < k_count; ++k) {
       const analysis::CollectiveArrivals& c = *order_[k];
       const TimeNs last_arrival = *std::max_element(c.arrival_ns.begin(), c.arrival_ns.end());
@@ -99,6 +115,16 @@ class RankReplay {
         out.straggler_saved_ns += was - goal;
       }
     }
+    return seg;
+  }
+
+  void replay(const Segments& seg, Replay& out) const {
+    const std::size_t ranks = rank_end_ns_.size();
+    const std::size_t k_count = order_.size();
+    const auto& work = seg.work;
+    const auto& during = seg.during;
+    const auto& transfer = seg.transfer;
+    const auto& after_end = seg.after_end;
     // The replay: A'[k][r] = A'[k-1][r] + work after a queued arrival; max(E'[k-1][r], A'[k-1][r] + during) +
     // work after one that followed the previous end; E'[k][r] = max over ranks of A'[k] + transfer.
     std::vector<TimeNs> arrival(ranks, window_start_ns_), end(ranks, window_start_ns_);
@@ -151,10 +177,8 @@ class RankReplay {
                         std::max<TimeNs>(0, total - transfer_total)});
     out.path.push_back({"collective transfer after the last arrival", transfer_total});
     std::sort(out.path.begin(), out.path.end(), [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });
-    return out;
   }
 
- private:
   [[nodiscard]] TimeNs busy_within(std::size_t rank, TimeNs start_ns, TimeNs end_ns) const {
     return rank < busy_.size() ? analysis::length_within_ns(busy_[rank], start_ns, end_ns) : 0;
   }
