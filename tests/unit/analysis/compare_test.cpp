@@ -305,13 +305,16 @@ TEST(Compare, AnIterationOfDifferentWorkIsNotComparedPerIteration) {
 
 namespace {
 
-// `rounds` rounds of 10 kernels of 10 ms back to back on stream 7, marked by nothing but `step` annotations (one
-// per round when given): a PyTorch profiler trace without timed measurements.
-Trace rounds_run(int rounds, bool profiler_steps) {
+// `rounds` rounds of 10 kernels of 10 ms back to back on stream 7, marked by nothing but one annotation per round
+// when `step` names one ("ProfilerStep#" numbers it from 3): a PyTorch profiler trace without timed measurements.
+Trace rounds_run(int rounds, std::string_view step) {
   TraceBuilder b;
   for (int r = 0; r < rounds; ++r) {
     const TimeNs t = r * 100 * ms;
-    if (profiler_steps) host_call(b, 1, 1, "ProfilerStep#" + std::to_string(r + 3), t, 100 * ms, EventKind::Annotation);
+    if (step == "ProfilerStep#")
+      host_call(b, 1, 1, "ProfilerStep#" + std::to_string(r + 3), t, 100 * ms, EventKind::Annotation);
+    else if (!step.empty())
+      host_call(b, 1, 1, step, t, 100 * ms, EventKind::Annotation);
     for (int k = 0; k < 10; ++k) kernel(b, 0, 7, "gemm", t + k * 10 * ms, 10 * ms);
   }
   return build(b);
@@ -321,7 +324,7 @@ Trace rounds_run(int rounds, bool profiler_steps) {
 
 TEST(Compare, FiveRoundsAgainstOneAtTheSameSpeedAreNotFiveTimesSlower) {
   // No iteration is marked: the totals (100 ms against 500 ms) are different amounts of the same work.
-  const Comparison c = compare(rounds_run(1, false), rounds_run(5, false), "torchprof", "torchprof-seq");
+  const Comparison c = compare(rounds_run(1, ""), rounds_run(5, ""), "torchprof", "torchprof-seq");
   EXPECT_EQ(c.basis, CompareBasis::SteadyParts);
   EXPECT_TRUE(c.per_kernel);
   EXPECT_DOUBLE_EQ(c.speedup, 1.0);
@@ -335,8 +338,22 @@ TEST(Compare, FiveRoundsAgainstOneAtTheSameSpeedAreNotFiveTimesSlower) {
   EXPECT_TRUE(c.warnings.empty()) << ::testing::PrintToString(c.warnings);
 }
 
+TEST(Compare, ARangeTheLoopRepeatsMarksItsIterations) {
+  // record_function("train_step") around each step: 2 steps against 5, the same 100 ms each.
+  const Comparison c = compare(rounds_run(2, "train_step"), rounds_run(5, "train_step"), "A", "B");
+  EXPECT_EQ(c.iterations_a, 2u);
+  EXPECT_EQ(c.iterations_b, 5u);
+  EXPECT_TRUE(c.per_iteration);
+  EXPECT_DOUBLE_EQ(c.speedup, 1.0);
+  // Once is no repetition: the iterations stay unknown, and the work (10 against 50 instances) differs.
+  const Comparison once = compare(rounds_run(1, "train_step"), rounds_run(5, "train_step"), "A", "B");
+  EXPECT_EQ(once.iterations_a, 0u);
+  EXPECT_TRUE(once.per_kernel);
+}
+
 TEST(Compare, ProfilerStepsAreIterations) {
-  const Comparison c = compare(rounds_run(1, true), rounds_run(5, true), "torchprof", "torchprof-seq");
+  const Comparison c =
+      compare(rounds_run(1, "ProfilerStep#"), rounds_run(5, "ProfilerStep#"), "torchprof", "torchprof-seq");
   EXPECT_EQ(c.iterations_a, 1u);
   EXPECT_EQ(c.iterations_b, 5u);
   EXPECT_TRUE(c.per_iteration);

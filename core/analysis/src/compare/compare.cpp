@@ -107,7 +107,8 @@ std::string names_in_words(const std::vector<std::string>& names) {
 // the loop (one model per thread) run its iterations side by side, so their counts do not add up. Overlap, not
 // containment: a steady part starts at the first iteration's first kernel, after the iteration's range began.
 // PyTorch marks iterations with annotations at a thread's top level: "ProfilerStep#N" (profiler steps), else
-// "iteration" (record_function). Per thread, the spans of the first of these names any thread has.
+// "iteration" (record_function), else a range the loop repeats ("train_step" each step). Per thread, the spans of
+// the first of these any thread has; of repeated ranges, the name a thread repeats most, twice at least.
 std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Interval>> annotated_iterations(const Trace& trace) {
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Interval>> out;
   for (const std::string_view prefix : {std::string_view("ProfilerStep#"), std::string_view("iteration")}) {
@@ -120,6 +121,18 @@ std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Interval>> annotated
       }
     }
     if (!out.empty()) return out;
+  }
+  for (const Lane& lane : trace.lanes()) {
+    if (lane.is_gpu() || lane.by_depth.empty()) continue;
+    std::map<StringId, std::vector<Interval>> by_name;
+    for (const std::uint32_t i : lane.by_depth[0]) {
+      const Event& e = lane.events[i];
+      if (e.kind == EventKind::Annotation) by_name[e.name].push_back({e.start_ns, e.end_ns()});
+    }
+    const std::vector<Interval>* most = nullptr;
+    for (const auto& [name, spans] : by_name)
+      if (spans.size() >= 2 && (!most || spans.size() > most->size())) most = &spans;
+    if (most) out[{lane.key.pid, lane.key.tid}] = *most;
   }
   return out;
 }

@@ -66,9 +66,9 @@ struct Comparison {
   std::string basis_what;  // what was timed: "timed loop", "the timed windows", "the steady parts", "wall time"
   TimeNs basis_a_ns = 0;   // the time compared, in A and in B
   TimeNs basis_b_ns = 0;
-  // Iterations inside each basis (ranges of kind Iteration, else profiler steps "ProfilerStep#N" or "iteration"
-  // annotations), the most of any one host thread; 0 when unknown. When both are known and differ, the speedup is
-  // per iteration.
+  // Iterations inside each basis (ranges of kind Iteration, else profiler steps "ProfilerStep#N", "iteration"
+  // annotations or a top-level annotation a thread repeats), the most of any one host thread; 0 when unknown.
+  // When both are known and differ, the speedup is per iteration.
   std::size_t iterations_a = 0;
   std::size_t iterations_b = 0;
   bool per_iteration = false;
