@@ -30,9 +30,13 @@ int run_whatif(const ParsedArgs& args, Io io) {
   }
   if (Expected<Ok> ok = whatif::check_compatible(changes); !ok)
     return usage_error(whatif_command().spec, ok.error().message, io);
+  whatif::Options options;
+  options.owners = args.value("--owners").value_or("");
+  if (args.value("--owners") && options.owners.empty())
+    return usage_error(whatif_command().spec, "--owners needs a pattern ('model *', 'nn.Module: Linear_*')", io);
   const std::optional<Trace> trace = load_trace_or_report(args.positionals[0], io);
   if (!trace) return kExitBadInput;
-  Expected<whatif::Prediction> p = whatif::predict(*trace, changes);
+  Expected<whatif::Prediction> p = whatif::predict(*trace, changes, options);
   if (!p) return input_error(args.positionals[0] + ": " + p.error().message, io);
   io.out << whatif::format_prediction(*p, changes, format);
   return kExitOk;
@@ -51,11 +55,17 @@ const Command& whatif_command() {
           .options = {value_option("--change", "C",
                                    "a change, repeatable: streams, pinned, graphs, no-launch-blocking, processes, "
                                    "no-sync=NAME, placement=GPU,GPU,..., balanced-ranks (given alone)"),
+                      value_option("--owners", "PATTERN",
+                                   "the ranges that name whose work is whose (streams, placement, graphs): "
+                                   "record_function, NVTX, nn.Module or gtv ranges whose names match; '*' matches "
+                                   "any characters ('nn.Module: Linear_*'), else a name containing PATTERN"),
                       value_option("--format", "FMT", "text (default), markdown or json")},
           .details = "Applies the changes to the recording's happens-before graph and replays it (balanced-ranks, on "
                      "a run merged from ranks, is computed from the collectives' arrivals instead). Prints the timed "
                      "region's recorded and predicted length with a band, the predicted critical path and every "
-                     "assumption made. Exits 1 when a change does not apply to the trace, 2 on usage errors.",
+                     "assumption made. Work owners come from gtv's \"model N forward\" ranges, else record_function or "
+                     "NVTX ranges named \"model N\", or from --owners. Exits 1 when a change does not apply to the "
+                     "trace, 2 on usage errors.",
       },
       &run_whatif};
   return command;

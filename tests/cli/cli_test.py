@@ -68,6 +68,7 @@ def case_usage(args):
         ["whatif", "a.json", "--change", "stream"], ["whatif", "a.json", "--change", "placement=0,,1"],
         ["whatif", "a.json", "--change", "streams", "--change", "streams"],
         ["whatif", "a.json", "--change", "streams", "--format", "xml"], ["whatif", "--change", "streams"],
+        ["whatif", "a.json", "--change", "streams", "--owners", ""],
     ]
     for argv in cases:
         r = cli(args, *argv)

@@ -78,6 +78,7 @@ class CompareClassroomTest : public QObject {
  private slots:
   void compare_aligns_at_first_steady_kernel();
   void compare_locks_zoom_and_pan();
+  void compare_of_two_ranks_of_one_run_headlines_no_speedup();
   void classic_comparisons_open_as_tabs();
   void compare_panels_show_gpu_lanes_and_busy_strip();
   void compare_window_covers_every_run_whole();
@@ -126,6 +127,20 @@ void CompareClassroomTest::compare_aligns_at_first_steady_kernel() {
   QVERIFY2(figures.contains(QString::fromStdString(c.basis_text).toHtmlEscaped()), qPrintable(figures));
   QVERIFY(figures.indexOf(QStringLiteral("speedup vs")) < figures.indexOf(QStringLiteral("whole trace")));
   QVERIFY(view.figures_text(0).contains(QStringLiteral("overlap")));
+}
+
+// Two ranks of one DDP run: what differs is what one rank waited for the other, so no speedup is headlined; the
+// core's note is in the header's tooltip.
+void CompareClassroomTest::compare_of_two_ranks_of_one_run_headlines_no_speedup() {
+  CompareView view;
+  view.resize(1200, 800);
+  QCOMPARE(view.add_files({QStringLiteral(GTV_SOURCE_DIR "/tests/data/pytorch/ddp_gloo_rank0.json.gz"),
+                           QStringLiteral(GTV_SOURCE_DIR "/tests/data/pytorch/ddp_gloo_rank1.json.gz")}),
+           QString());
+  const QString figures = view.figures_text(1);
+  QVERIFY2(figures.contains(QStringLiteral("speedup vs ddp_gloo_rank0: <b>none: ranks of one run</b>")),
+           qPrintable(figures));
+  QVERIFY2(!figures.contains(QStringLiteral("&times;</b>")), qPrintable(figures));
 }
 
 void CompareClassroomTest::compare_locks_zoom_and_pan() {

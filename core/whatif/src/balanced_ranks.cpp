@@ -2,11 +2,14 @@
 // other ranks' work there. Predicted from the collectives' arrivals (gtv/analysis/stragglers.h), not by replaying the
 // graph, so that it also holds for Gloo, whose collectives run on host threads the graph does not join.
 //
-// Per rank r and collective k (in arrival order): A[k][r] its arrival, E[k][r] its end. Its work before k is
-// W[k][r] = A[k][r] - E[k-1][r] (from the window's start before the first), its transfer after the last arrival
-// T[k][r] = E[k][r] - max over ranks of A[k]. The replay keeps every W and T except the straggler's W, which
-// becomes the other ranks' median (never more than it was): A'[k][r] = E'[k-1][r] + W'[k][r], E'[k][r] = max A'[k] +
-// T[k][r]. Each rank's work after its last collective keeps its length, so its end moves by E'[K][r] - E[K][r].
+// Per rank r and collective k (in arrival order): A[k][r] its arrival, E[k][r] its end, T[k][r] = E[k][r] - max over
+// ranks of A[k] its transfer after the last arrival. An arrival after the previous end (A[k] >= E[k-1]) waited for
+// it: its work W[k][r] = A[k][r] - E[k-1][r], and D[k][r], the rank's own work during [A[k-1], E[k-1]) (DDP's
+// backward goes on while an all-reduce waits), must fit before it too: A'[k] = max(E'[k-1], A'[k-1] + D[k]) + W[k].
+// An arrival before the previous end was queued behind it (NCCL's all-reduces back to back): W[k][r] =
+// A[k][r] - A[k-1][r] and A'[k] = A'[k-1] + W[k]. E'[k][r] = max over ranks of A'[k] + T[k][r]. Only the straggler's
+// W changes, to the other ranks' median (never more than it was). Each rank's work after its last collective keeps
+// its length. No prediction goes below the longest own work of one thread or GPU of another rank.
 #include "balanced_ranks.h"
 
 #include <algorithm>
@@ -16,6 +19,7 @@
 
 #include "gtv/analysis/stragglers.h"
 #include "gtv/model/collectives.h"
+#include "rank_work.h"
 
 namespace gtv::whatif {
 namespace {
@@ -39,23 +43,44 @@ struct Replay {
 
 class RankReplay {
  public:
-  // `rank_end_ns`: each rank's end in the window, indexed as every collective's arrival_ns.
+  // `rank_end_ns`: each rank's end in the window, indexed as every collective's arrival_ns; `busy`: each rank's
+  // own host work (rank_work.h), to find what it did while it waited.
   RankReplay(std::vector<const analysis::CollectiveArrivals*> order, std::size_t straggler,
-             std::vector<TimeNs> rank_end_ns, TimeNs window_start_ns)
+             std::vector<TimeNs> rank_end_ns, TimeNs window_start_ns, std::vector<std::vector<analysis::Interval>> busy)
       : order_(std::move(order)),
         straggler_(straggler),
         rank_end_ns_(std::move(rank_end_ns)),
-        window_start_ns_(window_start_ns) {}
+        window_start_ns_(window_start_ns),
+        busy_(std::move(busy)) {}
 
   // `shortest_transfer`: every transfer as short as the shortest one of the window (the band's lower end).
   [[nodiscard]] Replay run(Target target, bool shortest_transfer = false) const {
+    Replay out;
+    const Segments seg = segments(target, shortest_transfer, out);
+    replay(seg, out);
+    return out;
+  }
+
+ private:
+  // Per collective and rank: the work before the arrival (the straggler's changed), the own work done during the
+  // wait at the previous collective, whether the arrival came after the previous end, and the transfer after the
+  // last arrival.
+  struct Segments {
+    std::vector<std::vector<TimeNs>> work, during, transfer;
+    std::vector<std::vector<bool>> after_end;
+  };
+
+  [[nodiscard]] Segments segments(Target target, bool shortest_transfer, Replay& out) const {
     const std::size_t ranks = rank_end_ns_.size();
     const std::size_t k_count = order_.size();
-    std::vector<TimeNs> prev_end(ranks, window_start_ns_), new_prev_end(ranks, window_start_ns_);
-    std::vector<std::size_t> last(k_count);
-    std::vector<std::vector<TimeNs>> work(k_count, std::vector<TimeNs>(ranks));
-    std::vector<std::vector<TimeNs>> transfer(k_count, std::vector<TimeNs>(ranks));
-    Replay out;
+    Segments seg{std::vector<std::vector<TimeNs>>(k_count, std::vector<TimeNs>(ranks)),
+                 std::vector<std::vector<TimeNs>>(k_count, std::vector<TimeNs>(ranks, 0)),
+                 std::vector<std::vector<TimeNs>>(k_count, std::vector<TimeNs>(ranks)),
+                 std::vector<std::vector<bool>>(k_count, std::vector<bool>(ranks, true))};
+    auto& work = seg.work;
+    auto& during = seg.during;
+    auto& transfer = seg.transfer;
+    auto& after_end = seg.after_end;
     TimeNs shortest = -1;
     for (const analysis::CollectiveArrivals* c : order_) {
       const TimeNs last_arrival = *std::max_element(c->arrival_ns.begin(), c->arrival_ns.end());
@@ -66,8 +91,21 @@ class RankReplay {
       const analysis::CollectiveArrivals& c = *order_[k];
       const TimeNs last_arrival = *std::max_element(c.arrival_ns.begin(), c.arrival_ns.end());
       for (std::size_t r = 0; r < ranks; ++r) {
-        work[k][r] = std::max<TimeNs>(0, c.arrival_ns[r] - prev_end[r]);
         transfer[k][r] = shortest_transfer ? shortest : std::max<TimeNs>(0, c.end_ns[r] - last_arrival);
+        if (k == 0) {
+          work[k][r] = std::max<TimeNs>(0, c.arrival_ns[r] - window_start_ns_);
+          continue;
+        }
+        const analysis::CollectiveArrivals& prev = *order_[k - 1];
+        after_end[k][r] = c.arrival_ns[r] >= prev.end_ns[r];
+        if (after_end[k][r]) {
+          work[k][r] = c.arrival_ns[r] - prev.end_ns[r];
+          during[k][r] = busy_within(r, prev.arrival_ns[r], prev.end_ns[r]);
+        } else {
+          // Queued behind a collective still waiting (NCCL's all-reduces back to back): everything since the
+          // previous arrival was work, done while that one waited.
+          work[k][r] = std::max<TimeNs>(0, c.arrival_ns[r] - prev.arrival_ns[r]);
+        }
       }
       const TimeNs was = work[k][straggler_];
       const TimeNs goal = target_work(work[k], target);
@@ -76,45 +114,75 @@ class RankReplay {
         ++out.shortened;
         out.straggler_saved_ns += was - goal;
       }
-      TimeNs new_last = 0;
-      for (std::size_t r = 0; r < ranks; ++r) {
-        const TimeNs arrival = new_prev_end[r] + work[k][r];
-        if (r == 0 || arrival > new_last) {
-          new_last = arrival;
-          last[k] = r;
-        }
-      }
-      for (std::size_t r = 0; r < ranks; ++r) {
-        prev_end[r] = c.end_ns[r];
-        new_prev_end[r] = new_last + transfer[k][r];
-      }
     }
-    std::size_t ending = 0;
-    for (std::size_t r = 0; r < ranks; ++r) {
-      const TimeNs end = rank_end_ns_[r] + (new_prev_end[r] - prev_end[r]);
-      if (r == 0 || end > out.end_ns) {
-        out.end_ns = end;
-        ending = r;
-      }
-    }
-    // The critical path: the ending rank's work after its last collective, then per collective backwards the
-    // transfer after the last arrival and the last arriver's work before it.
-    TimeNs rank_work = std::max<TimeNs>(0, rank_end_ns_[ending] - prev_end[ending]);
-    TimeNs transfer_total = 0;
-    std::size_t r = ending;
-    for (std::size_t k = k_count; k-- > 0;) {
-      transfer_total += transfer[k][r];
-      r = last[k];
-      rank_work += work[k][r];
-    }
-    // Before the first collective the path runs from the window's start: its work was counted from there.
-    out.path.push_back({"the ranks' own work (on the rank that arrived last at each collective)", rank_work});
-    out.path.push_back({"collective transfer after the last arrival", transfer_total});
-    std::sort(out.path.begin(), out.path.end(), [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });
-    return out;
+    return seg;
   }
 
- private:
+  void replay(const Segments& seg, Replay& out) const {
+    const std::size_t ranks = rank_end_ns_.size();
+    const std::size_t k_count = order_.size();
+    const auto& work = seg.work;
+    const auto& during = seg.during;
+    const auto& transfer = seg.transfer;
+    const auto& after_end = seg.after_end;
+    // The replay: A'[k][r] = A'[k-1][r] + work after a queued arrival; max(E'[k-1][r], A'[k-1][r] + during) +
+    // work after one that followed the previous end; E'[k][r] = max over ranks of A'[k] + transfer.
+    std::vector<TimeNs> arrival(ranks, window_start_ns_), end(ranks, window_start_ns_);
+    std::vector<std::vector<bool>> via_own(k_count, std::vector<bool>(ranks, true));
+    std::vector<std::size_t> last(k_count, 0);
+    for (std::size_t k = 0; k < k_count; ++k) {
+      for (std::size_t r = 0; r < ranks; ++r) {
+        TimeNs from = arrival[r];
+        if (k == 0) {
+          from = window_start_ns_;
+        } else if (after_end[k][r]) {
+          const TimeNs own = arrival[r] + during[k][r];
+          via_own[k][r] = own > end[r];
+          from = std::max(end[r], own);
+        }
+        arrival[r] = from + work[k][r];
+      }
+      for (std::size_t r = 1; r < ranks; ++r)
+        if (arrival[r] > arrival[last[k]]) last[k] = r;
+      for (std::size_t r = 0; r < ranks; ++r) end[r] = arrival[last[k]] + transfer[k][r];
+    }
+    // Each rank's work after its last collective keeps its length, and its work during that collective's wait.
+    const analysis::CollectiveArrivals& final_c = *order_.back();
+    std::size_t ending = 0;
+    bool ending_via_own = false;
+    for (std::size_t r = 0; r < ranks; ++r) {
+      const TimeNs own = arrival[r] + busy_within(r, final_c.arrival_ns[r], final_c.end_ns[r]);
+      const TimeNs e = std::max(end[r], own) + std::max<TimeNs>(0, rank_end_ns_[r] - final_c.end_ns[r]);
+      if (r == 0 || e > out.end_ns) {
+        out.end_ns = e;
+        ending = r;
+        ending_via_own = own > end[r];
+      }
+    }
+    // The critical path, from the window's end back: own work on a rank, or the transfer after a collective's
+    // last arrival and the last arriver's work before it.
+    TimeNs transfer_total = 0;
+    std::size_t r = ending;
+    bool own_step = ending_via_own;
+    for (std::size_t k = k_count; k-- > 0;) {
+      if (!own_step) {
+        transfer_total += transfer[k][r];
+        r = last[k];
+      }
+      own_step = k > 0 && (!after_end[k][r] || via_own[k][r]);
+    }
+    out.end_ns = std::max(out.end_ns, window_start_ns_);
+    const TimeNs total = out.end_ns - window_start_ns_;
+    out.path.push_back({"the ranks' own work (on the rank that arrived last at each collective)",
+                        std::max<TimeNs>(0, total - transfer_total)});
+    out.path.push_back({"collective transfer after the last arrival", transfer_total});
+    std::sort(out.path.begin(), out.path.end(), [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });
+  }
+
+  [[nodiscard]] TimeNs busy_within(std::size_t rank, TimeNs start_ns, TimeNs end_ns) const {
+    return rank < busy_.size() ? analysis::length_within_ns(busy_[rank], start_ns, end_ns) : 0;
+  }
+
   [[nodiscard]] TimeNs target_work(const std::vector<TimeNs>& work, Target target) const {
     if (target == Target::Median) {
       std::vector<TimeNs> others;
@@ -135,6 +203,7 @@ class RankReplay {
   std::size_t straggler_;
   std::vector<TimeNs> rank_end_ns_;
   TimeNs window_start_ns_;
+  std::vector<std::vector<analysis::Interval>> busy_;
 };
 
 std::string ms_text(TimeNs ns) {
@@ -188,6 +257,10 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
     return Error{"no rank made the others wait at a collective in " + out.window + ": nothing to balance"};
   // Each rank's end in the window: its last measurement's end, else its last collective's end.
   std::vector<TimeNs> rank_end(s.ranks.size());
+  std::vector<std::vector<analysis::Interval>> busy(s.ranks.size());
+  // The longest own work of one thread or GPU of any rank but the straggler: no balancing makes the window shorter.
+  TimeNs bound_ns = 0;
+  std::string bound_what;
   for (std::size_t r = 0; r < s.ranks.size(); ++r) {
     rank_end[r] = order.back()->end_ns[r];
     const RankInfo* info = nullptr;
@@ -197,8 +270,14 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
     for (const Measurement& m : trace.measurements())
       if (std::find(info->pids.begin(), info->pids.end(), m.pid) != info->pids.end() && m.host_end_ns <= window.end_ns)
         rank_end[r] = std::max(rank_end[r], m.host_end_ns);
+    RankWork w = rank_work(trace, *info, s, r, {window.start_ns, window.end_ns});
+    busy[r] = std::move(w.host_busy);
+    if (r != straggler && w.bound_ns > bound_ns) {
+      bound_ns = w.bound_ns;
+      bound_what = "rank " + std::to_string(s.ranks[r]) + "'s " + w.bound_what;
+    }
   }
-  const RankReplay replay(order, straggler, rank_end, window.start_ns);
+  const RankReplay replay(order, straggler, rank_end, window.start_ns, std::move(busy));
   const TimeNs recorded_end = *std::max_element(rank_end.begin(), rank_end.end());
   // The ranks' ends in the window may fall short of the window's end (GPU work after the last measurement):
   // that tail is kept.
@@ -208,9 +287,9 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
   const Replay high = replay.run(Target::Slowest);
   const std::string who = "rank " + std::to_string(s.ranks[straggler]);
   out.replayed_ns = out.recorded_ns;
-  out.predicted_ns = point.end_ns + tail - window.start_ns;
-  out.low_ns = std::min(low.end_ns, point.end_ns) + tail - window.start_ns;
-  out.high_ns = std::max(high.end_ns, point.end_ns) + tail - window.start_ns;
+  out.predicted_ns = std::max(bound_ns, point.end_ns + tail - window.start_ns);
+  out.low_ns = std::max(bound_ns, std::min(low.end_ns, point.end_ns) + tail - window.start_ns);
+  out.high_ns = std::max(out.predicted_ns, std::max(high.end_ns, point.end_ns) + tail - window.start_ns);
   out.path = point.path;
   if (tail > 0) out.path.push_back({"GPU work after the ranks' last measurement", tail});
   out.applied.push_back(
@@ -218,13 +297,24 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
       std::to_string(order.size()) + " collectives in " + out.window +
       ", does the other ranks' median work before each of them: " + ms_text(point.straggler_saved_ns) + " less, at " +
       std::to_string(point.shortened) + " collectives");
+  if (bound_ns > 0 && bound_ns >= point.end_ns + tail - window.start_ns)
+    out.applied.push_back("the arrivals alone give " + ms_text(point.end_ns + tail - window.start_ns) + ", less than " +
+                          bound_what + " in " + out.window + " (" + ms_text(bound_ns) +
+                          "), which no balancing shortens: the prediction is " + ms_text(bound_ns));
   out.assumptions.push_back(
       "predicted from the collectives' arrivals, not by replaying the graph: at a collective that ends together every "
       "rank leaves after the last arrival plus its own transfer time as recorded");
   out.assumptions.push_back(
-      "a rank's work before a collective runs from its end of the previous one (from the window's start before the "
-      "first) to its arrival; only " +
-      who + "'s changes, to the median of the other ranks' (never more than it was); the others' stays as recorded");
+      "a rank's work before a collective runs from its end of the previous one to its arrival (from the window's "
+      "start before the first), or from its previous arrival when it arrived before the previous one ended (queued "
+      "behind a collective still waiting); the own work it did while it waited at the previous one (its threads' "
+      "recorded ops and calls, waits left out) stays, so it arrives no earlier than that work allows; only " +
+      who + "'s work before each collective changes, to the median of the other ranks' (never more than it was)");
+  if (bound_ns > 0)
+    out.assumptions.push_back(
+        "no prediction goes below the longest own work of one thread or GPU of a rank other "
+        "than " +
+        who + " in " + out.window + ": " + bound_what + ", " + ms_text(bound_ns));
   out.assumptions.push_back(
       "the band's lower end: " + who +
       " as fast as the fastest other rank before each collective, and every transfer after the last arrival as short "

@@ -2,10 +2,12 @@
 // no-sync.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
 #include "changes.h"
+#include "owners.h"
 
 namespace gtv::whatif {
 namespace {
@@ -148,7 +150,10 @@ Expected<Ok> apply_graphs(Plan& p, Bound bound) {
   const Trace& trace = g.trace();
   for (const KernelDetail& k : trace.kernel_details())
     if (k.launched_by_graph()) return Error{"the trace's kernels already run from CUDA graphs: nothing to change"};
-  const std::vector<int> forward = forward_range_of_host_nodes(g);
+  const Owners owners = find_owners(g, p.owners_pattern);
+  if (owners.empty())
+    return Error{"cannot tell which launches make one forward to capture: " + no_owners_reason(p.owners_pattern)};
+  const std::vector<int>& forward = owners.range_of_node;
   std::vector<TimeNs> graph_launch_ns;
   for (NodeId n = 0; n < g.size(); ++n)
     if (!p.is_gpu(n) && name_of(g, n) == "cudaGraphLaunch") graph_launch_ns.push_back(p.own_ns[n]);
@@ -175,14 +180,16 @@ Expected<Ok> apply_graphs(Plan& p, Bound bound) {
       if (in.from == Input::From::Chain) in.delay_ns = 0;
     ++dropped;
   }
-  if (forwards == 0) return Error{"the trace has no model forward ranges to capture as CUDA graphs: nothing to change"};
+  if (forwards == 0)
+    return Error{"no owner range (" + owners.source + ") holds a call inside the window: nothing to capture"};
   for (NodeId n = 0; n < g.size(); ++n) {
     const NodeId l = g.node(n).launch;
     if (!p.is_gpu(n) || l == kNoNode || graph_launch_of[l] == kNoNode) continue;
     launch_from_end(p, n, graph_launch_of[l], std::max<TimeNs>(0, g.min_launch_latency_ns()));
   }
-  p.applied.push_back("the host calls of " + std::to_string(forwards) + " forwards become one graph launch each (" +
-                      std::to_string(dropped) + " calls and the host's own work between them go); the kernels stay");
+  p.applied.push_back("the host calls of " + std::to_string(forwards) + " owner ranges (" + owners.source +
+                      ") become one graph launch each (" + std::to_string(dropped) +
+                      " calls and the host's own work between them go); the kernels stay");
   if (graph_launch_ns.empty())
     p.assume(
         "a graph launch costs 35 us of host time (the cuda-graph recording on one H200: 101-104 us per "
@@ -237,6 +244,10 @@ Expected<Ok> apply_processes(Plan& p, Bound bound) {
   for (const auto& [pid, set] : launching)
     if (set.size() > 1) lanes.insert(lanes.end(), set.begin(), set.end());
   if (lanes.empty()) return Error{"no process has more than one thread launching GPU work: nothing to change"};
+  if (std::optional<std::string> why = dependent_threads(g, lanes))
+    return Error{*why +
+                 ": the threads' work depends on each other, so they are not models that processes of their "
+                 "own could run apart"};
   // A call ran uncontended when no call of another thread of its process ran meanwhile.
   struct Call {
     TimeNs start, end;

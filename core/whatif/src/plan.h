@@ -46,6 +46,7 @@ struct Plan {
   bool contention = false;
   bool solo_own_times = false;  // kernels' own times are already their times alone (to_solo_own_times ran)  // kernels
                                 // of different streams of one GPU now share its multiprocessors
+  std::string owners_pattern;   // --owners: the ranges that name the work's owners; empty: found as owners.h says
   std::vector<std::string> applied;
   std::vector<std::string> assumptions;
 

@@ -16,6 +16,6 @@ struct PointReplay {
 
 // predict() on a graph the caller keeps alive; `point` (may be null) receives the best-estimate replay.
 [[nodiscard]] Expected<Prediction> predict_on(const causal::HappensBefore& graph, std::span<const Change> changes,
-                                              PointReplay* point);
+                                              PointReplay* point, const Options& options = {});
 
 }  // namespace gtv::whatif

@@ -82,14 +82,15 @@ bool has_bound_parameter(ChangeKind kind) {
 
 }  // namespace
 
-Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes) {
+Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes, const Options& options) {
   if (changes.empty()) return Error{"no change given (known: " + std::string(change_names()) + ")"};
   if (Expected<Ok> ok = check_compatible(changes); !ok) return ok.error();
   const causal::HappensBefore g = causal::HappensBefore::build(trace);
-  return predict_on(g, changes, nullptr);
+  return predict_on(g, changes, nullptr, options);
 }
 
-Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const Change> changes, PointReplay* point) {
+Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const Change> changes, PointReplay* point,
+                                const Options& options) {
   if (changes.empty()) return Error{"no change given (known: " + std::string(change_names()) + ")"};
   if (Expected<Ok> ok = check_compatible(changes); !ok) return ok.error();
   const Trace& trace = g.trace();
@@ -113,6 +114,7 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
     return out;
   }
   Plan unchanged = make_plan(g);
+  unchanged.owners_pattern = options.owners;
   if (!out.whole_trace) {
     const std::function<bool(causal::NodeId)> inside = causal::inside(g, w);
     unchanged.in_window.resize(g.size());

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "gtv/model/trace_builder.h"
+#include "owners.h"
 #include "point_replay.h"
 
 namespace gtv::whatif {
@@ -60,11 +61,11 @@ class HostClock {
 };
 
 // "model 1" for the GPU work a model's forward launched, for naming the streams a change made.
-std::string owner_of(const causal::HappensBefore& g, const std::vector<int>& forward, NodeId work) {
+std::string owner_of(const causal::HappensBefore& g, const Owners& owners, NodeId work) {
   const NodeId l = g.node(work).launch;
   if (l == kNoNode) return {};
-  if (forward[l] >= 0) {
-    std::string name = g.trace().ranges()[std::size_t(forward[l])].name;
+  if (owners.of_node[l] >= 0) {
+    std::string name = owners.names[std::size_t(owners.of_node[l])];
     constexpr std::string_view kSuffix = " forward";
     if (name.ends_with(kSuffix)) name.resize(name.size() - kSuffix.size());
     return name;
@@ -114,13 +115,13 @@ class PredictedTraceWriter {
   void make_lanes() {
     new_lane_.resize(src_.lanes().size());
     for (LaneIndex l = 0; l < src_.lanes().size(); ++l) new_lane_[l] = copy_lane(src_.lane(l));
-    const std::vector<int> forward = forward_range_of_host_nodes(g_);
+    const Owners owners = find_owners(g_, p_.owners_pattern);
     for (NodeId n = 0; n < g_.size(); ++n) {
       if (!p_.is_gpu(n)) continue;
       const LaneKey key = gpu_lane_key(p_.stream[n].device, p_.stream[n].stream);
       if (b_.find_lane(key)) continue;
       const LaneIndex l = b_.lane(key);
-      const std::string owner = owner_of(g_, forward, n);
+      const std::string owner = owner_of(g_, owners, n);
       const std::string number = std::to_string(
           p_.stream[n].stream >= kNewStreamBase ? p_.stream[n].stream - kNewStreamBase : p_.stream[n].stream);
       b_.set_lane_name(l, owner.empty() ? "new stream " + number : "new stream of " + owner);
@@ -261,10 +262,10 @@ std::string predicted_title(std::span<const Change> changes) { return "predicted
 
 bool is_predicted_run(const Trace& trace) { return trace.metadata().config.count(std::string(kChangesKey)) != 0; }
 
-Expected<PredictedRun> predict_run(const Trace& trace, std::span<const Change> changes) {
+Expected<PredictedRun> predict_run(const Trace& trace, std::span<const Change> changes, const Options& options) {
   const causal::HappensBefore g = causal::HappensBefore::build(trace);
   PointReplay point;
-  Expected<Prediction> p = predict_on(g, changes, &point);
+  Expected<Prediction> p = predict_on(g, changes, &point, options);
   if (!p) return p.error();
   Expected<Trace> predicted = PredictedTraceWriter(g, point).write(changes);
   if (!predicted) return Error{"the predicted run: " + predicted.error().message};

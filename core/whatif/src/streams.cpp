@@ -1,9 +1,11 @@
 // Changes that move GPU work between streams and GPUs: streams, placement; the multiprocessors kernels share.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "changes.h"
+#include "owners.h"
 
 namespace gtv::whatif {
 namespace {
@@ -156,18 +158,22 @@ void remap_streams(Plan& p, const std::vector<StreamKey>& key, const std::vector
 Expected<Ok> apply_streams(Plan& p) {
   const causal::HappensBefore& g = p.g();
   const Trace& trace = g.trace();
-  const std::vector<int> forward = forward_range_of_host_nodes(g);
-  // The owner of each GPU node: the model whose forward launched it, else the thread that launched it.
-  // When the trace names models (forward ranges), only their work moves; else each launching thread's.
-  const bool by_thread = std::none_of(forward.begin(), forward.end(), [](int r) { return r >= 0; });
-  std::map<std::string, int> owners;
+  const Owners owners = find_owners(g, p.owners_pattern);
+  if (owners.empty() && !p.owners_pattern.empty()) return Error{no_owners_reason(p.owners_pattern)};
+  // The owner of each GPU node: the owner of the call that launched it, else (when the trace names no owners) the
+  // thread that launched it. Work launched outside every owner's ranges stays where it ran.
+  const bool by_thread = owners.empty();
+  std::map<std::string, int> thread_owners;
   std::vector<int> owner(g.size(), -1);
   for (NodeId n = 0; n < g.size(); ++n) {
     const NodeId l = g.node(n).launch;
-    if (!p.is_gpu(n) || l == kNoNode || (!by_thread && forward[l] < 0)) continue;
-    const std::string name = by_thread ? "thread " + std::to_string(trace.lanes()[g.lane_of(l)].key.tid)
-                                       : trace.ranges()[std::size_t(forward[l])].name;
-    owner[n] = owners.emplace(name, int(owners.size())).first->second;
+    if (!p.is_gpu(n) || l == kNoNode) continue;
+    if (!by_thread) {
+      owner[n] = owners.of_node[l];
+      continue;
+    }
+    const std::string name = "thread " + std::to_string(trace.lanes()[g.lane_of(l)].key.tid);
+    owner[n] = thread_owners.emplace(name, int(thread_owners.size())).first->second;
   }
   // By the stream each node runs on now (an earlier change may have moved it).
   const auto stream_less = [](const StreamKey& a, const StreamKey& b) {
@@ -178,8 +184,27 @@ Expected<Ok> apply_streams(Plan& p) {
     if (owner[n] >= 0) owners_of_stream[p.stream[n]].insert(owner[n]);
   std::size_t shared = 0;
   for (const auto& [stream, set] : owners_of_stream) shared += set.size() > 1 ? 1 : 0;
+  if (shared > 0 && by_thread) {
+    std::vector<LaneIndex> lanes;
+    for (NodeId n = 0; n < g.size(); ++n) {
+      const NodeId l = g.node(n).launch;
+      if (p.is_gpu(n) && l != kNoNode) lanes.push_back(g.lane_of(l));
+    }
+    std::sort(lanes.begin(), lanes.end());
+    lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
+    if (std::optional<std::string> why = dependent_threads(g, lanes))
+      return Error{"the threads that shared a stream are one model's work, not owners of their own: " + *why + "; " +
+                   no_owners_reason(p.owners_pattern)};
+  }
+  if (shared == 0 && by_thread) {
+    // One thread per stream says nothing about models: one thread may well have launched several models' work.
+    std::string threads =
+        thread_owners.size() == 1 ? "one thread launched all the GPU work" : "each stream's work came from one thread";
+    return Error{threads + ", and " + no_owners_reason(p.owners_pattern)};
+  }
   if (shared == 0)
-    return Error{"no stream runs the work of more than one model or thread in this trace: nothing to change"};
+    return Error{"no stream runs the work of more than one of the " + std::to_string(owners.names.size()) +
+                 " owners found (" + owners.source + "): nothing to change"};
   std::vector<StreamKey> key(p.stream);
   std::set<int> moved;
   for (NodeId n = 0; n < g.size(); ++n) {
@@ -189,11 +214,11 @@ Expected<Ok> apply_streams(Plan& p) {
   }
   remap_streams(p, key, launch_order(g));
   fill_sm_shares(p);
-  p.applied.push_back("the work of " + std::to_string(moved.size()) + (by_thread ? " threads" : " models") +
-                      " that shared " + std::to_string(shared) + (shared == 1 ? " stream" : " streams") +
-                      " runs on a stream of its own");
+  p.applied.push_back("the work of " + std::to_string(moved.size()) +
+                      (by_thread ? " threads" : " owners (" + owners.source + ")") + " that shared " +
+                      std::to_string(shared) + (shared == 1 ? " stream" : " streams") + " runs on a stream of its own");
   p.assume(
-      "each model's work keeps its launch order on its own stream; work launched outside a model's forward "
+      "each owner's work keeps its launch order on its own stream; work launched outside every owner's ranges "
       "stays on its stream");
   p.assume("a synchronization that waited for a shared stream waits for every stream its work went to");
   return Ok{};
@@ -202,14 +227,20 @@ Expected<Ok> apply_streams(Plan& p) {
 Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
   const causal::HappensBefore& g = p.g();
   const Trace& trace = g.trace();
-  const std::vector<int> forward = forward_range_of_host_nodes(g);
+  const Owners owners = find_owners(g, p.owners_pattern);
+  if (owners.empty()) return Error{"cannot place models: " + no_owners_reason(p.owners_pattern)};
+  // Model i is the owner named "model i ..." when every owner is so named, else the i-th owner to start.
+  std::vector<int> model_of_owner(owners.names.size());
+  const bool numbered = std::all_of(owners.names.begin(), owners.names.end(),
+                                    [](const std::string& name) { return model_of_range(name) >= 0; });
   int models = 0;
-  for (const Range& r : trace.ranges())
-    if (r.kind == RangeKind::Forward) models = std::max(models, model_of_range(r.name) + 1);
-  if (models == 0) return Error{"the trace does not say which work is whose (no model forward ranges): cannot place"};
+  for (std::size_t i = 0; i < owners.names.size(); ++i) {
+    model_of_owner[i] = numbered ? model_of_range(owners.names[i]) : int(i);
+    models = std::max(models, model_of_owner[i] + 1);
+  }
   if (int(placement.size()) != models)
     return Error{"placement= names " + std::to_string(placement.size()) + " models; the trace has " +
-                 std::to_string(models)};
+                 std::to_string(models) + " (" + owners.source + ")"};
   // The GPUs the machine had: those its device list names, and those that ran work.
   int gpus = 0;
   for (const DeviceInfo& d : trace.devices()) gpus = std::max(gpus, d.index + 1);
@@ -235,9 +266,9 @@ Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
   std::size_t moved = 0;
   for (NodeId n = 0; n < g.size(); ++n) {
     const NodeId l = g.node(n).launch;
-    if (!p.is_gpu(n) || l == kNoNode || forward[l] < 0) continue;
-    const int model = model_of_range(trace.ranges()[std::size_t(forward[l])].name);
-    if (model < 0 || placement[std::size_t(model)] == p.stream[n].device) continue;
+    if (!p.is_gpu(n) || l == kNoNode || owners.of_node[l] < 0) continue;
+    const int model = model_of_owner[std::size_t(owners.of_node[l])];
+    if (placement[std::size_t(model)] == p.stream[n].device) continue;
     key[n] = {placement[std::size_t(model)],
               stream_on(p.stream[n].device, p.stream[n].stream, placement[std::size_t(model)])};
     ++moved;

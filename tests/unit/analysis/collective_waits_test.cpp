@@ -267,11 +267,18 @@ TEST(CollectiveWaits, TheLateRankIsNotSaidToWaitForTheOthers) {
 TEST(CollectiveWaits, TwoRanksOfOneRunAreNotComparedAsTwoRuns) {
   const LatePeer p;
   const Comparison c = compare(p.r0, p.r1, "rank0.json", "rank1.json");
-  ASSERT_FALSE(c.warnings.empty());
-  EXPECT_EQ(c.warnings[0],
-            "rank0.json and rank1.json are ranks 0 and 1 of one run (world size 2, recorded at the same time): their "
-            "difference is what one rank waited for the other, not a speedup; merge the two files (gtv-cli merge) to "
-            "see who waited for whom.");
+  EXPECT_TRUE(c.same_run);
+  // The headline is the note, never a speedup said before it.
+  EXPECT_EQ(c.verdict.rfind("rank0.json and rank1.json are ranks 0 and 1 of one run (world size 2, recorded at the "
+                            "same time): their difference is what one rank waited for the other, not a speedup; merge "
+                            "the two files (gtv-cli merge) to see who waited for whom. ",
+                            0),
+            0u)
+      << c.verdict;
+  EXPECT_EQ(c.verdict.find("faster"), std::string::npos) << c.verdict;
+  EXPECT_EQ(c.verdict.find("slower"), std::string::npos) << c.verdict;
+  for (const std::string& w : c.warnings) EXPECT_EQ(w.find("of one run"), std::string::npos) << w;
+  EXPECT_EQ(format_comparison(c, Format::Text).find("speedup on the"), std::string::npos);
   const Comparison same = compare(p.r0, p.r0, "a.json", "b.json");
   for (const std::string& w : same.warnings) EXPECT_EQ(w.find("of one run"), std::string::npos) << w;
 }

@@ -33,14 +33,21 @@ TEST(Compare, SpeedupOverlapAndKernelDiffs) {
   EXPECT_EQ(c.b.overlap_ns, 40 * ms);
   EXPECT_EQ(c.b.gpu_busy_sum_ns, 90 * ms);
   EXPECT_DOUBLE_EQ(c.b.effective_parallelism, 1.8);
-  EXPECT_DOUBLE_EQ(c.speedup, 1.8);
   EXPECT_EQ(c.a.kernel_ns, 90 * ms);
   EXPECT_EQ(c.b.kernel_count, 4u);
   EXPECT_EQ(c.basis, CompareBasis::SteadyParts);
+  // overlapped ran a kernel serial never ran (new_k, 5 of its 90 ms): 1.80x on the totals would compare different
+  // work, so the headline is per kernel instance, 30.0 ms against 12.5 ms.
+  EXPECT_TRUE(c.per_kernel);
+  EXPECT_DOUBLE_EQ(c.speedup, 2.4);
   EXPECT_EQ(c.verdict,
-            "overlapped is 1.80x faster than serial on their steady parts (90.0 ms -> 50.0 ms; basis: the steady "
-            "parts, first kernel after warm-up to the end of the GPU work, as the traces do not both have timed "
-            "measurements).");
+            "The work differs, so the totals are no speedup: overlapped ran 4 kernel instances in its basis, serial 3 "
+            "(1.33x). Per kernel instance, overlapped is 2.40x faster than serial on their steady parts (90.0 ms for 3 "
+            "kernel instances -> 50.0 ms for 4; per instance 30.0 ms -> 12.5 ms: 2.40x; basis: the steady parts, first "
+            "kernel after warm-up to the end of the GPU work, as the traces do not both have timed measurements).");
+  EXPECT_EQ(c.warnings, (std::vector<std::string>{"The work differs: 6% of overlapped's kernel time is in 1 kernel(s) "
+                                                  "serial never ran: even per kernel instance, the comparison is of "
+                                                  "different work."}));
   EXPECT_EQ(c.wall_line,
             "Whole trace (everything recorded): 90.0 ms -> 50.0 ms wall (1.80x); 2+ GPUs overlapped 0 ns -> 40.0 ms; "
             "effective parallelism 1.00 -> 1.80.");
@@ -58,7 +65,8 @@ TEST(Compare, SpeedupOverlapAndKernelDiffs) {
   EXPECT_NE(text.find("wall time"), std::string::npos);
   EXPECT_NE(text.find("-44.4%"), std::string::npos) << text;  // 90 -> 50 ms
   EXPECT_NE(format_comparison(c, Format::Markdown).find("| kernel | count serial |"), std::string::npos);
-  EXPECT_NE(format_comparison(c, Format::Json).find("\"speedup\": 1.8000"), std::string::npos);
+  EXPECT_NE(format_comparison(c, Format::Json).find("\"speedup\": 2.4000"), std::string::npos);
+  EXPECT_NE(format_comparison(c, Format::Json).find("\"per_kernel\": true"), std::string::npos);
 }
 
 TEST(Compare, EmptyTraces) {
@@ -120,8 +128,11 @@ TEST(Compare, TimedWindowsWhenNoMeasurementIsShared) {
   EXPECT_EQ(c.basis, CompareBasis::TimedWindows);
   EXPECT_EQ(c.basis_a_ns, 90 * ms);
   EXPECT_EQ(c.basis_b_ns, 60 * ms);
-  EXPECT_EQ(c.verdict.rfind("B is 1.50x faster than A on their timed windows (90.0 ms -> 60.0 ms; basis: each "
-                            "trace's timed measurements",
+  // A ran one kernel in its window, B two: only per kernel instance is the unit the same.
+  EXPECT_EQ(c.verdict.rfind("The work differs, so the totals are no speedup: B ran 2 kernel instances in its basis, A "
+                            "1 (2.00x). Per kernel instance, B is 3.00x faster than A on their timed windows (90.0 ms "
+                            "for 1 kernel instance -> 60.0 ms for 2; per instance 90.0 ms -> 30.0 ms: 3.00x; basis: "
+                            "each trace's timed measurements",
                             0),
             0u)
       << c.verdict;
@@ -252,10 +263,16 @@ TEST(Compare, DifferentKernelsAreDifferentWork) {
   EXPECT_FALSE(c.per_iteration);  // as many iterations in both
   EXPECT_DOUBLE_EQ(c.only_a_share, 1.0);
   EXPECT_DOUBLE_EQ(c.only_b_share, 1.0);
+  EXPECT_TRUE(c.per_kernel);
+  EXPECT_EQ(c.verdict.rfind("The work differs, so the totals are no speedup: they ran different kernels (below). Per "
+                            "kernel instance, A and B take the same time on the measured work",
+                            0),
+            0u)
+      << c.verdict;
   EXPECT_EQ(c.warnings, (std::vector<std::string>{
                             "The work differs: 100% of A's kernel time is in 1 kernel(s) B never ran, and 100% of B's "
-                            "kernel time is in 1 kernel(s) A never ran: the speedup compares different work, not the "
-                            "same work done faster or slower."}));
+                            "kernel time is in 1 kernel(s) A never ran: even per kernel instance, the comparison is of "
+                            "different work."}));
   EXPECT_NE(format_comparison(c, Format::Text).find("The work differs"), std::string::npos);
   // The same kernels: no warning.
   EXPECT_TRUE(compare(loop_run(1, 10), loop_run(1, 20), "A", "B").warnings.empty());
@@ -273,11 +290,79 @@ TEST(Compare, AnIterationOfDifferentWorkIsNotComparedPerIteration) {
                                "A and B ran 30 and 10 iterations but as many kernels in their bases (30 and 30): an "
                                "iteration is different work in each, so the totals are compared, not iterations."}));
   // A: 10 iterations of one kernel; B: 20 of two. Per iteration, and B's iterations hold twice the kernels.
+  // The per-iteration ratio would compare different work: per kernel instance instead (10 ms each in A, 5 ms in B).
   const Comparison more = compare(loop_run(1, 10), loop_run(1, 20, "gemm", 2), "A", "B");
-  EXPECT_TRUE(more.per_iteration);
-  EXPECT_EQ(more.warnings,
-            (std::vector<std::string>{"The work differs: B ran 2.0 kernels per iteration in its basis, "
-                                      "A 1.0 (2.00x): the speedup compares different amounts of work."}));
+  EXPECT_FALSE(more.per_iteration);
+  EXPECT_TRUE(more.per_kernel);
+  EXPECT_DOUBLE_EQ(more.speedup, 2.0);
+  EXPECT_EQ(more.verdict,
+            "The work differs, so the totals are no speedup: B ran 40 kernel instances in its basis, A 10 (4.00x). "
+            "Per kernel instance, B is 2.00x faster than A on the measured work (timed loop: 100.0 ms for 10 kernel "
+            "instances -> 200.0 ms for 40; per instance 10.0 ms -> 5.00 ms: 2.00x; basis: the truth of the "
+            "measurements both traces share).");
+  EXPECT_TRUE(more.warnings.empty()) << ::testing::PrintToString(more.warnings);
+}
+
+namespace {
+
+// `rounds` rounds of 10 kernels of 10 ms back to back on stream 7, marked by nothing but one annotation per round
+// when `step` names one ("ProfilerStep#" numbers it from 3): a PyTorch profiler trace without timed measurements.
+Trace rounds_run(int rounds, std::string_view step) {
+  TraceBuilder b;
+  for (int r = 0; r < rounds; ++r) {
+    const TimeNs t = r * 100 * ms;
+    if (step == "ProfilerStep#")
+      host_call(b, 1, 1, "ProfilerStep#" + std::to_string(r + 3), t, 100 * ms, EventKind::Annotation);
+    else if (!step.empty())
+      host_call(b, 1, 1, step, t, 100 * ms, EventKind::Annotation);
+    for (int k = 0; k < 10; ++k) kernel(b, 0, 7, "gemm", t + k * 10 * ms, 10 * ms);
+  }
+  return build(b);
+}
+
+}  // namespace
+
+TEST(Compare, FiveRoundsAgainstOneAtTheSameSpeedAreNotFiveTimesSlower) {
+  // No iteration is marked: the totals (100 ms against 500 ms) are different amounts of the same work.
+  const Comparison c = compare(rounds_run(1, ""), rounds_run(5, ""), "torchprof", "torchprof-seq");
+  EXPECT_EQ(c.basis, CompareBasis::SteadyParts);
+  EXPECT_TRUE(c.per_kernel);
+  EXPECT_DOUBLE_EQ(c.speedup, 1.0);
+  EXPECT_EQ(c.verdict,
+            "The work differs, so the totals are no speedup: torchprof-seq ran 50 kernel instances in its basis, "
+            "torchprof 10 (5.00x). Per kernel instance, torchprof and torchprof-seq take the same time on their steady "
+            "parts (100.0 ms for 10 kernel instances -> 500.0 ms for 50; per instance 10.0 ms -> 10.0 ms: 1.00x; "
+            "basis: the steady parts, first kernel after warm-up to the end of the GPU work, as the traces do not both "
+            "have timed measurements).");
+  EXPECT_EQ(c.verdict.find("5.00x slower"), std::string::npos);
+  EXPECT_TRUE(c.warnings.empty()) << ::testing::PrintToString(c.warnings);
+}
+
+TEST(Compare, ARangeTheLoopRepeatsMarksItsIterations) {
+  // record_function("train_step") around each step: 2 steps against 5, the same 100 ms each.
+  const Comparison c = compare(rounds_run(2, "train_step"), rounds_run(5, "train_step"), "A", "B");
+  EXPECT_EQ(c.iterations_a, 2u);
+  EXPECT_EQ(c.iterations_b, 5u);
+  EXPECT_TRUE(c.per_iteration);
+  EXPECT_DOUBLE_EQ(c.speedup, 1.0);
+  // Once is no repetition: the iterations stay unknown, and the work (10 against 50 instances) differs.
+  const Comparison once = compare(rounds_run(1, "train_step"), rounds_run(5, "train_step"), "A", "B");
+  EXPECT_EQ(once.iterations_a, 0u);
+  EXPECT_TRUE(once.per_kernel);
+}
+
+TEST(Compare, ProfilerStepsAreIterations) {
+  const Comparison c =
+      compare(rounds_run(1, "ProfilerStep#"), rounds_run(5, "ProfilerStep#"), "torchprof", "torchprof-seq");
+  EXPECT_EQ(c.iterations_a, 1u);
+  EXPECT_EQ(c.iterations_b, 5u);
+  EXPECT_TRUE(c.per_iteration);
+  EXPECT_FALSE(c.per_kernel);
+  EXPECT_EQ(c.verdict.rfind("torchprof and torchprof-seq take the same time per iteration on their steady parts (1 "
+                            "iteration in 100.0 ms -> 5 in 500.0 ms; per iteration 100.0 ms -> 100.0 ms: 1.00x;",
+                            0),
+            0u)
+      << c.verdict;
 }
 
 TEST(Compare, StreamParallelismOfEachGpuSideBySide) {

@@ -107,6 +107,34 @@ TEST(WarmUp, ALongCallThatModuleLoadingOnAnotherThreadExplainsIsNotContextCreati
             "Warm-up: first-use work cost the host 38.0 ms (module loading 38.0 ms on GPU 0, partly on no known GPU).");
 }
 
+TEST(WarmUp, ACallHoldingKinetosModuleLoadingRecordLoadedAModuleInAnExistingContext) {
+  // torch.profiler started on a process whose context existed: its first recorded call, a 38.3 ms
+  // cudaFuncGetAttributes, holds CUPTI's loading record, which Kineto writes under pid -1.
+  TraceBuilder b;
+  api(b, "cudaFuncGetAttributes", 0, 38300 * us);
+  host_call(b, -1, 0, "Runtime Triggered Module Loading", 2 * ms, 3 * ms, EventKind::Overhead);
+  launch(b, "k", 0, 40 * ms, 5 * us, 1);
+  const Trace t = build(b);
+  const WarmUp w = analyze_warmup(t);
+  EXPECT_TRUE(of_cause(w, WarmUpCause::ContextCreation).empty());
+  ASSERT_EQ(w.causes.size(), 1u);
+  EXPECT_EQ(w.causes[0].cause, WarmUpCause::ModuleLoading);
+  EXPECT_EQ(w.causes[0].cost_ns, 38300 * us);  // the record lies inside the call
+  EXPECT_EQ(w.headline,
+            "Warm-up: first-use work cost the host 38.3 ms (module loading 38.3 ms on GPU 0, partly on no known GPU).");
+}
+
+TEST(WarmUp, ALongFirstCallWithoutALoadingRecordStillCreatesTheContext) {
+  TraceBuilder b;
+  api(b, "cudaFuncGetAttributes", 0, 38300 * us);
+  host_call(b, -1, 0, "Runtime Triggered Module Loading", 39 * ms, 1 * ms, EventKind::Overhead);  // after it
+  launch(b, "k", 0, 41 * ms, 5 * us, 1);
+  const Trace t = build(b);
+  const auto ctx = of_cause(analyze_warmup(t), WarmUpCause::ContextCreation);
+  ASSERT_EQ(ctx.size(), 1u);
+  EXPECT_EQ(ctx[0].cost_ns, 38300 * us);
+}
+
 TEST(WarmUp, LongFirstWaitIsNotContextCreation) {
   TraceBuilder b;
   api(b, "cudaDeviceSynchronize", 0, 50 * ms);
@@ -338,6 +366,26 @@ Trace loop_trace(const std::vector<Iter>& iters, bool synchronized, bool malloc_
 
 }  // namespace
 
+TEST(WarmUp, AFirstRunBesideACommunicationKernelIsContentionNotWarmUp) {
+  TraceBuilder b;
+  // The first wgrad ran while an all-reduce spun on the same GPU for a late peer: 121.6 us more than later.
+  shaped_kernel(b, 0, "cutlass_wgrad", 0, 141600, 128);
+  kernel(b, 0, 9, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 0, 500 * us);
+  for (int i = 1; i <= 5; ++i) shaped_kernel(b, 0, "cutlass_wgrad", i * ms, 20 * us, 128);
+  // The same on GPU 1 with no collective beside it: warm-up.
+  shaped_kernel(b, 1, "cutlass_wgrad", 0, 141600, 128);
+  for (int i = 1; i <= 5; ++i) shaped_kernel(b, 1, "cutlass_wgrad", i * ms, 20 * us, 128);
+  const Trace t = build(b);
+  const WarmUp w = analyze_warmup(t);
+  const auto slow = of_cause(w, WarmUpCause::SlowFirstKernel);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].device, 1);
+  EXPECT_EQ(slow[0].cost_ns, 121600);
+  EXPECT_EQ(w.headline,
+            "Warm-up: first runs of 1 kernel on GPU 1 took 121.6 us more than their later runs with the same grid and "
+            "block.");
+}
+
 TEST(WarmUp, FirstIterationComparesGpuTimeNotHostLaunchTime) {
   // The first iteration launches 50x slower on the host; its GPU work is the same 4 ms.
   const Trace t = loop_trace({{50 * ms, 4 * ms}, {1 * ms, 4 * ms}, {1 * ms, 4 * ms}, {1 * ms, 4 * ms}}, false);
@@ -446,6 +494,29 @@ TEST(WarmUp, ProfilerStepAnnotationsStandInForIterations) {
   EXPECT_EQ(w.iterations[0].first_name, "ProfilerStep#2");
   EXPECT_EQ(w.iterations[0].steady_count, 2u);
   EXPECT_DOUBLE_EQ(w.iterations[0].gpu_ratio, 1.0);
+}
+
+TEST(WarmUp, ASlowerFirstRecordedStepAfterUnrecordedStepsIsNotWarmUp) {
+  // schedule(wait=1, warmup=1, active=2): steps 0 and 1 ran unrecorded; ProfilerStep#2 took 3 ms, #3 2 ms, each
+  // synchronized, with the same GPU work and no first-use call.
+  TraceBuilder b;
+  for (int i = 0; i < 2; ++i) {
+    const TimeNs s = i * 10 * ms;
+    host_call(b, 1, 1, "ProfilerStep#" + std::to_string(i + 2), s, (i == 0 ? 3 : 2) * ms, EventKind::Annotation);
+    api(b, "cudaLaunchKernel", s + 100 * us, 5 * us, i + 1);
+    kernel(b, 0, 7, "k", s + 200 * us, 1 * ms, i + 1);
+  }
+  const Trace t = build(b);
+  const WarmUp w = analyze_warmup(t);
+  EXPECT_TRUE(
+      has_line(w,
+               "Thread 1, ProfilerStep annotations: no warm-up in the recorded steps: the recording starts at "
+               "ProfilerStep#2, after the profiler's schedule ran 2 steps unrecorded, and no first-use work was "
+               "found in it, though it was slower. The first one's GPU work took 1.00 ms against 1.00 ms for "
+               "the later one (1.00x); in wall time (each iteration ends after its GPU work) the first took "
+               "3.00 ms against 2.00 ms for the later one (1.50x)."))
+      << w.lines.back();
+  EXPECT_EQ(w.headline, std::string(kNoWarmUp));
 }
 
 namespace {
@@ -620,6 +691,34 @@ TEST(WarmUp, ReportCarriesFindingsInTextAndJson) {
        {"\"warmup\"", "\"findings\"", "\"cause\"", "\"context_creation\"", "\"allocator_growth\"", "\"spans\"",
         "\"start_ns\"", "\"cost_ns\"", "\"host_cost_ns\"", "\"headline\"", "\"iterations\"", "\"causes\""})
     EXPECT_NE(json.find(key), std::string::npos) << key;
+}
+
+}  // namespace gtv::analysis
+
+namespace gtv::analysis {
+
+// Two timed steps [0, 10) and [80, 90) ms; between them a 50 ms cudaSetDevice creates the second GPU's context. It
+// lies on the critical path of the span of the measurements, but in neither measurement: without it the span would
+// be shorter, no measurement would.
+TEST(WarmUp, FirstUseBetweenMeasurementsShortensNoMeasurement) {
+  TraceBuilder b;
+  for (const TimeNs s : {TimeNs{0}, 80 * ms}) {
+    launch(b, "k", 0, s + 1 * ms, 5 * us, std::uint64_t(s + 1), 7 * ms);
+    api(b, "cudaDeviceSynchronize", s + 2 * ms, 6 * ms + 100 * us);
+    b.add_measurement({"step", MeasurementMethod::StopwatchSync, 10 * ms, s, s + 10 * ms, 1, 1});
+  }
+  api(b, "cudaSetDevice", 20 * ms, 50 * ms);
+  const Trace t = build(b);
+  const Report r = analyze(t);
+  ASSERT_EQ(r.critical.region.name, "the span of the step");
+  const auto& lines = r.critical.lines;
+  EXPECT_NE(std::find(lines.begin(), lines.end(),
+                      "First-use calls (warm-up) took 50.0 ms of the critical path of the span of the step, all of it "
+                      "between the measurements: no measurement would take less time without them."),
+            lines.end())
+      << ::testing::PrintToString(lines);
+  for (const std::string& line : lines) EXPECT_EQ(line.find("Without first-use calls"), std::string::npos) << line;
+  EXPECT_EQ(r.critical.headline.find("first-use"), std::string::npos) << r.critical.headline;
 }
 
 }  // namespace gtv::analysis

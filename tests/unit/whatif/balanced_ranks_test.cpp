@@ -87,6 +87,48 @@ TEST(WhatifBalancedRanks, TheStragglersWorkTakesTheOtherRanksMedian) {
   EXPECT_EQ(p->path[1].ns, 80 * kUs);
 }
 
+// Rank 0 arrives at the second all-reduce at 150 us, queued while the first still waits for rank 1 (its end is 500
+// us): the 50 us since its previous arrival were work it did during that wait. Rank 1 arrives at 480 and 500.
+//   balanced: rank 1's first work becomes rank 0's (100 us): both arrive at 100, the transfer keeps 20 us, ends 120;
+//   rank 0 arrives at the second 50 us after its first arrival (150), rank 1 right after its end (120); the last
+//   arrival is 150, the transfer 20: ends 170; each rank's 80 us after its last collective: 250 us. Counting rank 0's
+//   work from the previous end instead (0 us for a queued arrival) would give 220 us.
+TEST(WhatifBalancedRanks, WorkQueuedDuringAWaitIsKept) {
+  TraceBuilder b0;
+  b0.metadata().distributed = {0, 2, "gloo"};
+  host_call(b0, 100, 100, "gloo:all_reduce", 100 * kUs, 400 * kUs, EventKind::Annotation);
+  host_call(b0, 100, 101, "gloo:all_reduce", 150 * kUs, 370 * kUs, EventKind::Annotation);
+  Measurement m{"timed loop", MeasurementMethod::StopwatchNoSync, 600 * kUs, 0, 600 * kUs, 100, 100};
+  b0.add_measurement(m);
+  const Trace t = merge(build(b0), gloo_rank(1, 2, 200, {{480, 500}, {500, 520}}, 600));
+  const Expected<Prediction> p = balanced(t);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->recorded_ns, 600 * kUs);
+  EXPECT_EQ(p->predicted_ns, 250 * kUs);
+}
+
+// Rank 0's GPU ran 700 us of kernels in the window: however rank 2 is balanced (530 us by the arrivals alone), the
+// loop cannot take less.
+TEST(WhatifBalancedRanks, NeverBelowARanksOwnWork) {
+  TraceBuilder b0;
+  b0.metadata().distributed = {0, 3, "gloo"};
+  for (const auto& [start, end] : std::vector<std::pair<TimeNs, TimeNs>>{{100, 520}, {620, 1080}})
+    host_call(b0, 100, 100, "gloo:all_reduce", start * kUs, (end - start) * kUs, EventKind::Annotation);
+  analysis::testing::kernel(b0, 0, 7, "conv", 0, 700 * kUs);
+  b0.add_measurement({"timed loop", MeasurementMethod::StopwatchNoSync, 1130 * kUs, 0, 1130 * kUs, 100, 100});
+  const Trace t = merge(build(b0), gloo_rank(1, 3, 200, {{200, 520}, {720, 1080}}, 1130),
+                        gloo_rank(2, 3, 300, {{500, 520}, {1020, 1080}}, 1130));
+  const Expected<Prediction> p = balanced(t);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->predicted_ns, 700 * kUs);
+  EXPECT_EQ(p->low_ns, 700 * kUs - 7000);
+  ASSERT_EQ(p->applied.size(), 2u);
+  EXPECT_EQ(p->applied[1],
+            "the arrivals alone give 0.5 ms, less than rank 0's GPU 0's work in the span of the 3 measurements from "
+            "'rank 0: timed loop' to 'rank 2: timed loop' (0.7 ms), which no balancing shortens: the prediction is "
+            "0.7 ms");
+}
+
 TEST(WhatifBalancedRanks, BalancedRanksAreNothingToChange) {
   const Trace t =
       merge(gloo_rank(0, 2, 100, {{100, 120}, {220, 240}}, 300), gloo_rank(1, 2, 200, {{100, 120}, {220, 240}}, 300));

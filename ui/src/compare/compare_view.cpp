@@ -340,7 +340,22 @@ QString CompareView::compute_figures(const Run& r, const Run* first, QString* no
   analysis::note_tracing_overhead(c, first->analysis->report, r.analysis->report);
   const QString basis = QString::fromStdString(c.basis_text).toHtmlEscaped();
   text += QStringLiteral("<br>speedup vs %1: ").arg(first->label.toHtmlEscaped());
-  if (c.speedup > 0 && c.per_iteration) {
+  if (c.same_run) {
+    // Two ranks of one run: what differs is what one waited for the other, not a speedup (the note says so).
+    text += QStringLiteral("<b>none: ranks of one run</b> (%1 &rarr; %2, %3)")
+                .arg(dur(c.basis_a_ns), dur(c.basis_b_ns), basis);
+    *notes += (notes->isEmpty() ? QString() : QStringLiteral("\n")) + QString::fromStdString(c.verdict);
+  } else if (c.speedup > 0 && c.per_kernel) {
+    // The work differs: only a kernel instance is the same unit in both.
+    const auto per = [](TimeNs ns, std::size_t n) { return dur(ns / static_cast<TimeNs>(n)); };
+    text += QStringLiteral(
+                "<b>%1&times; per kernel instance</b> (the work differs: %2 vs %3 kernel instances; %4 &rarr; %5 per "
+                "instance, %6)")
+                .arg(c.speedup, 0, 'f', 2)
+                .arg(c.basis_kernels_a)
+                .arg(c.basis_kernels_b)
+                .arg(per(c.basis_a_ns, c.basis_kernels_a), per(c.basis_b_ns, c.basis_kernels_b), basis);
+  } else if (c.speedup > 0 && c.per_iteration) {
     // Different iteration counts: the speedup is per iteration, and the times shown are too.
     const auto per = [](TimeNs ns, std::size_t n) { return dur(ns / static_cast<TimeNs>(n)); };
     text += QStringLiteral("<b>%1&times; per iteration</b> (%2 &rarr; %3 per iteration; %4 vs %5 iterations, %6)")
@@ -354,7 +369,7 @@ QString CompareView::compute_figures(const Run& r, const Run* first, QString* no
                 .arg(c.speedup, 0, 'f', 2)
                 .arg(dur(c.basis_a_ns), dur(c.basis_b_ns), basis);
   }
-  if (c.speedup <= 0) text += QStringLiteral("unknown (%1)").arg(basis);
+  if (c.speedup <= 0 && !c.same_run) text += QStringLiteral("unknown (%1)").arg(basis);
   if (c.wall_speedup > 0) text += QStringLiteral(" &middot; whole trace %1&times;").arg(c.wall_speedup, 0, 'f', 2);
   // When the two ran different work, the speedup says less than it seems: one short line in the header (the panels
   // keep their height), the analysis's warnings in its words in the header's tooltip.

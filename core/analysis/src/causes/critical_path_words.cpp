@@ -4,6 +4,7 @@
 
 #include "causes/critical_path_parts.h"
 #include "gtv/analysis/format.h"
+#include "gtv/analysis/intervals.h"
 
 namespace gtv::analysis::detail {
 namespace {
@@ -34,7 +35,20 @@ std::vector<std::pair<std::string, TimeNs>> grouped_shares(const CriticalPathAna
   return out;
 }
 
+// First-use calls that lay only in the gaps between timed measurements: removing them would move the later
+// measurements earlier and so shorten the span, but no measurement would take less time.
+bool only_between_measurements(const CauseSaving& c, const CriticalPathAnalysis& a) {
+  if (c.key != "first_use" || !a.region.from_measurements || !a.region.has_gaps() || a.causes.empty()) return false;
+  const auto index = static_cast<int>(&c - a.causes.data());
+  for (const PathSegment& s : a.segments)
+    if (s.cause == index && length_within_ns(a.region.measured, s.start_ns, s.end_ns) > 0) return false;
+  return true;
+}
+
 std::string saving_sentence(const CauseSaving& c, const CriticalPathAnalysis& a) {
+  if (only_between_measurements(c, a))
+    return "First-use calls (warm-up) took " + format_duration(c.on_path_ns) + " of the critical path of " +
+           a.region.name + ", all of it between the measurements: no measurement would take less time without them.";
   if (c.key == "wait") {
     const std::string head = "In " + c.cause.substr(c.cause.find(" in ") + 4) + " the host waited for " +
                              format_duration(c.waited_ns) + " of GPU work on the critical path; without those waits " +
@@ -112,7 +126,12 @@ void describe_critical_path(CriticalPathAnalysis& a) {
   if (groups.empty()) return;
   std::string head = "What bounds " + a.region.name + ": " + groups.front().first + ", " +
                      share_of(groups.front().second, a.length_ns) + " of its critical path";
-  const CauseSaving* top = by_saving.empty() ? nullptr : by_saving.front();
+  const CauseSaving* top = nullptr;
+  for (const CauseSaving* c : by_saving)
+    if (!only_between_measurements(*c, a)) {
+      top = c;
+      break;
+    }
   if (top && top->saving_ns > 0 && double(top->saving_ns) >= 0.02 * double(a.length_ns))
     head += "; without " + top->cause + " it would be " + format_duration(top->saving_ns) + " shorter (" +
             share_of(top->saving_ns, a.length_ns) + ")";

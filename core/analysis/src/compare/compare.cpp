@@ -1,6 +1,7 @@
 #include "gtv/analysis/compare.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -105,15 +106,55 @@ std::string names_in_words(const std::vector<std::string>& names) {
 // Iteration ranges that overlap the spans, counted per host thread; the most of any thread. Threads that each run
 // the loop (one model per thread) run its iterations side by side, so their counts do not add up. Overlap, not
 // containment: a steady part starts at the first iteration's first kernel, after the iteration's range began.
+// PyTorch marks iterations with annotations at a thread's top level: "ProfilerStep#N" (profiler steps), else
+// "iteration" (record_function), else a range the loop repeats ("train_step" each step). Per thread, the spans of
+// the first of these any thread has; of repeated ranges, the name a thread repeats most, twice at least.
+std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Interval>> annotated_iterations(const Trace& trace) {
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Interval>> out;
+  for (const std::string_view prefix : {std::string_view("ProfilerStep#"), std::string_view("iteration")}) {
+    for (const Lane& lane : trace.lanes()) {
+      if (lane.is_gpu() || lane.by_depth.empty()) continue;
+      for (const std::uint32_t i : lane.by_depth[0]) {
+        const Event& e = lane.events[i];
+        if (e.kind == EventKind::Annotation && trace.name(e).substr(0, prefix.size()) == prefix)
+          out[{lane.key.pid, lane.key.tid}].push_back({e.start_ns, e.end_ns()});
+      }
+    }
+    if (!out.empty()) return out;
+  }
+  for (const Lane& lane : trace.lanes()) {
+    if (lane.is_gpu() || lane.by_depth.empty()) continue;
+    std::map<StringId, std::vector<Interval>> by_name;
+    for (const std::uint32_t i : lane.by_depth[0]) {
+      const Event& e = lane.events[i];
+      if (e.kind == EventKind::Annotation) by_name[e.name].push_back({e.start_ns, e.end_ns()});
+    }
+    const std::vector<Interval>* most = nullptr;
+    for (const auto& [name, spans] : by_name)
+      if (spans.size() >= 2 && (!most || spans.size() > most->size())) most = &spans;
+    if (most) out[{lane.key.pid, lane.key.tid}] = *most;
+  }
+  return out;
+}
+
 std::size_t iterations_in(const Trace& trace, std::vector<Interval> spans) {
   spans = merged(std::move(spans));
+  const auto overlaps = [&](TimeNs start_ns, TimeNs end_ns) {
+    const auto it = std::upper_bound(spans.begin(), spans.end(), start_ns,
+                                     [](TimeNs t, const Interval& iv) { return t < iv.end_ns; });
+    return it != spans.end() && it->start_ns < std::max(end_ns, start_ns + 1);
+  };
   std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> per_thread;
+  bool ranges = false;
   for (const Range& r : trace.ranges()) {
     if (r.kind != RangeKind::Iteration) continue;
-    const auto it = std::upper_bound(spans.begin(), spans.end(), r.start_ns,
-                                     [](TimeNs t, const Interval& iv) { return t < iv.end_ns; });
-    if (it != spans.end() && it->start_ns < std::max(r.end_ns, r.start_ns + 1)) ++per_thread[{r.pid, r.tid}];
+    ranges = true;
+    if (overlaps(r.start_ns, r.end_ns)) ++per_thread[{r.pid, r.tid}];
   }
+  if (!ranges)
+    for (const auto& [thread, steps] : annotated_iterations(trace))
+      for (const Interval& s : steps)
+        if (overlaps(s.start_ns, s.end_ns)) ++per_thread[thread];
   std::size_t most = 0;
   for (const auto& [thread, count] : per_thread) most = std::max(most, count);
   return most;
@@ -225,7 +266,18 @@ std::string ratio_words(const std::string& a, const std::string& b, double speed
   return b + " is " + fixed(1.0 / speedup, 2) + "x slower than " + a;
 }
 
-std::string verdict_for(const Comparison& c) {
+std::string capitalized(std::string_view text) {
+  std::string out(text);
+  if (!out.empty()) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+  return out;
+}
+
+// Why the work differs, for the headline: "B ran 2,250 kernel instances in its basis, A 450 (5.00x)", or the
+// kernels only one ran.
+std::string work_difference(const Comparison& c);
+
+// The headline: the speedup on its basis; per kernel instance when the work differs; none for two ranks of one run.
+std::string verdict_for(const Comparison& c, const std::optional<std::string>& same_run) {
   if (c.a.wall_ns <= 0 && c.b.wall_ns <= 0)
     return "Cannot compare: neither " + c.a.label + " nor " + c.b.label +
            " spans any time (no events, or only instants).";
@@ -233,20 +285,37 @@ std::string verdict_for(const Comparison& c) {
     return "Cannot compare: " + (c.a.wall_ns <= 0 ? c.a.label : c.b.label) +
            " spans no time (no events, or only instants).";
   const std::string what = c.basis == CompareBasis::SharedMeasurements ? c.basis_what + ": " : "";
+  const std::string basis = "; basis: " + c.basis_text + ").";
+  if (same_run)
+    return *same_run + " " + capitalized(on_what(c.basis)) + ": " + c.a.label + " " + format_duration(c.basis_a_ns) +
+           ", " + c.b.label + " " + format_duration(c.basis_b_ns) + " (" + what.substr(0, what.size() - 2) +
+           (what.empty() ? "" : "; ") + "basis: " + c.basis_text + ").";
+  if (c.per_kernel) {
+    const auto per_a = c.basis_a_ns / static_cast<TimeNs>(c.basis_kernels_a);
+    const auto per_b = c.basis_b_ns / static_cast<TimeNs>(c.basis_kernels_b);
+    return "The work differs, so the totals are no speedup: " + work_difference(c) + ". Per kernel instance, " +
+           ratio_words(c.a.label, c.b.label, c.speedup) + " " + std::string(on_what(c.basis)) + " (" + what +
+           format_duration(c.basis_a_ns) + " for " + grouped_count(c.basis_kernels_a) +
+           (c.basis_kernels_a == 1 ? " kernel instance -> " : " kernel instances -> ") + format_duration(c.basis_b_ns) +
+           " for " + grouped_count(c.basis_kernels_b) + "; per instance " + format_duration(per_a) + " -> " +
+           format_duration(per_b) + ": " + fixed(c.speedup, 2) + "x" + basis;
+  }
   if (!c.per_iteration)
     return ratio_words(c.a.label, c.b.label, c.speedup) + " " + std::string(on_what(c.basis)) + " (" + what +
            format_duration(c.basis_a_ns) + " -> " + format_duration(c.basis_b_ns) + "; basis: " + c.basis_text + ").";
   const auto per_a = c.basis_a_ns / static_cast<TimeNs>(c.iterations_a);
   const auto per_b = c.basis_b_ns / static_cast<TimeNs>(c.iterations_b);
   return ratio_words(c.a.label, c.b.label, c.speedup) + " per iteration " + std::string(on_what(c.basis)) + " (" +
-         what + std::to_string(c.iterations_a) + " iterations in " + format_duration(c.basis_a_ns) + " -> " +
-         std::to_string(c.iterations_b) + " in " + format_duration(c.basis_b_ns) + "; per iteration " +
-         format_duration(per_a) + " -> " + format_duration(per_b) + ": " + fixed(c.speedup, 2) +
+         what + std::to_string(c.iterations_a) + (c.iterations_a == 1 ? " iteration in " : " iterations in ") +
+         format_duration(c.basis_a_ns) + " -> " + std::to_string(c.iterations_b) + " in " +
+         format_duration(c.basis_b_ns) + "; per iteration " + format_duration(per_a) + " -> " + format_duration(per_b) +
+         ": " + fixed(c.speedup, 2) +
          "x; compared per iteration as the runs ran different iteration counts; basis: " + c.basis_text + ").";
 }
 
 // Kernel time in kernels the other run never ran, as a share of the run's kernel time.
 void only_in_one(Comparison& c, std::size_t& kernels_only_a, std::size_t& kernels_only_b) {
+  kernels_only_a = kernels_only_b = 0;
   TimeNs only_a_ns = 0, only_b_ns = 0, total_a_ns = 0, total_b_ns = 0;
   for (const KernelDiff& k : c.kernels) {
     total_a_ns += k.total_a_ns;
@@ -268,43 +337,55 @@ void only_in_one(Comparison& c, std::size_t& kernels_only_a, std::size_t& kernel
 // runs different work: a speedup between them is not a speedup of one piece of work.
 constexpr double kDifferentWorkShare = 0.01;
 
-// "B ran 96.0 kernels per iteration in its basis, A 48.0 (2.00x)" when the counts differ by kDifferentKernelCount.
-std::string kernel_count_warning(const Comparison& c) {
-  if (c.basis_kernels_a == 0 || c.basis_kernels_b == 0) return {};
-  const double per_a = c.per_iteration ? double(c.basis_kernels_a) / double(c.iterations_a) : double(c.basis_kernels_a);
-  const double per_b = c.per_iteration ? double(c.basis_kernels_b) / double(c.iterations_b) : double(c.basis_kernels_b);
-  if (same_kernel_count(per_a, per_b)) return {};
-  const double ratio = per_b / per_a;
-  const auto count = [&](double n) { return c.per_iteration ? fixed(n, 1) : std::to_string(std::llround(n)); };
-  return "The work differs: " + c.b.label + " ran " + count(per_b) + " kernels" +
-         (c.per_iteration ? " per iteration" : "") + " in its basis, " + c.a.label + " " + count(per_a) + " (" +
-         fixed(ratio, 2) + "x): the speedup compares different amounts of work.";
+// Kernel instances per unit compared: per iteration when compared per iteration, else per basis.
+double kernels_per_unit(std::size_t kernels, std::size_t iterations, bool per_iteration) {
+  return per_iteration ? double(kernels) / double(iterations) : double(kernels);
 }
 
-std::vector<std::string> warnings_for(Comparison& c) {
-  std::vector<std::string> out;
-  std::size_t only_a = 0, only_b = 0;
-  only_in_one(c, only_a, only_b);
+// "B ran 96.0 kernels per iteration in its basis, A 48.0 (2.00x)" when the counts differ by kDifferentKernelCount.
+std::string kernel_count_difference(const Comparison& c, bool per_iteration) {
+  if (c.basis_kernels_a == 0 || c.basis_kernels_b == 0) return {};
+  const double per_a = kernels_per_unit(c.basis_kernels_a, c.iterations_a, per_iteration);
+  const double per_b = kernels_per_unit(c.basis_kernels_b, c.iterations_b, per_iteration);
+  if (same_kernel_count(per_a, per_b)) return {};
+  const auto count = [&](double n) {
+    return per_iteration ? fixed(n, 1) : grouped_count(std::size_t(std::llround(n)));
+  };
+  return c.b.label + " ran " + count(per_b) + " kernel instances" + (per_iteration ? " per iteration" : "") +
+         " in its basis, " + c.a.label + " " + count(per_a) + " (" + fixed(per_b / per_a, 2) + "x)";
+}
+
+std::string kernels_only_in_one(const Comparison& c, std::size_t only_a, std::size_t only_b) {
   const bool a_differs = c.only_a_share > kDifferentWorkShare, b_differs = c.only_b_share > kDifferentWorkShare;
-  if (a_differs || b_differs) {
-    std::string line = "The work differs: ";
-    if (a_differs)
-      line += percent(c.only_a_share) + " of " + c.a.label + "'s kernel time is in " + std::to_string(only_a) +
-              " kernel(s) " + c.b.label + " never ran";
-    if (a_differs && b_differs) line += ", and ";
-    if (b_differs)
-      line += percent(c.only_b_share) + " of " + c.b.label + "'s kernel time is in " + std::to_string(only_b) +
-              " kernel(s) " + c.a.label + " never ran";
-    out.push_back(line + ": the speedup compares different work, not the same work done faster or slower.");
-  } else if (std::string counts = kernel_count_warning(c); !counts.empty()) {
-    out.push_back(std::move(counts));
-  }
-  if (c.iterations_a > 0 && c.iterations_b > 0 && c.iterations_a != c.iterations_b && !c.per_iteration)
+  std::string line;
+  if (a_differs)
+    line += percent(c.only_a_share) + " of " + c.a.label + "'s kernel time is in " + std::to_string(only_a) +
+            " kernel(s) " + c.b.label + " never ran";
+  if (a_differs && b_differs) line += ", and ";
+  if (b_differs)
+    line += percent(c.only_b_share) + " of " + c.b.label + "'s kernel time is in " + std::to_string(only_b) +
+            " kernel(s) " + c.a.label + " never ran";
+  return line;
+}
+
+std::string work_difference(const Comparison& c) {
+  std::string counts = kernel_count_difference(c, false);
+  if (!counts.empty()) return counts;
+  return "they ran different kernels (below)";
+}
+
+std::vector<std::string> warnings_for(Comparison& c, std::size_t only_a, std::size_t only_b) {
+  std::vector<std::string> out;
+  if (std::string names = kernels_only_in_one(c, only_a, only_b); !names.empty())
+    out.push_back("The work differs: " + names +
+                  (c.per_kernel ? ": even per kernel instance, the comparison is of different work."
+                                : ": the speedup compares different work, not the same work done faster or slower."));
+  if (c.iterations_a > 0 && c.iterations_b > 0 && c.iterations_a != c.iterations_b && !c.per_iteration && !c.per_kernel)
     out.push_back(c.a.label + " and " + c.b.label + " ran " + std::to_string(c.iterations_a) + " and " +
                   std::to_string(c.iterations_b) + " iterations but as many kernels in their bases (" +
                   std::to_string(c.basis_kernels_a) + " and " + std::to_string(c.basis_kernels_b) +
                   "): an iteration is different work in each, so the totals are compared, not iterations.");
-  if ((c.iterations_a == 0) != (c.iterations_b == 0)) {
+  if ((c.iterations_a == 0) != (c.iterations_b == 0) && !c.per_kernel) {
     const bool a_known = c.iterations_a > 0;
     out.push_back((a_known ? c.a.label : c.b.label) + " records " +
                   std::to_string(a_known ? c.iterations_a : c.iterations_b) + " iterations in its basis and " +
@@ -407,13 +488,22 @@ Comparison compare_parts(const RunParts& a, const RunParts& b, std::string label
   // of three models: 450 kernels in both), and the totals are the same work.
   const bool iterations_differ = c.iterations_a > 0 && c.iterations_b > 0 && c.iterations_a != c.iterations_b;
   c.per_iteration = iterations_differ && !same_kernel_count(c.basis_kernels_a, c.basis_kernels_b);
-  const double scale = c.per_iteration ? double(c.iterations_b) / double(c.iterations_a) : 1.0;
+  c.kernels = kernel_diffs(a.kernels, b.kernels);
+  std::size_t only_a = 0, only_b = 0;
+  only_in_one(c, only_a, only_b);
+  // Other kernels, or more kernel instances in each unit compared (a loop run 5 times against once, with no
+  // iterations recorded): the totals are different work, and only a kernel instance is the same unit in both.
+  c.per_kernel =
+      c.basis_kernels_a > 0 && c.basis_kernels_b > 0 &&
+      (!kernel_count_difference(c, c.per_iteration).empty() || !kernels_only_in_one(c, only_a, only_b).empty());
+  if (c.per_kernel) c.per_iteration = false;
+  double scale = c.per_iteration ? double(c.iterations_b) / double(c.iterations_a) : 1.0;
+  if (c.per_kernel) scale = double(c.basis_kernels_b) / double(c.basis_kernels_a);
   c.speedup = basis.b_ns > 0 ? scale * double(basis.a_ns) / double(basis.b_ns) : 0.0;
   c.wall_speedup = c.b.wall_ns > 0 ? double(c.a.wall_ns) / double(c.b.wall_ns) : 0.0;
-  c.kernels = kernel_diffs(a.kernels, b.kernels);
-  c.warnings = warnings_for(c);
-  if (same_run) c.warnings.insert(c.warnings.begin(), std::move(*same_run));
-  c.verdict = verdict_for(c);
+  c.same_run = same_run.has_value();
+  c.warnings = warnings_for(c, only_a, only_b);
+  c.verdict = verdict_for(c, same_run);
   c.wall_line = wall_line_for(c);
   return c;
 }

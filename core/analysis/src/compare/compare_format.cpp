@@ -62,8 +62,14 @@ detail::Table numbers_table(const Comparison& c) {
   runs.rows.push_back({"effective parallelism", parallelism_text(c.a), parallelism_text(c.b), ""});
   add_stream_rows(runs, c);
   runs.rows.push_back({"kernels run", std::to_string(c.a.kernel_count), std::to_string(c.b.kernel_count), ""});
-  runs.rows.push_back({"speedup on the " + c.basis_what + (c.per_iteration ? " (basis, per iteration)" : " (basis)"),
-                       "", speedup_text(c.speedup), ""});
+  if (c.per_kernel)
+    row("basis per kernel instance", c.basis_a_ns / static_cast<TimeNs>(c.basis_kernels_a),
+        c.basis_b_ns / static_cast<TimeNs>(c.basis_kernels_b));
+  const std::string unit = c.per_iteration ? " (basis, per iteration)"
+                           : c.per_kernel  ? " (basis, per kernel instance)"
+                                           : " (basis)";
+  // Two ranks of one run: their difference is one waiting for the other, not a speedup.
+  if (!c.same_run) runs.rows.push_back({"speedup on the " + c.basis_what + unit, "", speedup_text(c.speedup), ""});
   if (c.basis != CompareBasis::WholeTrace)
     runs.rows.push_back({"speedup (whole-trace wall)", "", speedup_text(c.wall_speedup), ""});
   runs.note = c.basis_what.empty() ? "" : "Basis: " + c.basis_text + ".";
@@ -122,6 +128,7 @@ std::string comparison_json(const Comparison& c) {
   write_run(w, c.b);
   w.field("iterations_a", static_cast<std::uint64_t>(c.iterations_a));
   w.field("iterations_b", static_cast<std::uint64_t>(c.iterations_b)).field("per_iteration", c.per_iteration);
+  w.field("per_kernel", c.per_kernel).field("same_run", c.same_run);
   w.field("basis_kernels_a", static_cast<std::uint64_t>(c.basis_kernels_a));
   w.field("basis_kernels_b", static_cast<std::uint64_t>(c.basis_kernels_b));
   w.field("speedup", c.speedup, 4).field("basis", compare_basis_key(c.basis)).field("basis_text", c.basis_text);

@@ -26,7 +26,7 @@ TimeNs tracing_saving_ns(const Report& r, TimeNs basis_ns) {
 }  // namespace
 
 void note_tracing_overhead(Comparison& c, const Report& a, const Report& b) {
-  if (c.speedup <= 0) return;
+  if (c.speedup <= 0 || c.same_run) return;
   const TimeNs saving_a = tracing_saving_ns(a, c.basis_a_ns), saving_b = tracing_saving_ns(b, c.basis_b_ns);
   if (saving_a < 0 || saving_b < 0) return;
   const double share_a = double(saving_a) / double(c.basis_a_ns), share_b = double(saving_b) / double(c.basis_b_ns);
@@ -34,7 +34,8 @@ void note_tracing_overhead(Comparison& c, const Report& a, const Report& b) {
   const TimeNs without_a = c.basis_a_ns - saving_a, without_b = c.basis_b_ns - saving_b;
   if (without_a <= 0 || without_b <= 0) return;
   // Per iteration the iteration counts divide both sides alike: the ratio of the totals carries them.
-  const double scale = c.per_iteration ? double(c.iterations_b) / double(c.iterations_a) : 1.0;
+  double scale = c.per_iteration ? double(c.iterations_b) / double(c.iterations_a) : 1.0;
+  if (c.per_kernel) scale = double(c.basis_kernels_b) / double(c.basis_kernels_a);
   const double speedup = double(without_a) / double(without_b) * scale;
   std::string line = "Tracing overhead lies on the critical path: removing it would shorten the " + c.basis_what +
                      " of " + c.a.label + " by " + format_duration(saving_a) + " (" + percent(share_a, 1) +
@@ -45,8 +46,11 @@ void note_tracing_overhead(Comparison& c, const Report& a, const Report& b) {
   else
     line += c.b.label + " would be " + fixed(speedup > 1 ? speedup : 1.0 / speedup, 2) + "x " +
             (speedup > 1 ? "faster" : "slower");
-  line += std::string(c.per_iteration ? " per iteration" : "") + " (" + format_duration(without_a) + " -> " +
-          format_duration(without_b) + ", the regions replayed without it).";
+  line += std::string(c.per_iteration ? " per iteration"
+                      : c.per_kernel  ? " per kernel instance"
+                                      : "") +
+          " (" + format_duration(without_a) + " -> " + format_duration(without_b) +
+          ", the regions replayed without it).";
   c.warnings.push_back(std::move(line));
 }
 

@@ -106,6 +106,10 @@ std::map<std::int64_t, TimeNs> first_launch_per_process(const Trace& trace, cons
   return out;
 }
 
+// Kineto writes CUPTI's overhead records (its loading records among them) under this pid, apart from every
+// process: such a record may belong to any process whose call it lies in.
+constexpr std::int64_t kKinetoOverheadPid = -1;
+
 // Module loading each process did, on any of its threads (CUPTI's loading records, cuLibraryLoadData...), merged:
 // a long call that overlaps it was waiting for that load, not creating a context.
 class ProcessLoading {
@@ -121,11 +125,21 @@ class ProcessLoading {
     }
     for (auto& [pid, spans] : by_pid_) merge_in_place(spans);
   }
-  // Whether loading covered at least half of [start_ns, end_ns) on another thread of the process.
+  // Whether loading covered at least half of [start_ns, end_ns) on another thread of the process, or a loading
+  // record began inside it: a call that holds CUPTI's "Runtime Triggered Module Loading" record (a
+  // cudaFuncGetAttributes of 38 ms at the start of a PyTorch recording) loaded a module in a context that existed.
   [[nodiscard]] bool explains(std::int64_t pid, TimeNs start_ns, TimeNs end_ns) const {
-    const auto it = by_pid_.find(pid);
-    if (it == by_pid_.end() || end_ns <= start_ns) return false;
-    return 2 * length_within_ns(it->second, start_ns, end_ns) >= end_ns - start_ns;
+    if (end_ns <= start_ns) return false;
+    std::vector<Interval> spans;
+    const std::array<std::int64_t, 2> pids{pid, kKinetoOverheadPid};
+    for (std::size_t i = 0; i < (pid == kKinetoOverheadPid ? 1U : 2U); ++i) {
+      const auto it = by_pid_.find(pids[i]);
+      if (it == by_pid_.end()) continue;
+      for (const Interval& iv : it->second)
+        if (iv.start_ns >= start_ns && iv.start_ns < end_ns) return true;
+      spans.insert(spans.end(), it->second.begin(), it->second.end());
+    }
+    return 2 * length_within_ns(merged(std::move(spans)), start_ns, end_ns) >= end_ns - start_ns;
   }
 
  private:

@@ -3,9 +3,11 @@
 // first launch of a name is often a different layer (another shape) than its later launches.
 #include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
+#include "gtv/analysis/intervals.h"
 #include "gtv/model/collectives.h"
 #include "warmup/warmup_parts.h"
 
@@ -103,12 +105,37 @@ Steady steady_of(std::vector<TimeNs>& v) {
   return {median, v[(v.size() - 1) * 9 / 10]};
 }
 
+// Per device, the communication kernels' runs, merged. An NCCL kernel spins on its multiprocessors until its
+// peers arrive; a kernel that ran beside one shared the GPU with it: its slow run is contention, not warm-up.
+std::map<std::int64_t, std::vector<Interval>> communication_by_device(const Trace& trace) {
+  std::map<std::int64_t, std::vector<Interval>> out;
+  std::unordered_map<StringId, bool> communication;
+  for (const Lane& lane : trace.lanes()) {
+    if (!lane.is_gpu()) continue;
+    for (const Event& e : lane.events) {
+      if (e.kind != EventKind::Kernel) continue;
+      const auto [it, fresh] = communication.try_emplace(e.name, false);
+      if (fresh) it->second = is_communication_kernel(trace.strings().view(e.name));
+      if (it->second) out[lane.device()].push_back({e.start_ns, e.end_ns()});
+    }
+  }
+  for (auto& [device, spans] : out) merge_in_place(spans);
+  return out;
+}
+
+bool ran_beside(const std::map<std::int64_t, std::vector<Interval>>& by_device, std::int64_t device, const Event& e) {
+  const auto it = by_device.find(device);
+  return it != by_device.end() && length_within_ns(it->second, e.start_ns, e.end_ns()) > 0;
+}
+
 }  // namespace
 
 std::vector<WarmUpFinding> find_slow_first_kernels(const Trace& trace) {
   std::vector<SlowRun> slow;
+  const auto communication = communication_by_device(trace);
   for (auto& [key, r] : runs_by_config(trace)) {
     if (r.later_ns.empty()) continue;  // ran once: no steady state to compare with
+    if (ran_beside(communication, key.device, trace.event(r.first))) continue;
     const Steady steady = steady_of(r.later_ns);
     if (double(steady.p90_ns) > kSteadySpreadMax * double(steady.median_ns)) continue;
     if (double(r.first_ns) >= kSlowFirstRatio * double(steady.median_ns) &&

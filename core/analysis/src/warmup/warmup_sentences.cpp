@@ -105,7 +105,26 @@ IterationVerdict verdict_of(const IterationWarmUp& it) {
   return r >= kSlightlySlowerRatio ? IterationVerdict::SlightlySlower : IterationVerdict::NoWarmUp;
 }
 
+// The steps a profiler schedule let run before the first recorded one: N for "ProfilerStep#N" (its steps count
+// from 0), else 0.
+std::size_t unrecorded_steps(const IterationWarmUp& it) {
+  constexpr std::string_view kStep = "ProfilerStep#";
+  if (it.first_name.rfind(kStep, 0) != 0) return 0;
+  std::size_t n = 0;
+  for (std::size_t i = kStep.size(); i < it.first_name.size(); ++i) {
+    const char ch = it.first_name[i];
+    if (ch < '0' || ch > '9') return 0;
+    n = n * 10 + std::size_t(ch - '0');
+  }
+  return n;
+}
+
 std::string verdict_text(const IterationWarmUp& it) {
+  const std::size_t skipped = unrecorded_steps(it);
+  if (skipped > 0 && verdict_of(it) == IterationVerdict::SlowerUnexplained)
+    return "no warm-up in the recorded steps: the recording starts at " + it.first_name +
+           ", after the profiler's schedule ran " + plural(skipped, "step") +
+           " unrecorded, and no first-use work was found in it, though it was slower";
   switch (verdict_of(it)) {
     case IterationVerdict::GpuWarmUp:
       return "the first iteration's GPU work paid warm-up";

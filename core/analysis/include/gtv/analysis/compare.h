@@ -66,15 +66,20 @@ struct Comparison {
   std::string basis_what;  // what was timed: "timed loop", "the timed windows", "the steady parts", "wall time"
   TimeNs basis_a_ns = 0;   // the time compared, in A and in B
   TimeNs basis_b_ns = 0;
-  // Iterations (ranges of kind Iteration) inside each basis, the most of any one host thread; 0 when unknown. When
-  // both are known and differ, the speedup is per iteration.
+  // Iterations inside each basis (ranges of kind Iteration, else profiler steps "ProfilerStep#N", "iteration"
+  // annotations or a top-level annotation a thread repeats), the most of any one host thread; 0 when unknown.
+  // When both are known and differ, the speedup is per iteration.
   std::size_t iterations_a = 0;
   std::size_t iterations_b = 0;
   bool per_iteration = false;
+  // The work differs (other kernels, or more kernel instances per basis or per iteration): the totals are not a
+  // speedup, and the speedup is per kernel instance.
+  bool per_kernel = false;
+  bool same_run = false;            // A and B are ranks of one run: no speedup is headlined
   std::size_t basis_kernels_a = 0;  // kernels that started inside each basis
   std::size_t basis_kernels_b = 0;
-  double speedup = 0;               // basis a / basis b (per iteration when per_iteration): > 1 means B is faster
-  double wall_speedup = 0;          // whole-trace wall a / wall b: a secondary line
+  double speedup = 0;       // basis a / basis b (per iteration or per kernel instance as said): > 1 means B is faster
+  double wall_speedup = 0;  // whole-trace wall a / wall b: a secondary line
   std::vector<KernelDiff> kernels;  // by |delta| (largest first), then full name
   std::string verdict;              // the speedup on the basis, said with its basis
   std::string wall_line;            // whole-trace wall time, everything recorded: a secondary line

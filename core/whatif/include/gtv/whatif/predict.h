@@ -35,9 +35,17 @@ struct Prediction {
   [[nodiscard]] double speedup() const { return predicted_ns > 0 ? double(recorded_ns) / double(predicted_ns) : 0.0; }
 };
 
+// How the prediction reads the trace.
+struct Options {
+  // The ranges that name the work's owners (the CLI's --owners): '*' matches any run of characters, a pattern
+  // without '*' any name containing it. Empty: gtv's model forward ranges, else ranges named "model N".
+  std::string owners;
+};
+
 // Applies the changes in order and predicts. An error (one line) says why a change does not apply to this
 // trace ("no pageable copies in this trace: nothing to change") or names a GPU or model the trace lacks.
-[[nodiscard]] Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes);
+[[nodiscard]] Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes,
+                                           const Options& options = {});
 
 enum class Format : std::uint8_t { Text, Markdown, Json };
 [[nodiscard]] std::string format_prediction(const Prediction& p, std::span<const Change> changes, Format format);

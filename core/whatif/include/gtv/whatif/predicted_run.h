@@ -30,7 +30,8 @@ struct PredictedRun {
 };
 
 // predict(), and the predicted run built from the same best-estimate replay. Errors as predict's.
-[[nodiscard]] Expected<PredictedRun> predict_run(const Trace& trace, std::span<const Change> changes);
+[[nodiscard]] Expected<PredictedRun> predict_run(const Trace& trace, std::span<const Change> changes,
+                                                 const Options& options = {});
 
 // "streams", "placement=0,0,0 + streams": the changes as the title and notes name them.
 [[nodiscard]] std::string changes_text(std::span<const Change> changes);

@@ -1,0 +1,86 @@
+#include "rank_work.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "gtv/analysis/host_blocking.h"
+#include "gtv/model/collectives.h"
+
+namespace gtv::whatif {
+namespace {
+
+using analysis::Interval;
+
+// Framework ops and CUDA calls. Annotations (ProfilerStep#N, record_function) and Python functions span whatever
+// runs inside them, waits included: not work of their own.
+bool is_own_work(EventKind kind) {
+  return kind == EventKind::CpuOp || kind == EventKind::Runtime || kind == EventKind::Driver;
+}
+
+Interval clipped(TimeNs start_ns, TimeNs end_ns, Interval window) {
+  return {std::max(start_ns, window.start_ns), std::min(end_ns, window.end_ns)};
+}
+
+}  // namespace
+
+RankWork rank_work(const Trace& trace, const RankInfo& info, const analysis::Stragglers& s, std::size_t rank,
+                   Interval window) {
+  RankWork out;
+  const std::set<std::int64_t> pids(info.pids.begin(), info.pids.end());
+  const std::set<std::int64_t> devices(info.devices.begin(), info.devices.end());
+  // The host collectives (Gloo's ranges) the rank waited in, by lane.
+  std::map<LaneIndex, std::vector<Interval>> collective_waits;
+  for (const analysis::CollectiveArrivals& c : s.collectives)
+    if (!c.on_gpu && rank < c.refs.size())
+      collective_waits[c.refs[rank].lane].push_back(clipped(c.arrival_ns[rank], c.end_ns[rank], window));
+  std::map<StringId, bool> waits_by_name;
+  const auto waits = [&](const Event& e) {
+    if (e.kind == EventKind::Sync) return true;
+    const auto [it, fresh] = waits_by_name.try_emplace(e.name, false);
+    analysis::BlockingKind kind{};
+    if (fresh) it->second = analysis::blocking_kind_of_call(trace.strings().view(e.name), kind);
+    return it->second;
+  };
+  std::vector<Interval> all_host;
+  const auto keep_longest = [&](TimeNs own_ns, std::string what) {
+    if (own_ns <= out.bound_ns) return;
+    out.bound_ns = own_ns;
+    out.bound_what = std::move(what);
+  };
+  // A GPU's work: its kernels, copies and memsets on any stream, communication kernels left out (they last as long
+  // as the peers keep them waiting).
+  std::map<std::int64_t, std::vector<Interval>> gpu_work;
+  for (const Lane& lane : trace.lanes()) {
+    if (!lane.is_gpu() || !devices.count(lane.device())) continue;
+    for (const Event& e : lane.events)
+      if (is_gpu_activity(e.kind) && e.end_ns() > window.start_ns && e.start_ns < window.end_ns &&
+          !(e.kind == EventKind::Kernel && is_communication_kernel(trace.strings().view(e.name))))
+        gpu_work[lane.device()].push_back(clipped(e.start_ns, e.end_ns(), window));
+  }
+  for (auto& [device, spans] : gpu_work)
+    keep_longest(analysis::total_length_ns(analysis::merged(std::move(spans))),
+                 "GPU " + std::to_string(device) + "'s work");
+  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+    const Lane& lane = trace.lane(l);
+    if (lane.is_gpu() || !pids.count(lane.key.pid)) continue;
+    std::vector<Interval> work, waited;
+    for (const Event& e : lane.events) {
+      if (e.end_ns() <= window.start_ns || e.start_ns >= window.end_ns) continue;
+      if (waits(e))
+        waited.push_back(clipped(e.start_ns, e.end_ns(), window));
+      else if (is_own_work(e.kind))
+        work.push_back(clipped(e.start_ns, e.end_ns(), window));
+    }
+    if (const auto it = collective_waits.find(l); it != collective_waits.end())
+      waited.insert(waited.end(), it->second.begin(), it->second.end());
+    const std::vector<Interval> own =
+        analysis::difference_of(analysis::merged(std::move(work)), analysis::merged(std::move(waited)));
+    keep_longest(analysis::total_length_ns(own), "thread " + std::to_string(lane.key.tid) + "'s own work");
+    all_host.insert(all_host.end(), own.begin(), own.end());
+  }
+  out.host_busy = analysis::merged(std::move(all_host));
+  return out;
+}
+
+}  // namespace gtv::whatif
