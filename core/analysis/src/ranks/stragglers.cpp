@@ -106,23 +106,31 @@ CollectiveArrivals arrivals_of(const MatchedCollective& m, std::span<const std::
 std::string collective_words(const std::string& kind) { return gtv::collective_words(kind); }
 
 Stragglers analyze_stragglers(const Trace& trace) {
-  Stragglers s;
   const TraceMetadata& meta = trace.metadata();
-  if (meta.ranks.size() < 2) return s;
+  if (meta.ranks.size() < 2) return {};
+  std::vector<std::int64_t> ranks;
   std::vector<std::vector<Collective>> per_rank;
-  std::vector<std::string> names;
   std::vector<std::vector<Collective>> all = collectives_by_rank(trace);
   for (std::size_t i = 0; i < meta.ranks.size(); ++i) {
     if (all[i].empty()) continue;
-    s.ranks.push_back(meta.ranks[i].rank);
-    names.push_back(rank_name(meta.ranks[i].rank));
+    ranks.push_back(meta.ranks[i].rank);
     per_rank.push_back(std::move(all[i]));
   }
+  return stragglers_of(std::move(ranks), std::move(per_rank), meta.clock);
+}
+
+Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vector<Collective>> per_rank,
+                         const ClockAlignment& clock) {
+  Stragglers s;
+  s.ranks = std::move(ranks);
+  std::vector<std::string> names;
+  names.reserve(s.ranks.size());
+  for (std::int64_t rank : s.ranks) names.push_back(rank_name(rank));
   const CollectiveMatch match = match_collectives(per_rank, names);
   s.count_differences = match.count_differences;
   s.by_sequence = match.by_sequence;
   if (match.matched.empty()) return s;
-  s.clock_residual_ns = meta.clock.residual_ns;
+  s.clock_residual_ns = clock.residual_ns;
   s.clock = estimate_clocks(per_rank, match);
   s.per_rank.resize(s.ranks.size());
   for (std::size_t r = 0; r < s.ranks.size(); ++r) {
@@ -143,7 +151,7 @@ Stragglers analyze_stragglers(const Trace& trace) {
     if (c.clock_inconsistent) ++s.clock_inconsistent;
     s.collectives.push_back(std::move(c));
   }
-  detail::write_straggler_lines(trace, s);
+  detail::write_straggler_lines(clock.method, s);
   return s;
 }
 
