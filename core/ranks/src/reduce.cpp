@@ -18,6 +18,9 @@ std::string list_of(const std::vector<std::int64_t>& ranks) {
   return out;
 }
 
+// What errors call a summary: the .gtvsum the user gave, else the trace it was made from.
+const std::string& name_of(const RankSummary& s) { return s.file.empty() ? s.source : s.file; }
+
 bool default_options(const RankMergeOptions& o) {
   return o.clock == ClockMethod::WallClock &&
          std::all_of(o.manual_shift_ns.begin(), o.manual_shift_ns.end(), [](const auto& s) { return s.second == 0; });
@@ -26,7 +29,7 @@ bool default_options(const RankMergeOptions& o) {
 Status no_rank_twice(std::span<const Part> parts) {
   for (std::size_t i = 1; i < parts.size(); ++i)
     if (parts[i - 1].rank == parts[i].rank)
-      return Error{parts[i - 1].summary->source + " and " + parts[i].summary->source + " are both rank " +
+      return Error{name_of(*parts[i - 1].summary) + " and " + name_of(*parts[i].summary) + " are both rank " +
                    std::to_string(parts[i].rank)};
   return ok_status();
 }
@@ -38,7 +41,7 @@ Expected<std::vector<Part>> assign_ranks(std::span<const RankSummary> summaries,
   if (with_info != 0 && with_info != summaries.size()) {
     const auto a = std::find_if(summaries.begin(), summaries.end(), said);
     const auto b = std::find_if_not(summaries.begin(), summaries.end(), said);
-    return Error{a->source + " says its rank (distributedInfo) but " + b->source +
+    return Error{name_of(*a) + " says its rank (distributedInfo) but " + name_of(*b) +
                  " does not: give files that all say it, or none (then the order of the files numbers the ranks)"};
   }
   if (with_info == 0)
@@ -58,8 +61,9 @@ Expected<std::int64_t> check_world(std::span<const Part> parts, std::vector<std:
     const DistributedInfo& d = p.summary->distributed;
     if (d.world_size <= 0) continue;
     if (sized != nullptr && sized->distributed.world_size != d.world_size)
-      return Error{"world sizes disagree: " + sized->source + " says " + std::to_string(sized->distributed.world_size) +
-                   ", " + p.summary->source + " says " + std::to_string(d.world_size)};
+      return Error{"world sizes disagree: " + name_of(*sized) + " says " +
+                   std::to_string(sized->distributed.world_size) + ", " + name_of(*p.summary) + " says " +
+                   std::to_string(d.world_size)};
     if (sized == nullptr) sized = p.summary;
     if (sized->distributed.backend != d.backend)
       warnings.push_back("backends differ: " + sized->source + " used \"" + sized->distributed.backend + "\", " +
@@ -68,7 +72,7 @@ Expected<std::int64_t> check_world(std::span<const Part> parts, std::vector<std:
   const std::int64_t world = sized == nullptr ? static_cast<std::int64_t>(parts.size()) : sized->distributed.world_size;
   for (const Part& p : parts)
     if (p.rank < 0 || p.rank >= world)
-      return Error{p.summary->source + " is rank " + std::to_string(p.rank) + " but the world size is " +
+      return Error{name_of(*p.summary) + " is rank " + std::to_string(p.rank) + " but the world size is " +
                    std::to_string(world)};
   const std::int64_t missing_count = world - static_cast<std::int64_t>(parts.size());
   std::vector<std::int64_t> missing;
@@ -107,7 +111,7 @@ Status check_one_run(std::span<const Part> parts, const RankMergeOptions& option
   });
   const TimeNs gap = saturating_sub(absolute_start_ns(*last->summary), absolute_start_ns(*first->summary));
   if (!options.allow_far_apart && gap > options.max_start_gap_ns)
-    return Error{last->summary->source + " starts " + gap_text(gap) + " after " + first->summary->source +
+    return Error{name_of(*last->summary) + " starts " + gap_text(gap) + " after " + name_of(*first->summary) +
                  ": recordings of different runs?"};
   return ok_status();
 }
@@ -197,7 +201,7 @@ Expected<RankReport> reduce_merged(std::span<const RankSummary> summaries, const
   const RankSummary& first = summaries[0];
   for (const RankSummary& s : summaries)
     if (s.source != first.source || s.origin_unix_ns != first.origin_unix_ns || s.merged_clock != first.merged_clock)
-      return Error{first.source + " and " + s.source + " are ranks of two different merged runs"};
+      return Error{name_of(first) + " and " + name_of(s) + " are ranks of two different merged runs"};
   if (!default_options(options))
     return Error{first.source +
                  " is a merged run, its clocks already aligned: --clock and --shift apply to the "
@@ -229,7 +233,7 @@ Expected<RankReport> reduce(std::span<const RankSummary> summaries, const RankMe
         std::find_if(summaries.begin(), summaries.end(), [](const RankSummary& s) { return s.from_merged_run; });
     const auto b =
         std::find_if(summaries.begin(), summaries.end(), [](const RankSummary& s) { return !s.from_merged_run; });
-    return Error{a->source + " is a merged run and " + b->source +
+    return Error{name_of(*a) + " is a merged run and " + name_of(*b) +
                  " a rank's own file: reduce the summaries of one or the other"};
   }
   if (merged != 0) return reduce_merged(summaries, options);

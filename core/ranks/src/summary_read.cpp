@@ -228,7 +228,10 @@ Expected<std::vector<RankSummary>> read_summary_file(const std::string& path) {
   if (!in) return Error{path + ": cannot open"};
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) return Error{path + ": cannot read"};
-  return read_summary_bytes(bytes, path);
+  Expected<std::vector<RankSummary>> out = read_summary_bytes(bytes, path);
+  if (out)
+    for (RankSummary& s : *out) s.file = path;
+  return out;
 }
 
 }  // namespace gtv::ranks

@@ -30,6 +30,8 @@ struct RankSummary {
   bool from_merged_run = false;
   RankInfo merged_rank;         // rank, source, pids, devices, local_devices, shift_ns, clock_offset_ns
   ClockAlignment merged_clock;  // the merged run's TraceMetadata::clock
+  // Not part of the summary: the .gtvsum it was read from (read_summary_file), which errors name; empty otherwise.
+  std::string file;
 };
 
 // One summary for a rank's own file; one per rank for a run merged from rank files (TraceMetadata::ranks), in rank
