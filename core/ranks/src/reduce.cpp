@@ -138,7 +138,7 @@ std::vector<std::vector<std::int64_t>> merged_devices(std::span<const Part> part
 
 // Stragglers from the parts' collectives moved by their shifts; ranks without collectives left out.
 analysis::Stragglers stragglers_of(std::span<const Part> parts, const std::vector<TimeNs>& shift_ns,
-                                   const ClockAlignment& clock) {
+                                   const ClockAlignment& clock, const CollectiveMatch* match = nullptr) {
   std::vector<std::int64_t> ranks;
   std::vector<std::vector<Collective>> per_rank;
   for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -151,6 +151,9 @@ analysis::Stragglers stragglers_of(std::span<const Part> parts, const std::vecto
     }
     per_rank.push_back(std::move(list));
   }
+  // The match of every part holds when every part ran collectives; else the ranks without are left out of it.
+  if (match != nullptr && ranks.size() == parts.size())
+    return analysis::stragglers_of(std::move(ranks), std::move(per_rank), clock, *match);
   return analysis::stragglers_of(std::move(ranks), std::move(per_rank), clock);
 }
 
@@ -192,7 +195,7 @@ Expected<RankReport> reduce_files(std::span<const RankSummary> summaries, const 
     s.start_ns = i == 0 ? start : std::min(s.start_ns, start);
     s.end_ns = i == 0 ? end : std::max(s.end_ns, end);
   }
-  out.stragglers = stragglers_of(parts, shifts, s.clock);
+  out.stragglers = stragglers_of(parts, shifts, s.clock, &aligned->match);
   return out;
 }
 

@@ -140,7 +140,7 @@ Expected<Aligned> align_clocks(std::vector<Part>& parts, const RankMergeOptions&
   TimeNs origin = parts[0].summary->origin_unix_ns;
   for (const Part& p : parts) origin = std::min(origin, p.summary->origin_unix_ns);
   for (Part& p : parts) p.shift_ns = p.summary->origin_unix_ns - origin;
-  const Run run = match_run(parts);
+  Run run = match_run(parts);
   if (options.clock == ClockMethod::Collectives) {
     const ClockEstimate estimate = estimate_clocks(run.per_rank, run.match, shifts_of(parts));
     if (estimate.collectives == 0)
@@ -161,6 +161,7 @@ Expected<Aligned> align_clocks(std::vector<Part>& parts, const RankMergeOptions&
                   [](const auto& s) { return s.second != 0; }))
     out.clock.method += " + manual";
   out.clock.basis = describe(options, parts, out.clock, estimate);
+  out.match = std::move(run.match);
   return out;
 }
 

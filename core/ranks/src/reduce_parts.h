@@ -21,6 +21,7 @@ struct Part {
 
 struct Aligned {
   ClockAlignment clock;
+  CollectiveMatch match;  // the parts' collectives matched (ranks named "rank R"), before alignment
   std::vector<std::string> warnings;
 };
 

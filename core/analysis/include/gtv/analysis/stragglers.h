@@ -73,6 +73,10 @@ struct Stragglers {
 // analyze_stragglers is this on the collectives it finds in the trace.
 [[nodiscard]] Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vector<Collective>> per_rank,
                                        const ClockAlignment& clock);
+// The same with the collectives already matched (match_collectives of per_rank, ranks named "rank R"): moving a
+// rank's times keeps their order, so a match made before the clocks were aligned still holds.
+[[nodiscard]] Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vector<Collective>> per_rank,
+                                       const ClockAlignment& clock, const CollectiveMatch& match);
 
 // "all-reduce" for "AllReduce", "send/receive" for "SendRecv"; the kind itself for kinds it does not know.
 [[nodiscard]] std::string collective_words(const std::string& kind);
