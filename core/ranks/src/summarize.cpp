@@ -1,6 +1,7 @@
 #include <set>
 
 #include "gtv/ranks/summary.h"
+#include "steps.h"
 
 namespace gtv::ranks {
 namespace {
@@ -34,6 +35,7 @@ std::vector<RankSummary> summarize(const Trace& trace, const std::string& source
     s.devices.assign(devices.begin(), devices.end());
     s.collectives = find_collectives(trace);
     drop_refs(s.collectives);
+    s.steps = detail::steps_of(trace, [](const Lane&) { return true; });
     out.push_back(std::move(s));
     return out;
   }
@@ -44,6 +46,10 @@ std::vector<RankSummary> summarize(const Trace& trace, const std::string& source
     s.devices = meta.ranks[i].local_devices;
     s.collectives = std::move(per_rank[i]);
     drop_refs(s.collectives);
+    const RankInfo* self = &meta.ranks[i];
+    s.steps = detail::steps_of(trace, [&](const Lane& lane) {
+      return (lane.is_gpu() ? trace.rank_of_device(lane.device()) : trace.rank_of_pid(lane.key.pid)) == self;
+    });
     s.from_merged_run = true;
     s.merged_rank = meta.ranks[i];
     s.merged_clock = meta.clock;

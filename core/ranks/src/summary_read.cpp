@@ -147,6 +147,27 @@ Status read_collectives(Fields& rank, RankSummary& s, const std::string& where) 
   return ok_status();
 }
 
+Status read_steps(Fields& rank, RankSummary& s, const std::string& where) {
+  Fields f(rank.child("steps"), where + "steps.");
+  if (!rank.error().empty()) return Error{rank.error()};
+  const std::int64_t count = f.integer("count");
+  const std::vector<std::string> names = f.texts("name");
+  const std::vector<std::int64_t> start = f.integers("start_ns"), end = f.integers("end_ns"),
+                                  busy = f.integers("gpu_busy_ns"), comm = f.integers("communication_ns");
+  if (!f.error().empty()) return Error{f.error()};
+  const auto n = static_cast<std::size_t>(count);
+  if (count < 0 || names.size() != n || start.size() != n || end.size() != n || busy.size() != n || comm.size() != n)
+    return Error{where + "steps: the columns do not all have count (" + std::to_string(count) + ") rows"};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (end[i] < start[i] || start[i] < kMinTraceTimeNs || end[i] > kMaxTraceTimeNs || busy[i] < 0 || comm[i] < 0 ||
+        busy[i] > end[i] - start[i] || comm[i] > end[i] - start[i])
+      return Error{where + "steps: row " + std::to_string(i) +
+                   " is not a span inside [-2^62, 2^62) ns with busy and communication times inside it"};
+    s.steps.push_back({names[i], start[i], end[i], busy[i], comm[i]});
+  }
+  return ok_status();
+}
+
 void read_merged(Fields& rank, RankSummary& s, const std::string& where) {
   Fields m(rank.child("merged"), where + "merged.");
   s.from_merged_run = true;
@@ -181,6 +202,7 @@ Expected<RankSummary> read_rank(object o, const std::string& where) {
   if (s.end_ns < s.start_ns || s.start_ns < kMinTraceTimeNs || s.end_ns > kMaxTraceTimeNs)
     return Error{where + "start_ns and end_ns: not a span inside [-2^62, 2^62) ns"};
   if (Status st = read_collectives(f, s, where); !st) return st.error();
+  if (Status st = read_steps(f, s, where); !st) return st.error();
   return s;
 }
 

@@ -120,6 +120,25 @@ void write_collectives_object(Json& j, const std::vector<Collective>& list) {
   j.close('}');
 }
 
+void write_steps(Json& j, const std::vector<StepWork>& steps) {
+  const auto column = [&](std::string_view name, auto field) {
+    j.key(name);
+    j.open('[');
+    for (const StepWork& s : steps) j.num(field(s));
+    j.close(']');
+  };
+  j.key("steps");
+  j.open('{');
+  j.key("count");
+  j.num(static_cast<std::int64_t>(steps.size()));
+  j.array("name", steps, [&j](const StepWork& s) { j.text(s.name); });
+  column("start_ns", [](const StepWork& s) { return s.start_ns; });
+  column("end_ns", [](const StepWork& s) { return s.end_ns; });
+  column("gpu_busy_ns", [](const StepWork& s) { return s.gpu_busy_ns; });
+  column("communication_ns", [](const StepWork& s) { return s.communication_ns; });
+  j.close('}');
+}
+
 void write_rank(Json& j, const RankSummary& s) {
   const auto num = [&j](std::int64_t v) { j.num(v); };
   j.open('{');
@@ -164,6 +183,7 @@ void write_rank(Json& j, const RankSummary& s) {
     j.close('}');
   }
   write_collectives_object(j, s.collectives);
+  write_steps(j, s.steps);
   j.close('}');
 }
 

@@ -35,6 +35,7 @@ RankSummary sample() {
   Collective a{"AllReduce", 100, 250, EventRef{}, true, 17, "0", 1024, -1};
   Collective b{"Broadcast", 300, 320, EventRef{}, false, -1, "", -1, 2};
   s.collectives = {a, b, a};
+  s.steps = {{"ProfilerStep#1", 0, 1000, 700, 200}, {"ProfilerStep#2", 1000, 3000, 700, 0}};
   return s;
 }
 
@@ -49,6 +50,12 @@ void expect_same(const RankSummary& a, const RankSummary& b) {
   EXPECT_EQ(a.from_merged_run, b.from_merged_run);
   EXPECT_EQ(a.merged_rank, b.merged_rank);
   EXPECT_EQ(a.merged_clock, b.merged_clock);
+  ASSERT_EQ(a.steps.size(), b.steps.size());
+  for (std::size_t i = 0; i < a.steps.size(); ++i) {
+    const StepWork &x = a.steps[i], &y = b.steps[i];
+    EXPECT_EQ(std::tie(x.name, x.start_ns, x.end_ns, x.gpu_busy_ns, x.communication_ns),
+              std::tie(y.name, y.start_ns, y.end_ns, y.gpu_busy_ns, y.communication_ns));
+  }
   ASSERT_EQ(a.collectives.size(), b.collectives.size());
   for (std::size_t i = 0; i < a.collectives.size(); ++i) {
     const Collective &x = a.collectives[i], &y = b.collectives[i];
@@ -128,6 +135,11 @@ TEST(SummaryFile, RefusesDamagedTables) {
             "bad.gtvsum: ranks[0].collectives: row 1 names a kind or group the tables lack");
   EXPECT_EQ(damaged("\"end_ns\":[250,320,250]", "\"end_ns\":[250,20,250]"),
             "bad.gtvsum: ranks[0].collectives: row 1 ends before it starts or lies outside [-2^62, 2^62) ns");
+  EXPECT_EQ(damaged("\"gpu_busy_ns\":[700,700]", "\"gpu_busy_ns\":[700,9000]"),
+            "bad.gtvsum: ranks[0].steps: row 1 is not a span inside [-2^62, 2^62) ns with busy and communication "
+            "times inside it");
+  EXPECT_EQ(damaged("\"communication_ns\":[200,0]", "\"communication_ns\":[200]"),
+            "bad.gtvsum: ranks[0].steps: the columns do not all have count (2) rows");
   EXPECT_EQ(damaged("\"world_size\":8", "\"world_size\":\"8\""),
             "bad.gtvsum: ranks[0].world_size is missing or not an integer");
 }
