@@ -201,8 +201,20 @@ Expected<RankSummary> read_rank(object o, const std::string& where) {
   if (!f.error().empty()) return Error{f.error()};
   if (s.end_ns < s.start_ns || s.start_ns < kMinTraceTimeNs || s.end_ns > kMaxTraceTimeNs)
     return Error{where + "start_ns and end_ns: not a span inside [-2^62, 2^62) ns"};
+  // Differences of two origins, and of two times moved by them, must fit in 64 bits.
+  if (s.origin_unix_ns < kMinTraceTimeNs || s.origin_unix_ns > kMaxTraceTimeNs)
+    return Error{where + "origin_unix_ns: outside [-2^62, 2^62) ns"};
   if (Status st = read_collectives(f, s, where); !st) return st.error();
   if (Status st = read_steps(f, s, where); !st) return st.error();
+  // Every time of a trace lies in its span (Trace::start_ns, end_ns), so that moving the span onto the run's clock
+  // (checked by reduce) moves every time inside the accepted range too.
+  for (std::size_t i = 0; i < s.collectives.size(); ++i)
+    if (s.collectives[i].start_ns < s.start_ns || s.collectives[i].end_ns > s.end_ns)
+      return Error{where + "collectives: row " + std::to_string(i) +
+                   " lies outside the rank's span (start_ns, end_ns)"};
+  for (std::size_t i = 0; i < s.steps.size(); ++i)
+    if (s.steps[i].start_ns < s.start_ns || s.steps[i].end_ns > s.end_ns)
+      return Error{where + "steps: row " + std::to_string(i) + " lies outside the rank's span (start_ns, end_ns)"};
   return s;
 }
 

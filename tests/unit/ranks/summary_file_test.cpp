@@ -140,6 +140,10 @@ TEST(SummaryFile, RefusesDamagedTables) {
             "times inside it");
   EXPECT_EQ(damaged("\"communication_ns\":[200,0]", "\"communication_ns\":[200]"),
             "bad.gtvsum: ranks[0].steps: the columns do not all have count (2) rows");
+  EXPECT_EQ(damaged("\"start_ns\":[100,300,100]", "\"start_ns\":[100,300,-100]"),
+            "bad.gtvsum: ranks[0].collectives: row 2 lies outside the rank's span (start_ns, end_ns)");
+  EXPECT_EQ(damaged("\"origin_unix_ns\":1790857026123456789", "\"origin_unix_ns\":-9223372036854775807"),
+            "bad.gtvsum: ranks[0].origin_unix_ns: outside [-2^62, 2^62) ns");
   EXPECT_EQ(damaged("\"world_size\":8", "\"world_size\":\"8\""),
             "bad.gtvsum: ranks[0].world_size is missing or not an integer");
 }
