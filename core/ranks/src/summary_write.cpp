@@ -1,6 +1,9 @@
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <new>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "gtv/io/output_file.h"
@@ -189,15 +192,32 @@ void write_rank(Json& j, const RankSummary& s) {
 
 std::string gzip(std::string_view text) {
   z_stream z{};
-  // windowBits 15 + 16: a gzip header and trailer, so `gunzip` and Python's gzip module read the file.
-  if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) return {};
-  std::string out(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
+  // windowBits 15 + 16: a gzip header and trailer, so `gunzip` and Python's gzip module read the file. Only a lack of
+  // memory makes it fail, which the containers around it report the same way.
+  if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) throw std::bad_alloc();
+  std::string out;
+  char buffer[1 << 16];
+  // In pieces that fit zlib's 32-bit counts, whatever the size of the text.
+  constexpr std::size_t kPiece = std::size_t{1} << 30;
+  std::size_t offset = 0;
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    const std::size_t piece = std::min(kPiece, text.size() - offset);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data() + offset));
+    z.avail_in = static_cast<uInt>(piece);
+    offset += piece;
+    const int flush = offset == text.size() ? Z_FINISH : Z_NO_FLUSH;
+    do {
+      z.next_out = reinterpret_cast<Bytef*>(buffer);
+      z.avail_out = sizeof buffer;
+      rc = deflate(&z, flush);
+      if (rc == Z_STREAM_ERROR) {
+        deflateEnd(&z);
+        throw std::logic_error("zlib: inconsistent deflate state");
+      }
+      out.append(buffer, sizeof buffer - z.avail_out);
+    } while (z.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
+  }
   deflateEnd(&z);
   return out;
 }
