@@ -89,6 +89,34 @@ std::vector<MethodError> method_errors(const std::vector<MeasurementTruth>& meas
   return out;
 }
 
+// A measurement's launches are a range of launches by time (of all processes, or of its own process in the launches
+// by pid): the GPU work of every measurement's range is covered at once (cover_of_ranges), never pair by pair.
+
+std::vector<Interval> gpu_work_of(const std::vector<Launched>& launches) {
+  std::vector<Interval> out;
+  out.reserve(launches.size());
+  for (const Launched& l : launches) out.push_back(l.gpu);
+  return out;
+}
+
+IndexRange launched_in(const std::vector<Launched>& launches, std::size_t first, std::size_t last, TimeNs start_ns,
+                       TimeNs end_ns) {
+  const auto begin = launches.begin() + std::ptrdiff_t(first), end = launches.begin() + std::ptrdiff_t(last);
+  const auto by_time = [](const Launched& l, TimeNs t) { return l.launch_ns < t; };
+  const auto lo = std::lower_bound(begin, end, start_ns, by_time);
+  const auto hi = std::lower_bound(lo, end, end_ns, by_time);
+  return {std::size_t(lo - launches.begin()), std::size_t(hi - launches.begin())};
+}
+
+void judge(MeasurementTruth& m, std::size_t count, const RangeCover& cover) {
+  m.gpu_activity_count = count;
+  if (count > 0) {
+    m.gpu_first_start_ns = cover.first_start_ns;
+    m.gpu_last_end_ns = cover.last_end_ns;
+    m.gpu_busy_ns = cover.union_ns;
+  }
+}
+
 }  // namespace
 
 TimingTruth analyze_timing_truth(const Trace& trace) {
@@ -103,11 +131,34 @@ TimingTruth analyze_timing_truth(const Trace& trace) {
   std::vector<std::int64_t> launch_pids;
   for (const Launched& l : launches)
     if (std::find(launch_pids.begin(), launch_pids.end(), l.pid) == launch_pids.end()) launch_pids.push_back(l.pid);
-  std::vector<Interval> work;
+  std::vector<Launched> by_pid = launches;
+  std::stable_sort(by_pid.begin(), by_pid.end(), [](const Launched& a, const Launched& b) { return a.pid < b.pid; });
+  // Another process's launches are not this stopwatch's work, unless the measurement's pid launched nothing.
+  std::vector<IndexRange> all_ranges, own_ranges;
   for (const Measurement& meas : trace.measurements()) {
-    // Another process's launches are not this stopwatch's work, unless the measurement's pid launched nothing.
     const bool same_pid_only =
         std::find(launch_pids.begin(), launch_pids.end(), meas.pid) != launch_pids.end() && launch_pids.size() > 1;
+    if (!by_flows) {
+      all_ranges.push_back({});
+      own_ranges.push_back({});
+    } else if (same_pid_only) {
+      const auto pid_less = [](const Launched& l, std::int64_t pid) { return l.pid < pid; };
+      const auto first = std::lower_bound(by_pid.begin(), by_pid.end(), meas.pid, pid_less);
+      const auto last = std::upper_bound(first, by_pid.end(), meas.pid,
+                                         [](std::int64_t pid, const Launched& l) { return pid < l.pid; });
+      all_ranges.push_back({});
+      own_ranges.push_back(launched_in(by_pid, std::size_t(first - by_pid.begin()), std::size_t(last - by_pid.begin()),
+                                       meas.host_start_ns, meas.host_end_ns));
+    } else {
+      all_ranges.push_back(launched_in(launches, 0, launches.size(), meas.host_start_ns, meas.host_end_ns));
+      own_ranges.push_back({});
+    }
+  }
+  const std::vector<RangeCover> all_cover = cover_of_ranges(gpu_work_of(launches), all_ranges);
+  const std::vector<RangeCover> own_cover = cover_of_ranges(gpu_work_of(by_pid), own_ranges);
+  std::vector<Interval> work;
+  for (std::size_t i = 0; i < trace.measurements().size(); ++i) {
+    const Measurement& meas = trace.measurements()[i];
     MeasurementTruth m;
     m.name = meas.name;
     m.method = meas.method;
@@ -115,20 +166,18 @@ TimingTruth analyze_timing_truth(const Trace& trace) {
     m.host_start_ns = meas.host_start_ns;
     m.host_end_ns = meas.host_end_ns;
     m.by_flows = by_flows;
-    work.clear();
     if (by_flows) {
-      auto it = std::lower_bound(launches.begin(), launches.end(), meas.host_start_ns,
-                                 [](const Launched& l, TimeNs t) { return l.launch_ns < t; });
-      for (; it != launches.end() && it->launch_ns < meas.host_end_ns; ++it)
-        if (!same_pid_only || it->pid == meas.pid) add_gpu_work(m, it->gpu, work);
+      judge(m, all_ranges[i].last - all_ranges[i].first, all_cover[i]);
+      if (own_ranges[i].last > own_ranges[i].first) judge(m, own_ranges[i].last - own_ranges[i].first, own_cover[i]);
     } else {
+      work.clear();
       auto it = std::lower_bound(activities.by_start.begin(), activities.by_start.end(),
                                  meas.host_start_ns - activities.max_duration_ns,
                                  [](const Interval& iv, TimeNs t) { return iv.start_ns < t; });
       for (; it != activities.by_start.end() && it->start_ns <= meas.host_end_ns; ++it)
         if (it->end_ns >= meas.host_start_ns) add_gpu_work(m, *it, work);
+      m.gpu_busy_ns = total_length_ns(merged(work));
     }
-    m.gpu_busy_ns = total_length_ns(merged(work));
     const TimeNs end = m.gpu_activity_count > 0 ? std::max(meas.host_end_ns, m.gpu_last_end_ns) : meas.host_end_ns;
     m.truth_ns = end - meas.host_start_ns;
     m.error_ns = m.reported_ns - m.truth_ns;
