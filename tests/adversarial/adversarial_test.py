@@ -18,7 +18,7 @@ import adversarial_traces  # noqa: E402
 CHANGES = ["streams", "pinned", "graphs", "no-launch-blocking", "processes", "balanced-ranks",
            "no-sync=cudaDeviceSynchronize", "no-sync=cudaStreamSynchronize", "placement=0"]
 # Shapes whose links are not corrupt: an unchanged replay reproduces the recording exactly.
-EXACT_REPLAY = {"measurements", "context_syncs", "fan_in", "fan_out", "deep_chain", "launch_blocking",
+EXACT_REPLAY = {"measurements", "measurements_no_links", "context_syncs", "fan_in", "fan_out", "deep_chain", "launch_blocking",
                 "shared_stream", "threads_overlap"}
 SIZE = 200
 
@@ -99,6 +99,29 @@ def case_measurements(args):
                       (m["name"], {k: g.get(k) for k in ("gpu_activity_count", "gpu_busy_ns", "truth_ns")},
                        len(work), union_ns(work), truth))
     check(wrong == 0, "each measurement's GPU work, busy time and truth match brute force (%d wrong)" % wrong)
+
+
+def case_measurements_no_links(args):
+    path, facts = shape_file(args, "measurements_no_links")
+    analysis, _ = run_all(args, path, "measurements_no_links")
+    got = {m["name"]: m for m in analysis.get("timing", {}).get("measurements", [])}
+    check(len(got) == len(facts["measurements"]), "every measurement is judged (%d)" % len(got))
+    wrong = 0
+    for m in facts["measurements"]:
+        # Every kernel that overlaps the host interval, its ends included.
+        work = [(1000 * s, 1000 * e) for s, e in facts["kernels"]
+                if 1000 * s <= m["host_end_ns"] and 1000 * e >= m["host_start_ns"]]
+        g = got.get(m["name"], {})
+        last_end = max([e for _, e in work], default=m["host_end_ns"])
+        truth = max(m["host_end_ns"], last_end) - m["host_start_ns"]
+        want = (len(work), union_ns([w for w in work if w[1] > w[0]]), truth)
+        if (g.get("gpu_activity_count"), g.get("gpu_busy_ns"), g.get("truth_ns")) != want:
+            wrong += 1
+            if wrong <= 3:
+                print("measurement %s: got %s, want %s" %
+                      (m["name"], {k: g.get(k) for k in ("gpu_activity_count", "gpu_busy_ns", "truth_ns")}, want))
+    check(wrong == 0, "each measurement's overlapping GPU work, busy time and truth match brute force (%d wrong)" %
+          wrong)
 
 
 def dependency_links(args, path):

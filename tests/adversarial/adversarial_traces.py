@@ -8,6 +8,7 @@ results against brute force, bench/adversarial_bench.py scales them 10x and repo
 
 Shapes (N = --size):
   measurements      N timing measurements, each spanning half of N launches (N^2 / 2 measurement-launch pairs)
+  measurements_no_links  the same over N kernels without launch calls (a measurement's work is what overlaps it)
   context_syncs     N kernels, each on its own stream of one GPU, each followed by a cudaDeviceSynchronize with
                     Kineto's "Context Sync" record (N syncs x N streams)
   fan_in            N kernels on 4 streams, every one linked to the same cudaDeviceSynchronize
@@ -98,6 +99,29 @@ def measurements(n):
                    "pid": PID, "tid": TID})
     t.gtv = {"format_version": 2, "writer": "adversarial_traces.py", "measurements": ms}
     return t, {"launches": launches, "measurements": ms}
+
+
+def measurements_no_links(n):
+    """The same measurements over GPU work without launch calls: each one's work is what overlaps it."""
+    t = Trace()
+    kernels = []
+    for k in range(n):
+        ts = 100 + 10 * k
+        # Overlapping durations, a zero-length kernel now and then, one long kernel that spans many measurements.
+        dur = 0 if k % 11 == 5 else (400 if k == n // 3 else 3 + (k % 3) * 7)
+        t.events.append({"ph": "X", "cat": "kernel", "name": "k", "pid": DEVICE, "tid": STREAM + k % 2, "ts": ts,
+                         "dur": dur, "args": {"device": DEVICE, "stream": STREAM + k % 2}})
+        kernels.append((ts, ts + dur))
+    half = max(1, n // 2)
+    ms = []
+    for i in range(n):
+        a = (i * 7919) % n
+        b = min(n, a + half)
+        ms.append({"name": "m%d" % i, "method": "stopwatch", "reported_ns": 1000 * (10 * (b - a) + 1),
+                   "host_start_ns": 1000 * (100 + 10 * a) + 7 * (i % 3), "host_end_ns": 1000 * (100 + 10 * b - 3),
+                   "pid": PID, "tid": TID})
+    t.gtv = {"format_version": 2, "writer": "adversarial_traces.py", "measurements": ms}
+    return t, {"kernels": kernels, "measurements": ms}
 
 
 def context_syncs(n):
@@ -199,6 +223,7 @@ def threads_overlap(n):
 
 SHAPES = {
     "measurements": measurements,
+    "measurements_no_links": measurements_no_links,
     "context_syncs": context_syncs,
     "fan_in": fan_in,
     "fan_out": fan_out,

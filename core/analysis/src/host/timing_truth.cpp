@@ -29,9 +29,30 @@ std::vector<Launched> launches_by_time(const Trace& trace) {
   return out;
 }
 
+// GPU activities by start, for traces without launch links: a measurement's work is every activity that overlaps its
+// host interval [a, b] (ends included). Those are the activities starting by b, less those that ended before a, so
+// each measurement is answered from prefixes: their union (only its last segment grows as the prefix does), the
+// running latest end, and the ends sorted.
 struct Activities {
   std::vector<Interval> by_start;
-  TimeNs max_duration_ns = 0;
+  std::vector<TimeNs> latest_end;  // per prefix [0, i]: its latest end
+  std::vector<TimeNs> ends;        // sorted
+  // The union of each prefix: segment_of[i] the prefix [0, i]'s last segment (-1: none yet), grown_end[i] that
+  // segment's end then; the segments' starts, final ends and lengths before each.
+  std::vector<std::int64_t> segment_of;
+  std::vector<TimeNs> grown_end;
+  std::vector<TimeNs> segment_start, segment_end, length_before;
+
+  // The prefix [0, count)'s union from `a` on.
+  [[nodiscard]] TimeNs union_from(std::size_t count, TimeNs a) const {
+    if (count == 0 || segment_of[count - 1] < 0) return 0;
+    const auto last = std::size_t(segment_of[count - 1]);
+    TimeNs out = std::max<TimeNs>(0, grown_end[count - 1] - std::max(a, segment_start[last]));
+    const auto first = std::size_t(
+        std::upper_bound(segment_end.begin(), segment_end.begin() + std::ptrdiff_t(last), a) - segment_end.begin());
+    if (first < last) out += length_before[last] - length_before[first] - std::max<TimeNs>(0, a - segment_start[first]);
+    return out;
+  }
 };
 
 Activities activities_by_start(const Trace& trace) {
@@ -41,12 +62,50 @@ Activities activities_by_start(const Trace& trace) {
     for (const Event& e : lane.events) {
       if (!is_gpu_activity(e.kind)) continue;
       a.by_start.push_back({e.start_ns, e.end_ns()});
-      a.max_duration_ns = std::max(a.max_duration_ns, e.duration_ns);
+      a.ends.push_back(e.end_ns());
     }
   }
   std::sort(a.by_start.begin(), a.by_start.end(),
             [](const Interval& x, const Interval& y) { return x.start_ns < y.start_ns; });
+  std::sort(a.ends.begin(), a.ends.end());
+  for (const Interval& iv : a.by_start) {
+    a.latest_end.push_back(a.latest_end.empty() ? iv.end_ns : std::max(a.latest_end.back(), iv.end_ns));
+    if (iv.end_ns > iv.start_ns) {
+      if (!a.segment_start.empty() && iv.start_ns <= a.segment_end.back()) {
+        a.segment_end.back() = std::max(a.segment_end.back(), iv.end_ns);
+      } else {
+        a.length_before.push_back(
+            a.segment_start.empty() ? 0 : a.length_before.back() + (a.segment_end.back() - a.segment_start.back()));
+        a.segment_start.push_back(iv.start_ns);
+        a.segment_end.push_back(iv.end_ns);
+      }
+    }
+    a.segment_of.push_back(std::int64_t(a.segment_start.size()) - 1);
+    a.grown_end.push_back(a.segment_end.empty() ? 0 : a.segment_end.back());
+  }
+  a.length_before.push_back(
+      a.segment_start.empty() ? 0 : a.length_before.back() + (a.segment_end.back() - a.segment_start.back()));
   return a;
+}
+
+// The activities that overlap [a, b] (a <= b): how many, their first start, last end and the length of their union.
+void judge_overlapping(MeasurementTruth& m, const Activities& acts, TimeNs a, TimeNs b) {
+  const std::vector<Interval>& v = acts.by_start;
+  const auto by_start = [](const Interval& iv, TimeNs t) { return iv.start_ns < t; };
+  const auto started_by_b = std::size_t(
+      std::upper_bound(v.begin(), v.end(), b, [](TimeNs t, const Interval& iv) { return t < iv.start_ns; }) -
+      v.begin());
+  const auto started_before_a = std::size_t(std::lower_bound(v.begin(), v.end(), a, by_start) - v.begin());
+  const auto ended_before_a = std::size_t(std::lower_bound(acts.ends.begin(), acts.ends.end(), a) - acts.ends.begin());
+  m.gpu_activity_count = started_by_b - ended_before_a;
+  if (m.gpu_activity_count == 0) return;
+  // The first activity still running at a: the earliest start of those that began before it.
+  const auto running =
+      std::size_t(std::lower_bound(acts.latest_end.begin(), acts.latest_end.end(), a) - acts.latest_end.begin());
+  const bool some_running = running < started_before_a;
+  m.gpu_first_start_ns = v[some_running ? running : started_before_a].start_ns;
+  m.gpu_last_end_ns = acts.latest_end[started_by_b - 1];
+  m.gpu_busy_ns = (some_running ? a - v[running].start_ns : 0) + acts.union_from(started_by_b, a);
 }
 
 void add_gpu_work(MeasurementTruth& m, const Interval& gpu, std::vector<Interval>& work) {
@@ -169,13 +228,13 @@ TimingTruth analyze_timing_truth(const Trace& trace) {
     if (by_flows) {
       judge(m, all_ranges[i].last - all_ranges[i].first, all_cover[i]);
       if (own_ranges[i].last > own_ranges[i].first) judge(m, own_ranges[i].last - own_ranges[i].first, own_cover[i]);
+    } else if (meas.host_start_ns <= meas.host_end_ns) {
+      judge_overlapping(m, activities, meas.host_start_ns, meas.host_end_ns);
     } else {
+      // A backwards interval: what overlaps both its ends, one by one (the readers skip such measurements).
       work.clear();
-      auto it = std::lower_bound(activities.by_start.begin(), activities.by_start.end(),
-                                 meas.host_start_ns - activities.max_duration_ns,
-                                 [](const Interval& iv, TimeNs t) { return iv.start_ns < t; });
-      for (; it != activities.by_start.end() && it->start_ns <= meas.host_end_ns; ++it)
-        if (it->end_ns >= meas.host_start_ns) add_gpu_work(m, *it, work);
+      for (const Interval& iv : activities.by_start)
+        if (iv.start_ns <= meas.host_end_ns && iv.end_ns >= meas.host_start_ns) add_gpu_work(m, iv, work);
       m.gpu_busy_ns = total_length_ns(merged(work));
     }
     const TimeNs end = m.gpu_activity_count > 0 ? std::max(meas.host_end_ns, m.gpu_last_end_ns) : meas.host_end_ns;
