@@ -24,6 +24,7 @@ import adversarial_traces  # noqa: E402
 # Base size and the commands of each shape (after `gtv-cli`, the file appended).
 SHAPES = [
     ("measurements", 5000, [["analyze"], ["whatif", "--change", "streams"]]),
+    ("measurements_no_links", 5000, [["analyze"]]),
     ("context_syncs", 5000, [["info"], ["analyze"]]),
     ("fan_in", 20000, [["analyze"], ["whatif", "--change", "no-sync=cudaDeviceSynchronize"]]),
     ("fan_out", 5000, [["analyze"], ["whatif", "--change", "no-sync=cudaStreamSynchronize"]]),
@@ -62,7 +63,7 @@ def main():
                                                  " ".join(os.uname()[2:5:2]), os.cpu_count(),
                                                  " ".join(open("/proc/loadavg").read().split()[:3])))
     print("# cli: %s" % args.cli)
-    print("# %-15s %-46s %8s %9s %8s %9s %8s %7s %7s %6s" %
+    print("# %-21s %-46s %8s %9s %8s %9s %8s %7s %7s %6s" %
           ("shape", "command", "n", "cpu_s", "peak_MB", "10n", "cpu_s", "peak_MB", "time_x", "mem_x"))
     for shape, base, commands in SHAPES:
         if args.shape and shape not in args.shape:
@@ -78,7 +79,7 @@ def main():
             small = measure(args.cli, argv, paths[0], args.timeout)
             large = measure(args.cli, argv, paths[1], args.timeout)
             status = "" if large[2] in (0, 1) else "  exit %d%s" % (large[2], " (timeout)" if large[2] == 124 else "")
-            print("  %-15s %-46s %8d %9.2f %8.0f %9d %8.2f %7.0f %7.1f %6.1f%s" %
+            print("  %-21s %-46s %8d %9.2f %8.0f %9d %8.2f %7.0f %7.1f %6.1f%s" %
                   (shape, " ".join(argv), n, small[0], small[1], 10 * n, large[0], large[1], large[0] / max(small[0], 0.01),
                    large[1] / small[1], status), flush=True)
     print("# n log n at 10x: %.1fx (n = 10^3) to %.1fx (n = 10^6); n^2: 100x" %
