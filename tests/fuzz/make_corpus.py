@@ -165,6 +165,7 @@ def merge_seeds():
 # The adversarial shapes (tests/adversarial) at a few events each, with the change each one attacks.
 WHATIF_SHAPES = {
     "measurements": "streams",
+    "measurements_no_links": "no-sync=cudaDeviceSynchronize",
     "context_syncs": "no-sync=cudaDeviceSynchronize",
     "fan_in": "no-sync=cudaDeviceSynchronize",
     "fan_out": "no-sync=cudaStreamSynchronize pinned",
