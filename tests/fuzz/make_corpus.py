@@ -3,8 +3,8 @@
 hand-written traces. Each seed starts with the settings byte the targets read first (fuzz_input.h: chunk size,
 gzip). Usage: tests/fuzz/make_corpus.py [GTV_CLI]; with the path of a built gtv-cli it also adds traces rewritten by
 gtv's writer (the gtv object, overlap tids, flows). `make_corpus.py --new` writes only the seeds of fuzz_sqlite
-(small Nsight Systems exports, built from the schema in tests/data/nsys/make_nsys_sqlite.py) and fuzz_merge (sets
-of rank files)."""
+(small Nsight Systems exports, built from the schema in tests/data/nsys/make_nsys_sqlite.py), fuzz_merge (sets
+of rank files) and fuzz_whatif (a line of changes and a trace: the adversarial shapes of tests/adversarial)."""
 import gzip
 import json
 import os
@@ -162,9 +162,41 @@ def merge_seeds():
             for i, (name, (files, flags)) in enumerate(runs.items())}
 
 
+# The adversarial shapes (tests/adversarial) at a few events each, with the change each one attacks.
+WHATIF_SHAPES = {
+    "measurements": "streams",
+    "measurements_no_links": "no-sync=cudaDeviceSynchronize",
+    "context_syncs": "no-sync=cudaDeviceSynchronize",
+    "fan_in": "no-sync=cudaDeviceSynchronize",
+    "fan_out": "no-sync=cudaStreamSynchronize pinned",
+    "deep_chain": "graphs",
+    "cycles": "no-launch-blocking no-sync=cudaLaunchKernel",
+    "launch_blocking": "no-launch-blocking",
+    "shared_stream": "streams placement=0",
+    "threads_overlap": "processes streams",
+}
+
+
+def whatif_seeds():
+    """A settings byte, a line of changes and a trace: the adversarial shapes and a hand-written forward."""
+    sys.path.insert(0, str(HERE.parent / "adversarial"))
+    import adversarial_traces
+    seeds = {}
+    for i, (shape, changes) in enumerate(WHATIF_SHAPES.items()):
+        trace, _ = adversarial_traces.SHAPES[shape](4)
+        text = json.dumps(trace.document(), separators=(",", ":"))
+        seeds[shape] = bytes([SETTINGS[i % len(SETTINGS)]]) + (changes + "\n" + text).encode()
+    forward = json.loads(HAND_WRITTEN["counters_flows"])
+    forward["gtv"] = {"format_version": 2, "ranges": [
+        {"name": "model 0 forward", "kind": "forward", "start_ns": 9000, "end_ns": 15000, "pid": 7, "tid": 8,
+         "device": 0}]}
+    seeds["forward"] = bytes([0x00]) + ("placement=0 graphs\n" + json.dumps(forward)).encode()
+    return seeds
+
+
 def write_new_targets():
     for target, seeds in (("fuzz_sqlite", {k: bytes([s]) + b for k, (s, b) in sqlite_seeds().items()}),
-                          ("fuzz_merge", merge_seeds())):
+                          ("fuzz_merge", merge_seeds()), ("fuzz_whatif", whatif_seeds())):
         folder = HERE / "corpus" / target
         folder.mkdir(parents=True, exist_ok=True)
         for old in folder.iterdir():

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 namespace gtv::causal {
 namespace {
@@ -42,7 +43,8 @@ class Replayer {
  private:
   struct Frame {
     std::uint64_t point;
-    std::size_t next;  // the next input to look at
+    std::size_t first;  // its inputs: inputs_[first, end), end the next frame's first or inputs_.size()
+    std::size_t next;   // the next input to look at
   };
 
   [[nodiscard]] static std::uint64_t point_of(const Input& in) {
@@ -50,35 +52,44 @@ class Replayer {
   }
   TimeNs& value(std::uint64_t p) { return (p & 1) ? t_.end_ns[p / 2] : t_.start_ns[p / 2]; }
 
+  // Pushes a point with its inputs, which stay on the input stack while it is: a point returned to after each of
+  // its inputs is computed (a synchronize that 10^5 links wait into) looks its inputs up once, not once per input.
+  void push(std::uint64_t p) {
+    state_[p] = State::Active;
+    const std::size_t first = inputs_.size();
+    inputs_of(g_, NodeId(p / 2), (p & 1) != 0, removal_, scratch_);
+    inputs_.insert(inputs_.end(), scratch_.begin(), scratch_.end());
+    stack_.push_back({p, first, first});
+  }
+
   // Depth first over the points an input waits for, with an explicit stack: a point is computed once all its
   // inputs are. An input whose source is still on the stack closes a cycle (corrupt links) and is skipped.
   void visit(std::uint64_t root) {
-    stack_.push_back({root, 0});
-    state_[root] = State::Active;
+    push(root);
     while (!stack_.empty()) {
-      Frame& f = stack_.back();
-      inputs_of(g_, NodeId(f.point / 2), (f.point & 1) != 0, removal_, inputs_);
+      const std::size_t top = stack_.size() - 1;
       bool descended = false;
-      for (; f.next < inputs_.size(); ++f.next) {
-        const Input& in = inputs_[f.next];
+      while (stack_[top].next < inputs_.size()) {
+        const Input& in = inputs_[stack_[top].next++];
         if (in.from == Input::From::Root) continue;
         const std::uint64_t q = point_of(in);
         if (state_[q] != State::Unvisited) continue;
-        state_[q] = State::Active;
-        stack_.push_back({q, 0});
+        push(q);
         descended = true;
         break;
       }
       if (descended) continue;
-      compute(f.point);
+      const Frame f = stack_.back();
+      compute(f.point, std::span<const Input>(inputs_).subspan(f.first));
       state_[f.point] = State::Done;
+      inputs_.resize(f.first);
       stack_.pop_back();
     }
   }
 
-  void compute(std::uint64_t p) {
+  void compute(std::uint64_t p, std::span<const Input> inputs) {
     TimeNs v = kMinTime;
-    for (const Input& in : inputs_) {
+    for (const Input& in : inputs) {
       if (in.from == Input::From::Root) {
         v = std::max(v, in.delay_ns);
         continue;
@@ -99,7 +110,8 @@ class Replayer {
   Timeline t_;
   std::vector<State> state_;
   std::vector<Frame> stack_;
-  std::vector<Input> inputs_;
+  std::vector<Input> inputs_;  // the inputs of the points on the stack, in stack order
+  std::vector<Input> scratch_;
 };
 
 }  // namespace

@@ -46,6 +46,21 @@ Window window_of(const HappensBefore& g) {
     if (n != kNoNode) launches.push_back({trace.event(f.from).start_ns, pid, n});
   }
   std::sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) { return a.start_ns < b.start_ns; });
+  std::vector<Launch> by_pid = launches;
+  std::stable_sort(by_pid.begin(), by_pid.end(), [](const Launch& a, const Launch& b) { return a.pid < b.pid; });
+  // Which launches some measurement spans, marked as ranges (+1 at a range's first, -1 past its last) and summed
+  // once: a hundred thousand measurements each spanning ten thousand launches cost no more than their count.
+  std::vector<std::int32_t> all_marks(launches.size() + 1, 0), own_marks(by_pid.size() + 1, 0);
+  const auto mark = [](std::vector<std::int32_t>& marks, const std::vector<Launch>& list, std::size_t first,
+                       std::size_t last, const Measurement& m) {
+    const auto by_time = [](const Launch& l, TimeNs t) { return l.start_ns < t; };
+    const auto end = list.begin() + std::ptrdiff_t(last);
+    const auto lo = std::lower_bound(list.begin() + std::ptrdiff_t(first), end, m.host_start_ns, by_time);
+    const auto hi = std::lower_bound(lo, end, m.host_end_ns, by_time);
+    if (lo == hi) return;
+    ++marks[std::size_t(lo - list.begin())];
+    --marks[std::size_t(hi - list.begin())];
+  };
   w.start_ns = kMaxTime;
   w.end_ns = kMinTime;
   for (const Measurement& m : trace.measurements()) {
@@ -55,14 +70,27 @@ Window window_of(const HappensBefore& g) {
     w.end_ns = std::max(w.end_ns, m.host_end_ns);
     // Another process's launches are not this stopwatch's work, unless its own process launched nothing.
     const bool own_pid_only = launching_pids.count(m.pid) > 0 && launching_pids.size() > 1;
-    auto it = std::lower_bound(launches.begin(), launches.end(), m.host_start_ns,
-                               [](const Launch& l, TimeNs t) { return l.start_ns < t; });
-    for (; it != launches.end() && it->start_ns < m.host_end_ns; ++it) {
-      if (own_pid_only && it->pid != m.pid) continue;
-      w.work.push_back(it->work);
-      w.end_ns = std::max(w.end_ns, g.recorded_end(it->work));
+    if (!own_pid_only) {
+      mark(all_marks, launches, 0, launches.size(), m);
+      continue;
     }
+    const auto first = std::lower_bound(by_pid.begin(), by_pid.end(), m.pid,
+                                        [](const Launch& l, std::int64_t pid) { return l.pid < pid; });
+    const auto last =
+        std::upper_bound(first, by_pid.end(), m.pid, [](std::int64_t pid, const Launch& l) { return pid < l.pid; });
+    mark(own_marks, by_pid, std::size_t(first - by_pid.begin()), std::size_t(last - by_pid.begin()), m);
   }
+  const auto take_marked = [&](const std::vector<std::int32_t>& marks, const std::vector<Launch>& list) {
+    std::int64_t depth = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      depth += marks[i];
+      if (depth == 0) continue;
+      w.work.push_back(list[i].work);
+      w.end_ns = std::max(w.end_ns, g.recorded_end(list[i].work));
+    }
+  };
+  take_marked(all_marks, launches);
+  take_marked(own_marks, by_pid);
   std::sort(w.work.begin(), w.work.end());
   w.work.erase(std::unique(w.work.begin(), w.work.end()), w.work.end());
   return w;

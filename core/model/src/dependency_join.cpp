@@ -1,9 +1,11 @@
 #include "dependency_join.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "flow_join.h"
@@ -65,6 +67,51 @@ class GpuWork {
     return best;
   }
 
+  // last_launched_before(lanes_of(device, -1), correlation) for each wait on every stream of a device, all at
+  // once: the device's work is swept once in launch order, each lane's last work so far kept by its end, so a GPU
+  // with many streams and many context synchronizes costs (work + waits) x log, not their product. Other waits:
+  // nullopt.
+  [[nodiscard]] std::vector<std::optional<EventRef>> last_on_every_stream(
+      const std::vector<TraceBuilder::WaitHint>& waits) {
+    std::vector<std::optional<EventRef>> out(waits.size());
+    std::map<std::int64_t, std::vector<std::size_t>> by_device;
+    for (std::size_t i = 0; i < waits.size(); ++i)
+      if (waits[i].source_stream < 0) by_device[waits[i].source_device].push_back(i);
+    for (auto& [device, ids] : by_device) {
+      const std::vector<LaneIndex> lanes = lanes_of(device, -1);
+      std::vector<Item> items;
+      for (std::uint32_t p = 0; p < lanes.size(); ++p) {
+        const std::vector<Launched>& work = launched(lanes[p]);
+        for (std::uint32_t q = 0; q < work.size(); ++q)
+          items.push_back({work[q].correlation_id, work[q].start_ns, p, q});
+      }
+      std::sort(items.begin(), items.end());
+      std::stable_sort(ids.begin(), ids.end(), [&](std::size_t a, std::size_t b) {
+        return waits[a].source_before_correlation < waits[b].source_before_correlation;
+      });
+      constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+      std::vector<std::uint32_t> current(lanes.size(), kNone);  // per lane: its last work so far
+      // The lanes' last works by end, ties to the lane listed first (as last_launched_before keeps the first).
+      std::set<std::pair<TimeNs, std::int64_t>> ends;
+      const auto end_at = [&](std::uint32_t p) {
+        return std::make_pair(end_of({lanes[p], launched(lanes[p])[current[p]].index}), -std::int64_t(p));
+      };
+      std::size_t next = 0;
+      for (const std::size_t i : ids) {
+        for (; next < items.size() && items[next].correlation_id < waits[i].source_before_correlation; ++next) {
+          const std::uint32_t p = items[next].lane;
+          if (current[p] != kNone) ends.erase(end_at(p));
+          current[p] = items[next].position;
+          ends.insert(end_at(p));
+        }
+        if (ends.empty()) continue;
+        const auto p = std::uint32_t(-ends.rbegin()->second);
+        out[i] = EventRef{lanes[p], launched(lanes[p])[current[p]].index};
+      }
+    }
+    return out;
+  }
+
   // Of the work launched after `correlation` on these lanes, the one launched first.
   [[nodiscard]] std::optional<EventRef> first_launched_after(const std::vector<LaneIndex>& lanes,
                                                              std::uint64_t correlation) {
@@ -81,6 +128,18 @@ class GpuWork {
   }
 
  private:
+  // One work item of a set of lanes: in launch order, then by lane and by its place in the lane's launch order.
+  struct Item {
+    std::uint64_t correlation_id;
+    TimeNs start_ns;
+    std::uint32_t lane;      // index into the set
+    std::uint32_t position;  // index into the lane's launched()
+    friend bool operator<(const Item& a, const Item& b) {
+      return std::tie(a.correlation_id, a.start_ns, a.lane, a.position) <
+             std::tie(b.correlation_id, b.start_ns, b.lane, b.position);
+    }
+  };
+
   [[nodiscard]] std::vector<LaneIndex> all_gpu_lanes() const {
     std::vector<LaneIndex> out;
     for (const auto& [device, lanes] : by_device_) out.insert(out.end(), lanes.begin(), lanes.end());
@@ -131,9 +190,13 @@ std::vector<Flow> join(const std::vector<Lane>& lanes, const std::vector<TraceBu
     std::map<LaneKey, LaneIndex> lane_by_key;
     for (LaneIndex l = 0; l < lanes.size(); ++l) lane_by_key.emplace(lanes[l].key, l);
     GpuWork work(lanes);
-    for (const TraceBuilder::WaitHint& w : waits) {
+    const std::vector<std::optional<EventRef>> on_every_stream = work.last_on_every_stream(waits);
+    for (std::size_t i = 0; i < waits.size(); ++i) {
+      const TraceBuilder::WaitHint& w = waits[i];
       const std::optional<EventRef> from =
-          work.last_launched_before(work.lanes_of(w.source_device, w.source_stream), w.source_before_correlation);
+          w.source_stream < 0
+              ? on_every_stream[i]
+              : work.last_launched_before(work.lanes_of(w.source_device, w.source_stream), w.source_before_correlation);
       if (!from) continue;
       std::optional<EventRef> to;
       if (w.waiter == TraceBuilder::Waiter::StreamWork) {

@@ -1,6 +1,8 @@
 // Changes of what the host waits for and what its calls cost: pinned, graphs, no-launch-blocking, processes,
 // no-sync.
 #include <algorithm>
+#include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -67,6 +69,60 @@ void launch_from_end(Plan& p, NodeId work, NodeId call, TimeNs delay_ns) {
       in.source_end = true;
       in.delay_ns = delay_ns;
     }
+}
+
+// A call ran uncontended when no call of another thread of its process ran meanwhile.
+struct Call {
+  TimeNs start, end;
+  LaneIndex lane;
+  NodeId node;
+};
+
+// The best value seen so far, per lane, for the two best lanes: what the best call of another lane than a given
+// one has, in constant time.
+template <typename Better>
+class TwoBestLanes {
+ public:
+  explicit TwoBestLanes(TimeNs none) : first_{none, kNoLane}, second_{none, kNoLane} {}
+  void add(TimeNs v, LaneIndex lane) {
+    if (lane == first_.lane) {
+      if (Better{}(v, first_.value)) first_.value = v;
+    } else if (Better{}(v, first_.value)) {
+      second_ = first_;
+      first_ = {v, lane};
+    } else if (Better{}(v, second_.value)) {
+      second_ = {v, lane};
+    }
+  }
+  [[nodiscard]] TimeNs best_other_than(LaneIndex lane) const {
+    return lane == first_.lane ? second_.value : first_.value;
+  }
+
+ private:
+  static constexpr LaneIndex kNoLane = std::numeric_limits<LaneIndex>::max();
+  struct Best {
+    TimeNs value;
+    LaneIndex lane;
+  };
+  Best first_, second_;
+};
+
+// Calls in start order; a pair of calls i < j of different lanes overlaps when j starts before i ends. A call is
+// contended when it is in such a pair: a later call of another lane starts before it ends (the other lanes' earliest
+// start after it), or an earlier call of another lane ends after it starts (the other lanes' latest end before it).
+std::vector<bool> contended_calls(const std::vector<Call>& calls) {
+  std::vector<bool> contended(calls.size(), false);
+  TwoBestLanes<std::greater<>> latest_end(std::numeric_limits<TimeNs>::min());
+  for (std::size_t j = 0; j < calls.size(); ++j) {
+    if (latest_end.best_other_than(calls[j].lane) > calls[j].start) contended[j] = true;
+    latest_end.add(calls[j].end, calls[j].lane);
+  }
+  TwoBestLanes<std::less<>> earliest_start(std::numeric_limits<TimeNs>::max());
+  for (std::size_t i = calls.size(); i-- > 0;) {
+    if (earliest_start.best_other_than(calls[i].lane) < calls[i].end) contended[i] = true;
+    earliest_start.add(calls[i].start, calls[i].lane);
+  }
+  return contended;
 }
 
 }  // namespace
@@ -202,24 +258,33 @@ Expected<Ok> apply_graphs(Plan& p, Bound bound) {
 
 Expected<Ok> apply_no_launch_blocking(Plan& p) {
   const causal::HappensBefore& g = p.g();
-  std::vector<NodeId> first_work(g.size(), kNoNode);
-  for (NodeId n = 0; n < g.size(); ++n) {
-    const NodeId l = g.node(n).launch;
-    if (p.is_gpu(n) && l != kNoNode && first_work[l] == kNoNode) first_work[l] = n;
-  }
+  // Each call's GPU work in node order, and where the run of GPU nodes that holds a node ends.
+  std::vector<std::uint32_t> work_first(g.size() + 1, 0);
+  for (NodeId n = 0; n < g.size(); ++n)
+    if (const NodeId l = g.node(n).launch; p.is_gpu(n) && l != kNoNode) ++work_first[l + 1];
+  for (std::size_t i = 1; i < work_first.size(); ++i) work_first[i] += work_first[i - 1];
+  std::vector<NodeId> work(work_first.back());
+  std::vector<std::uint32_t> filled(work_first.begin(), work_first.end() - 1);
+  for (NodeId n = 0; n < g.size(); ++n)
+    if (const NodeId l = g.node(n).launch; p.is_gpu(n) && l != kNoNode) work[filled[l]++] = n;
+  std::vector<NodeId> gpu_run_end(g.size(), 0);
+  for (auto n = NodeId(g.size()); n-- > 0;)
+    gpu_run_end[n] = !p.is_gpu(n) ? n : n + 1 < g.size() && p.is_gpu(n + 1) ? gpu_run_end[n + 1] : n + 1;
   std::size_t calls = 0;
   for (NodeId c = 0; c < g.size(); ++c) {
-    const NodeId work = first_work[c];
-    if (p.is_gpu(c) || work == kNoNode || g.event(work).kind != EventKind::Kernel || !p.changes(c)) continue;
+    if (work_first[c] == work_first[c + 1]) continue;
+    const NodeId first = work[work_first[c]];
+    if (p.is_gpu(c) || g.event(first).kind != EventKind::Kernel || !p.changes(c)) continue;
     auto& ends = p.end_in[c];
     const auto own_wait = [&](const PlanInput& in) {
       return waits(in) && p.is_gpu(in.source) && g.node(in.source).launch == c;
     };
     if (!g.node(c).waits_for_own_work && std::none_of(ends.begin(), ends.end(), own_wait)) continue;
     ends.erase(std::remove_if(ends.begin(), ends.end(), own_wait), ends.end());
-    p.own_ns[c] = std::clamp<TimeNs>(g.recorded_start(work) - g.recorded_start(c), 0, g.event(c).duration_ns);
-    for (NodeId w = work; w < g.size() && p.is_gpu(w); ++w)
-      if (g.node(w).launch == c) launch_from_end(p, w, c, 0);
+    p.own_ns[c] = std::clamp<TimeNs>(g.recorded_start(first) - g.recorded_start(c), 0, g.event(c).duration_ns);
+    // The call's work in the run of GPU nodes that its first work starts.
+    for (std::uint32_t i = work_first[c]; i < work_first[c + 1] && work[i] < gpu_run_end[first]; ++i)
+      launch_from_end(p, work[i], c, 0);
     ++calls;
   }
   if (calls == 0)
@@ -248,26 +313,15 @@ Expected<Ok> apply_processes(Plan& p, Bound bound) {
     return Error{*why +
                  ": the threads' work depends on each other, so they are not models that processes of their "
                  "own could run apart"};
-  // A call ran uncontended when no call of another thread of its process ran meanwhile.
-  struct Call {
-    TimeNs start, end;
-    LaneIndex lane;
-    NodeId node;
-  };
   std::vector<Call> calls;
   for (const LaneIndex lane : lanes) {
     const causal::HappensBefore::IdRange r = g.lane_nodes(lane);
-    const std::size_t lane_begin = calls.size();
     for (NodeId n = r.first; n < r.last; ++n)
       if (p.changes(n)) calls.push_back({g.recorded_start(n), g.recorded_end(n), lane, n});
-    // Each lane's calls come in start order: merging the runs is cheaper than sorting them all.
-    std::inplace_merge(calls.begin(), calls.begin() + std::ptrdiff_t(lane_begin), calls.end(),
-                       [](const Call& a, const Call& b) { return a.start < b.start; });
   }
-  std::vector<bool> contended(calls.size(), false);
-  for (std::size_t i = 0; i < calls.size(); ++i)
-    for (std::size_t j = i + 1; j < calls.size() && calls[j].start < calls[i].end; ++j)
-      if (calls[j].lane != calls[i].lane) contended[i] = contended[j] = true;
+  // By start; calls that start together in the order of their lanes, then of the lane's calls.
+  std::stable_sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) { return a.start < b.start; });
+  const std::vector<bool> contended = contended_calls(calls);
   std::unordered_map<StringId, std::vector<TimeNs>> alone;
   for (std::size_t i = 0; i < calls.size(); ++i)
     if (!contended[i] && p.end_in[calls[i].node].empty())

@@ -6,6 +6,8 @@
 #include <functional>
 #include <future>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "balanced_ranks.h"
 #include "changes.h"
@@ -32,9 +34,10 @@ std::string percent_text(double fraction) {
 }
 
 std::string window_name(const Trace& trace) {
-  std::vector<std::string> names;
+  std::vector<std::string> names;  // in the order they first come
+  std::unordered_set<std::string_view> seen;
   for (const Measurement& m : trace.measurements())
-    if (std::find(names.begin(), names.end(), m.name) == names.end()) names.push_back(m.name);
+    if (seen.insert(m.name).second) names.push_back(m.name);
   if (names.empty()) return "the whole trace";
   if (names.size() == 1) return "the measured '" + names[0] + "'";
   return "the span of the " + std::to_string(names.size()) + " measurements from '" + names.front() + "' to '" +

@@ -1,5 +1,6 @@
 // Changes that move GPU work between streams and GPUs: streams, placement; the multiprocessors kernels share.
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -34,6 +35,79 @@ SmLimits limits_of(const DeviceInfo* d) {
   if (d->compute_major == 8 && d->compute_minor > 0) l = {1536, 65536, 100 * 1024, 16};
   if (d->compute_major == 7) l = {2048, 65536, 96 * 1024, 32};
   return l;
+}
+
+// A synchronization that waited for the last work of a stream waits for the last work, launched by then, of every
+// stream that stream's work went to: of each group (new stream) of the lane, the latest node at or before the one
+// it waited for, latest first. One pass over each lane keeps its groups in the order they were last seen, and each
+// wait reads that order where its node is, so a lane's groups are never looked for node by node.
+void add_waits_for_moved_work(Plan& p, const std::vector<std::uint32_t>& group_of, std::uint32_t groups) {
+  const causal::HappensBefore& g = p.g();
+  struct Wait {
+    NodeId source;        // the GPU node waited for
+    NodeId call;          // the waiting call
+    std::uint32_t input;  // index into the call's end inputs
+  };
+  std::vector<Wait> waits;
+  std::vector<bool> lane_waited(g.trace().lanes().size(), false);
+  for (NodeId c = 0; c < g.size(); ++c) {
+    if (p.is_gpu(c)) continue;
+    for (std::size_t i = 0; i < p.end_in[c].size(); ++i) {
+      const PlanInput& in = p.end_in[c][i];
+      if (in.from != Input::From::Edge || in.source == kNoNode || !p.is_gpu(in.source)) continue;
+      if (in.edge != causal::EdgeKind::Sync && in.edge != causal::EdgeKind::ImplicitSync) continue;
+      waits.push_back({in.source, c, std::uint32_t(i)});
+      lane_waited[g.lane_of(in.source)] = true;
+    }
+  }
+  std::stable_sort(waits.begin(), waits.end(), [](const Wait& a, const Wait& b) { return a.source < b.source; });
+  // The inputs each wait adds; in the end in the order the calls' waits come.
+  struct Added {
+    NodeId call;
+    std::uint32_t input;
+    PlanInput in;
+  };
+  std::vector<Added> added;
+  // Groups by when the lane last ran their work, most recent first: a doubly linked list over group ids.
+  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> next(groups, kNone), prev(groups, kNone), last_node(groups, kNoNode);
+  for (LaneIndex lane = 0; lane < lane_waited.size(); ++lane) {
+    if (!lane_waited[lane]) continue;
+    const causal::HappensBefore::IdRange r = g.lane_nodes(lane);
+    auto wait =
+        std::lower_bound(waits.begin(), waits.end(), r.first, [](const Wait& w, NodeId n) { return w.source < n; });
+    std::uint32_t head = kNone;
+    std::vector<std::uint32_t> listed;
+    for (NodeId m = r.first; m < r.last; ++m) {
+      const std::uint32_t k = group_of[m];
+      if (k != head) {
+        if (last_node[k] != kNoNode) {  // unlink
+          if (prev[k] != kNone) next[prev[k]] = next[k];
+          if (next[k] != kNone) prev[next[k]] = prev[k];
+        } else {
+          listed.push_back(k);
+        }
+        next[k] = head;
+        prev[k] = kNone;
+        if (head != kNone) prev[head] = k;
+        head = k;
+      }
+      last_node[k] = m;
+      for (; wait != waits.end() && wait->source == m; ++wait) {
+        const PlanInput& in = p.end_in[wait->call][wait->input];
+        for (std::uint32_t o = next[head]; o != kNone; o = next[o])
+          added.push_back({wait->call, wait->input, {Input::From::Edge, last_node[o], true, in.delay_ns, in.edge}});
+      }
+    }
+    for (const std::uint32_t k : listed) {
+      next[k] = prev[k] = kNone;
+      last_node[k] = kNoNode;
+    }
+  }
+  std::stable_sort(added.begin(), added.end(), [](const Added& a, const Added& b) {
+    return a.call != b.call ? a.call < b.call : a.input < b.input;
+  });
+  for (const Added& a : added) p.end_in[a.call].push_back(a.in);
 }
 
 }  // namespace
@@ -125,29 +199,7 @@ void remap_streams(Plan& p, const std::vector<StreamKey>& key, const std::vector
       ins.push_back({Input::From::Chain, new_prev[n], true, 0, causal::EdgeKind::StreamOrder});
     if (ins.empty()) ins.push_back({Input::From::Root, kNoNode, true, g.recorded_start(n), {}});
   }
-  std::map<LaneIndex, std::set<std::uint32_t>> group_sets;
-  for (NodeId n = 0; n < g.size(); ++n)
-    if (p.is_gpu(n)) group_sets[g.lane_of(n)].insert(group_of[n]);
-  std::map<LaneIndex, std::size_t> groups_of_lane;
-  for (const auto& [lane, set] : group_sets) groups_of_lane[lane] = set.size();
-  // A synchronization that waited for the last work of a stream waits for the last work, launched by then, of
-  // every stream that stream's work went to.
-  for (NodeId c = 0; c < g.size(); ++c) {
-    if (p.is_gpu(c)) continue;
-    std::vector<PlanInput> added;
-    for (const PlanInput& in : p.end_in[c]) {
-      if (in.from != Input::From::Edge || in.source == kNoNode || !p.is_gpu(in.source)) continue;
-      if (in.edge != causal::EdgeKind::Sync && in.edge != causal::EdgeKind::ImplicitSync) continue;
-      const LaneIndex lane = g.lane_of(in.source);
-      std::set<std::uint32_t> seen{group_of[in.source]};
-      const causal::HappensBefore::IdRange r = g.lane_nodes(lane);
-      for (NodeId m = in.source; m >= r.first && seen.size() < groups_of_lane[lane]; --m) {
-        if (seen.insert(group_of[m]).second) added.push_back({Input::From::Edge, m, true, in.delay_ns, in.edge});
-        if (m == r.first) break;
-      }
-    }
-    for (PlanInput& in : added) p.end_in[c].push_back(in);
-  }
+  add_waits_for_moved_work(p, group_of, std::uint32_t(group_list.size()));
   std::map<std::int64_t, std::set<std::int64_t>> streams_with_kernels;
   for (NodeId n = 0; n < g.size(); ++n)
     if (g.node(n).kind == NodeKind::Kernel) streams_with_kernels[p.stream[n].device].insert(p.stream[n].stream);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace gtv::analysis {
 
 TEST(Intervals, MergesOverlappingTouchingAndDropsEmpty) {
@@ -53,6 +56,60 @@ TEST(Intervals, IntersectionAndDifferenceAsLists) {
   EXPECT_TRUE(difference_of(b, all).empty());
   const std::vector<Interval> holes{{10, 20}, {30, 40}};
   EXPECT_EQ(difference_of(all, holes), (std::vector<Interval>{{0, 10}, {20, 30}, {40, 100}}));
+}
+
+// Measurements over launches: [0, 2) covers [0, 10) and [5, 12) (union 12, first start 0, last end 12); [1, 4)
+// covers [5, 12), [20, 20) (empty, but its end counts) and [30, 35); [3, 3) covers nothing.
+TEST(Intervals, CoverOfRangesByHand) {
+  const std::vector<Interval> items{{0, 10}, {5, 12}, {20, 20}, {30, 35}};
+  const std::vector<IndexRange> ranges{{0, 2}, {1, 4}, {3, 3}, {0, 4}};
+  const std::vector<RangeCover> c = cover_of_ranges(items, ranges);
+  ASSERT_EQ(c.size(), 4U);
+  EXPECT_EQ(c[0].union_ns, 12);
+  EXPECT_EQ(c[0].first_start_ns, 0);
+  EXPECT_EQ(c[0].last_end_ns, 12);
+  EXPECT_EQ(c[1].union_ns, 7 + 5);
+  EXPECT_EQ(c[1].first_start_ns, 5);
+  EXPECT_EQ(c[1].last_end_ns, 35);
+  EXPECT_EQ(c[2].union_ns, 0);
+  EXPECT_EQ(c[3].union_ns, 12 + 5);
+}
+
+// Against merging each range's items, on overlapping, nested, touching and empty intervals and ranges of every
+// length, given in no particular order.
+TEST(Intervals, CoverOfRangesAgreesWithMergingEachRange) {
+  std::uint64_t state = 12345;
+  const auto next = [&](std::uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % bound;
+  };
+  for (int round = 0; round < 20; ++round) {
+    std::vector<Interval> items;
+    const std::size_t n = 1 + next(60);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto start = TimeNs(next(200)) - 50;
+      items.push_back({start, start + TimeNs(next(5) == 0 ? 0 : next(40))});
+    }
+    std::vector<IndexRange> ranges;
+    for (int r = 0; r < 80; ++r) {
+      const std::size_t a = next(n + 1), b = next(n + 1);
+      ranges.push_back({std::min(a, b), std::max(a, b)});
+    }
+    const std::vector<RangeCover> got = cover_of_ranges(items, ranges);
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+      const std::vector<Interval> part(items.begin() + std::ptrdiff_t(ranges[r].first),
+                                       items.begin() + std::ptrdiff_t(ranges[r].last));
+      EXPECT_EQ(got[r].union_ns, total_length_ns(merged(part))) << "round " << round << " range " << r;
+      if (part.empty()) continue;
+      TimeNs first = part[0].start_ns, last = part[0].end_ns;
+      for (const Interval& iv : part) {
+        first = std::min(first, iv.start_ns);
+        last = std::max(last, iv.end_ns);
+      }
+      EXPECT_EQ(got[r].first_start_ns, first) << "round " << round << " range " << r;
+      EXPECT_EQ(got[r].last_end_ns, last) << "round " << round << " range " << r;
+    }
+  }
 }
 
 }  // namespace gtv::analysis
