@@ -30,6 +30,8 @@ struct Command {
 [[nodiscard]] const Command& list_command();
 [[nodiscard]] const Command& run_command();
 [[nodiscard]] const Command& whatif_command();
+[[nodiscard]] const Command& summarize_command();
+[[nodiscard]] const Command& reduce_command();
 
 // All commands in the order `gtv-cli --help` lists them.
 [[nodiscard]] std::span<const Command* const> all_commands();

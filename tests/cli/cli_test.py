@@ -14,7 +14,7 @@ import trace_counts  # noqa: E402
 
 from case_runner import check, run_case
 
-COMMANDS = ["info", "convert", "analyze", "merge", "compare", "whatif", "list", "run"]
+COMMANDS = ["info", "convert", "analyze", "merge", "compare", "whatif", "summarize", "reduce", "list", "run"]
 # The reader numbers string pids/tids ("Spans", "PyTorch Profiler") from here on and keeps the text as the
 # process/thread name; the oracle keeps the text itself.
 STRING_ID_BASE = 10**12
@@ -637,6 +637,105 @@ def case_listing(args):
         check(len(report["idle"]["lines"]) == 200 and len(report["launches"]["streams"]) == 200,
               "analyze json: every idle line and stream queue")
         check(len(report["summary"]["gpus"]) == 200, "analyze json: the summary lists every GPU")
+
+
+def write_summary(path, doc):
+    with gzip.open(path, "wt") as f:
+        json.dump(doc, f)
+
+
+def read_summary(path):
+    with gzip.open(path, "rt") as f:
+        return json.load(f)
+
+
+def case_ranks(args):
+    """summarize each rank, reduce the summaries: the cross-rank report equals analyze of the merged run, and a
+    summary is readable with gzip and json alone. Bad summaries: one line naming the file, exit 1."""
+    pytorch = os.path.join(args.data, "pytorch")
+    ranks = [os.path.join(pytorch, "ddp_gloo_rank%d.json.gz" % r) for r in (0, 1)]
+    sums = [os.path.join(args.work, "rank%d.gtvsum" % r) for r in (0, 1)]
+    for trace, out in zip(ranks, sums):
+        r = cli(args, "summarize", trace, "-o", out)
+        check(r.returncode == 0 and os.path.exists(out), "summarize: exit 0 and writes OUT (%s)" % r.stderr.strip())
+        check(r.stderr.startswith("wrote " + out + " (1 rank, 3 collectives, "), "summarize says what it wrote: %r"
+              % r.stderr)
+        with gzip.open(trace, "rb") as f:
+            json_bytes = len(f.read())
+        # Against the JSON the trace holds; against this small gzip file (46 KB) the summary's fixed part (paths,
+        # names, keys: about 300 bytes) makes it 1.0% (docs/benchmarks.md).
+        check(os.path.getsize(out) * 100 <= json_bytes, "summary at most 1% of the trace's JSON bytes")
+    doc = read_summary(sums[1])
+    check(doc["format"] == "gtvsum" and doc["version"] == 1 and len(doc["ranks"]) == 1, "the documented header")
+    rank = doc["ranks"][0]
+    cols = rank["collectives"]
+    check(rank["rank"] == 1 and rank["world_size"] == 2 and rank["source"] == ranks[1], "rank, world, source")
+    check(cols["count"] == 3 and [cols["kinds"][k] for k in cols["kind"]] == ["AllReduce"] * 3 and
+          all(e >= s for s, e in zip(cols["start_ns"], cols["end_ns"])), "three all-reduces as columns: %r" % cols)
+
+    for fmt in ("json", "text", "markdown"):
+        red = cli(args, "reduce", *sums, "--format", fmt)
+        check(red.returncode == 0, "reduce --format %s: exit 0 (%s)" % (fmt, red.stderr.strip()))
+        ana = cli(args, "analyze", *ranks, "--format", fmt)
+        check(red.stderr == ana.stderr, "reduce warns as the merge does: %r vs %r" % (red.stderr, ana.stderr))
+        if fmt == "json":
+            a, b = json.loads(ana.stdout), json.loads(red.stdout)
+            check(a["stragglers"] == b["stragglers"], "reduce's stragglers = analyze's, every field")
+            check(a["summary"]["run"]["clock"] == b["summary"]["clock"], "the same clock alignment")
+            check(b["verdict"] == [a["stragglers"]["headline"]], "the straggler is the verdict")
+        else:
+            title = "Ranks and collectives"
+            section = lambda t: t[t.index(title):].split("\n\n" if fmt == "text" else "\n## ")[0]
+            check(title in red.stdout and section(red.stdout) == section(ana.stdout),
+                  "reduce --format %s: the section of analyze" % fmt)
+    red = cli(args, "reduce", *sums, "--clock", "collectives", "--format", "json")
+    ana = cli(args, "analyze", *ranks, "--clock", "collectives", "--format", "json")
+    check(red.returncode == 0 and json.loads(red.stdout)["stragglers"] == json.loads(ana.stdout)["stragglers"],
+          "--clock collectives: the same as analyze's")
+
+    # A merged run: one summary holds every rank and reduces to the run's own analysis.
+    merged = os.path.join(args.work, "merged.json.gz")
+    check(cli(args, "merge", *ranks, "-o", merged).returncode == 0, "merge the two ranks")
+    msum = os.path.join(args.work, "merged.gtvsum")
+    r = cli(args, "summarize", merged, "-o", msum)
+    check(r.returncode == 0 and "(2 ranks, 6 collectives" in r.stderr, "a merged run: every rank (%r)" % r.stderr)
+    red = cli(args, "reduce", msum, "--format", "json")
+    ana = cli(args, "analyze", merged, "--format", "json")
+    check(red.returncode == 0 and json.loads(red.stdout)["stragglers"] == json.loads(ana.stdout)["stragglers"],
+          "reduce of a merged run's summary = its analysis")
+
+    def refused(files, expected, what):
+        r = cli(args, "reduce", *files)
+        lines = r.stderr.strip().split("\n")
+        check(r.returncode == 1 and len(lines) == 1 and expected in lines[0] and r.stdout == "",
+              "%s: exit 1, one line with %r (%d, %r)" % (what, expected, r.returncode, r.stderr))
+
+    with open(sums[0], "rb") as f:
+        raw = f.read()
+    cut = os.path.join(args.work, "cut.gtvsum")
+    with open(cut, "wb") as f:
+        f.write(raw[:len(raw) // 2])
+    refused([cut, sums[1]], cut + ": truncated", "a truncated summary")
+    refused([ranks[0], sums[1]], ranks[0] + ": not a gtv rank summary", "a trace given as a summary")
+    refused([sums[0], os.path.join(args.work, "missing.gtvsum")], "missing.gtvsum: cannot open", "a missing file")
+    refused([sums[0], args.work], args.work + ": is a directory", "a directory")
+    newer = os.path.join(args.work, "v2.gtvsum")
+    doc = read_summary(sums[1])
+    doc["version"] = 2
+    write_summary(newer, doc)
+    refused([sums[0], newer], newer + ": rank summary version 2; this gtv reads version 1", "another version")
+    refused([sums[0], sums[0]], sums[0] + " and " + sums[0] + " are both rank 0", "a rank twice")
+    other = os.path.join(args.work, "world4.gtvsum")
+    doc = read_summary(sums[1])
+    doc["ranks"][0]["world_size"] = 4
+    write_summary(other, doc)
+    refused([sums[0], other], "world sizes disagree: " + sums[0] + " says 2, " + other + " says 4", "world sizes")
+    refused([msum, sums[0]], msum + " is a merged run and " + sums[0] + " a rank's own file", "merged and rank files")
+    r = cli(args, "summarize", ranks[0])
+    check(r.returncode == 2 and "summarize needs -o OUT" in r.stderr, "summarize without -o: usage error")
+    r = cli(args, "summarize", os.path.join(args.work, "nope.json"), "-o", os.path.join(args.work, "x.gtvsum"))
+    check(r.returncode == 1 and "nope.json" in r.stderr and not os.path.exists(os.path.join(args.work, "x.gtvsum")),
+          "summarize of a missing trace: exit 1, nothing written")
 
 
 def main():

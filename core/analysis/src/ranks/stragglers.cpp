@@ -10,7 +10,8 @@ namespace {
 
 std::string rank_name(std::int64_t rank) { return "rank " + std::to_string(rank); }
 
-// The latest arrival among the ranks other than `self` (index), or -1 with one rank.
+// The latest arrival among the ranks other than `self` (index; one past the last: among all), the first of equals;
+// -1 with one rank.
 std::int64_t latest_other(const CollectiveArrivals& c, std::size_t self) {
   std::int64_t best = -1;
   for (std::size_t q = 0; q < c.arrival_ns.size(); ++q)
@@ -49,7 +50,10 @@ void compute_waits(CollectiveArrivals& c, std::int64_t root_rank, std::span<cons
   c.wait_ns.assign(n, 0);
   c.transfer_ns.assign(n, 0);
   if (ends_together(c.kind)) {
-    for (std::size_t r = 0; r < n; ++r) wait_for(c, r, latest_other(c, r));
+    // latest_other for every rank from the two latest arrivals: one pass, not one per rank (1,024 ranks).
+    const std::int64_t latest = latest_other(c, n);
+    const std::int64_t runner_up = n > 1 ? latest_other(c, static_cast<std::size_t>(latest)) : -1;
+    for (std::size_t r = 0; r < n; ++r) wait_for(c, r, static_cast<std::int64_t>(r) == latest ? runner_up : latest);
   } else if (root_sends(c.kind)) {
     c.root = root_of(c, root_rank, ranks, true);
     if (c.root < 0) {
@@ -106,23 +110,36 @@ CollectiveArrivals arrivals_of(const MatchedCollective& m, std::span<const std::
 std::string collective_words(const std::string& kind) { return gtv::collective_words(kind); }
 
 Stragglers analyze_stragglers(const Trace& trace) {
-  Stragglers s;
   const TraceMetadata& meta = trace.metadata();
-  if (meta.ranks.size() < 2) return s;
+  if (meta.ranks.size() < 2) return {};
+  std::vector<std::int64_t> ranks;
   std::vector<std::vector<Collective>> per_rank;
-  std::vector<std::string> names;
   std::vector<std::vector<Collective>> all = collectives_by_rank(trace);
   for (std::size_t i = 0; i < meta.ranks.size(); ++i) {
     if (all[i].empty()) continue;
-    s.ranks.push_back(meta.ranks[i].rank);
-    names.push_back(rank_name(meta.ranks[i].rank));
+    ranks.push_back(meta.ranks[i].rank);
     per_rank.push_back(std::move(all[i]));
   }
+  return stragglers_of(std::move(ranks), std::move(per_rank), meta.clock);
+}
+
+Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vector<Collective>> per_rank,
+                         const ClockAlignment& clock) {
+  std::vector<std::string> names;
+  names.reserve(ranks.size());
+  for (std::int64_t rank : ranks) names.push_back(rank_name(rank));
   const CollectiveMatch match = match_collectives(per_rank, names);
+  return stragglers_of(std::move(ranks), std::move(per_rank), clock, match);
+}
+
+Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vector<Collective>> per_rank,
+                         const ClockAlignment& clock, const CollectiveMatch& match) {
+  Stragglers s;
+  s.ranks = std::move(ranks);
   s.count_differences = match.count_differences;
   s.by_sequence = match.by_sequence;
   if (match.matched.empty()) return s;
-  s.clock_residual_ns = meta.clock.residual_ns;
+  s.clock_residual_ns = clock.residual_ns;
   s.clock = estimate_clocks(per_rank, match);
   s.per_rank.resize(s.ranks.size());
   for (std::size_t r = 0; r < s.ranks.size(); ++r) {
@@ -143,7 +160,7 @@ Stragglers analyze_stragglers(const Trace& trace) {
     if (c.clock_inconsistent) ++s.clock_inconsistent;
     s.collectives.push_back(std::move(c));
   }
-  detail::write_straggler_lines(trace, s);
+  detail::write_straggler_lines(clock.method, s);
   return s;
 }
 

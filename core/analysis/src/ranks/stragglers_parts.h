@@ -4,7 +4,8 @@
 
 namespace gtv::analysis::detail {
 
-// Fills s.headline and s.lines from its collectives, waits and clock estimate.
-void write_straggler_lines(const Trace& trace, Stragglers& s);
+// Fills s.headline and s.lines from its collectives, waits and clock estimate; clock_method names how the ranks'
+// clocks were aligned (ClockAlignment::method).
+void write_straggler_lines(const std::string& clock_method, Stragglers& s);
 
 }  // namespace gtv::analysis::detail

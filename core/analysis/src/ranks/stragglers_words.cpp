@@ -90,18 +90,18 @@ std::string basis_of(const Stragglers& s) {
 
 // How far the clocks can be trusted for these waits: offsets +/- uncertainty from the collectives that end
 // together, and the advice when one is far beyond its error bar.
-std::vector<std::string> clock_lines(const Trace& trace, const Stragglers& s) {
+std::vector<std::string> clock_lines(const std::string& clock_method, const Stragglers& s) {
   std::vector<std::string> out;
   if (s.clock.collectives == 0) {
     out.push_back(
         "Clock uncertainty: unknown; no all-reduce, all-gather, reduce-scatter or barrier to measure it on "
         "(broadcasts and reduces do not end together), so waits across ranks carry the clocks' unknown "
         "offset (" +
-        trace.metadata().clock.method + ").");
+        clock_method + ").");
     return out;
   }
-  std::string line = "Clock uncertainty: from the ends of " + s.clock.basis_words() + " as merged (" +
-                     trace.metadata().clock.method + "), ";
+  std::string line =
+      "Clock uncertainty: from the ends of " + s.clock.basis_words() + " as merged (" + clock_method + "), ";
   TimeNs widest = 0;
   for (std::size_t r = 1; r < s.per_rank.size(); ++r) {
     const RankWaits& w = s.per_rank[r];
@@ -127,7 +127,7 @@ std::vector<std::string> clock_lines(const Trace& trace, const Stragglers& s) {
 
 }  // namespace
 
-void write_straggler_lines(const Trace& trace, Stragglers& s) {
+void write_straggler_lines(const std::string& clock_method, Stragglers& s) {
   std::vector<const CollectiveArrivals*> analysed;
   for (const CollectiveArrivals& c : s.collectives)
     if (c.analysed) analysed.push_back(&c);
@@ -153,7 +153,7 @@ void write_straggler_lines(const Trace& trace, Stragglers& s) {
                       "their waits are not counted.");
   for (const std::string& d : s.count_differences) s.lines.push_back("Counts differ: " + d + ".");
   s.lines.push_back(basis_of(s));
-  for (std::string& line : clock_lines(trace, s)) s.lines.push_back(std::move(line));
+  for (std::string& line : clock_lines(clock_method, s)) s.lines.push_back(std::move(line));
 }
 
 }  // namespace gtv::analysis::detail

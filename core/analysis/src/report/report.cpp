@@ -81,6 +81,33 @@ Document report_document(const Report& r, Listing listing) {
 
 namespace {
 
+std::string ranks_only_json(const Report& r) {
+  JsonWriter w;
+  w.begin_object();
+  json_strings(
+      w, "verdict",
+      r.stragglers.headline.empty() ? std::vector<std::string>{} : std::vector<std::string>{r.stragglers.headline});
+  w.key("summary").begin_object().field("world_size", r.summary.distributed.world_size);
+  w.field("backend", r.summary.distributed.backend).key("ranks").begin_array();
+  for (const RankInfo& rank : r.summary.ranks) {
+    w.begin_object().field("rank", rank.rank).field("source", rank.source).key("devices").begin_array();
+    for (std::int64_t d : rank.local_devices) w.value(d);
+    w.end_array().field("shift_ns", rank.shift_ns).field("clock_offset_ns", rank.clock_offset_ns).end_object();
+  }
+  w.end_array()
+      .key("clock")
+      .begin_object()
+      .field("method", r.summary.clock.method)
+      .field("basis", r.summary.clock.basis)
+      .field("residual_ns", r.summary.clock.residual_ns)
+      .field("collectives_checked", r.summary.clock.collectives_checked)
+      .end_object()
+      .end_object();
+  ranks_json(w, r);
+  w.end_object();
+  return w.take();
+}
+
 std::string report_json(const Report& r) {
   JsonWriter w;
   w.begin_object();
@@ -200,6 +227,23 @@ std::string format_report(const Report& report, Format format, Listing listing) 
       return detail::render_markdown(detail::report_document(report, listing));
     case Format::Json:
       return detail::report_json(report);
+  }
+  return {};
+}
+
+std::string format_ranks(const Report& report, Format format, Listing listing) {
+  detail::Document doc;
+  doc.title = "Ranks of a run";
+  if (!report.stragglers.headline.empty()) doc.verdict.push_back(report.stragglers.headline);
+  if (detail::Section s = detail::ranks_section(report, listing); !s.title.empty())
+    doc.sections.push_back(std::move(s));
+  switch (format) {
+    case Format::Text:
+      return detail::render_text(doc);
+    case Format::Markdown:
+      return detail::render_markdown(doc);
+    case Format::Json:
+      return detail::ranks_only_json(report);
   }
   return {};
 }

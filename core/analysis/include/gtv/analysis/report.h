@@ -58,4 +58,10 @@ inline constexpr std::size_t kMaxJsonRows = 1000;
 // listing applies to text and Markdown only: JSON is the same for both.
 [[nodiscard]] std::string format_report(const Report& report, Format format, Listing listing = Listing::Capped);
 
+// The cross-rank part of a report alone, as format_report writes it: the straggler headline as the verdict and the
+// "Ranks and collectives" section (text, Markdown), or {"summary": {the ranks, world and clock}, "stragglers": ...}
+// (JSON). It reads only summary.{distributed, ranks, clock, start_ns} and stragglers, so a reduction of rank
+// summaries, which has nothing else, writes it exactly as the analysis of the merged run does.
+[[nodiscard]] std::string format_ranks(const Report& report, Format format, Listing listing = Listing::Capped);
+
 }  // namespace gtv::analysis

@@ -67,6 +67,17 @@ struct Stragglers {
 
 [[nodiscard]] Stragglers analyze_stragglers(const Trace& trace);
 
+// The same from each rank's collectives, without the trace: ranks[i] is the rank whose collectives (on the run's
+// one clock, in start order) are per_rank[i], in rank order, ranks without collectives left out; clock is how the
+// run's clocks were put on that one clock (TraceMetadata::clock). What a reduction of rank summaries computes;
+// analyze_stragglers is this on the collectives it finds in the trace.
+[[nodiscard]] Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vector<Collective>> per_rank,
+                                       const ClockAlignment& clock);
+// The same with the collectives already matched (match_collectives of per_rank, ranks named "rank R"): moving a
+// rank's times keeps their order, so a match made before the clocks were aligned still holds.
+[[nodiscard]] Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vector<Collective>> per_rank,
+                                       const ClockAlignment& clock, const CollectiveMatch& match);
+
 // "all-reduce" for "AllReduce", "send/receive" for "SendRecv"; the kind itself for kinds it does not know.
 [[nodiscard]] std::string collective_words(const std::string& kind);
 

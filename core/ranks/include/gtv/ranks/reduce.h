@@ -1,0 +1,38 @@
+#pragma once
+// The cross-rank report from rank summaries alone: the ranks checked to be one run, their clocks put on one time axis
+// (the same methods, checks and words as merging the rank files, gtv/model/rank_merge.h), their collectives matched,
+// and who made whom wait with the clock offsets and their error bars (gtv/analysis/stragglers.h). Equal, field by
+// field, to the cross-rank part of the analysis of the merged run; it reads no trace.
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gtv/analysis/format.h"
+#include "gtv/analysis/stragglers.h"
+#include "gtv/analysis/summary.h"
+#include "gtv/model/rank_merge.h"
+#include "gtv/ranks/summary.h"
+
+namespace gtv::ranks {
+
+struct RankReport {
+  // As the merged run's summary has them: distributed (rank -1, the world size, the backend), ranks (pids left
+  // empty: a summary does not keep host processes), clock, origin_unix_ns, start_ns and end_ns. Nothing else.
+  analysis::TraceSummary summary;
+  analysis::Stragglers stragglers;
+  std::vector<std::string> warnings;  // what merging the files would warn of: ranks missing, clocks off, ...
+};
+
+// Summaries of the ranks of one run: each a rank's own file (then options align their clocks, as for a merge), or
+// all the ranks of one merged run (then the merge's alignment stands and options must be the defaults). One
+// summary of a rank's own file has nothing across ranks: an empty report. Errors (one line, naming the files):
+// no summaries, a rank twice, world sizes that disagree, a rank outside its world, summaries of rank files mixed
+// with those of a merged run or of two merged runs, recordings far apart, collectives alignment without matched
+// collectives, times that leave the trace time range.
+[[nodiscard]] Expected<RankReport> reduce(std::span<const RankSummary> summaries, const RankMergeOptions& options = {});
+
+// The report as `gtv-cli analyze` writes the cross-rank part of a merged run (analysis::format_ranks).
+[[nodiscard]] std::string format_rank_report(const RankReport& report, analysis::Format format,
+                                             analysis::Listing listing = analysis::Listing::Capped);
+
+}  // namespace gtv::ranks

@@ -1,0 +1,192 @@
+// reduce(summarize(each rank)) against the analysis of the merged run, field by field: the ranks, the world, the
+// clock alignment and every straggler value (the event references aside: a summary keeps none), and the cross-rank
+// report in text, Markdown and JSON. On every bundled multi-rank recording and on generated runs.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "generated_run.h"
+#include "gtv/analysis/report.h"
+#include "gtv/io/trace_file.h"
+#include "gtv/model/rank_merge.h"
+#include "gtv/ranks/reduce.h"
+#include "gtv/ranks/summary_file.h"
+
+namespace gtv::ranks {
+namespace {
+
+const std::string kData = GTV_TEST_DATA_DIR;
+const std::string kResources = kData + "/../../resources/traces";
+
+Trace load(const std::string& path) {
+  Expected<Trace> t = io::read_trace(path);
+  if (!t) throw std::runtime_error(t.error().message);
+  return std::move(t).value();
+}
+
+// Through the file format and back: what reduce sees is what a .gtvsum holds.
+std::vector<RankSummary> through_file(const std::vector<RankSummary>& summaries) {
+  Expected<std::vector<RankSummary>> back = read_summary_bytes(summary_file_bytes(summaries), "test.gtvsum");
+  if (!back) throw std::runtime_error(back.error().message);
+  return std::move(back).value();
+}
+
+void expect_equal(const analysis::Stragglers& a, const analysis::Stragglers& b) {
+  EXPECT_EQ(a.ranks, b.ranks);
+  EXPECT_EQ(a.count_differences, b.count_differences);
+  EXPECT_EQ(a.by_sequence, b.by_sequence);
+  EXPECT_EQ(a.clock_residual_ns, b.clock_residual_ns);
+  EXPECT_EQ(a.clock_inconsistent, b.clock_inconsistent);
+  EXPECT_EQ(a.headline, b.headline);
+  EXPECT_EQ(a.lines, b.lines);
+  EXPECT_EQ(a.clock.kinds, b.clock.kinds);
+  EXPECT_EQ(a.clock.collectives, b.clock.collectives);
+  EXPECT_EQ(a.clock.residual_ns, b.clock.residual_ns);
+  ASSERT_EQ(a.clock.ranks.size(), b.clock.ranks.size());
+  for (std::size_t r = 0; r < a.clock.ranks.size(); ++r) {
+    EXPECT_EQ(a.clock.ranks[r].offset_ns, b.clock.ranks[r].offset_ns) << "rank index " << r;
+    EXPECT_EQ(a.clock.ranks[r].uncertainty_ns, b.clock.ranks[r].uncertainty_ns) << "rank index " << r;
+  }
+  ASSERT_EQ(a.per_rank.size(), b.per_rank.size());
+  for (std::size_t r = 0; r < a.per_rank.size(); ++r) {
+    const analysis::RankWaits &x = a.per_rank[r], &y = b.per_rank[r];
+    EXPECT_EQ(x.rank, y.rank);
+    EXPECT_EQ(x.arrived_last, y.arrived_last);
+    EXPECT_EQ(x.caused_ns, y.caused_ns);
+    EXPECT_EQ(x.waited_ns, y.waited_ns);
+    EXPECT_EQ(x.clock_offset_ns, y.clock_offset_ns);
+    EXPECT_EQ(x.clock_uncertainty_ns, y.clock_uncertainty_ns);
+  }
+  ASSERT_EQ(a.collectives.size(), b.collectives.size());
+  for (std::size_t i = 0; i < a.collectives.size(); ++i) {
+    const analysis::CollectiveArrivals &x = a.collectives[i], &y = b.collectives[i];
+    SCOPED_TRACE("collective " + std::to_string(i));
+    EXPECT_EQ(x.kind, y.kind);
+    EXPECT_EQ(x.ordinal, y.ordinal);
+    EXPECT_EQ(x.seq, y.seq);
+    EXPECT_EQ(x.on_gpu, y.on_gpu);
+    EXPECT_EQ(x.arrival_ns, y.arrival_ns);
+    EXPECT_EQ(x.end_ns, y.end_ns);
+    EXPECT_EQ(x.wait_ns, y.wait_ns);
+    EXPECT_EQ(x.transfer_ns, y.transfer_ns);
+    EXPECT_EQ(x.root, y.root);
+    EXPECT_EQ(x.root_inferred, y.root_inferred);
+    EXPECT_EQ(x.analysed, y.analysed);
+    EXPECT_EQ(x.last, y.last);
+    EXPECT_EQ(x.spread_ns, y.spread_ns);
+    EXPECT_EQ(x.culprit, y.culprit);
+    EXPECT_EQ(x.wait_caused_ns, y.wait_caused_ns);
+    EXPECT_EQ(x.clock_inconsistent, y.clock_inconsistent);
+  }
+}
+
+// The merged run's analysis against the reduction; pids_kept: the summaries come from a merged run, whose rank
+// table (host pids included) they carry.
+void expect_equal(const analysis::Report& merged, const RankReport& reduced, bool pids_kept) {
+  const analysis::TraceSummary &m = merged.summary, &r = reduced.summary;
+  EXPECT_EQ(m.distributed, r.distributed);
+  EXPECT_EQ(m.clock, r.clock);
+  EXPECT_EQ(m.origin_unix_ns, r.origin_unix_ns);
+  EXPECT_EQ(m.start_ns, r.start_ns);
+  EXPECT_EQ(m.end_ns, r.end_ns);
+  ASSERT_EQ(m.ranks.size(), r.ranks.size());
+  for (std::size_t i = 0; i < m.ranks.size(); ++i) {
+    RankInfo expected = m.ranks[i];
+    if (!pids_kept) expected.pids.clear();
+    EXPECT_EQ(expected, r.ranks[i]) << "rank " << m.ranks[i].rank;
+  }
+  expect_equal(merged.stragglers, reduced.stragglers);
+  for (analysis::Format f : {analysis::Format::Text, analysis::Format::Markdown, analysis::Format::Json})
+    EXPECT_EQ(analysis::format_ranks(merged, f, analysis::Listing::All),
+              format_rank_report(reduced, f, analysis::Listing::All));
+}
+
+// Per-rank files: merged and analysed, against their summaries reduced.
+void check_rank_files(const std::vector<const Trace*>& traces, const std::vector<std::string>& names,
+                      const RankMergeOptions& options) {
+  std::vector<RankFile> files;
+  std::vector<RankSummary> summaries;
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    files.push_back({traces[i], names[i]});
+    for (RankSummary& s : summarize(*traces[i], names[i])) summaries.push_back(std::move(s));
+  }
+  const Expected<RankMerge> merged = merge_ranks(files, options);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  const Expected<RankReport> reduced = reduce(through_file(summaries), options);
+  ASSERT_TRUE(reduced.ok()) << reduced.error().message;
+  EXPECT_EQ(merged->warnings, reduced->warnings);
+  expect_equal(analysis::analyze(merged->trace, analysis::Parallelism::Serial), *reduced, false);
+}
+
+TEST(ReduceEquality, GlooRankFilesOnTheWallClock) {
+  const Trace r0 = load(kData + "/pytorch/ddp_gloo_rank0.json.gz"),
+              r1 = load(kData + "/pytorch/ddp_gloo_rank1.json.gz");
+  check_rank_files({&r0, &r1}, {"ddp_gloo_rank0.json.gz", "ddp_gloo_rank1.json.gz"}, {});
+}
+
+TEST(ReduceEquality, GlooRankFilesOnTheCollectivesWithAShiftByHand) {
+  const Trace r0 = load(kData + "/pytorch/ddp_gloo_rank0.json.gz"),
+              r1 = load(kData + "/pytorch/ddp_gloo_rank1.json.gz");
+  RankMergeOptions options;
+  options.clock = ClockMethod::Collectives;
+  options.manual_shift_ns[1] = -250'000;
+  // Given in the other order: the ranks come from the files' distributedInfo, not their order.
+  check_rank_files({&r1, &r0}, {"b.json.gz", "a.json.gz"}, options);
+}
+
+// Every bundled recording: a merged run reduces to its own analysis; a lone rank to nothing across ranks.
+TEST(ReduceEquality, EveryBundledRecording) {
+  std::size_t merged_runs = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kResources)) {
+    const std::string path = entry.path().string();
+    if (!path.ends_with(".json.gz")) continue;
+    SCOPED_TRACE(path);
+    const Trace trace = load(path);
+    const std::vector<RankSummary> summaries = through_file(summarize(trace, path));
+    const Expected<RankReport> reduced = reduce(summaries);
+    ASSERT_TRUE(reduced.ok()) << reduced.error().message;
+    const analysis::Report report = analysis::analyze(trace, analysis::Parallelism::Serial);
+    if (trace.metadata().ranks.size() >= 2) {
+      ++merged_runs;
+      expect_equal(report, *reduced, true);
+    } else {
+      EXPECT_TRUE(reduced->summary.ranks.empty());
+      EXPECT_TRUE(reduced->stragglers.collectives.empty());
+      EXPECT_EQ(analysis::format_ranks(report, analysis::Format::Text),
+                format_rank_report(*reduced, analysis::Format::Text));
+    }
+  }
+  EXPECT_GE(merged_runs, 3u);  // resources/traces/cpu: ddp-gloo2, ddp-gloo2-straggler, ddp-gloo4-straggler
+}
+
+void check_generated(const testing::RunSpec& spec, ClockMethod clock) {
+  const testing::GeneratedRun g = testing::generate_run(spec);
+  std::vector<const Trace*> traces;
+  std::vector<std::string> names;
+  for (int r = 0; r < spec.ranks; ++r) {
+    traces.push_back(&g.files[r]);
+    names.push_back("rank" + std::to_string(r) + ".json");
+  }
+  RankMergeOptions options;
+  options.clock = clock;
+  check_rank_files(traces, names, options);
+}
+
+TEST(ReduceEquality, GeneratedEightRanksOnTheCollectives) {
+  check_generated({.delay_ns = 200 * testing::kUs, .seed = 7}, ClockMethod::Collectives);
+}
+TEST(ReduceEquality, GeneratedEightRanksOnTheWallClock) {
+  // Clocks 50 ms apart on the wall clock: the clocks contradict the waits, and both say so alike.
+  check_generated({.seed = 8}, ClockMethod::WallClock);
+}
+TEST(ReduceEquality, GeneratedThirtyTwoRanks) {
+  check_generated({.ranks = 32, .steps = 20, .straggler = 30, .seed = 10}, ClockMethod::Collectives);
+}
+TEST(ReduceEquality, GeneratedRanksNumberedByFileOrder) {
+  check_generated({.ranks = 4, .steps = 10, .straggler = 2, .seed = 3, .say_ranks = false}, ClockMethod::Collectives);
+}
+
+}  // namespace
+}  // namespace gtv::ranks
