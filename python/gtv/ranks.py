@@ -35,14 +35,21 @@ def _summarize_task(path: str):
 
 
 def expand(paths_or_glob: Union[str, os.PathLike, Iterable]) -> list[str]:
-    """A glob pattern (sorted matches) or a list of paths (kept in order)."""
+    """A glob pattern (sorted matches) or a list of paths (kept in order), made absolute against this process's
+    working directory: the workers may run in another one, or on other hosts of a shared file system."""
     if isinstance(paths_or_glob, (str, os.PathLike)):
         pattern = os.fspath(paths_or_glob)
         paths = sorted(glob.glob(pattern))
         if not paths:
             paths = [pattern]  # a plain path that does not exist: its rank fails by name
-        return paths
-    return [os.fspath(p) for p in paths_or_glob]
+    else:
+        paths = [os.fspath(p) for p in paths_or_glob]
+    return [os.path.abspath(p) for p in paths]
+
+
+def _named(path: str, error: str) -> str:
+    """The error with the file named once (the core's messages already name it)."""
+    return error if path in error else f"{path}: {error}"
 
 
 def print_progress(done: int, total: int, path: str, error: Optional[str]) -> None:
@@ -50,7 +57,7 @@ def print_progress(done: int, total: int, path: str, error: Optional[str]) -> No
     if error is None:
         print(f"gtv.ranks: [{done}/{total}] summarized {path}", file=sys.stderr, flush=True)
     else:
-        print(f"gtv.ranks: [{done}/{total}] left out {path}: {error}", file=sys.stderr, flush=True)
+        print(f"gtv.ranks: [{done}/{total}] left out {_named(path, error)}", file=sys.stderr, flush=True)
 
 
 def _other_runs(summaries: dict[str, Summary]) -> dict[str, str]:
@@ -121,7 +128,7 @@ def _run(paths: list[str], client, clock: str, progress: Optional[Progress]) -> 
         if progress is not None:
             progress(done, len(paths), path, reason)
     if not summaries:
-        raise _core.GtvError("no rank could be summarized: " + "; ".join(f"{p}: {e}" for p, e in failed.items()))
+        raise _core.GtvError("no rank could be summarized: " + "; ".join(_named(p, e) for p, e in failed.items()))
     ordered = [summaries[p] for p in paths if p in summaries]
     return RankReport(_core.reduce([s._handle for s in ordered], clock), failed)
 
@@ -133,7 +140,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         "summaries reduced (gtv-cli summarize on each rank, then gtv-cli reduce). Exit status 0: every rank was "
         "reduced; 1: the report was made without the ranks named on stderr; 2: no report.",
     )
-    parser.add_argument("ranks", nargs="+", help="rank trace files, or a glob pattern (quote it)")
+    parser.add_argument("ranks", nargs="+", help="rank trace files or glob patterns (quoted, for runs with more files than a command line takes)")
     parser.add_argument("--scheduler-file", help="a running cluster's scheduler file (dask scheduler "
                         "--scheduler-file F); without it a LocalCluster is started")
     parser.add_argument("--workers", type=int, default=2, help="the LocalCluster's worker processes (default 2)")
@@ -142,7 +149,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--clock", choices=["wall", "collectives"], default="wall")
     parser.add_argument("--all", action="store_true", help="list every collective (text and markdown)")
     args = parser.parse_args(argv)
-    paths = expand(args.ranks[0]) if len(args.ranks) == 1 else args.ranks
+    paths = [p for arg in args.ranks for p in expand(arg)]
     try:
         if args.scheduler_file:
             from distributed import Client
@@ -170,7 +177,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     else:
         sys.stdout.write(text)
     for path, error in report.failed.items():
-        print(f"gtv.ranks: left out {path}: {error}", file=sys.stderr)
+        print(f"gtv.ranks: left out {_named(path, error)}", file=sys.stderr)
     return 1 if report.failed else 0
 
 
