@@ -43,6 +43,11 @@ class Summary:
         return list(self._handle.world_sizes)
 
     @property
+    def start_unix_ns(self) -> list[int]:
+        """Each rank's first recorded activity on its host's wall clock (ns since the Unix epoch)."""
+        return list(self._handle.start_unix_ns)
+
+    @property
     def sources(self) -> list[str]:
         """The trace file each rank's summary was made from."""
         return list(self._handle.sources)

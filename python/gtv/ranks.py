@@ -60,18 +60,29 @@ def print_progress(done: int, total: int, path: str, error: Optional[str]) -> No
         print(f"gtv.ranks: [{done}/{total}] left out {_named(path, error)}", file=sys.stderr, flush=True)
 
 
+#: Ranks whose recordings start further apart than this are refused as different runs (gtv-cli reduce's limit).
+MAX_START_GAP_NS = 3600 * 10**9
+
+
 def _other_runs(summaries: dict[str, Summary]) -> dict[str, str]:
-    """Files whose world size is not the one most ranks give: another run's ranks, named with the reason."""
+    """Files that belong to another run, named with the reason: a world size that is not the one most ranks give,
+    or a recording that starts more than an hour from the median start of the ranks."""
     sizes = {path: s.world_sizes for path, s in summaries.items()}
     counts = Counter(w for ws in sizes.values() for w in ws if w > 0)
-    if len(counts) < 2:
-        return {}
-    world, _ = counts.most_common(1)[0]
-    return {
-        path: f"world size {', '.join(str(w) for w in ws)}, the other ranks' {world}: another run"
-        for path, ws in sizes.items()
-        if any(w > 0 and w != world for w in ws)
-    }
+    other: dict[str, str] = {}
+    if len(counts) >= 2:
+        world, _ = counts.most_common(1)[0]
+        for path, ws in sizes.items():
+            if any(w > 0 and w != world for w in ws):
+                other[path] = f"world size {', '.join(str(w) for w in ws)}, the other ranks' {world}: another run"
+    starts = sorted(t for path, s in summaries.items() if path not in other for t in s.start_unix_ns)
+    if starts:
+        median = starts[len(starts) // 2]
+        for path, s in summaries.items():
+            gap = max((abs(t - median) for t in s.start_unix_ns), default=0)
+            if path not in other and gap > MAX_START_GAP_NS:
+                other[path] = f"recorded {gap / 3.6e12:.1f} h from the other ranks' median start: another run"
+    return other
 
 
 def analyze(
@@ -85,7 +96,8 @@ def analyze(
     """Summarizes every rank file on the cluster's workers (one task per file, read where the worker runs; only
     the summary's bytes come back), then reduces the summaries here. Without a client, a LocalCluster of
     n_workers processes is started and closed. A rank that cannot be summarized (unreadable, truncated, not a
-    trace) or that belongs to another run (another world size) is left out and named in ``report.failed``; the
+    trace) or that belongs to another run (another world size, or recorded more than an hour from the others)
+    is left out and named in ``report.failed``; the
     others still reduce. A worker lost mid-run is replaced by Dask, which runs its tasks again elsewhere. Raises
     gtv.GtvError when no rank is left or the remaining summaries do not reduce (gtv-cli reduce's message)."""
     paths = expand(paths_or_glob)

@@ -89,6 +89,13 @@ std::vector<std::int64_t> summary_world_sizes(const SummaryHandle& s) {
   return r;
 }
 
+// Each rank's first recorded activity on its host's wall clock.
+std::vector<std::int64_t> summary_start_unix_ns(const SummaryHandle& s) {
+  std::vector<std::int64_t> r;
+  for (const ranks::RankSummary& one : s.summaries) r.push_back(one.origin_unix_ns + one.start_ns);
+  return r;
+}
+
 std::size_t summary_collectives(const SummaryHandle& s) {
   std::size_t n = 0;
   for (const ranks::RankSummary& one : s.summaries) n += one.collectives.size();
@@ -145,6 +152,7 @@ void bind_ranks(nb::module_& m) {
       .def("json", &summary_json)
       .def_prop_ro("ranks", &summary_ranks)
       .def_prop_ro("world_sizes", &summary_world_sizes)
+      .def_prop_ro("start_unix_ns", &summary_start_unix_ns)
       .def_prop_ro("collective_count", &summary_collectives)
       .def_prop_ro("sources", [](const SummaryHandle& s) {
         std::vector<std::string> r;

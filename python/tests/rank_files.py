@@ -13,7 +13,7 @@ ALLREDUCE = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<40
 
 
 def write_run(folder: Path, ranks: int, steps: int, straggler: int, delay_us: int = 2000, seed: int = 1,
-              world: int | None = None, prefix: str = "rank") -> list[Path]:
+              world: int | None = None, prefix: str = "rank", base_ns: int = BASE_NS) -> list[Path]:
     """Writes folder/{prefix}{r}.json.gz for r in range(ranks); world is the world size the files say."""
     rng = random.Random(seed)
     events: list[list[dict]] = [[] for _ in range(ranks)]
@@ -28,7 +28,7 @@ def write_run(folder: Path, ranks: int, steps: int, straggler: int, delay_us: in
         start = end + 100
     paths = []
     for r in range(ranks):
-        doc = {"schemaVersion": 1, "baseTimeNanoseconds": BASE_NS,
+        doc = {"schemaVersion": 1, "baseTimeNanoseconds": base_ns,
                "distributedInfo": {"backend": "nccl", "rank": r, "world_size": world or ranks},
                "traceEvents": events[r]}
         path = folder / f"{prefix}{r}.json.gz"

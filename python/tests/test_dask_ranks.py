@@ -11,7 +11,7 @@ import pytest
 
 import gtv
 from conftest import RANKS
-from rank_files import write_run
+from rank_files import BASE_NS, write_run
 
 distributed = pytest.importorskip("distributed")
 
@@ -58,12 +58,15 @@ def test_bad_ranks_are_named_and_the_rest_reduce(cli, client, run, tmp_path):
     truncated.write_bytes(run[1].read_bytes()[:60])
     unreadable = tmp_path / "rank7.json.gz"  # does not exist
     other_run = write_run(tmp_path, ranks=3, steps=2, straggler=0, prefix="other")[2]  # world size 3, rank 2
+    # The same world size, rank 5 again, recorded two hours later.
+    later_run = write_run(tmp_path, ranks=6, steps=2, straggler=0, prefix="later", base_ns=BASE_NS + 7200 * 10**9)[5]
     lines = []
-    report = gtv.ranks.analyze(run + [truncated, unreadable, other_run], client,
+    report = gtv.ranks.analyze(run + [truncated, unreadable, other_run, later_run], client,
                                progress=lambda d, t, path, error: lines.append((path, error)))
-    assert sorted(report.failed) == sorted(map(str, [truncated, unreadable, other_run]))
+    assert sorted(report.failed) == sorted(map(str, [truncated, unreadable, other_run, later_run]))
     assert str(truncated) in report.failed[str(truncated)]
-    assert "another run" in report.failed[str(other_run)]
+    assert report.failed[str(other_run)] == "world size 3, the other ranks' 6: another run"
+    assert report.failed[str(later_run)] == "recorded 2.0 h from the other ranks' median start: another run"
     assert {p for p, e in lines if e} == set(report.failed)
     assert report.text == cli_reduce(cli, run, tmp_path)
     with pytest.raises(gtv.GtvError, match="no rank could be summarized"):
