@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -60,3 +63,23 @@ def test_errors_are_the_cli_lines(cli, tmp_path):
     with pytest.raises(gtv.GtvError) as e:
         gtv.reduce([twice, twice])
     assert "rank" in str(e.value)
+
+
+def test_the_gil_is_released_while_a_rank_is_summarized(tmp_path):
+    """As test_report's check for load: a thread summarizes a rank read from a named pipe that this thread fills,
+    which finishes only if the summary lets Python run meanwhile (a child process, so a hang is killed)."""
+    fifo = tmp_path / "rank.json.gz"
+    os.mkfifo(fifo)
+    script = f"""
+import threading, gtv
+made = []
+reader = threading.Thread(target=lambda: made.append(gtv.summarize({str(fifo)!r})))
+reader.start()
+with open({str(fifo)!r}, "wb") as pipe:
+    pipe.write(open({str(RANKS[1])!r}, "rb").read())
+reader.join()
+print(made[0].collective_count, made[0].ranks[0])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["3", "1"]
