@@ -7,6 +7,8 @@
     report.kernels.to_pandas()               # tables through the Arrow C stream interface
     gtv.whatif(trace, ["streams"]).text      # `gtv-cli whatif --change streams`
     gtv.compare(before, after).text          # `gtv-cli compare`
+    gtv.reduce([gtv.summarize(p) for p in rank_files]).text   # `gtv-cli summarize` each rank, `gtv-cli reduce`
+    gtv.ranks.analyze("run/rank*.json.gz")   # the same on a Dask cluster (gtv/ranks.py)
 
 Every text and JSON document is the one gtv-cli writes for the same input; bad input raises gtv.GtvError with the
 CLI's one-line message. The C++ work runs with the GIL released, so threads can load and analyse traces at once.
@@ -18,6 +20,17 @@ from ._trace import Trace, load
 from ._report import Report
 from ._whatif import Prediction, whatif
 from ._compare import Comparison, compare
+from ._summary import RankReport, Summary, reduce, summarize
+
+
+def __getattr__(name):
+    # gtv.ranks needs Dask: imported when first used, so that `import gtv` does not.
+    if name == "ranks":
+        import importlib
+
+        return importlib.import_module(".ranks", __name__)
+    raise AttributeError(f"module 'gtv' has no attribute {name!r}")
+
 
 __all__ = [
     "GtvError",
@@ -29,5 +42,9 @@ __all__ = [
     "load",
     "whatif",
     "compare",
+    "Summary",
+    "RankReport",
+    "summarize",
+    "reduce",
     "__version__",
 ]

@@ -23,17 +23,14 @@
 #include "gtv/io/trace_file.h"
 #include "gtv/model/rank_merge.h"
 #include "gtv/whatif/predict.h"
+#include "input_error.h"
+#include "ranks.h"
 #include "report_tables.h"
 
 namespace nb = nanobind;
 
 namespace gtv::python {
 namespace {
-
-// Bad input (unreadable file, a change that does not apply): Python's gtv.GtvError, with the CLI's one-line message.
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // A loaded trace, its file(s), and its report once computed.
 class TraceHandle {
@@ -156,10 +153,6 @@ std::string format_report(const ReportHandle& r, const std::string& format, bool
   const nb::gil_scoped_release release;
   return analysis::format_report(*r.report, *f, listing_of(all));
 }
-
-struct TableHandle {
-  std::shared_ptr<const Table> table;
-};
 
 TableHandle report_table_of(const ReportHandle& r, const std::string& name) {
   const nb::gil_scoped_release release;
@@ -286,4 +279,6 @@ NB_MODULE(_core, m) {
   nb::class_<gtv::analysis::Comparison>(m, "ComparisonHandle")
       .def("format", &format_comparison, nb::arg("format") = "text");
   m.def("compare", &compare, nb::arg("a"), nb::arg("b"), nb::arg("label_a"), nb::arg("label_b"));
+
+  bind_ranks(m);
 }

@@ -214,24 +214,7 @@ Table collectives(const Trace& trace, const Report&) {
 }
 
 // A merged run: how long each rank made the others wait at collectives, and waited itself.
-Table rank_waits(const Trace&, const Report& r) {
-  Table t;
-  const std::size_t rank = t.add_column("rank", ColumnType::Int64);
-  const std::size_t arrived_last = t.add_column("arrived_last", ColumnType::Int64);
-  const std::size_t caused = t.add_column("caused_ns", ColumnType::Int64);
-  const std::size_t waited = t.add_column("waited_ns", ColumnType::Int64);
-  const std::size_t offset = t.add_column("clock_offset_ns", ColumnType::Int64);
-  const std::size_t uncertainty = t.add_column("clock_uncertainty_ns", ColumnType::Int64);
-  for (const analysis::RankWaits& w : r.stragglers.per_rank) {
-    t.push_int(rank, w.rank);
-    t.push_int(arrived_last, as_int64(w.arrived_last));
-    t.push_int(caused, w.caused_ns);
-    t.push_int(waited, w.waited_ns);
-    t.push_int(offset, w.clock_offset_ns);
-    t.push_int_or_null(uncertainty, w.clock_uncertainty_ns, -1);
-  }
-  return t;
-}
+Table rank_waits(const Trace&, const Report& r) { return rank_waits_table(r.stragglers); }
 
 using Builder = Table (*)(const Trace&, const Report&);
 const std::vector<std::pair<std::string, Builder>>& builders() {
@@ -250,6 +233,25 @@ const std::vector<std::pair<std::string, Builder>>& builders() {
 }
 
 }  // namespace
+
+Table rank_waits_table(const analysis::Stragglers& stragglers) {
+  Table t;
+  const std::size_t rank = t.add_column("rank", ColumnType::Int64);
+  const std::size_t arrived_last = t.add_column("arrived_last", ColumnType::Int64);
+  const std::size_t caused = t.add_column("caused_ns", ColumnType::Int64);
+  const std::size_t waited = t.add_column("waited_ns", ColumnType::Int64);
+  const std::size_t offset = t.add_column("clock_offset_ns", ColumnType::Int64);
+  const std::size_t uncertainty = t.add_column("clock_uncertainty_ns", ColumnType::Int64);
+  for (const analysis::RankWaits& w : stragglers.per_rank) {
+    t.push_int(rank, w.rank);
+    t.push_int(arrived_last, as_int64(w.arrived_last));
+    t.push_int(caused, w.caused_ns);
+    t.push_int(waited, w.waited_ns);
+    t.push_int(offset, w.clock_offset_ns);
+    t.push_int_or_null(uncertainty, w.clock_uncertainty_ns, -1);
+  }
+  return t;
+}
 
 const std::vector<std::string>& report_table_names() {
   static const std::vector<std::string> names = [] {
