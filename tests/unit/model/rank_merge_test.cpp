@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <map>
+#include <set>
 
 #include "gtv/model/collective_clock.h"
 #include "gtv/model/collectives.h"
@@ -335,6 +337,63 @@ TEST(RankMerge, AMergedRunIsNotMergedAgain) {
   const Expected<RankMerge> again = merge(m->trace, p.rank0);
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.error().message, "a.json is already a merged run of 2 ranks: merge the rank files themselves");
+}
+
+// A rank of `world` whose host calls run in the processes `pids` (one thread each), its kernel on GPU 0.
+Trace rank_with_pids(std::int64_t rank, std::int64_t world, const std::vector<std::int64_t>& pids) {
+  TraceBuilder b;
+  b.metadata().origin_unix_ns = kOrigin;
+  b.metadata().distributed = {rank, world, "nccl"};
+  for (const std::int64_t pid : pids)
+    add(b, b.lane(host_lane_key(pid, 1)), "cudaLaunchKernel", 10 * kUs, 5 * kUs, EventKind::Runtime, 1);
+  add(b, b.lane(gpu_lane_key(0, 7)), "volta_sgemm_128x64_nn", 20 * kUs, 100 * kUs, EventKind::Kernel, 1);
+  Expected<Trace> t = b.build();
+  EXPECT_TRUE(t.ok()) << t.error().message;
+  return std::move(t).value();
+}
+
+// Repeated pids of ranks so large that rank * 10^7 leaves the int64 range, and a pid whose multiples of the step
+// are taken up to the int64 limit: each merge ends, every merged pid is distinct and positive, and the warning
+// names the id each got.
+TEST(RankMerge, RepeatedPidsOfHugeRanksGetDistinctIdsWithoutOverflow) {
+  constexpr std::int64_t kHuge = std::int64_t{1} << 57;
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kNearMax = kMax - 35'000'000;  // kNearMax + 4 * 10^7 is beyond the int64 range
+  struct Case {
+    std::int64_t rank, world;
+    std::vector<std::int64_t> rank0_pids;
+    std::int64_t pid;
+  };
+  const std::vector<Case> cases{
+      {kHuge, kHuge + 1, {100}, 100},
+      {kHuge - 1, kHuge, {100}, 100},
+      {1, 2, {kNearMax, kNearMax + 10'000'000, kNearMax + 20'000'000, kNearMax + 30'000'000}, kNearMax},
+      {1, 2, {kMax}, kMax}};
+  for (const Case& c : cases) {
+    const Trace a = rank_with_pids(0, c.world, c.rank0_pids), b = rank_with_pids(c.rank, c.world, {c.pid});
+    const Expected<RankMerge> m = merge(a, b);
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    const TraceMetadata& meta = m->trace.metadata();
+    ASSERT_EQ(meta.ranks.size(), 2u);
+    std::set<std::int64_t> pids(meta.ranks[0].pids.begin(), meta.ranks[0].pids.end());
+    ASSERT_EQ(meta.ranks[1].pids.size(), 1u);
+    const std::int64_t moved = meta.ranks[1].pids[0];
+    EXPECT_GT(moved, 0) << "rank " << c.rank;
+    EXPECT_TRUE(pids.insert(moved).second) << "rank " << c.rank << "'s pid " << moved << " repeats rank 0's";
+    const std::string said =
+        "rank " + std::to_string(c.rank) + "'s " + std::to_string(c.pid) + " as " + std::to_string(moved) + ")";
+    // Pids from 10^12 up are profiler pseudo-processes to the merge: renumbered without a warning.
+    if (c.pid < 1'000'000'000'000) {
+      EXPECT_NE(m->warnings.back().find(said), std::string::npos) << m->warnings.back();
+    }
+    EXPECT_TRUE(m->trace.find_lane(host_lane_key(moved, 1)).has_value());
+  }
+  // Where rank * 10^7 fits, a repeated pid still reads as pid + rank * 10^7.
+  const Trace a = rank_with_pids(0, std::int64_t{1} << 40, {100}),
+              b = rank_with_pids(std::int64_t{1} << 30, std::int64_t{1} << 40, {100});
+  const Expected<RankMerge> m = merge(a, b);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->trace.metadata().ranks[1].pids, (std::vector<std::int64_t>{(std::int64_t{1} << 30) * 10'000'000 + 100}));
 }
 
 TEST(Collectives, KindsComeFromNcclKernelNames) {
