@@ -64,6 +64,43 @@ def case_pid_renumbering(args):
         check(sorted(pids) == [100, 4194304], "merged pids are distinct and positive: %r" % pids)
 
 
+def nccl(rank, k, seq, group="0", elements=1024, late_us=0.0):
+    """Rank `rank`'s k-th all-reduce: 100 us from 1000 k us (+ late_us on arrival); all ranks' end together."""
+    start = 1000 * k + late_us
+    return {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+            "pid": 0, "tid": 7, "ts": start, "dur": 1000 * k + 100 - start,
+            "args": {"device": 0, "stream": 7, "Seq": seq, "Process Group Name": group, "In msg nelems": elements}}
+
+
+def case_collective_sequence(args):
+    """The same Seq on every collective, or numbers no two ranks share: matched by order, and said so."""
+    out = os.path.join(args.work, "merged.json")
+    # Rank 1 arrives 30 us late at each of 20 all-reduces; ends agree (clocks aligned); every Seq is 7.
+    files = [write(args, "same%d.json" % r, rank_doc(r, 2, pid=100 + r, events=[
+        nccl(r, k, 7, late_us=30 * r) for k in range(20)])) for r in range(2)]
+    r = cli(args, "analyze", *files)
+    check(r.returncode == 0, "analyze: exit 0 (%s)" % r.stderr.strip())
+    check("sequence numbers were not used: rank 0 gives sequence number 7 in group 0 to 20 collectives" in r.stdout,
+          "analyze says why the sequence numbers were not used: %r" % r.stdout[-2000:])
+    check("ended before the rank it needed arrived" not in r.stdout, "no false anomaly from a false match")
+    check("rank 1's clock reads +0 ns" in r.stdout, "no false clock offset: %r" % r.stdout[-1500:])
+    check("rank 1 arrived last at 20 of 20 all-reduces; the others waited 600.0 us in total for it" in r.stdout,
+          "each all-reduce matched with its own: rank 1 30 us late at each")
+    r = cli(args, "merge", *files, "-o", out, "--clock", "collectives")
+    check(r.returncode == 0 and "sequence numbers were not used" in r.stderr, "merge warns: %r" % r.stderr)
+    if r.returncode == 0:
+        ranks = json.loads(cli(args, "info", "--json", out).stdout)["run"]["ranks"]
+        check(all(rank["clock_offset_ns"] == 0 for rank in ranks), "merge --clock collectives moves no rank: %r"
+              % [rank["clock_offset_ns"] for rank in ranks])
+    # Four ranks, 20 all-reduces each, numbered apart: every one is matched by order.
+    files = [write(args, "apart%d.json" % r, rank_doc(r, 4, pid=100 + r, events=[
+        nccl(r, k, 1000 * r + k) for k in range(20)])) for r in range(4)]
+    r = cli(args, "analyze", *files)
+    check(r.returncode == 0 and "ran on every rank: no arrivals" not in r.stdout, "four ranks: collectives matched: %r"
+          % r.stdout[-1500:])
+    check("no sequence number is recorded by every rank" in r.stdout, "four ranks: why the numbers were not used")
+
+
 def main():
     return run_case(globals(), required=["--traces"])
 

@@ -371,6 +371,7 @@ Expected<RankMerge> merge_ranks(std::span<const RankFile> files, const RankMerge
   for (const RankPart& p : parts) origin = std::min(origin, p.file->trace->metadata().origin_unix_ns);
   for (RankPart& p : parts) p.shift_ns = p.file->trace->metadata().origin_unix_ns - origin;
   const RunCollectives run = match_run(parts);
+  if (!run.match.sequence_doubt.empty()) out.warnings.push_back("collectives are matched by " + match_basis(run.match));
   if (options.clock == ClockMethod::Collectives)
     if (Status s = align_on_collectives(run, parts); !s) return s.error();
   for (RankPart& p : parts)

@@ -466,6 +466,52 @@ TEST(Collectives, WithoutSequenceNumbersGroupKindAndSizeMatch) {
   EXPECT_TRUE(m.count_differences.empty());
 }
 
+// Sequence numbers come from the file: where they repeat, contradict the kind, size or order of what they match,
+// or are shared by no rank, the collectives are matched by group, kind, size and order, and the match says why.
+TEST(Collectives, SequenceNumbersThatDoNotHoldUpAreNotUsed) {
+  const std::vector<std::string> two{"rank 0", "rank 1"};
+  struct Case {
+    std::vector<std::vector<Collective>> per_rank;
+    std::string doubt;
+  };
+  std::vector<Case> cases;
+  // The same number on every collective: by number, each of rank 0's would be matched with rank 1's first.
+  Case same{{{}, {}}, "rank 0 gives sequence number 7 in group 0 to 20 collectives"};
+  for (int k = 0; k < 20; ++k) {
+    same.per_rank[0].push_back(c("AllReduce", 100 * k, 7, "0", 1024));
+    same.per_rank[1].push_back(c("AllReduce", 100 * k + 3, 7, "0", 1024));
+  }
+  cases.push_back(same);
+  cases.push_back({{{c("AllReduce", 10, 1, "0")}, {c("Broadcast", 11, 1, "0")}},
+                   "sequence number 1 in group 0: rank 0 ran AllReduce, rank 1 Broadcast"});
+  cases.push_back({{{c("AllReduce", 10, 1, "0", 1024)}, {c("AllReduce", 11, 1, "0", 4096)}},
+                   "sequence number 1 in group 0: rank 0 ran AllReduce of 1024 elements, rank 1 of 4096"});
+  cases.push_back({{{c("AllReduce", 10, 1, "0", 8), c("AllReduce", 20, 2, "0", 8)},
+                    {c("AllReduce", 11, 2, "0", 8), c("AllReduce", 21, 1, "0", 8)}},
+                   "sequence number 2 in group 0: rank 1 ran it before a collective that rank 0 ran earlier"});
+  for (const Case& k : cases) {
+    const CollectiveMatch m = match_collectives(k.per_rank, two);
+    EXPECT_FALSE(m.by_sequence) << k.doubt;
+    EXPECT_EQ(m.sequence_doubt, k.doubt);
+    EXPECT_EQ(match_basis(m),
+              "process group, kind, size and order (the trace's sequence numbers were not used: " + k.doubt + ")");
+  }
+  const CollectiveMatch same_match = match_collectives(same.per_rank, two);
+  ASSERT_EQ(same_match.matched.size(), 20u);
+  for (std::size_t k = 0; k < 20; ++k) EXPECT_EQ(same_match.matched[k].index, (std::vector<std::size_t>{k, k}));
+  // Four ranks, 20 all-reduces each, numbered apart (no number on two ranks): all 20 are matched by order.
+  std::vector<std::vector<Collective>> apart(4);
+  for (std::size_t r = 0; r < 4; ++r)
+    for (int k = 0; k < 20; ++k)
+      apart[r].push_back(c("AllReduce", 100 * k + TimeNs(r), std::int64_t(r) * 1000 + k, "0", 1024));
+  const std::vector<std::string> four{"rank 0", "rank 1", "rank 2", "rank 3"};
+  const CollectiveMatch m = match_collectives(apart, four);
+  EXPECT_FALSE(m.by_sequence);
+  EXPECT_EQ(m.matched.size(), 20u);
+  EXPECT_EQ(m.sequence_doubt, "no sequence number is recorded by every rank");
+  EXPECT_TRUE(m.count_differences.empty());
+}
+
 // Kineto writes the sequence number and group into the args of a collective: the model reads them.
 TEST(Collectives, SequenceNumbersAndGroupsAreReadFromArgs) {
   TraceBuilder b;

@@ -121,6 +121,7 @@ Stragglers analyze_stragglers(const Trace& trace) {
   const CollectiveMatch match = match_collectives(per_rank, names);
   s.count_differences = match.count_differences;
   s.by_sequence = match.by_sequence;
+  s.match_basis = gtv::match_basis(match);
   if (match.matched.empty()) return s;
   s.clock_residual_ns = meta.clock.residual_ns;
   s.clock = estimate_clocks(per_rank, match);
