@@ -64,6 +64,26 @@ def case_pid_renumbering(args):
         check(sorted(pids) == [100, 4194304], "merged pids are distinct and positive: %r" % pids)
 
 
+def renamed(doc, old, new):
+    for r in doc["gtv"]["ranges"] + doc["gtv"]["measurements"]:
+        if r["name"] == old:
+            r["name"] = new
+    return doc
+
+
+def case_model_numbers(args):
+    """Forward ranges of models 0 and 2^31 - 1 (or 10^20 - 1): placement=0 refuses them with one line, no crash."""
+    for number in ("2147483647", "99999999999999999999"):
+        doc = renamed(renamed(bundled(args), "model 1 forward", "model %s forward" % number), "model 2 forward",
+                      "model 0 forward")
+        path = write(args, "model_%s.json.gz" % number[:4], doc)
+        r = cli(args, "whatif", path, "--change", "placement=0")
+        check(r.returncode == 1 and r.stdout == "", "placement=0 with model %s: exit 1 (%d)" % (number, r.returncode))
+        said = "a forward range names model %s; placement= places models 0 to 1023" % number
+        check(said in r.stderr and len(r.stderr.splitlines()) == 1, "model %s: one line names it: %r"
+              % (number, r.stderr))
+
+
 def nccl(rank, k, seq, group="0", elements=1024, late_us=0.0):
     """Rank `rank`'s k-th all-reduce: 100 us from 1000 k us (+ late_us on arrival); all ranks' end together."""
     start = 1000 * k + late_us

@@ -440,10 +440,11 @@ TimeNs saturated_gpu_ns(const Plan& plan, const causal::Window& window) {
 int model_of_range(const std::string& name) {
   constexpr std::string_view kPrefix = "model ";
   if (name.rfind(kPrefix, 0) != 0) return -1;
-  int value = 0;
   std::size_t i = kPrefix.size();
   if (i >= name.size() || name[i] < '0' || name[i] > '9') return -1;
-  for (; i < name.size() && name[i] >= '0' && name[i] <= '9'; ++i) value = value * 10 + (name[i] - '0');
+  int value = 0;
+  for (; i < name.size() && name[i] >= '0' && name[i] <= '9'; ++i)
+    value = std::min(kMaxModels, value * 10 + (name[i] - '0'));
   return value;
 }
 

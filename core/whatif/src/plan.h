@@ -86,7 +86,10 @@ struct PathTime {
 
 // The forward range ("model 1 forward") that covers a host node, or -1: indices into Trace::ranges().
 [[nodiscard]] std::vector<int> forward_range_of_host_nodes(const causal::HappensBefore& g);
-// The model a range names ("model 1 forward" -> 1), or -1.
+// Models placement= can place: numbered 0 to kMaxModels - 1.
+inline constexpr int kMaxModels = 1024;
+// The model a range names ("model 1 forward" -> 1), or -1; kMaxModels for any number from kMaxModels up, however
+// many digits it has.
 [[nodiscard]] int model_of_range(const std::string& name);
 
 }  // namespace gtv::whatif

@@ -204,8 +204,18 @@ Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
   const Trace& trace = g.trace();
   const std::vector<int> forward = forward_range_of_host_nodes(g);
   int models = 0;
-  for (const Range& r : trace.ranges())
-    if (r.kind == RangeKind::Forward) models = std::max(models, model_of_range(r.name) + 1);
+  for (const Range& r : trace.ranges()) {
+    if (r.kind != RangeKind::Forward) continue;
+    const int model = model_of_range(r.name);
+    if (model >= kMaxModels) {
+      // The digits after "model " (ASCII, safe to print), cut short when there are many.
+      const std::string_view digits = std::string_view(r.name).substr(6, r.name.find_first_not_of("0123456789", 6) - 6);
+      return Error{"a forward range names model " + std::string(digits.substr(0, 24)) +
+                   (digits.size() > 24 ? "..." : "") + "; placement= places models 0 to " +
+                   std::to_string(kMaxModels - 1)};
+    }
+    models = std::max(models, model + 1);
+  }
   if (models == 0) return Error{"the trace does not say which work is whose (no model forward ranges): cannot place"};
   if (int(placement.size()) != models)
     return Error{"placement= names " + std::to_string(placement.size()) + " models; the trace has " +

@@ -1,0 +1,47 @@
+// What-if on crafted traces: model numbers, times at the edges of the accepted range, absurd copy rates and names
+// that would act on a terminal. Each prediction is right, saturates or is refused with one line; none overflows.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "gtv/whatif/predict.h"
+#include "whatif_helpers.h"
+
+namespace gtv::whatif {
+namespace {
+using namespace causal::testing;
+using namespace whatif::testing;
+
+Expected<Prediction> predict_one(const Trace& t, const char* change) {
+  const std::vector<Change> changes = {*parse_change(change)};
+  return predict(t, changes);
+}
+
+// Model 0's forward and a second forward named `second`, each launching a kernel on GPU 0.
+Trace two_forwards(const std::string& second) {
+  TraceBuilder b;
+  forward(b, 0, 0, 20);
+  b.add_range(Range{second, RangeKind::Forward, 20 * kUs, 40 * kUs, 1, 1, 0});
+  launch(b, 1, 5, 5, 0, 7, 10, 100);
+  launch(b, 2, 25, 5, 0, 7, 110, 100);
+  measure(b, 0, 210);
+  return build(b);
+}
+
+// Model numbers are read without overflow and bounded: placement= places models 0 to 1023, and a larger number is
+// named as the trace writes it, however many digits it has.
+TEST(WhatifHostile, ModelNumbersBeyondThePlaceableAreRefused) {
+  for (const std::string huge : {"1024", "2147483647", "99999999999999999999"}) {
+    const Trace t = two_forwards("model " + huge + " forward");
+    const Expected<Prediction> p = predict_one(t, "placement=0");
+    ASSERT_FALSE(p.ok()) << huge;
+    EXPECT_EQ(p.error().message,
+              "placement=0: a forward range names model " + huge + "; placement= places models 0 to 1023");
+  }
+  const Trace last = two_forwards("model 1023 forward");
+  EXPECT_EQ(predict_one(last, "placement=0").error().message,
+            "placement=0: placement= names 1 models; the trace has 1024");
+}
+
+}  // namespace
+}  // namespace gtv::whatif
