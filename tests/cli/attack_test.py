@@ -84,6 +84,46 @@ def case_model_numbers(args):
               % (number, r.stderr))
 
 
+def kineto(events, base_ns=BASE_NS):
+    return {"baseTimeNanoseconds": base_ns, "traceEvents": events}
+
+
+def call(name, ts, dur, corr=None, pid=1, tid=1):
+    e = {"ph": "X", "cat": "cuda_runtime", "name": name, "pid": pid, "tid": tid, "ts": ts, "dur": dur, "args": {}}
+    if corr is not None:
+        e["args"]["correlation"] = corr
+    return e
+
+
+def gpu(cat, name, ts, dur, corr, stream=7, **more):
+    args = {"device": 0, "stream": stream, "correlation": corr}
+    args.update(more)
+    return {"ph": "X", "cat": cat, "name": name, "pid": 0, "tid": stream, "ts": ts, "dur": dur, "args": args}
+
+
+def whatif_json(args, path, change):
+    r = cli(args, "whatif", path, "--change", change, "--format", "json")
+    return r, (json.loads(r.stdout) if r.returncode == 0 else None)
+
+
+def case_whatif_time_range(args):
+    """Times at the edges of [-2^62, 2^62) ns: the prediction is right or refused with one line, never wrapped."""
+    lo_us, hi_us = -4611686018427387, 4611686018427387  # whole microseconds inside the range
+    events = [call("cudaLaunchKernel", lo_us, 5, corr=1), gpu("kernel", "gemm", lo_us + 10, hi_us - 2 - lo_us - 10, 1),
+              call("cudaDeviceSynchronize", lo_us + 20, hi_us - lo_us - 20)]
+    path = write(args, "edges.json", kineto(events, base_ns=0))
+    r, p = whatif_json(args, path, "no-sync=cudaDeviceSynchronize")
+    check(r.returncode == 0, "whatif on a trace as long as the range: exit 0 (%s)" % r.stderr.strip())
+    if p:
+        low, high = p["band_ns"]
+        check(0 <= low <= p["predicted_ns"] <= high, "the band holds the prediction: %r %r" % (p["band_ns"],
+                                                                                            p["predicted_ns"]))
+        check(p["predicted_ns"] == (hi_us - 2 - lo_us) * 1000, "predicted: the kernel's end: %d" % p["predicted_ns"])
+    r = cli(args, "whatif", path, "--change", "no-sync=cudaDeviceSynchronize")
+    check(r.returncode == 0 and "inf" not in r.stdout and "Predicted:  -" not in r.stdout,
+          "text: no negative or infinite figure: %r" % r.stdout[:300])
+
+
 def nccl(rank, k, seq, group="0", elements=1024, late_us=0.0):
     """Rank `rank`'s k-th all-reduce: 100 us from 1000 k us (+ late_us on arrival); all ranks' end together."""
     start = 1000 * k + late_us

@@ -43,5 +43,27 @@ TEST(WhatifHostile, ModelNumbersBeyondThePlaceableAreRefused) {
             "placement=0: placement= names 1 models; the trace has 1024");
 }
 
+// A kernel and the synchronize that waits for it span almost the whole accepted range [-2^62, 2^62): the window is
+// 2^63 - 1 ns less a few microseconds long. Its prediction is as long, and the band saturates rather than wrapping.
+TEST(WhatifHostile, AWindowAsLongAsTheTimeRangeSaturatesItsBand) {
+  TraceBuilder b;
+  const TimeNs first = kMinTraceTimeNs;
+  const TimeNs kernel_end = kMaxTraceTimeNs - 2 * kUs;
+  host_call(b, 1, 1, "cudaLaunchKernel", first, 5 * kUs, EventKind::Runtime, 1);
+  kernel(b, 0, 7, "gemm", first + 10 * kUs, kernel_end - (first + 10 * kUs), 1);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", first + 20 * kUs, kMaxTraceTimeNs - (first + 20 * kUs));
+  const Trace t = build(b);
+  const Expected<Prediction> p = predict_one(t, "no-sync=cudaDeviceSynchronize");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->recorded_ns, kMaxTraceTimeNs - kMinTraceTimeNs);
+  EXPECT_EQ(p->predicted_ns, kernel_end - first);  // the window ends with the kernel
+  EXPECT_LE(p->low_ns, p->predicted_ns);
+  EXPECT_EQ(p->high_ns, std::numeric_limits<TimeNs>::max());
+  const std::string text =
+      format_prediction(*p, std::vector<Change>{*parse_change("no-sync=cudaDeviceSynchronize")}, Format::Text);
+  EXPECT_NE(text.find("Predicted:  9223372036854.8 ms, band"), std::string::npos) << text;
+  EXPECT_NE(text.find(": 1.00x faster than recorded"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace gtv::whatif
