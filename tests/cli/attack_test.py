@@ -124,6 +124,33 @@ def case_whatif_time_range(args):
           "text: no negative or infinite figure: %r" % r.stdout[:300])
 
 
+def pinned_trace(args, name, pageable_bytes):
+    """A pageable copy of `pageable_bytes` in the window; after it a 1-byte pinned copy that took 9.3e12 ns."""
+    events = [call("cudaLaunchKernel", 5, 5, corr=1), gpu("kernel", "gemm", 10, 100, 1),
+              call("cudaMemcpyAsync", 15, 107, corr=2),
+              gpu("gpu_memcpy", "Memcpy DtoH (Device -> Pageable)", 110, 10, 2, bytes=pageable_bytes),
+              call("cudaDeviceSynchronize", 125, 2),
+              call("cudaMemcpyAsync", 300, 5, corr=3),
+              gpu("gpu_memcpy", "Memcpy DtoH (Device -> Pinned)", 310, 9.3e9, 3, stream=8, bytes=1)]
+    doc = kineto(events)
+    return write(args, name, doc)
+
+
+def case_whatif_pinned_rate(args):
+    """pinned with a rate of 9.3e12 ns a byte: the product is computed without wrapping, or refused past 2^62."""
+    r, p = whatif_json(args, pinned_trace(args, "pinned.json", 100), "pinned")
+    check(r.returncode == 0, "pinned: exit 0 (%s)" % r.stderr.strip())
+    if p:
+        # The whole trace is predicted: 110 us, then the copy of 100 x 9.3e12 ns.
+        expected = 110e3 + 100 * 9.3e12
+        check(abs(p["predicted_ns"] - expected) < 1e-6 * expected, "pinned: predicted %d, by hand %d"
+              % (p["predicted_ns"], expected))
+        check(p["band_ns"][0] <= p["predicted_ns"] <= p["band_ns"][1], "pinned: the band holds it")
+    r = cli(args, "whatif", pinned_trace(args, "pinned_beyond.json", 1000000), "--change", "pinned")
+    check(r.returncode == 1 and "outside the accepted time range [-2^62, 2^62) ns" in r.stderr and r.stdout == "",
+          "pinned past 2^62 ns: refused with one line: %r" % r.stderr)
+
+
 def nccl(rank, k, seq, group="0", elements=1024, late_us=0.0):
     """Rank `rank`'s k-th all-reduce: 100 us from 1000 k us (+ late_us on arrival); all ranks' end together."""
     start = 1000 * k + late_us

@@ -65,5 +65,45 @@ TEST(WhatifHostile, AWindowAsLongAsTheTimeRangeSaturatesItsBand) {
   EXPECT_NE(text.find(": 1.00x faster than recorded"), std::string::npos) << text;
 }
 
+MemcpyDetail copy(MemoryKind host, std::int64_t bytes) {
+  MemcpyDetail d;
+  d.copy_kind = CopyKind::DeviceToHost;
+  d.src_kind = MemoryKind::Device;
+  d.dst_kind = host;
+  d.bytes = bytes;
+  return d;
+}
+
+// A pinned copy of 1 byte that took 9.3e12 ns (2.6 hours) sets the rate: 9.3e12 ns a byte. A pageable copy of
+// `bytes` in the window, made pinned, takes that many times as long; beyond the accepted time range the prediction
+// is refused.
+Trace slow_pinned_rate(std::int64_t bytes) {
+  TraceBuilder b;
+  launch(b, 1, 5, 5, 0, 7, 10, 100);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 15 * kUs, 107 * kUs, EventKind::Runtime, 2);
+  memcpy_event(b, 0, 7, 110 * kUs, 10 * kUs, copy(MemoryKind::Pageable, bytes), 2);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 125 * kUs, 2 * kUs);
+  measure(b, 0, 127);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 300 * kUs, 5 * kUs, EventKind::Runtime, 3);
+  memcpy_event(b, 0, 8, 310 * kUs, 9'300'000'000'000, copy(MemoryKind::Pinned, 1), 3);
+  return build(b);
+}
+
+TEST(WhatifHostile, APinnedRateIsMultipliedWithoutOverflow) {
+  const Trace t = slow_pinned_rate(40'000);
+  const Expected<Prediction> p = predict_one(t, "pinned");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  // The copy takes 40,000 x 9.3e12 ns = 3.72e17 ns, from 110 us; the window ends with it.
+  EXPECT_NEAR(double(p->predicted_ns), 3.72e17, 1e12);
+  EXPECT_LE(p->low_ns, p->predicted_ns);
+  EXPECT_GE(p->high_ns, p->predicted_ns);
+  const Trace beyond = slow_pinned_rate(1'000'000);  // 9.3e18 ns: beyond 2^62
+  const Expected<Prediction> refused = predict_one(beyond, "pinned");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "pinned: the changed run's replay puts the window outside the accepted time range [-2^62, 2^62) ns: the "
+            "trace's times lie too far apart to predict it");
+}
+
 }  // namespace
 }  // namespace gtv::whatif
