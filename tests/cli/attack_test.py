@@ -151,6 +151,21 @@ def case_whatif_pinned_rate(args):
           "pinned past 2^62 ns: refused with one line: %r" % r.stderr)
 
 
+def case_whatif_names(args):
+    """A measurement named with a terminal title, a bell and a forged line: whatif shows it escaped, as analyze."""
+    doc = renamed(bundled(args), "timed loop", ESC_NAME)
+    path = write(args, "names.json.gz", doc)
+    for fmt, predicted in (("text", "Predicted:"), ("markdown", "**Predicted:**")):
+        r = cli(args, "whatif", path, "--change", "streams", "--format", fmt)
+        check(r.returncode == 0, "whatif %s: exit 0 (%s)" % (fmt, r.stderr.strip()))
+        check("\x1b" not in r.stdout and "\x07" not in r.stdout, "whatif %s: no ESC or BEL" % fmt)
+        lines = [line for line in r.stdout.splitlines() if line.startswith(predicted)]
+        check(len(lines) == 1, "whatif %s: one %s line, not a forged one: %r" % (fmt, predicted, lines))
+        check("loop\\x1b]0;owned\\x07\\x0aPredicted:" in r.stdout, "whatif %s: the name escaped" % fmt)
+    analyzed = cli(args, "analyze", path)
+    check(analyzed.returncode == 0 and "\x1b" not in analyzed.stdout, "analyze escapes the same name")
+
+
 def nccl(rank, k, seq, group="0", elements=1024, late_us=0.0):
     """Rank `rank`'s k-th all-reduce: 100 us from 1000 k us (+ late_us on arrival); all ranks' end together."""
     start = 1000 * k + late_us

@@ -105,5 +105,38 @@ TEST(WhatifHostile, APinnedRateIsMultipliedWithoutOverflow) {
             "trace's times lie too far apart to predict it");
 }
 
+// A measurement name with a terminal title sequence, a bell and a forged line: text and Markdown show it escaped,
+// as analyze does; JSON as \u escapes.
+TEST(WhatifHostile, NamesFromTheTraceAreEscaped) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 5, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 10 * kUs, 97 * kUs);
+  Measurement m;
+  m.name = "loop\x1b]0;owned\x07\nPredicted:  9.9 ms, band 9.9 ms to 9.9 ms: 1000.00x faster\x7f\xc2\x9b";
+  m.method = MeasurementMethod::StopwatchNoSync;
+  m.host_start_ns = 0;
+  m.host_end_ns = 107 * kUs;
+  m.reported_ns = m.host_end_ns;
+  m.pid = 1;
+  m.tid = 1;
+  b.add_measurement(m);
+  const Trace t = build(b);
+  const std::vector<Change> changes{*parse_change("no-sync=cudaDeviceSynchronize")};
+  const Expected<Prediction> p = predict(t, changes);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  for (const Format f : {Format::Text, Format::Markdown}) {
+    const std::string out = format_prediction(*p, changes, f);
+    EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
+    EXPECT_EQ(out.find('\x07'), std::string::npos) << out;
+    EXPECT_EQ(out.find('\x7f'), std::string::npos) << out;
+    EXPECT_EQ(out.find("\xc2\x9b"), std::string::npos) << out;
+    EXPECT_EQ(out.find("\nPredicted:  9.9 ms"), std::string::npos) << out;
+    EXPECT_NE(out.find("loop\\x1b]0;owned\\x07\\x0aPredicted:"), std::string::npos) << out;
+  }
+  const std::string json = format_prediction(*p, changes, Format::Json);
+  EXPECT_NE(json.find(R"("window": "the measured 'loop\u001b]0;owned\u0007\nPredicted:)"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"(faster\u007f\u009b'")"), std::string::npos) << json;
+}
+
 }  // namespace
 }  // namespace gtv::whatif
