@@ -203,6 +203,31 @@ def case_collective_sequence(args):
     check("no sequence number is recorded by every rank" in r.stdout, "four ranks: why the numbers were not used")
 
 
+def case_sqlite_gzip_bomb(args):
+    """A .gz of an SQLite header that states 4 GiB and zeros after it: refused before it is inflated."""
+    tmp = os.path.join(args.work, "tmp")
+    os.makedirs(tmp)
+    header = bytearray(b"SQLite format 3\0" + b"\0" * 84)
+    header[16:18] = (4096).to_bytes(2, "big")
+    header[28:32] = (1 << 20).to_bytes(4, "big")  # 2^20 pages of 4 KiB: 4 GiB
+    path = os.path.join(args.work, "bomb.sqlite.gz")
+    zeros = b"\0" * (1 << 20)
+    with gzip.open(path, "wb", compresslevel=1) as f:
+        f.write(bytes(header) + b"\0" * (4096 - 100))
+        for _ in range(64):  # 64 MiB of the 4 GiB: enough to see whether gtv inflates before it checks
+            f.write(zeros)
+    p = subprocess.Popen([args.cli, "info", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, TMPDIR=tmp))
+    largest = 0
+    while p.poll() is None:
+        largest = max([largest] + [os.path.getsize(os.path.join(tmp, n)) for n in os.listdir(tmp)
+                                   if os.path.exists(os.path.join(tmp, n))])
+        time.sleep(0.005)
+    err = p.stderr.read()
+    check(p.returncode == 1 and "page 1" in err, "the bomb is refused from its first page: %r" % err)
+    check(largest == 0 and os.listdir(tmp) == [], "nothing was written to TMPDIR (largest %d bytes)" % largest)
+
+
 def main():
     return run_case(globals(), required=["--traces"])
 
