@@ -45,9 +45,11 @@ Prediction printable_prediction(const Prediction& unsafe) {
 }
 
 std::string speed_sentence(const Prediction& p) {
+  // A window of zero length, recorded or predicted, has no ratio (not "infx slower").
+  if (p.recorded_ns <= 0 || p.predicted_ns <= 0) return "no speed-up to state (a window of zero length)";
   const double s = p.speedup();
-  if (s >= 1.0) return ratio(s) + " faster";
-  return ratio(1.0 / s) + " slower";
+  if (s >= 1.0) return ratio(s) + " faster than recorded";
+  return ratio(1.0 / s) + " slower than recorded";
 }
 
 TimeNs path_total(const Prediction& p) {
@@ -67,7 +69,7 @@ std::string text(const Prediction& unsafe, std::span<const Change> changes, bool
          " (the unchanged replay: " + ms(p.replayed_ns) + ")\n";
   if (markdown) out += "\n";
   out += (markdown ? "**Predicted:** " : "Predicted:  ") + ms(p.predicted_ns) + ", band " + ms(p.low_ns) + " to " +
-         ms(p.high_ns) + ": " + speed_sentence(p) + " than recorded\n";
+         ms(p.high_ns) + ": " + speed_sentence(p) + "\n";
   out += markdown ? "\n### Changes\n\n" : "Changes:\n";
   for (const std::string& s : p.applied) out += bullet + s + "\n";
   out += (markdown ? "\n### Predicted critical path of " : "Predicted critical path of ") + p.window +

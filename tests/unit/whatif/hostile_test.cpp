@@ -138,5 +138,19 @@ TEST(WhatifHostile, NamesFromTheTraceAreEscaped) {
   EXPECT_NE(json.find(R"(faster\u007f\u009b'")"), std::string::npos) << json;
 }
 
+// A window of zero length, recorded or predicted, gives no ratio rather than "infx slower".
+TEST(WhatifHostile, AWindowOfZeroLengthHasNoRatio) {
+  const std::vector<Change> changes{*parse_change("streams")};
+  for (const TimeNs recorded_ns : {TimeNs{0}, 5 * kUs}) {
+    Prediction p;
+    p.window = "the whole trace";
+    p.recorded_ns = recorded_ns;
+    const std::string text = format_prediction(p, changes, Format::Text);
+    EXPECT_NE(text.find("band 0.0 ms to 0.0 ms: no speed-up to state (a window of zero length)\n"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("inf"), std::string::npos) << text;
+  }
+}
+
 }  // namespace
 }  // namespace gtv::whatif
