@@ -164,7 +164,9 @@ namespace {
 // What matches a collective across ranks: its group and sequence number, or its group, kind and size (then the
 // k-th of that key on every rank is one collective).
 std::string match_key(const Collective& c, bool by_sequence) {
-  if (by_sequence) return c.group + "#" + std::to_string(c.seq);
+  // PyTorch may number a group's point-to-point sends apart from its collectives: two counters, two name spaces.
+  const bool p2p = c.kind == "SendRecv" || c.kind == "Send" || c.kind == "Recv";
+  if (by_sequence) return c.group + (p2p ? "#p2p#" : "#") + std::to_string(c.seq);
   return c.group + "|" + c.kind + "|" + std::to_string(c.elements);
 }
 

@@ -510,6 +510,13 @@ TEST(Collectives, SequenceNumbersThatDoNotHoldUpAreNotUsed) {
   EXPECT_EQ(m.matched.size(), 20u);
   EXPECT_EQ(m.sequence_doubt, "no sequence number is recorded by every rank");
   EXPECT_TRUE(m.count_differences.empty());
+  // A send numbered like a collective of its group (PyTorch may count them apart) is no repeat.
+  const std::vector<std::vector<Collective>> with_send{
+      {c("AllReduce", 10, 1, "0", 8), c("SendRecv", 20, 1, "0", 8), c("AllReduce", 30, 2, "0", 8)},
+      {c("AllReduce", 11, 1, "0", 8), c("SendRecv", 21, 1, "0", 8), c("AllReduce", 31, 2, "0", 8)}};
+  const CollectiveMatch sends = match_collectives(with_send, two);
+  EXPECT_TRUE(sends.by_sequence) << sends.sequence_doubt;
+  EXPECT_EQ(sends.matched.size(), 3u);
 }
 
 // Kineto writes the sequence number and group into the args of a collective: the model reads them.
