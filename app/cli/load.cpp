@@ -4,6 +4,7 @@
 #include <cmath>
 #include <ostream>
 
+#include "gtv/base/printable.h"
 #include "gtv/io/trace_file.h"
 
 namespace gtv::cli {
@@ -116,7 +117,7 @@ std::optional<Trace> load_run_or_report(const std::vector<std::string>& paths, c
     io.err << "gtv-cli: " << merged.error().message << "\n";
     return std::nullopt;
   }
-  for (const std::string& warning : merged->warnings) io.err << "gtv-cli: warning: " << warning << "\n";
+  for (const std::string& warning : merged->warnings) io.err << "gtv-cli: warning: " << printable(warning) << "\n";
   return std::move(merged->trace);
 }
 

@@ -1,5 +1,7 @@
 #include "gtv/base/printable.h"
 
+#include <cstdio>
+
 namespace gtv {
 namespace {
 
@@ -45,6 +47,69 @@ std::string printable(std::string_view text) {
     out.append(text.substr(i, n));
     i += n;
   }
+  return out;
+}
+
+namespace {
+
+void append_u_escape(std::string& out, unsigned code) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "\\u%04x", code);
+  out += buf;
+}
+
+}  // namespace
+
+// Names come from trace files: besides what JSON requires, DEL and the C1 controls are written as \u escapes (the
+// same string to a parser, harmless on a terminal) and bytes that are not UTF-8 as U+FFFD, so the output is
+// always valid JSON.
+std::string json_quoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = utf8_sequence_length(text, i);
+    if (n == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (n == 2 && c == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0) {
+      append_u_escape(out, static_cast<unsigned char>(text[i + 1]));
+      i += 2;
+      continue;
+    }
+    if (n > 1) {
+      out.append(text.substr(i, n));
+      i += n;
+      continue;
+    }
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20 || c == 0x7f)
+          append_u_escape(out, c);
+        else
+          out += static_cast<char>(c);
+    }
+    ++i;
+  }
+  out += '"';
   return out;
 }
 

@@ -12,16 +12,18 @@ constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min();
 constexpr TimeNs kMaxTime = std::numeric_limits<TimeNs>::max();
 
 // A recorded time on a host lane, moved as the replay moved the node around it: inside a call, by the call's
-// start; in the gap after a call, by the call's end; before the lane's first call, by that call's start.
+// start; in the gap after a call, by the call's end; before the lane's first call, by that call's start. Recorded
+// differences fit in an int64; moved onto a replay's times they may not, and saturate.
 TimeNs moved_host_time(const HappensBefore& g, const Timeline& t, LaneIndex lane, TimeNs time_ns) {
   const NodeId n = g.node_at_or_before(lane, time_ns);
   if (n == kNoNode) {
     const HappensBefore::IdRange r = g.lane_nodes(lane);
     if (r.first == r.last) return time_ns;
-    return t.start_ns[r.first] - (g.recorded_start(r.first) - time_ns);
+    return saturating_sub(t.start_ns[r.first], g.recorded_start(r.first) - time_ns);
   }
-  if (time_ns < g.recorded_end(n)) return std::min(t.start_ns[n] + (time_ns - g.recorded_start(n)), t.end_ns[n]);
-  return t.end_ns[n] + (time_ns - g.recorded_end(n));
+  if (time_ns < g.recorded_end(n))
+    return std::min(saturating_add(t.start_ns[n], time_ns - g.recorded_start(n)), t.end_ns[n]);
+  return saturating_add(t.end_ns[n], time_ns - g.recorded_end(n));
 }
 
 }  // namespace
@@ -105,8 +107,8 @@ WindowTimes window_in(const HappensBefore& g, const Timeline& t, const Window& w
       out.start_ns = std::min(out.start_ns, t.start_ns[n]);
       out.end_ns = std::max(out.end_ns, t.end_ns[n]);
     }
-    out.start_ns -= g.recorded_nodes_start_ns() - w.start_ns;
-    out.end_ns += w.end_ns - g.recorded_nodes_end_ns();
+    out.start_ns = saturating_sub(out.start_ns, g.recorded_nodes_start_ns() - w.start_ns);
+    out.end_ns = saturating_add(out.end_ns, w.end_ns - g.recorded_nodes_end_ns());
     return out;
   }
   for (const Window::Measured& m : w.measured) {

@@ -354,15 +354,12 @@ Expected<Trace> read_nsys_export_file(const std::string& path, const ReadOptions
   return NsysReader(*db, options, false).run();
 }
 
-Expected<Trace> read_nsys_export_temp_file(const std::string& temp_path, const std::string& name, bool gzip,
+Expected<Trace> read_nsys_export_temp_file(SpilledDatabase& file, const std::string& name, bool gzip,
                                            const ReadOptions& options) {
-  Expected<SqliteDatabase> db = SqliteDatabase::open_file(temp_path, max_value_bytes(options), name);
-  if (!db) {
-    ::unlink(temp_path.c_str());
-    unregister_temp_file(temp_path);
-    return db.error();
-  }
-  db->remove_file_when_closed(temp_path);
+  Expected<SqliteDatabase> db = SqliteDatabase::open_file(file.path(), max_value_bytes(options), name);
+  // SQLite holds the file open from here: its name can go.
+  file.remove_name();
+  if (!db) return db.error();
   return NsysReader(*db, options, gzip).run();
 }
 

@@ -23,15 +23,17 @@
 #include "gtv/io/trace_file.h"
 #include "gtv/model/trace_builder.h"
 #include "sqlite_database.h"
+#include "sqlite_spill.h"
 
 namespace gtv::io {
 
 // From the file at path (read in place) or from bytes in memory (which must outlive the call; gzip says whether
 // they were inflated, for the statistics).
 [[nodiscard]] Expected<Trace> read_nsys_export_file(const std::string& path, const ReadOptions& options);
-// From a temporary file holding the database (sqlite_spill.h), removed when read; name is used in messages.
-[[nodiscard]] Expected<Trace> read_nsys_export_temp_file(const std::string& temp_path, const std::string& name,
-                                                         bool gzip, const ReadOptions& options);
+// From a temporary file holding the database (sqlite_spill.h), whose name is removed once SQLite has opened it;
+// name is used in messages.
+[[nodiscard]] Expected<Trace> read_nsys_export_temp_file(SpilledDatabase& file, const std::string& name, bool gzip,
+                                                         const ReadOptions& options);
 [[nodiscard]] Expected<Trace> read_nsys_export_bytes(std::string_view bytes, const std::string& name, bool gzip,
                                                      const ReadOptions& options);
 

@@ -1,7 +1,6 @@
 #include "sqlite_database.h"
 
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -10,8 +9,6 @@
 #include <filesystem>
 #include <string_view>
 #include <utility>
-
-#include "temp_files.h"
 
 namespace gtv::io {
 namespace {
@@ -135,8 +132,7 @@ SqliteDatabase::SqliteDatabase(SqliteDatabase&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
       name_(std::move(other.name_)),
       max_value_bytes_(other.max_value_bytes_),
-      progress_(std::move(other.progress_)),
-      owned_file_(std::exchange(other.owned_file_, std::string())) {}
+      progress_(std::move(other.progress_)) {}
 
 SqliteDatabase& SqliteDatabase::operator=(SqliteDatabase&& other) noexcept {
   if (this != &other) {
@@ -145,20 +141,11 @@ SqliteDatabase& SqliteDatabase::operator=(SqliteDatabase&& other) noexcept {
     name_ = std::move(other.name_);
     max_value_bytes_ = other.max_value_bytes_;
     progress_ = std::move(other.progress_);
-    std::swap(owned_file_, other.owned_file_);
   }
   return *this;
 }
 
-SqliteDatabase::~SqliteDatabase() {
-  sqlite3_close_v2(db_);
-  if (!owned_file_.empty()) {
-    ::unlink(owned_file_.c_str());
-    unregister_temp_file(owned_file_);
-  }
-}
-
-void SqliteDatabase::remove_file_when_closed(std::string path) { owned_file_ = std::move(path); }
+SqliteDatabase::~SqliteDatabase() { sqlite3_close_v2(db_); }
 
 Expected<SqliteDatabase> SqliteDatabase::configure(sqlite3* raw, std::string name, std::uint64_t max_value_bytes) {
   SqliteDatabase db(raw, std::move(name), max_value_bytes);

@@ -52,8 +52,6 @@ class SqliteDatabase {
   // Uses bytes in place (read-only): they must outlive the database. name is used in messages.
   [[nodiscard]] static Expected<SqliteDatabase> open_bytes(std::string_view bytes, const std::string& name,
                                                            std::uint64_t max_value_bytes);
-  // A temporary file (registered for cleanup on signals) that is removed when the database is closed.
-  void remove_file_when_closed(std::string path);
   SqliteDatabase(SqliteDatabase&& other) noexcept;
   SqliteDatabase& operator=(SqliteDatabase&& other) noexcept;
   SqliteDatabase(const SqliteDatabase&) = delete;
@@ -90,7 +88,6 @@ class SqliteDatabase {
   std::string name_;
   std::uint64_t max_value_bytes_ = 0;
   std::unique_ptr<Progress> progress_;  // on the heap: SQLite keeps its address while the database moves
-  std::string owned_file_;
 };
 
 }  // namespace gtv::io

@@ -15,9 +15,38 @@ namespace gtv::io {
 // one (a header written before SQLite 3.7.0, or a damaged one).
 [[nodiscard]] std::uint64_t sqlite_declared_bytes(std::string_view header);
 
-// Copies the database from input into a new temporary file in $TMPDIR (else /tmp), registered for removal on
-// SIGINT, SIGTERM and SIGHUP; returns its path. Errors name `name`.
-[[nodiscard]] Expected<std::string> spill_sqlite_to_temp_file(InputBytes& input, const std::string& name,
-                                                              std::uint64_t max_bytes);
+// The temporary copy: a file with no name (O_TMPFILE) while the data is copied, so that no kill, not even SIGKILL,
+// leaves it behind; then named in $TMPDIR (registered for removal on SIGINT, SIGTERM and SIGHUP) for SQLite to open
+// it, and remove_name() once SQLite holds it open. Without O_TMPFILE or /proc, named from the start. Closed and its
+// name removed when destroyed.
+class SpilledDatabase {
+ public:
+  SpilledDatabase() = default;
+  SpilledDatabase(SpilledDatabase&& other) noexcept;
+  SpilledDatabase& operator=(SpilledDatabase&& other) noexcept;
+  SpilledDatabase(const SpilledDatabase&) = delete;
+  SpilledDatabase& operator=(const SpilledDatabase&) = delete;
+  ~SpilledDatabase();
+
+  [[nodiscard]] const std::string& path() const { return name_; }
+  void remove_name();
+
+ private:
+  friend Expected<SpilledDatabase> spill_sqlite_to_temp_file(InputBytes&, const std::string&, std::uint64_t);
+  int fd_ = -1;
+  std::string name_;  // the file's name in $TMPDIR while it has one
+};
+
+// Copies the database from input into a temporary file in $TMPDIR (else /tmp). Before anything is inflated past
+// its first page, the database is refused when that page shows it cannot be an Nsight Systems export (the schema
+// on it is not a table b-tree, is empty, or names none of the tables gtv reads) or when its stated size exceeds
+// max_bytes or the space free in the temporary folder. Pages of zeros are left as holes (a sparse file), so they
+// take no space. Errors name `name`.
+[[nodiscard]] Expected<SpilledDatabase> spill_sqlite_to_temp_file(InputBytes& input, const std::string& name,
+                                                                  std::uint64_t max_bytes);
+
+// Why the first page of a database (the bytes given, at most its page size) shows it is no Nsight Systems export,
+// or empty when it may be one (or the page cannot tell: a schema spread over several pages).
+[[nodiscard]] std::string first_page_problem(std::string_view page);
 
 }  // namespace gtv::io

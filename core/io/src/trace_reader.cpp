@@ -486,7 +486,7 @@ Expected<Trace> read_trace_input(InputBytes& input, const std::string& name, con
       if (input.writable() == nullptr && !input.was_gzip()) {
         return read_nsys_export_bytes(input.view(), name, false, options);
       }
-      Expected<std::string> temp = spill_sqlite_to_temp_file(input, name, max_stream_bytes(options));
+      Expected<SpilledDatabase> temp = spill_sqlite_to_temp_file(input, name, max_stream_bytes(options));
       if (!temp) return temp.error();
       return read_nsys_export_temp_file(*temp, name, input.was_gzip(), options);
     }

@@ -164,7 +164,9 @@ namespace {
 // What matches a collective across ranks: its group and sequence number, or its group, kind and size (then the
 // k-th of that key on every rank is one collective).
 std::string match_key(const Collective& c, bool by_sequence) {
-  if (by_sequence) return c.group + "#" + std::to_string(c.seq);
+  // PyTorch may number a group's point-to-point sends apart from its collectives: two counters, two name spaces.
+  const bool p2p = c.kind == "SendRecv" || c.kind == "Send" || c.kind == "Recv";
+  if (by_sequence) return c.group + (p2p ? "#p2p#" : "#") + std::to_string(c.seq);
   return c.group + "|" + c.kind + "|" + std::to_string(c.elements);
 }
 
@@ -185,30 +187,56 @@ void count_line(std::string_view what, const std::vector<std::size_t>& c, std::s
   out.push_back(line + (n == 0 ? "; none are matched" : "; the first " + std::to_string(n) + " are matched"));
 }
 
+std::string group_words(const Collective& c) { return c.group.empty() ? "" : " in group " + c.group; }
+
+// Why the sequence numbers cannot match collectives across ranks, or empty when they can: a number that one rank
+// gives to several collectives of one group.
+std::string repeated_sequence(std::span<const std::vector<Collective>> per_rank,
+                              std::span<const std::string> rank_names) {
+  for (std::size_t r = 0; r < per_rank.size(); ++r) {
+    std::map<std::string, std::size_t> count;
+    for (const Collective& c : per_rank[r]) ++count[match_key(c, true)];
+    for (const Collective& c : per_rank[r])
+      if (const std::size_t n = count[match_key(c, true)]; n > 1)
+        return rank_names[r] + " gives sequence number " + std::to_string(c.seq) + group_words(c) + " to " +
+               std::to_string(n) + " collectives";
+  }
+  return {};
+}
+
+// Matches by group and sequence number; `doubt` receives why the numbers contradict the collectives they name (a
+// matched pair of different kinds or sizes, or matched collectives run in different orders), else stays empty.
 CollectiveMatch match_by_sequence(std::span<const std::vector<Collective>> per_rank,
-                                  std::span<const std::string> rank_names) {
+                                  std::span<const std::string> rank_names, std::string& doubt) {
   CollectiveMatch out;
   out.by_sequence = true;
   std::vector<std::map<std::string, std::size_t>> where(per_rank.size());
   for (std::size_t r = 0; r < per_rank.size(); ++r)
     for (std::size_t i = 0; i < per_rank[r].size(); ++i) where[r].emplace(match_key(per_rank[r][i], true), i);
   std::map<std::string, std::size_t> ordinals;
+  // Per rank and group: the position of the last matched collective, which the next must follow.
+  std::vector<std::map<std::string, std::size_t>> last(per_rank.size());
   std::size_t missing = 0;
-  for (std::size_t i = 0; i < per_rank[0].size(); ++i) {
+  for (std::size_t i = 0; i < per_rank[0].size() && doubt.empty(); ++i) {
     const Collective& first = per_rank[0][i];
     MatchedCollective m{first.kind, ordinals[first.kind]++, {i}, first.seq};
     bool complete = true;
-    for (std::size_t r = 1; r < per_rank.size() && complete; ++r) {
+    for (std::size_t r = 1; r < per_rank.size() && complete && doubt.empty(); ++r) {
       const auto it = where[r].find(match_key(first, true));
       complete = it != where[r].end();
       if (!complete) break;
-      if (per_rank[r][it->second].kind != first.kind) {
-        out.count_differences.push_back("sequence number " + std::to_string(first.seq) + ": " + rank_names[0] +
-                                        " ran " + first.kind + ", " + rank_names[r] + " " +
-                                        per_rank[r][it->second].kind + "; not matched");
-        complete = false;
-        break;
+      const Collective& other = per_rank[r][it->second];
+      const std::string number = "sequence number " + std::to_string(first.seq) + group_words(first) + ": ";
+      if (other.kind != first.kind) {
+        doubt = number + rank_names[0] + " ran " + first.kind + ", " + rank_names[r] + " " + other.kind;
+      } else if (first.elements >= 0 && other.elements >= 0 && first.elements != other.elements) {
+        doubt = number + rank_names[0] + " ran " + first.kind + " of " + std::to_string(first.elements) +
+                " elements, " + rank_names[r] + " of " + std::to_string(other.elements);
+      } else if (const auto before = last[r].find(first.group);
+                 before != last[r].end() && it->second < before->second) {
+        doubt = number + rank_names[r] + " ran it before a collective that " + rank_names[0] + " ran earlier";
       }
+      last[r][first.group] = it->second;
       m.index.push_back(it->second);
     }
     if (complete)
@@ -269,7 +297,26 @@ CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_r
   const bool sequenced = std::all_of(per_rank.begin(), per_rank.end(), [](const std::vector<Collective>& list) {
     return !list.empty() && std::all_of(list.begin(), list.end(), [](const Collective& c) { return c.seq >= 0; });
   });
-  return sequenced ? match_by_sequence(per_rank, rank_names) : match_by_order(per_rank, rank_names);
+  if (!sequenced) return match_by_order(per_rank, rank_names);
+  // Sequence numbers come from the file: used only when they name one collective each, agree with the kind, size
+  // and order of what they match, and match something.
+  std::string doubt = repeated_sequence(per_rank, rank_names);
+  if (doubt.empty()) {
+    CollectiveMatch by_sequence = match_by_sequence(per_rank, rank_names, doubt);
+    if (doubt.empty() && by_sequence.matched.empty()) doubt = "no sequence number is recorded by every rank";
+    if (doubt.empty()) return by_sequence;
+  }
+  CollectiveMatch out = match_by_order(per_rank, rank_names);
+  out.sequence_doubt = doubt;
+  return out;
+}
+
+std::string match_basis(const CollectiveMatch& match) {
+  if (match.by_sequence) return "process group and sequence number";
+  return "process group, kind, size and order (" +
+         (match.sequence_doubt.empty() ? std::string("the trace has no sequence numbers")
+                                       : "the trace's sequence numbers were not used: " + match.sequence_doubt) +
+         ")";
 }
 
 }  // namespace gtv

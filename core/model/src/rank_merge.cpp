@@ -139,6 +139,42 @@ Status check_one_run(std::span<const RankPart> parts, const RankMergeOptions& op
 // string pids from 10^12) and -1.
 bool is_pseudo_process(std::int64_t pid) { return pid < 0 || pid >= 1'000'000'000'000; }
 
+// Merged host process ids. A pid no earlier rank holds keeps its number; a repeated one becomes pid + rank * 10^7
+// (the rank readable in it), else pid + 2, 3 or 4 times that, skipping ids taken or held by any rank's file; where
+// all of those are taken or beyond the int64 range (a crafted file's huge rank or pid), the first free id from
+// 2^22 (above every Linux pid) up. The search is bounded: a few candidates per pid, and the counter from 2^22
+// only rises, past each taken id once.
+class PidNumbers {
+ public:
+  explicit PidNumbers(std::span<const RankPart> parts) {
+    for (const RankPart& p : parts) held_.insert(p.pids.begin(), p.pids.end());
+  }
+
+  [[nodiscard]] std::int64_t assign(std::int64_t pid, std::int64_t rank) {
+    if (taken_.insert(pid).second) return pid;
+    const Wide step = Wide{std::max<std::int64_t>(rank, 1)} * kRankStep;
+    for (int k = 1; k <= kMultiples; ++k) {
+      const Wide id = Wide{pid} + step * k;
+      if (id > std::numeric_limits<std::int64_t>::max()) break;
+      if (is_free(static_cast<std::int64_t>(id))) return take(static_cast<std::int64_t>(id));
+    }
+    while (!is_free(next_)) ++next_;
+    return take(next_);
+  }
+
+ private:
+  static constexpr std::int64_t kRankStep = 10'000'000;
+  static constexpr int kMultiples = 4;
+  [[nodiscard]] bool is_free(std::int64_t id) const { return !taken_.contains(id) && !held_.contains(id); }
+  std::int64_t take(std::int64_t id) {
+    taken_.insert(id);
+    return id;
+  }
+  std::set<std::int64_t> held_;   // every pid of every rank's file
+  std::set<std::int64_t> taken_;  // merged ids given so far
+  std::int64_t next_ = std::int64_t{1} << 22;
+};
+
 // Devices and host processes of each rank, and distinct merged ids where ranks repeat them. A rank's devices are
 // those it ran work on: every rank's file lists all GPUs of its host (deviceProperties), so ranks of one host,
 // one GPU each, share those entries but not their lanes.
@@ -164,17 +200,12 @@ void number_ids(std::vector<RankPart>& parts, std::vector<MergePart>& merge_part
   // OS pids are below 2^22 on Linux: a repeated pid becomes pid + rank * 10^7, readable and distinct. Profiler
   // pseudo-processes (Kineto's "Spans" and "Traces", numbered from 10^12 by the reader; -1) repeat on every rank by
   // design: renumbered the same way, without a warning.
-  std::set<std::int64_t> pids_seen;
+  PidNumbers numbers(parts);
   std::string moved;
   std::size_t moved_count = 0;
   for (std::size_t i = 0; i < parts.size(); ++i)
     for (std::int64_t pid : parts[i].pids) {
-      std::int64_t id = pid;
-      const std::int64_t step = std::max<std::int64_t>(parts[i].rank, 1) * 10'000'000;
-      // Upwards while there is room, else downwards: a pid near the int64 limits (a crafted file) never overflows.
-      const bool down = pid > std::numeric_limits<std::int64_t>::max() - step * static_cast<std::int64_t>(parts.size());
-      while (pids_seen.contains(id)) id = down ? saturating_sub(id, step) : id + step;
-      pids_seen.insert(id);
+      const std::int64_t id = numbers.assign(pid, parts[i].rank);
       if (id == pid) continue;
       merge_parts[i].pid_map[pid] = id;
       if (is_pseudo_process(pid)) continue;
@@ -340,6 +371,7 @@ Expected<RankMerge> merge_ranks(std::span<const RankFile> files, const RankMerge
   for (const RankPart& p : parts) origin = std::min(origin, p.file->trace->metadata().origin_unix_ns);
   for (RankPart& p : parts) p.shift_ns = p.file->trace->metadata().origin_unix_ns - origin;
   const RunCollectives run = match_run(parts);
+  if (!run.match.sequence_doubt.empty()) out.warnings.push_back("collectives are matched by " + match_basis(run.match));
   if (options.clock == ClockMethod::Collectives)
     if (Status s = align_on_collectives(run, parts); !s) return s.error();
   for (RankPart& p : parts)

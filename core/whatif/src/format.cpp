@@ -1,6 +1,7 @@
 // A prediction as text, Markdown or JSON.
 #include <cstdio>
 
+#include "gtv/base/printable.h"
 #include "gtv/whatif/predict.h"
 
 namespace gtv::whatif {
@@ -24,22 +25,7 @@ std::string percent(TimeNs part, TimeNs whole) {
   return buf;
 }
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(ch));
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
-}
+std::string json_string(std::string_view s) { return json_quoted(s); }
 
 std::string changes_text(std::span<const Change> changes) {
   std::string out;
@@ -47,10 +33,23 @@ std::string changes_text(std::span<const Change> changes) {
   return out;
 }
 
+// Names from the trace (measurements, calls, GPUs, models) and from the command line: shown on a terminal or in
+// Markdown, none may act on the terminal or end a line (printable.h).
+Prediction printable_prediction(const Prediction& unsafe) {
+  Prediction p = unsafe;
+  p.window = printable(p.window);
+  for (PathShare& s : p.path) s.what = printable(s.what);
+  for (auto* list : {&p.applied, &p.assumptions, &p.warnings})
+    for (std::string& s : *list) s = printable(s);
+  return p;
+}
+
 std::string speed_sentence(const Prediction& p) {
+  // A window of zero length, recorded or predicted, has no ratio (not "infx slower").
+  if (p.recorded_ns <= 0 || p.predicted_ns <= 0) return "no speed-up to state (a window of zero length)";
   const double s = p.speedup();
-  if (s >= 1.0) return ratio(s) + " faster";
-  return ratio(1.0 / s) + " slower";
+  if (s >= 1.0) return ratio(s) + " faster than recorded";
+  return ratio(1.0 / s) + " slower than recorded";
 }
 
 TimeNs path_total(const Prediction& p) {
@@ -59,17 +58,18 @@ TimeNs path_total(const Prediction& p) {
   return total;
 }
 
-std::string text(const Prediction& p, std::span<const Change> changes, bool markdown) {
+std::string text(const Prediction& unsafe, std::span<const Change> changes, bool markdown) {
+  const Prediction p = printable_prediction(unsafe);
   const std::string bullet = markdown ? "- " : "  - ";
-  std::string out =
-      markdown ? "## What if: " + changes_text(changes) + "\n\n" : "What if: " + changes_text(changes) + "\n";
+  const std::string asked = printable(changes_text(changes));
+  std::string out = markdown ? "## What if: " + asked + "\n\n" : "What if: " + asked + "\n";
   out += (markdown ? "**Window:** " : "Window:     ") + p.window + "\n";
   if (markdown) out += "\n";
   out += (markdown ? "**Recorded:** " : "Recorded:   ") + ms(p.recorded_ns) +
          " (the unchanged replay: " + ms(p.replayed_ns) + ")\n";
   if (markdown) out += "\n";
   out += (markdown ? "**Predicted:** " : "Predicted:  ") + ms(p.predicted_ns) + ", band " + ms(p.low_ns) + " to " +
-         ms(p.high_ns) + ": " + speed_sentence(p) + " than recorded\n";
+         ms(p.high_ns) + ": " + speed_sentence(p) + "\n";
   out += markdown ? "\n### Changes\n\n" : "Changes:\n";
   for (const std::string& s : p.applied) out += bullet + s + "\n";
   out += (markdown ? "\n### Predicted critical path of " : "Predicted critical path of ") + p.window +

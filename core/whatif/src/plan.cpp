@@ -62,8 +62,8 @@ class ReplayProgram {
         // The end point's own time after its start: the input's delay is the own time, scaled.
         const NodeId n = NodeId(point_[s] / 2);
         const double k = scale.empty() ? 1.0 : scale[n];
-        const TimeNs own = k == 1.0 ? delay_[i] : TimeNs(double(delay_[i]) * k);
-        v = value[src_[i]] + own;
+        const TimeNs own = k == 1.0 ? delay_[i] : clamped_ns(double(delay_[i]) * k);
+        v = saturating_add(value[src_[i]], own);
         ++i;
       }
       for (; i < last; ++i) {
@@ -377,7 +377,7 @@ std::size_t to_solo_own_times(Plan& plan) {
   std::size_t count = 0;
   for (NodeId n = 0; n < g.size(); ++n) {
     if (slowdown[n] <= 1.0) continue;
-    plan.own_ns[n] = TimeNs(double(plan.own_ns[n]) / slowdown[n]);
+    plan.own_ns[n] = clamped_ns(double(plan.own_ns[n]) / slowdown[n]);
     ++count;
   }
   return count;
@@ -434,16 +434,17 @@ TimeNs saturated_gpu_ns(const Plan& plan, const causal::Window& window) {
       by_device[plan.stream[n].device] += double(plan.own_ns[n]) * double(plan.sm_share[n]);
   double most = 0;
   for (const auto& [device, ns] : by_device) most = std::max(most, ns);
-  return TimeNs(most);
+  return clamped_ns(most);
 }
 
 int model_of_range(const std::string& name) {
   constexpr std::string_view kPrefix = "model ";
   if (name.rfind(kPrefix, 0) != 0) return -1;
-  int value = 0;
   std::size_t i = kPrefix.size();
   if (i >= name.size() || name[i] < '0' || name[i] > '9') return -1;
-  for (; i < name.size() && name[i] >= '0' && name[i] <= '9'; ++i) value = value * 10 + (name[i] - '0');
+  int value = 0;
+  for (; i < name.size() && name[i] >= '0' && name[i] <= '9'; ++i)
+    value = std::min(kMaxModels, value * 10 + (name[i] - '0'));
   return value;
 }
 

@@ -2,6 +2,7 @@
 // The recorded graph as an editable plan: every point's inputs copied out of the HappensBefore graph (with the
 // recorded delays that make an unchanged replay exact), own times that changes may rescale, and the stream each
 // GPU node runs on. Changes edit the plan; replay_plan recomputes every start and end.
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -14,6 +15,15 @@
 namespace gtv::whatif {
 
 using causal::NodeId;
+
+// A duration computed in doubles (an own time scaled, a rate times a size) as TimeNs, clamped to the accepted
+// time range [-2^62, 2^62) (converting a double beyond the int64 range is undefined); NaN gives 0.
+[[nodiscard]] inline TimeNs clamped_ns(double ns) {
+  if (std::isnan(ns)) return 0;
+  if (ns <= double(kMinTraceTimeNs)) return kMinTraceTimeNs;
+  if (ns >= double(kMaxTraceTimeNs)) return kMaxTraceTimeNs;
+  return TimeNs(ns);
+}
 
 struct PlanInput {
   causal::Input::From from = causal::Input::From::Root;
@@ -87,7 +97,10 @@ struct PathTime {
 
 // The forward range ("model 1 forward") that covers a host node, or -1: indices into Trace::ranges().
 [[nodiscard]] std::vector<int> forward_range_of_host_nodes(const causal::HappensBefore& g);
-// The model a range names ("model 1 forward" -> 1), or -1.
+// Models placement= can place: numbered 0 to kMaxModels - 1.
+inline constexpr int kMaxModels = 1024;
+// The model a range names ("model 1 forward" -> 1), or -1; kMaxModels for any number from kMaxModels up, however
+// many digits it has.
 [[nodiscard]] int model_of_range(const std::string& name);
 
 }  // namespace gtv::whatif

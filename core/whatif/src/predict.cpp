@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <functional>
 #include <future>
@@ -66,6 +67,13 @@ Expected<Ok> apply(Plan& plan, const Change& c, Bound bound) {
   return Error{"unknown change"};
 }
 
+// The changes as given: "placement=0,0 + streams".
+std::string asked(std::span<const Change> changes) {
+  std::string out;
+  for (const Change& c : changes) out += (out.empty() ? "" : " + ") + c.text();
+  return out;
+}
+
 // Whether apply() gives a change's model a parameter that the band's bounds set.
 bool has_bound_parameter(ChangeKind kind) {
   switch (kind) {
@@ -108,10 +116,8 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
                    ": predicted from the collectives' arrivals, not by replay: there is no predicted timeline to draw"};
     if (Expected<Ok> ok = predict_balanced_ranks(trace, w, out); !ok)
       return Error{changes.front().text() + ": " + ok.error().message};
-    const TimeNs spread_lo = TimeNs(double(out.low_ns) * kRunToRun);
-    const TimeNs spread_hi = TimeNs(double(out.high_ns) * kRunToRun);
-    out.low_ns = std::max<TimeNs>(0, out.low_ns - spread_lo);
-    out.high_ns += spread_hi;
+    out.low_ns = std::max<TimeNs>(0, saturating_sub(out.low_ns, clamped_ns(double(out.low_ns) * kRunToRun)));
+    out.high_ns = saturating_add(out.high_ns, clamped_ns(double(out.high_ns) * kRunToRun));
     out.assumptions.push_back("the band adds 1% each way for the spread between recordings of one run");
     if (out.whole_trace) out.assumptions.push_back("the trace has no timed measurement: the whole trace is predicted");
     return out;
@@ -145,7 +151,14 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
   const Plan& high_plan = bounded ? plans[2] : point_plan;
   // The bounds' replays share nothing but the graph. Where kernels share GPUs each is a fixed point of many replays:
   // the other bounds' run on a second thread meanwhile; otherwise each is one replay, not worth a thread.
-  auto length_of = [&](const causal::Timeline& t) { return causal::window_in(g, t, w).length_ns(); };
+  // Where a replay puts the window beyond the accepted time range, the prediction is refused, as the predicted run
+  // would be (a trace's times lie inside it): a prediction of 2^63 ns is no prediction.
+  std::atomic<bool> outside = false;  // written by the bounds' thread too
+  auto length_of = [&](const causal::Timeline& t) {
+    const causal::WindowTimes times = causal::window_in(g, t, w);
+    if (!in_trace_time_range(times.start_ns) || !in_trace_time_range(times.end_ns)) outside = true;
+    return times.length_ns();
+  };
   struct OtherBounds {
     TimeNs low_ns = -1;  // -1: the lower bound's plan is the best estimate's
     TimeNs high_ns = 0;
@@ -164,6 +177,12 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
   double point_swing = 0;
   const causal::Timeline t = replay_with_contention(point_plan, false, &w, &point_swing);
   out.predicted_ns = length_of(t);
+  const auto out_of_range = [&] {
+    return Error{asked(changes) +
+                 ": the changed run's replay puts the window outside the accepted time range [-2^62, 2^62) ns: the "
+                 "trace's times lie too far apart to predict it"};
+  };
+  if (outside) return out_of_range();  // before its critical path is walked (the other replays are waited for)
   TimeNs lo = out.predicted_ns;
   TimeNs hi = out.predicted_ns;
   for (PathTime& pt : plan_path(point_plan, t, w)) out.path.push_back({std::move(pt.what), pt.ns});
@@ -175,6 +194,7 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
   // The lower bound: its replay, and, where kernels share GPUs, the busiest GPU's kernels back to back.
   const OtherBounds bounds = others.get();
   out.replayed_ns = replayed.get();
+  if (outside) return out_of_range();
   if (bounds.low_ns >= 0) lo = std::min(lo, bounds.low_ns);
   if (const TimeNs saturated = saturated_gpu_ns(low_plan, w); saturated > 0) lo = std::min(lo, saturated);
   lo = std::min(lo, bounds.high_ns);
@@ -197,8 +217,9 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
         "the sharing model had not settled after its last step: the window's length still swung by " +
         percent_text(swing) + " from step to step; the band widens by that much each way");
   }
-  out.low_ns = std::max<TimeNs>(0, lo - replay_error - TimeNs(double(lo) * widen));
-  out.high_ns = hi + replay_error + TimeNs(double(hi) * widen);
+  // Lengths reach 2^63 - 1 ns (the accepted time range's width): the band saturates rather than wraps.
+  out.low_ns = std::max<TimeNs>(0, saturating_sub(saturating_sub(lo, replay_error), clamped_ns(double(lo) * widen)));
+  out.high_ns = saturating_add(saturating_add(hi, replay_error), clamped_ns(double(hi) * widen));
   out.assumptions.push_back("the band adds the unchanged replay's error (" + std::to_string(replay_error / 1000) +
                             " us), 1% each way for the spread between recordings of one run" +
                             (anomalies ? " and 5% for the graph's anomalies" : "") +

@@ -288,6 +288,19 @@ Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
   int models = 0;
   for (std::size_t i = 0; i < owners.names.size(); ++i) {
     model_of_owner[i] = numbered ? model_of_range(owners.names[i]) : int(i);
+    if (model_of_owner[i] >= kMaxModels) {
+      // The digits after "model " (ASCII, safe to print), cut short when there are many; a range with more
+      // owners than that is refused the same way.
+      const std::string& name = owners.names[i];
+      const std::size_t at = numbered ? name.find("model ") + 6 : std::string::npos;
+      const std::string_view digits =
+          at == std::string::npos ? std::string_view{}
+                                  : std::string_view(name).substr(at, name.find_first_not_of("0123456789", at) - at);
+      return Error{(numbered ? "a range names model " + std::string(digits.substr(0, 24)) +
+                                   (digits.size() > 24 ? "..." : "")
+                             : "the trace has more than " + std::to_string(kMaxModels) + " owners") +
+                   "; placement= places models 0 to " + std::to_string(kMaxModels - 1)};
+    }
     models = std::max(models, model_of_owner[i] + 1);
   }
   if (int(placement.size()) != models)

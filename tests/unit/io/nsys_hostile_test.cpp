@@ -6,6 +6,7 @@
 #include <random>
 
 #include "gtv/io/trace_file.h"
+#include "sqlite_spill.h"
 #include "sqlite_test_util.h"
 #include "test_util.h"
 
@@ -191,6 +192,38 @@ TEST(NsysHostile, WalModeExportsReadFromMemoryAndGzip) {
     ASSERT_TRUE(t.ok()) << t.error().message;
     EXPECT_EQ(t->event_count(), plain->event_count());
   }
+}
+
+// A database's first page: its header's page size in bytes.
+std::string first_page(const std::string& bytes) {
+  const std::size_t size =
+      (std::size_t(static_cast<unsigned char>(bytes[16])) << 8) | static_cast<unsigned char>(bytes[17]);
+  return bytes.substr(0, size == 1 ? 65536 : size);
+}
+
+// A database inflated from gzip is judged by its first page (the schema) before the rest is inflated: a page that
+// is no table b-tree, an empty schema, or one without the tables gtv reads is refused; an export's reads on.
+TEST(NsysHostile, InflatedDatabasesAreJudgedByTheirFirstPage) {
+  EXPECT_EQ(first_page_problem(first_page(fixture())), "");
+  const std::string album = test::sqlite_from("CREATE TABLE photos (id INTEGER, path TEXT);");
+  EXPECT_EQ(first_page_problem(first_page(album)),
+            "the schema on page 1 lacks the StringIds table or all of META_DATA_EXPORT, TARGET_INFO_GPU, "
+            "CUPTI_ACTIVITY_KIND_* and NVTX_EVENTS: not an Nsight Systems export");
+  const std::string emptied = test::sqlite_from("CREATE TABLE t (x); DROP TABLE t;");
+  EXPECT_EQ(first_page_problem(first_page(emptied)),
+            "page 1, which holds the schema, names no table: not an Nsight Systems export");
+  std::string zeros = first_page(fixture());
+  std::fill(zeros.begin() + 100, zeros.end(), '\0');
+  EXPECT_EQ(first_page_problem(zeros),
+            "page 1, which holds the schema, is not a table b-tree page (type byte 0): not an SQLite database gtv "
+            "can read");
+  // A cell that points past the page cannot tell: SQLite judges the database.
+  std::string cut = first_page(album);
+  cut[108] = '\xff';
+  cut[109] = '\xff';
+  EXPECT_EQ(first_page_problem(cut), "");
+  expect_one_line(read_trace_from_memory(test::gzip_bytes(album), "album.sqlite.gz"), "album.sqlite.gz",
+                  "the schema on page 1 lacks the StringIds table");
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <map>
+#include <set>
 
 #include "gtv/model/collective_clock.h"
 #include "gtv/model/collectives.h"
@@ -358,6 +360,63 @@ TEST(RankMerge, AMergedRunIsNotMergedAgain) {
   EXPECT_EQ(again.error().message, "a.json is already a merged run of 2 ranks: merge the rank files themselves");
 }
 
+// A rank of `world` whose host calls run in the processes `pids` (one thread each), its kernel on GPU 0.
+Trace rank_with_pids(std::int64_t rank, std::int64_t world, const std::vector<std::int64_t>& pids) {
+  TraceBuilder b;
+  b.metadata().origin_unix_ns = kOrigin;
+  b.metadata().distributed = {rank, world, "nccl"};
+  for (const std::int64_t pid : pids)
+    add(b, b.lane(host_lane_key(pid, 1)), "cudaLaunchKernel", 10 * kUs, 5 * kUs, EventKind::Runtime, 1);
+  add(b, b.lane(gpu_lane_key(0, 7)), "volta_sgemm_128x64_nn", 20 * kUs, 100 * kUs, EventKind::Kernel, 1);
+  Expected<Trace> t = b.build();
+  EXPECT_TRUE(t.ok()) << t.error().message;
+  return std::move(t).value();
+}
+
+// Repeated pids of ranks so large that rank * 10^7 leaves the int64 range, and a pid whose multiples of the step
+// are taken up to the int64 limit: each merge ends, every merged pid is distinct and positive, and the warning
+// names the id each got.
+TEST(RankMerge, RepeatedPidsOfHugeRanksGetDistinctIdsWithoutOverflow) {
+  constexpr std::int64_t kHuge = std::int64_t{1} << 57;
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kNearMax = kMax - 35'000'000;  // kNearMax + 4 * 10^7 is beyond the int64 range
+  struct Case {
+    std::int64_t rank, world;
+    std::vector<std::int64_t> rank0_pids;
+    std::int64_t pid;
+  };
+  const std::vector<Case> cases{
+      {kHuge, kHuge + 1, {100}, 100},
+      {kHuge - 1, kHuge, {100}, 100},
+      {1, 2, {kNearMax, kNearMax + 10'000'000, kNearMax + 20'000'000, kNearMax + 30'000'000}, kNearMax},
+      {1, 2, {kMax}, kMax}};
+  for (const Case& c : cases) {
+    const Trace a = rank_with_pids(0, c.world, c.rank0_pids), b = rank_with_pids(c.rank, c.world, {c.pid});
+    const Expected<RankMerge> m = merge(a, b);
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    const TraceMetadata& meta = m->trace.metadata();
+    ASSERT_EQ(meta.ranks.size(), 2u);
+    std::set<std::int64_t> pids(meta.ranks[0].pids.begin(), meta.ranks[0].pids.end());
+    ASSERT_EQ(meta.ranks[1].pids.size(), 1u);
+    const std::int64_t moved = meta.ranks[1].pids[0];
+    EXPECT_GT(moved, 0) << "rank " << c.rank;
+    EXPECT_TRUE(pids.insert(moved).second) << "rank " << c.rank << "'s pid " << moved << " repeats rank 0's";
+    const std::string said =
+        "rank " + std::to_string(c.rank) + "'s " + std::to_string(c.pid) + " as " + std::to_string(moved) + ")";
+    // Pids from 10^12 up are profiler pseudo-processes to the merge: renumbered without a warning.
+    if (c.pid < 1'000'000'000'000) {
+      EXPECT_NE(m->warnings.back().find(said), std::string::npos) << m->warnings.back();
+    }
+    EXPECT_TRUE(m->trace.find_lane(host_lane_key(moved, 1)).has_value());
+  }
+  // Where rank * 10^7 fits, a repeated pid still reads as pid + rank * 10^7.
+  const Trace a = rank_with_pids(0, std::int64_t{1} << 40, {100}),
+              b = rank_with_pids(std::int64_t{1} << 30, std::int64_t{1} << 40, {100});
+  const Expected<RankMerge> m = merge(a, b);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->trace.metadata().ranks[1].pids, (std::vector<std::int64_t>{(std::int64_t{1} << 30) * 10'000'000 + 100}));
+}
+
 TEST(Collectives, KindsComeFromNcclKernelNames) {
   EXPECT_EQ(collective_kind("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"), "AllReduce");
   EXPECT_EQ(collective_kind("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"), "AllGather");
@@ -426,6 +485,59 @@ TEST(Collectives, WithoutSequenceNumbersGroupKindAndSizeMatch) {
   EXPECT_EQ(m.matched[2].index, (std::vector<std::size_t>{2, 2}));
   EXPECT_EQ(m.matched[2].ordinal, 2u);  // the third all-reduce of rank 0
   EXPECT_TRUE(m.count_differences.empty());
+}
+
+// Sequence numbers come from the file: where they repeat, contradict the kind, size or order of what they match,
+// or are shared by no rank, the collectives are matched by group, kind, size and order, and the match says why.
+TEST(Collectives, SequenceNumbersThatDoNotHoldUpAreNotUsed) {
+  const std::vector<std::string> two{"rank 0", "rank 1"};
+  struct Case {
+    std::vector<std::vector<Collective>> per_rank;
+    std::string doubt;
+  };
+  std::vector<Case> cases;
+  // The same number on every collective: by number, each of rank 0's would be matched with rank 1's first.
+  Case same{{{}, {}}, "rank 0 gives sequence number 7 in group 0 to 20 collectives"};
+  for (int k = 0; k < 20; ++k) {
+    same.per_rank[0].push_back(c("AllReduce", 100 * k, 7, "0", 1024));
+    same.per_rank[1].push_back(c("AllReduce", 100 * k + 3, 7, "0", 1024));
+  }
+  cases.push_back(same);
+  cases.push_back({{{c("AllReduce", 10, 1, "0")}, {c("Broadcast", 11, 1, "0")}},
+                   "sequence number 1 in group 0: rank 0 ran AllReduce, rank 1 Broadcast"});
+  cases.push_back({{{c("AllReduce", 10, 1, "0", 1024)}, {c("AllReduce", 11, 1, "0", 4096)}},
+                   "sequence number 1 in group 0: rank 0 ran AllReduce of 1024 elements, rank 1 of 4096"});
+  cases.push_back({{{c("AllReduce", 10, 1, "0", 8), c("AllReduce", 20, 2, "0", 8)},
+                    {c("AllReduce", 11, 2, "0", 8), c("AllReduce", 21, 1, "0", 8)}},
+                   "sequence number 2 in group 0: rank 1 ran it before a collective that rank 0 ran earlier"});
+  for (const Case& k : cases) {
+    const CollectiveMatch m = match_collectives(k.per_rank, two);
+    EXPECT_FALSE(m.by_sequence) << k.doubt;
+    EXPECT_EQ(m.sequence_doubt, k.doubt);
+    EXPECT_EQ(match_basis(m),
+              "process group, kind, size and order (the trace's sequence numbers were not used: " + k.doubt + ")");
+  }
+  const CollectiveMatch same_match = match_collectives(same.per_rank, two);
+  ASSERT_EQ(same_match.matched.size(), 20u);
+  for (std::size_t k = 0; k < 20; ++k) EXPECT_EQ(same_match.matched[k].index, (std::vector<std::size_t>{k, k}));
+  // Four ranks, 20 all-reduces each, numbered apart (no number on two ranks): all 20 are matched by order.
+  std::vector<std::vector<Collective>> apart(4);
+  for (std::size_t r = 0; r < 4; ++r)
+    for (int k = 0; k < 20; ++k)
+      apart[r].push_back(c("AllReduce", 100 * k + TimeNs(r), std::int64_t(r) * 1000 + k, "0", 1024));
+  const std::vector<std::string> four{"rank 0", "rank 1", "rank 2", "rank 3"};
+  const CollectiveMatch m = match_collectives(apart, four);
+  EXPECT_FALSE(m.by_sequence);
+  EXPECT_EQ(m.matched.size(), 20u);
+  EXPECT_EQ(m.sequence_doubt, "no sequence number is recorded by every rank");
+  EXPECT_TRUE(m.count_differences.empty());
+  // A send numbered like a collective of its group (PyTorch may count them apart) is no repeat.
+  const std::vector<std::vector<Collective>> with_send{
+      {c("AllReduce", 10, 1, "0", 8), c("SendRecv", 20, 1, "0", 8), c("AllReduce", 30, 2, "0", 8)},
+      {c("AllReduce", 11, 1, "0", 8), c("SendRecv", 21, 1, "0", 8), c("AllReduce", 31, 2, "0", 8)}};
+  const CollectiveMatch sends = match_collectives(with_send, two);
+  EXPECT_TRUE(sends.by_sequence) << sends.sequence_doubt;
+  EXPECT_EQ(sends.matched.size(), 3u);
 }
 
 // Kineto writes the sequence number and group into the args of a collective: the model reads them.

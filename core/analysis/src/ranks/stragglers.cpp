@@ -138,6 +138,7 @@ Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vecto
   s.ranks = std::move(ranks);
   s.count_differences = match.count_differences;
   s.by_sequence = match.by_sequence;
+  s.match_basis = gtv::match_basis(match);
   if (match.matched.empty()) return s;
   s.clock_residual_ns = clock.residual_ns;
   s.clock = estimate_clocks(per_rank, match);

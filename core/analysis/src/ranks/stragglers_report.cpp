@@ -48,7 +48,9 @@ Section ranks_section(const Report& r, Listing listing) {
   if (s.collectives.empty()) {
     lines.emplace_back(s.ranks.empty() ? "No collectives in these files (no NCCL kernels, no Gloo ranges): no "
                                          "arrivals to compare."
-                                       : "No collective kind ran on every rank: no arrivals to compare.");
+                                       : "No collective of one kind, size and process group ran on every rank: no "
+                                         "arrivals to compare (matched by " +
+                                             s.match_basis + ").");
     for (const std::string& d : s.count_differences) lines.push_back("Counts differ: " + d + ".");
     return Section{"Ranks and collectives", std::move(lines), {}};
   }

@@ -75,9 +75,7 @@ std::string basis_of(const Stragglers& s) {
   std::string basis = std::string("A rank arrives at a collective when ") +
                       (host ? "its Gloo range starts on its host (Gloo runs collectives there)"
                             : "its collective kernel starts on its GPU") +
-                      "; collectives are matched across ranks by " +
-                      (s.by_sequence ? "process group and sequence number"
-                                     : "process group, kind, size and order (the trace has no sequence numbers)") +
+                      "; collectives are matched across ranks by " + s.match_basis +
                       ". At an all-reduce (all-gather, reduce-scatter, barrier) every rank waits for the last "
                       "arrival";
   const bool rooted = std::any_of(s.collectives.begin(), s.collectives.end(), [](const CollectiveArrivals& c) {

@@ -58,6 +58,7 @@ struct Stragglers {
   std::vector<RankWaits> per_rank;
   std::vector<std::string> count_differences;  // kinds whose counts differ between ranks
   bool by_sequence = false;                    // matched by sequence number
+  std::string match_basis;                     // what matched them (collectives.h match_basis)
   ClockEstimate clock;                         // from the collectives that end together
   TimeNs clock_residual_ns = -1;               // TraceMetadata::clock's
   std::size_t clock_inconsistent = 0;          // collectives whose waits the clocks contradict

@@ -17,4 +17,9 @@ namespace gtv {
 // valid UTF-8 outside C1 are kept as they are, so ordinary names (including non-Latin ones) read unchanged.
 [[nodiscard]] std::string printable(std::string_view text);
 
+// The text as a quoted JSON string: besides what JSON requires, DEL and the C1 controls are written as \u escapes
+// (the same string to a parser, harmless on a terminal) and bytes that are not UTF-8 as U+FFFD, so the output is
+// always valid JSON.
+[[nodiscard]] std::string json_quoted(std::string_view text);
+
 }  // namespace gtv

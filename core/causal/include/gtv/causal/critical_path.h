@@ -39,7 +39,7 @@ struct Window {
 struct WindowTimes {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
-  [[nodiscard]] TimeNs length_ns() const { return end_ns > start_ns ? end_ns - start_ns : 0; }
+  [[nodiscard]] TimeNs length_ns() const { return end_ns > start_ns ? saturating_sub(end_ns, start_ns) : 0; }
 };
 
 // Where the window starts and ends in a replay (for the unchanged replay: where it does in the recording).

@@ -2,8 +2,10 @@
 // NCCL's collective kernels (ncclDevKernel_AllReduce_Sum_f32_RING_LL, ncclKernel_AllGather_RING_LL_Sum_int8_t,
 // ncclDevKernel_SendRecv) and how the ones of several ranks are matched: by the collective's sequence number in its
 // process group when every rank's trace records one (PyTorch writes "Seq" and "Process Group Name" into the args of
-// its collectives); otherwise every rank of a process group runs the same collectives in the same order, so the
-// k-th all-reduce of one size in one group on one rank is the k-th of the others.
+// its collectives) and the numbers hold up (each names one collective of its group on a rank, the collectives a
+// number matches agree in kind, size and order, and some number is on every rank); otherwise every rank of a
+// process group runs the same collectives in the same order, so the k-th all-reduce of one size in one group on
+// one rank is the k-th of the others.
 #include <cstddef>
 #include <span>
 #include <string>
@@ -67,7 +69,14 @@ struct CollectiveMatch {
   // matched". rank_names[r] names rank r.
   std::vector<std::string> count_differences;
   bool by_sequence = false;  // matched by process group and sequence number, else by group, kind, size and order
+  // Why the trace's sequence numbers were not used ("rank 1 gives sequence number 5 to 20 collectives"); empty when
+  // they were used or the trace has none.
+  std::string sequence_doubt;
 };
+
+// "process group and sequence number", "process group, kind, size and order (the trace has no sequence numbers)" or
+// the same with why its sequence numbers were not used: what matched the collectives.
+[[nodiscard]] std::string match_basis(const CollectiveMatch& match);
 
 [[nodiscard]] CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_rank,
                                                 std::span<const std::string> rank_names);
