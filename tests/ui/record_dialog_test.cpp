@@ -167,6 +167,19 @@ void RecordDialogTest::bad_capture_range_is_gtv_clis_line() {
   QCOMPARE(message, QStringLiteral("gtv-cli record: capture range 'nvtx:' is neither cudaProfilerApi nor nvtx:NAME"));
   QCOMPARE(dialog.last_outcome().exit_code, 2);
   // A command line whose quote does not close is refused before anything runs.
+  // Output without newlines (200 KB here) is shown as it comes, and gtv-cli's line after it is still read.
+  QSignalSpy lines(dialog.job(), &RecordJob::output_line);
+  dialog.capture_box()->setCurrentIndex(0);
+  const QString long_line =
+      record_and_fail(dialog, QStringLiteral("sh -c 'head -c 200000 /dev/zero | tr \"\\\\0\" x'"));
+  if (have_injection_library()) QVERIFY2(long_line.contains(QStringLiteral("exit code 0")), qPrintable(long_line));
+  qsizetype xs = 0;
+  for (const QList<QVariant>& line : lines)
+    if (const QString text = line[0].toString(); !text.startsWith(QStringLiteral("gtv-cli"))) {
+      QCOMPARE(text.count(QLatin1Char('x')), text.size());  // the program's output alone
+      xs += text.size();
+    }
+  QCOMPARE(xs, have_injection_library() ? 200000 : 0);
   QCOMPARE(record_and_fail(dialog, QStringLiteral("sh -c 'exit 3")),
            QStringLiteral("the command line 'sh -c 'exit 3' has a quote that does not close"));
 }

@@ -17,6 +17,9 @@ namespace {
 
 // How long a cancelled recording has to end after SIGINT before its process group gets SIGKILL.
 constexpr int kKillAfterMs = 5000;
+// The longest line of output held before it is shown in pieces.
+constexpr qsizetype kMaxLineBytes = qsizetype{64} * 1024;
+constexpr qsizetype kKeptTailBytes = 4096;
 
 QString seconds_text(double s) { return QString::number(s, 'g', 10); }
 
@@ -153,13 +156,33 @@ bool RecordJob::start(const RecordRequest& request) {
 void RecordJob::read_output() {
   buffer_ += process_->readAllStandardOutput();
   for (qsizetype end = buffer_.indexOf('\n'); end >= 0; end = buffer_.indexOf('\n')) {
-    const QString line = QString::fromUtf8(buffer_.left(end)).trimmed();
+    QString line = QString::fromUtf8(buffer_.left(end)).trimmed();
     buffer_.remove(0, end + 1);
-    if (line.isEmpty()) continue;
-    if (is_cli_line(line)) cli_message_ = line;
-    if (line.startsWith(QLatin1String("wrote ") + path_ + QLatin1String(" ("))) wrote_line_ = line;
-    emit output_line(line);
+    // gtv-cli's own line after program output that did not end its last line: shown, and read, on its own.
+    const QString wrote = QLatin1String("wrote ") + path_ + QLatin1String(" (");
+    for (const QString& marker : {QStringLiteral("gtv-cli record: "), QStringLiteral("gtv-cli: "), wrote}) {
+      if (const qsizetype at = line.lastIndexOf(marker); at > 0) {
+        emit_line(line.left(at).trimmed());
+        line = line.mid(at);
+        break;
+      }
+    }
+    emit_line(line);
   }
+  // A program that writes without newlines: what it wrote is shown in pieces, never held without bound; the last
+  // bytes wait for their line's end, so a line of gtv-cli's that follows is read whole.
+  if (buffer_.size() > kMaxLineBytes) {
+    const qsizetype piece = buffer_.size() - kKeptTailBytes;
+    emit_line(QString::fromUtf8(buffer_.left(piece)));
+    buffer_.remove(0, piece);
+  }
+}
+
+void RecordJob::emit_line(const QString& line) {
+  if (line.isEmpty()) return;
+  if (is_cli_line(line)) cli_message_ = line;
+  if (line.startsWith(QLatin1String("wrote ") + path_ + QLatin1String(" ("))) wrote_line_ = line;
+  emit output_line(line);
 }
 
 void RecordJob::on_exit(int exit_code, bool crashed) {

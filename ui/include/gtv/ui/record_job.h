@@ -66,6 +66,7 @@ class RecordJob : public QObject {
 
  private:
   void read_output();
+  void emit_line(const QString& line);  // one line of output, noting gtv-cli's own
   void on_exit(int exit_code, bool crashed);
   void finish_later(const QString& error);
   void signal_group(int signal);
