@@ -43,6 +43,12 @@ std::filesystem::path runner_executable() {
   return std::filesystem::path(GTV_BUILD_DIR) / "app" / "run" / "gtv-run";
 }
 
+std::filesystem::path cli_executable() {
+  if (auto path = from_environment("GTV_CLI"); !path.empty()) return path;
+  if (auto path = installed(".", "gtv-cli"); !path.empty()) return path;
+  return std::filesystem::path(GTV_BUILD_DIR) / "app" / "cli" / "gtv-cli";
+}
+
 std::filesystem::path injection_library() {
   if (auto path = from_environment("GTV_INJECT"); !path.empty()) return path;
   if (auto path = installed(GTV_BIN_TO_LIBEXEC_DIR, "libgtv-inject.so"); !path.empty()) return path;

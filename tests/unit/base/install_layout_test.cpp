@@ -50,6 +50,8 @@ TEST(InstallLayout, BuildTreeFindsTheSourceResources) {
   EXPECT_EQ(gtv::runner_executable(), fs::path(GTV_BUILD_DIR) / "app" / "run" / "gtv-run");
   ScopedEnv no_inject("GTV_INJECT", nullptr);
   EXPECT_EQ(gtv::injection_library(), fs::path(GTV_BUILD_DIR) / "core" / "collect" / "cupti" / "libgtv-inject.so");
+  ScopedEnv no_cli("GTV_CLI", nullptr);
+  EXPECT_EQ(gtv::cli_executable(), fs::path(GTV_BUILD_DIR) / "app" / "cli" / "gtv-cli");
 }
 
 TEST(InstallLayout, EnvironmentWins) {
@@ -59,6 +61,8 @@ TEST(InstallLayout, EnvironmentWins) {
   EXPECT_EQ(gtv::runner_executable(), fs::path("/opt/somewhere/gtv-run"));
   ScopedEnv inject("GTV_INJECT", "/opt/somewhere/libgtv-inject.so");
   EXPECT_EQ(gtv::injection_library(), fs::path("/opt/somewhere/libgtv-inject.so"));
+  ScopedEnv cli("GTV_CLI", "/opt/somewhere/gtv-cli");
+  EXPECT_EQ(gtv::cli_executable(), fs::path("/opt/somewhere/gtv-cli"));
 }
 
 TEST(InstallLayout, RelativePathsMatchAnInstalledTree) {

@@ -16,6 +16,7 @@
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/exercise_panel.h"
 #include "gtv/ui/main_window.h"
+#include "gtv/ui/record_dialog.h"
 #include "gtv/ui/run_panel.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/trace_document.h"
@@ -80,9 +81,11 @@ void add_tab(MainWindow* window, QWidget* widget, const QString& title, const QS
   window->tabs()->setCurrentIndex(index);
 }
 
-void build_menu(MainWindow* window, QDockWidget* dock) {
+void build_menu(MainWindow* window, QDockWidget* dock, RunPanel* panel) {
   QMenu* menu = window->menuBar()->addMenu(QObject::tr("&Runs"));
   menu->addAction(dock->toggleViewAction());
+  menu->addAction(QObject::tr("&Record a program..."), window,
+                  [window, panel] { open_record_dialog(window, panel->data_dir()); });
   menu->addAction(QObject::tr("&Compare runs..."), window, [window] {
     const QStringList paths =
         QFileDialog::getOpenFileNames(window, QObject::tr("Runs to compare (two or more)"), {}, trace_file_filter());
@@ -177,8 +180,26 @@ RunPanel* install_run_features(MainWindow* window) {
     if (!open_compare(window, paths, QObject::tr("Your run (first) and the run recorded on 2x H200 (second)."), &error))
       QMessageBox::warning(window, QObject::tr("Compare"), error);
   });
-  build_menu(window, dock);
+  build_menu(window, dock, panel);
   return panel;
+}
+
+RecordDialog* open_record_dialog(MainWindow* window, const QString& data_dir) {
+  // One at a time: a second ask shows the one already open (perhaps recording).
+  if (auto* open = window->findChild<RecordDialog*>(QString(), Qt::FindDirectChildrenOnly)) {
+    open->show();
+    open->raise();
+    open->activateWindow();
+    return open;
+  }
+  auto* dialog = new RecordDialog(data_dir, window);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  QObject::connect(dialog, &RecordDialog::recorded, window, [window](const QString& path) { window->open_file(path); });
+  QObject::connect(dialog, &RecordDialog::failed, window, [window](const QString& message) {
+    QMessageBox::warning(window, QObject::tr("Record a program"), message);
+  });
+  dialog->show();
+  return dialog;
 }
 
 CompareView* open_compare(MainWindow* window, const QStringList& paths, const QString& note, QString* error) {

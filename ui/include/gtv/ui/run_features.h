@@ -1,7 +1,7 @@
 #pragma once
 // The run panel, compare and classroom, added to the main window from outside so MainWindow itself stays as it
-// is: the run panel as a dock, and a Runs menu with "Compare runs...", the classic comparisons of the bundled
-// recordings and classroom mode for the current trace.
+// is: the run panel as a dock, and a Runs menu with "Record a program...", "Compare runs...", the classic
+// comparisons of the bundled recordings and classroom mode for the current trace.
 #include <QString>
 #include <QStringList>
 #include <vector>
@@ -11,6 +11,7 @@ namespace gtv::ui {
 class ClassroomView;
 class CompareView;
 class MainWindow;
+class RecordDialog;
 class RunPanel;
 class TraceTab;
 
@@ -27,6 +28,10 @@ struct ClassicComparison {
 
 // Adds the dock and the menu; returns the run panel.
 RunPanel* install_run_features(MainWindow* window);
+
+// Runs > Record a program...: shows the record dialog (the one already open, if any), whose traces are written under
+// data_dir/runs and open as tabs, and whose failures come up in a message box with gtv-cli's one-line reason.
+RecordDialog* open_record_dialog(MainWindow* window, const QString& data_dir);
 
 // Opens the files stacked in a new tab, read and analysed off the UI thread (the tab says so meanwhile); nullptr
 // with *error set (one line) when a file is missing or unreadable. A file that does not read as a trace closes the

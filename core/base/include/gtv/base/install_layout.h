@@ -16,6 +16,10 @@ namespace gtv {
 // libexec/gtv/gtv-run next to an installed executable's bin/ when it exists; else the build tree's app/run/gtv-run.
 [[nodiscard]] std::filesystem::path runner_executable();
 
+// The command-line program gtv-cli (the window records programs with its `record`): $GTV_CLI when set; else gtv-cli
+// next to the running executable (both are installed in bin/) when it exists; else the build tree's app/cli/gtv-cli.
+[[nodiscard]] std::filesystem::path cli_executable();
+
 // The recorder gtv-cli record injects into programs (libgtv-inject.so, built with CUPTI): $GTV_INJECT when set; else
 // libexec/gtv/libgtv-inject.so next to an installed executable's bin/ when it exists; else the build tree's
 // core/collect/cupti/libgtv-inject.so.
