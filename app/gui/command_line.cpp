@@ -168,12 +168,17 @@ int run_export(const CommandLine& cl) {
     const TimeNs origin = loaded.trace->start_ns();
     options.range = ui::TimeWindow{first.t0_ns - origin, first.t1_ns - origin};
   }
-  const Status status = ui::export_timeline(view, options);
+  std::string fit_note;
+  const Status status = ui::export_timeline(view, options, &fit_note);
   if (!status.ok()) {
     std::fprintf(stderr, "gtv: %s\n", status.error().message.c_str());
     return 1;
   }
-  std::fprintf(stderr, "wrote %s\n", qPrintable(cl.export_options->path));  // stdout may be the image
+  // stdout may be the image
+  if (fit_note.empty())
+    std::fprintf(stderr, "wrote %s\n", qPrintable(cl.export_options->path));
+  else
+    std::fprintf(stderr, "wrote %s: %s\n", qPrintable(cl.export_options->path), fit_note.c_str());
   return 0;
 }
 
