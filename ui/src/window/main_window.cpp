@@ -378,9 +378,11 @@ void MainWindow::set_font_scale(double scale) {
 }
 
 void MainWindow::apply_theme() {
-  // Classroom tabs keep their projector theme (black, large type) in both.
+  // Classroom tabs keep their projector theme (black, large type) in both, at the presentation scale.
   for (int i = 0; i < tabs_->count(); ++i) {
-    if (auto* t = qobject_cast<TraceTab*>(tabs_->widget(i))) {
+    if (auto* classroom = qobject_cast<ClassroomView*>(tabs_->widget(i))) {
+      classroom->set_text_scale(font_scale_);
+    } else if (auto* t = qobject_cast<TraceTab*>(tabs_->widget(i))) {
       t->view()->set_theme(theme());
       t->refresh_legend();  // its swatch for the busy strip is drawn on the plot's header colour
     } else if (auto* compare = qobject_cast<CompareView*>(tabs_->widget(i))) {
