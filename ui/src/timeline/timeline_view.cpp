@@ -95,6 +95,7 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
 
 void TimelineView::set_overlays(OverlayData overlays) {
   state_.overlays = std::move(overlays);
+  state_.busy_columns = busy_kind_columns(state_.overlays);
   // The rows again with what the analysis found: forward ranges in their model's colour (the owners), and the rows
   // drawn from the analysis. They point into state_.overlays.
   if (state_.trace) state_.rows = make_timeline_rows(*state_.trace, state_.overlays);
