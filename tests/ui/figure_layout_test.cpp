@@ -174,8 +174,9 @@ TEST(Legend, RowsOfOneKindShareAGroup) {
   const auto groups = legend_groups(trace, analysis, present);
   for (const auto& g : groups) titles.push_back(g.title);
   const std::vector<std::string> expected = {
-      "Why a GPU was idle (rows under the lanes)", "Communication (row under a GPU's lanes)",
-      "Collectives (row under each rank)", "Measurements (brackets above the lanes)"};
+      "Why a GPU was idle (rows under the lanes; a pixel: the cause with most time)",
+      "Communication (row under a GPU's lanes)", "Collectives (row under each rank)",
+      "Measurements (brackets above the lanes)"};
   ASSERT_EQ(titles, expected);
   EXPECT_EQ(groups[1].entries.size(), 2u);
   ASSERT_EQ(groups[2].entries.size(), 4u);

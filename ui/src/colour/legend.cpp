@@ -104,7 +104,7 @@ LegendGroup warmup(const OverlayData& o, const LegendOptions& options) {
 }
 
 LegendGroup idle_causes(const OverlayData& o, const LegendOptions& options) {
-  LegendGroup g{"Why a GPU was idle (rows under the lanes)", {}};
+  LegendGroup g{"Why a GPU was idle (rows under the lanes; a pixel: the cause with most time)", {}};
   std::vector<bool> present(o.idle_cause_names.size(), false);
   for (const IdleBand& b : o.idle)
     if (b.cause >= 0 && static_cast<std::size_t>(b.cause) < present.size())
