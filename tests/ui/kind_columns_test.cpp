@@ -35,6 +35,11 @@ std::vector<KindColumn> brute_force(const std::vector<KindRun>& runs, int kinds,
       ns[static_cast<std::size_t>(r.kind)] += std::max<TimeNs>(0, std::min(r.end_ns, b) - std::max(r.start_ns, a));
     const auto top = std::max_element(ns.begin(), ns.end());
     if (*top > 0) out[static_cast<std::size_t>(c)] = {static_cast<int>(top - ns.begin()), *top};
+    const auto top_above = std::max_element(ns.begin() + 1, ns.end());
+    if (*top_above > 0) {
+      out[static_cast<std::size_t>(c)].above_zero_kind = static_cast<int>(top_above - ns.begin());
+      for (auto k = ns.begin() + 1; k != ns.end(); ++k) out[static_cast<std::size_t>(c)].above_zero_ns += *k;
+    }
   }
   return out;
 }
@@ -56,6 +61,8 @@ TEST(KindColumns, EachColumnTakesTheKindWithMostTimeAtEveryZoom) {
     for (std::size_t c = 0; c < want.size(); ++c) {
       EXPECT_EQ(got[c].kind, want[c].kind) << "column " << c << " of " << t0 << ".." << t1;
       EXPECT_EQ(got[c].kind_ns, want[c].kind_ns) << "column " << c << " of " << t0 << ".." << t1;
+      EXPECT_EQ(got[c].above_zero_kind, want[c].above_zero_kind) << "column " << c;
+      EXPECT_EQ(got[c].above_zero_ns, want[c].above_zero_ns) << "column " << c;
     }
   }
 }

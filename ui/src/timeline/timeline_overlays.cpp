@@ -268,14 +268,21 @@ void TimelineOverlays::draw_overlap_strip(QCPPainter* painter, const TimeMapping
   const TimeNs t0_ns = map.window().t0_ns;
   columns_of.columns([&o](std::size_t i) { return busy_run_at(o, i); }, t0_ns,
                      t0_ns + std::llround(width_px * map.ns_per_px()), width_px, columns);
+  // A column mostly idle still shows the work in it: its busiest count held longest, as opaque as the share of the
+  // column's time that is busy (as the idle rows show sparse gaps), so short kernels zoomed out stay visible.
+  const double column_ns = map.ns_per_px();
   for (int c = 0; c < width_px;) {
-    const int busy = columns[static_cast<std::size_t>(c)].kind;
+    const KindColumn& col = columns[static_cast<std::size_t>(c)];
+    const int busy = col.kind > 0 ? col.kind : col.above_zero_kind;
+    const double share =
+        col.kind > 0 ? 1.0 : std::clamp(static_cast<double>(col.above_zero_ns) / std::max(column_ns, 1.0), 0.25, 1.0);
     int end = c + 1;
-    while (end < width_px && columns[static_cast<std::size_t>(end)].kind == busy) ++end;
+    while (col.kind > 0 && end < width_px && columns[static_cast<std::size_t>(end)].kind == busy) ++end;
     if (busy > 0) {
       const double h = unit_px * busy;
-      painter->fillRect(QRectF(strip.left() + c, strip.bottom() - h, end - c, h),
-                        color_of(busy >= 2 ? kBusyManyRgb : kBusyOneRgb));
+      QColor color = color_of(busy >= 2 ? kBusyManyRgb : kBusyOneRgb);
+      color.setAlphaF(static_cast<float>(share));
+      painter->fillRect(QRectF(strip.left() + c, strip.bottom() - h, end - c, h), color);
     }
     c = end;
   }

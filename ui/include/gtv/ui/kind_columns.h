@@ -20,10 +20,14 @@ struct KindRun {
   int kind = 0;
 };
 
-// One pixel column: the kind with the most time in it (-1: no run there) and that time.
+// One pixel column: the kind with the most time in it (-1: no run there) and that time; and among the kinds above 0
+// (a busy count above zero), the one with the most time and their time together, so a row can show work that holds
+// less than half of a column.
 struct KindColumn {
   int kind = -1;
   TimeNs kind_ns = 0;
+  int above_zero_kind = -1;
+  TimeNs above_zero_ns = 0;
 };
 
 class KindColumns {
@@ -65,7 +69,16 @@ class KindColumns {
     TimeNs col_start = t0_ns, col_end = column_end(0);
     const auto finish_column = [&] {
       const auto top = std::max_element(kind_ns.begin(), kind_ns.end());
-      if (*top > 0) out[static_cast<std::size_t>(column)] = {static_cast<int>(top - kind_ns.begin()), *top};
+      KindColumn& col = out[static_cast<std::size_t>(column)];
+      if (*top > 0) {
+        col.kind = static_cast<int>(top - kind_ns.begin());
+        col.kind_ns = *top;
+      }
+      const auto top_above = std::max_element(kind_ns.begin() + 1, kind_ns.end());
+      if (top_above != kind_ns.end() && *top_above > 0) {
+        col.above_zero_kind = static_cast<int>(top_above - kind_ns.begin());
+        for (auto k = kind_ns.begin() + 1; k != kind_ns.end(); ++k) col.above_zero_ns += *k;
+      }
       std::fill(kind_ns.begin(), kind_ns.end(), 0);
       ++column;
       col_start = col_end;
