@@ -100,11 +100,11 @@ class KindColumns {
       if (column >= width_px) break;
       const auto kind = static_cast<std::size_t>(clamp_kind(r.kind));
       // The run's part in each column it reaches; a run wider than a column fills it alone.
-      while (column < width_px) {
+      for (bool more = column < width_px; more; more = column < width_px) {
         const TimeNs from = std::max(r.start_ns, col_start), to = std::min(r.end_ns, col_end);
         if (to > from) kind_ns[kind] += to - from;
         if (r.end_ns < col_end) break;
-        finish_column();
+        finish_column();  // moves column on
       }
       ++i;
     }
