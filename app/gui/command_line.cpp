@@ -35,7 +35,8 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "  --compare-shot OUT TRACE TRACE...  the compare view of two or more traces, aligned\n"
       "  --classroom-shot OUT TRACE         classroom mode at --cursor F (0..1), GPU lanes hidden unless --reveal\n"
       "  --classroom-shot OUT --exercise NAME [--step question|prediction|reveal] [--choice N]\n"
-      "                                     a classroom exercise at one step, choice N (1 = the first) picked\n"
+      "                                     a classroom exercise at one step, choice N (1 = the first) picked;\n"
+      "                                     either with --font-scale F (View > Presentation font scale)\n"
       "  --run-panel-shot OUT [TRACE...]    the window with the run panel open\n\n"
       "Classroom: gtv --classroom TRACE opens classroom mode for the trace; gtv --exercise NAME (or --classroom\n"
       "--exercise NAME) opens a predict-simulate-reveal exercise on the bundled recordings; --exercise list lists "
@@ -168,12 +169,17 @@ int run_export(const CommandLine& cl) {
     const TimeNs origin = loaded.trace->start_ns();
     options.range = ui::TimeWindow{first.t0_ns - origin, first.t1_ns - origin};
   }
-  const Status status = ui::export_timeline(view, options);
+  std::string fit_note;
+  const Status status = ui::export_timeline(view, options, &fit_note);
   if (!status.ok()) {
     std::fprintf(stderr, "gtv: %s\n", status.error().message.c_str());
     return 1;
   }
-  std::fprintf(stderr, "wrote %s\n", qPrintable(cl.export_options->path));  // stdout may be the image
+  // stdout may be the image
+  if (fit_note.empty())
+    std::fprintf(stderr, "wrote %s\n", qPrintable(cl.export_options->path));
+  else
+    std::fprintf(stderr, "wrote %s: %s\n", qPrintable(cl.export_options->path), fit_note.c_str());
   return 0;
 }
 

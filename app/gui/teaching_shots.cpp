@@ -41,6 +41,7 @@ struct ShotArgs {
   QString exercise;                           // --classroom-shot: a classroom exercise instead of a trace
   QString step = QStringLiteral("question");  // the exercise's step: question, prediction or reveal
   int choice = 0;                             // the choice picked, 1 = the first; 0: none
+  double font_scale = 1;                      // View > Presentation font scale
   QStringList traces;
 };
 
@@ -62,6 +63,13 @@ std::optional<ShotArgs> parse(const QStringList& args, QString* error) {
       s.cursor = next().toDouble(&ok);
       if (!ok || s.cursor < 0 || s.cursor > 1) {
         *error = QStringLiteral("--cursor wants a fraction of the trace between 0 and 1");
+        return std::nullopt;
+      }
+    } else if (a == QLatin1String("--font-scale")) {
+      bool ok = false;
+      s.font_scale = next().toDouble(&ok);
+      if (!ok || s.font_scale < 0.5 || s.font_scale > 4) {
+        *error = QStringLiteral("--font-scale must be a number in 0.5..4");
         return std::nullopt;
       }
     } else if (a == QLatin1String("--reveal")) {
@@ -138,6 +146,7 @@ int compare_shot(const ShotArgs& s) {
 int exercise_shot(const ShotArgs& s) {
   ui::MainWindow window;
   window.set_dark(s.dark);
+  window.set_font_scale(s.font_scale);
   window.resize(s.size);
   window.show();
   QString error;
@@ -165,6 +174,7 @@ int classroom_shot(const ShotArgs& s) {
   if (!s.exercise.isEmpty()) return exercise_shot(s);
   ui::MainWindow window;
   window.set_dark(s.dark);
+  window.set_font_scale(s.font_scale);
   QStringList errors;
   ui::MainWindow::set_error_hook([&](const QString&, const QString& message) { errors << message; });
   ui::TraceTab* tab = window.open_file(s.traces[0]);

@@ -58,13 +58,48 @@ TEST(FigureLayout, HeightIsAMaximumNotAPadding) {
   const FigureLayout tall = layout_figure(m);
   EXPECT_EQ(tall.plot.h, 500);
   EXPECT_LT(tall.height_px, 700);
-  m.max_height_px = 400;  // shorter than needed: the plot gives way, the text does not
-  const FigureLayout short_one = layout_figure(m);
-  expect_apart(short_one);
-  EXPECT_LE(short_one.height_px, 400);
-  EXPECT_LT(short_one.plot.h, 500);
-  m.max_height_px = 50;  // absurd: the plot keeps a readable height
-  EXPECT_EQ(layout_figure(m).plot.h, m.min_plot_px);
+  EXPECT_EQ(tall.fit, FigureFit::Fits);
+  EXPECT_EQ(figure_fit_note(tall, m.max_height_px), "");
+}
+
+// The lanes never give way to the text: a legend of a row per group gets compact first (its groups run on), and
+// only then does the figure grow past the height asked, saying so.
+TEST(FigureLayout, LanesNeverGiveWayTheLegendGetsCompactOrTheFigureGrows) {
+  FigureMetrics m = metrics();
+  m.legend_item_widths_px = {100, 80, 80, 100, 80, 100, 80};
+  m.legend_item_breaks = {true, false, false, true, false, true, false};
+  const FigureLayout laid_out = layout_figure(m);
+  EXPECT_EQ(laid_out.legend.h, 3 * m.legend_item_px);  // a row per group
+  m.max_height_px = laid_out.height_px - 1;
+  const FigureLayout compact = layout_figure(m);
+  expect_apart(compact);
+  EXPECT_EQ(compact.plot.h, 500);
+  EXPECT_EQ(compact.fit, FigureFit::CompactLegend);
+  EXPECT_EQ(compact.legend.h, m.legend_item_px);  // 620 px of items in one 776 px row
+  EXPECT_LE(compact.height_px, m.max_height_px);
+  EXPECT_EQ(figure_fit_note(compact, m.max_height_px).rfind("legend set compact", 0), 0u);
+  m.max_height_px = 300;  // less than the lanes alone: the figure grows
+  const FigureLayout grown = layout_figure(m);
+  expect_apart(grown);
+  EXPECT_EQ(grown.plot.h, 500);
+  EXPECT_EQ(grown.fit, FigureFit::Grown);
+  EXPECT_GT(grown.height_px, 300);
+  EXPECT_NE(figure_fit_note(grown, 300).find("more than the 300 px asked"), std::string::npos);
+}
+
+// Compact, a group's title never ends a row without its first entry beside it.
+TEST(FigureLayout, CompactTitleKeepsItsFirstEntry) {
+  FigureMetrics m = metrics();
+  m.width_px = 424;  // 400 px inside the margins
+  m.legend_item_widths_px = {100, 100, 50, 100, 150, 40, 60};
+  m.legend_item_breaks = {true, false, false, true, false, true, false};
+  m.max_height_px = 1;
+  const FigureLayout f = layout_figure(m);
+  ASSERT_EQ(f.legend_items.size(), 7u);
+  EXPECT_EQ(f.legend.h, 2 * m.legend_item_px);          // three groups in two rows
+  EXPECT_EQ(f.legend_items[3].y, f.legend_items[4].y);  // the title went to the next row with its entry
+  EXPECT_GT(f.legend_items[3].y, f.legend_items[2].y);
+  EXPECT_EQ(f.legend_items[5].y, f.legend_items[4].y);  // the next group runs on
 }
 
 TEST(FigureLayout, WrapsWordsNeverCuts) {
@@ -139,8 +174,9 @@ TEST(Legend, RowsOfOneKindShareAGroup) {
   const auto groups = legend_groups(trace, analysis, present);
   for (const auto& g : groups) titles.push_back(g.title);
   const std::vector<std::string> expected = {
-      "Why a GPU was idle (rows under the lanes)", "Communication (row under a GPU's lanes)",
-      "Collectives (row under each rank)", "Measurements (brackets above the lanes)"};
+      "Why a GPU was idle (rows under the lanes; a pixel: the cause with most time)",
+      "Communication (row under a GPU's lanes)", "Collectives (row under each rank)",
+      "Measurements (brackets above the lanes)"};
   ASSERT_EQ(titles, expected);
   EXPECT_EQ(groups[1].entries.size(), 2u);
   ASSERT_EQ(groups[2].entries.size(), 4u);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <QImage>
+#include <QPainter>
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -220,6 +222,35 @@ TEST(CriticalPathRow, TilesTheRegionUnderTheLanesAndSelectsItsEvents) {
 
 // A GEMM on stream 7 [0, 300) us and an all-reduce on stream 20 [200, 500) us: the GPU's communication row shows
 // 100 us beside computation and 200 us exposed, each span with its exact times in the tooltip.
+// Zoomed out, a pixel of the critical path takes the kind with the most time in it, not its longest stretch: one
+// 40 ns stretch of a kernel against three 30 ns stretches of host launching is the launching's pixel.
+TEST(CriticalPathRow, APixelShowsTheKindWithMostTime) {
+  CriticalPathSpans path;
+  path.region = "timed loop";
+  const int kernel = 0, launching = 4;
+  path.stretches = {{0, 40, kernel, std::nullopt, -1},
+                    {40, 70, launching, std::nullopt, -1},
+                    {70, 100, launching, std::nullopt, -1},
+                    {100, 130, launching, std::nullopt, -1}};
+  const CriticalPathRow row(path);
+  QImage image(1, 8, QImage::Format_RGB32);
+  image.fill(Qt::black);
+  QPainter painter(&image);
+  const TimeMapping map({0, 130}, 1);
+  const Theme theme;
+  RowPaint paint;
+  paint.painter = &painter;
+  paint.map = &map;
+  paint.theme = &theme;
+  paint.rect = QRectF(0, 0, 1, 8);
+  row.draw(paint);
+  painter.end();
+  EXPECT_EQ(image.pixel(0, 4) & 0xffffffu, critical_segment_color(launching));
+  const std::vector<LegendGroup> legend = row.legend();
+  ASSERT_EQ(legend.size(), 1u);
+  EXPECT_NE(legend[0].title.find("a pixel: the kind with most time"), std::string::npos);
+}
+
 TEST(CommunicationRow, SpansBesideComputationAndExposedFromTheReport) {
   TraceBuilder b;
   auto kernel = [&](std::int64_t stream, std::string_view name, TimeNs start_us, TimeNs dur_us) {

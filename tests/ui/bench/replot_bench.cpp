@@ -1,5 +1,6 @@
-// Offscreen replot benchmark of the timeline: full view of 1M and 10M events at 1920x1080, and a zoomed-in view.
-// Prints the median over repeated replots. Usage: gtv_ui_replot_bench [--quick]
+// Offscreen replot benchmark of the timeline: full view of 1M and 10M events at 1920x1080, and a zoomed-in view,
+// each drawn as the window draws it (the analysis rows too: the GPUs-busy strip, the idle rows, the critical path).
+// Prints the median over repeated replots. Usage: see kUsage.
 // With --recordings FILE...: each recording opened as the window opens it (analysis overlays, first view), then the
 // median replot at fit and of the keyboard steps (zoom in W, zoom out S, pan A and D) from fit.
 #include <QApplication>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "gtv/io/trace_file.h"
+#include "gtv/ui/document_analysis.h"
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
@@ -61,37 +63,72 @@ void run(std::size_t events, int repeats) {
   view.resize(1920, 1080);
   view.set_trace(trace);
   view.replot_now();
+  const Timing lanes_only = median_replot(view, repeats);
+  // As the window shows it: the analysis's rows (busy strip, idle rows, critical path) with the lanes.
+  QElapsedTimer analyse;
+  analyse.start();
+  const DocumentAnalysis analysis = analyse_document(*trace);
+  const double analyse_ms = static_cast<double>(analyse.nsecsElapsed()) / 1e6;
+  view.set_overlays(analysis.overlays);
+  view.set_color_mode(ColorMode::KernelName);
+  view.fit();
   const Timing full = median_replot(view, repeats);
   const std::size_t full_spans = view.lanes_plottable()->last_span_count();
   // Coloured by owner: three models taking turns in runs of 64 kernels, so merged blocks are often mixed.
-  OverlayData owned;
+  OverlayData owned = analysis.overlays;
   owned.owners = std::make_shared<const WorkOwners>(bench::synthetic_owners(*trace, 3, 64));
   view.set_overlays(owned);
   view.set_color_mode(ColorMode::Owner);
   const Timing by_owner = median_replot(view, repeats);
   view.set_color_mode(ColorMode::KernelName);
+  // The analysis rows at their densest: the GPUs-busy count changing at every kernel's end (one step per GPU event)
+  // and a critical path of as many stretches, alternating kinds, as a trace whose GPUs take turns has.
+  OverlayData dense = analysis.overlays;
+  const std::size_t steps = events / 2;
+  const TimeNs step_ns = std::max<TimeNs>(1, (trace->end_ns() - trace->start_ns()) / static_cast<TimeNs>(steps));
+  dense.busy_gpus.clear();
+  dense.critical_path.stretches.clear();
+  for (std::size_t i = 0; i < steps; ++i) {
+    const TimeNs t = trace->start_ns() + static_cast<TimeNs>(i) * step_ns;
+    dense.busy_gpus.push_back({t, 1 + static_cast<int>(i % 3 == 0)});
+    dense.critical_path.stretches.push_back({t, t + step_ns, static_cast<int>(i % 4), std::nullopt, -1});
+  }
+  dense.busy_gpus.push_back({trace->start_ns() + static_cast<TimeNs>(steps) * step_ns, 0});
+  dense.gpu_count = 2;
+  view.set_overlays(dense);
+  view.fit();
+  const Timing dense_rows = median_replot(view, repeats);
+  view.set_overlays(analysis.overlays);
   const TimeNs mid = (trace->start_ns() + trace->end_ns()) / 2;
   view.set_window({mid, mid + 200'000});  // 200 us: every event is several pixels wide
   const Timing zoom = median_replot(view, repeats);
   const std::size_t zoom_spans = view.lanes_plottable()->last_span_count();
   std::printf(
-      "%9zu events, %zu lanes (built in %.0f ms)\n  full view:      median %.2f ms wall, %.2f ms CPU (%zu spans)\n"
-      "  zoomed 200 us:  median %.2f ms wall, %.2f ms CPU (%zu spans)\n"
-      "  full, by owner: median %.2f ms wall, %.2f ms CPU\n",
-      trace->event_count(), trace->lanes().size(), build_ms, full.wall_ms, full.cpu_ms, full_spans, zoom.wall_ms,
-      zoom.cpu_ms, zoom_spans, by_owner.wall_ms, by_owner.cpu_ms);
+      "%9zu events, %zu lanes (built in %.0f ms, analysed in %.0f ms: %zu busy steps, %zu idle intervals, %zu "
+      "critical-path stretches)\n"
+      "  full view, lanes only:      median %.2f ms wall, %.2f ms CPU\n"
+      "  full view, analysis rows:   median %.2f ms wall, %.2f ms CPU (%zu spans)\n"
+      "  zoomed 200 us:              median %.2f ms wall, %.2f ms CPU (%zu spans)\n"
+      "  full, by owner:             median %.2f ms wall, %.2f ms CPU\n"
+      "  full, %zu busy steps and %zu critical-path stretches: median %.2f ms wall, %.2f ms CPU\n",
+      trace->event_count(), trace->lanes().size(), build_ms, analyse_ms, analysis.overlays.busy_gpus.size(),
+      analysis.overlays.idle.size(), analysis.overlays.critical_path.stretches.size(), lanes_only.wall_ms,
+      lanes_only.cpu_ms, full.wall_ms, full.cpu_ms, full_spans, zoom.wall_ms, zoom.cpu_ms, zoom_spans, by_owner.wall_ms,
+      by_owner.cpu_ms, dense.busy_gpus.size(), dense.critical_path.stretches.size(), dense_rows.wall_ms,
+      dense_rows.cpu_ms);
   std::fflush(stdout);
   view.set_trace(nullptr);
   trace.reset();
   // The same events with the recorded structure of a recording: range rows and counter rows, coloured by owner.
   auto structured = std::make_shared<const Trace>(bench::synthetic_trace(events, 2, 4, 4, true));
   view.set_trace(structured);
-  OverlayData structured_owned;
+  OverlayData structured_owned = analyse_document(*structured).overlays;
   structured_owned.owners = std::make_shared<const WorkOwners>(bench::synthetic_owners(*structured, 3, 64));
   view.set_overlays(structured_owned);
   view.set_color_mode(ColorMode::Owner);
+  view.fit();
   const Timing rows = median_replot(view, repeats);
-  std::printf("  full, by owner, with %zu ranges and %zu counter rows: median %.2f ms wall, %.2f ms CPU\n",
+  std::printf("  full, by owner, analysis rows, %zu ranges and %zu counter rows: median %.2f ms wall, %.2f ms CPU\n",
               structured->ranges().size(), structured->counters().size(), rows.wall_ms, rows.cpu_ms);
 }
 
@@ -154,7 +191,26 @@ void recording(const QString& path, int repeats) {
 
 }  // namespace
 
+constexpr const char* kUsage =
+    "Usage: gtv_ui_replot_bench [--quick] | --recordings FILE... | --help\n"
+    "Times the timeline's replot offscreen at 1920x1080 and prints medians (wall and thread CPU ms).\n"
+    "  (none)         1M and 10M synthetic events, 30 replots each: lanes only, then with the analysis rows\n"
+    "                 (GPUs-busy strip, idle rows, critical path) at fit, zoomed to 200 us and coloured by owner;\n"
+    "                 then opening a 1M-event file to its first paint\n"
+    "  --quick        1M events only, GTV_BENCH_REPEATS replots (default 5)\n"
+    "  --recordings   each FILE opened as the window opens it: fit, then W, S and A/D steps from fit\n"
+    "                 (GTV_BENCH_REPEATS replots, default 15)\n";
+
 int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const bool help = std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0;
+    const bool known = help || std::strcmp(argv[i], "--quick") == 0 || std::strcmp(argv[i], "--recordings") == 0;
+    if (help || (!known && (argc <= 1 || std::strcmp(argv[1], "--recordings") != 0))) {
+      std::fputs(kUsage, help ? stdout : stderr);
+      if (!help) std::fprintf(stderr, "gtv_ui_replot_bench: unknown argument '%s'\n", argv[i]);
+      return help ? 0 : 2;
+    }
+  }
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--recordings") == 0) {

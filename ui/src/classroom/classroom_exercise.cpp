@@ -1,5 +1,7 @@
 // The classroom's exercise mode (ClassroomView::start_exercise) and the ways in: Runs > Classroom exercises and
 // `gtv --exercise NAME`.
+#include <qcustomplot.h>
+
 #include <QApplication>
 #include <QFileInfo>
 #include <QMenu>
@@ -7,6 +9,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/exercise_panel.h"
@@ -20,12 +23,14 @@ void ClassroomView::start_exercise(std::shared_ptr<const Exercise> exercise) {
   const ExerciseRecording& q = exercise->question;
   // Two timelines share the projector's height: theirs is the classroom's look at 70% of its size (the
   // question and the answers above and under them keep the classroom's).
-  view_->set_theme(classroom_theme(kExerciseTimelineFontScale));
+  view_->set_theme(classroom_theme(exercise_timeline_scale()));
   set_trace(q.trace, QString::fromStdString(exercise->lesson_scenario), q.analysis);
   show_exercise_lanes(view_, q.start_ns, q.end_ns);
+  // The variant's timeline under it carries the time axis's name; the ticks above the lanes carry the times.
+  view_->plot()->xAxis->setVisible(false);
   auto* box = static_cast<QVBoxLayout*>(layout());
   if (exercise_ == nullptr) {
-    exercise_ = new ExercisePanel(view_, classroom_theme(), this);
+    exercise_ = new ExercisePanel(view_, classroom_theme(classroom_theme().font_scale * text_scale_), this);
     box->insertWidget(0, exercise_->prompt());
     box->insertWidget(box->indexOf(view_) + 1, exercise_);
     connect(exercise_, &ExercisePanel::step_changed, this, &ClassroomView::show_exercise_step);
@@ -42,18 +47,38 @@ void ClassroomView::start_exercise(std::shared_ptr<const Exercise> exercise) {
   show_exercise_step();
 }
 
+double ClassroomView::exercise_timeline_scale() const {
+  // Two timelines share the projector's height: on a 720-line projector their text is smaller than on a 1080-line
+  // one (never under the window's own size), the question and the answers around them keep the classroom's.
+  const double lines = height() > 0 ? height() : 1080;
+  return kExerciseTimelineFontScale * text_scale_ * std::clamp(lines / 1080.0, 1.0 / kExerciseTimelineFontScale, 1.0);
+}
+
 void ClassroomView::show_exercise_step() {
   if (exercise_ == nullptr) return;
+  const double scale = exercise_timeline_scale();
+  if (std::abs(view_->theme().font_scale - scale) > 0.01) view_->set_theme(classroom_theme(scale));
+  if (std::abs(exercise_->reveal_view()->theme().font_scale - scale) > 0.01) exercise_->set_timeline_scale(scale);
   // The question's timeline keeps the height its rows need, from question to reveal, so nothing moves when the
   // variant's timeline appears under it and takes the rest.
   auto* box = static_cast<QVBoxLayout*>(layout());
   box->setStretchFactor(view_, 0);
   box->setStretchFactor(exercise_, 1);
   view_->replot_now();
-  if (view_->lane_rect().height() <= 0) return;  // not laid out yet: the plot's resize calls this again
-  // At most 45% of the classroom's height: the variant's timeline needs as much under it.
-  const int height_px = std::min(needed_height_px(*view_), static_cast<int>(0.45 * height()));
+  if (view_->lane_rect().height() <= 0 && exercise_->step() != ExercisePanel::Step::Revealed) return;
+  // At most 45% of the classroom's height: the variant's timeline needs as much under it. Revealed, the two share
+  // the room the timelines have, so the variant's GPU lanes are drawn on a short projector too.
+  int height_px = std::min(needed_height_px(*view_), static_cast<int>(0.45 * height()));
+  if (exercise_->reveal_shown()) {
+    // In proportion to what each needs to show all its rows.
+    const int shared_px = view_->height() + exercise_->reveal_view()->height();
+    const int question_px = needed_height_px(*view_);
+    const int variant_px = needed_height_px(*exercise_->reveal_view());
+    height_px = std::min(height_px, std::max(shared_px * question_px / std::max(question_px + variant_px, 1), 40));
+  }
   if (view_->height() != height_px) view_->setFixedHeight(height_px);
+  // Revealed, the question's GPU lanes (last in its layout) are the ones compared with the variant's.
+  if (exercise_->reveal_shown()) view_->set_scroll_px(view_->layout().total_height_px());
 }
 
 ClassroomView* open_exercise(MainWindow* window, const QString& name, QString* error, const QString& traces_dir) {
@@ -76,6 +101,7 @@ ClassroomView* open_exercise(MainWindow* window, const QString& name, QString* e
     return nullptr;
   }
   auto* view = new ClassroomView;
+  view->set_text_scale(window->theme().font_scale);
   const int index = window->tabs()->addTab(view, QObject::tr("exercise: %1").arg(name));
   window->tabs()->setTabToolTip(index, QString::fromStdString(exercise->measured_on));
   window->tabs()->setCurrentIndex(index);

@@ -20,6 +20,7 @@
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/exercise_panel.h"
+#include "gtv/ui/flow_layout.h"
 #include "gtv/ui/playback_stats.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/time_mapping.h"
@@ -138,14 +139,15 @@ ClassroomView::ClassroomView(QWidget* parent)
   pal.setColor(QPalette::WindowText, theme.text);
   setPalette(pal);
   lesson_->setWordWrap(true);
-  lesson_->setFont(theme.font(11, true));
   lesson_->setStyleSheet(QStringLiteral("color: #ffd000; padding: 8px;"));
   view_->set_theme(theme);
   overlay_ = new PlaybackOverlay(view_, view_->plot());
   connect(view_, &TimelineView::window_changed, overlay_, qOverload<>(&QWidget::update));
   connect(view_, &TimelineView::lanes_changed, overlay_, qOverload<>(&QWidget::update));
 
-  auto* bar = new QHBoxLayout;
+  // The buttons wrap to a second row rather than widen the window past a 1280 px projector.
+  auto* bar = new FlowLayout;
+  bar->setContentsMargins(4, 0, 4, 0);
   play_ = new QPushButton(tr("Play"), this);
   auto* restart_button = new QPushButton(tr("Restart"), this);
   auto* slower = new QPushButton(tr("Slower"), this);
@@ -158,14 +160,10 @@ ClassroomView::ClassroomView(QWidget* parent)
   range_->setToolTip(
       tr("Replay only the range measured (shift-drag) or the event selected, here or in the trace "
          "tab this came from; again: back to the timed work"));
-  for (QPushButton* b : {play_, restart_button, range_, slower, faster, reveal_, full_screen_}) {
-    b->setFont(theme.font(7, true));
-    bar->addWidget(b);
-  }
-  bar->addStretch(1);
+  buttons_ = {play_, restart_button, range_, slower, faster, reveal_, full_screen_};
+  for (QPushButton* b : buttons_) bar->addWidget(b);
   // A line of its own under the timeline: the sentence never pushes the window wider than the projector.
   status_ = new QLabel(this);
-  status_->setFont(theme.font(8, true));
   status_->setStyleSheet(QStringLiteral("color: #ffffff; padding: 2px 8px;"));
   status_->setWordWrap(true);
   connect(play_, &QPushButton::clicked, this, [this] { is_playing() ? pause() : play(); });
@@ -199,6 +197,25 @@ ClassroomView::ClassroomView(QWidget* parent)
   layout->addWidget(view_, 1);
   layout->addWidget(status_);
   layout->addLayout(bar);
+  apply_fonts();
+}
+
+void ClassroomView::set_text_scale(double scale) {
+  text_scale_ = scale;
+  apply_fonts();
+}
+
+void ClassroomView::apply_fonts() {
+  const Theme theme = classroom_theme(classroom_theme().font_scale * text_scale_);
+  lesson_->setFont(theme.font(11, true));
+  for (QPushButton* b : buttons_) b->setFont(theme.font(7, true));
+  status_->setFont(theme.font(8, true));
+  view_->set_theme(exercise_ != nullptr ? classroom_theme(exercise_timeline_scale()) : theme);
+  if (exercise_ != nullptr) {
+    exercise_->set_text_scale(text_scale_);
+    exercise_->set_timeline_scale(exercise_timeline_scale());
+    show_exercise_step();
+  }
 }
 
 void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString& scenario,

@@ -230,8 +230,8 @@ Expected<Exercise> what_if(Exercise ex, const std::string& dir) {
   }
   const bool in_band = p->low_ns <= wb.length_ns() && wb.length_ns() <= p->high_ns;
   ex.outcome = "Recorded: " + ms(wb.length_ns()) + ", " + speedup_words(ex.recorded_value) + ": the answer is \"" +
-               ex.choices[static_cast<std::size_t>(ex.right_choice)].label + "\". gtv's prediction was " +
-               percent(ex.prediction_error) + " off; its band " +
+               ex.choices[static_cast<std::size_t>(ex.right_choice)].label + "\". gtv's prediction, " +
+               ms(p->predicted_ns) + ", was " + percent(ex.prediction_error) + " off; its band " +
                (in_band ? std::string("holds") : std::string("misses")) + " the recorded value.";
   ex.prediction = std::move(p).value();
   return ex;

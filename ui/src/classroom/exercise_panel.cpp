@@ -16,6 +16,7 @@
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/event_lane_row.h"
+#include "gtv/ui/flow_layout.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_row.h"
 #include "gtv/ui/timeline_view.h"
@@ -28,7 +29,7 @@ constexpr double kMarginShare = 0.03;  // each side of the longer window: the en
 QString text(const std::string& s) { return QString::fromStdString(s); }
 
 QString button_style(const char* border, const char* background) {
-  return QStringLiteral("QPushButton { color: #ffffff; background: %2; border: 3px solid %1; padding: 6px 14px; }")
+  return QStringLiteral("QPushButton { color: #ffffff; background: %2; border: 3px solid %1; padding: 2px 12px; }")
       .arg(QLatin1String(border), QLatin1String(background));
 }
 
@@ -85,24 +86,20 @@ ExercisePanel::ExercisePanel(TimelineView* question_view, const Theme& theme, QW
   prompt_layout->setContentsMargins(8, 4, 8, 0);
   prompt_layout->setSpacing(2);
   prompt_text_->setWordWrap(true);
-  prompt_text_->setFont(theme.font(10, true));
   prompt_text_->setStyleSheet(QStringLiteral("color: #ffd000;"));
   question_caption_->setWordWrap(true);
-  question_caption_->setFont(theme.font(7, true));
   question_caption_->setStyleSheet(QStringLiteral("color: #ffffff;"));
   prompt_layout->addWidget(prompt_text_);
   prompt_layout->addWidget(question_caption_);
 
   choices_->setExclusive(true);
-  auto* choice_layout = new QHBoxLayout(choice_row_);
+  // The choices get rows of their own, wrapping where the projector is narrow; the steps and what they show go on
+  // the row under them.
+  auto* choice_layout = new FlowLayout(choice_row_);
   choice_layout->setContentsMargins(8, 0, 8, 0);
-  // The choices get a row of their own (six fit in 1920 px); the steps and what they show go on the row under it.
   auto* steps = new QHBoxLayout;
   steps->setContentsMargins(8, 0, 0, 0);
-  for (QPushButton* b : {simulate_, reveal_}) {
-    b->setFont(theme.font(8, true));
-    steps->addWidget(b, 0, Qt::AlignTop);
-  }
+  for (QPushButton* b : {simulate_, reveal_}) steps->addWidget(b, 0, Qt::AlignTop);
   steps->addWidget(simulation_, 1);
   simulate_->setToolTip(tr("What gtv predicts from this recording alone (core/whatif)"));
   reveal_->setToolTip(tr("Draw the recording of the variant at the same time scale, and say which choice was right"));
@@ -111,16 +108,14 @@ ExercisePanel::ExercisePanel(TimelineView* question_view, const Theme& theme, QW
   connect(reveal_, &QPushButton::clicked, this, &ExercisePanel::reveal);
 
   simulation_->setWordWrap(true);
-  simulation_->setFont(theme.font(8, true));
   simulation_->setStyleSheet(QStringLiteral("color: #60d0ff; padding: 2px 8px;"));
   simulation_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
   reveal_caption_->setWordWrap(true);
-  reveal_caption_->setFont(theme.font(7, true));
   reveal_caption_->setStyleSheet(QStringLiteral("color: #ffffff; padding: 0px 8px;"));
   outcome_->setWordWrap(true);
-  outcome_->setFont(theme.font(8, true));
   outcome_->setStyleSheet(QStringLiteral("color: #80ff80; padding: 2px 8px;"));
-  reveal_view_->set_theme(classroom_theme(kExerciseTimelineFontScale));
+  text_scale_ = theme.font_scale / classroom_theme().font_scale;
+  apply_fonts();
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -148,7 +143,7 @@ void ExercisePanel::set_exercise(std::shared_ptr<const Exercise> exercise) {
     b->deleteLater();
   }
   choice_buttons_.clear();
-  const Theme theme = classroom_theme();  // the classroom's size: read from the back of the room
+  const Theme theme = classroom_theme(classroom_theme().font_scale * text_scale_);  // read from the back of the room
   for (std::size_t i = 0; i < exercise_->choices.size(); ++i) {
     auto* b = new QPushButton(text(exercise_->choices[i].label), choice_row_);
     b->setCheckable(true);
@@ -157,8 +152,6 @@ void ExercisePanel::set_exercise(std::shared_ptr<const Exercise> exercise) {
     choice_row_->layout()->addWidget(b);
     choice_buttons_.push_back(b);
   }
-  prompt_text_->setText(
-      QStringLiteral("%1 \u2014 %2").arg(text(std::string(exercise_->spec->title)), text(exercise_->prompt)));
   question_caption_->setText(text(exercise_->question.caption));
   question_caption_->setToolTip(text(exercise_->measured_on));
   // Both timelines count from their window's start, and may pan beyond their trace so neither is ever clamped
@@ -173,6 +166,28 @@ void ExercisePanel::set_exercise(std::shared_ptr<const Exercise> exercise) {
   question_view_->set_label_width_px(std::nullopt);
   reveal_view_->set_trace({});
   show_step();
+}
+
+void ExercisePanel::set_text_scale(double scale) {
+  text_scale_ = scale;
+  apply_fonts();
+}
+
+void ExercisePanel::apply_fonts() {
+  const Theme theme = classroom_theme(classroom_theme().font_scale * text_scale_);
+  prompt_text_->setFont(theme.font(9, true));
+  question_caption_->setFont(theme.font(7, true));
+  for (QPushButton* b : {simulate_, reveal_}) b->setFont(theme.font(8, true));
+  for (QPushButton* b : choice_buttons_) b->setFont(theme.font(8, true));
+  simulation_->setFont(theme.font(8, true));
+  reveal_caption_->setFont(theme.font(7, true));
+  outcome_->setFont(theme.font(8, true));
+  reveal_view_->set_theme(classroom_theme(timeline_scale_));
+}
+
+void ExercisePanel::set_timeline_scale(double scale) {
+  timeline_scale_ = scale;
+  reveal_view_->set_theme(classroom_theme(timeline_scale_));
 }
 
 int ExercisePanel::choice_count() const { return static_cast<int>(choice_buttons_.size()); }
@@ -288,12 +303,19 @@ void ExercisePanel::show_step() {
   const bool revealed = exercise_ && step_ == Step::Revealed;
   simulate_->setEnabled(exercise_ && step_ == Step::Question);
   reveal_->setEnabled(exercise_ && !revealed);
-  simulation_->setVisible(simulated);
+  // Revealed, the outcome says how far the prediction was: the steps and the prediction make room for the variant.
+  simulate_->setVisible(!revealed);
+  reveal_->setVisible(!revealed);
+  simulation_->setVisible(simulated && !revealed);
   reveal_caption_->setVisible(exercise_ != nullptr);
   reveal_view_->setVisible(revealed);
   outcome_->setVisible(revealed);
   if (!exercise_) return;
   simulation_->setText(text(exercise_->simulation));
+  // Revealed, the question folds to its title (the whole question in its tooltip): the room goes to the lanes.
+  const QString title = text(std::string(exercise_->spec->title));
+  prompt_text_->setText(revealed ? title : QStringLiteral("%1 \u2014 %2").arg(title, text(exercise_->prompt)));
+  prompt_text_->setToolTip(revealed ? text(exercise_->prompt) : QString());
   // Before the reveal, the caption says what will appear in the room kept for it.
   reveal_caption_->setText(revealed ? text(exercise_->reveal.caption)
                                     : tr("Reveal draws the recording of the variant here, at the same time scale."));

@@ -76,7 +76,9 @@ LegendGroup gpu_work(const Trace& trace, const DocumentAnalysis& analysis, const
 }
 
 LegendGroup busy_strip(const OverlayData& o, const LegendOptions& options) {
-  LegendGroup g{o.strip_label + " (strip under the lanes)", {}};
+  LegendGroup g{
+      o.strip_label + " (strip under the lanes; a pixel: the count with most time, faint if busy under half of it)",
+      {}};
   if (o.busy_gpus.empty() && options.only_present) return g;
   // "GPUs" / "streams of GPU 0": the singular names one ("1 GPU", "1 stream of GPU 0").
   const std::string& unit = o.strip_unit;
@@ -104,7 +106,7 @@ LegendGroup warmup(const OverlayData& o, const LegendOptions& options) {
 }
 
 LegendGroup idle_causes(const OverlayData& o, const LegendOptions& options) {
-  LegendGroup g{"Why a GPU was idle (rows under the lanes)", {}};
+  LegendGroup g{"Why a GPU was idle (rows under the lanes; a pixel: the cause with most time)", {}};
   std::vector<bool> present(o.idle_cause_names.size(), false);
   for (const IdleBand& b : o.idle)
     if (b.cause >= 0 && static_cast<std::size_t>(b.cause) < present.size())

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "gtv/io/readable_formats.h"
+#include "gtv/model/lod.h"
 #include "gtv/ui/figure_rows.h"
 #include "gtv/ui/image_file.h"
 #include "gtv/ui/theme.h"
@@ -94,11 +95,9 @@ QByteArray render_plot_svg(QCustomPlot* plot, int width, int height) {
   return bytes;
 }
 
+// Every row and band whole (capped); the figure's plot gets exactly this, so its lanes never give way.
 int auto_height(TimelineView& view) {
-  view.replot_now();                                                        // lays out, so the axis margins are known
-  const double chrome = view.plot()->height() - view.lane_rect().height();  // axes, bands
-  const double lanes_px = view.layout().total_height_px();                  // the warm-up label band is in the chrome
-  return std::clamp(static_cast<int>(std::ceil(lanes_px + chrome)), 200, kMaxAutoHeightPx);
+  return std::clamp(static_cast<int>(std::ceil(view.whole_plot_height_px())), 200, kMaxAutoHeightPx);
 }
 
 // The plot alone, exactly w x h, in the format of suffix; empty when it could not be drawn.
@@ -131,27 +130,57 @@ struct LegendItem {
   QString text;
   Rgb color = 0;
   bool is_title = false;
+  bool hatched = false;
 };
 
 std::vector<LegendItem> legend_items(const FigureText& figure) {
   std::vector<LegendItem> items;
   for (const LegendGroup& g : figure.legend) {
     items.push_back({QString::fromStdString(g.title) + QLatin1Char(':'), 0, true});
-    for (const LegendEntry& e : g.entries) items.push_back({QString::fromStdString(e.label), e.color, false});
+    for (const LegendEntry& e : g.entries)
+      items.push_back({QString::fromStdString(e.label), e.color, false, e.hatched});
   }
   return items;
 }
 
 struct FigurePlan {
+  FigureText text;  // the options' text, with what only this figure draws
   FigureLayout layout;
   std::vector<LegendItem> items;
   std::vector<QString> caption_lines;
   FigureFonts fonts;
 };
 
+// Whether the view's event lanes draw a merged block at lanes_width_px: a block is hatched from 4 px wide, as
+// EventLaneRow draws it.
+bool draws_hatched_blocks(const TimelineView& view, double lanes_width_px) {
+  const Trace* trace = view.trace();
+  const TimeWindow w = view.window();
+  if (trace == nullptr || lanes_width_px <= 0 || w.t1_ns <= w.t0_ns) return false;
+  const double px_per_ns = lanes_width_px / static_cast<double>(w.t1_ns - w.t0_ns);
+  std::vector<LodSpan> spans;
+  for (const LaneRow& row : view.layout().rows()) {
+    if (!row.lane) continue;
+    query_lod(trace->lane(*row.lane), {w.t0_ns, w.t1_ns, lanes_width_px}, spans);
+    for (const LodSpan& s : spans)
+      if (s.count > 1 && static_cast<double>(s.end_ns - s.start_ns) * px_per_ns >= 4) return true;
+  }
+  return false;
+}
+
+// The legend of what this figure draws: the trace's, and the hatching of merged blocks where the lanes show one.
+FigureText drawn_figure_text(const TimelineView& view, const FigureText& text, int width) {
+  FigureText drawn = text;
+  if (draws_hatched_blocks(view, width - view.label_width_px()))
+    drawn.legend.push_back({"Events too short to draw apart",
+                            {{kMergedBlockRgb, "hatched: several events merged (the tooltip counts them)", true}}});
+  return drawn;
+}
+
 FigurePlan plan_figure(TimelineView& view, const ExportOptions& o, int width, int plot_needed) {
-  const FigureText& text = *o.figure;
   FigurePlan plan;
+  plan.text = drawn_figure_text(view, *o.figure, width);
+  const FigureText& text = plan.text;
   plan.fonts = figure_fonts(view.theme());
   QImage device = metrics_image();
   const QFontMetricsF title(plan.fonts.title, &device), legend(plan.fonts.legend, &device),
@@ -209,6 +238,7 @@ void paint_figure(QCPPainter& p, TimelineView& view, const FigurePlan& plan, con
     const double swatch_px = kSwatchPx * theme.font_scale;  // as large as the text beside it
     const QRectF swatch(r.left(), r.center().y() - swatch_px / 2, swatch_px, swatch_px);
     p.fillRect(swatch, QColor::fromRgb(static_cast<QRgb>(item.color)));
+    if (item.hatched) p.fillRect(swatch, QBrush(QColor(0, 0, 0, 90), Qt::BDiagPattern));  // as the lanes hatch
     p.setPen(theme.text);
     p.setBrush(Qt::NoBrush);
     p.drawRect(swatch);
@@ -363,22 +393,54 @@ class ExportWindowScope {
   bool top_;
 };
 
+// The options a figure is drawn with. Where its height is capped and its text size left to gtv: the largest text
+// scale, from the one chosen for the width down to the screen's in steps of a quarter, at which every lane fits
+// the height asked with its legend and caption; where none does, the screen's, so the figure grows the least.
+ExportOptions fitted_figure_options(TimelineView& view, const ExportOptions& o, int w) {
+  if (!o.figure || o.height_px <= 0 || o.font_scale > 0) return o;
+  ExportOptions tried = o;
+  for (double s = figure_font_scale(w);; s = std::max(1.0, s - 0.25)) {
+    tried.font_scale = s;
+    const FigureViewScope scope(view, tried, w);
+    if (!scope.status()) return o;  // the export reports the bad preset
+    view.set_scroll_px(0);
+    if (s <= 1.0 || plan_figure(view, tried, w, auto_height(view)).layout.fit != FigureFit::Grown) return tried;
+  }
+}
+
+// What the figure did to keep every lane: its text made smaller than the width would choose, its legend made
+// compact, the figure grown; empty when none.
+std::string fit_note_of(const ExportOptions& asked, const ExportOptions& drawn, int w, const FigureLayout& layout) {
+  std::string note;
+  if (asked.font_scale <= 0 && drawn.font_scale > 0 && drawn.font_scale < figure_font_scale(w)) {
+    const int percent = static_cast<int>(std::lround(100 * drawn.font_scale / figure_font_scale(w)));
+    note = "text at " + std::to_string(percent) + "% of the size chosen for the width";
+  }
+  const std::string layout_note = figure_fit_note(layout, asked.height_px);
+  if (!layout_note.empty()) note += (note.empty() ? "" : "; ") + layout_note;
+  return note;
+}
+
 }  // namespace
 
-Status export_timeline(TimelineView& view, const ExportOptions& o) {
-  const QString suffix = QFileInfo(o.path).suffix().toLower();
+Status export_timeline(TimelineView& view, const ExportOptions& asked, std::string* fit_note) {
+  if (fit_note != nullptr) fit_note->clear();
+  const QString suffix = QFileInfo(asked.path).suffix().toLower();
   if (suffix != "png" && suffix != "jpg" && suffix != "jpeg" && suffix != "pdf" && suffix != "svg")
-    return Error{o.path.toStdString() + ": unknown image format (use .png, .jpg, .pdf or .svg)"};
-  if (!(o.scale > 0 && o.scale <= 16)) return Error{"export scale must be in (0, 16]"};
-  ExportWindowScope window(view, o);
-  const int w = o.width_px > 0 ? o.width_px : kDefaultWidthPx;
+    return Error{asked.path.toStdString() + ": unknown image format (use .png, .jpg, .pdf or .svg)"};
+  if (!(asked.scale > 0 && asked.scale <= 16)) return Error{"export scale must be in (0, 16]"};
+  ExportWindowScope window(view, asked);
+  const int w = asked.width_px > 0 ? asked.width_px : kDefaultWidthPx;
+  const ExportOptions o = fitted_figure_options(view, asked, w);
   // Every format is drawn into memory first, so nothing is written unless the whole image could be drawn.
   QByteArray bytes;
   if (o.figure) {
     const FigureViewScope figure_view(view, o, w);
     if (!figure_view.status()) return figure_view.status();
-    window.scroll_to_top();
-    bytes = render_figure(view, suffix, o, w, plan_figure(view, o, w, auto_height(view)));
+    view.set_scroll_px(0);  // the figure shows every row from the first
+    const FigurePlan plan = plan_figure(view, o, w, auto_height(view));
+    if (fit_note != nullptr) *fit_note = fit_note_of(asked, o, w, plan.layout);
+    bytes = render_figure(view, suffix, o, w, plan);
   } else {
     bytes = render_plot(view, suffix, o, w, o.height_px > 0 ? o.height_px : auto_height(view));
   }
@@ -386,12 +448,36 @@ Status export_timeline(TimelineView& view, const ExportOptions& o) {
   return write_image_file(o.path, bytes);
 }
 
-FigureLayout export_figure_layout(TimelineView& view, const ExportOptions& o) {
-  const int w = o.width_px > 0 ? o.width_px : kDefaultWidthPx;
-  ExportWindowScope window(view, o);
+FigureLayout export_figure_layout(TimelineView& view, const ExportOptions& asked) {
+  const int w = asked.width_px > 0 ? asked.width_px : kDefaultWidthPx;
+  ExportWindowScope window(view, asked);
+  const ExportOptions o = fitted_figure_options(view, asked, w);
   const FigureViewScope figure_view(view, o, w);
-  window.scroll_to_top();
+  view.set_scroll_px(0);
   return plan_figure(view, o, w, auto_height(view)).layout;
+}
+
+FigureRows export_figure_rows(TimelineView& view, const ExportOptions& asked) {
+  const int w = asked.width_px > 0 ? asked.width_px : kDefaultWidthPx;
+  ExportWindowScope window(view, asked);
+  const ExportOptions o = fitted_figure_options(view, asked, w);
+  const FigureViewScope figure_view(view, o, w);
+  view.set_scroll_px(0);
+  const FigureLayout layout = plan_figure(view, o, w, auto_height(view)).layout;
+  // Drawn as the figure draws its plot; the view keeps that layout (its rows, bands and axis rect) until its next
+  // replot, which the window scope makes.
+  (void)view.plot()->toPixmap(w, static_cast<int>(layout.plot.h));
+  const TimelineState& state = view.state();
+  const QRectF lanes = state.lane_rect(view.plot()->axisRect()->rect());
+  FigureRows out;
+  for (const LaneRow& row : state.layout.rows()) {
+    const bool whole = state.row_y(lanes, row.top_px) >= lanes.top() - 0.5 &&
+                       state.row_y(lanes, row.top_px + row.height_px) <= lanes.bottom() + 0.5;
+    (whole ? out.drawn : out.cut).push_back(row);
+  }
+  out.busy_strip_px = state.busy_strip_px;
+  out.idle_row_px = state.idle_row_px;
+  return out;
 }
 
 namespace {

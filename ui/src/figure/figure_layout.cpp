@@ -1,8 +1,42 @@
 #include "gtv/ui/figure_layout.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gtv::ui {
+
+namespace {
+
+struct LegendPlacement {
+  std::vector<Box> items;  // y from the legend's top
+  double height_px = 0;
+};
+
+// Legend items in rows, left to right. Laid out, each group's title starts a row; compact, the groups run on and a
+// title only keeps its first entry beside it (a title never ends a row alone).
+LegendPlacement place_legend(const FigureMetrics& m, double inner_w, bool compact) {
+  LegendPlacement out;
+  const auto& widths = m.legend_item_widths_px;
+  auto is_title = [&](std::size_t i) { return i < m.legend_item_breaks.size() && m.legend_item_breaks[i]; };
+  auto width = [&](std::size_t i) { return std::min(widths[i], inner_w); };
+  double row = 0, x = 0;
+  for (std::size_t i = 0; i < widths.size(); ++i) {
+    const double w = width(i);
+    double needs = w;
+    if (compact && is_title(i) && i + 1 < widths.size() && !is_title(i + 1)) needs += m.gap_px * 2 + width(i + 1);
+    const bool wraps = compact ? x + std::min(needs, inner_w) > inner_w : is_title(i) || x + w > inner_w;
+    if (x > 0 && wraps) {
+      ++row;
+      x = 0;
+    }
+    out.items.push_back({m.margin_px + x, row * m.legend_item_px, w, m.legend_item_px});
+    x += w + m.gap_px * 2;
+  }
+  out.height_px = out.items.empty() ? 0 : (row + 1) * m.legend_item_px;
+  return out;
+}
+
+}  // namespace
 
 FigureLayout layout_figure(const FigureMetrics& m) {
   FigureLayout f;
@@ -12,30 +46,25 @@ FigureLayout layout_figure(const FigureMetrics& m) {
     f.title = {m.margin_px, m.gap_px, inner_w, m.title_px};
     y = f.title.bottom() + m.gap_px;
   }
-  // The legend's rows first (their count does not depend on the plot), so the plot can take what is left.
-  double row = 0, x = 0;
-  std::vector<Box> items;
-  for (std::size_t i = 0; i < m.legend_item_widths_px.size(); ++i) {
-    const double w = std::min(m.legend_item_widths_px[i], inner_w);
-    const bool forced = i < m.legend_item_breaks.size() && m.legend_item_breaks[i];
-    if (x > 0 && (forced || x + w > inner_w)) {
-      ++row;
-      x = 0;
-    }
-    items.push_back({m.margin_px + x, row * m.legend_item_px, w, m.legend_item_px});
-    x += w + m.gap_px * 2;
-  }
-  const double legend_h = items.empty() ? 0 : (row + 1) * m.legend_item_px;
   const double caption_h = static_cast<double>(m.caption_lines) * m.caption_line_px;
-  const double below_h =
-      (legend_h > 0 ? legend_h + m.gap_px : 0) + (caption_h > 0 ? caption_h + m.gap_px : 0) + m.gap_px;
-  double plot_h = m.plot_needed_px;
-  if (m.max_height_px > 0) plot_h = std::min(plot_h, std::max(m.max_height_px - y - below_h, m.min_plot_px));
-  f.plot = {0, y, m.width_px, plot_h};
+  auto height_with = [&](const LegendPlacement& legend) {
+    return y + m.plot_needed_px + m.gap_px + (legend.height_px > 0 ? legend.height_px + m.gap_px : 0) +
+           (caption_h > 0 ? caption_h + m.gap_px : 0);
+  };
+  LegendPlacement legend = place_legend(m, inner_w, false);
+  if (m.max_height_px > 0 && height_with(legend) > m.max_height_px) {
+    LegendPlacement compact = place_legend(m, inner_w, true);
+    if (compact.height_px < legend.height_px) {
+      legend = std::move(compact);
+      f.fit = FigureFit::CompactLegend;
+    }
+    if (height_with(legend) > m.max_height_px) f.fit = FigureFit::Grown;
+  }
+  f.plot = {0, y, m.width_px, m.plot_needed_px};
   y = f.plot.bottom() + m.gap_px;
-  if (legend_h > 0) {
-    f.legend = {m.margin_px, y, inner_w, legend_h};
-    for (Box b : items) {
+  if (legend.height_px > 0) {
+    f.legend = {m.margin_px, y, inner_w, legend.height_px};
+    for (Box b : legend.items) {
       b.y += y;
       f.legend_items.push_back(b);
     }
@@ -47,6 +76,20 @@ FigureLayout layout_figure(const FigureMetrics& m) {
   }
   f.height_px = y;
   return f;
+}
+
+std::string figure_fit_note(const FigureLayout& layout, double max_height_px) {
+  const auto px = [](double v) { return std::to_string(static_cast<long long>(std::ceil(v))); };
+  switch (layout.fit) {
+    case FigureFit::Fits:
+      return {};
+    case FigureFit::CompactLegend:
+      return "legend set compact so that every lane fits in " + px(max_height_px) + " px";
+    case FigureFit::Grown:
+      return "the figure is " + px(layout.height_px) + " px tall, more than the " + px(max_height_px) +
+             " px asked, so that every lane is drawn";
+  }
+  return {};
 }
 
 std::vector<std::string> wrap_words(std::string_view text, double width_px,

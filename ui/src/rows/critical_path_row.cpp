@@ -36,7 +36,9 @@ Rgb critical_segment_color(int kind) {
   return role_color(kRoles[static_cast<std::size_t>(kind)]);
 }
 
-CriticalPathRow::CriticalPathRow(const CriticalPathSpans& path) : path_(&path) {}
+CriticalPathRow::CriticalPathRow(const CriticalPathSpans& path)
+    : path_(&path),
+      columns_(path.stretches.size(), causal::kSegmentKindCount, [this](std::size_t i) { return run_at(i); }) {}
 
 RowDesc CriticalPathRow::desc() const {
   RowDesc d;
@@ -49,44 +51,32 @@ RowDesc CriticalPathRow::desc() const {
   return d;
 }
 
+KindRun CriticalPathRow::run_at(std::size_t i) const {
+  const CriticalStretch& s = path_->stretches[i];
+  return {s.start_ns, s.end_ns, s.kind};
+}
+
 void CriticalPathRow::draw(const RowPaint& p) const {
-  const TimeWindow window = p.map->window();
-  const auto& stretches = path_->stretches;
-  auto it = std::partition_point(stretches.begin(), stretches.end(),
-                                 [&](const CriticalStretch& s) { return s.end_ns < window.t0_ns; });
+  const int width_px = static_cast<int>(std::ceil(p.map->width_px()));
+  const TimeNs t0_ns = p.map->window().t0_ns;
+  // Zoomed out, stretches share pixels: each pixel takes the kind with the most time in it (as the idle rows do),
+  // and runs of pixels of one kind are one rectangle, so a paint costs the pixels, not the stretches.
+  thread_local std::vector<KindColumn> columns;
+  columns_.columns([this](std::size_t i) { return run_at(i); }, t0_ns,
+                   t0_ns + std::llround(width_px * p.map->ns_per_px()), width_px, columns);
   p.painter->save();
   p.painter->setPen(Qt::NoPen);
-  // Stretches narrower than a pixel share it: the pixel takes the colour of the one that covers most of it, so a
-  // zoomed-out path shows what dominates each pixel, and a paint costs one rectangle per pixel at most.
-  double pixel_x = -1;
-  TimeNs best_ns = -1;
-  int best_kind = 0;
-  const auto flush = [&] {
-    if (best_ns < 0) return;
-    p.painter->setBrush(QColor::fromRgb(static_cast<QRgb>(critical_segment_color(best_kind))));
-    p.painter->drawRect(QRectF(pixel_x, p.rect.top() + 2, 1, p.rect.height() - 4));
-    best_ns = -1;
-  };
-  for (; it != stretches.end() && it->start_ns <= window.t1_ns; ++it) {
-    const double x0 = p.rect.left() + p.map->x_of(it->start_ns);
-    const double x1 = p.rect.left() + p.map->x_of(it->end_ns);
-    if (x1 - x0 >= 1) {
-      flush();
-      p.painter->setBrush(QColor::fromRgb(static_cast<QRgb>(critical_segment_color(it->kind))));
-      p.painter->drawRect(QRectF(x0, p.rect.top() + 2, x1 - x0, p.rect.height() - 4));
-      continue;
+  const double x_of_column0 = p.rect.left();
+  for (int c = 0; c < width_px;) {
+    const int kind = columns[static_cast<std::size_t>(c)].kind;
+    int end = c + 1;
+    while (end < width_px && columns[static_cast<std::size_t>(end)].kind == kind) ++end;
+    if (kind >= 0) {
+      p.painter->setBrush(QColor::fromRgb(static_cast<QRgb>(critical_segment_color(kind))));
+      p.painter->drawRect(QRectF(x_of_column0 + c, p.rect.top() + 2, end - c, p.rect.height() - 4));
     }
-    const double px = std::floor(x0);
-    if (px != pixel_x) {
-      flush();
-      pixel_x = px;
-    }
-    if (it->end_ns - it->start_ns > best_ns) {
-      best_ns = it->end_ns - it->start_ns;
-      best_kind = it->kind;
-    }
+    c = end;
   }
-  flush();
   p.painter->restore();
 }
 
@@ -126,7 +116,7 @@ std::optional<EventRef> CriticalPathRow::event_at(TimeNs t_ns, int, TimeNs pixel
 }
 
 std::vector<LegendGroup> CriticalPathRow::legend() const {
-  LegendGroup g{"Critical path of " + path_->region + " (row under the lanes)", {}};
+  LegendGroup g{"Critical path of " + path_->region + " (row under the lanes; a pixel: the kind with most time)", {}};
   std::array<TimeNs, causal::kSegmentKindCount> total_ns{};
   for (const CriticalStretch& s : path_->stretches)
     if (s.kind >= 0 && s.kind < causal::kSegmentKindCount)

@@ -297,6 +297,7 @@ ClassroomView* open_classroom(MainWindow* window) {
   QString scenario = QString::fromStdString(trace->metadata().scenario);
   if (scenario.isEmpty()) scenario = file_stem(tab->document()->path());
   auto* view = new ClassroomView;
+  view->set_text_scale(window->theme().font_scale);
   view->set_trace(trace, scenario, tab->document()->analysis());
   // What the user measured or selected in the trace is on offer as "Play this range".
   const auto measured = timeline_measured(*tab->view());

@@ -1,5 +1,8 @@
 #include "gtv/ui/lane_plottable.h"
 
+#include <cmath>
+#include <limits>
+
 namespace gtv::ui {
 namespace {
 
@@ -55,9 +58,13 @@ void LanePlottable::draw(QCPPainter* painter) {
     if (visible(rows[i])) draw_row_background(painter, rows[i], static_cast<int>(i), g);
   // Iteration marks go over the row backgrounds but under events and ranges, so no mark runs through a name.
   painter->setPen(QPen(state_->theme.grid.darker(130), 1, Qt::DotLine));
+  // One mark per pixel column at most: 160,000 iterations zoomed out are a grey wash, not 160,000 dotted lines.
+  long last_column = std::numeric_limits<long>::min();
   for (const Mark& m : state_->overlays.iterations) {
     if (m.time_ns < state_->window.t0_ns || m.time_ns > state_->window.t1_ns) continue;
     const double x = left + map.x_of(m.time_ns);
+    if (std::lround(x) == last_column) continue;
+    last_column = std::lround(x);
     painter->drawLine(QPointF(x, g.lane_area.top()), QPointF(x, g.lane_area.bottom()));
   }
   const double depth_px = state_->layout.options().depth_px;

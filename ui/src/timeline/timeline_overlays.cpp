@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "gtv/ui/label_layout.h"
@@ -63,9 +64,12 @@ void TimelineOverlays::draw_bands(QCPPainter* painter, const TimeMapping& map, c
   painter->setPen(QPen(state_->theme.grid.darker(130), 1, Qt::DotLine));
   // Over the bands only: in the lane area the marks lie under the events (LanePlottable::draw).
   const QRectF lanes = state_->lane_rect(area);
+  long last_column = std::numeric_limits<long>::min();  // one mark per pixel column, as under the events
   for (const Mark& m : o.iterations) {
     if (m.time_ns < state_->window.t0_ns || m.time_ns > state_->window.t1_ns) continue;
     const double x = left + map.x_of(m.time_ns);
+    if (std::lround(x) == last_column) continue;
+    last_column = std::lround(x);
     painter->drawLine(QPointF(x, area.top()), QPointF(x, lanes.top()));
     painter->drawLine(QPointF(x, lanes.bottom()), QPointF(x, area.bottom()));
   }
@@ -239,22 +243,48 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
   }
 }
 
+KindRun busy_run_at(const OverlayData& o, std::size_t i) {
+  return {o.busy_gpus[i].time_ns, o.busy_gpus[i + 1].time_ns, std::clamp(o.busy_gpus[i].value, 0, o.gpu_count)};
+}
+
+KindColumns busy_kind_columns(const OverlayData& o) {
+  if (o.busy_gpus.size() < 2 || o.gpu_count <= 0) return {};
+  return {o.busy_gpus.size() - 1, o.gpu_count + 1, [&o](std::size_t i) { return busy_run_at(o, i); }};
+}
+
 void TimelineOverlays::draw_overlap_strip(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {
   const OverlayData& o = state_->overlays;
   if (state_->busy_strip_px <= 0 || o.busy_gpus.empty() || o.gpu_count <= 0) return;
   const QRectF strip = state_->busy_strip_rect(area);
   painter->fillRect(strip, state_->theme.header_background);
   const double unit_px = (strip.height() - 4) / o.gpu_count;
-  for (std::size_t i = 0; i < o.busy_gpus.size(); ++i) {
-    const Step& s = o.busy_gpus[i];
-    if (s.value <= 0) continue;
-    const TimeNs end = i + 1 < o.busy_gpus.size() ? o.busy_gpus[i + 1].time_ns : s.time_ns;
-    const double x0 = std::max(strip.left() + map.x_of(s.time_ns), strip.left());
-    const double x1 = std::min(strip.left() + map.x_of(end), strip.right());
-    if (x1 < strip.left() || x0 > strip.right()) continue;
-    const double h = unit_px * s.value;
-    const QColor c = color_of(s.value >= 2 ? kBusyManyRgb : kBusyOneRgb);
-    painter->fillRect(QRectF(x0, strip.bottom() - h, std::max(x1 - x0, 1.0), h), c);
+  // Each pixel shows the count held for most of its time (as the idle rows and the critical path do), and a run of
+  // pixels of one count is one rectangle: a paint costs the pixels, not the steps (millions in a 10M-event trace).
+  const KindColumns& summary = state_->busy_columns;
+  const KindColumns local = summary.size() + 1 == o.busy_gpus.size() ? KindColumns() : busy_kind_columns(o);
+  const KindColumns& columns_of = summary.size() + 1 == o.busy_gpus.size() ? summary : local;
+  const int width_px = static_cast<int>(std::ceil(map.width_px()));
+  thread_local std::vector<KindColumn> columns;
+  const TimeNs t0_ns = map.window().t0_ns;
+  columns_of.columns([&o](std::size_t i) { return busy_run_at(o, i); }, t0_ns,
+                     t0_ns + std::llround(width_px * map.ns_per_px()), width_px, columns);
+  // A column mostly idle still shows the work in it: its busiest count held longest, as opaque as the share of the
+  // column's time that is busy (as the idle rows show sparse gaps), so short kernels zoomed out stay visible.
+  const double column_ns = map.ns_per_px();
+  for (int c = 0; c < width_px;) {
+    const KindColumn& col = columns[static_cast<std::size_t>(c)];
+    const int busy = col.kind > 0 ? col.kind : col.above_zero_kind;
+    const double share =
+        col.kind > 0 ? 1.0 : std::clamp(static_cast<double>(col.above_zero_ns) / std::max(column_ns, 1.0), 0.25, 1.0);
+    int end = c + 1;
+    while (col.kind > 0 && end < width_px && columns[static_cast<std::size_t>(end)].kind == busy) ++end;
+    if (busy > 0) {
+      const double h = unit_px * busy;
+      QColor color = color_of(busy >= 2 ? kBusyManyRgb : kBusyOneRgb);
+      color.setAlphaF(static_cast<float>(share));
+      painter->fillRect(QRectF(strip.left() + c, strip.bottom() - h, end - c, h), color);
+    }
+    c = end;
   }
   // Named in the header column, as the idle rows are, so the name never covers the bars.
   painter->save();

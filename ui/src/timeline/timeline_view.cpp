@@ -95,6 +95,7 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
 
 void TimelineView::set_overlays(OverlayData overlays) {
   state_.overlays = std::move(overlays);
+  state_.busy_columns = busy_kind_columns(state_.overlays);
   // The rows again with what the analysis found: forward ranges in their model's colour (the owners), and the rows
   // drawn from the analysis. They point into state_.overlays.
   if (state_.trace) state_.rows = make_timeline_rows(*state_.trace, state_.overlays);
@@ -215,7 +216,7 @@ void TimelineView::relayout() {
   request_replot();
 }
 
-void TimelineView::fit_bands_to_axis() {
+BandWants TimelineView::band_wants() const {
   const OverlayData& o = state_.overlays;
   const double scale = state_.theme.font_scale;
   BandWants wants;
@@ -232,6 +233,17 @@ void TimelineView::fit_bands_to_axis() {
         std::find_if(rows.begin(), rows.end(), [](const LaneRow& r) { return r.kind == RowKind::DeviceHeader; });
     if (gpu != rows.end()) wants.wanted_lanes_px = state_.layout.total_height_px() - gpu->top_px;
   }
+  return wants;
+}
+
+double TimelineView::whole_plot_height_px() {
+  replot_now();  // lays out, so the axis margins are known
+  const double margins_px = plot_->height() - plot_->axisRect()->rect().height();
+  return margins_px + state_.layout.total_height_px() + full_band_px(band_wants());
+}
+
+void TimelineView::fit_bands_to_axis() {
+  const BandWants wants = band_wants();
   // Before the plot is first laid out its height is not known: every band whole.
   bands_axis_px_ = plot_->axisRect()->rect().height();
   const BandHeights bands =

@@ -378,9 +378,11 @@ void MainWindow::set_font_scale(double scale) {
 }
 
 void MainWindow::apply_theme() {
-  // Classroom tabs keep their projector theme (black, large type) in both.
+  // Classroom tabs keep their projector theme (black, large type) in both, at the presentation scale.
   for (int i = 0; i < tabs_->count(); ++i) {
-    if (auto* t = qobject_cast<TraceTab*>(tabs_->widget(i))) {
+    if (auto* classroom = qobject_cast<ClassroomView*>(tabs_->widget(i))) {
+      classroom->set_text_scale(font_scale_);
+    } else if (auto* t = qobject_cast<TraceTab*>(tabs_->widget(i))) {
       t->view()->set_theme(theme());
       t->refresh_legend();  // its swatch for the busy strip is drawn on the plot's header colour
     } else if (auto* compare = qobject_cast<CompareView*>(tabs_->widget(i))) {
@@ -432,7 +434,12 @@ void MainWindow::export_current_tab(const QString& path, bool whole_trace) {
     if (const auto analysis = t->document()->analysis())
       options.figure =
           figure_text(*t->view()->trace(), *analysis, t->document()->path(), t->view()->color_mode(), dark_);
-    status = export_timeline(*t->view(), options);
+    std::string fit_note;
+    status = export_timeline(*t->view(), options, &fit_note);
+    if (status.ok())
+      statusBar()->showMessage(
+          fit_note.empty() ? tr("Wrote %1").arg(path) : tr("Wrote %1: %2").arg(path, QString::fromStdString(fit_note)),
+          8000);
   } else if (auto* compare = qobject_cast<CompareView*>(current)) {
     // Every panel as the tab shows it; the whole trace is every run whole, then the zoom comes back.
     const TimeWindow before = compare->run_count() > 0 ? compare->view(0)->window() : TimeWindow{};

@@ -104,6 +104,11 @@ class ClassroomView : public QWidget {
   void set_full_screen(bool full_screen);
   [[nodiscard]] bool is_full_screen() const;
 
+  // The presentation font scale (View > Presentation font scale): the classroom's text, buttons and timelines are
+  // that many times their projector size (classroom_theme); rows of buttons wrap rather than widen the window.
+  void set_text_scale(double scale);
+  [[nodiscard]] double text_scale() const { return text_scale_; }
+
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
 
@@ -120,6 +125,8 @@ class ClassroomView : public QWidget {
   void update_range_button();
   void zoom_to_span();
   void show_exercise_step();
+  void apply_fonts();
+  [[nodiscard]] double exercise_timeline_scale() const;  // the font scale of an exercise's two timelines
 
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const DocumentAnalysis> analysis_;
@@ -134,6 +141,8 @@ class ClassroomView : public QWidget {
   QPushButton* range_;
   QShortcut* escape_ = nullptr;  // only while full screen: otherwise Esc stays the timeline's (clear selection)
   QLabel* status_ = nullptr;
+  std::vector<QPushButton*> buttons_;  // the row under the timeline
+  double text_scale_ = 1;
   ExercisePanel* exercise_ = nullptr;  // created by the first start_exercise
   TimeNs cursor_ns_ = 0;
   PlaybackSpan span_;

@@ -1,11 +1,13 @@
 #pragma once
 // The critical path of the report's region as a row under every lane (analysis/critical_path.h): each stretch in
 // the colour of what it was (a GPU computing, copying, the host launching, blocked in a waiting call, loading
-// modules, ...). Its tooltip says what the stretch was, where and how long; a click selects the event it belongs to.
+// modules, ...); zoomed out, each pixel in the colour of the kind with the most time in it. Its tooltip says what the
+// stretch was, where and how long; a click selects the event it belongs to.
 #include <cstdint>
 #include <limits>
 #include <optional>
 
+#include "gtv/ui/kind_columns.h"
 #include "gtv/ui/overlay_data.h"
 #include "gtv/ui/palette.h"
 #include "gtv/ui/timeline_row.h"
@@ -32,7 +34,9 @@ class CriticalPathRow : public TimelineRow {
 
  private:
   [[nodiscard]] const CriticalStretch* stretch_at(TimeNs t_ns, TimeNs pixel_ns) const;
+  [[nodiscard]] KindRun run_at(std::size_t i) const;
   const CriticalPathSpans* path_;
+  KindColumns columns_;  // the stretches by pixel column
 };
 
 }  // namespace gtv::ui

@@ -69,6 +69,12 @@ class ExercisePanel : public QWidget {
   [[nodiscard]] QString simulation_text() const;
   [[nodiscard]] QString outcome_text() const;
 
+  // The presentation font scale (View > Presentation font scale) times the classroom's: every text and the
+  // variant's timeline grow with it; rows of choices wrap rather than widen the window.
+  void set_text_scale(double scale);
+  // The font scale of the variant's timeline (the question's, which the classroom sets).
+  void set_timeline_scale(double scale);
+
   // The window each timeline opens on: the exercise's window, as long as the longer of the two, so both share one
   // time scale.
   [[nodiscard]] TimeWindow question_window() const;
@@ -84,6 +90,7 @@ class ExercisePanel : public QWidget {
   void sync_reveal_from_question();
   void sync_question_from_reveal();
   void show_step();
+  void apply_fonts();
   [[nodiscard]] TimeNs window_span_ns() const;
   [[nodiscard]] TimeNs offset_ns() const;  // reveal window start - question window start
 
@@ -101,6 +108,8 @@ class ExercisePanel : public QWidget {
   QLabel* reveal_caption_;
   TimelineView* reveal_view_;
   QLabel* outcome_;
+  double text_scale_ = 1;
+  double timeline_scale_ = kExerciseTimelineFontScale;
   int chosen_ = -1;
   Step step_ = Step::Question;
   bool syncing_ = false;

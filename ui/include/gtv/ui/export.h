@@ -49,7 +49,9 @@ struct ExportOptions {
   std::string label_width = "auto";
 };
 
-[[nodiscard]] Status export_timeline(TimelineView& view, const ExportOptions& options);
+// With a figure whose lanes need more than options.height_px, fit_note (when given) says what gave way instead:
+// "legend set compact ..." or "the figure is N px tall, more than the M px asked ..."; else it is emptied.
+[[nodiscard]] Status export_timeline(TimelineView& view, const ExportOptions& options, std::string* fit_note = nullptr);
 
 // The figure text for a trace: the scenario (else the file's name) and its GPUs, the legend of what occurs in the
 // trace (its GPU work as the view colours it), the first verdict sentences.
@@ -58,6 +60,14 @@ struct ExportOptions {
 // Where the parts of the figure go for these options (the text measured as the image will draw it), for
 // export_timeline and its tests. Needs options.figure.
 [[nodiscard]] FigureLayout export_figure_layout(TimelineView& view, const ExportOptions& options);
+// The figure's layout rows as its plot draws them: whole, or cut by the plot's edge; and the bands under the lanes
+// (0: left out). Needs options.figure.
+struct FigureRows {
+  std::vector<LaneRow> drawn, cut;
+  double busy_strip_px = 0;
+  double idle_row_px = 0;
+};
+[[nodiscard]] FigureRows export_figure_rows(TimelineView& view, const ExportOptions& options);
 
 // A figure's view for as long as it lives: the figure's rows (figure_lane_state on the view's window), no
 // affordances, the text scaled for the width and the label column of options.label_width; the view as it was

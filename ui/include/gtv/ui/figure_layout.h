@@ -1,7 +1,10 @@
 #pragma once
 // Where each part of an exported figure goes: title line, plot, legend, caption, top to bottom, none over
-// another. Plain numbers in, boxes out (no Qt), so the geometry is unit tested; export.cpp measures the text and
-// paints into the boxes.
+// another. The plot always gets the height its lanes need: the lanes are the figure and never give way. Where the
+// figure would be taller than asked, the legend is set compact (its groups run on in one flow instead of a row
+// each); where that is not enough, the figure grows past the height asked, and says so (FigureFit). Plain numbers
+// in, boxes out (no Qt), so the geometry is unit tested; export.cpp measures the text and paints into the boxes.
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -23,10 +26,9 @@ struct Box {
 
 struct FigureMetrics {
   double width_px = 1600;
-  double max_height_px = 0;   // 0: no limit; else the plot shrinks so the figure fits (never below min_plot_px)
-  double plot_needed_px = 0;  // the plot's height with every lane shown
-  double min_plot_px = 160;
-  double title_px = 0;                        // 0: no title line
+  double max_height_px = 0;   // 0: no limit; else the height asked for (the legend gets compact, else it grows)
+  double plot_needed_px = 0;  // the plot's height with every lane shown: the plot gets exactly this
+  double title_px = 0;        // 0: no title line
   std::vector<double> legend_item_widths_px;  // in order; an item wider than a row gets a row of its own
   std::vector<bool> legend_item_breaks;       // true: the item starts a new row (a group's title); may be empty
   double legend_item_px = 0;                  // height of one legend row
@@ -36,11 +38,19 @@ struct FigureMetrics {
   double gap_px = 8;
 };
 
+// How the figure met the height asked: it fits as laid out, it fits with a compact legend, or it is taller.
+enum class FigureFit : std::uint8_t { Fits, CompactLegend, Grown };
+
 struct FigureLayout {
   Box title, plot, legend, caption;
   std::vector<Box> legend_items;
   double height_px = 0;
+  FigureFit fit = FigureFit::Fits;
 };
+
+// What a figure of height max_height_px (0: no limit) had to do to keep its lanes whole, in one sentence for the
+// user; empty when it fits as laid out.
+[[nodiscard]] std::string figure_fit_note(const FigureLayout& layout, double max_height_px);
 
 [[nodiscard]] FigureLayout layout_figure(const FigureMetrics& m);
 

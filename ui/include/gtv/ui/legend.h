@@ -21,6 +21,8 @@ inline constexpr int kWarmupAlpha = 46;
 // GPUs-busy strip: one GPU busy, two or more busy (where the GPUs overlap).
 inline constexpr Rgb kBusyOneRgb = role_color(ColorRole::BusyOne);
 inline constexpr Rgb kBusyManyRgb = role_color(ColorRole::BusyMany);  // darker than one GPU busy
+// A figure's legend swatch for merged blocks (hatched over it): the lanes draw them in their events' colour.
+inline constexpr Rgb kMergedBlockRgb = 0x9aa0a6;
 // Measurement brackets by Bracket::method: stopwatch, stopwatch+sync, cuda-events, then truth / other (grey).
 inline constexpr int kBracketColorCount = 4;
 [[nodiscard]] Rgb bracket_color(int method);

@@ -11,6 +11,7 @@ namespace gtv::ui {
 struct LegendEntry {
   Rgb color = 0;
   std::string label;
+  bool hatched = false;  // drawn hatched over the colour (the lanes' merged blocks)
   friend bool operator==(const LegendEntry&, const LegendEntry&) = default;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtv/model/trace.h"
+#include "gtv/ui/kind_columns.h"
 #include "gtv/ui/lane_layout.h"
 #include "gtv/ui/overlay_data.h"
 #include "gtv/ui/palette.h"
@@ -17,6 +18,11 @@
 #include "gtv/ui/work_owner.h"
 
 namespace gtv::ui {
+
+// The busy-count steps of o.busy_gpus as runs (step i lasts until step i + 1; its kind is its count, at most
+// o.gpu_count), summarised for drawing by pixel column.
+[[nodiscard]] KindRun busy_run_at(const OverlayData& o, std::size_t i);
+[[nodiscard]] KindColumns busy_kind_columns(const OverlayData& o);
 
 struct TimelineState {
   std::shared_ptr<const Trace> trace;
@@ -35,8 +41,9 @@ struct TimelineState {
   std::optional<TimeWindow> measure;  // shift-drag range
   std::optional<QRectF> box;          // ctrl-drag box zoom, in plot pixels
   OverlayData overlays;
-  double top_band_px = 0;  // measurement brackets and ranges above the lanes
-  int bracket_rows = 0;    // the bracket rows in it (fewer than the brackets want where the plot is short)
+  KindColumns busy_columns;  // overlays.busy_gpus by pixel column (busy_kind_columns)
+  double top_band_px = 0;    // measurement brackets and ranges above the lanes
+  int bracket_rows = 0;      // the bracket rows in it (fewer than the brackets want where the plot is short)
   // Bracket labels end before this time: the classroom fades what lies after its playback cursor.
   std::optional<TimeNs> labels_before_ns;
   // Under the lanes: the warm-up labels (while warm-up is in view), the GPUs-busy strip, then one idle-cause row per

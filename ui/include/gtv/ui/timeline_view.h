@@ -66,6 +66,8 @@ class TimelineView : public QWidget {
   // The bottom of the last GPU row in the layout (0: none).
   [[nodiscard]] double gpu_rows_bottom_px() const;
   [[nodiscard]] QRectF lane_rect() const;  // lane area in plot pixels
+  // The plot's height that draws every row of the layout and every band whole, at the view's width (lays it out).
+  [[nodiscard]] double whole_plot_height_px();
   [[nodiscard]] std::optional<EventRef> event_at(QPointF plot_pos) const;
   // What a click there selects: the event under it, or the event a row's stretch stands for (the critical path).
   [[nodiscard]] std::optional<EventRef> clicked_event_at(QPointF plot_pos) const;
@@ -159,11 +161,12 @@ class TimelineView : public QWidget {
   void relayout();
   // The bands above and under the lanes at the plot's current height (fit_bands): none covers the lanes.
   void fit_bands_to_axis();
-  bool gpu_rows_first_ = false;      // set_gpu_rows_first
-  double max_scroll_seen_px_ = 0;    // max_scroll_px() when the scroll bar was last set
-  bool laid_out_ = false;            // the plot has been laid out once: its axis rect height is known
-  int bands_axis_px_ = 0;            // the axis rect height the bands were fitted to
-  bool warmup_band_wanted_ = false;  // warm-up is in view, so its label band is wanted
+  [[nodiscard]] BandWants band_wants() const;  // the bands the overlays want at the view's theme
+  bool gpu_rows_first_ = false;                // set_gpu_rows_first
+  double max_scroll_seen_px_ = 0;              // max_scroll_px() when the scroll bar was last set
+  bool laid_out_ = false;                      // the plot has been laid out once: its axis rect height is known
+  int bands_axis_px_ = 0;                      // the axis rect height the bands were fitted to
+  bool warmup_band_wanted_ = false;            // warm-up is in view, so its label band is wanted
   void apply_window();
   void update_scrollbar();
   void request_replot();
