@@ -40,7 +40,7 @@ TEST(WhatifHostile, ModelNumbersBeyondThePlaceableAreRefused) {
   }
   const Trace last = two_forwards("model 1023 forward");
   EXPECT_EQ(predict_one(last, "placement=0").error().message,
-            "placement=0: placement= names 1 models; the trace has 1024");
+            "placement=0: placement= names 1 models; the trace has 1024 (gtv's model forward ranges)");
 }
 
 // A kernel and the synchronize that waits for it span almost the whole accepted range [-2^62, 2^62): the window is
