@@ -6,10 +6,10 @@
 namespace gtv::cli {
 
 std::span<const Command* const> all_commands() {
-  static const std::array<const Command*, 11> table = {
-      &info_command(),   &convert_command(),   &analyze_command(), &merge_command(), &compare_command(),
-      &whatif_command(), &summarize_command(), &reduce_command(),  &list_command(),  &run_command(),
-      &record_command()};
+  static const std::array<const Command*, 11> table = {&info_command(),      &convert_command(), &analyze_command(),
+                                                       &merge_command(),     &compare_command(), &whatif_command(),
+                                                       &summarize_command(), &reduce_command(),  &list_command(),
+                                                       &run_command(),       &record_command()};
   return table;
 }
 

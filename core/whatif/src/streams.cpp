@@ -296,9 +296,9 @@ Expected<Ok> apply_placement(Plan& p, const std::vector<int>& placement) {
       const std::string_view digits =
           at == std::string::npos ? std::string_view{}
                                   : std::string_view(name).substr(at, name.find_first_not_of("0123456789", at) - at);
-      return Error{(numbered ? "a range names model " + std::string(digits.substr(0, 24)) +
-                                   (digits.size() > 24 ? "..." : "")
-                             : "the trace has more than " + std::to_string(kMaxModels) + " owners") +
+      return Error{(numbered
+                        ? "a range names model " + std::string(digits.substr(0, 24)) + (digits.size() > 24 ? "..." : "")
+                        : "the trace has more than " + std::to_string(kMaxModels) + " owners") +
                    "; placement= places models 0 to " + std::to_string(kMaxModels - 1)};
     }
     models = std::max(models, model_of_owner[i] + 1);

@@ -35,8 +35,7 @@ TEST(WhatifHostile, ModelNumbersBeyondThePlaceableAreRefused) {
     const Trace t = two_forwards("model " + huge + " forward");
     const Expected<Prediction> p = predict_one(t, "placement=0");
     ASSERT_FALSE(p.ok()) << huge;
-    EXPECT_EQ(p.error().message,
-              "placement=0: a range names model " + huge + "; placement= places models 0 to 1023");
+    EXPECT_EQ(p.error().message, "placement=0: a range names model " + huge + "; placement= places models 0 to 1023");
   }
   const Trace last = two_forwards("model 1023 forward");
   EXPECT_EQ(predict_one(last, "placement=0").error().message,
