@@ -121,6 +121,7 @@ Table critical_path_causes(const Trace&, const Report& r) {
   const std::size_t on_path = t.add_column("on_path_ns", ColumnType::Int64);
   const std::size_t waited = t.add_column("waited_ns", ColumnType::Int64);
   const std::size_t saving = t.add_column("saving_ns", ColumnType::Int64);
+  const std::size_t replayed = t.add_column("replayed_ns", ColumnType::Int64);
   for (const analysis::CauseSaving& s : r.critical.causes) {
     t.push_string(key, s.key);
     t.push_string(cause, s.cause);
@@ -128,6 +129,7 @@ Table critical_path_causes(const Trace&, const Report& r) {
     t.push_int(on_path, s.on_path_ns);
     t.push_int(waited, s.waited_ns);
     t.push_int(saving, s.saving_ns);
+    t.push_int_or_null(replayed, s.replayed_ns, -1);  // the saving was not capped by the GPUs' work
   }
   return t;
 }
