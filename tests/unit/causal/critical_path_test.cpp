@@ -175,8 +175,9 @@ TEST(CriticalPath, TheAutogradThreadRunsWhatTheMainThreadHandsItWhileTheMainThre
   // with nothing recorded are not.
   const std::vector<std::pair<TimeNs, LaneIndex>> lanes{{40, engine}, {55, engine}, {20, main}, {120, main}};
   for (const auto& [start_us, lane] : lanes) {
-    const auto it = std::find_if(p.segments.begin(), p.segments.end(),
-                                 [&](const Segment& s) { return s.start_ns == start_us * us; });
+    const TimeNs start_ns = start_us * us;
+    const auto it =
+        std::find_if(p.segments.begin(), p.segments.end(), [&](const Segment& s) { return s.start_ns == start_ns; });
     ASSERT_NE(it, p.segments.end());
     EXPECT_EQ(g.lane_of(it->node), lane) << start_us;
   }
