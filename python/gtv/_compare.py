@@ -2,36 +2,19 @@
 
 from __future__ import annotations
 
-import json
-from functools import cached_property
 from typing import Optional
 
 from . import _core
+from ._formatted import Formatted
 
 
-class Comparison:
+class Comparison(Formatted):
     """``text`` is ``gtv-cli compare A B``'s output, ``to_dict()`` its ``--format json``."""
 
     def __init__(self, a, b, handle) -> None:
         self.a = a
         self.b = b
         self._handle = handle
-
-    @cached_property
-    def text(self) -> str:
-        return self._handle.format("text")
-
-    def to_markdown(self) -> str:
-        return self._handle.format("markdown")
-
-    def to_json(self) -> str:
-        return self._handle.format("json")
-
-    def to_dict(self) -> dict:
-        return json.loads(self.to_json())
-
-    def __str__(self) -> str:
-        return self.text
 
 
 def compare(a, b, *, label_a: Optional[str] = None, label_b: Optional[str] = None) -> Comparison:

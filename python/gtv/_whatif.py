@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-from functools import cached_property
 from typing import Iterable, Union
 
 from . import _core
+from ._formatted import Formatted
 
 
-class Prediction:
+class Prediction(Formatted):
     """The timed region's recorded and predicted length with a band, the predicted critical path and every
     assumption made: ``text`` is ``gtv-cli whatif``'s output, ``to_dict()`` its ``--format json``."""
 
@@ -17,22 +16,6 @@ class Prediction:
         self._trace = trace
         self.changes = changes
         self._handle = handle
-
-    @cached_property
-    def text(self) -> str:
-        return self._handle.format("text")
-
-    def to_markdown(self) -> str:
-        return self._handle.format("markdown")
-
-    def to_json(self) -> str:
-        return self._handle.format("json")
-
-    def to_dict(self) -> dict:
-        return json.loads(self.to_json())
-
-    def __str__(self) -> str:
-        return self.text
 
     def __repr__(self) -> str:
         return f"<gtv.Prediction {', '.join(self.changes)} on {self._trace.path}>"
