@@ -1,7 +1,8 @@
 // The what-if predictions scored against reality: for each pair of bundled recordings of one machine where gtv
 // recorded both the original and the variant, the variant's timed region predicted from the original, beside the
-// variant's recorded one. Prints the table (Markdown with --markdown) and exits 1 when fewer than 8 of the 9
-// pairs are within 10% or fewer than 8 of the 9 bands contain the recorded value.
+// variant's recorded one. Prints the tables (Markdown with --markdown) and exits 1 when fewer than 8 of the 9
+// scored pairs are within 10% or fewer than 8 of the 9 bands contain the recorded value, or when fewer of the
+// torch.profiler pairs hold than held when they were recorded.
 //
 //   gtv-bench-whatif [--markdown] TRACES_DIR     (TRACES_DIR: resources/traces)
 //   gtv-bench-whatif --speed FILE                 the time of each change's prediction on FILE (after loading)
@@ -26,6 +27,10 @@ using whatif::RecordedPair;
 
 constexpr double kErrorTarget = 0.10;
 constexpr int kNeeded = 8;
+// What the torch.profiler pairs achieve today (docs/whatif.md says why the others miss): a prediction that gets
+// worse fails the run.
+constexpr int kProfilerWithinHeld = 5;
+constexpr int kProfilerInBandHeld = 3;
 
 std::string ms(TimeNs ns) {
   char buf[32];
@@ -142,5 +147,25 @@ int main(int argc, char** argv) {
   std::cout << "\nFurther pairs (not scored):\n\n";
   header(markdown);
   for (const RecordedPair& pair : whatif::further_pairs()) (void)score(dir, pair, markdown);
-  return within >= kNeeded && in_band >= kNeeded ? 0 : 1;
+
+  // torch.profiler's recordings of users' loops: the target is the same (all but one within 10%, all but one
+  // band holding); it is not met yet, so the exit code guards what holds today and the line says the target.
+  int profiler_within = 0, profiler_in_band = 0;
+  const int profiler_count = int(whatif::profiler_pairs().size());
+  std::cout << "\nPairs recorded by torch.profiler (bench/training):\n\n";
+  header(markdown);
+  for (const RecordedPair& pair : whatif::profiler_pairs()) {
+    const Score sc = score(dir, pair, markdown);
+    profiler_within += sc.within ? 1 : 0;
+    profiler_in_band += sc.in_band ? 1 : 0;
+  }
+  std::cout << "\n"
+            << profiler_within << " of " << profiler_count << " pairs within 10% (target " << profiler_count - 1
+            << ", held today " << kProfilerWithinHeld << "), " << profiler_in_band << " of " << profiler_count
+            << " bands contain the recorded value (target " << profiler_count - 1 << ", held today "
+            << kProfilerInBandHeld << ")\n";
+  return within >= kNeeded && in_band >= kNeeded && profiler_within >= kProfilerWithinHeld &&
+                 profiler_in_band >= kProfilerInBandHeld
+             ? 0
+             : 1;
 }

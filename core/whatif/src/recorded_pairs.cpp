@@ -29,6 +29,20 @@ constexpr RecordedPair kFurther[] = {
     {"cpu/ddp-gloo2-straggler", "balanced-ranks", "cpu/ddp-gloo2"},
 };
 
+constexpr RecordedPair kProfiler[] = {
+    {"pytorch-h200x1/seed3-sequential", "streams", "pytorch-h200x1/seed3-streams"},
+    {"pytorch-h200x1/seed3-sequential", "graphs", "pytorch-h200x1/seed3-graphs"},
+    {"pytorch-h200x1/seed3-copy-pageable", "pinned", "pytorch-h200x1/seed3-copy-pinned"},
+    {"pytorch-h200x1/seed3-threads", "streams", "pytorch-h200x1/seed3-threads-streams"},
+    {"pytorch-h200x1/small3-sequential", "streams", "pytorch-h200x1/small3-streams"},
+    {"pytorch-h200x1/small3-sequential", "graphs", "pytorch-h200x1/small3-graphs"},
+    {"pytorch-h200x1/cnn-sync", "no-sync=cudaDeviceSynchronize", "pytorch-h200x1/cnn"},
+    {"pytorch-h200x1/cnn-launch-blocking", "no-launch-blocking", "pytorch-h200x1/cnn"},
+    {"pytorch-h200x1/transformer-amp-item", "no-sync=cudaStreamSynchronize", "pytorch-h200x1/transformer-amp"},
+    {"pytorch-h200x1/loader-pageable", "pinned", "pytorch-h200x1/loader-pinned"},
+    {"pytorch-h200x1/ddp-gloo-straggler", "balanced-ranks", "pytorch-h200x1/ddp-gloo"},
+};
+
 std::string joined(std::span<const Change> changes) {
   std::string out;
   for (const Change& c : changes) out += (out.empty() ? "" : " ") + c.text();
@@ -39,10 +53,11 @@ std::string joined(std::span<const Change> changes) {
 
 std::span<const RecordedPair> scored_pairs() { return kScored; }
 std::span<const RecordedPair> further_pairs() { return kFurther; }
+std::span<const RecordedPair> profiler_pairs() { return kProfiler; }
 
 std::optional<std::string> recorded_variant(std::string_view from, std::span<const Change> changes) {
   const std::string wanted = joined(changes);
-  for (const std::span<const RecordedPair> list : {scored_pairs(), further_pairs()})
+  for (const std::span<const RecordedPair> list : {scored_pairs(), further_pairs(), profiler_pairs()})
     for (const RecordedPair& p : list)
       if (from == p.from && wanted == p.changes) return std::string(p.to);
   return std::nullopt;
@@ -68,7 +83,7 @@ std::string recording_key(std::string_view path) {
 }
 
 const RecordedPair* find_recorded_pair(std::string_view from, std::string_view changes) {
-  for (const auto pairs : {scored_pairs(), further_pairs()})
+  for (const auto pairs : {scored_pairs(), further_pairs(), profiler_pairs()})
     for (const RecordedPair& p : pairs)
       if (std::string_view(p.from) == from && std::string_view(p.changes) == changes) return &p;
   return nullptr;

@@ -165,7 +165,7 @@ std::filesystem::path traces_dir() {
 // GPU work launched inside, as for a recording) is exactly as long as the prediction, and no GPU work is lost.
 // balanced-ranks is predicted from the collectives' arrivals, without a timeline to draw: refused with the reason.
 TEST(WhatifPredictedRun, TheWindowOfEveryBundledPairsPredictionIsThePredictedLength) {
-  for (const std::span<const RecordedPair> list : {scored_pairs(), further_pairs()})
+  for (const std::span<const RecordedPair> list : {scored_pairs(), further_pairs(), profiler_pairs()})
     for (const RecordedPair& pair : list) {
       SCOPED_TRACE(std::string(pair.from) + " " + pair.changes);
       if (std::string_view(pair.changes) == "balanced-ranks") {

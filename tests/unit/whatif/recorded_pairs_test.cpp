@@ -18,7 +18,7 @@ std::string traces_dir() {
 
 TEST(RecordedPairs, EveryRecordingIsBundledAndEveryChangeListParses) {
   EXPECT_EQ(scored_pairs().size(), 9u);
-  for (const auto pairs : {scored_pairs(), further_pairs()}) {
+  for (const auto pairs : {scored_pairs(), further_pairs(), profiler_pairs()}) {
     for (const RecordedPair& p : pairs) {
       SCOPED_TRACE(std::string(p.from) + " -> " + std::string(p.to));
       EXPECT_TRUE(fs::is_regular_file(recording_path(traces_dir(), p.from)));

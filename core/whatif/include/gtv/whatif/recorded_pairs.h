@@ -24,9 +24,12 @@ struct RecordedPair {
 [[nodiscard]] std::span<const RecordedPair> scored_pairs();
 // Further pairs the bundled recordings hold, shown and not scored.
 [[nodiscard]] std::span<const RecordedPair> further_pairs();
+// Pairs recorded by torch.profiler (bench/training/record_training.py on one H200): users' training and inference
+// loops, scored apart from gtv's own recordings.
+[[nodiscard]] std::span<const RecordedPair> profiler_pairs();
 
 // The variant recorded for `from` (a recording's path relative to resources/traces, without .json.gz, '/'
-// separated) with exactly these changes in this order, among both lists; nullopt when none is.
+// separated) with exactly these changes in this order, among all three lists; nullopt when none is.
 [[nodiscard]] std::optional<std::string> recorded_variant(std::string_view from, std::span<const Change> changes);
 
 // "h200x1/sequential" from ".../resources/traces/h200x1/sequential.json.gz" (the file's folder and stem), empty
