@@ -131,6 +131,39 @@ TEST(CriticalPath, TracingOverheadInTheGapIsItsOwnSegmentAndItsRemovalIsReplayed
   EXPECT_EQ(e.saving_ns(), 50 * us);
 }
 
+// The same run recorded by a Kineto that wrote no fwdbwd flows: aten::mm and MmBackward0 carry the same op
+// "Sequence number" (7), and that alone joins the engine's launch to the main thread's, and the main thread's next
+// launch to the engine's. An op with another number (8) on the main thread alone links nothing.
+TEST(CriticalPath, WithoutFwdbwdFlowsTheOpsSequenceNumbersHandTheBackwardOver) {
+  TraceBuilder b;
+  const EventArg seven[] = {{"Sequence number", "7"}, {"Fwd thread id", "0"}};
+  const EventArg eight[] = {{"Sequence number", "8"}};
+  const std::uint32_t forward_args = b.add_args(seven), other_args = b.add_args(eight);
+  auto op = [&](std::int64_t tid, std::string_view name, TimeNs start_us, TimeNs len_us, std::uint32_t args) {
+    Event e = analysis::testing::make_event(b, name, start_us * us, len_us * us, EventKind::CpuOp);
+    e.args = args;
+    b.add_event(b.lane(host_lane_key(1, tid)), e);
+  };
+  op(1, "aten::mm", 0, 20, forward_args);
+  launch(b, 1, 5, 5, 0, 7, 12, 20);
+  op(2, "MmBackward0", 40, 80, forward_args);
+  launch(b, 2, 50, 5, 0, 7, 56, 50, 2);
+  op(1, "aten::add", 130, 10, other_args);
+  op(1, "Optimizer.step#SGD.step", 150, 20, kNoArgs);
+  launch(b, 3, 155, 5, 0, 7, 161, 10);
+  const Trace t = build(b);
+  ASSERT_TRUE(t.backward_links().empty());
+  const HappensBefore g = HappensBefore::build(t);
+  const NodeId l1 = node_at(g, host_lane_key(1, 1), 5), l2 = node_at(g, host_lane_key(1, 2), 50),
+               l3 = node_at(g, host_lane_key(1, 1), 155);
+  ASSERT_EQ(g.edges_into(l2).size(), 1u);
+  EXPECT_EQ(g.edges_into(l2)[0].kind, EdgeKind::Handoff);
+  EXPECT_EQ(g.edges_into(l2)[0].from, l1);
+  ASSERT_EQ(g.edges_into(l3).size(), 1u);
+  EXPECT_EQ(g.edges_into(l3)[0].from, l2);
+  EXPECT_EQ(window_us(g), 171);
+}
+
 // PyTorch's backward on the autograd engine thread (tid 2), handed over by the main thread (tid 1), which waits in
 // backward() meanwhile. Main: aten::mm [0,20) launching K1 (launch [5,10), kernel [12,32)), nothing recorded
 // [20,150), the optimizer's op [150,170) launching K3 ([155,160), [161,171)). Engine: MmBackward0 [40,120)
