@@ -53,6 +53,7 @@ void GraphAssembly::run() {
   add_host_waits();
   bind_gpu_starts();
   add_thread_handoffs();
+  add_collective_workers();
   add_collectives();
   finish();
 }
@@ -68,13 +69,16 @@ void GraphAssembly::add_host_lane(LaneIndex l) {
   NodeId current = kNoNode, previous = kNoNode;
   TimeNs open_end = kMinTime, covered_until = kMinTime;
   bool records_ops = false;
+  // On a thread that serves collectives, a collective's range holds its wait for the transfer and the peers: it
+  // covers nothing the thread did.
+  const bool serving = serves_collectives(l);
   const std::size_t first_span = spans_.size();
   std::vector<Span> pending;  // records in the gap before the next call
   for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
     const Event& e = lane.events[i];
     if (current != kNoNode && e.start_ns - covered_until >= kUnrecordedMinNs)
       pending.push_back({kNoNode, true, PartKind::Unrecorded, covered_until, e.start_ns});
-    covered_until = std::max(covered_until, e.end_ns());
+    covered_until = std::max(covered_until, serving && is_collective_range_event(e) ? e.start_ns : e.end_ns());
     records_ops = records_ops || e.kind == EventKind::CpuOp;
     if (current != kNoNode && e.start_ns < open_end) {
       const detail::RecordRole role = detail::record_role(trace_.name(e));

@@ -350,4 +350,40 @@ TEST(IdleCauses, AThreadsSilenceIsSaidNotCalledItsWork) {
   EXPECT_LT(total_us(r.idle, 0, IdleCause::HostBusy), 10);
 }
 
+// A Gloo all-reduce on its worker thread (3), enqueued by thread 1's c10d::allreduce_ [100,150) (holding
+// cudaEventRecord [110,115)); thread 1 launches [160,165) (kernel [166,176)), waits silent for the collective, makes
+// its next call [1000,1005) and launches [1010,1015) (kernel [1016,1026)). The worker in gloo:all_reduce [200,950)
+// records cudaStreamSynchronize [210,215), then nothing until aten::copy_ [895,915) (cudaMemcpyAsync [900,910)):
+// GPU 0's idle time [215,895) is the collective's transfer, named as such, not thread 1's silence (thread 1's
+// silence after the collective ended, [950,1000), is its own wait before its next call).
+TEST(IdleCauses, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "c10d::allreduce_", 100 * us, 50 * us, EventKind::CpuOp);
+  host_call(b, 1, 1, "cudaEventRecord", 110 * us, 5 * us);
+  launch(b, 1, 160, 5, 0, 7, 166, 10);
+  host_call(b, 1, 1, "cudaStreamWaitEvent", 1000 * us, 5 * us);
+  launch(b, 2, 1010, 5, 0, 7, 1016, 10);
+  host_call(b, 1, 3, "gloo:all_reduce", 200 * us, 750 * us, EventKind::Annotation);
+  host_call(b, 1, 3, "cudaStreamSynchronize", 210 * us, 5 * us);
+  host_call(b, 1, 3, "aten::copy_", 895 * us, 20 * us, EventKind::CpuOp);
+  host_call(b, 1, 3, "cudaMemcpyAsync", 900 * us, 10 * us);
+  const Report r = analyze(build(b));
+  expect_tiles(r.idle);
+  bool transfer = false;
+  for (const IdleInterval& i : r.idle.intervals) {
+    if (i.start_ns == 215 * us && i.end_ns == 895 * us) {
+      EXPECT_EQ(i.cause, IdleCause::Unknown);
+      EXPECT_EQ(i.detail,
+                "thread 3 recorded nothing inside gloo:all_reduce: the collective's transfer and its wait for the "
+                "other ranks");
+      transfer = true;
+    }
+    // Thread 1 was silent until its next call [1000,1005): waiting, said so only after the collective ended.
+    if (i.detail.find("thread 1 recorded nothing") != std::string::npos) {
+      EXPECT_GE(i.start_ns, 950 * us);
+    }
+  }
+  EXPECT_TRUE(transfer) << format_report(r, Format::Markdown);
+}
+
 }  // namespace gtv::analysis

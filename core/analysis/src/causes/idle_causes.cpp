@@ -227,10 +227,29 @@ class DeviceExplainer {
   }
 
   // "thread 529 recorded nothing then: ...": the path ran through a stretch of a host thread with no recorded event.
+  // Inside a collective's range on the thread that serves it (Gloo's worker in "gloo:all_reduce"), that stretch is
+  // the collective's transfer and its wait for the other ranks.
   std::uint32_t silent_thread(const PathSegment& s) {
     const Lane& lane = trace_.lane(s.event.lane);
-    return details_.id(gtv::rank_prefix(trace_, lane) + "thread " + std::to_string(lane.key.tid) +
-                       " recorded nothing then: waiting, or in code nobody recorded");
+    const std::string who = gtv::rank_prefix(trace_, lane) + "thread " + std::to_string(lane.key.tid);
+    if (const Event* range = collective_range_at(lane, s.start_ns))
+      return details_.id(who + " recorded nothing inside " + std::string(trace_.name(*range)) +
+                         ": the collective's transfer and its wait for the other ranks");
+    return details_.id(who + " recorded nothing then: waiting, or in code nobody recorded");
+  }
+
+  // The collective range (Gloo's "gloo:all_reduce", NCCL's "nccl:all_reduce") at the top level of a host lane that
+  // holds time_ns, nullptr when none.
+  const Event* collective_range_at(const Lane& lane, TimeNs time_ns) const {
+    if (lane.by_depth.empty()) return nullptr;
+    const std::vector<std::uint32_t>& top = lane.by_depth[0];
+    const auto it = std::upper_bound(top.begin(), top.end(), time_ns,
+                                     [&](TimeNs t, std::uint32_t i) { return t < lane.events[i].start_ns; });
+    if (it == top.begin()) return nullptr;
+    const Event& e = lane.events[*std::prev(it)];
+    if (e.kind != EventKind::Annotation || e.end_ns() <= time_ns) return nullptr;
+    const std::string_view name = trace_.name(e);
+    return name.substr(0, 5) == "gloo:" || name.substr(0, 5) == "nccl:" ? &e : nullptr;
   }
 
   // "launching work for GPU 0", or "launching this GPU's next work".
