@@ -7,6 +7,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "causes/idle_causes_parts.h"
 #include "gtv/analysis/format.h"
@@ -317,7 +318,8 @@ void add_intervals(std::int64_t device, std::vector<Piece> pieces, const Details
 
 // Per cause and removal (one row per cause that removing gives back, so a row's total never mixes savings): the
 // total, the number of intervals, the detail with the most time and, for a removable cause, the saving its removal
-// was replayed to give.
+// was replayed to give. Idle time no removal explains has one row per detail: its detail is what the row claims
+// (a thread's silence, a collective's transfer), so it names all of the row's time.
 void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, const Details& details,
                 const DeviceExplainer& explainer, const CriticalPathAnalysis& critical, IdleCauses& out) {
   struct Sum {
@@ -325,12 +327,12 @@ void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, co
     std::size_t count = 0;
     std::map<std::string, TimeNs> by_detail;
   };
-  std::map<std::pair<int, int>, Sum> sums;                // (cause, index of its removal or -1)
+  std::map<std::tuple<int, int, std::string>, Sum> sums;  // (cause, index of its removal or -1, detail if -1)
   std::map<std::pair<int, std::string>, int> removal_of;  // (cause, detail) -> removal, looked up once each
   for (const IdleInterval& i : intervals) {
     auto [it, inserted] = removal_of.try_emplace({static_cast<int>(i.cause), i.detail}, -1);
     if (inserted) it->second = explainer.cause_index_of(i.cause, details.find(i.detail));
-    Sum& s = sums[{static_cast<int>(i.cause), it->second}];
+    Sum& s = sums[{static_cast<int>(i.cause), it->second, it->second < 0 ? i.detail : std::string()}];
     s.total_ns += i.end_ns - i.start_ns;
     ++s.count;
     s.by_detail[i.detail] += i.end_ns - i.start_ns;
@@ -339,8 +341,8 @@ void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, co
   for (const auto& [key, s] : sums) {
     auto top = std::max_element(s.by_detail.begin(), s.by_detail.end(),
                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    IdleCauseTotal t{device, static_cast<IdleCause>(key.first), top->first, s.total_ns, s.count, -1};
-    if (key.second >= 0) t.saving_ns = critical.causes[std::size_t(key.second)].saving_ns;
+    IdleCauseTotal t{device, static_cast<IdleCause>(std::get<0>(key)), top->first, s.total_ns, s.count, -1};
+    if (std::get<1>(key) >= 0) t.saving_ns = critical.causes[std::size_t(std::get<1>(key))].saving_ns;
     totals.push_back(std::move(t));
   }
   std::stable_sort(totals.begin(), totals.end(),
