@@ -49,4 +49,8 @@ RecordRole record_role(std::string_view name) {
   return RecordRole::None;
 }
 
+bool is_waiting_range(std::string_view name) {
+  return name.find("_MultiProcessingDataLoaderIter.__next__") != std::string_view::npos;
+}
+
 }  // namespace gtv::causal::detail

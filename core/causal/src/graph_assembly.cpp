@@ -69,8 +69,9 @@ void GraphAssembly::add_host_lane(LaneIndex l) {
   NodeId current = kNoNode, previous = kNoNode;
   TimeNs open_end = kMinTime, covered_until = kMinTime;
   bool records_ops = false;
-  // On a thread that serves collectives, a collective's range holds its wait for the transfer and the peers: it
-  // covers nothing the thread did.
+  // On a thread that serves collectives, a collective's range holds its wait for the transfer and the peers; a
+  // multiprocessing DataLoader's __next__ holds the wait for its worker processes: they cover nothing the thread
+  // did.
   const bool serving = serves_collectives(l);
   const std::size_t first_span = spans_.size();
   std::vector<Span> pending;  // records in the gap before the next call
@@ -78,7 +79,10 @@ void GraphAssembly::add_host_lane(LaneIndex l) {
     const Event& e = lane.events[i];
     if (current != kNoNode && e.start_ns - covered_until >= kUnrecordedMinNs)
       pending.push_back({kNoNode, true, PartKind::Unrecorded, covered_until, e.start_ns});
-    covered_until = std::max(covered_until, serving && is_collective_range_event(e) ? e.start_ns : e.end_ns());
+    const bool waiting =
+        (serving && is_collective_range_event(e)) ||
+        ((e.kind == EventKind::CpuOp || e.kind == EventKind::Annotation) && detail::is_waiting_range(trace_.name(e)));
+    covered_until = std::max(covered_until, waiting ? e.start_ns : e.end_ns());
     records_ops = records_ops || e.kind == EventKind::CpuOp;
     if (current != kNoNode && e.start_ns < open_end) {
       const detail::RecordRole role = detail::record_role(trace_.name(e));

@@ -397,4 +397,36 @@ TEST(IdleCauses, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
   EXPECT_TRUE(transfer) << format_report(r, Format::Markdown);
 }
 
+// The main thread launches [0,5) (kernel [6,16)), then waits in a multiprocessing DataLoader's __next__ [20,520)
+// with nothing recorded inside, then runs aten::mm [520,540) launching [525,530) (kernel [531,541)). GPU 0's idle
+// [20,520) is the wait for the DataLoader's worker processes, said so; with the single-process iterator the same
+// stretch is the thread loading the batch itself: its own work.
+Report data_loader_run(std::string_view iterator) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 10);
+  host_call(b, 1, 1, "enumerate(DataLoader)#" + std::string(iterator) + ".__next__", 20 * us, 500 * us,
+            EventKind::CpuOp);
+  host_call(b, 1, 1, "aten::mm", 520 * us, 20 * us, EventKind::CpuOp);
+  launch(b, 2, 525, 5, 0, 7, 531, 10);
+  return analyze(build(b));
+}
+
+TEST(IdleCauses, AMultiprocessingDataLoadersNextIsAWaitForItsWorkers) {
+  const Report r = data_loader_run("_MultiProcessingDataLoaderIter");
+  expect_tiles(r.idle);
+  bool named = false;
+  for (const IdleInterval& i : r.idle.intervals)
+    if (i.start_ns == 20 * us && i.end_ns == 520 * us) {
+      EXPECT_EQ(i.cause, IdleCause::Unknown);
+      EXPECT_EQ(i.detail,
+                "thread 1 recorded nothing inside enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__: "
+                "waiting for the DataLoader's worker processes to deliver the next batch, or receiving it");
+      named = true;
+    }
+  EXPECT_TRUE(named) << format_report(r, Format::Markdown);
+  const Report single = data_loader_run("_SingleProcessDataLoaderIter");
+  EXPECT_EQ(find(single.idle, 0, IdleCause::Unknown), nullptr) << format_report(single, Format::Markdown);
+  EXPECT_GE(total_us(single.idle, 0, IdleCause::HostBusy), 500);
+}
+
 }  // namespace gtv::analysis

@@ -236,7 +236,25 @@ class DeviceExplainer {
     if (const Event* range = collective_range_at(lane, s.start_ns))
       return details_.id(who + " recorded nothing inside " + std::string(trace_.name(*range)) +
                          ": the collective's transfer and its wait for the other ranks");
+    if (const Event* range = data_loader_wait_at(lane, s.start_ns))
+      return details_.id(who + " recorded nothing inside " + std::string(trace_.name(*range)) +
+                         ": waiting for the DataLoader's worker processes to deliver the next batch, or receiving it");
     return details_.id(who + " recorded nothing then: waiting, or in code nobody recorded");
+  }
+
+  // The multiprocessing DataLoader's __next__ ("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), at
+  // any depth of a host lane, that holds time_ns; nullptr when none.
+  const Event* data_loader_wait_at(const Lane& lane, TimeNs time_ns) const {
+    for (const std::vector<std::uint32_t>& level : lane.by_depth) {
+      const auto it = std::upper_bound(level.begin(), level.end(), time_ns,
+                                       [&](TimeNs t, std::uint32_t i) { return t < lane.events[i].start_ns; });
+      if (it == level.begin()) continue;
+      const Event& e = lane.events[*std::prev(it)];
+      if (e.end_ns() > time_ns &&
+          trace_.name(e).find("_MultiProcessingDataLoaderIter.__next__") != std::string_view::npos)
+        return &e;
+    }
+    return nullptr;
   }
 
   // The collective range (Gloo's "gloo:all_reduce", NCCL's "nccl:all_reduce") at the top level of a host lane that
