@@ -214,7 +214,10 @@ class DeviceExplainer {
   // The detail of idle time a cause was on the path for beyond what removing it gives back.
   std::uint32_t beyond_saving(int cause) {
     const CauseSaving& c = critical_.causes[std::size_t(cause)];
-    return details_.id("no one cause: " + c.cause + " was on the critical path, but removing it gives back only " +
+    // "the host's waits in cudaFree", "other CUDA calls", "the host's launch calls", "first-use calls": plural.
+    const bool plural = c.key == "wait" || c.key == "host_call" || c.key == "host_launch" || c.key == "first_use";
+    return details_.id("no one cause: " + c.cause + (plural ? " were" : " was") +
+                       " on the critical path, but removing " + (plural ? "them" : "it") + " gives back only " +
                        format_duration(c.saving_ns) + " of " + critical_.region.name);
   }
 
