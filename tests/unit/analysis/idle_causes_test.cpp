@@ -435,4 +435,22 @@ TEST(IdleCauses, AMultiprocessingDataLoadersNextIsAWaitForItsWorkers) {
   EXPECT_GE(total_us(single.idle, 0, IdleCause::HostBusy), 500);
 }
 
+// The thread's 100 us op before its first call (the launch [100,105), kernel [106,116)) is on the critical path, but
+// no replay moves a thread's first call: it is not counted for the host's own work, whose removal keeps it, and the
+// idle time it explains is said as what it is, with no saving.
+TEST(IdleCauses, TheWorkBeforeAThreadsFirstCallIsNotBlamedOnARemovalThatKeepsIt) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "aten::randn", 0, 100 * us, EventKind::CpuOp);
+  launch(b, 1, 100, 5, 0, 7, 106, 10);
+  const Report r = analyze(build(b));
+  for (const CauseSaving& c : r.critical.causes) EXPECT_NE(c.key, "host_own_work") << c.on_path_ns;
+  expect_tiles(r.idle);
+  const IdleCauseTotal* busy = find(r.idle, 0, IdleCause::HostBusy);
+  ASSERT_NE(busy, nullptr) << format_report(r, Format::Markdown);
+  EXPECT_EQ(busy->detail, "the thread's work before its first CUDA call, which no replay removes");
+  EXPECT_EQ(busy->total_ns, 100 * us);
+  EXPECT_EQ(busy->saving_ns, -1);
+  EXPECT_EQ(find(r.idle, 0, IdleCause::Unknown), nullptr);
+}
+
 }  // namespace gtv::analysis

@@ -71,6 +71,7 @@ class DeviceExplainer {
       : trace_(trace), critical_(critical), imbalance_(imbalance), details_(details) {
     unknown_ = details_.id("no recorded input explains it");
     own_work_ = details_.id("the host's own work between CUDA calls");
+    lead_in_ = details_.id("the thread's work before its first CUDA call, which no replay removes");
     tracing_ = details_.id("the tracer's own work on the host: CUPTI buffer requests, instrumentation");
     lazy_ = details_.id("lazy module loading");
   }
@@ -141,7 +142,7 @@ class DeviceExplainer {
       case SegmentKind::TracingOverhead:
         return piece(IdleCause::TracingOverhead, tracing_);
       case SegmentKind::HostOwnWork:
-        return piece(IdleCause::HostBusy, own_work_);
+        return piece(IdleCause::HostBusy, s.cause < 0 ? lead_in_ : own_work_);
       case SegmentKind::NotRecorded:
         return piece(IdleCause::Unknown, gpu_node || !s.has_event ? unknown_ : silent_thread(s));
       default:
@@ -318,7 +319,7 @@ class DeviceExplainer {
   Details& details_;
   std::map<std::pair<IdleCause, std::uint32_t>, int> cause_index_;
   std::map<const RankInfo*, std::size_t> last_segment_;  // per rank, its last segment on the path
-  std::uint32_t unknown_ = 0, own_work_ = 0, tracing_ = 0, lazy_ = 0;
+  std::uint32_t unknown_ = 0, own_work_ = 0, lead_in_ = 0, tracing_ = 0, lazy_ = 0;
 };
 
 // Sorts and merges touching pieces with the same cause and detail, then names their details.
