@@ -138,13 +138,13 @@ TEST(CriticalPath, TracingOverheadInTheGapIsItsOwnSegmentAndItsRemovalIsReplayed
 // cudaEventRecord, thread 2's last call in the c10d op); thread 2's next call after the collective waits for the
 // worker's last (it made no call in between), its wait being [200,950) of its silence. Inside the range the worker
 // recorded nothing for [215,895): that is the transfer and the wait for the peers, not the worker's own work.
-TEST(CriticalPath, AGlooWorkerWaitsForTheEnqueueAndTheCallerForTheCollective) {
+void expect_worker_handoffs(std::string_view range_name, EventKind range_kind) {
   TraceBuilder b;
   host_call(b, 1, 2, "c10d::allreduce_", 100 * us, 50 * us, EventKind::CpuOp);
   host_call(b, 1, 2, "cudaEventRecord", 110 * us, 5 * us);
   launch(b, 1, 160, 5, 0, 7, 166, 10, 2);
   host_call(b, 1, 2, "cudaStreamWaitEvent", 1000 * us, 5 * us);
-  host_call(b, 1, 3, "gloo:all_reduce", 200 * us, 750 * us, EventKind::Annotation);
+  host_call(b, 1, 3, range_name, 200 * us, 750 * us, range_kind);
   host_call(b, 1, 3, "cudaStreamSynchronize", 210 * us, 5 * us);
   host_call(b, 1, 3, "aten::copy_", 895 * us, 20 * us, EventKind::CpuOp);
   host_call(b, 1, 3, "cudaMemcpyAsync", 900 * us, 10 * us);
@@ -175,6 +175,15 @@ TEST(CriticalPath, AGlooWorkerWaitsForTheEnqueueAndTheCallerForTheCollective) {
       ADD_FAILURE() << "caller on the path at " << s.start_ns << ": " << to_string(s.kind);
   }
   EXPECT_TRUE(silence_said);
+}
+
+TEST(CriticalPath, AGlooWorkerWaitsForTheEnqueueAndTheCallerForTheCollective) {
+  expect_worker_handoffs("gloo:all_reduce", EventKind::Annotation);
+}
+
+// The same with the worker's collective held by PyTorch's record_param_comms op.
+TEST(CriticalPath, ARecordParamCommsWorkerWaitsLikeAGlooOne) {
+  expect_worker_handoffs("record_param_comms", EventKind::CpuOp);
 }
 
 // The same run recorded by a Kineto that wrote no fwdbwd flows: aten::mm and MmBackward0 carry the same op

@@ -261,8 +261,8 @@ class DeviceExplainer {
     return nullptr;
   }
 
-  // The collective range (Gloo's "gloo:all_reduce", NCCL's "nccl:all_reduce") at the top level of a host lane that
-  // holds time_ns, nullptr when none.
+  // The collective range (Gloo's "gloo:all_reduce", NCCL's "nccl:all_reduce", PyTorch's "record_param_comms") at the
+  // top level of a host lane that holds time_ns, nullptr when none.
   const Event* collective_range_at(const Lane& lane, TimeNs time_ns) const {
     if (lane.by_depth.empty()) return nullptr;
     const std::vector<std::uint32_t>& top = lane.by_depth[0];
@@ -270,9 +270,11 @@ class DeviceExplainer {
                                      [&](TimeNs t, std::uint32_t i) { return t < lane.events[i].start_ns; });
     if (it == top.begin()) return nullptr;
     const Event& e = lane.events[*std::prev(it)];
-    if (e.kind != EventKind::Annotation || e.end_ns() <= time_ns) return nullptr;
+    if ((e.kind != EventKind::Annotation && e.kind != EventKind::CpuOp) || e.end_ns() <= time_ns) return nullptr;
     const std::string_view name = trace_.name(e);
-    return name.substr(0, 5) == "gloo:" || name.substr(0, 5) == "nccl:" ? &e : nullptr;
+    const bool collective =
+        name.substr(0, 5) == "gloo:" || name.substr(0, 5) == "nccl:" || name == "record_param_comms";
+    return collective ? &e : nullptr;
   }
 
   // "launching work for GPU 0", or "launching this GPU's next work".
