@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <string_view>
-#include <tuple>
 
 #include "gtv/analysis/intervals.h"
 #include "gtv/base/time.h"
@@ -95,24 +94,25 @@ std::vector<ProcessSteps> steps_of(const Trace& trace) {
 // Per thread and name, the record_function ranges and their merged spans (in the same order).
 std::vector<AnnotatedRanges> ranges_of(const Trace& trace, std::size_t& count,
                                        std::vector<std::vector<Interval>>& merged_spans) {
-  std::map<std::tuple<std::int64_t, std::int64_t, std::string>, std::vector<Interval>> spans;
+  std::vector<AnnotatedRanges> out;
   for (const Lane& lane : trace.lanes()) {
     if (lane.is_gpu()) continue;
+    std::map<StringId, std::vector<Interval>> spans;  // by name, in the order the names were first seen
     for (const Event& e : lane.events) {
       if (e.kind != EventKind::Annotation || is_step(trace.name(e))) continue;
-      spans[{lane.key.pid, lane.key.tid, std::string(trace.name(e))}].push_back({e.start_ns, e.end_ns()});
+      spans[e.name].push_back({e.start_ns, e.end_ns()});
       ++count;
     }
-  }
-  std::vector<AnnotatedRanges> out;
-  out.reserve(spans.size());
-  for (auto& [key, list] : spans) {
-    AnnotatedRanges r;
-    std::tie(r.pid, r.tid, r.name) = key;
-    r.count = list.size();
-    merged_spans.push_back(merged(std::move(list)));
-    r.host_ns = total_length_ns(merged_spans.back());
-    out.push_back(std::move(r));
+    for (auto& [name, list] : spans) {
+      AnnotatedRanges r;
+      r.name = std::string(trace.strings().view(name));
+      r.pid = lane.key.pid;
+      r.tid = lane.key.tid;
+      r.count = list.size();
+      merged_spans.push_back(merged(std::move(list)));
+      r.host_ns = total_length_ns(merged_spans.back());
+      out.push_back(std::move(r));
+    }
   }
   return out;
 }
