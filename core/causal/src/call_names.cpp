@@ -50,7 +50,9 @@ RecordRole record_role(std::string_view name) {
 }
 
 bool is_waiting_range(std::string_view name) {
-  return name.find("_MultiProcessingDataLoaderIter.__next__") != std::string_view::npos;
+  // A prefix first: this is asked of every op of every thread.
+  constexpr std::string_view kPrefix = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter";
+  return name.substr(0, kPrefix.size()) == kPrefix && name.find(".__next__") != std::string_view::npos;
 }
 
 }  // namespace gtv::causal::detail

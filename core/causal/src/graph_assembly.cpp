@@ -406,10 +406,23 @@ void sequence_links(const Trace& trace, const std::set<std::int64_t>& covered,
     TimeNs start_ns;
     LaneIndex lane;
   };
+  // Only processes that ran a backward ("MmBackward0", "autograd::engine::evaluate_function: ...") have links to
+  // find: the numbers are read (one args lookup per op) in those alone.
+  std::set<std::int64_t> with_backward;
+  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+    const Lane& lane = trace.lane(l);
+    if (lane.is_gpu() || covered.count(lane.key.pid) || with_backward.count(lane.key.pid)) continue;
+    for (const Event& e : lane.events)
+      if (e.kind == EventKind::CpuOp && trace.name(e).find("Backward") != std::string_view::npos) {
+        with_backward.insert(lane.key.pid);
+        break;
+      }
+  }
+  if (with_backward.empty()) return;
   std::vector<Op> ops;
   for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
     const Lane& lane = trace.lane(l);
-    if (lane.is_gpu() || covered.count(lane.key.pid)) continue;
+    if (lane.is_gpu() || !with_backward.count(lane.key.pid)) continue;
     for (const Event& e : lane.events) {
       if (e.kind != EventKind::CpuOp || e.args == kNoArgs) continue;
       for (const EventArg& a : trace.extra_args(e)) {
