@@ -49,4 +49,10 @@ RecordRole record_role(std::string_view name) {
   return RecordRole::None;
 }
 
+bool is_waiting_range(std::string_view name) {
+  // A prefix first: this is asked of every op of every thread.
+  constexpr std::string_view kPrefix = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter";
+  return name.substr(0, kPrefix.size()) == kPrefix && name.find(".__next__") != std::string_view::npos;
+}
+
 }  // namespace gtv::causal::detail

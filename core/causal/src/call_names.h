@@ -22,4 +22,9 @@ enum class RecordRole : std::uint8_t { None, LazyLoading, TracingOverhead, Queue
 // "Activity Buffer Request", "CUPTI instrumentation"), the launch queue being full ("command buffer full").
 [[nodiscard]] RecordRole record_role(std::string_view name);
 
+// A range the thread spends waiting for another process: PyTorch's "enumerate(DataLoader)#_MultiProcessing
+// DataLoaderIter.__next__", in which the main thread waits for the DataLoader's worker processes to deliver the next
+// batch (the single-process iterator loads the batch itself: its range is work).
+[[nodiscard]] bool is_waiting_range(std::string_view name);
+
 }  // namespace gtv::causal::detail

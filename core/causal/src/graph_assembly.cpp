@@ -1,7 +1,10 @@
 #include "graph_assembly.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
+#include <set>
+#include <tuple>
 
 #include "call_names.h"
 
@@ -50,6 +53,7 @@ void GraphAssembly::run() {
   add_host_waits();
   bind_gpu_starts();
   add_thread_handoffs();
+  add_collective_workers();
   add_collectives();
   finish();
 }
@@ -65,13 +69,20 @@ void GraphAssembly::add_host_lane(LaneIndex l) {
   NodeId current = kNoNode, previous = kNoNode;
   TimeNs open_end = kMinTime, covered_until = kMinTime;
   bool records_ops = false;
+  // On a thread that serves collectives, a collective's range holds its wait for the transfer and the peers; a
+  // multiprocessing DataLoader's __next__ holds the wait for its worker processes: they cover nothing the thread
+  // did.
+  const bool serving = serves_collectives(l);
   const std::size_t first_span = spans_.size();
   std::vector<Span> pending;  // records in the gap before the next call
   for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
     const Event& e = lane.events[i];
     if (current != kNoNode && e.start_ns - covered_until >= kUnrecordedMinNs)
       pending.push_back({kNoNode, true, PartKind::Unrecorded, covered_until, e.start_ns});
-    covered_until = std::max(covered_until, e.end_ns());
+    const bool waiting =
+        (serving && is_collective_range_event(e)) ||
+        ((e.kind == EventKind::CpuOp || e.kind == EventKind::Annotation) && detail::is_waiting_range(trace_.name(e)));
+    covered_until = std::max(covered_until, waiting ? e.start_ns : e.end_ns());
     records_ops = records_ops || e.kind == EventKind::CpuOp;
     if (current != kNoNode && e.start_ns < open_end) {
       const detail::RecordRole role = detail::record_role(trace_.name(e));
@@ -375,17 +386,82 @@ std::int64_t GraphAssembly::launched_device(NodeId call, bool& pageable) const {
   return trace_.lane(g_.nodes_[it->second].ref.lane).device();
 }
 
+namespace {
+
+constexpr std::string_view kSequenceNumberArg = "Sequence number";
+
+// Forward op -> backward op links from PyTorch's op sequence numbers, for the processes without fwdbwd flows (Kineto
+// before it wrote them): an op's "Sequence number" is shared by the forward op and the backward ops autograd ran for
+// it, so the lane of a number's first op hands work to every other lane of its process that later holds the number.
+// Counted into `links` (worker -> handing thread -> links).
+void sequence_links(const Trace& trace, const std::set<std::int64_t>& covered,
+                    std::map<LaneIndex, std::map<LaneIndex, std::size_t>>& links) {
+  struct First {
+    TimeNs start_ns;
+    LaneIndex lane;
+  };
+  std::map<std::pair<std::int64_t, std::int64_t>, First> first;  // (pid, number) -> its first op
+  struct Op {
+    std::int64_t pid, number;
+    TimeNs start_ns;
+    LaneIndex lane;
+  };
+  // Only processes that ran a backward ("MmBackward0", "autograd::engine::evaluate_function: ...") have links to
+  // find: the numbers are read (one args lookup per op) in those alone.
+  std::set<std::int64_t> with_backward;
+  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+    const Lane& lane = trace.lane(l);
+    if (lane.is_gpu() || covered.count(lane.key.pid) || with_backward.count(lane.key.pid)) continue;
+    for (const Event& e : lane.events)
+      if (e.kind == EventKind::CpuOp && trace.name(e).find("Backward") != std::string_view::npos) {
+        with_backward.insert(lane.key.pid);
+        break;
+      }
+  }
+  if (with_backward.empty()) return;
+  std::vector<Op> ops;
+  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+    const Lane& lane = trace.lane(l);
+    if (lane.is_gpu() || !with_backward.count(lane.key.pid)) continue;
+    for (const Event& e : lane.events) {
+      if (e.kind != EventKind::CpuOp || e.args == kNoArgs) continue;
+      for (const EventArg& a : trace.extra_args(e)) {
+        if (a.key != kSequenceNumberArg) continue;
+        std::int64_t number = -1;
+        const auto [end, ec] = std::from_chars(a.value_json.data(), a.value_json.data() + a.value_json.size(), number);
+        if (ec != std::errc() || number < 0) break;
+        ops.push_back({lane.key.pid, number, e.start_ns, l});
+        auto [it, added] = first.try_emplace({lane.key.pid, number}, First{e.start_ns, l});
+        if (!added && e.start_ns < it->second.start_ns) it->second = {e.start_ns, l};
+        break;
+      }
+    }
+  }
+  std::set<std::tuple<LaneIndex, LaneIndex, std::int64_t>> seen;  // one link per number and pair of lanes
+  for (const Op& op : ops) {
+    const First& f = first.at({op.pid, op.number});
+    if (f.lane == op.lane || !seen.insert({op.lane, f.lane, op.number}).second) continue;
+    ++links[op.lane][f.lane];
+  }
+}
+
+}  // namespace
+
 // PyTorch's autograd engine: the thread Kineto's fwdbwd flows lead to (from forward ops to their backward ops) runs
 // the backward that the thread those flows leave from (the main thread) handed it, while that thread waits in
-// backward(). Each worker is joined to the thread most of its flows come from.
+// backward(). Each worker is joined to the thread most of its flows come from. A process without fwdbwd flows takes
+// the same links from its ops' sequence numbers.
 void GraphAssembly::add_thread_handoffs() {
   std::map<LaneIndex, std::map<LaneIndex, std::size_t>> links;  // worker -> handing thread -> flows
+  std::set<std::int64_t> covered;                               // processes with fwdbwd flows
   for (const Flow& f : trace_.backward_links()) {
     const Lane& from = trace_.lane(f.from.lane);
     const Lane& to = trace_.lane(f.to.lane);
     if (f.from.lane == f.to.lane || from.is_gpu() || to.is_gpu() || from.key.pid != to.key.pid) continue;
     ++links[f.to.lane][f.from.lane];
+    covered.insert(from.key.pid);
   }
+  sequence_links(trace_, covered, links);
   for (const auto& [worker, from] : links) {
     const auto most =
         std::max_element(from.begin(), from.end(), [](const auto& a, const auto& b) { return a.second < b.second; });

@@ -46,6 +46,10 @@ class GraphAssembly {
   [[nodiscard]] NodeId waited_work(NodeId call, std::int64_t device) const;
   [[nodiscard]] std::int64_t launched_device(NodeId call, bool& pageable) const;
   void add_thread_handoffs();
+  // Threads that serve collectives (collective_workers.cpp).
+  [[nodiscard]] bool serves_collectives(LaneIndex lane) const;
+  [[nodiscard]] bool is_collective_range_event(const Event& e) const;
+  void add_collective_workers();
   void add_handoffs(LaneIndex from, LaneIndex worker);
   [[nodiscard]] TimeNs add_share(LaneIndex from, LaneIndex worker, NodeId first, NodeId last, TimeNs previous_end);
   void add_gap_wait(NodeId node, TimeNs start_ns, TimeNs end_ns);

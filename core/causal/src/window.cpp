@@ -12,18 +12,24 @@ constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min();
 constexpr TimeNs kMaxTime = std::numeric_limits<TimeNs>::max();
 
 // A recorded time on a host lane, moved as the replay moved the node around it: inside a call, by the call's
-// start; in the gap after a call, by the call's end; before the lane's first call, by that call's start. Recorded
-// differences fit in an int64; moved onto a replay's times they may not, and saturate.
+// start; in the gap after a call, by the call's end; before the lane's first call, by that call's start. A gap the
+// replay shortened (the host's own work in it taken out) holds the time no later than the next call's replayed
+// start: a measurement of CPU work that ends in that gap ends sooner without that work. Recorded differences fit
+// in an int64; moved onto a replay's times they may not, and saturate.
 TimeNs moved_host_time(const HappensBefore& g, const Timeline& t, LaneIndex lane, TimeNs time_ns) {
+  const HappensBefore::IdRange r = g.lane_nodes(lane);
   const NodeId n = g.node_at_or_before(lane, time_ns);
   if (n == kNoNode) {
-    const HappensBefore::IdRange r = g.lane_nodes(lane);
     if (r.first == r.last) return time_ns;
     return saturating_sub(t.start_ns[r.first], g.recorded_start(r.first) - time_ns);
   }
   if (time_ns < g.recorded_end(n))
     return std::min(saturating_add(t.start_ns[n], time_ns - g.recorded_start(n)), t.end_ns[n]);
-  return saturating_add(t.end_ns[n], time_ns - g.recorded_end(n));
+  const TimeNs moved = saturating_add(t.end_ns[n], time_ns - g.recorded_end(n));
+  const NodeId next = n + 1;
+  if (next >= r.last || g.node(next).chain_prev != n) return moved;
+  const bool shortened = saturating_sub(t.start_ns[next], t.end_ns[n]) < g.recorded_start(next) - g.recorded_end(n);
+  return shortened ? std::min(moved, std::max(t.start_ns[next], t.end_ns[n])) : moved;
 }
 
 }  // namespace

@@ -131,6 +131,94 @@ TEST(CriticalPath, TracingOverheadInTheGapIsItsOwnSegmentAndItsRemovalIsReplayed
   EXPECT_EQ(e.saving_ns(), 50 * us);
 }
 
+// A Gloo all-reduce served by a worker thread (3), enqueued by the autograd thread (2). Thread 2: c10d::allreduce_
+// [100,150) holding cudaEventRecord [110,115), a launch [160,165) (kernel [166,176)), then nothing until
+// cudaStreamWaitEvent [1000,1005). Worker: gloo:all_reduce [200,950) holding cudaStreamSynchronize [210,215) and
+// aten::copy_ [895,915) with cudaMemcpyAsync [900,910). The worker's first call waits for the enqueue (the
+// cudaEventRecord, thread 2's last call in the c10d op); thread 2's next call after the collective waits for the
+// worker's last (it made no call in between), its wait being [200,950) of its silence. Inside the range the worker
+// recorded nothing for [215,895): that is the transfer and the wait for the peers, not the worker's own work.
+void expect_worker_handoffs(std::string_view range_name, EventKind range_kind) {
+  TraceBuilder b;
+  host_call(b, 1, 2, "c10d::allreduce_", 100 * us, 50 * us, EventKind::CpuOp);
+  host_call(b, 1, 2, "cudaEventRecord", 110 * us, 5 * us);
+  launch(b, 1, 160, 5, 0, 7, 166, 10, 2);
+  host_call(b, 1, 2, "cudaStreamWaitEvent", 1000 * us, 5 * us);
+  host_call(b, 1, 3, range_name, 200 * us, 750 * us, range_kind);
+  host_call(b, 1, 3, "cudaStreamSynchronize", 210 * us, 5 * us);
+  host_call(b, 1, 3, "aten::copy_", 895 * us, 20 * us, EventKind::CpuOp);
+  host_call(b, 1, 3, "cudaMemcpyAsync", 900 * us, 10 * us);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const NodeId record = node_at(g, host_lane_key(1, 2), 110), wait = node_at(g, host_lane_key(1, 2), 1000),
+               sync = node_at(g, host_lane_key(1, 3), 210), copy = node_at(g, host_lane_key(1, 3), 900);
+  ASSERT_EQ(g.edges_into(sync).size(), 1u);
+  EXPECT_EQ(g.edges_into(sync)[0].kind, EdgeKind::Handoff);
+  EXPECT_EQ(g.edges_into(sync)[0].from, record);
+  ASSERT_EQ(g.edges_into(wait).size(), 1u);
+  EXPECT_EQ(g.edges_into(wait)[0].kind, EdgeKind::Handoff);
+  EXPECT_EQ(g.edges_into(wait)[0].from, copy);
+  EXPECT_EQ(g.gap_wait_ns(wait), 750 * us);
+  EXPECT_EQ(window_us(g), 905);  // [100,1005): the unchanged replay reproduces the recording
+  const CriticalPath p = path_of(g);
+  const LaneIndex worker = *t.find_lane(host_lane_key(1, 3)), caller = *t.find_lane(host_lane_key(1, 2));
+  bool silence_said = false;
+  for (const Segment& s : p.segments) {
+    if (s.node == kNoNode) continue;
+    const LaneIndex lane = g.lane_of(s.node);
+    if (lane == worker && s.start_ns == 215 * us && s.end_ns == 895 * us) {
+      EXPECT_EQ(to_string(s.kind), to_string(SegmentKind::NotRecorded));
+      silence_said = true;
+    }
+    // While the worker served the collective the caller neither worked nor was silent on the path.
+    if (lane == caller && s.start_ns >= 200 * us && s.end_ns <= 950 * us)
+      ADD_FAILURE() << "caller on the path at " << s.start_ns << ": " << to_string(s.kind);
+  }
+  EXPECT_TRUE(silence_said);
+}
+
+TEST(CriticalPath, AGlooWorkerWaitsForTheEnqueueAndTheCallerForTheCollective) {
+  expect_worker_handoffs("gloo:all_reduce", EventKind::Annotation);
+}
+
+// The same with the worker's collective held by PyTorch's record_param_comms op.
+TEST(CriticalPath, ARecordParamCommsWorkerWaitsLikeAGlooOne) {
+  expect_worker_handoffs("record_param_comms", EventKind::CpuOp);
+}
+
+// The same run recorded by a Kineto that wrote no fwdbwd flows: aten::mm and MmBackward0 carry the same op
+// "Sequence number" (7), and that alone joins the engine's launch to the main thread's, and the main thread's next
+// launch to the engine's. An op with another number (8) on the main thread alone links nothing.
+TEST(CriticalPath, WithoutFwdbwdFlowsTheOpsSequenceNumbersHandTheBackwardOver) {
+  TraceBuilder b;
+  const EventArg seven[] = {{"Sequence number", "7"}, {"Fwd thread id", "0"}};
+  const EventArg eight[] = {{"Sequence number", "8"}};
+  const std::uint32_t forward_args = b.add_args(seven), other_args = b.add_args(eight);
+  auto op = [&](std::int64_t tid, std::string_view name, TimeNs start_us, TimeNs len_us, std::uint32_t args) {
+    Event e = analysis::testing::make_event(b, name, start_us * us, len_us * us, EventKind::CpuOp);
+    e.args = args;
+    b.add_event(b.lane(host_lane_key(1, tid)), e);
+  };
+  op(1, "aten::mm", 0, 20, forward_args);
+  launch(b, 1, 5, 5, 0, 7, 12, 20);
+  op(2, "MmBackward0", 40, 80, forward_args);
+  launch(b, 2, 50, 5, 0, 7, 56, 50, 2);
+  op(1, "aten::add", 130, 10, other_args);
+  op(1, "Optimizer.step#SGD.step", 150, 20, kNoArgs);
+  launch(b, 3, 155, 5, 0, 7, 161, 10);
+  const Trace t = build(b);
+  ASSERT_TRUE(t.backward_links().empty());
+  const HappensBefore g = HappensBefore::build(t);
+  const NodeId l1 = node_at(g, host_lane_key(1, 1), 5), l2 = node_at(g, host_lane_key(1, 2), 50),
+               l3 = node_at(g, host_lane_key(1, 1), 155);
+  ASSERT_EQ(g.edges_into(l2).size(), 1u);
+  EXPECT_EQ(g.edges_into(l2)[0].kind, EdgeKind::Handoff);
+  EXPECT_EQ(g.edges_into(l2)[0].from, l1);
+  ASSERT_EQ(g.edges_into(l3).size(), 1u);
+  EXPECT_EQ(g.edges_into(l3)[0].from, l2);
+  EXPECT_EQ(window_us(g), 171);
+}
+
 // PyTorch's backward on the autograd engine thread (tid 2), handed over by the main thread (tid 1), which waits in
 // backward() meanwhile. Main: aten::mm [0,20) launching K1 (launch [5,10), kernel [12,32)), nothing recorded
 // [20,150), the optimizer's op [150,170) launching K3 ([155,160), [161,171)). Engine: MmBackward0 [40,120)

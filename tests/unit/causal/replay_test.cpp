@@ -49,6 +49,32 @@ TEST(Replay, WithoutTracingOverheadTheLaterWorkComesSooner) {
   EXPECT_EQ(window_us(g, own_work), 73);
 }
 
+// A measurement of CPU work holds no CUDA call: its end lies in the host's gap between two launches. Launches at
+// [0,5) and [20,25) (kernels [6,16), [26,36)) are timed by A [0,40); C [50,450) times 400 us of CPU work; a launch at
+// [500,505) (kernel [506,516)) is timed by B [500,520): the window is [0,520). Without the host's own work between
+// calls (the gaps after the window's start) the launches run at [0,5), [5,10), [10,15), their kernels [6,16),
+// [16,26), [26,36); the ends of A and C, in the emptied gap after the second launch, come no later than the third
+// launch (10 us), B ends 15 us after its launch returned (30 us): the window is [0,36), not [0,435) (C's end moved
+// only by what went before the gap, as if its CPU work had stayed).
+TEST(Replay, WithoutTheHostsOwnWorkAMeasuredEndInsideTheRemovedGapComesSooner) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 10);
+  launch(b, 2, 20, 5, 0, 7, 26, 10);
+  launch(b, 3, 500, 5, 0, 7, 506, 10);
+  measure(b, 0, 40);
+  measure(b, 50, 450);
+  measure(b, 500, 520);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(window_us(g), 520);
+  Removal own_work;
+  own_work.drop_gap = [&g](NodeId n) {
+    const NodeId prev = g.node(n).chain_prev;
+    return prev != kNoNode && g.recorded_end(prev) >= 0;
+  };
+  EXPECT_EQ(window_us(g, own_work), 36);
+}
+
 // A synchronize that ends the loop saves only its own 4 us return: the GPU work it waited for still has to finish.
 TEST(Replay, WithoutTheFinalSynchronizeOnlyItsReturnGoes) {
   TraceBuilder b;

@@ -68,6 +68,9 @@ class CauseChecker {
       case SegmentKind::HostLaunch:
         return add("host_launch", "the host's launch calls", {});
       case SegmentKind::HostOwnWork:
+        // A thread's time before its first call is no gap between calls: the removal keeps it (a replay moves no
+        // thread's first call), so it is not counted for the cause.
+        if (s.node != causal::kNoNode && g_.node(s.node).chain_prev == causal::kNoNode) return -1;
         return add("host_own_work", "the host's own work between calls", {});
       case SegmentKind::HostCall:
         if (is_first_use(s.node)) return add("first_use", "first-use calls (warm-up)", {});

@@ -7,6 +7,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "causes/idle_causes_parts.h"
 #include "gtv/analysis/format.h"
@@ -70,6 +71,7 @@ class DeviceExplainer {
       : trace_(trace), critical_(critical), imbalance_(imbalance), details_(details) {
     unknown_ = details_.id("no recorded input explains it");
     own_work_ = details_.id("the host's own work between CUDA calls");
+    lead_in_ = details_.id("the thread's work before its first CUDA call, which no replay removes");
     tracing_ = details_.id("the tracer's own work on the host: CUPTI buffer requests, instrumentation");
     lazy_ = details_.id("lazy module loading");
   }
@@ -140,7 +142,7 @@ class DeviceExplainer {
       case SegmentKind::TracingOverhead:
         return piece(IdleCause::TracingOverhead, tracing_);
       case SegmentKind::HostOwnWork:
-        return piece(IdleCause::HostBusy, own_work_);
+        return piece(IdleCause::HostBusy, s.cause < 0 ? lead_in_ : own_work_);
       case SegmentKind::NotRecorded:
         return piece(IdleCause::Unknown, gpu_node || !s.has_event ? unknown_ : silent_thread(s));
       default:
@@ -213,7 +215,10 @@ class DeviceExplainer {
   // The detail of idle time a cause was on the path for beyond what removing it gives back.
   std::uint32_t beyond_saving(int cause) {
     const CauseSaving& c = critical_.causes[std::size_t(cause)];
-    return details_.id("no one cause: " + c.cause + " was on the critical path, but removing it gives back only " +
+    // "the host's waits in cudaFree", "other CUDA calls", "the host's launch calls", "first-use calls": plural.
+    const bool plural = c.key == "wait" || c.key == "host_call" || c.key == "host_launch" || c.key == "first_use";
+    return details_.id("no one cause: " + c.cause + (plural ? " were" : " was") +
+                       " on the critical path, but removing " + (plural ? "them" : "it") + " gives back only " +
                        format_duration(c.saving_ns) + " of " + critical_.region.name);
   }
 
@@ -227,10 +232,49 @@ class DeviceExplainer {
   }
 
   // "thread 529 recorded nothing then: ...": the path ran through a stretch of a host thread with no recorded event.
+  // Inside a collective's range on the thread that serves it (Gloo's worker in "gloo:all_reduce"), that stretch is
+  // the collective's transfer and its wait for the other ranks.
   std::uint32_t silent_thread(const PathSegment& s) {
     const Lane& lane = trace_.lane(s.event.lane);
-    return details_.id(gtv::rank_prefix(trace_, lane) + "thread " + std::to_string(lane.key.tid) +
-                       " recorded nothing then: waiting, or in code nobody recorded");
+    const std::string who = gtv::rank_prefix(trace_, lane) + "thread " + std::to_string(lane.key.tid);
+    if (const Event* range = collective_range_at(lane, s.start_ns))
+      return details_.id(who + " recorded nothing inside " + std::string(trace_.name(*range)) +
+                         ": the collective's transfer and its wait for the other ranks");
+    if (const Event* range = data_loader_wait_at(lane, s.start_ns))
+      return details_.id(who + " recorded nothing inside " + std::string(trace_.name(*range)) +
+                         ": waiting for the DataLoader's worker processes to deliver the next batch, or receiving it");
+    return details_.id(who + " recorded nothing then: waiting, or in code nobody recorded");
+  }
+
+  // The multiprocessing DataLoader's __next__ ("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), at
+  // any depth of a host lane, that holds time_ns; nullptr when none.
+  const Event* data_loader_wait_at(const Lane& lane, TimeNs time_ns) const {
+    for (const std::vector<std::uint32_t>& level : lane.by_depth) {
+      const auto it = std::upper_bound(level.begin(), level.end(), time_ns,
+                                       [&](TimeNs t, std::uint32_t i) { return t < lane.events[i].start_ns; });
+      if (it == level.begin()) continue;
+      const Event& e = lane.events[*std::prev(it)];
+      if (e.end_ns() > time_ns &&
+          trace_.name(e).find("_MultiProcessingDataLoaderIter.__next__") != std::string_view::npos)
+        return &e;
+    }
+    return nullptr;
+  }
+
+  // The collective range (Gloo's "gloo:all_reduce", NCCL's "nccl:all_reduce", PyTorch's "record_param_comms") at the
+  // top level of a host lane that holds time_ns, nullptr when none.
+  const Event* collective_range_at(const Lane& lane, TimeNs time_ns) const {
+    if (lane.by_depth.empty()) return nullptr;
+    const std::vector<std::uint32_t>& top = lane.by_depth[0];
+    const auto it = std::upper_bound(top.begin(), top.end(), time_ns,
+                                     [&](TimeNs t, std::uint32_t i) { return t < lane.events[i].start_ns; });
+    if (it == top.begin()) return nullptr;
+    const Event& e = lane.events[*std::prev(it)];
+    if ((e.kind != EventKind::Annotation && e.kind != EventKind::CpuOp) || e.end_ns() <= time_ns) return nullptr;
+    const std::string_view name = trace_.name(e);
+    const bool collective =
+        name.substr(0, 5) == "gloo:" || name.substr(0, 5) == "nccl:" || name == "record_param_comms";
+    return collective ? &e : nullptr;
   }
 
   // "launching work for GPU 0", or "launching this GPU's next work".
@@ -277,7 +321,7 @@ class DeviceExplainer {
   Details& details_;
   std::map<std::pair<IdleCause, std::uint32_t>, int> cause_index_;
   std::map<const RankInfo*, std::size_t> last_segment_;  // per rank, its last segment on the path
-  std::uint32_t unknown_ = 0, own_work_ = 0, tracing_ = 0, lazy_ = 0;
+  std::uint32_t unknown_ = 0, own_work_ = 0, lead_in_ = 0, tracing_ = 0, lazy_ = 0;
 };
 
 // Sorts and merges touching pieces with the same cause and detail, then names their details.
@@ -298,7 +342,8 @@ void add_intervals(std::int64_t device, std::vector<Piece> pieces, const Details
 
 // Per cause and removal (one row per cause that removing gives back, so a row's total never mixes savings): the
 // total, the number of intervals, the detail with the most time and, for a removable cause, the saving its removal
-// was replayed to give.
+// was replayed to give. Idle time no removal explains has one row per detail: its detail is what the row claims
+// (a thread's silence, a collective's transfer), so it names all of the row's time.
 void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, const Details& details,
                 const DeviceExplainer& explainer, const CriticalPathAnalysis& critical, IdleCauses& out) {
   struct Sum {
@@ -306,12 +351,12 @@ void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, co
     std::size_t count = 0;
     std::map<std::string, TimeNs> by_detail;
   };
-  std::map<std::pair<int, int>, Sum> sums;                // (cause, index of its removal or -1)
+  std::map<std::tuple<int, int, std::string>, Sum> sums;  // (cause, index of its removal or -1, detail if -1)
   std::map<std::pair<int, std::string>, int> removal_of;  // (cause, detail) -> removal, looked up once each
   for (const IdleInterval& i : intervals) {
     auto [it, inserted] = removal_of.try_emplace({static_cast<int>(i.cause), i.detail}, -1);
     if (inserted) it->second = explainer.cause_index_of(i.cause, details.find(i.detail));
-    Sum& s = sums[{static_cast<int>(i.cause), it->second}];
+    Sum& s = sums[{static_cast<int>(i.cause), it->second, it->second < 0 ? i.detail : std::string()}];
     s.total_ns += i.end_ns - i.start_ns;
     ++s.count;
     s.by_detail[i.detail] += i.end_ns - i.start_ns;
@@ -320,8 +365,8 @@ void add_totals(std::int64_t device, std::span<const IdleInterval> intervals, co
   for (const auto& [key, s] : sums) {
     auto top = std::max_element(s.by_detail.begin(), s.by_detail.end(),
                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    IdleCauseTotal t{device, static_cast<IdleCause>(key.first), top->first, s.total_ns, s.count, -1};
-    if (key.second >= 0) t.saving_ns = critical.causes[std::size_t(key.second)].saving_ns;
+    IdleCauseTotal t{device, static_cast<IdleCause>(std::get<0>(key)), top->first, s.total_ns, s.count, -1};
+    if (std::get<1>(key) >= 0) t.saving_ns = critical.causes[std::size_t(std::get<1>(key))].saving_ns;
     totals.push_back(std::move(t));
   }
   std::stable_sort(totals.begin(), totals.end(),

@@ -15,7 +15,7 @@ namespace detail {
 // The order of the report: the ranks of a merged run, what happened on the GPUs, what bounded the region, why the
 // GPUs were idle, where the host waited, warm-up, then the supporting numbers, communication against computation, and
 // what tracing cost.
-constexpr std::array<ReportPart, 13> kParts{{
+constexpr std::array<ReportPart, 14> kParts{{
     {overview_section, nullptr},
     {ranks_section, ranks_json},
     {concurrency_section, concurrency_json},
@@ -24,6 +24,7 @@ constexpr std::array<ReportPart, 13> kParts{{
     {blocking_section, blocking_json},
     {warmup_section, warmup_json},
     {timing_section, timing_json},
+    {steps_section, steps_json},
     {busy_section, busy_json},
     {launch_section, launch_json},
     {kernel_section, kernel_json},
@@ -196,6 +197,7 @@ Report analyze(const Trace& trace, Parallelism parallelism) {
                                       stream_overlap_within(streams, r.busy.window_start_ns, r.busy.window_end_ns));
   r.timing = analyze_timing_truth(trace);
   r.region = region_of_interest(trace, r.timing);
+  r.steps = analyze_profiler_steps(trace);
   r.region_concurrency =
       r.region.from_measurements
           ? analyze_concurrency_within(r.busy, r.region.start_ns, r.region.end_ns, trace.metadata(),

@@ -36,6 +36,8 @@ void warmup_json(JsonWriter& w, const Report& r);
 void launch_json(JsonWriter& w, const Report& r);
 [[nodiscard]] Section timing_section(const Report& r, Listing listing);
 void timing_json(JsonWriter& w, const Report& r);
+[[nodiscard]] Section steps_section(const Report& r, Listing listing);
+void steps_json(JsonWriter& w, const Report& r);
 [[nodiscard]] Section kernel_section(const Report& r, Listing listing);
 void kernel_json(JsonWriter& w, const Report& r);
 [[nodiscard]] Section ranks_section(const Report& r, Listing listing);

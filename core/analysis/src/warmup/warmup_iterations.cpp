@@ -22,6 +22,9 @@ struct Series {
   std::string what;
   std::vector<Interval> spans;
   std::vector<std::string> names;
+  // Profiler steps are the whole process's iterations: the GPU work any of its threads launched inside one (the
+  // autograd engine's backward) is that step's work.
+  bool whole_process = false;
 };
 
 bool starts_with_nocase(std::string_view s, std::string_view prefix) {
@@ -92,7 +95,8 @@ std::vector<Series> series_from_annotations(const Trace& trace) {
                lane.key.tid,
                std::string(prefix == "iteration" ? "\"iteration\" annotations" : "ProfilerStep annotations"),
                {},
-               {}};
+               {},
+               prefix != "iteration"};
       for (std::uint32_t i : lane.by_depth[0]) {
         const Event& e = lane.events[i];
         if (e.kind == EventKind::Annotation && starts_with_nocase(trace.name(e), prefix)) {
@@ -119,25 +123,26 @@ class GpuWork {
   GpuWork(const Trace& trace, const LaneLaunches& launches)
       : trace_(trace), launches_(launches), nccl_(trace.strings().size(), kUnknown) {}
 
-  // Devices seen are added to `devices`.
-  IterationGpu of(std::optional<LaneIndex> lane, Interval host, std::set<std::int64_t>& devices) {
+  // The work launched from `lanes` inside `host`. Devices seen are added to `devices`.
+  IterationGpu of(const std::vector<LaneIndex>& lanes, Interval host, std::set<std::int64_t>& devices) {
     IterationGpu out;
-    if (!lane) return out;
-    const Lane& l = trace_.lane(*lane);
-    const auto& links = launches_.all[*lane];
-    auto it = std::lower_bound(links.begin(), links.end(), host.start_ns,
-                               [&](const LaunchLink& k, TimeNs t) { return l.events[k.index].start_ns < t; });
     std::map<std::int64_t, std::vector<Interval>> spans_by_device;
-    for (; it != links.end() && l.events[it->index].start_ns < host.end_ns; ++it) {
-      const Event& g = trace_.event(it->to);
-      if (g.kind == EventKind::Kernel && is_nccl(g.name)) {
-        out.communication = true;  // a peer rank arriving late shows up here: not warm-up
-        continue;
+    for (const LaneIndex lane : lanes) {
+      const Lane& l = trace_.lane(lane);
+      const auto& links = launches_.all[lane];
+      auto it = std::lower_bound(links.begin(), links.end(), host.start_ns,
+                                 [&](const LaunchLink& k, TimeNs t) { return l.events[k.index].start_ns < t; });
+      for (; it != links.end() && l.events[it->index].start_ns < host.end_ns; ++it) {
+        const Event& g = trace_.event(it->to);
+        if (g.kind == EventKind::Kernel && is_nccl(g.name)) {
+          out.communication = true;  // a peer rank arriving late shows up here: not warm-up
+          continue;
+        }
+        const std::int64_t device = trace_.lane(it->to.lane).device();
+        spans_by_device[device].push_back({g.start_ns, g.end_ns()});
+        out.end_ns = std::max(out.end_ns, g.end_ns());
+        devices.insert(device);
       }
-      const std::int64_t device = trace_.lane(it->to.lane).device();
-      spans_by_device[device].push_back({g.start_ns, g.end_ns()});
-      out.end_ns = std::max(out.end_ns, g.end_ns());
-      devices.insert(device);
     }
     // Summed over devices: how two GPUs' work happened to overlap differs between iterations, the work does not.
     for (auto& [device, spans] : spans_by_device) {
@@ -169,12 +174,18 @@ TimeNs median_of(std::vector<TimeNs> v) {
 
 std::optional<IterationWarmUp> compare(const Series& s, GpuWork& gpu, const Trace& trace) {
   if (s.spans.size() < 2) return std::nullopt;
-  const auto lane = trace.find_lane(host_lane_key(s.pid, s.tid));
+  std::vector<LaneIndex> lanes;
+  if (s.whole_process) {
+    for (LaneIndex l = 0; l < trace.lanes().size(); ++l)
+      if (!trace.lane(l).is_gpu() && trace.lane(l).key.pid == s.pid) lanes.push_back(l);
+  } else if (const auto lane = trace.find_lane(host_lane_key(s.pid, s.tid))) {
+    lanes.push_back(*lane);
+  }
   std::set<std::int64_t> devices;
   std::vector<TimeNs> host_ns, gpu_ns;
   bool synchronized = true, communication = false, any_gpu = false;
   for (const Interval& span : s.spans) {
-    const IterationGpu g = gpu.of(lane, span, devices);
+    const IterationGpu g = gpu.of(lanes, span, devices);
     host_ns.push_back(span.length_ns());
     gpu_ns.push_back(g.busy_ns);
     communication = communication || g.communication;
@@ -214,7 +225,7 @@ void sort_series(std::vector<Series>& series) {
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return s.spans[a].start_ns < s.spans[b].start_ns; });
-    Series sorted{s.pid, s.tid, s.what, {}, {}};
+    Series sorted{s.pid, s.tid, s.what, {}, {}, s.whole_process};
     for (std::size_t i : order) {
       sorted.spans.push_back(s.spans[i]);
       sorted.names.push_back(std::move(s.names[i]));

@@ -16,6 +16,7 @@
 #include "gtv/analysis/kernel_stats.h"
 #include "gtv/analysis/launch.h"
 #include "gtv/analysis/region.h"
+#include "gtv/analysis/steps.h"
 #include "gtv/analysis/stragglers.h"
 #include "gtv/analysis/summary.h"
 #include "gtv/analysis/timing_truth.h"
@@ -32,6 +33,7 @@ struct Report {
   Concurrency region_concurrency;  // inside the region of interest (equal to the above when that is the whole trace)
   TimingTruth timing;
   Region region;
+  ProfilerSteps steps;  // the profiler steps and record_function ranges, each on its own window
   WarmUp warmup;
   CriticalPathAnalysis critical;  // what bounds the region, and the causes on it checked by removal
   HostBlocking blocking;
