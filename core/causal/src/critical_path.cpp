@@ -271,6 +271,11 @@ Effect effect_of(const HappensBefore& g, const Timeline& unchanged, const Window
   return {window_in(g, unchanged, w).length_ns(), window_in(g, replay(g, removal), w).length_ns()};
 }
 
+Effect effect_of(const ReplayPlan& plan, const Window& w, const Removal& removal) {
+  const HappensBefore& g = plan.graph();
+  return {window_in(g, plan.unchanged(), w).length_ns(), window_in(g, plan.replay(removal), w).length_ns()};
+}
+
 std::function<bool(NodeId)> inside(const HappensBefore& g, const Window& w) {
   return [&g, start = w.start_ns, end = w.end_ns](NodeId n) {
     const TimeNs t = g.recorded_start(n);
