@@ -31,7 +31,7 @@ SegmentKind own_segment_kind(const HappensBefore& g, NodeId id) {
   const Event& e = g.event(id);
   switch (n.kind) {
     case NodeKind::Kernel:
-      return is_communication_kernel(g.trace().name(e)) ? SegmentKind::Communication : SegmentKind::Kernel;
+      return n.communication ? SegmentKind::Communication : SegmentKind::Kernel;
     case NodeKind::Copy:
       return SegmentKind::Copy;
     case NodeKind::Memset:

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "call_names.h"
+#include "gtv/model/collectives.h"
 
 namespace gtv::causal {
 namespace {
@@ -111,6 +112,14 @@ void GraphAssembly::add_host_lane(LaneIndex l) {
                  spans_.end());
 }
 
+bool GraphAssembly::is_communication(StringId kernel_name) {
+  if (communication_names_.empty()) communication_names_.assign(trace_.strings().size(), -1);
+  if (kernel_name >= communication_names_.size()) return is_communication_kernel(trace_.strings().view(kernel_name));
+  std::int8_t& known = communication_names_[kernel_name];
+  if (known < 0) known = is_communication_kernel(trace_.strings().view(kernel_name)) ? 1 : 0;
+  return known == 1;
+}
+
 void GraphAssembly::add_gpu_lane(LaneIndex l) {
   const Lane& lane = trace_.lane(l);
   NodeId previous = kNoNode;
@@ -121,6 +130,7 @@ void GraphAssembly::add_gpu_lane(LaneIndex l) {
     n.ref = {l, i};
     n.kind = gpu_node_kind(e.kind);
     n.chain_prev = previous;
+    n.communication = n.kind == NodeKind::Kernel && is_communication(e.name);
     previous = static_cast<NodeId>(g_.nodes_.size());
     g_.nodes_.push_back(n);
   }

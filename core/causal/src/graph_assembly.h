@@ -32,6 +32,7 @@ class GraphAssembly {
 
   void add_host_lane(LaneIndex lane);
   void add_gpu_lane(LaneIndex lane);
+  [[nodiscard]] bool is_communication(StringId kernel_name);  // by name, each name looked at once
   [[nodiscard]] NodeId enclosing_node(EventRef ref) const;
   void add_launches();
   void add_dependencies();
@@ -80,6 +81,7 @@ class GraphAssembly {
   std::vector<std::pair<NodeId, NodeId>> launched_;  // (launch call, GPU work), sorted by call
   std::vector<Ending> endings_;                      // every GPU node, by end
   std::map<std::int64_t, std::vector<Ending>> starts_by_device_;
+  std::vector<std::int8_t> communication_names_;  // by StringId: -1 not looked at yet, else 0 or 1
 };
 
 }  // namespace gtv::causal

@@ -3,6 +3,7 @@
 #include "gtv/analysis/critical_path.h"
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <memory>
 #include <set>
@@ -80,10 +81,22 @@ class CauseChecker {
     return s.via != causal::kNoNode ? wait_cause(s.via) : -1;
   }
 
-  // Replays the run without each cause (inside the region only).
-  std::vector<CauseSaving> checked() {
-    for (std::size_t i = 0; i < causes_.size(); ++i)
-      causes_[i].saving_ns = causal::effect_of(plan_, w_, removal_for(i)).saving_ns();
+  // Replays the run without each cause (inside the region only). The removals are made first, on this thread;
+  // their replays only read the graph, the plan and the tables the removals share, so up to `threads` run at once.
+  std::vector<CauseSaving> checked(unsigned threads) {
+    std::vector<causal::Removal> removals;
+    removals.reserve(causes_.size());
+    for (std::size_t i = 0; i < causes_.size(); ++i) removals.push_back(removal_for(i));
+    const std::size_t step = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, causes_.size()));
+    const auto replay_every = [&](std::size_t first) {
+      for (std::size_t i = first; i < causes_.size(); i += step)
+        causes_[i].saving_ns = causal::effect_of(plan_, w_, removals[i]).saving_ns();
+    };
+    std::vector<std::future<void>> others;
+    for (std::size_t first = 1; first < step; ++first)
+      others.push_back(std::async(std::launch::async, replay_every, first));
+    replay_every(0);
+    for (std::future<void>& f : others) f.get();
     return causes_;
   }
 
@@ -354,7 +367,7 @@ std::string share_phrase(const PathShare& s) {
 }
 
 CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::HappensBefore& g, const Region& region,
-                                           const WarmUp& warmup) {
+                                           const WarmUp& warmup, unsigned threads) {
   CriticalPathAnalysis out;
   out.region = region;
   if (g.size() == 0 || region.length_ns() == 0) return out;
@@ -382,7 +395,7 @@ CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::Hap
     }
     out.segments.push_back(p);
   }
-  out.causes = checker.checked();
+  out.causes = checker.checked(threads);
   cap_by_gpu_work(g, cp.window, out.causes);
   out.shares = shares_of(trace, out.segments);
   out.anomalies = g.anomalies().lines();
