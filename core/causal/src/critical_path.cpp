@@ -31,7 +31,7 @@ SegmentKind own_segment_kind(const HappensBefore& g, NodeId id) {
   const Event& e = g.event(id);
   switch (n.kind) {
     case NodeKind::Kernel:
-      return is_communication_kernel(g.trace().name(e)) ? SegmentKind::Communication : SegmentKind::Kernel;
+      return n.communication ? SegmentKind::Communication : SegmentKind::Kernel;
     case NodeKind::Copy:
       return SegmentKind::Copy;
     case NodeKind::Memset:
@@ -269,6 +269,11 @@ CriticalPath critical_path(const HappensBefore& g, const Timeline& t, const Wind
 
 Effect effect_of(const HappensBefore& g, const Timeline& unchanged, const Window& w, const Removal& removal) {
   return {window_in(g, unchanged, w).length_ns(), window_in(g, replay(g, removal), w).length_ns()};
+}
+
+Effect effect_of(const ReplayPlan& plan, const Window& w, const Removal& removal) {
+  const HappensBefore& g = plan.graph();
+  return {window_in(g, plan.unchanged(), w).length_ns(), window_in(g, plan.replay(removal), w).length_ns()};
 }
 
 std::function<bool(NodeId)> inside(const HappensBefore& g, const Window& w) {

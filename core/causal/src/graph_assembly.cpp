@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "call_names.h"
+#include "gtv/model/collectives.h"
 
 namespace gtv::causal {
 namespace {
@@ -85,7 +86,7 @@ void GraphAssembly::add_host_lane(LaneIndex l) {
     covered_until = std::max(covered_until, waiting ? e.start_ns : e.end_ns());
     records_ops = records_ops || e.kind == EventKind::CpuOp;
     if (current != kNoNode && e.start_ns < open_end) {
-      const detail::RecordRole role = detail::record_role(trace_.name(e));
+      const detail::RecordRole role = facts(e.name).role;
       if (role == detail::RecordRole::QueueFull)
         queue_full_.push_back(current);
       else if (role == detail::RecordRole::LazyLoading || role == detail::RecordRole::TracingOverhead)
@@ -103,13 +104,13 @@ void GraphAssembly::add_host_lane(LaneIndex l) {
       g_.nodes_.push_back(n);
       open_end = e.end_ns();
       // A loading call that is itself the outermost call (cuLibraryLoadData between launches) is all loading.
-      if (detail::record_role(trace_.name(e)) == detail::RecordRole::LazyLoading)
+      if (facts(e.name).role == detail::RecordRole::LazyLoading)
         spans_.push_back({current, false, PartKind::LazyLoading, e.start_ns, e.end_ns()});
       for (Span& s : pending) s.node = current;
       if (previous != kNoNode) spans_.insert(spans_.end(), pending.begin(), pending.end());
       pending.clear();
     } else if (e.kind == EventKind::Overhead) {
-      const detail::RecordRole role = detail::record_role(trace_.name(e));
+      const detail::RecordRole role = facts(e.name).role;
       if (role == detail::RecordRole::LazyLoading || role == detail::RecordRole::TracingOverhead)
         pending.push_back({kNoNode, true,
                            role == detail::RecordRole::LazyLoading ? PartKind::LazyLoading : PartKind::TracingOverhead,
@@ -122,6 +123,24 @@ void GraphAssembly::add_host_lane(LaneIndex l) {
                  spans_.end());
 }
 
+const GraphAssembly::NameFacts& GraphAssembly::facts(StringId name) const {
+  if (name_facts_.empty()) name_facts_.resize(trace_.strings().size());
+  NameFacts& f = name < name_facts_.size() ? name_facts_[name] : scratch_facts_;
+  if (!f.known || &f == &scratch_facts_) {
+    const std::string_view text = trace_.strings().view(name);
+    f = {true, detail::is_launch_call(text), detail::call_wait(text), detail::record_role(text)};
+  }
+  return f;
+}
+
+bool GraphAssembly::is_communication(StringId kernel_name) {
+  if (communication_names_.empty()) communication_names_.assign(trace_.strings().size(), -1);
+  if (kernel_name >= communication_names_.size()) return is_communication_kernel(trace_.strings().view(kernel_name));
+  std::int8_t& known = communication_names_[kernel_name];
+  if (known < 0) known = is_communication_kernel(trace_.strings().view(kernel_name)) ? 1 : 0;
+  return known == 1;
+}
+
 void GraphAssembly::add_gpu_lane(LaneIndex l) {
   const Lane& lane = trace_.lane(l);
   NodeId previous = kNoNode;
@@ -132,6 +151,7 @@ void GraphAssembly::add_gpu_lane(LaneIndex l) {
     n.ref = {l, i};
     n.kind = gpu_node_kind(e.kind);
     n.chain_prev = previous;
+    n.communication = n.kind == NodeKind::Kernel && is_communication(e.name);
     previous = static_cast<NodeId>(g_.nodes_.size());
     g_.nodes_.push_back(n);
   }
@@ -168,8 +188,7 @@ void GraphAssembly::add_launches() {
 // sync record inside a call that never blocks (cudaEventQuery) is no wait.
 void GraphAssembly::add_dependencies() {
   for (NodeId n = 0; n < g_.nodes_.size(); ++n)
-    if (g_.nodes_[n].kind == NodeKind::HostCall &&
-        detail::call_wait(trace_.name(g_.event(n))) == detail::CallWait::NonBlocking)
+    if (g_.nodes_[n].kind == NodeKind::HostCall && facts(g_.event(n).name).wait == detail::CallWait::NonBlocking)
       host_flags_[n] |= NonBlockingFlag;
   for (const Flow& d : trace_.dependencies()) {
     const NodeId from = g_.node_of(d.from);
@@ -303,11 +322,11 @@ Edge* GraphAssembly::first_edge_into(NodeId id) {
 void GraphAssembly::add_host_wait(NodeId id) {
   if (host_flags_[id] & (WaitLinkedFlag | NonBlockingFlag)) return;
   const Event& e = g_.event(id);
-  const std::string_view name = trace_.name(e);
   bool pageable = false;
   const std::int64_t device = launched_device(id, pageable);
   EdgeKind kind{};
-  switch (e.kind == EventKind::Sync ? detail::CallWait::Explicit : detail::call_wait(name)) {
+  const NameFacts& named = facts(e.name);
+  switch (e.kind == EventKind::Sync ? detail::CallWait::Explicit : named.wait) {
     case detail::CallWait::Explicit:
       kind = EdgeKind::Sync;
       break;
@@ -321,7 +340,7 @@ void GraphAssembly::add_host_wait(NodeId id) {
     default:
       if (host_flags_[id] & QueueFullFlag)
         kind = EdgeKind::QueueFull;
-      else if ((host_flags_[id] & LoadingFlag) && detail::is_launch_call(name))
+      else if ((host_flags_[id] & LoadingFlag) && named.launch)
         kind = EdgeKind::LazyLoadDrain;
       else if (const NodeId own = synchronous_launch(id); own != kNoNode)
         return add_wait_edge(own, id, EdgeKind::ImplicitSync);
@@ -345,7 +364,7 @@ void GraphAssembly::add_wait_edge(NodeId waited, NodeId call, EdgeKind kind) {
 // A kernel under kSynchronousLaunchMinKernelNs can end while an asynchronous launch is still returning: in the
 // seed loop's asynchronous recordings 1-7 of 546 launches end after their kernel, all of kernels under 20 us.
 NodeId GraphAssembly::synchronous_launch(NodeId call) const {
-  if (!detail::is_launch_call(trace_.name(g_.event(call)))) return kNoNode;
+  if (!facts(g_.event(call).name).launch) return kNoNode;
   auto it = std::lower_bound(launched_.begin(), launched_.end(), std::pair<NodeId, NodeId>{call, 0});
   for (; it != launched_.end() && it->first == call; ++it) {
     const Event& work = g_.event(it->second);

@@ -5,6 +5,7 @@
 #include <map>
 #include <vector>
 
+#include "call_names.h"
 #include "gtv/causal/happens_before.h"
 
 namespace gtv::causal {
@@ -32,6 +33,15 @@ class GraphAssembly {
 
   void add_host_lane(LaneIndex lane);
   void add_gpu_lane(LaneIndex lane);
+  [[nodiscard]] bool is_communication(StringId kernel_name);  // by name, each name looked at once
+  // What a call's or record's name says (call_names.h), each name read once: names repeat for every call.
+  struct NameFacts {
+    bool known = false;
+    bool launch = false;
+    detail::CallWait wait = detail::CallWait::None;
+    detail::RecordRole role = detail::RecordRole::None;
+  };
+  [[nodiscard]] const NameFacts& facts(StringId name) const;
   [[nodiscard]] NodeId enclosing_node(EventRef ref) const;
   void add_launches();
   void add_dependencies();
@@ -84,6 +94,9 @@ class GraphAssembly {
   std::vector<std::pair<NodeId, NodeId>> launched_;  // (launch call, GPU work), sorted by call
   std::vector<Ending> endings_;                      // every GPU node, by end
   std::map<std::int64_t, std::vector<Ending>> starts_by_device_;
+  std::vector<std::int8_t> communication_names_;  // by StringId: -1 not looked at yet, else 0 or 1
+  mutable std::vector<NameFacts> name_facts_;     // by StringId
+  mutable NameFacts scratch_facts_;               // for a name outside the trace's strings
 };
 
 }  // namespace gtv::causal

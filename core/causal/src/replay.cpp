@@ -28,7 +28,8 @@ enum class State : std::uint8_t { Unvisited, Active, Done };
 
 class Replayer {
  public:
-  Replayer(const HappensBefore& g, const Removal& removal) : g_(g), removal_(removal) {
+  Replayer(const HappensBefore& g, const Removal& removal, std::vector<std::uint32_t>* order = nullptr)
+      : g_(g), removal_(removal), order_(order) {
     t_.start_ns.assign(g.size(), 0);
     t_.end_ns.assign(g.size(), 0);
     state_.assign(2 * g.size(), State::Unvisited);
@@ -82,6 +83,7 @@ class Replayer {
       const Frame f = stack_.back();
       compute(f.point, std::span<const Input>(inputs_).subspan(f.first));
       state_[f.point] = State::Done;
+      if (order_ != nullptr) order_->push_back(static_cast<std::uint32_t>(f.point));
       inputs_.resize(f.first);
       stack_.pop_back();
     }
@@ -107,6 +109,7 @@ class Replayer {
 
   const HappensBefore& g_;
   const Removal& removal_;
+  std::vector<std::uint32_t>* order_;  // records the points in the order they were computed
   Timeline t_;
   std::vector<State> state_;
   std::vector<Frame> stack_;
@@ -120,10 +123,11 @@ class Replayer {
 // removed, so removals of different causes take disjoint time.
 TimeNs kept_time(const HappensBefore& g, NodeId node, bool in_gap, TimeNs total_ns, bool dropped,
                  const Removal& removal) {
+  const std::span<const Part> parts = g.parts_of(node);
   TimeNs parts_ns = 0;
-  for (const Part& p : g.parts_of(node))
+  for (const Part& p : parts)
     if (p.in_gap == in_gap) parts_ns += p.ns;
-  const TimeNs removed_ns = removed_parts_ns(g, node, in_gap, removal);
+  const TimeNs removed_ns = parts.empty() ? 0 : removed_parts_ns(g, node, in_gap, removal);
   const TimeNs kept = dropped ? parts_ns - removed_ns : total_ns - removed_ns;
   return std::max<TimeNs>(0, kept);
 }
@@ -141,13 +145,18 @@ TimeNs gap_after(const HappensBefore& g, NodeId node, const Removal& removal) {
   return kept_time(g, node, true, own_gap, dropped, removal);
 }
 
-void inputs_of(const HappensBefore& g, NodeId id, bool end_point, const Removal& removal, std::vector<Input>& out) {
-  out.clear();
+namespace {
+
+// Calls `take(input)` for each input of a point under a removal; the one definition of a point's inputs, which the
+// searching replay lists and the ordered replay folds.
+template <typename Take>
+void for_each_input(const HappensBefore& g, NodeId id, bool end_point, const Removal& removal, Take&& take) {
   const Node& n = g.node(id);
+  const std::span<const Edge> all = g.edges();
   if (end_point) {
     const TimeNs own = own_time_after(g, id, removal);
-    out.push_back({Input::From::OwnStart, id, false, own, 0});
-    const std::span<const Edge> all = g.edges();
+    take(Input{Input::From::OwnStart, id, false, own, 0});
+    if (!n.has_edges) return;
     for (const Edge& e : g.edges_into(id)) {
       if (!e.to_end() || edge_removed(removal, e)) continue;
       TimeNs delay = 0;
@@ -155,39 +164,87 @@ void inputs_of(const HappensBefore& g, NodeId id, bool end_point, const Removal&
         delay = g.own_ns(id);
       else if (e.binding)
         delay = g.recorded_end(id) - g.recorded_end(e.from);
-      out.push_back({Input::From::Edge, e.from, !e.from_start(), delay, std::uint32_t(&e - all.data())});
+      take(Input{Input::From::Edge, e.from, !e.from_start(), delay, std::uint32_t(&e - all.data())});
     }
     return;
   }
   const TimeNs start = g.recorded_start(id);
-  const std::span<const Edge> all = g.edges();
+  bool any = false;
   if (n.kind == NodeKind::HostCall) {
-    if (n.chain_prev != kNoNode) out.push_back({Input::From::Chain, n.chain_prev, true, gap_after(g, id, removal), 0});
+    if (n.chain_prev != kNoNode) {
+      take(Input{Input::From::Chain, n.chain_prev, true, gap_after(g, id, removal), 0});
+      any = true;
+    }
     // A thread handoff: the call waited for another thread's call, by the recorded delay.
-    for (const Edge& e : g.edges_into(id))
-      if (!e.to_end() && !edge_removed(removal, e))
-        out.push_back(
-            {Input::From::Edge, e.from, true, start - g.recorded_end(e.from), std::uint32_t(&e - all.data())});
-    if (out.empty()) out.push_back({Input::From::Root, kNoNode, true, start, 0});
+    if (n.has_edges)
+      for (const Edge& e : g.edges_into(id))
+        if (!e.to_end() && !edge_removed(removal, e)) {
+          take(Input{Input::From::Edge, e.from, true, start - g.recorded_end(e.from), std::uint32_t(&e - all.data())});
+          any = true;
+        }
+    if (!any) take(Input{Input::From::Root, kNoNode, true, start, 0});
     return;
   }
   if (n.chain_prev != kNoNode) {
     const TimeNs delay = n.start_binding == StartBinding::Chain ? start - g.recorded_end(n.chain_prev) : 0;
-    out.push_back({Input::From::Chain, n.chain_prev, true, delay, 0});
+    take(Input{Input::From::Chain, n.chain_prev, true, delay, 0});
+    any = true;
   }
   if (n.launch != kNoNode) {
     const TimeNs delay =
         n.start_binding == StartBinding::Launch ? start - g.recorded_handover(n.launch) : g.min_launch_latency_ns();
-    out.push_back({Input::From::Launch, n.launch, !g.node(n.launch).launches_from_start(), delay, 0});
+    take(Input{Input::From::Launch, n.launch, !g.node(n.launch).launches_from_start(), delay, 0});
+    any = true;
   }
-  for (const Edge& e : g.edges_into(id)) {
-    if (e.to_end() || edge_removed(removal, e)) continue;
-    const TimeNs delay = e.binding ? start - g.recorded_end(e.from) : 0;
-    out.push_back({Input::From::Edge, e.from, true, delay, std::uint32_t(&e - all.data())});
-  }
-  if (out.empty()) out.push_back({Input::From::Root, kNoNode, true, start, 0});
+  if (n.has_edges)
+    for (const Edge& e : g.edges_into(id)) {
+      if (e.to_end() || edge_removed(removal, e)) continue;
+      const TimeNs delay = e.binding ? start - g.recorded_end(e.from) : 0;
+      take(Input{Input::From::Edge, e.from, true, delay, std::uint32_t(&e - all.data())});
+      any = true;
+    }
+  if (!any) take(Input{Input::From::Root, kNoNode, true, start, 0});
+}
+
+}  // namespace
+
+void inputs_of(const HappensBefore& g, NodeId id, bool end_point, const Removal& removal, std::vector<Input>& out) {
+  out.clear();
+  for_each_input(g, id, end_point, removal, [&out](const Input& in) { out.push_back(in); });
 }
 
 Timeline replay(const HappensBefore& graph, const Removal& removal) { return Replayer(graph, removal).run(); }
+
+ReplayPlan::ReplayPlan(const HappensBefore& graph) : graph_(&graph) {
+  const bool fits = 2 * std::uint64_t(graph.size()) <= std::numeric_limits<std::uint32_t>::max();
+  if (fits) order_.reserve(2 * graph.size());
+  unchanged_ = Replayer(graph, {}, fits ? &order_ : nullptr).run();
+  if (unchanged_.cycles_broken > 0) order_ = {};
+}
+
+Timeline ReplayPlan::replay(const Removal& removal) const {
+  const HappensBefore& g = *graph_;
+  if (order_.empty() && g.size() > 0) return causal::replay(g, removal);
+  Timeline t;
+  t.start_ns.resize(g.size());
+  t.end_ns.resize(g.size());
+  for (const std::uint32_t p : order_) {
+    const NodeId node = p / 2;
+    const bool end_point = (p & 1) != 0;
+    // Every source comes before the point in the order: the maximum is the one the searching replay computes.
+    TimeNs v = kMinTime;
+    for_each_input(g, node, end_point, removal, [&v, &t](const Input& in) {
+      if (in.from == Input::From::Root) {
+        v = std::max(v, in.delay_ns);
+        return;
+      }
+      const TimeNs source = in.source_end ? t.end_ns[in.source] : t.start_ns[in.source];
+      v = std::max(v, saturating_add(source, in.delay_ns));
+    });
+    if (v == kMinTime) v = end_point ? g.recorded_end(node) : g.recorded_start(node);
+    (end_point ? t.end_ns : t.start_ns)[node] = v;
+  }
+  return t;
+}
 
 }  // namespace gtv::causal

@@ -68,5 +68,36 @@ TEST(BundledReplay, UnchangedReplayReproducesEveryRecordingAndThePathTilesItsReg
   }
 }
 
+// Replays along the plan's order give every node the times the searching replay gives, unchanged and under
+// removals of each kind: parts, each kind of edge, own time and gaps of some nodes only.
+TEST(BundledReplay, ThePlansOrderGivesTheSearchingReplaysTimesUnderEveryRemoval) {
+  for (const fs::path& path : bundled_traces()) {
+    SCOPED_TRACE(path.string());
+    Expected<Trace> trace = io::read_trace(path.string());
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    const HappensBefore g = HappensBefore::build(*trace);
+    const ReplayPlan plan(g);
+    std::vector<Removal> removals(6);
+    removals[1].parts = bit(PartKind::LazyLoading) | bit(PartKind::TracingOverhead) | bit(PartKind::Unrecorded);
+    removals[2].edges = bit(EdgeKind::Sync) | bit(EdgeKind::ImplicitSync) | bit(EdgeKind::QueueFull);
+    removals[3].edges =
+        bit(EdgeKind::EventWait) | bit(EdgeKind::Handoff) | bit(EdgeKind::Collective) | bit(EdgeKind::LazyLoadDrain);
+    removals[3].applies_to = [](NodeId n) { return n % 3 != 0; };
+    removals[4].drop_own_time = [&g](NodeId n) { return g.node(n).kind == NodeKind::HostCall && n % 2 == 0; };
+    removals[5].drop_gap = [](NodeId n) { return n % 5 != 1; };
+    removals[5].parts = bit(PartKind::TracingOverhead);
+    for (std::size_t i = 0; i < removals.size(); ++i) {
+      SCOPED_TRACE("removal " + std::to_string(i));
+      const Timeline searched = replay(g, removals[i]);
+      const Timeline ordered = plan.replay(removals[i]);
+      EXPECT_EQ(ordered.start_ns, searched.start_ns);
+      EXPECT_EQ(ordered.end_ns, searched.end_ns);
+      EXPECT_EQ(ordered.cycles_broken, searched.cycles_broken);
+    }
+    EXPECT_EQ(plan.unchanged().start_ns, replay(g).start_ns);
+    EXPECT_EQ(plan.unchanged().end_ns, replay(g).end_ns);
+  }
+}
+
 }  // namespace
 }  // namespace gtv::causal

@@ -3,6 +3,7 @@
 #include "gtv/analysis/critical_path.h"
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <memory>
 #include <set>
@@ -54,9 +55,8 @@ class FirstUseSpans {
 
 class CauseChecker {
  public:
-  CauseChecker(const causal::HappensBefore& g, const causal::Window& w, const causal::Timeline& unchanged,
-               const FirstUseSpans& first_use)
-      : g_(g), w_(w), unchanged_(unchanged), first_use_(first_use), inside_(causal::inside(g, w)) {}
+  CauseChecker(const causal::ReplayPlan& plan, const causal::Window& w, const FirstUseSpans& first_use)
+      : g_(plan.graph()), w_(w), plan_(plan), first_use_(first_use), inside_(causal::inside(g_, w)) {}
 
   // The cause a segment's time counts for, -1 if none: its index in causes(), added on first sight.
   int cause_of(const causal::Segment& s) {
@@ -84,10 +84,22 @@ class CauseChecker {
     return s.via != causal::kNoNode ? wait_cause(s.via) : -1;
   }
 
-  // Replays the run without each cause (inside the region only).
-  std::vector<CauseSaving> checked() {
-    for (std::size_t i = 0; i < causes_.size(); ++i)
-      causes_[i].saving_ns = causal::effect_of(g_, unchanged_, w_, removal_for(i)).saving_ns();
+  // Replays the run without each cause (inside the region only). The removals are made first, on this thread;
+  // their replays only read the graph, the plan and the tables the removals share, so up to `threads` run at once.
+  std::vector<CauseSaving> checked(unsigned threads) {
+    std::vector<causal::Removal> removals;
+    removals.reserve(causes_.size());
+    for (std::size_t i = 0; i < causes_.size(); ++i) removals.push_back(removal_for(i));
+    const std::size_t step = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, causes_.size()));
+    const auto replay_every = [&](std::size_t first) {
+      for (std::size_t i = first; i < causes_.size(); i += step)
+        causes_[i].saving_ns = causal::effect_of(plan_, w_, removals[i]).saving_ns();
+    };
+    std::vector<std::future<void>> others;
+    for (std::size_t first = 1; first < step; ++first)
+      others.push_back(std::async(std::launch::async, replay_every, first));
+    replay_every(0);
+    for (std::future<void>& f : others) f.get();
     return causes_;
   }
 
@@ -117,7 +129,7 @@ class CauseChecker {
 
   [[nodiscard]] bool is_first_use(NodeId n) const { return first_use_.covers(g_.lane_of(n), g_.event(n)); }
 
-  causal::Removal removal_for(std::size_t i) const {
+  causal::Removal removal_for(std::size_t i) {
     const std::string& key = causes_[i].key;
     causal::Removal r;
     r.applies_to = inside_;
@@ -140,16 +152,22 @@ class CauseChecker {
       const std::string cls = causes_[i].detail;
       r.edges = causal::bit(causal::EdgeKind::Sync) | causal::bit(causal::EdgeKind::ImplicitSync) |
                 causal::bit(causal::EdgeKind::QueueFull);
-      // Each node's class once, before the replay asks for every edge into it: a call that 10^5 links wait into
-      // would otherwise look through its 10^5 edges for each of them.
-      auto in_class = std::make_shared<std::vector<bool>>(g.size());
-      for (NodeId n = 0; n < g.size(); ++n) (*in_class)[n] = detail::wait_class(g, n) == cls;
-      r.applies_to = [inside, in_class](NodeId n) { return inside(n) && (*in_class)[n]; };
+      // A node without edges is in the class named by its call; the class of each node with edges is found once
+      // for every wait cause, before a replay asks for every edge into it: a call that 10^5 links wait into would
+      // otherwise look through its 10^5 edges for each of them.
+      const std::shared_ptr<const WaitClasses> classes = wait_classes();
+      const auto it = std::find(classes->names.begin(), classes->names.end(), cls);
+      const std::int32_t index = it == classes->names.end() ? -1 : std::int32_t(it - classes->names.begin());
+      r.applies_to = [inside, classes, index, cls, &g](NodeId n) {
+        if (!inside(n)) return false;
+        if (g.node(n).has_edges) return classes->of_node[n] == index;
+        return g.trace().name(g.event(n)) == cls;
+      };
     } else {
       const bool launches = key == "host_launch", first = key == "first_use";
-      r.drop_own_time = [this, inside, launches, first](NodeId n) {
+      r.drop_own_time = [this, inside, launches, first, kinds = own_kinds()](NodeId n) {
         if (!inside(n) || g_.node(n).kind != causal::NodeKind::HostCall) return false;
-        const SegmentKind own = causal::own_segment_kind(g_, n);
+        const SegmentKind own = (*kinds)[n];
         if (launches) return own == SegmentKind::HostLaunch;
         return own == SegmentKind::HostCall && is_first_use(n) == first;
       };
@@ -157,14 +175,58 @@ class CauseChecker {
     return r;
   }
 
+  // The wait class of each node with edges into it (an index into `names`), found once for every wait cause.
+  struct WaitClasses {
+    std::vector<std::string> names;
+    std::vector<std::int32_t> of_node;  // -1 for nodes without edges
+  };
+  std::shared_ptr<const WaitClasses> wait_classes() {
+    if (wait_classes_) return wait_classes_;
+    auto classes = std::make_shared<WaitClasses>();
+    classes->of_node.assign(g_.size(), -1);
+    std::map<std::string, std::int32_t> index;
+    for (NodeId n = 0; n < g_.size(); ++n) {
+      if (!g_.node(n).has_edges) continue;
+      auto [it, inserted] = index.try_emplace(detail::wait_class(g_, n), std::int32_t(classes->names.size()));
+      if (inserted) classes->names.push_back(it->first);
+      classes->of_node[n] = it->second;
+    }
+    wait_classes_ = std::move(classes);
+    return wait_classes_;
+  }
+
+  // What each host call's own time is (launching, waiting, another call), found once for every cause that drops
+  // own time: a call that waits is one whatever its name, the others are what their name makes them.
+  std::shared_ptr<const std::vector<SegmentKind>> own_kinds() {
+    if (own_kinds_) return own_kinds_;
+    auto kinds = std::make_shared<std::vector<SegmentKind>>(g_.size(), SegmentKind::NotRecorded);
+    std::unordered_map<StringId, SegmentKind> by_name;
+    for (NodeId n = 0; n < g_.size(); ++n) {
+      const causal::Node& node = g_.node(n);
+      if (node.kind != causal::NodeKind::HostCall) continue;
+      const Event& e = g_.event(n);
+      if (node.end_bound || e.kind == EventKind::Sync) {
+        (*kinds)[n] = causal::own_segment_kind(g_, n);
+        continue;
+      }
+      auto [it, inserted] = by_name.try_emplace(e.name, SegmentKind::NotRecorded);
+      if (inserted) it->second = causal::own_segment_kind(g_, n);
+      (*kinds)[n] = it->second;
+    }
+    own_kinds_ = std::move(kinds);
+    return own_kinds_;
+  }
+
   const causal::HappensBefore& g_;
   const causal::Window& w_;
-  const causal::Timeline& unchanged_;
+  const causal::ReplayPlan& plan_;
   const FirstUseSpans& first_use_;
   std::function<bool(NodeId)> inside_;
   std::vector<CauseSaving> causes_;
   std::map<std::string, int> index_;
   std::unordered_map<NodeId, int> wait_cause_of_;
+  std::shared_ptr<const WaitClasses> wait_classes_;
+  std::shared_ptr<const std::vector<SegmentKind>> own_kinds_;
 };
 
 // The busiest GPU's work inside [start_ns, end_ns), work that overlapped on it counted once: no change of the host
@@ -308,19 +370,20 @@ std::string share_phrase(const PathShare& s) {
 }
 
 CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::HappensBefore& g, const Region& region,
-                                           const WarmUp& warmup) {
+                                           const WarmUp& warmup, unsigned threads) {
   CriticalPathAnalysis out;
   out.region = region;
   if (g.size() == 0 || region.length_ns() == 0) return out;
   const causal::Window w = causal::window_of(g);
-  const causal::Timeline t = causal::replay(g);
+  const causal::ReplayPlan plan(g);
+  const causal::Timeline& t = plan.unchanged();
   const causal::CriticalPath cp = causal::critical_path(g, t, w);
   out.length_ns = cp.window.length_ns();
   out.replay_error_ns =
       out.length_ns > region.length_ns() ? out.length_ns - region.length_ns() : region.length_ns() - out.length_ns;
   out.truncated = cp.truncated;
   const FirstUseSpans first_use(trace, warmup);
-  CauseChecker checker(g, w, t, first_use);
+  CauseChecker checker(plan, w, first_use);
   out.segments.reserve(cp.segments.size());
   for (const causal::Segment& s : cp.segments) {
     PathSegment p{s.start_ns, s.end_ns, s.kind, s.node != causal::kNoNode, {}, -1, checker.cause_of(s), -1};
@@ -335,7 +398,7 @@ CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::Hap
     }
     out.segments.push_back(p);
   }
-  out.causes = checker.checked();
+  out.causes = checker.checked(threads);
   cap_by_gpu_work(g, cp.window, out.causes);
   out.shares = shares_of(trace, out.segments);
   out.anomalies = g.anomalies().lines();

@@ -31,23 +31,43 @@ struct Levels {
 };
 
 // How many of the lists cover each instant: one sweep over their starts and ends. Each list is sorted and disjoint,
-// so a list adds at most 1 to the level.
+// so a list adds at most 1 to the level, and its starts and ends come in time order: the lists' edges are merged
+// (a heap of one cursor per list), not sorted.
 Levels sweep_levels(const std::vector<const std::vector<Interval>*>& lists) {
   struct Edge {
     TimeNs time_ns;
     int delta;
   };
+  struct Cursor {
+    TimeNs time_ns;
+    std::size_t list;
+    std::size_t edge;  // 2 * interval, + 1 for its end
+  };
+  const auto later = [](const Cursor& a, const Cursor& b) { return a.time_ns > b.time_ns; };
+  const auto time_of = [&lists](std::size_t list, std::size_t edge) {
+    const Interval& iv = (*lists[list])[edge / 2];
+    return edge % 2 == 0 ? iv.start_ns : iv.end_ns;
+  };
   std::vector<Edge> edges;
+  std::vector<Cursor> heap;
   std::size_t n = 0;
-  for (const auto* list : lists) n += list->size();
+  for (std::size_t l = 0; l < lists.size(); ++l) {
+    n += lists[l]->size();
+    if (!lists[l]->empty()) heap.push_back({time_of(l, 0), l, 0});
+  }
   edges.reserve(2 * n);
-  for (const auto* list : lists) {
-    for (const Interval& iv : *list) {
-      edges.push_back({iv.start_ns, +1});
-      edges.push_back({iv.end_ns, -1});
+  std::make_heap(heap.begin(), heap.end(), later);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    Cursor& c = heap.back();
+    edges.push_back({c.time_ns, c.edge % 2 == 0 ? +1 : -1});
+    if (++c.edge < 2 * lists[c.list]->size()) {
+      c.time_ns = time_of(c.list, c.edge);
+      std::push_heap(heap.begin(), heap.end(), later);
+    } else {
+      heap.pop_back();
     }
   }
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.time_ns < b.time_ns; });
   Levels out;
   int level = 0;
   for (std::size_t i = 0; i < edges.size();) {

@@ -1,6 +1,7 @@
 #include "gtv/analysis/communication.h"
 
 #include <map>
+#include <unordered_map>
 
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/intervals.h"
@@ -45,6 +46,12 @@ double DeviceCommunication::overlap_ratio() const {
 
 Communication analyze_communication(const Trace& trace) {
   std::map<std::int64_t, DeviceIntervals> by_device;
+  std::unordered_map<StringId, bool> communication;  // by kernel name: kernel names repeat
+  const auto is_communication = [&](StringId name) {
+    const auto [it, fresh] = communication.try_emplace(name, false);
+    if (fresh) it->second = is_communication_kernel(trace.strings().view(name));
+    return it->second;
+  };
   for (const Lane& lane : trace.lanes()) {
     if (!lane.is_gpu()) continue;
     DeviceIntervals& d = by_device[lane.device()];
@@ -53,7 +60,7 @@ Communication analyze_communication(const Trace& trace) {
       const Interval span{e.start_ns, e.end_ns()};
       if (e.kind != EventKind::Kernel) {
         d.memory.push_back(span);
-      } else if (is_communication_kernel(trace.name(e))) {
+      } else if (is_communication(e.name)) {
         d.communication.push_back(span);
         ++d.communication_kernels;
       } else {

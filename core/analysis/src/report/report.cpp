@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <future>
+#include <thread>
 #include <utility>
 
 #include "report/json_parts.h"
@@ -208,7 +209,11 @@ Report analyze(const Trace& trace, Parallelism parallelism) {
   r.steady = steady_part(trace);
   {
     const causal::HappensBefore graph = graph_future.get();
-    r.critical = analyze_critical_path(trace, graph, r.region, r.warmup);
+    // The graph's line is done and the trace's nearly so: the causes' replays take up to 4 of the machine's
+    // threads (each holds a replayed time per node).
+    const unsigned replay_threads =
+        parallelism == Parallelism::Threads ? std::clamp(std::thread::hardware_concurrency(), 1u, 4u) : 1u;
+    r.critical = analyze_critical_path(trace, graph, r.region, r.warmup, replay_threads);
   }
   r.idle = analyze_idle_causes(trace, r.region, r.critical);
   TraceOnlyParts parts = parts_future.get();

@@ -61,8 +61,10 @@ struct CriticalPathAnalysis {
   std::string headline;
 };
 
+// `threads`: how many threads (the caller's among them) may replay the causes at once; the result is the same.
 [[nodiscard]] CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::HappensBefore& graph,
-                                                         const Region& region, const WarmUp& warmup);
+                                                         const Region& region, const WarmUp& warmup,
+                                                         unsigned threads = 1);
 
 // "GPU 0 computing", "thread 1685 launching": a share's words.
 [[nodiscard]] std::string share_phrase(const PathShare& share);

@@ -118,6 +118,8 @@ struct Effect {
 // `unchanged` is the graph's unchanged replay (computed once by the caller for many removals).
 [[nodiscard]] Effect effect_of(const HappensBefore& graph, const Timeline& unchanged, const Window& window,
                                const Removal& removal);
+// The same, replayed along the plan's order (many removals of one graph).
+[[nodiscard]] Effect effect_of(const ReplayPlan& plan, const Window& window, const Removal& removal);
 // Nodes recorded as starting inside the window: a cause removed only there changes what the window holds, not
 // where the host is when it begins.
 [[nodiscard]] std::function<bool(NodeId)> inside(const HappensBefore& graph, const Window& window);

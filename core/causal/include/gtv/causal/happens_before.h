@@ -98,6 +98,7 @@ struct Node {
   bool has_parts : 1 = false;
   bool has_own_time : 1 = false;
   bool has_gap_wait : 1 = false;
+  bool communication : 1 = false;  // a collective's kernel (NCCL): its own time is a transfer
   [[nodiscard]] bool launches_from_start() const { return waits_for_own_work; }
 };
 static_assert(sizeof(Node) == 20, "a node is stored for every call and GPU work item");
