@@ -79,6 +79,11 @@ std::int64_t ClockEstimate::misaligned_rank() const {
 
 ClockEstimate estimate_clocks(std::span<const std::vector<Collective>> per_rank, const CollectiveMatch& match,
                               std::span<const TimeNs> shift_ns) {
+  return estimate_clocks(collective_views(per_rank), match, shift_ns);
+}
+
+ClockEstimate estimate_clocks(std::span<const std::span<const Collective>> per_rank, const CollectiveMatch& match,
+                              std::span<const TimeNs> shift_ns) {
   ClockEstimate out;
   out.ranks.resize(per_rank.size());
   if (per_rank.empty()) return out;

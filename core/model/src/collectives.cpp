@@ -161,6 +161,8 @@ std::vector<std::vector<Collective>> collectives_by_rank(const Trace& trace) {
 
 namespace {
 
+using Lists = std::span<const std::span<const Collective>>;
+
 // What matches a collective across ranks: its group and sequence number, or its group, kind and size (then the
 // k-th of that key on every rank is one collective).
 std::string match_key(const Collective& c, bool by_sequence) {
@@ -191,8 +193,7 @@ std::string group_words(const Collective& c) { return c.group.empty() ? "" : " i
 
 // Why the sequence numbers cannot match collectives across ranks, or empty when they can: a number that one rank
 // gives to several collectives of one group.
-std::string repeated_sequence(std::span<const std::vector<Collective>> per_rank,
-                              std::span<const std::string> rank_names) {
+std::string repeated_sequence(Lists per_rank, std::span<const std::string> rank_names) {
   for (std::size_t r = 0; r < per_rank.size(); ++r) {
     std::map<std::string, std::size_t> count;
     for (const Collective& c : per_rank[r]) ++count[match_key(c, true)];
@@ -206,8 +207,7 @@ std::string repeated_sequence(std::span<const std::vector<Collective>> per_rank,
 
 // Matches by group and sequence number; `doubt` receives why the numbers contradict the collectives they name (a
 // matched pair of different kinds or sizes, or matched collectives run in different orders), else stays empty.
-CollectiveMatch match_by_sequence(std::span<const std::vector<Collective>> per_rank,
-                                  std::span<const std::string> rank_names, std::string& doubt) {
+CollectiveMatch match_by_sequence(Lists per_rank, std::span<const std::string> rank_names, std::string& doubt) {
   CollectiveMatch out;
   out.by_sequence = true;
   std::vector<std::map<std::string, std::size_t>> where(per_rank.size());
@@ -250,8 +250,7 @@ CollectiveMatch match_by_sequence(std::span<const std::vector<Collective>> per_r
   return out;
 }
 
-CollectiveMatch match_by_order(std::span<const std::vector<Collective>> per_rank,
-                               std::span<const std::string> rank_names) {
+CollectiveMatch match_by_order(Lists per_rank, std::span<const std::string> rank_names) {
   CollectiveMatch out;
   // Per rank and key, the positions of that key's collectives in order.
   std::vector<std::map<std::string, std::vector<std::size_t>>> positions(per_rank.size());
@@ -291,10 +290,19 @@ CollectiveMatch match_by_order(std::span<const std::vector<Collective>> per_rank
 
 }  // namespace
 
+std::vector<std::span<const Collective>> collective_views(std::span<const std::vector<Collective>> per_rank) {
+  return {per_rank.begin(), per_rank.end()};
+}
+
 CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_rank,
                                   std::span<const std::string> rank_names) {
+  return match_collectives(collective_views(per_rank), rank_names);
+}
+
+CollectiveMatch match_collectives(std::span<const std::span<const Collective>> per_rank,
+                                  std::span<const std::string> rank_names) {
   if (per_rank.size() < 2) return {};
-  const bool sequenced = std::all_of(per_rank.begin(), per_rank.end(), [](const std::vector<Collective>& list) {
+  const bool sequenced = std::all_of(per_rank.begin(), per_rank.end(), [](std::span<const Collective> list) {
     return !list.empty() && std::all_of(list.begin(), list.end(), [](const Collective& c) { return c.seq >= 0; });
   });
   if (!sequenced) return match_by_order(per_rank, rank_names);
