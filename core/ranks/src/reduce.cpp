@@ -55,21 +55,17 @@ std::vector<std::vector<std::int64_t>> merged_devices(std::span<const Part> part
 analysis::Stragglers stragglers_of(std::span<const Part> parts, const std::vector<TimeNs>& shift_ns,
                                    const ClockAlignment& clock, const CollectiveMatch* match = nullptr) {
   std::vector<std::int64_t> ranks;
-  std::vector<std::vector<Collective>> per_rank;
+  std::vector<std::span<const Collective>> per_rank;
+  std::vector<TimeNs> shifts;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     if (parts[i].summary->collectives.empty()) continue;
     ranks.push_back(parts[i].rank);
-    std::vector<Collective> list = parts[i].summary->collectives;
-    for (Collective& c : list) {
-      c.start_ns = saturating_add(c.start_ns, shift_ns[i]);
-      c.end_ns = saturating_add(c.end_ns, shift_ns[i]);
-    }
-    per_rank.push_back(std::move(list));
+    per_rank.emplace_back(parts[i].summary->collectives);
+    shifts.push_back(shift_ns[i]);
   }
   // The match of every part holds when every part ran collectives; else the ranks without are left out of it.
-  if (match != nullptr && ranks.size() == parts.size())
-    return analysis::stragglers_of(std::move(ranks), std::move(per_rank), clock, *match);
-  return analysis::stragglers_of(std::move(ranks), std::move(per_rank), clock);
+  const bool all = ranks.size() == parts.size();
+  return analysis::stragglers_of(std::move(ranks), per_rank, shifts, clock, all ? match : nullptr);
 }
 
 Expected<RankReport> reduce_files(std::span<const RankSummary> summaries, const RankMergeOptions& options) {
