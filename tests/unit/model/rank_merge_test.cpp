@@ -564,9 +564,8 @@ TEST(Collectives, SequenceNumbersAreCheckedOnEveryRank) {
   const CollectiveMatch repeated = match_collectives(shifted, three);
   EXPECT_EQ(repeated.sequence_doubt, "rank 2 gives sequence number 2 in group 0 to 2 collectives");
   // Group "g#p2p"'s collective 5 and group "g"'s send 5 are two collectives.
-  const std::vector<std::vector<Collective>> groups{
-      {c("AllReduce", 10, 5, "g#p2p", 8), c("SendRecv", 20, 5, "g", 8)},
-      {c("AllReduce", 11, 5, "g#p2p", 8), c("SendRecv", 21, 5, "g", 8)}};
+  const std::vector<std::vector<Collective>> groups{{c("AllReduce", 10, 5, "g#p2p", 8), c("SendRecv", 20, 5, "g", 8)},
+                                                    {c("AllReduce", 11, 5, "g#p2p", 8), c("SendRecv", 21, 5, "g", 8)}};
   const CollectiveMatch apart = match_collectives(groups, std::span(three).first(2));
   EXPECT_TRUE(apart.by_sequence) << apart.sequence_doubt;
   EXPECT_EQ(apart.matched.size(), 2u);
