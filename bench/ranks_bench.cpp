@@ -161,6 +161,7 @@ std::vector<gtv::ranks::RankSummary> generated_summaries(int ranks, int collecti
 // The child: read every .gtvsum of the folder, reduce, report time and peak memory.
 int reduce_only(const std::string& dir) {
   const double start = now_seconds();
+  const double cpu_start = gtv::bench::process_cpu_seconds();
   std::vector<gtv::ranks::RankSummary> summaries;
   std::vector<std::string> paths;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) paths.push_back(entry.path().string());
@@ -174,6 +175,7 @@ int reduce_only(const std::string& dir) {
     for (auto& s : *read) summaries.push_back(std::move(s));
   }
   const double read_s = now_seconds() - start;
+  const double read_cpu_s = gtv::bench::process_cpu_seconds() - cpu_start;
   gtv::RankMergeOptions options;
   options.clock = gtv::ClockMethod::Collectives;
   const double reduce_start = now_seconds();
@@ -186,12 +188,15 @@ int reduce_only(const std::string& dir) {
     return 1;
   }
   const double format_start = now_seconds();
+  const double format_cpu_start = gtv::bench::process_cpu_seconds();
   const std::string text = gtv::ranks::format_rank_report(*report, gtv::analysis::Format::Json);
   const double format_s = now_seconds() - format_start;
+  const double format_cpu_s = gtv::bench::process_cpu_seconds() - format_cpu_start;
   const auto peak_kb = gtv::bench::proc_status_kb("VmHWM");
   std::printf(
-      "%zu %zu %.3f %.3f %.3f %.3f %.3f %lld %s\n", summaries.size(), report->stragglers.collectives.size(), read_s,
-      reduce_s, reduce_cpu_s, format_s, now_seconds() - start, static_cast<long long>(peak_kb.value_or(0)),
+      "%zu %zu %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %lld %s\n", summaries.size(),
+      report->stragglers.collectives.size(), read_s, read_cpu_s, reduce_s, reduce_cpu_s, format_s, format_cpu_s,
+      now_seconds() - start, gtv::bench::process_cpu_seconds() - cpu_start, static_cast<long long>(peak_kb.value_or(0)),
       report->stragglers.per_rank.empty() ? "-" : std::to_string(report->stragglers.per_rank[1].arrived_last).c_str());
   return 0;
 }
@@ -216,38 +221,46 @@ int many_ranks(const Options& o) {
     }
   }
   std::printf(
-      "\n| summaries | collectives each | summary bytes (all) | read (median of %d) | reduce | reduce, CPU | format "
-      "JSON | "
-      "total | peak RSS | rank 1 named at |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+      "\n| summaries | collectives each | summary bytes (all) | read (median of %d) | read, CPU | reduce | reduce, CPU "
+      "| format JSON | format, CPU | total | total, CPU | peak RSS | rank 1 named at |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
       o.runs);
-  std::vector<double> read_s, reduce_s, reduce_cpu_s, format_s, total_s;
+  std::vector<double> read_s, read_cpu_s, reduce_s, reduce_cpu_s, format_s, format_cpu_s, total_s, total_cpu_s;
   long long peak_kb = 0;
   std::string named;
   for (int run = 0; run < o.runs; ++run) {
     std::string out;
     if (gtv::bench::run_process({gtv::bench::self_executable(), "--reduce-only", dir.string()}, &out) != 0) return 1;
     std::size_t n = 0, matched = 0;
-    double a = 0, b = 0, cpu = 0, c = 0, d = 0;
+    double a = 0, a_cpu = 0, b = 0, cpu = 0, c = 0, c_cpu = 0, d = 0, d_cpu = 0;
     long long kb = 0;
     char who[32] = {0};
-    if (std::sscanf(out.c_str(), "%zu %zu %lf %lf %lf %lf %lf %lld %31s", &n, &matched, &a, &b, &cpu, &c, &d, &kb,
-                    who) != 9)
+    if (std::sscanf(out.c_str(), "%zu %zu %lf %lf %lf %lf %lf %lf %lf %lf %lld %31s", &n, &matched, &a, &a_cpu, &b,
+                    &cpu, &c, &c_cpu, &d, &d_cpu, &kb, who) != 12)
       return 1;
     read_s.push_back(a);
+    read_cpu_s.push_back(a_cpu);
     reduce_s.push_back(b);
     reduce_cpu_s.push_back(cpu);
     format_s.push_back(c);
+    format_cpu_s.push_back(c_cpu);
     total_s.push_back(d);
+    total_cpu_s.push_back(d_cpu);
     peak_kb = std::max(peak_kb, kb);
     named = std::string(who) + " of " + std::to_string(matched);
-    std::fprintf(stderr, "  run %d: read %.3f s, reduce %.3f s (CPU %.3f s), format %.3f s, peak %lld kB\n", run + 1, a,
-                 b, cpu, c, kb);
+    std::fprintf(
+        stderr,
+        "  run %d: read %.3f s (CPU %.3f s), reduce %.3f s (CPU %.3f s), format %.3f s (CPU %.3f s), peak %lld "
+        "kB\n",
+        run + 1, a, a_cpu, b, cpu, c, c_cpu, kb);
   }
   std::filesystem::remove_all(dir);
-  std::printf("| %d | %d | %llu | %.3f s | %.3f s | %.3f s | %.3f s | %.3f s | %.0f MB | %s |\n", o.summaries,
-              o.collectives, static_cast<unsigned long long>(bytes), gtv::bench::median(read_s),
-              gtv::bench::median(reduce_s), gtv::bench::median(reduce_cpu_s), gtv::bench::median(format_s),
-              gtv::bench::median(total_s), static_cast<double>(peak_kb) / 1e3, named.c_str());
+  std::printf(
+      "| %d | %d | %llu | %.3f s | %.3f s | %.3f s | %.3f s | %.3f s | %.3f s | %.3f s | %.3f s | %.0f MB | %s |\n",
+      o.summaries, o.collectives, static_cast<unsigned long long>(bytes), gtv::bench::median(read_s),
+      gtv::bench::median(read_cpu_s), gtv::bench::median(reduce_s), gtv::bench::median(reduce_cpu_s),
+      gtv::bench::median(format_s), gtv::bench::median(format_cpu_s), gtv::bench::median(total_s),
+      gtv::bench::median(total_cpu_s), static_cast<double>(peak_kb) / 1e3, named.c_str());
   return 0;
 }
 

@@ -161,14 +161,11 @@ std::vector<std::vector<Collective>> collectives_by_rank(const Trace& trace) {
 
 namespace {
 
-// What matches a collective across ranks: its group and sequence number, or its group, kind and size (then the
-// k-th of that key on every rank is one collective).
-std::string match_key(const Collective& c, bool by_sequence) {
-  // PyTorch may number a group's point-to-point sends apart from its collectives: two counters, two name spaces.
-  const bool p2p = c.kind == "SendRecv" || c.kind == "Send" || c.kind == "Recv";
-  if (by_sequence) return c.group + (p2p ? "#p2p#" : "#") + std::to_string(c.seq);
-  return c.group + "|" + c.kind + "|" + std::to_string(c.elements);
-}
+using Lists = std::span<const std::span<const Collective>>;
+
+// What matches a collective across ranks without sequence numbers: its group, kind and size (the k-th of that key
+// on every rank is one collective).
+std::string match_key(const Collective& c) { return c.group + "|" + c.kind + "|" + std::to_string(c.elements); }
 
 // "AllReduce" for a key of kind AllReduce, "AllReduce of 1024 elements" when sizes tell collectives apart, and the
 // group when there are several.
@@ -189,15 +186,74 @@ void count_line(std::string_view what, const std::vector<std::size_t>& c, std::s
 
 std::string group_words(const Collective& c) { return c.group.empty() ? "" : " in group " + c.group; }
 
+// A collective's place in the sequence numbers of its rank: its process group, whether it is a point-to-point
+// send (PyTorch may number a group's sends apart from its collectives: two counters, two name spaces) and its number.
+struct SequenceKey {
+  std::string_view group;
+  bool p2p = false;
+  std::int64_t seq = -1;
+  auto operator<=>(const SequenceKey&) const = default;
+};
+
+SequenceKey sequence_key(const Collective& c) {
+  return {c.group, c.kind == "SendRecv" || c.kind == "Send" || c.kind == "Recv", c.seq};
+}
+
+// Where each sequence key sits in one rank's list. Ranks of one run mostly record the first rank's keys in the
+// first rank's order: then position i holds the first rank's i-th key and no search is needed. Otherwise the keys
+// are sorted with their positions, to be searched. A thousand ranks of a thousand collectives take a few
+// comparisons each instead of a tree of strings per rank.
+struct SequenceIndex {
+  bool as_first = false;
+  std::vector<std::pair<SequenceKey, std::size_t>> sorted;
+
+  // The position of `key` on this rank, the first rank's collective `i` having it; npos when the rank has none.
+  [[nodiscard]] std::size_t find(const SequenceKey& key, std::size_t i) const {
+    if (as_first) return i;
+    const auto it = std::lower_bound(sorted.begin(), sorted.end(), key,
+                                     [](const auto& entry, const SequenceKey& k) { return entry.first < k; });
+    return it != sorted.end() && it->first == key ? it->second : std::string::npos;
+  }
+  // How many of the rank's collectives have `key`.
+  [[nodiscard]] std::size_t count(const SequenceKey& key) const {
+    const auto [lo, hi] = std::equal_range(sorted.begin(), sorted.end(), std::pair<SequenceKey, std::size_t>{key, 0},
+                                           [](const auto& x, const auto& y) { return x.first < y.first; });
+    return static_cast<std::size_t>(hi - lo);
+  }
+};
+
+std::vector<SequenceIndex> index_sequences(Lists per_rank) {
+  std::vector<SequenceIndex> out(per_rank.size());
+  for (std::size_t r = 0; r < per_rank.size(); ++r) {
+    const std::span<const Collective> list = per_rank[r];
+    SequenceIndex& index = out[r];
+    if (r > 0 && list.size() == per_rank[0].size()) {
+      index.as_first = true;
+      for (std::size_t i = 0; i < list.size() && index.as_first; ++i)
+        index.as_first = sequence_key(list[i]) == sequence_key(per_rank[0][i]);
+    }
+    if (index.as_first) continue;
+    index.sorted.reserve(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) index.sorted.emplace_back(sequence_key(list[i]), i);
+    std::sort(index.sorted.begin(), index.sorted.end());
+  }
+  return out;
+}
+
 // Why the sequence numbers cannot match collectives across ranks, or empty when they can: a number that one rank
-// gives to several collectives of one group.
-std::string repeated_sequence(std::span<const std::vector<Collective>> per_rank,
+// gives to several collectives of one group. A rank that holds the first rank's keys in its order repeats one only
+// where the first rank does, which is checked before it.
+std::string repeated_sequence(Lists per_rank, std::span<const SequenceIndex> indexes,
                               std::span<const std::string> rank_names) {
   for (std::size_t r = 0; r < per_rank.size(); ++r) {
-    std::map<std::string, std::size_t> count;
-    for (const Collective& c : per_rank[r]) ++count[match_key(c, true)];
+    const SequenceIndex& index = indexes[r];
+    if (index.as_first) continue;
+    const auto repeats = std::adjacent_find(index.sorted.begin(), index.sorted.end(), [](const auto& a, const auto& b) {
+                           return a.first == b.first;
+                         }) != index.sorted.end();
+    if (!repeats) continue;
     for (const Collective& c : per_rank[r])
-      if (const std::size_t n = count[match_key(c, true)]; n > 1)
+      if (const std::size_t n = index.count(sequence_key(c)); n > 1)
         return rank_names[r] + " gives sequence number " + std::to_string(c.seq) + group_words(c) + " to " +
                std::to_string(n) + " collectives";
   }
@@ -206,38 +262,38 @@ std::string repeated_sequence(std::span<const std::vector<Collective>> per_rank,
 
 // Matches by group and sequence number; `doubt` receives why the numbers contradict the collectives they name (a
 // matched pair of different kinds or sizes, or matched collectives run in different orders), else stays empty.
-CollectiveMatch match_by_sequence(std::span<const std::vector<Collective>> per_rank,
+CollectiveMatch match_by_sequence(Lists per_rank, std::span<const SequenceIndex> indexes,
                                   std::span<const std::string> rank_names, std::string& doubt) {
   CollectiveMatch out;
   out.by_sequence = true;
-  std::vector<std::map<std::string, std::size_t>> where(per_rank.size());
-  for (std::size_t r = 0; r < per_rank.size(); ++r)
-    for (std::size_t i = 0; i < per_rank[r].size(); ++i) where[r].emplace(match_key(per_rank[r][i], true), i);
   std::map<std::string, std::size_t> ordinals;
-  // Per rank and group: the position of the last matched collective, which the next must follow.
-  std::vector<std::map<std::string, std::size_t>> last(per_rank.size());
+  // Per rank and group: the position of the last matched collective, which the next must follow. A rank that
+  // holds the first rank's keys in its order follows it by construction.
+  std::vector<std::map<std::string_view, std::size_t>> last(per_rank.size());
   std::size_t missing = 0;
   for (std::size_t i = 0; i < per_rank[0].size() && doubt.empty(); ++i) {
     const Collective& first = per_rank[0][i];
+    const SequenceKey key = sequence_key(first);
     MatchedCollective m{first.kind, ordinals[first.kind]++, {i}, first.seq};
+    m.index.reserve(per_rank.size());
+    const auto number = [&] { return "sequence number " + std::to_string(first.seq) + group_words(first) + ": "; };
     bool complete = true;
     for (std::size_t r = 1; r < per_rank.size() && complete && doubt.empty(); ++r) {
-      const auto it = where[r].find(match_key(first, true));
-      complete = it != where[r].end();
+      const std::size_t at = indexes[r].find(key, i);
+      complete = at != std::string::npos;
       if (!complete) break;
-      const Collective& other = per_rank[r][it->second];
-      const std::string number = "sequence number " + std::to_string(first.seq) + group_words(first) + ": ";
+      const Collective& other = per_rank[r][at];
       if (other.kind != first.kind) {
-        doubt = number + rank_names[0] + " ran " + first.kind + ", " + rank_names[r] + " " + other.kind;
+        doubt = number() + rank_names[0] + " ran " + first.kind + ", " + rank_names[r] + " " + other.kind;
       } else if (first.elements >= 0 && other.elements >= 0 && first.elements != other.elements) {
-        doubt = number + rank_names[0] + " ran " + first.kind + " of " + std::to_string(first.elements) +
+        doubt = number() + rank_names[0] + " ran " + first.kind + " of " + std::to_string(first.elements) +
                 " elements, " + rank_names[r] + " of " + std::to_string(other.elements);
-      } else if (const auto before = last[r].find(first.group);
-                 before != last[r].end() && it->second < before->second) {
-        doubt = number + rank_names[r] + " ran it before a collective that " + rank_names[0] + " ran earlier";
+      } else if (!indexes[r].as_first) {
+        if (const auto before = last[r].find(key.group); before != last[r].end() && at < before->second)
+          doubt = number() + rank_names[r] + " ran it before a collective that " + rank_names[0] + " ran earlier";
       }
-      last[r][first.group] = it->second;
-      m.index.push_back(it->second);
+      if (!indexes[r].as_first) last[r][key.group] = at;
+      m.index.push_back(at);
     }
     if (complete)
       out.matched.push_back(std::move(m));
@@ -250,15 +306,14 @@ CollectiveMatch match_by_sequence(std::span<const std::vector<Collective>> per_r
   return out;
 }
 
-CollectiveMatch match_by_order(std::span<const std::vector<Collective>> per_rank,
-                               std::span<const std::string> rank_names) {
+CollectiveMatch match_by_order(Lists per_rank, std::span<const std::string> rank_names) {
   CollectiveMatch out;
   // Per rank and key, the positions of that key's collectives in order.
   std::vector<std::map<std::string, std::vector<std::size_t>>> positions(per_rank.size());
   std::map<std::string, std::string> words;  // key -> how a count line names it
   for (std::size_t r = 0; r < per_rank.size(); ++r)
     for (std::size_t i = 0; i < per_rank[r].size(); ++i) {
-      const std::string key = match_key(per_rank[r][i], false);
+      const std::string key = match_key(per_rank[r][i]);
       positions[r][key].push_back(i);
       words.try_emplace(key, key_words(per_rank[r][i]));
     }
@@ -278,7 +333,7 @@ CollectiveMatch match_by_order(std::span<const std::vector<Collective>> per_rank
   std::map<std::string, std::size_t> seen, ordinals;
   for (std::size_t i = 0; i < per_rank[0].size(); ++i) {
     const Collective& first = per_rank[0][i];
-    const std::string key = match_key(first, false);
+    const std::string key = match_key(first);
     const std::size_t k = seen[key]++;
     const std::size_t ordinal = ordinals[first.kind]++;
     if (k >= common[key]) continue;
@@ -291,18 +346,28 @@ CollectiveMatch match_by_order(std::span<const std::vector<Collective>> per_rank
 
 }  // namespace
 
+std::vector<std::span<const Collective>> collective_views(std::span<const std::vector<Collective>> per_rank) {
+  return {per_rank.begin(), per_rank.end()};
+}
+
 CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_rank,
                                   std::span<const std::string> rank_names) {
+  return match_collectives(collective_views(per_rank), rank_names);
+}
+
+CollectiveMatch match_collectives(std::span<const std::span<const Collective>> per_rank,
+                                  std::span<const std::string> rank_names) {
   if (per_rank.size() < 2) return {};
-  const bool sequenced = std::all_of(per_rank.begin(), per_rank.end(), [](const std::vector<Collective>& list) {
+  const bool sequenced = std::all_of(per_rank.begin(), per_rank.end(), [](std::span<const Collective> list) {
     return !list.empty() && std::all_of(list.begin(), list.end(), [](const Collective& c) { return c.seq >= 0; });
   });
   if (!sequenced) return match_by_order(per_rank, rank_names);
   // Sequence numbers come from the file: used only when they name one collective each, agree with the kind, size
   // and order of what they match, and match something.
-  std::string doubt = repeated_sequence(per_rank, rank_names);
+  const std::vector<SequenceIndex> indexes = index_sequences(per_rank);
+  std::string doubt = repeated_sequence(per_rank, indexes, rank_names);
   if (doubt.empty()) {
-    CollectiveMatch by_sequence = match_by_sequence(per_rank, rank_names, doubt);
+    CollectiveMatch by_sequence = match_by_sequence(per_rank, indexes, rank_names, doubt);
     if (doubt.empty() && by_sequence.matched.empty()) doubt = "no sequence number is recorded by every rank";
     if (doubt.empty()) return by_sequence;
   }

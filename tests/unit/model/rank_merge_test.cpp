@@ -540,6 +540,37 @@ TEST(Collectives, SequenceNumbersThatDoNotHoldUpAreNotUsed) {
   EXPECT_EQ(sends.matched.size(), 3u);
 }
 
+// Ranks that record the first rank's numbers in its order are matched position by position, the others by search:
+// a number repeated on a later rank is still found and named, and a group whose name looks like another group's
+// send counter is a group of its own.
+TEST(Collectives, SequenceNumbersAreCheckedOnEveryRank) {
+  const std::vector<std::string> three{"rank 0", "rank 1", "rank 2"};
+  std::vector<std::vector<Collective>> per_rank(3);
+  for (std::size_t r = 0; r < 3; ++r)
+    for (int k = 0; k < 5; ++k) per_rank[r].push_back(c("AllReduce", 100 * k + TimeNs(r), k, "0", 8));
+  const CollectiveMatch all = match_collectives(per_rank, three);
+  EXPECT_TRUE(all.by_sequence);
+  ASSERT_EQ(all.matched.size(), 5u);
+  EXPECT_EQ(all.matched[4].index, (std::vector<std::size_t>{4, 4, 4}));
+  // Rank 2 started one collective late and ran the last two in the other order: found by search.
+  std::vector<std::vector<Collective>> shifted = per_rank;
+  shifted[2] = {c("AllReduce", 102, 1, "0", 8), c("AllReduce", 202, 2, "0", 8), c("AllReduce", 302, 4, "0", 8),
+                c("AllReduce", 402, 3, "0", 8)};
+  const CollectiveMatch searched = match_collectives(shifted, three);
+  EXPECT_FALSE(searched.by_sequence);
+  EXPECT_EQ(searched.sequence_doubt,
+            "sequence number 4 in group 0: rank 2 ran it before a collective that rank 0 ran earlier");
+  shifted[2][3].seq = 2;
+  const CollectiveMatch repeated = match_collectives(shifted, three);
+  EXPECT_EQ(repeated.sequence_doubt, "rank 2 gives sequence number 2 in group 0 to 2 collectives");
+  // Group "g#p2p"'s collective 5 and group "g"'s send 5 are two collectives.
+  const std::vector<std::vector<Collective>> groups{{c("AllReduce", 10, 5, "g#p2p", 8), c("SendRecv", 20, 5, "g", 8)},
+                                                    {c("AllReduce", 11, 5, "g#p2p", 8), c("SendRecv", 21, 5, "g", 8)}};
+  const CollectiveMatch apart = match_collectives(groups, std::span(three).first(2));
+  EXPECT_TRUE(apart.by_sequence) << apart.sequence_doubt;
+  EXPECT_EQ(apart.matched.size(), 2u);
+}
+
 // Kineto writes the sequence number and group into the args of a collective: the model reads them.
 TEST(Collectives, SequenceNumbersAndGroupsAreReadFromArgs) {
   TraceBuilder b;

@@ -161,6 +161,40 @@ TEST(ReduceEquality, EveryBundledRecording) {
   EXPECT_GE(merged_runs, 3u);  // resources/traces/cpu: ddp-gloo2, ddp-gloo2-straggler, ddp-gloo4-straggler
 }
 
+// An all-reduce kernel of rank `device` with PyTorch's sequence number and process group in its args.
+void sequenced_all_reduce(TraceBuilder& b, std::int64_t device, TimeNs start_ns, TimeNs duration_ns, int seq) {
+  Event e =
+      analysis::testing::make_event(b, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                                    start_ns, duration_ns, EventKind::Kernel);
+  const std::string number = std::to_string(seq);
+  const EventArg args[] = {{"Seq", number}, {"Process Group Name", "\"0\""}};
+  e.args = b.add_args(args);
+  b.add_kernel(b.lane(gpu_lane_key(device, 7)), e, KernelDetail{});
+}
+
+// Sequence numbers that contradict the order the ranks ran their collectives in: both the merge and the reduction
+// match by order and warn alike.
+TEST(ReduceEquality, SequenceNumbersNotUsedAreWarnedOfAlike) {
+  std::vector<Trace> files;
+  for (std::int64_t r = 0; r < 2; ++r) {
+    TraceBuilder b;
+    b.metadata().origin_unix_ns = 1'790'857'026'000'000'000;
+    b.metadata().distributed = {r, 2, "nccl"};
+    const std::vector<int> order = r == 0 ? std::vector<int>{1, 2, 3} : std::vector<int>{2, 1, 3};
+    for (std::size_t k = 0; k < order.size(); ++k)
+      sequenced_all_reduce(b, r, 1'000'000 * static_cast<TimeNs>(k + 1) + r * 10'000, 200'000, order[k]);
+    files.push_back(analysis::testing::build(b));
+  }
+  const std::vector<RankFile> rank_files{{&files[0], "a.json"}, {&files[1], "b.json"}};
+  const Expected<RankMerge> merged = merge_ranks(rank_files);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  ASSERT_FALSE(merged->warnings.empty());
+  EXPECT_EQ(merged->warnings.back(),
+            "collectives are matched by process group, kind, size and order (the trace's sequence numbers were not "
+            "used: sequence number 2 in group 0: rank 1 ran it before a collective that rank 0 ran earlier)");
+  check_rank_files({&files[0], &files[1]}, {"a.json", "b.json"}, {});
+}
+
 void check_generated(const testing::RunSpec& spec, ClockMethod clock) {
   const testing::GeneratedRun g = testing::generate_run(spec);
   std::vector<const Trace*> traces;

@@ -83,8 +83,8 @@ void compute_waits(CollectiveArrivals& c, std::int64_t root_rank, std::span<cons
     c.culprit = static_cast<std::int64_t>(c.last);
 }
 
-CollectiveArrivals arrivals_of(const MatchedCollective& m, std::span<const std::vector<Collective>> per_rank,
-                               std::span<const std::int64_t> ranks) {
+CollectiveArrivals arrivals_of(const MatchedCollective& m, std::span<const std::span<const Collective>> per_rank,
+                               std::span<const TimeNs> shift_ns, std::span<const std::int64_t> ranks) {
   CollectiveArrivals c;
   c.kind = m.kind;
   c.ordinal = m.ordinal;
@@ -92,10 +92,14 @@ CollectiveArrivals arrivals_of(const MatchedCollective& m, std::span<const std::
   const Collective& first = per_rank[0][m.index[0]];
   c.on_gpu = first.on_gpu;
   std::int64_t root_rank = -1;
+  c.arrival_ns.reserve(per_rank.size());
+  c.end_ns.reserve(per_rank.size());
+  c.refs.reserve(per_rank.size());
   for (std::size_t r = 0; r < per_rank.size(); ++r) {
     const Collective& own = per_rank[r][m.index[r]];
-    c.arrival_ns.push_back(own.start_ns);
-    c.end_ns.push_back(own.end_ns);
+    const TimeNs shift = shift_ns.empty() ? 0 : shift_ns[r];
+    c.arrival_ns.push_back(saturating_add(own.start_ns, shift));
+    c.end_ns.push_back(saturating_add(own.end_ns, shift));
     c.refs.push_back(own.ref);
     if (own.root >= 0) root_rank = own.root;
   }
@@ -125,15 +129,24 @@ Stragglers analyze_stragglers(const Trace& trace) {
 
 Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vector<Collective>> per_rank,
                          const ClockAlignment& clock) {
-  std::vector<std::string> names;
-  names.reserve(ranks.size());
-  for (std::int64_t rank : ranks) names.push_back(rank_name(rank));
-  const CollectiveMatch match = match_collectives(per_rank, names);
-  return stragglers_of(std::move(ranks), std::move(per_rank), clock, match);
+  return stragglers_of(std::move(ranks), collective_views(per_rank), {}, clock, nullptr);
 }
 
 Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vector<Collective>> per_rank,
                          const ClockAlignment& clock, const CollectiveMatch& match) {
+  return stragglers_of(std::move(ranks), collective_views(per_rank), {}, clock, &match);
+}
+
+Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::span<const std::span<const Collective>> per_rank,
+                         std::span<const TimeNs> shift_ns, const ClockAlignment& clock, const CollectiveMatch* given) {
+  CollectiveMatch matched_here;
+  if (given == nullptr) {
+    std::vector<std::string> names;
+    names.reserve(ranks.size());
+    for (std::int64_t rank : ranks) names.push_back(rank_name(rank));
+    matched_here = match_collectives(per_rank, names);
+  }
+  const CollectiveMatch& match = given == nullptr ? matched_here : *given;
   Stragglers s;
   s.ranks = std::move(ranks);
   s.count_differences = match.count_differences;
@@ -141,7 +154,7 @@ Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vecto
   s.match_basis = gtv::match_basis(match);
   if (match.matched.empty()) return s;
   s.clock_residual_ns = clock.residual_ns;
-  s.clock = estimate_clocks(per_rank, match);
+  s.clock = estimate_clocks(per_rank, match, shift_ns);
   s.per_rank.resize(s.ranks.size());
   for (std::size_t r = 0; r < s.ranks.size(); ++r) {
     s.per_rank[r].rank = s.ranks[r];
@@ -150,7 +163,7 @@ Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vecto
   }
   s.collectives.reserve(match.matched.size());
   for (const MatchedCollective& m : match.matched) {
-    CollectiveArrivals c = arrivals_of(m, per_rank, s.ranks);
+    CollectiveArrivals c = arrivals_of(m, per_rank, shift_ns, s.ranks);
     for (std::size_t r = 0; r < s.ranks.size(); ++r)
       s.per_rank[r].waited_ns = saturating_add(s.per_rank[r].waited_ns, c.wait_ns.empty() ? 0 : c.wait_ns[r]);
     if (c.culprit >= 0) {

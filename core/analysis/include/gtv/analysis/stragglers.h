@@ -12,6 +12,7 @@
 // clocks disagree: its wait is unknown and not counted. Clock offsets and their error bars come from the
 // collectives that end together (gtv/model/collective_clock.h).
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,12 @@ struct Stragglers {
 // rank's times keeps their order, so a match made before the clocks were aligned still holds.
 [[nodiscard]] Stragglers stragglers_of(std::vector<std::int64_t> ranks, std::vector<std::vector<Collective>> per_rank,
                                        const ClockAlignment& clock, const CollectiveMatch& match);
+// The same on lists held elsewhere (rank summaries), each on its rank's own clock: shift_ns[i] moves ranks[i]'s
+// times onto the run's (saturating), without copying the lists. match: as above, or null to match them here.
+[[nodiscard]] Stragglers stragglers_of(std::vector<std::int64_t> ranks,
+                                       std::span<const std::span<const Collective>> per_rank,
+                                       std::span<const TimeNs> shift_ns, const ClockAlignment& clock,
+                                       const CollectiveMatch* match);
 
 // "all-reduce" for "AllReduce", "send/receive" for "SendRecv"; the kind itself for kinds it does not know.
 [[nodiscard]] std::string collective_words(const std::string& kind);

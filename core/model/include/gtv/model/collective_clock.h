@@ -40,6 +40,8 @@ struct ClockEstimate {
 // shift_ns[r] is added to rank r's times first (empty: none). Only matched collectives that measure_clocks() count.
 [[nodiscard]] ClockEstimate estimate_clocks(std::span<const std::vector<Collective>> per_rank,
                                             const CollectiveMatch& match, std::span<const TimeNs> shift_ns = {});
+[[nodiscard]] ClockEstimate estimate_clocks(std::span<const std::span<const Collective>> per_rank,
+                                            const CollectiveMatch& match, std::span<const TimeNs> shift_ns = {});
 
 // "all-reduce" for "AllReduce", "send/receive" for "SendRecv"; the kind itself for kinds it does not know.
 [[nodiscard]] std::string collective_words(std::string_view kind);

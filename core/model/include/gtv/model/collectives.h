@@ -80,5 +80,12 @@ struct CollectiveMatch {
 
 [[nodiscard]] CollectiveMatch match_collectives(std::span<const std::vector<Collective>> per_rank,
                                                 std::span<const std::string> rank_names);
+// The same on lists held elsewhere (rank summaries), without copying them.
+[[nodiscard]] CollectiveMatch match_collectives(std::span<const std::span<const Collective>> per_rank,
+                                                std::span<const std::string> rank_names);
+
+// Views of per-rank lists, in the same order.
+[[nodiscard]] std::vector<std::span<const Collective>> collective_views(
+    std::span<const std::vector<Collective>> per_rank);
 
 }  // namespace gtv

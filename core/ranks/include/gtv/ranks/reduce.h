@@ -1,8 +1,8 @@
 #pragma once
 // The cross-rank report from rank summaries alone: the ranks checked to be one run, their clocks put on one time axis
-// (the same methods, checks and words as merging the rank files, gtv/model/rank_merge.h), their collectives matched,
-// and who made whom wait with the clock offsets and their error bars (gtv/analysis/stragglers.h). Equal, field by
-// field, to the cross-rank part of the analysis of the merged run; it reads no trace.
+// and their collectives matched (the same functions as merging the rank files: gtv/model/rank_alignment.h), and who
+// made whom wait with the clock offsets and their error bars (gtv/analysis/stragglers.h). Equal, field by field, to
+// the cross-rank part of the analysis of the merged run; it reads no trace.
 #include <span>
 #include <string>
 #include <vector>
