@@ -76,6 +76,7 @@ class RanksOverviewTest : public QObject {
     spec.steps = 30;
     spec.straggler = kStraggler;
     const ranks::testing::GeneratedRun run = ranks::testing::generate_run(spec);
+    std::vector<ranks::RankSummary> all;
     for (int r = 0; r < kRanks; ++r) {
       // As a user makes them: the trace file, then gtv-cli summarize of the file as read back.
       const std::string trace_path = (folder_ + QStringLiteral("/rank%1.json").arg(r)).toStdString();
@@ -84,7 +85,11 @@ class RanksOverviewTest : public QObject {
       QVERIFY(static_cast<bool>(read));
       const std::vector<ranks::RankSummary> summary = ranks::summarize(*read, trace_path);
       QVERIFY(ranks::write_summary_file(summary, trace_path + ".gtvsum").ok());
+      all.insert(all.end(), summary.begin(), summary.end());
     }
+    // What gtv-cli reduce --gather writes: the run's summaries in one file elsewhere, sources absolute.
+    QVERIFY(QDir().mkpath(dir_.filePath(QStringLiteral("gathered"))));
+    QVERIFY(ranks::write_summary_file(all, dir_.filePath(QStringLiteral("gathered/run.gtvsum")).toStdString()).ok());
   }
 
   void marksTheStragglerRow() {
@@ -168,6 +173,18 @@ class RanksOverviewTest : public QObject {
       }
     QVERIFY(red);
     QVERIFY(orange);
+  }
+
+  void gatheredFileOpensAlike() {
+    MainWindow window;
+    window.open_files({dir_.filePath(QStringLiteral("gathered/run.gtvsum"))});
+    auto* overview = qobject_cast<RanksOverview*>(window.tabs()->currentWidget());
+    QVERIFY(overview != nullptr);
+    overview->wait();
+    QVERIFY(overview->run() != nullptr);
+    QCOMPARE(overview->run()->report.stragglers.ranks.size(), std::size_t{kRanks});
+    const std::string expected = (folder_ + QStringLiteral("/rank%1.json").arg(kStraggler)).toStdString();
+    QCOMPARE(overview->run()->rank_files[kStraggler], expected);
   }
 
   void folderWithoutSummariesIsRefused() {
