@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "../unit/ranks/generated_run.h"
+#include "bench/generated_summaries.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/model/collectives.h"
 #include "gtv/ranks/summary_file.h"
@@ -185,6 +186,30 @@ class RanksOverviewTest : public QObject {
     QCOMPARE(overview->run()->report.stragglers.ranks.size(), std::size_t{kRanks});
     const std::string expected = (folder_ + QStringLiteral("/rank%1.json").arg(kStraggler)).toStdString();
     QCOMPARE(overview->run()->rank_files[kStraggler], expected);
+  }
+
+  void noStragglerMarkedWhenNoneLeads() {
+    // Nobody planted late: every collective's last arrival is whoever the noise makes it.
+    gtv::ui::testing::SummarySpec spec;
+    spec.ranks = 16;
+    spec.collectives = 40;
+    spec.delay_ns = 0;
+    spec.slow_host_rank = 100;
+    RankMergeOptions collectives;
+    collectives.clock = ClockMethod::Collectives;
+    const Expected<ranks::RankReport> report = ranks::reduce(gtv::ui::testing::generated_summaries(spec), collectives);
+    QVERIFY(static_cast<bool>(report));
+    QVERIFY2(report->stragglers.headline.find("no single straggler") != std::string::npos,
+             report->stragglers.headline.c_str());
+    QCOMPARE(make_ranks_grid(report->stragglers).straggler, std::int64_t{-1});
+    // Planted: named, and the grid marks that rank.
+    spec.delay_ns = 2'000'000;
+    spec.straggler = 9;
+    const Expected<ranks::RankReport> planted = ranks::reduce(gtv::ui::testing::generated_summaries(spec), collectives);
+    QVERIFY(static_cast<bool>(planted));
+    const RanksGrid grid = make_ranks_grid(planted->stragglers);
+    QVERIFY(grid.straggler >= 0);
+    QCOMPARE(grid.ranks[static_cast<std::size_t>(grid.straggler)], std::int64_t{9});
   }
 
   void folderWithoutSummariesIsRefused() {

@@ -45,16 +45,17 @@ RanksGrid make_ranks_grid(const analysis::Stragglers& stragglers) {
     ++g.row_bound_count[r];
     g.max_caused_ns = std::max(g.max_caused_ns, k.wait_caused_ns);
   }
-  // The straggler is the rank the report's headline names: the one the others waited for most often.
-  if (!stragglers.headline.empty() && g.rank_count > 0) {
-    std::size_t best = 0;
-    for (std::size_t r = 1; r < stragglers.per_rank.size() && r < g.rank_count; ++r) {
-      const analysis::RankWaits& a = stragglers.per_rank[r];
-      const analysis::RankWaits& b = stragglers.per_rank[best];
-      if (a.arrived_last > b.arrived_last || (a.arrived_last == b.arrived_last && a.caused_ns > b.caused_ns)) best = r;
-    }
-    if (!stragglers.per_rank.empty() && stragglers.per_rank[best].arrived_last > 0)
-      g.straggler = static_cast<std::int64_t>(best);
+  // The straggler is the rank the report's headline names: the one the others waited for longest, when it is the
+  // one they waited for at more than half the collectives where anyone waited (analysis/stragglers.h).
+  if (!stragglers.per_rank.empty() && stragglers.per_rank.size() == g.rank_count) {
+    std::size_t top = 0;
+    for (std::size_t r = 1; r < g.rank_count; ++r)
+      if (stragglers.per_rank[r].caused_ns > stragglers.per_rank[top].caused_ns) top = r;
+    const auto waited_at = static_cast<std::size_t>(
+        std::count_if(stragglers.collectives.begin(), stragglers.collectives.end(),
+                      [](const analysis::CollectiveArrivals& k) { return k.analysed && k.wait_caused_ns > 0; }));
+    if (waited_at > 0 && stragglers.per_rank[top].arrived_last * 2 > waited_at)
+      g.straggler = static_cast<std::int64_t>(top);
   }
   return g;
 }

@@ -66,7 +66,7 @@ Expected<RanksRun> load_ranks_run(const std::vector<std::string>& paths, const R
   Expected<ranks::RankReport> report = ranks::reduce(summaries, options);
   if (!report) return report.error();
   run.report = std::move(report).value();
-  if (run.report.stragglers.ranks.empty())
+  if (run.report.stragglers.ranks.empty() || run.report.stragglers.collectives.empty())
     return Error{run.title + ": no collectives matched across ranks; nothing to show in a ranks overview"};
   // Each rank's summary by its number: the file's rank, the merged run's for a rank of one, else its place among
   // the files (as reduce numbers ranks whose files do not say).
