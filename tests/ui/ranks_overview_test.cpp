@@ -226,6 +226,7 @@ class RanksOverviewTest : public QObject {
     MainWindow::set_error_hook({});
     QVERIFY2(message.contains(QStringLiteral("no rank summaries")), qPrintable(message));
     QCOMPARE(window.tabs()->indexOf(overview), -1);
+    QVERIFY(!window.recent_files().contains(QFileInfo(empty).absoluteFilePath()));
   }
 };
 

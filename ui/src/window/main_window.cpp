@@ -157,8 +157,10 @@ RanksOverview* MainWindow::open_ranks(const QStringList& paths, const RankMergeO
   connect(overview, &RanksOverview::loaded, this, [this, overview] {
     if (const int i = tabs_->indexOf(overview); i >= 0) tabs_->setTabText(i, overview->title());
   });
-  connect(overview, &RanksOverview::failed, this, [this, overview](const QString& message) {
+  connect(overview, &RanksOverview::failed, this, [this, overview, paths](const QString& message) {
     if (const int i = tabs_->indexOf(overview); i >= 0) tabs_->removeTab(i);
+    // As for a trace: Open Recent offers only what opens.
+    if (paths.size() == 1) remove_recent(QFileInfo(paths.front()).absoluteFilePath());
     overview->deleteLater();
     report_error(tr("Cannot open the ranks overview"), message);
   });
