@@ -4,14 +4,17 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QTabWidget>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "gtv/io/readable_formats.h"
 #include "gtv/ui/figure_rows.h"
 #include "gtv/ui/first_view.h"
 #include "gtv/ui/image_file.h"
 #include "gtv/ui/main_window.h"
+#include "gtv/ui/ranks_overview.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
@@ -31,6 +34,9 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "Headless modes (no display needed; each writes a picture and exits):\n"
       "  --export OUT TRACE                 figure: title, timeline, legend, verdict caption (.png .jpg .pdf .svg)\n"
       "  --export OUT --whatif C TRACE      What if: recorded, predicted (and the recorded variant) on one axis\n"
+      "  --export OUT FOLDER|SUMMARY...     ranks overview of a reduced run (.gtvsum rank summaries): rank x\n"
+      "                                     collective, --ranks-colour waited|caused, --ranks-order rank|lateness,\n"
+      "                                     --ranks-clock wall|collectives\n"
       "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel)\n"
       "  --compare-shot OUT TRACE TRACE...  the compare view of two or more traces, aligned\n"
       "  --classroom-shot OUT TRACE         classroom mode at --cursor F (0..1), GPU lanes hidden unless --reveal\n"
@@ -44,7 +50,9 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(
-      "trace", QString::fromStdString("Trace files (" + io::readable_suffixes_in_words() + ") to open."));
+      "trace", QString::fromStdString("Trace files (" + io::readable_suffixes_in_words() +
+                                      ") to open; a folder of .gtvsum rank summaries (or the summaries) opens the "
+                                      "ranks overview of the reduced run."));
   const QCommandLineOption export_opt("export",
                                       "Write a figure (.png, .jpg, .pdf, .svg) and exit: a title line (scenario or "
                                       "file name, GPUs), the timeline, a legend of exactly what it shows and the "
@@ -93,6 +101,21 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   const QCommandLineOption ranks_opt("ranks",
                                      "The traces are the files of the ranks of one distributed run (one per rank): "
                                      "open them as one run, on one clock (with --export and --window-shot too).");
+  const QCommandLineOption ranks_colour_opt("ranks-colour",
+                                            "Ranks overview: colour each cell by how long the rank waited (waited, "
+                                            "the default; the rank the others waited for in orange) or by how long "
+                                            "the others waited for the rank (caused).",
+                                            "waited|caused", "waited");
+  const QCommandLineOption ranks_order_opt(
+      "ranks-order", "Ranks overview: rows in rank order (rank, the default) or by lateness (lateness).",
+      "rank|lateness", "rank");
+  const QCommandLineOption ranks_clock_opt(
+      "ranks-clock",
+      "Ranks overview (the window and --export): the ranks' clocks as recorded (wall, the default) or "
+      "aligned on the collectives that end together (collectives), as "
+      "gtv-cli reduce --clock.",
+      "wall|collectives", "wall");
+  parser.addOptions({ranks_colour_opt, ranks_order_opt, ranks_clock_opt});
   parser.addOptions({export_opt,         range_opt,     size_opt,   label_width_opt, scale_opt,
                      dark_opt,           font_opt,      shot_opt,   side_opt,        compare_opt,
                      classroom_opt,      run_panel_opt, cursor_opt, reveal_opt,      ranks_opt,
@@ -101,6 +124,22 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   CommandLine cl;
   cl.traces = parser.positionalArguments();
   cl.ranks = parser.isSet(ranks_opt);
+  cl.summaries = !cl.traces.isEmpty() && std::all_of(cl.traces.begin(), cl.traces.end(), [](const QString& p) {
+    return ui::is_ranks_input(p.toStdString());
+  });
+  if (cl.summaries && cl.ranks) return Error{"--ranks takes rank trace files; .gtvsum summaries open without it"};
+  const QString ranks_colour = parser.value(ranks_colour_opt);
+  if (ranks_colour != "caused" && ranks_colour != "waited")
+    return Error{"--ranks-colour must be caused or waited, not '" + ranks_colour.toStdString() + "'"};
+  cl.ranks_waited = ranks_colour == "waited";
+  const QString ranks_order = parser.value(ranks_order_opt);
+  if (ranks_order != "rank" && ranks_order != "lateness")
+    return Error{"--ranks-order must be rank or lateness, not '" + ranks_order.toStdString() + "'"};
+  cl.ranks_lateness = ranks_order == "lateness";
+  const QString ranks_clock = parser.value(ranks_clock_opt);
+  if (ranks_clock != "wall" && ranks_clock != "collectives")
+    return Error{"--ranks-clock must be wall or collectives, not '" + ranks_clock.toStdString() + "'"};
+  cl.ranks_collectives_clock = ranks_clock == "collectives";
   if (cl.ranks && cl.traces.size() < 2) return Error{"--ranks needs the files of two or more ranks"};
   cl.dark = parser.isSet(dark_opt);
   cl.classroom = parser.isSet(classroom_mode_opt);
@@ -140,14 +179,44 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   o.label_width = parser.value(label_width_opt).toStdString();
   if (auto label = ui::figure_label_width_px(o.label_width, o.width_px > 0 ? o.width_px : 1600, 0); !label)
     return label.error();
-  if (cl.traces.size() != 1 && !cl.ranks)
-    return Error{"--export needs exactly one trace file (or --ranks and its files)"};
+  if (cl.traces.size() != 1 && !cl.ranks && !cl.summaries)
+    return Error{"--export needs exactly one trace file (or --ranks and its files, or a run's .gtvsum summaries)"};
   cl.export_options = o;
   return cl;
 }
 
+RankMergeOptions ranks_options(const CommandLine& cl) {
+  RankMergeOptions options;
+  if (cl.ranks_collectives_clock) options.clock = ClockMethod::Collectives;
+  return options;
+}
+
+// The ranks overview of a reduced run as a figure: title, grid, legend, caption.
+int run_ranks_export(const CommandLine& cl) {
+  std::vector<std::string> paths;
+  for (const QString& p : cl.traces) paths.push_back(p.toStdString());
+  Expected<ui::RanksRun> run = ui::load_ranks_run(paths, ranks_options(cl));
+  if (!run) {
+    std::fprintf(stderr, "gtv: %s\n", run.error().message.c_str());
+    return 1;
+  }
+  for (const std::string& warning : run->report.warnings) std::fprintf(stderr, "gtv: warning: %s\n", warning.c_str());
+  const ui::ExportOptions& o = *cl.export_options;
+  const Status status =
+      ui::export_ranks_figure(std::make_shared<const ui::RanksRun>(std::move(run).value()), o.path,
+                              cl.ranks_waited ? ui::RanksColour::Waited : ui::RanksColour::Caused, cl.ranks_lateness,
+                              o.width_px > 0 ? o.width_px : 1600, cl.dark, o.scale);
+  if (!status.ok()) {
+    std::fprintf(stderr, "gtv: %s\n", status.error().message.c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "wrote %s\n", qPrintable(o.path));
+  return 0;
+}
+
 int run_export(const CommandLine& cl) {
   if (!cl.whatif.isEmpty()) return run_whatif_export(cl);
+  if (cl.summaries) return run_ranks_export(cl);
   const ui::LoadResult loaded =
       cl.ranks ? ui::load_rank_files(cl.traces, RankMergeOptions{}) : ui::load_trace_file(cl.traces.front());
   if (!loaded.error.isEmpty()) {
@@ -192,6 +261,8 @@ int run_window_shot(const CommandLine& cl) {
   ui::MainWindow::set_error_hook([&](const QString&, const QString& message) { errors << message; });
   if (cl.ranks) {
     window.open_run(cl.traces);
+  } else if (cl.summaries) {
+    window.open_ranks(cl.traces, ranks_options(cl));
   } else {
     for (const QString& path : cl.traces) window.open_file(path);
   }
@@ -200,9 +271,12 @@ int run_window_shot(const CommandLine& cl) {
   QElapsedTimer timer;
   timer.start();
   auto loading = [&] {
-    for (int i = 0; i < window.tabs()->count(); ++i)
+    for (int i = 0; i < window.tabs()->count(); ++i) {
       if (auto* tab = qobject_cast<ui::TraceTab*>(window.tabs()->widget(i)); tab && tab->document()->is_loading())
         return true;
+      if (auto* ranks = qobject_cast<ui::RanksOverview*>(window.tabs()->widget(i)); ranks && ranks->is_loading())
+        return true;
+    }
     return false;
   };
   while (loading() && timer.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);

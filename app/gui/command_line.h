@@ -2,12 +2,14 @@
 // gtv's command line: `gtv [TRACE...]` opens the traces in tabs (`gtv --ranks A B ...`: as one run of ranks); `gtv
 // --export OUT [--range T0:T1]
 // [--size WxH] [--label-width PRESET] [--scale F] [--dark] [--font-scale F] TRACE` renders one figure (title,
-// timeline, legend, caption; text sized for the width, no window affordances) with no window; --help lists every
+// timeline, legend, caption; text sized for the width, no window affordances) with no window; `gtv --export OUT
+// FOLDER|SUMMARY...` the ranks overview of a reduced run; --help lists every
 // headless mode, teaching_shots.cpp's too.
 #include <QStringList>
 #include <optional>
 #include <utility>
 
+#include "gtv/model/rank_merge.h"
 #include "gtv/ui/export.h"
 
 namespace gtv::app {
@@ -18,6 +20,11 @@ inline constexpr const char* kBundledTrace = ":/traces/default.json.gz";
 struct CommandLine {
   QStringList traces;
   bool ranks = false;  // --ranks: the traces are the rank files of one run, opened as one trace
+  // The traces are a reduced run (folders of .gtvsum summaries, or the summaries): --export draws its ranks overview.
+  bool summaries = false;
+  bool ranks_waited = true;     // --ranks-colour: each rank's own waits (waited, the default) or the others' (caused)
+  bool ranks_lateness = false;  // --ranks-order lateness: the overview's rows by lateness
+  bool ranks_collectives_clock = false;  // --ranks-clock collectives: clocks aligned as reduce --clock collectives
   std::optional<ui::ExportOptions> export_options;
   QStringList whatif;   // --whatif CHANGE (repeatable) with --export: the What if figure of these changes
   QString window_shot;  // --window-shot: picture of the whole window (docs), then exit
@@ -29,6 +36,8 @@ struct CommandLine {
   std::optional<std::pair<int, int>> window_size;  // --size for the shots: the window's width and height
 };
 
+// The clock options of a reduced run's overview (--ranks-clock).
+[[nodiscard]] RankMergeOptions ranks_options(const CommandLine& command_line);
 // True when argv asks for --export: the caller then picks the offscreen platform before QApplication exists.
 [[nodiscard]] bool wants_export(int argc, char** argv);
 // Parses QCoreApplication::arguments(); errors are one line.

@@ -106,6 +106,8 @@ int main(int argc, char** argv) {
   window.set_font_scale(command_line->font_scale);
   if (command_line->ranks) {
     window.open_run(command_line->traces);
+  } else if (command_line->summaries) {
+    window.open_ranks(command_line->traces, gtv::app::ranks_options(*command_line));
   } else {
     for (const QString& path : command_line->traces) window.open_file(path);
   }

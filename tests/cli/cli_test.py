@@ -793,6 +793,19 @@ def case_ranks(args):
     check(red.returncode == 0 and json.loads(red.stdout)["stragglers"] == json.loads(ana.stdout)["stragglers"],
           "--clock collectives: the same as analyze's")
 
+    # --gather: the run's summaries in one file, sources absolute; it reduces to the same report.
+    gathered = os.path.join(args.work, "run.gtvsum")
+    red = cli(args, "reduce", *sums, "--format", "json", "--gather", gathered)
+    check(red.returncode == 0 and red.stderr.endswith("wrote %s (2 rank summaries, %d bytes)\n" % (
+        gathered, os.path.getsize(gathered))), "reduce --gather: writes OUT and says so (%r)" % red.stderr)
+    doc = read_summary(gathered)
+    check([r["rank"] for r in doc["ranks"]] == [0, 1] and
+          all(r["source"] == os.path.abspath(t) for r, t in zip(doc["ranks"], ranks)), "gathered: absolute sources")
+    again = cli(args, "reduce", gathered, "--format", "json")
+    check(again.returncode == 0 and json.loads(again.stdout) == json.loads(red.stdout), "the gathered file reduces alike")
+    r = cli(args, "reduce", *sums, "--gather", sums[0])
+    check(r.returncode == 2 and "names a summary read" in r.stderr, "--gather over an input: usage error")
+
     # A merged run: one summary holds every rank and reduces to the run's own analysis.
     merged = os.path.join(args.work, "merged.json.gz")
     check(cli(args, "merge", *ranks, "-o", merged).returncode == 0, "merge the two ranks")

@@ -18,6 +18,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <algorithm>
 
 #include "gtv/io/readable_formats.h"
 #include "gtv/ui/app_palette.h"
@@ -25,6 +26,7 @@
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/export.h"
 #include "gtv/ui/rank_clock_dialog.h"
+#include "gtv/ui/ranks_overview.h"
 #include "gtv/ui/tab_titles.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
@@ -123,6 +125,10 @@ void MainWindow::show_empty_hint() {
 }
 
 TraceTab* MainWindow::open_file(const QString& path) {
+  if (!path.startsWith(QStringLiteral(":/")) && is_ranks_input(path.toStdString())) {
+    open_ranks({path});
+    return nullptr;
+  }
   auto* document = new TraceDocument(path);
   TraceTab* tab = open_document(document);
   if (!path.startsWith(QStringLiteral(":/"))) add_recent(QFileInfo(path).absoluteFilePath());
@@ -142,7 +148,53 @@ TraceTab* MainWindow::open_run(const QStringList& paths, const RankMergeOptions&
   return tab;
 }
 
+RanksOverview* MainWindow::open_ranks(const QStringList& paths, const RankMergeOptions& options) {
+  auto* overview = new RanksOverview(paths, options);
+  overview->set_theme(theme());
+  const int index = tabs_->addTab(overview, overview->title());
+  tabs_->setTabToolTip(index, paths.join(QLatin1Char('\n')));
+  tabs_->setCurrentIndex(index);
+  connect(overview, &RanksOverview::loaded, this, [this, overview] {
+    if (const int i = tabs_->indexOf(overview); i >= 0) tabs_->setTabText(i, overview->title());
+  });
+  connect(overview, &RanksOverview::failed, this, [this, overview, paths](const QString& message) {
+    if (const int i = tabs_->indexOf(overview); i >= 0) tabs_->removeTab(i);
+    // As for a trace: Open Recent offers only what opens.
+    if (paths.size() == 1) remove_recent(QFileInfo(paths.front()).absoluteFilePath());
+    overview->deleteLater();
+    report_error(tr("Cannot open the ranks overview"), message);
+  });
+  connect(overview, &RanksOverview::open_rank, this, &MainWindow::open_rank_trace);
+  if (paths.size() == 1) add_recent(QFileInfo(paths.front()).absoluteFilePath());
+  return overview;
+}
+
+TraceTab* MainWindow::open_rank_trace(const QString& file, std::int64_t rank, TimeWindow window) {
+  if (file.isEmpty()) {
+    report_error(tr("Cannot open rank %1").arg(rank), tr("Rank %1's summary names no trace file.").arg(rank));
+    return nullptr;
+  }
+  if (!QFileInfo::exists(file)) {
+    report_error(tr("Cannot open rank %1").arg(rank),
+                 tr("Rank %1's trace %2 is not there (the summary keeps the path gtv-cli summarize was given; "
+                    "gtv also looks beside the summary).")
+                     .arg(rank)
+                     .arg(file));
+    return nullptr;
+  }
+  TraceTab* tab = open_file(file);
+  if (tab == nullptr) return nullptr;
+  // After the tab's own first view (connected first), so the collective is what shows.
+  connect(tab->document(), &TraceDocument::loaded, tab, [tab, window] { tab->view()->set_window(window); });
+  return tab;
+}
+
 void MainWindow::open_files(const QStringList& paths) {
+  if (!paths.isEmpty() &&
+      std::all_of(paths.begin(), paths.end(), [](const QString& p) { return is_ranks_input(p.toStdString()); })) {
+    open_ranks(paths);
+    return;
+  }
   if (paths.size() >= 2) {
     const bool one_run =
         open_choice_hook()
@@ -219,6 +271,7 @@ void MainWindow::build_menus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::open_dialog);
   file->addAction(tr("Open ranks as one &run..."), this, &MainWindow::open_run_dialog);
+  file->addAction(tr("Open ranks &overview (folder of .gtvsum)..."), this, &MainWindow::open_ranks_dialog);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   export_action_ = file->addAction(tr("&Export visible range..."), QKeySequence(tr("Ctrl+E")), this,
                                    [this] { export_dialog(false); });
@@ -387,13 +440,22 @@ void MainWindow::apply_theme() {
       t->refresh_legend();  // its swatch for the busy strip is drawn on the plot's header colour
     } else if (auto* compare = qobject_cast<CompareView*>(tabs_->widget(i))) {
       compare->set_theme(theme());
+    } else if (auto* ranks = qobject_cast<RanksOverview*>(tabs_->widget(i))) {
+      ranks->set_theme(theme());
     }
   }
 }
 
 void MainWindow::open_dialog() {
-  const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open trace"), QString(), trace_file_filter());
+  const QStringList paths = QFileDialog::getOpenFileNames(
+      this, tr("Open trace"), QString(), trace_file_filter() + tr(";;Rank summaries of a run (*.gtvsum)"));
   open_files(paths);
+}
+
+void MainWindow::open_ranks_dialog() {
+  const QString dir =
+      QFileDialog::getExistingDirectory(this, tr("Folder of the run's rank summaries (gtv-cli summarize)"));
+  if (!dir.isEmpty()) open_ranks({dir});
 }
 
 void MainWindow::open_run_dialog() {
@@ -411,9 +473,10 @@ void MainWindow::export_dialog(bool whole_trace) {
                                               : tr("The trace is still loading; export it once it shows."));
     return;
   }
-  const QString suggested = t                                     ? QStringLiteral("timeline.png")
-                            : qobject_cast<CompareView*>(current) ? QStringLiteral("compare.png")
-                                                                  : QStringLiteral("classroom.png");
+  const QString suggested = t                                       ? QStringLiteral("timeline.png")
+                            : qobject_cast<CompareView*>(current)   ? QStringLiteral("compare.png")
+                            : qobject_cast<RanksOverview*>(current) ? QStringLiteral("ranks.png")
+                                                                    : QStringLiteral("classroom.png");
   const QString path = save_path_hook() ? save_path_hook()(suggested)
                                         : QFileDialog::getSaveFileName(this, tr("Export image"), suggested,
                                                                        tr("Images (*.png *.jpg *.pdf *.svg)"));
@@ -448,6 +511,9 @@ void MainWindow::export_current_tab(const QString& path, bool whole_trace) {
     if (whole_trace) compare->set_window(before);
   } else if (auto* classroom = qobject_cast<ClassroomView*>(current)) {
     status = export_widget(*classroom, path, scale);
+  } else if (auto* ranks = qobject_cast<RanksOverview*>(current); ranks && ranks->run()) {
+    status = export_ranks_figure(ranks->run(), path, ranks->canvas()->colour(), ranks->canvas()->by_lateness(),
+                                 std::max(ranks->width(), 1200), dark_, scale);
   } else if (auto* whatif = qobject_cast<WhatIfView*>(current)) {
     // The summary and every panel as the tab shows them (as gtv --export --whatif draws it).
     CompareView* panels = whatif->panels();

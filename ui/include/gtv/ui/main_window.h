@@ -19,6 +19,8 @@ namespace gtv::ui {
 struct Theme;
 class TraceTab;
 class TraceDocument;
+class RanksOverview;
+struct TimeWindow;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -29,8 +31,13 @@ class MainWindow : public QMainWindow {
   TraceTab* open_file(const QString& path);
   // Opens the files of the ranks of one run as one trace in a new tab (gtv/model/rank_merge.h).
   TraceTab* open_run(const QStringList& paths, const RankMergeOptions& options = {});
-  // Opens what a dialog or a drop gave: one file in a tab; several, after asking (the open-choice hook), as one run
-  // of ranks or a tab each.
+  // Opens a reduced run (a folder of .gtvsum rank summaries, or the summaries themselves) as a ranks overview in a
+  // new tab (ranks_overview.h); a click on a cell opens that rank's own trace at that collective.
+  RanksOverview* open_ranks(const QStringList& paths, const RankMergeOptions& options = {});
+  // Opens a rank's own trace file in a new tab showing window (the trace's own clock) once it is read.
+  TraceTab* open_rank_trace(const QString& file, std::int64_t rank, TimeWindow window);
+  // Opens what a dialog or a drop gave: folders and .gtvsum files as one ranks overview: one file in a tab; several,
+  // after asking (the open-choice hook), as one run of ranks or a tab each.
   void open_files(const QStringList& paths);
   // Opens a document already holding a trace (or one the caller will load).
   TraceTab* open_document(TraceDocument* document);
@@ -82,6 +89,7 @@ class MainWindow : public QMainWindow {
   void build_toolbar();
   void open_dialog();
   void open_run_dialog();
+  void open_ranks_dialog();
   void export_dialog(bool whole_trace);
   void report_error(const QString& title, const QString& message);
   void add_recent(const QString& path);
