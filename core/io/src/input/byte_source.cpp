@@ -1,4 +1,4 @@
-#include "byte_source.h"
+#include "input/byte_source.h"
 
 #include <unistd.h>
 #include <zlib.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "input_bytes.h"
+#include "input/input_bytes.h"
 
 namespace gtv::io {
 namespace {

@@ -1,4 +1,4 @@
-#include "input_bytes.h"
+#include "input/input_bytes.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,8 +10,8 @@
 #include <cstring>
 #include <utility>
 
-#include "byte_source.h"
-#include "read_limits.h"
+#include "input/byte_source.h"
+#include "input/read_limits.h"
 
 namespace gtv::io {
 namespace {

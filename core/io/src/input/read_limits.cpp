@@ -1,4 +1,4 @@
-#include "read_limits.h"
+#include "input/read_limits.h"
 
 #include <cstdlib>
 #include <string_view>

@@ -1,7 +1,7 @@
 // The end of reading: names, processes, the gtv section, flows, metadata, then TraceBuilder::build().
 #include "gtv/config.h"
 #include "gtv/model/counter_names.h"
-#include "trace_assembler.h"
+#include "json/trace_assembler.h"
 
 namespace gtv::io {
 namespace {

@@ -1,8 +1,8 @@
-#include "chunk_parser.h"
+#include "json/chunk_parser.h"
 
 #include <cstring>
 
-#include "event_fields.h"
+#include "json/event_fields.h"
 
 namespace gtv::io {
 

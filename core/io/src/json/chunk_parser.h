@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "raw_event.h"
+#include "json/raw_event.h"
 
 namespace gtv::io {
 

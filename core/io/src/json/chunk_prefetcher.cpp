@@ -1,4 +1,4 @@
-#include "chunk_prefetcher.h"
+#include "json/chunk_prefetcher.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <system_error>
 #include <utility>
 
-#include "json_scan.h"
+#include "json/json_scan.h"
 
 namespace gtv::io {
 namespace {

@@ -22,8 +22,8 @@
 #include <thread>
 #include <vector>
 
-#include "chunk_parser.h"
-#include "input_bytes.h"
+#include "input/input_bytes.h"
+#include "json/chunk_parser.h"
 
 namespace gtv::io {
 

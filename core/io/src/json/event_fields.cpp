@@ -1,10 +1,10 @@
-#include "event_fields.h"
+#include "json/event_fields.h"
 
 #include <cmath>
 #include <cstring>
 
 #include "gtv/model/kineto_names.h"
-#include "number_text.h"
+#include "json/number_text.h"
 
 namespace gtv::io {
 namespace {

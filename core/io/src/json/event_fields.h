@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "chunk_parser.h"
+#include "json/chunk_parser.h"
 
 namespace gtv::io {
 

@@ -1,4 +1,4 @@
-#include "gtv_section.h"
+#include "json/gtv_section.h"
 
 #include <simdjson.h>
 

@@ -1,4 +1,4 @@
-#include "json_scan.h"
+#include "json/json_scan.h"
 
 #include <cstring>
 

@@ -1,11 +1,11 @@
-#include "trace_assembler.h"
+#include "json/trace_assembler.h"
 
 #include <algorithm>
 #include <array>
 
 #include "gtv/model/counter_names.h"
 #include "gtv/model/kineto_names.h"
-#include "number_text.h"
+#include "json/number_text.h"
 
 namespace gtv::io {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "gtv/io/trace_file.h"
 #include "gtv/model/trace_builder.h"
-#include "gtv_section.h"
-#include "raw_event.h"
+#include "json/gtv_section.h"
+#include "json/raw_event.h"
 
 namespace gtv::io {
 

@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "gtv/model/kineto_names.h"
-#include "nsys_reader.h"
-#include "nsys_schema.h"
+#include "nsys/nsys_reader.h"
+#include "nsys/nsys_schema.h"
 
 namespace gtv::io {
 

@@ -1,4 +1,4 @@
-#include "nsys_reader.h"
+#include "nsys/nsys_reader.h"
 
 #include <unistd.h>
 
@@ -8,9 +8,9 @@
 #include <limits>
 
 #include "gtv/model/kineto_names.h"
-#include "nsys_schema.h"
-#include "read_limits.h"
-#include "temp_files.h"
+#include "input/read_limits.h"
+#include "nsys/nsys_schema.h"
+#include "output/temp_files.h"
 
 namespace gtv::io {
 namespace {

@@ -22,8 +22,8 @@
 
 #include "gtv/io/trace_file.h"
 #include "gtv/model/trace_builder.h"
-#include "sqlite_database.h"
-#include "sqlite_spill.h"
+#include "nsys/sqlite_database.h"
+#include "nsys/sqlite_spill.h"
 
 namespace gtv::io {
 

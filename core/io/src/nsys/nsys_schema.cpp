@@ -1,4 +1,4 @@
-#include "nsys_schema.h"
+#include "nsys/nsys_schema.h"
 
 #include <algorithm>
 

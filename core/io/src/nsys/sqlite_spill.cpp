@@ -1,4 +1,4 @@
-#include "sqlite_spill.h"
+#include "nsys/sqlite_spill.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,8 +12,8 @@
 #include <cstring>
 #include <utility>
 
-#include "nsys_schema.h"
-#include "temp_files.h"
+#include "nsys/nsys_schema.h"
+#include "output/temp_files.h"
 
 namespace gtv::io {
 namespace {

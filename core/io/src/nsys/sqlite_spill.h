@@ -7,7 +7,7 @@
 #include <string>
 
 #include "gtv/base/expected.h"
-#include "input_bytes.h"
+#include "input/input_bytes.h"
 
 namespace gtv::io {
 

@@ -1,4 +1,4 @@
-#include "file_sink.h"
+#include "output/file_sink.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <random>
 
-#include "temp_files.h"
+#include "output/temp_files.h"
 
 namespace gtv::io {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "gtv/base/expected.h"
-#include "json_out.h"
-#include "output_target.h"
+#include "output/json_out.h"
+#include "output/output_target.h"
 
 namespace gtv::io {
 

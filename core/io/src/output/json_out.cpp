@@ -1,10 +1,10 @@
-#include "json_out.h"
+#include "output/json_out.h"
 
 #include <charconv>
 #include <cmath>
 
 #include "gtv/base/printable.h"
-#include "number_text.h"
+#include "json/number_text.h"
 
 namespace gtv::io {
 

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "file_sink.h"
+#include "output/file_sink.h"
 
 namespace gtv::io {
 

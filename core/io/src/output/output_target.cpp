@@ -1,4 +1,4 @@
-#include "output_target.h"
+#include "output/output_target.h"
 
 #include <limits.h>
 #include <unistd.h>

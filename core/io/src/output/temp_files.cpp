@@ -1,4 +1,4 @@
-#include "temp_files.h"
+#include "output/temp_files.h"
 
 #include <limits.h>
 #include <signal.h>

@@ -1,12 +1,12 @@
-#include "trace_writer.h"
+#include "output/trace_writer.h"
 
 #include <algorithm>
 
-#include "file_sink.h"
 #include "gtv/config.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/model/kineto_names.h"
-#include "trace_assembler.h"
+#include "json/trace_assembler.h"
+#include "output/file_sink.h"
 
 namespace gtv::io {
 namespace {

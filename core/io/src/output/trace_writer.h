@@ -1,8 +1,8 @@
 #pragma once
 // Writes a Trace as Kineto-style Chrome Trace Event JSON (see docs/trace-format.md).
 #include "gtv/model/trace.h"
-#include "json_out.h"
-#include "write_layout.h"
+#include "output/json_out.h"
+#include "output/write_layout.h"
 
 namespace gtv::io {
 

@@ -1,4 +1,4 @@
-#include "write_layout.h"
+#include "output/write_layout.h"
 
 #include <algorithm>
 #include <map>

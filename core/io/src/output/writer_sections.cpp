@@ -4,8 +4,8 @@
 
 #include "gtv/config.h"
 #include "gtv/model/kineto_names.h"
-#include "gtv_section.h"
-#include "trace_writer.h"
+#include "json/gtv_section.h"
+#include "output/trace_writer.h"
 
 namespace gtv::io {
 
