@@ -2,7 +2,7 @@
 
 #include "gtv/analysis/summary.h"
 #include "gtv/base/printable.h"
-#include "report/json_parts.h"
+#include "summary/summary_json.h"
 
 namespace gtv::analysis {
 namespace {

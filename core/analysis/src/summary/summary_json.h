@@ -1,5 +1,5 @@
 #pragma once
-// JSON pieces shared by the summary and the full report.
+// The summary as a JSON object, shared by the summary alone and the full report.
 #include "gtv/analysis/summary.h"
 #include "report/json_writer.h"
 
