@@ -722,6 +722,27 @@ class TimelineViewTest : public QObject {
 
   // The recorded structure is drawn: a row of the thread's ranges above its lanes, whose tooltip names the range
   // under the mouse; Kineto's pseudo-processes start collapsed, after the program's processes and GPUs.
+  void focusOnGpuLanesHidesTheCounterRows() {
+    TimelineView view;
+    view.resize(1200, 700);
+    const LoadResult result =
+        load_trace_file(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x1/sequential.json.gz"));
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    QVERIFY2(!result.trace->counters().empty(), "the test needs a trace with counter series");
+    view.set_trace(result.trace);
+    view.focus_on_gpu_lanes();
+    std::size_t counters = 0;
+    for (const auto& row : view.state().rows) {
+      const RowDesc d = row->desc();
+      const bool counter = d.id.rfind("counter ", 0) == 0;
+      counters += counter ? 1 : 0;
+      // Counter series give way; ranges and GPU lanes stay listed (host lanes are collapsed, not hidden).
+      QCOMPARE(view.lane_state().hidden_rows.count(d.id), std::size_t{counter ? 1u : 0u});
+      QCOMPARE(d.gives_way_to_gpus, counter);
+    }
+    QCOMPARE(counters, result.trace->counters().size());
+  }
+
   void recordedRangesAreRowsWithTooltips() {
     TimelineView view;
     view.resize(1200, 700);

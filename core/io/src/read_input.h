@@ -1,10 +1,10 @@
 #pragma once
-// The reader on an input already opened: read_trace and read_trace_from_memory open theirs and call this; tests
-// use it to change a file between opening it and reading it.
+// The importer seam (trace_reader.cpp) on an input already opened, as read_trace_from_memory uses it; tests use it
+// to change a file between opening it and reading it.
 #include <string>
 
 #include "gtv/io/trace_file.h"
-#include "input_bytes.h"
+#include "input/input_bytes.h"
 
 namespace gtv::io {
 

@@ -1,6 +1,6 @@
 #include "trace_format.h"
 
-#include "json_scan.h"
+#include "json/json_scan.h"
 
 namespace gtv::io {
 namespace {

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "gtv/io/trace_file.h"
-#include "input_bytes.h"
+#include "input/input_bytes.h"
 #include "read_input.h"
 #include "test_util.h"
 

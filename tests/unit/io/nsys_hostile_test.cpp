@@ -6,7 +6,7 @@
 #include <random>
 
 #include "gtv/io/trace_file.h"
-#include "sqlite_spill.h"
+#include "nsys/sqlite_spill.h"
 #include "sqlite_test_util.h"
 #include "test_util.h"
 

@@ -7,7 +7,7 @@
 
 #include "gtv/io/trace_file.h"
 #include "gtv/model/kineto_names.h"
-#include "nsys_schema.h"
+#include "nsys/nsys_schema.h"
 #include "sqlite_test_util.h"
 #include "test_util.h"
 

@@ -1,4 +1,4 @@
-#include "number_text.h"
+#include "json/number_text.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #include "gtv/io/trace_file.h"
 #include "gtv/model/rank_merge.h"
 #include "gtv/model/trace_builder.h"
-#include "number_text.h"
+#include "json/number_text.h"
 #include "test_util.h"
 
 namespace gtv::io {

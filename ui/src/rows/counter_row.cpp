@@ -63,6 +63,7 @@ RowDesc CounterRow::desc() const {
   d.id = "counter " + std::to_string(series_->pid) + "/" + series_->name;
   d.label = series_->name;
   d.depth_rows = 1;  // one row: the GPU lanes, the story, stay in view
+  d.gives_way_to_gpus = true;
   return d;
 }
 

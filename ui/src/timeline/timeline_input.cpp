@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gtv/ui/counter_row.h"
 #include "gtv/ui/critical_path_row.h"
 #include "gtv/ui/event_lane_row.h"
 #include "gtv/ui/timeline_view.h"
@@ -282,7 +281,7 @@ void TimelineView::focus_on_gpu_lanes() {
   for (const auto& row : state_.rows) {
     const RowDesc d = row->desc();
     if (d.lane && d.group.first == LaneKind::HostThread) state_.lane_state.collapsed_rows.insert(d.id);
-    if (dynamic_cast<const CounterRow*>(row.get())) state_.lane_state.hidden_rows.insert(d.id);
+    if (d.gives_way_to_gpus) state_.lane_state.hidden_rows.insert(d.id);
   }
   relayout();
 }
@@ -331,7 +330,7 @@ void TimelineView::apply_pending_gpu_fit() {
   collapse_host_lanes(false);
   if (fits()) return;
   for (const auto& row : state_.rows)
-    if (dynamic_cast<const CounterRow*>(row.get())) state_.lane_state.hidden_rows.insert(row->desc().id);
+    if (const RowDesc d = row->desc(); d.gives_way_to_gpus) state_.lane_state.hidden_rows.insert(d.id);
   relayout();
   if (fits()) return;
   for (const LaneRow& r : state_.layout.rows())

@@ -50,6 +50,9 @@ struct RowDesc {
   bool bookkeeping = false;       // an event lane of the profiler's own records (lane_descs)
   std::int64_t rank = -1;         // an event lane's rank in a run merged from rank files
   std::optional<LaneIndex> lane;  // the event lane it draws, if it is one
+  // A row that gives way to the GPU lanes (a counter series): hidden when the view focuses on the GPUs and when they
+  // do not fit the first view; the Lanes panel lists it to show again.
+  bool gives_way_to_gpus = false;
 };
 
 struct LaneRow {
