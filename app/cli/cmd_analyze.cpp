@@ -3,7 +3,7 @@
 #include <string>
 
 #include "command.h"
-#include "gtv/analysis/report.h"
+#include "gtv/analysis/analysed_trace.h"
 #include "load.h"
 
 namespace gtv::cli {
@@ -14,10 +14,11 @@ int run_analyze(const ParsedArgs& args, Io io) {
   if (!format) return usage_error(analyze_command().spec, format.error().message, io);
   const Expected<RankMergeOptions> merge_options = parse_rank_merge_options(args);
   if (!merge_options) return usage_error(analyze_command().spec, merge_options.error().message, io);
-  const std::optional<Trace> trace = load_run_or_report(args.positionals, *merge_options, io);
+  std::optional<Trace> trace = load_run_or_report(args.positionals, *merge_options, io);
   if (!trace) return kExitBadInput;
   const auto listing = args.has("--all") ? analysis::Listing::All : analysis::Listing::Capped;
-  io.out << analysis::format_report(analysis::analyze(*trace), *format, listing);
+  const auto analysed = analysis::AnalysedTrace::make(std::move(*trace));
+  io.out << analysis::format_report(analysed->report(), *format, listing);
   return kExitOk;
 }
 

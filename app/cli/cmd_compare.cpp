@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "command.h"
+#include "gtv/analysis/analysed_trace.h"
 #include "gtv/analysis/compare.h"
 #include "gtv/analysis/report.h"
 #include "gtv/io/readable_formats.h"
@@ -18,14 +19,19 @@ std::string run_label(const std::string& path) { return io::trace_stem(path); }
 int run_compare(const ParsedArgs& args, Io io) {
   const auto format = analysis::format_from_string(args.value("--format").value_or("text"));
   if (!format) return usage_error(compare_command().spec, format.error().message, io);
-  const std::optional<Trace> a = load_trace_or_report(args.positionals[0], io);
+  std::optional<Trace> a = load_trace_or_report(args.positionals[0], io);
   if (!a) return kExitBadInput;
-  const std::optional<Trace> b = load_trace_or_report(args.positionals[1], io);
+  std::optional<Trace> b = load_trace_or_report(args.positionals[1], io);
   if (!b) return kExitBadInput;
   const std::string label_a = run_label(args.positionals[0]);
   const std::string label_b = run_label(args.positionals[1]);
-  analysis::Comparison comparison = analysis::compare(*a, *b, label_a, label_b);
-  analysis::note_tracing_overhead(comparison, analysis::analyze(*a), analysis::analyze(*b));
+  const auto analysed_a = analysis::AnalysedTrace::make(std::move(*a));
+  const auto analysed_b = analysis::AnalysedTrace::make(std::move(*b));
+  const analysis::Report& ra = analysed_a->report();
+  const analysis::Report& rb = analysed_b->report();
+  analysis::Comparison comparison =
+      analysis::compare(analysed_a->trace(), ra, analysed_b->trace(), rb, label_a, label_b);
+  analysis::note_tracing_overhead(comparison, ra, rb);
   io.out << analysis::format_comparison(comparison, *format);
   return kExitOk;
 }

@@ -3,6 +3,8 @@
 #include <vector>
 
 #include "command.h"
+#include "gtv/analysis/analysed_trace.h"
+#include "gtv/whatif/change.h"
 #include "gtv/whatif/predict.h"
 #include "load.h"
 
@@ -34,9 +36,10 @@ int run_whatif(const ParsedArgs& args, Io io) {
   options.owners = args.value("--owners").value_or("");
   if (args.value("--owners") && options.owners.empty())
     return usage_error(whatif_command().spec, "--owners needs a pattern ('model *', 'nn.Module: Linear_*')", io);
-  const std::optional<Trace> trace = load_trace_or_report(args.positionals[0], io);
+  std::optional<Trace> trace = load_trace_or_report(args.positionals[0], io);
   if (!trace) return kExitBadInput;
-  Expected<whatif::Prediction> p = whatif::predict(*trace, changes, options);
+  const auto analysed = analysis::AnalysedTrace::make(std::move(*trace));
+  Expected<whatif::Prediction> p = whatif::predict(*analysed, changes, options);
   if (!p) return input_error(args.positionals[0] + ": " + p.error().message, io);
   io.out << whatif::format_prediction(*p, changes, format);
   return kExitOk;
@@ -45,6 +48,8 @@ int run_whatif(const ParsedArgs& args, Io io) {
 }  // namespace
 
 const Command& whatif_command() {
+  static const std::string change_help =
+      "a change, repeatable: " + std::string(whatif::change_names(whatif::ChangeList::Replayed));
   static const Command command{
       CommandSpec{
           .name = "whatif",
@@ -52,9 +57,7 @@ const Command& whatif_command() {
           .positionals = "TRACE",
           .min_positionals = 1,
           .max_positionals = 1,
-          .options = {value_option("--change", "C",
-                                   "a change, repeatable: streams, pinned, graphs, no-launch-blocking, processes, "
-                                   "no-sync=NAME, placement=GPU,GPU,..., balanced-ranks (given alone)"),
+          .options = {value_option("--change", "C", change_help),
                       value_option("--owners", "PATTERN",
                                    "the ranges that name whose work is whose (streams, placement, graphs): "
                                    "record_function, NVTX, nn.Module or gtv ranges whose names match; '*' matches "

@@ -18,6 +18,7 @@
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
+#include "gtv/whatif/change.h"
 
 namespace gtv::app {
 
@@ -84,12 +85,13 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   const QCommandLineOption run_panel_opt("run-panel-shot", "Save the window with the run panel and exit.", "out");
   const QCommandLineOption cursor_opt("cursor", "Classroom shot: cursor at this fraction of the timed work.", "0..1");
   const QCommandLineOption reveal_opt("reveal", "Classroom shot: show the GPU lanes.");
-  const QCommandLineOption whatif_opt("whatif",
-                                      "--export: the What if figure for this change (repeatable, applied in order: "
-                                      "streams, pinned, graphs, no-launch-blocking, processes, no-sync=NAME, "
-                                      "placement=GPU,GPU,...): the recorded run, the predicted one under it and, "
-                                      "where a bundled recording of the variant exists, that recording.",
-                                      "change");
+  const QCommandLineOption whatif_opt(
+      "whatif",
+      QStringLiteral("--export: the What if figure for this change (repeatable, applied in order: %1): the recorded "
+                     "run, the predicted one under it and, where a bundled recording of the variant exists, that "
+                     "recording.")
+          .arg(QString::fromStdString(std::string(whatif::change_names(whatif::ChangeList::Drawn)))),
+      "change");
   const QCommandLineOption classroom_mode_opt("classroom", "Open the trace in classroom mode.");
   const QCommandLineOption exercise_opt("exercise",
                                         "Open a classroom exercise (predict, simulate, reveal) on the bundled "
@@ -234,7 +236,7 @@ int run_export(const CommandLine& cl) {
     options.figure = ui::figure_text(*loaded.trace, *loaded.analysis, cl.traces.front(), view.color_mode(), cl.dark);
   if (!options.range && loaded.analysis) {
     // The image shows what the window opens on: the timed work, not the start-up before it.
-    const ui::TimeWindow first = ui::first_view_window(*loaded.trace, loaded.analysis->report);
+    const ui::TimeWindow first = ui::first_view_window(*loaded.trace, loaded.analysis->report());
     const TimeNs origin = loaded.trace->start_ns();
     options.range = ui::TimeWindow{first.t0_ns - origin, first.t1_ns - origin};
   }

@@ -8,13 +8,13 @@
 
 #include <cstdlib>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "arrow_table.h"
+#include "gtv/analysis/analysed_trace.h"
 #include "gtv/analysis/compare.h"
 #include "gtv/analysis/report.h"
 #include "gtv/analysis/summary.h"
@@ -32,38 +32,34 @@ namespace nb = nanobind;
 namespace gtv::python {
 namespace {
 
-// A loaded trace, its file(s), and its report once computed.
+// A loaded trace, its file(s), and its analysis: the report and the graph every prediction on it shares, each made
+// on first need.
 class TraceHandle {
  public:
   TraceHandle(Trace trace, std::vector<std::string> paths, std::string format, bool gzip,
               std::vector<std::string> warnings)
-      : trace_(std::move(trace)),
+      : analysed_(analysis::AnalysedTrace::make(std::move(trace))),
         paths_(std::move(paths)),
         format_(std::move(format)),
         gzip_(gzip),
         warnings_(std::move(warnings)) {}
 
-  [[nodiscard]] const Trace& trace() const { return trace_; }
+  [[nodiscard]] const Trace& trace() const { return analysed_->trace(); }
+  [[nodiscard]] const analysis::AnalysedTrace& analysed() const { return *analysed_; }
   [[nodiscard]] const std::vector<std::string>& paths() const { return paths_; }
   [[nodiscard]] const std::string& format() const { return format_; }
   [[nodiscard]] bool gzip() const { return gzip_; }
   [[nodiscard]] const std::vector<std::string>& warnings() const { return warnings_; }
 
-  // Computed once; later calls (and compare) reuse it.
-  [[nodiscard]] std::shared_ptr<const analysis::Report> report() {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (!report_) report_ = std::make_shared<const analysis::Report>(analysis::analyze(trace_));
-    return report_;
-  }
+  // Computed once; later calls (and compare) reuse it. It lives as long as the analysed trace.
+  [[nodiscard]] std::shared_ptr<const analysis::Report> report() const { return {analysed_, &analysed_->report()}; }
 
  private:
-  Trace trace_;
+  std::shared_ptr<const analysis::AnalysedTrace> analysed_;
   std::vector<std::string> paths_;
   std::string format_;
   bool gzip_ = false;
   std::vector<std::string> warnings_;
-  std::mutex mutex_;
-  std::shared_ptr<const analysis::Report> report_;
 };
 
 struct ReadFile {
@@ -207,7 +203,7 @@ PredictionHandle whatif_predict(const std::shared_ptr<TraceHandle>& t, const std
   }
   if (Expected<Ok> ok = whatif::check_compatible(changes); !ok) throw std::invalid_argument(ok.error().message);
   const nb::gil_scoped_release release;
-  Expected<whatif::Prediction> p = whatif::predict(t->trace(), changes);
+  Expected<whatif::Prediction> p = whatif::predict(t->analysed(), changes);
   if (!p) throw InputError(t->paths().front() + ": " + p.error().message);
   return {std::move(p).value(), std::move(changes)};
 }

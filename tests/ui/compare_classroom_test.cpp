@@ -448,7 +448,7 @@ void CompareClassroomTest::compare_opens_on_the_aligned_timed_work() {
   TimeNs whole_ns = 0;
   for (int run = 0; run < view.run_count(); ++run) {
     const LoadResult loaded = load_trace_file(recording(run == 0 ? "sequential" : "streams"));
-    const analysis::Region region = loaded.analysis->report.region;
+    const analysis::Region region = loaded.analysis->report().region;
     QVERIFY(region.from_measurements);
     // Each run's timed measurements lie inside the window shown beside it.
     const TimeWindow w = view.view(run)->window();
@@ -606,7 +606,7 @@ void CompareClassroomTest::classroom_fades_what_is_after_the_cursor() {
 void CompareClassroomTest::classroom_plays_the_timed_loop() {
   const LoadResult loaded = load_trace_file(recording("sequential"));
   QVERIFY2(loaded.error.isEmpty(), qPrintable(loaded.error));
-  const analysis::Region region = loaded.analysis->report.region;
+  const analysis::Region region = loaded.analysis->report().region;
   QVERIFY(region.from_measurements);
   QVERIFY(region.start_ns > loaded.trace->start_ns());
   ClassroomView view;
@@ -703,7 +703,7 @@ void CompareClassroomTest::classroom_projector_view_is_the_lesson_alone() {
   ClassroomView* view = open_classroom(&window);
   QVERIFY(view != nullptr);
   const auto trace = tab->document()->trace();
-  const analysis::Region region = tab->document()->analysis()->report.region;
+  const analysis::Region region = tab->document()->analysis()->report().region;
   QCOMPARE(view->cursor_ns(), region.start_ns);
   QVERIFY(view->view()->window().t0_ns <= region.start_ns);
   QVERIFY(view->view()->window().t1_ns >= region.end_ns);

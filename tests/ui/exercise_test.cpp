@@ -103,7 +103,7 @@ TEST(Exercises, NamesAreUniqueAndFound) {
 TimeNs region_length_ns(const std::string& recording) {
   Expected<Trace> trace = io::read_trace(whatif::recording_path(kTraces, recording));
   EXPECT_TRUE(trace.ok());
-  return trace ? analyse_document(*trace).report.region.length_ns() : 0;
+  return trace ? analyse_document(*trace).report().region.length_ns() : 0;
 }
 
 TEST(Exercises, EveryExerciseLoadsWithItsAnswerWhereTheRecordedValueFalls) {

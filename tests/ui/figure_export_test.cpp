@@ -47,8 +47,8 @@ class FigureExportTest : public QObject {
     const FigureText text = figure_options(QString()).figure.value();
     QVERIFY(text.title.startsWith(QStringLiteral("two_gpus_streams")));
     QVERIFY(!text.legend.empty());
-    if (!loaded_.analysis->report.verdict.empty())
-      QVERIFY(text.caption.startsWith(QString::fromStdString(loaded_.analysis->report.verdict.front())));
+    if (!loaded_.analysis->report().verdict.empty())
+      QVERIFY(text.caption.startsWith(QString::fromStdString(loaded_.analysis->report().verdict.front())));
   }
 
   // A run merged from rank files is titled by its ranks and what each ran on, not by a GPU count that may
@@ -146,7 +146,7 @@ class FigureExportTest : public QObject {
       TimelineView view;
       view.set_trace(loaded.trace);
       view.set_overlays(loaded.analysis->overlays);
-      const TimeWindow window = first_view_window(trace, loaded.analysis->report);
+      const TimeWindow window = first_view_window(trace, loaded.analysis->report());
       const LaneViewState state = figure_lane_state(trace, view.timeline_rows(), window);
       const LaneLayout figure(row_descs(view.timeline_rows()), state, LayoutOptions{});
       const LaneLayout window_layout(row_descs(view.timeline_rows()), view.lane_state(), LayoutOptions{});

@@ -37,7 +37,7 @@ class FigureLanesTest : public QObject {
       const Trace& trace = *loaded.trace;
       const OverlayData& overlays = loaded.analysis->overlays;
       // As `gtv --export --size WxH` draws it: the window the trace opens on.
-      const TimeWindow window = first_view_window(trace, loaded.analysis->report);
+      const TimeWindow window = first_view_window(trace, loaded.analysis->report());
       for (const auto& [w, h] : {std::pair{1600, 900}, std::pair{1280, 720}, std::pair{1131, 757}}) {
         const QString where = QStringLiteral("%1 at %2x%3").arg(file.section(QLatin1Char('/'), -2)).arg(w).arg(h);
         TimelineView view;

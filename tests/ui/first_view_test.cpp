@@ -61,7 +61,7 @@ class FirstViewTest : public QObject {
   void aRecordingOpensOnItsTimedRegionAndFFitsAll() {
     const auto tab = loaded_tab(kRecording);
     QVERIFY(tab->view()->trace() != nullptr);
-    const analysis::Report& report = tab->document()->analysis()->report;
+    const analysis::Report& report = tab->document()->analysis()->report();
     QVERIFY(report.region.from_measurements);
     const TimeWindow first = tab->view()->window();
     QCOMPARE(first, fit_window(report.region.start_ns, report.region.end_ns, 0.03));
@@ -76,7 +76,7 @@ class FirstViewTest : public QObject {
 
   void aTraceWithoutMeasurementsOpensOnItsSteadyPart() {
     const auto tab = tab_of(test::small_trace());
-    QVERIFY(!tab->document()->analysis()->report.region.from_measurements);
+    QVERIFY(!tab->document()->analysis()->report().region.from_measurements);
     const auto steady = analysis::steady_part(*tab->view()->trace());
     QVERIFY(steady.has_value());
     QCOMPARE(steady->start_ns, TimeNs{20'000});  // the first kernel; the host op before it is start-up
@@ -86,7 +86,7 @@ class FirstViewTest : public QObject {
 
   void theVerdictLineIsTheReportsHeadline() {
     const auto tab = loaded_tab(kRecording);
-    const analysis::Report& report = tab->document()->analysis()->report;
+    const analysis::Report& report = tab->document()->analysis()->report();
     QVERIFY(report.verdict.size() >= 2);
     QLabel* verdict = tab->verdict();
     QCOMPARE(verdict->text(), QString::fromStdString(report.verdict[0] + " " + report.verdict[1]));
@@ -122,7 +122,7 @@ class FirstViewTest : public QObject {
     // A shift-drag range shows what ran in it, on both GPUs, and says its window.
     tab->view()->select(std::nullopt);
     tab->show_side_tab(QStringLiteral("Summary"));
-    const analysis::Region& region = tab->document()->analysis()->report.region;
+    const analysis::Region& region = tab->document()->analysis()->report().region;
     tab->view()->set_measure(TimeWindow{region.start_ns, region.end_ns});
     QCOMPARE(tab->current_side_tab(), QStringLiteral("Details"));
     QTRY_VERIFY(tab->details()->text().contains(QStringLiteral("selected (")));

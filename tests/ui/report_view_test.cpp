@@ -112,7 +112,7 @@ void ReportViewTest::windowShowsTheCliReport() {
   const analysis::Report cli = analysis::analyze(trace.value());
   const std::string cli_text = analysis::format_report(cli, analysis::Format::Text);
   QVERIFY(!cli.verdict.empty());
-  QCOMPARE(document->report.verdict, cli.verdict);
+  QCOMPARE(document->report().verdict, cli.verdict);
   QCOMPARE(document->report_text, cli_text);
 
   // The Summary panel: the verdict lines first, in order, then the report with every section.
@@ -217,7 +217,7 @@ void ReportViewTest::summaryWithoutVerdictSaysSo() {
   const QString html = summary_html(trace, empty);
   QVERIFY(html.contains(QStringLiteral("Nothing to say")));
   const DocumentAnalysis d = analyse_document(trace);
-  QCOMPARE(d.report.verdict, analysis::analyze(trace).verdict);
+  QCOMPARE(d.report().verdict, analysis::analyze(trace).verdict);
   QVERIFY(summary_html(trace, d).contains(QString::fromStdString(d.report_text).toHtmlEscaped()));
 }
 

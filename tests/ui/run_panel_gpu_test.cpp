@@ -129,9 +129,9 @@ void RunPanelGpuTest::gpu_run_opens_a_tab_with_kernels_on_every_gpu() {
   // The verdict: the report's headline, shown above the timeline.
   const auto analysis = tab->document()->analysis();
   QVERIFY(analysis != nullptr);
-  QVERIFY(!analysis->report.verdict.empty());
+  QVERIFY(!analysis->report().verdict.empty());
   QVERIFY(!tab->verdict()->text().isEmpty());
-  QVERIFY(tab->verdict()->text().startsWith(QString::fromStdString(analysis->report.verdict.front())));
+  QVERIFY(tab->verdict()->text().startsWith(QString::fromStdString(analysis->report().verdict.front())));
   window.tabs()->setCurrentWidget(tab);
   QTRY_VERIFY(tab->verdict()->isVisible());
 }

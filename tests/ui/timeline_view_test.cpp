@@ -299,8 +299,8 @@ class TimelineViewTest : public QObject {
     QVERIFY(!analysis.overlays.brackets.empty());
     QCOMPARE(analysis.overlays.brackets.front().start_ns, TimeNs{0});
     QCOMPARE(analysis.overlays.brackets.front().end_ns, TimeNs{5'000});
-    QCOMPARE(analysis.report.kernels.kernels.size(), std::size_t{1});
-    QCOMPARE(analysis.report.kernels.kernels.front().total_ns, TimeNs{50'000});
+    QCOMPARE(analysis.report().kernels.kernels.size(), std::size_t{1});
+    QCOMPARE(analysis.report().kernels.kernels.front().total_ns, TimeNs{50'000});
     TimelineView view;
     view.resize(800, 400);
     view.set_trace(std::make_shared<const Trace>(test::small_trace()));
@@ -362,7 +362,7 @@ class TimelineViewTest : public QObject {
     view.set_trace(result.trace);
     const DocumentAnalysis analysis = analyse_document(*result.trace);
     view.set_overlays(analysis.overlays);
-    view.set_window(first_view_window(*result.trace, analysis.report));
+    view.set_window(first_view_window(*result.trace, analysis.report()));
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.replot_now();

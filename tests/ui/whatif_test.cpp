@@ -68,7 +68,7 @@ class WhatIfTest : public QObject {
     dialog.wait_for_checks();
     const QStringList offered = dialog.offered();
     const QStringList refused = dialog.refused();
-    QCOMPARE(offered.size() + refused.size(), 6);
+    QCOMPARE(static_cast<std::size_t>(offered.size() + refused.size()), whatif::parameterless_changes().size());
     QVERIFY(offered.contains(QStringLiteral("streams")));
     QVERIFY(!offered.contains(QStringLiteral("pinned")));
     QVERIFY(refused.contains(QStringLiteral("pinned: no pageable copies in this trace's window: nothing to change")));
@@ -81,6 +81,28 @@ class WhatIfTest : public QObject {
       const std::vector<whatif::Change> one = {*whatif::parse_change(name.toStdString())};
       QVERIFY2(!whatif::predict(*r.trace, one).ok(), qPrintable(name));
     }
+  }
+
+  // The document's analysed trace holds the one graph: its report built it, and the dialog's six checks, the
+  // prediction and the recorded window read it. Only the predicted run (a trace of its own) and the bundled
+  // recording of the variant (another) are analysed anew, one graph each.
+  void dialogBuildsNoGraphOfItsOwn() {
+    const std::size_t before = causal::graph_builds();
+    const LoadResult r = load("h200x1/sequential");
+    QCOMPARE(causal::graph_builds() - before, std::size_t{1});
+    WhatIfDialog dialog(r.trace, r.analysis, recording("h200x1/sequential"));
+    dialog.wait_for_checks();
+    QCOMPARE(static_cast<std::size_t>(dialog.offered().size() + dialog.refused().size()),
+             whatif::parameterless_changes().size());
+    QCOMPARE(causal::graph_builds() - before, std::size_t{1});
+    dialog.set_checked(QStringLiteral("streams"), true);
+    dialog.predict();
+    dialog.wait_for_prediction();
+    QCOMPARE(dialog.result(), static_cast<int>(QDialog::Accepted));
+    const WhatIfRun run = dialog.take_run();
+    QVERIFY(run.variant != nullptr);
+    QCOMPARE(run.recorded_analysis->analysed, r.analysis->analysed);
+    QCOMPARE(causal::graph_builds() - before, std::size_t{3});
   }
 
   // balanced-ranks predicts a merged run's length from the collectives' arrivals, with no timeline to draw: listed

@@ -1,8 +1,11 @@
 #pragma once
 // What the names of CUDA calls and CUPTI records say about dependencies: which calls launch work, which wait for
-// the GPU, which records are the tracer's own time or lazy module loading. Internal to gtv_causal.
+// the GPU, which records are the tracer's own time or lazy module loading. Read from the model's one CUDA call
+// vocabulary (gtv/model/cuda_calls.h), which the host-blocking analysis reads too. Internal to gtv_causal.
 #include <cstdint>
 #include <string_view>
+
+#include "gtv/model/cuda_calls.h"
 
 namespace gtv::causal::detail {
 
@@ -16,11 +19,9 @@ enum class CallWait : std::uint8_t {
 [[nodiscard]] CallWait call_wait(std::string_view api_name);
 [[nodiscard]] bool is_launch_call(std::string_view api_name);
 
-enum class RecordRole : std::uint8_t { None, LazyLoading, TracingOverhead, QueueFull };
-// The role of a CUPTI overhead record or a call nested in another: module loading in every spelling CUPTI uses
-// ("lazy function loading", "Module Load", cuLibraryLoadData), the tracer's own records ("CUPTI buffer request",
-// "Activity Buffer Request", "CUPTI instrumentation"), the launch queue being full ("command buffer full").
-[[nodiscard]] RecordRole record_role(std::string_view name);
+// The role of a CUPTI overhead record or a call nested in another (gtv/model/cuda_calls.h).
+using gtv::record_role;
+using gtv::RecordRole;
 
 // A range the thread spends waiting for another process: PyTorch's "enumerate(DataLoader)#_MultiProcessing
 // DataLoaderIter.__next__", in which the main thread waits for the DataLoader's worker processes to deliver the next

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <utility>
 
 #include "graph_assembly.h"
@@ -42,7 +43,14 @@ std::vector<std::string> Anomalies::lines() const {
   return out;
 }
 
+namespace {
+std::atomic<std::size_t> g_builds{0};
+}  // namespace
+
+std::size_t graph_builds() { return g_builds.load(std::memory_order_relaxed); }
+
 HappensBefore HappensBefore::build(const Trace& trace) {
+  g_builds.fetch_add(1, std::memory_order_relaxed);
   HappensBefore g;
   GraphAssembly(trace, g).run();
   for (NodeId n = 0; n < g.size(); ++n) {

@@ -1,19 +1,11 @@
 #include "gtv/model/collectives.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 
+#include "gtv/base/text.h"
+
 namespace gtv {
-namespace {
-
-std::string lower_case(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
 
 // "nccl" in any case, found without copying the name: this runs for every kernel of a trace, and kernel names run
 // to hundreds of characters. OR-ing 0x20 folds exactly the ASCII upper-case letters onto the lower-case ones here

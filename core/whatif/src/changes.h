@@ -13,6 +13,30 @@ namespace gtv::whatif {
 [[nodiscard]] Expected<Ok> apply_processes(Plan& plan, Bound bound);
 [[nodiscard]] Expected<Ok> apply_no_sync(Plan& plan, const std::string& name);
 
+// A change applied for one bound of the band: the one dispatch from a ChangeKind to its edit (a change that is not
+// replayed is predicted apart, before any plan is made).
+[[nodiscard]] inline Expected<Ok> apply(Plan& plan, const Change& c, Bound bound) {
+  switch (c.kind) {
+    case ChangeKind::Streams:
+      return apply_streams(plan);
+    case ChangeKind::Placement:
+      return apply_placement(plan, c.placement);
+    case ChangeKind::Pinned:
+      return apply_pinned(plan, bound);
+    case ChangeKind::Graphs:
+      return apply_graphs(plan, bound);
+    case ChangeKind::NoLaunchBlocking:
+      return apply_no_launch_blocking(plan);
+    case ChangeKind::Processes:
+      return apply_processes(plan, bound);
+    case ChangeKind::NoSync:
+      return apply_no_sync(plan, c.name);
+    case ChangeKind::BalancedRanks:
+      break;
+  }
+  return Error{"unknown change"};
+}
+
 // The share of its GPU's multiprocessors each kernel's grid fills, from its launch configuration and the GPU's
 // multiprocessor count; 1 where the trace lacks them (said in the plan's assumptions).
 void fill_sm_shares(Plan& plan);

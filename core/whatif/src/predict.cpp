@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <future>
+#include <memory>
 #include <set>
 #include <string_view>
 #include <unordered_set>
@@ -45,28 +46,6 @@ std::string window_name(const Trace& trace) {
          names.back() + "'";
 }
 
-Expected<Ok> apply(Plan& plan, const Change& c, Bound bound) {
-  switch (c.kind) {
-    case ChangeKind::Streams:
-      return apply_streams(plan);
-    case ChangeKind::Placement:
-      return apply_placement(plan, c.placement);
-    case ChangeKind::Pinned:
-      return apply_pinned(plan, bound);
-    case ChangeKind::Graphs:
-      return apply_graphs(plan, bound);
-    case ChangeKind::NoLaunchBlocking:
-      return apply_no_launch_blocking(plan);
-    case ChangeKind::Processes:
-      return apply_processes(plan, bound);
-    case ChangeKind::NoSync:
-      return apply_no_sync(plan, c.name);
-    case ChangeKind::BalancedRanks:
-      break;  // predicted apart, before any replay
-  }
-  return Error{"unknown change"};
-}
-
 // The changes as given: "placement=0,0 + streams".
 std::string asked(std::span<const Change> changes) {
   std::string out;
@@ -74,30 +53,35 @@ std::string asked(std::span<const Change> changes) {
   return out;
 }
 
-// Whether apply() gives a change's model a parameter that the band's bounds set.
-bool has_bound_parameter(ChangeKind kind) {
-  switch (kind) {
-    case ChangeKind::Pinned:
-    case ChangeKind::Graphs:
-    case ChangeKind::Processes:
-      return true;
-    case ChangeKind::Streams:
-    case ChangeKind::Placement:
-    case ChangeKind::NoLaunchBlocking:
-    case ChangeKind::NoSync:
-    case ChangeKind::BalancedRanks:
-      return false;
-  }
-  return true;
-}
-
 }  // namespace
+
+Expected<Prediction> predict(const analysis::AnalysedTrace& analysed, std::span<const Change> changes,
+                             const Options& options) {
+  if (changes.empty()) return Error{"no change given (known: " + std::string(change_names()) + ")"};
+  if (Expected<Ok> ok = check_compatible(changes); !ok) return ok.error();
+  return predict_on(analysed.graph(), changes, nullptr, options);
+}
 
 Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes, const Options& options) {
   if (changes.empty()) return Error{"no change given (known: " + std::string(change_names()) + ")"};
   if (Expected<Ok> ok = check_compatible(changes); !ok) return ok.error();
-  const causal::HappensBefore g = causal::HappensBefore::build(trace);
-  return predict_on(g, changes, nullptr, options);
+  // An empty owner: the analysed trace points at the caller's trace and lives only for this call.
+  const analysis::AnalysedTrace analysed(std::shared_ptr<const Trace>(std::shared_ptr<void>(), &trace));
+  return predict(analysed, changes, options);
+}
+
+std::vector<Trial> try_each_change(const analysis::AnalysedTrace& analysed, const Options& options) {
+  std::vector<Trial> out;
+  for (const Change& c : parameterless_changes()) {
+    const std::array<Change, 1> one{c};
+    out.push_back({c, predict(analysed, one, options)});
+  }
+  return out;
+}
+
+causal::WindowTimes recorded_window(const analysis::AnalysedTrace& analysed) {
+  const causal::Window w = causal::window_of(analysed.graph());
+  return {w.start_ns, w.end_ns};
 }
 
 Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const Change> changes, PointReplay* point,
@@ -135,7 +119,7 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
   // Each bound's plan: the changes applied for it. Changes without a model parameter give every bound the best
   // estimate's plan.
   const bool bounded =
-      std::any_of(changes.begin(), changes.end(), [](const Change& c) { return has_bound_parameter(c.kind); });
+      std::any_of(changes.begin(), changes.end(), [](const Change& c) { return info(c.kind).bounded; });
   std::array<Plan, 3> plans;  // Point, Low, High; Low and High stay empty when they would equal Point's
   constexpr std::array<Bound, 3> kBounds{Bound::Point, Bound::Low, Bound::High};
   if (bounded) plans[1] = plans[2] = unchanged;

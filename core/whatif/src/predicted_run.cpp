@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "gtv/model/trace_builder.h"
 #include "owners.h"
@@ -263,7 +264,14 @@ std::string predicted_title(std::span<const Change> changes) { return "predicted
 bool is_predicted_run(const Trace& trace) { return trace.metadata().config.count(std::string(kChangesKey)) != 0; }
 
 Expected<PredictedRun> predict_run(const Trace& trace, std::span<const Change> changes, const Options& options) {
-  const causal::HappensBefore g = causal::HappensBefore::build(trace);
+  // An empty owner: the analysed trace points at the caller's trace and lives only for this call.
+  const analysis::AnalysedTrace analysed(std::shared_ptr<const Trace>(std::shared_ptr<void>(), &trace));
+  return predict_run(analysed, changes, options);
+}
+
+Expected<PredictedRun> predict_run(const analysis::AnalysedTrace& analysed, std::span<const Change> changes,
+                                   const Options& options) {
+  const causal::HappensBefore& g = analysed.graph();
   PointReplay point;
   Expected<Prediction> p = predict_on(g, changes, &point, options);
   if (!p) return p.error();

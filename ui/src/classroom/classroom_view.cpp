@@ -103,8 +103,9 @@ Theme classroom_theme(double font_scale) {
 PlaybackSpan classroom_playback_span(const Trace& trace, const analysis::Report* report) {
   if (report != nullptr && report->region.from_measurements && report->region.length_ns() > 0)
     return {report->region.start_ns, report->region.end_ns};
-  if (const auto steady = analysis::steady_part(trace); steady && steady->length_ns() > 0)
-    return {steady->start_ns, steady->end_ns};
+  // The report's steady part; a view given a bare trace (no document's analysis) finds it itself.
+  const std::optional<analysis::SteadyPart> steady = report != nullptr ? report->steady : analysis::steady_part(trace);
+  if (steady && steady->length_ns() > 0) return {steady->start_ns, steady->end_ns};
   return {trace.start_ns(), trace.end_ns()};
 }
 
@@ -237,7 +238,7 @@ void ClassroomView::set_trace(std::shared_ptr<const Trace> trace, const QString&
   lesson_->setText(lesson.isEmpty() ? name : QStringLiteral("%1: %2").arg(name, lesson));
   revealed_ = false;
   reveal_->setChecked(false);
-  timed_span_ = classroom_playback_span(*trace_, analysis_ ? &analysis_->report : nullptr);
+  timed_span_ = classroom_playback_span(*trace_, analysis_ ? &analysis_->report() : nullptr);
   span_ = timed_span_;
   chosen_range_ = false;
   update_range_button();

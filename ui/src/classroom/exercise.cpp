@@ -9,6 +9,7 @@
 #include "gtv/causal/critical_path.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/whatif/predict.h"
 #include "gtv/whatif/recorded_pairs.h"
 
 namespace gtv::ui {
@@ -150,7 +151,7 @@ Expected<Loaded> load(const ExerciseSpec& spec, const std::string& dir, std::str
   if (!trace) return Error{"exercise " + std::string(spec.name) + ": " + trace.error().message};
   Loaded out;
   out.trace = std::make_shared<const Trace>(std::move(trace).value());
-  DocumentAnalysis analysis = analyse_document(*out.trace);
+  DocumentAnalysis analysis = analyse_document(out.trace);
   // Two timelines share the projector's height: they keep the GPUs-busy strip and leave out the measurements'
   // brackets (the timing exercise's answer is among them) and the idle-cause rows.
   analysis.overlays.brackets.clear();
@@ -159,13 +160,6 @@ Expected<Loaded> load(const ExerciseSpec& spec, const std::string& dir, std::str
   analysis.overlays.idle_labels.clear();
   out.analysis = std::make_shared<const DocumentAnalysis>(std::move(analysis));
   return out;
-}
-
-// The window a what-if prediction measures, as the recording has it (the scored table measures the variant so).
-causal::WindowTimes recorded_window(const Trace& trace) {
-  const causal::HappensBefore graph = causal::HappensBefore::build(trace);
-  const causal::Window w = causal::window_of(graph);
-  return {w.start_ns, w.end_ns};
 }
 
 ExerciseRecording recording(std::string_view name, const Loaded& loaded, TimeNs start_ns, TimeNs end_ns) {
@@ -191,10 +185,10 @@ Expected<Exercise> what_if(Exercise ex, const std::string& dir) {
   if (!from) return from.error();
   Expected<Loaded> to = load(spec, dir, pair->to);
   if (!to) return to.error();
-  Expected<whatif::Prediction> p = whatif::predict(*from->trace, *changes);
+  Expected<whatif::Prediction> p = whatif::predict(*from->analysis->analysed, *changes);
   if (!p) return Error{"exercise " + std::string(spec.name) + ": " + p.error().message};
-  const causal::WindowTimes wa = recorded_window(*from->trace);
-  const causal::WindowTimes wb = recorded_window(*to->trace);
+  const causal::WindowTimes wa = whatif::recorded_window(*from->analysis->analysed);
+  const causal::WindowTimes wb = whatif::recorded_window(*to->analysis->analysed);
   if (wa.length_ns() <= 0 || wb.length_ns() <= 0 || p->predicted_ns <= 0)
     return Error{"exercise " + std::string(spec.name) + ": a recording has an empty window"};
   const std::string& window = p->window;
@@ -278,7 +272,7 @@ Expected<Exercise> warm_up(Exercise ex, const std::string& dir) {
   const ExerciseSpec& spec = *ex.spec;
   Expected<Loaded> loaded = load(spec, dir, spec.recording);
   if (!loaded) return loaded.error();
-  const analysis::Report& report = loaded->analysis->report;
+  const analysis::Report& report = loaded->analysis->report();
   const analysis::MeasurementTruth* first = measurement(report.timing, spec.first, MeasurementMethod::Other);
   const analysis::MeasurementTruth* later = measurement(report.timing, spec.later, MeasurementMethod::Other);
   if (first == nullptr) return missing(spec, spec.first);
@@ -316,7 +310,7 @@ Expected<Exercise> timing_methods(Exercise ex, const std::string& dir) {
   const ExerciseSpec& spec = *ex.spec;
   Expected<Loaded> loaded = load(spec, dir, spec.recording);
   if (!loaded) return loaded.error();
-  const analysis::Report& report = loaded->analysis->report;
+  const analysis::Report& report = loaded->analysis->report();
   const analysis::MeasurementTruth* watch = measurement(report.timing, spec.first, MeasurementMethod::StopwatchNoSync);
   if (watch == nullptr || watch->reported_ns <= 0) return missing(spec, spec.first);
   const TimeNs truth_end_ns = watch->host_start_ns + watch->truth_ns;

@@ -31,7 +31,7 @@ LegendGroup event_kinds(const Trace& trace, const LegendOptions& options) {
 }
 
 LegendGroup kernels(const DocumentAnalysis& analysis, const LegendOptions& options) {
-  const auto& stats = analysis.report.kernels.kernels;
+  const auto& stats = analysis.report().kernels.kernels;
   LegendGroup g{"Coloured by kernel name (most GPU time first)", {}};
   for (std::size_t i = 0; i < stats.size() && i < options.kernel_count; ++i)
     g.entries.push_back(

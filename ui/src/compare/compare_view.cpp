@@ -102,7 +102,8 @@ void CompareView::resizeEvent(QResizeEvent* event) {
 void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& label,
                           std::shared_ptr<const DocumentAnalysis> analysis) {
   Run run;
-  run.anchor_ns = anchor_of_ ? anchor_of_(*trace) : alignment_anchor_ns(*trace);
+  if (!analysis) analysis = std::make_shared<const DocumentAnalysis>(analyse_document(trace));
+  run.anchor_ns = anchor_of_ ? anchor_of_(*trace) : alignment_anchor_ns(*trace, analysis->report());
   run.trace = std::move(trace);
   run.label = label;
   auto* box = new QWidget(splitter_);
@@ -113,7 +114,6 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   run.header->setWordWrap(true);
   run.view = new TimelineView(box);
   run.view->set_trace(run.trace);
-  if (!analysis) analysis = std::make_shared<const DocumentAnalysis>(analyse_document(*run.trace));
   run.analysis = analysis;
   run.view->set_overlays(analysis->overlays);
   if (theme_) run.view->set_theme(*theme_);
@@ -142,7 +142,7 @@ TimeWindow CompareView::timed_work_window() const {
   TimeNs t1_ns = 0;
   for (int i = 0; i < run_count(); ++i) {
     const Run& r = runs_[static_cast<std::size_t>(i)];
-    const PlaybackSpan span = classroom_playback_span(*r.trace, r.analysis ? &r.analysis->report : nullptr);
+    const PlaybackSpan span = classroom_playback_span(*r.trace, r.analysis ? &r.analysis->report() : nullptr);
     const TimeNs start = span.start_ns - offset_ns(i);
     const TimeNs end = span.end_ns - offset_ns(i);
     t0_ns = i == 0 ? start : std::min(t0_ns, start);
@@ -317,7 +317,7 @@ QString CompareView::figures_text(int run) const { return runs_[static_cast<std:
 QString CompareView::compute_figures(const Run& r, const Run* first, QString* notes) const {
   QString text = QStringLiteral("<b>%1</b> &nbsp; aligned at its first steady kernel (t = %2)")
                      .arg(r.label.toHtmlEscaped(), dur(r.anchor_ns - r.trace->start_ns()));
-  const analysis::RunFigures f = analysis::run_figures(*r.trace, r.analysis->report, r.label.toStdString());
+  const analysis::RunFigures f = analysis::run_figures(*r.trace, r.analysis->report(), r.label.toStdString());
   if (f.gpu_busy_ns > 0) {
     const double share = 100.0 * static_cast<double>(f.overlap_ns) / static_cast<double>(f.gpu_busy_ns);
     text += QStringLiteral(
@@ -335,9 +335,9 @@ QString CompareView::compute_figures(const Run& r, const Run* first, QString* no
       text +=
           QStringLiteral(" &middot; GPU %1 stream parallelism %2").arg(g.device).arg(g.stream_parallelism, 0, 'f', 2);
   if (first == nullptr) return text;
-  analysis::Comparison c = analysis::compare(*first->trace, first->analysis->report, *r.trace, r.analysis->report,
+  analysis::Comparison c = analysis::compare(*first->trace, first->analysis->report(), *r.trace, r.analysis->report(),
                                              first->label.toStdString(), r.label.toStdString());
-  analysis::note_tracing_overhead(c, first->analysis->report, r.analysis->report);
+  analysis::note_tracing_overhead(c, first->analysis->report(), r.analysis->report());
   const QString basis = QString::fromStdString(c.basis_text).toHtmlEscaped();
   text += QStringLiteral("<br>speedup vs %1: ").arg(first->label.toHtmlEscaped());
   if (c.same_run) {

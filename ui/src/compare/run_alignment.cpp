@@ -13,6 +13,10 @@ std::optional<TimeNs> steady_state_anchor_ns(const Trace& trace) {
 
 TimeNs alignment_anchor_ns(const Trace& trace) { return steady_state_anchor_ns(trace).value_or(trace.start_ns()); }
 
+TimeNs alignment_anchor_ns(const Trace& trace, const analysis::Report& report) {
+  return report.steady ? report.steady->start_ns : trace.start_ns();
+}
+
 TimeNs steady_span_ns(const Trace& trace) {
   const auto steady = analysis::steady_part(trace);
   return steady ? steady->length_ns() : 0;

@@ -517,7 +517,7 @@ FigureText figure_text(const Trace& trace, const DocumentAnalysis& analysis, con
   }
   text.title = QString::fromStdString(trace.metadata().ranks.empty() ? figure_title(name.toStdString(), trace.devices())
                                                                      : run_title(trace));
-  const auto& verdict = analysis.report.verdict;
+  const auto& verdict = analysis.report().verdict;
   for (std::size_t i = 0; i < verdict.size() && i < kCaptionSentences; ++i)
     text.caption += (i ? QStringLiteral(" ") : QString()) + QString::fromStdString(verdict[i]);
   const Theme theme = dark ? dark_theme() : light_theme();

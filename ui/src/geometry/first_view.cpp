@@ -10,7 +10,7 @@ TimeWindow first_view_window(const Trace& trace, const analysis::Report& report)
   if (report.region.from_measurements && report.region.length_ns() > 0)
     return fit_window(report.region.start_ns, report.region.end_ns, kFirstViewPadding);
   // A trace without measurements: skip the start-up (module loading, allocation, warm-up) to the steady work.
-  if (const auto steady = analysis::steady_part(trace); steady && steady->length_ns() > 0)
+  if (const auto& steady = report.steady; steady && steady->length_ns() > 0)
     return fit_window(steady->start_ns, steady->end_ns, kFirstViewPadding);
   return fit_window(trace.start_ns(), trace.end_ns());
 }

@@ -21,25 +21,12 @@ namespace gtv::ui {
 namespace {
 
 // What each change does, as the dialog offers it.
-QString description(whatif::ChangeKind kind) {
-  switch (kind) {
-    case whatif::ChangeKind::Streams:
-      return QObject::tr("each model's (or thread's) GPU work on a stream of its own");
-    case whatif::ChangeKind::Pinned:
-      return QObject::tr("pageable copies become asynchronous copies from pinned memory");
-    case whatif::ChangeKind::Graphs:
-      return QObject::tr("each forward's launches become one CUDA graph launch");
-    case whatif::ChangeKind::NoLaunchBlocking:
-      return QObject::tr("launches no longer wait for their kernels (CUDA_LAUNCH_BLOCKING unset)");
-    case whatif::ChangeKind::Processes:
-      return QObject::tr("one process per GPU: host threads no longer share a process");
-    case whatif::ChangeKind::BalancedRanks:
-      return QObject::tr("the straggler rank's work before each collective takes the other ranks' median");
-    case whatif::ChangeKind::NoSync:
-    case whatif::ChangeKind::Placement:
-      break;
-  }
-  return {};
+QString description(whatif::ChangeKind kind) { return QObject::tr(whatif::info(kind).words.data()); }
+
+// "placement=", "no-sync=": a parameter's field label, as the change is spelled.
+QString spelling(whatif::ChangeKind kind) {
+  const std::string_view text = whatif::info(kind).spelling;
+  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())) + QLatin1Char('=');
 }
 
 }  // namespace
@@ -49,6 +36,7 @@ WhatIfDialog::WhatIfDialog(std::shared_ptr<const Trace> trace, std::shared_ptr<c
     : QDialog(parent),
       trace_(std::move(trace)),
       analysis_(std::move(analysis)),
+      analysed_(analysis_ ? analysis_->analysed : std::make_shared<const analysis::AnalysedTrace>(trace_)),
       path_(std::move(path)),
       status_(new QLabel(this)),
       offered_box_(new QVBoxLayout),
@@ -73,8 +61,8 @@ WhatIfDialog::WhatIfDialog(std::shared_ptr<const Trace> trace, std::shared_ptr<c
   auto* form = new QFormLayout;
   placement_->setPlaceholderText(tr("GPU per model, e.g. 0,1,0 (empty: keep)"));
   no_sync_->setPlaceholderText(tr("a call name, e.g. cudaDeviceSynchronize (empty: none)"));
-  form->addRow(tr("placement="), placement_);
-  form->addRow(tr("no-sync="), no_sync_);
+  form->addRow(spelling(whatif::ChangeKind::Placement), placement_);
+  form->addRow(spelling(whatif::ChangeKind::NoSync), no_sync_);
   layout->addLayout(form);
   error_->setWordWrap(true);
   error_->setStyleSheet(QStringLiteral("color: #b00020;"));
@@ -87,8 +75,7 @@ WhatIfDialog::WhatIfDialog(std::shared_ptr<const Trace> trace, std::shared_ptr<c
   connect(&checks_, &QFutureWatcher<std::vector<ChangeCheck>>::finished, this,
           [this] { on_checked(checks_.result()); });
   connect(&prediction_, &QFutureWatcher<WhatIfRun>::finished, this, &WhatIfDialog::on_predicted);
-  const std::shared_ptr<const Trace> t = trace_;
-  checks_.setFuture(QtConcurrent::run([t] { return check_changes(*t); }));
+  checks_.setFuture(QtConcurrent::run([analysed = analysed_] { return check_changes(*analysed); }));
 }
 
 WhatIfDialog::~WhatIfDialog() {
@@ -146,7 +133,8 @@ Expected<std::vector<whatif::Change>> WhatIfDialog::chosen() const {
   std::vector<whatif::Change> out;
   const QString placement = placement_->text().trimmed();
   if (!placement.isEmpty()) {
-    Expected<whatif::Change> c = whatif::parse_change("placement=" + placement.toStdString());
+    Expected<whatif::Change> c =
+        whatif::parse_change((spelling(whatif::ChangeKind::Placement) + placement).toStdString());
     if (!c) return c.error();
     out.push_back(std::move(c).value());
   }
@@ -154,7 +142,7 @@ Expected<std::vector<whatif::Change>> WhatIfDialog::chosen() const {
     if (box->isChecked()) out.push_back(change);
   const QString no_sync = no_sync_->text().trimmed();
   if (!no_sync.isEmpty()) {
-    Expected<whatif::Change> c = whatif::parse_change("no-sync=" + no_sync.toStdString());
+    Expected<whatif::Change> c = whatif::parse_change((spelling(whatif::ChangeKind::NoSync) + no_sync).toStdString());
     if (!c) return c.error();
     out.push_back(std::move(c).value());
   }
@@ -181,10 +169,12 @@ void WhatIfDialog::predict() {
   status_->setText(tr("Predicting %1...").arg(QString::fromStdString(whatif::changes_text(*changes))));
   buttons_->button(QDialogButtonBox::Ok)->setEnabled(false);
   pending_ = true;
-  prediction_.setFuture(
-      QtConcurrent::run([trace = trace_, analysis = analysis_, path = path_, c = std::move(changes).value()]() mutable {
-        return compute_whatif(std::move(trace), std::move(analysis), path, std::move(c));
-      }));
+  prediction_.setFuture(QtConcurrent::run([trace = trace_, analysis = analysis_, analysed = analysed_, path = path_,
+                                           c = std::move(changes).value()]() mutable {
+    // Without the document's analysis, the checks' analysed trace gets one: its graph is not built again.
+    if (!analysis) analysis = std::make_shared<const DocumentAnalysis>(analyse_document(std::move(analysed)));
+    return compute_whatif(std::move(trace), std::move(analysis), path, std::move(c));
+  }));
 }
 
 void WhatIfDialog::wait_for_prediction() {

@@ -11,7 +11,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
-#include "gtv/causal/critical_path.h"
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/whatif/predicted_run.h"
@@ -76,10 +75,8 @@ QString summary_html(const WhatIfRun& r) {
 
 }  // namespace
 
-TimeNs recorded_window_ns(const Trace& trace) {
-  const causal::HappensBefore g = causal::HappensBefore::build(trace);
-  const causal::Window w = causal::window_of(g);
-  return w.end_ns - w.start_ns;
+TimeNs recorded_window_ns(const analysis::AnalysedTrace& analysed) {
+  return whatif::recorded_window(analysed).length_ns();
 }
 
 QString whatif_ms(TimeNs ns) { return QStringLiteral("%1 ms").arg(static_cast<double>(ns) / 1e6, 0, 'f', 1); }
@@ -111,16 +108,15 @@ QString variant_recording_path(const QString& path, std::span<const whatif::Chan
   return QFileInfo::exists(file) ? file : QString();
 }
 
-std::vector<ChangeCheck> check_changes(const Trace& trace) {
+std::vector<ChangeCheck> check_changes(const analysis::AnalysedTrace& analysed) {
   std::vector<ChangeCheck> out;
-  for (const char* text : {"streams", "pinned", "graphs", "no-launch-blocking", "processes", "balanced-ranks"}) {
+  for (whatif::Trial& trial : whatif::try_each_change(analysed)) {
     ChangeCheck c;
-    c.change = *whatif::parse_change(text);
-    const std::vector<whatif::Change> one = {c.change};
-    const Expected<whatif::Prediction> p = whatif::predict(trace, one);
+    c.change = std::move(trial.change);
+    const Expected<whatif::Prediction>& p = trial.prediction;
     c.applies = p.ok();
-    if (p.ok() && c.change.kind == whatif::ChangeKind::BalancedRanks) {
-      // Predicted from the collectives' arrivals, not by replay: a number, and no timeline to draw.
+    if (p.ok() && !whatif::info(c.change.kind).replayed) {
+      // Predicted apart, not by replay: a number, and no timeline to draw.
       c.applies = false;
       c.predicted_ns = p->predicted_ns;
       c.reason = QObject::tr(
@@ -132,7 +128,7 @@ std::vector<ChangeCheck> check_changes(const Trace& trace) {
     } else {
       // The error names the change first ("pinned: ..."): the dialog shows it beside the change already.
       std::string reason = p.error().message;
-      const std::string lead = std::string(text) + ": ";
+      const std::string lead = c.change.text() + ": ";
       if (reason.starts_with(lead)) reason.erase(0, lead.size());
       c.reason = QString::fromStdString(reason);
     }
@@ -146,7 +142,8 @@ WhatIfRun compute_whatif(std::shared_ptr<const Trace> trace, std::shared_ptr<con
   WhatIfRun r;
   r.changes = std::move(changes);
   r.recorded_label = label_of(path);
-  Expected<whatif::PredictedRun> predicted = whatif::predict_run(*trace, r.changes);
+  if (!analysis) analysis = std::make_shared<const DocumentAnalysis>(analyse_document(trace));
+  Expected<whatif::PredictedRun> predicted = whatif::predict_run(*analysis->analysed, r.changes);
   if (!predicted) {
     r.error = QString::fromStdString(predicted.error().message);
     return r;
@@ -160,15 +157,14 @@ WhatIfRun compute_whatif(std::shared_ptr<const Trace> trace, std::shared_ptr<con
   r.predicted = analysed.trace;
   r.predicted_analysis = analysed.analysis;
   r.recorded = std::move(trace);
-  r.recorded_analysis =
-      analysis ? std::move(analysis) : std::make_shared<const DocumentAnalysis>(analyse_document(*r.recorded));
+  r.recorded_analysis = std::move(analysis);
   if (const QString variant = variant_recording_path(path, r.changes); !variant.isEmpty()) {
     LoadResult loaded = load_trace_file(variant);
     if (loaded.error.isEmpty()) {
       r.variant = loaded.trace;
       r.variant_analysis = loaded.analysis;
       r.variant_label = label_of(variant);
-      r.variant_window_ns = recorded_window_ns(*r.variant);
+      r.variant_window_ns = recorded_window_ns(*r.variant_analysis->analysed);
     }
   }
   return r;
@@ -201,7 +197,7 @@ WhatIfView::WhatIfView(QWidget* parent)
       QMessageBox::warning(this, tr("Recording of the variant"), v.loaded.error);
       return;
     }
-    add_variant(v.loaded.trace, v.loaded.analysis, label_of(variant_path_));
+    add_variant(v.loaded.trace, v.loaded.analysis, label_of(variant_path_), v.window_ns);
   });
 }
 
@@ -214,7 +210,7 @@ void WhatIfView::choose_variant() {
   variant_button_->setEnabled(false);
   variant_loading_.setFuture(QtConcurrent::run([path] {
     LoadedVariant v{load_trace_file(path), 0};
-    if (v.loaded.trace) v.window_ns = recorded_window_ns(*v.loaded.trace);
+    if (v.loaded.analysis) v.window_ns = recorded_window_ns(*v.loaded.analysis->analysed);
     return v;
   }));
 }
@@ -223,9 +219,10 @@ void WhatIfView::add_variant(std::shared_ptr<const Trace> trace, std::shared_ptr
                              const QString& label, TimeNs window_ns) {
   if (panels_->run_count() != 2 || !trace) return;
   run_.variant = std::move(trace);
-  run_.variant_analysis = std::move(analysis);
+  run_.variant_analysis =
+      analysis ? std::move(analysis) : std::make_shared<const DocumentAnalysis>(analyse_document(run_.variant));
   run_.variant_label = label;
-  run_.variant_window_ns = window_ns >= 0 ? window_ns : recorded_window_ns(*run_.variant);
+  run_.variant_window_ns = window_ns >= 0 ? window_ns : recorded_window_ns(*run_.variant_analysis->analysed);
   const whatif::Prediction& p = run_.prediction;
   panels_->add_run(run_.variant, tr("recording of the variant"), run_.variant_analysis);
   panels_->set_header(

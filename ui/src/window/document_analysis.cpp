@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <unordered_map>
 
-#include "gtv/analysis/stream_overlap.h"
 #include "gtv/model/collectives.h"
 #include "gtv/model/ranks.h"
 #include "gtv/ui/event_text.h"
@@ -98,32 +97,20 @@ void add_timing(const analysis::TimingTruth& timing, OverlayData& o) {
   }
 }
 
-// Streams-busy steps are kept for a single GPU of up to this many GPU events (about 32 bytes per event at most).
-constexpr std::size_t kMaxStreamStripEvents = 2'000'000;
-
-void add_busy_strip(const Trace& trace, const analysis::Concurrency& concurrency, OverlayData& o) {
+void add_busy_strip(const Trace& trace, const analysis::Report& report, OverlayData& o) {
+  const analysis::Concurrency& concurrency = report.concurrency;
   for (const auto& step : concurrency.steps) o.busy_gpus.push_back({step.start_ns, step.busy_gpus});
   if (!concurrency.steps.empty()) o.busy_gpus.push_back({concurrency.steps.back().end_ns, 0});
   o.gpu_count = static_cast<int>(concurrency.gpu_count);
-  if (concurrency.gpu_count != 1) return;
   // One GPU: whether its streams overlapped is the question the strip can answer, so it counts streams.
-  std::size_t gpu_events = 0;
-  for (const Lane& lane : trace.lanes())
-    if (lane.is_gpu()) gpu_events += lane.events.size();
-  if (gpu_events > kMaxStreamStripEvents) return;
-  const analysis::StreamActivity activity = analysis::collect_stream_activity(trace);
-  if (activity.streams.empty()) return;
-  const std::int64_t device = activity.streams.front().device;
-  const auto steps = analysis::stream_level_steps(activity, device, trace.start_ns(), trace.end_ns());
-  if (steps.empty()) return;
-  int streams = 0;
-  for (const auto& s : activity.streams) streams += s.device == device && !s.busy.empty() ? 1 : 0;
+  const analysis::SingleGpuStreams& single = report.single_gpu;
+  if (single.steps.empty()) return;
   o.busy_gpus.clear();
-  for (const auto& step : steps) o.busy_gpus.push_back({step.start_ns, step.busy_streams});
-  o.busy_gpus.push_back({steps.back().end_ns, 0});
-  o.gpu_count = std::max(streams, 1);
-  o.strip_unit = "streams of " + gpu_label(trace, device);
-  o.strip_label = gpu_label(trace, device) + " streams busy";
+  for (const auto& step : single.steps) o.busy_gpus.push_back({step.start_ns, step.busy_streams});
+  o.busy_gpus.push_back({single.steps.back().end_ns, 0});
+  o.gpu_count = std::max(single.streams, 1);
+  o.strip_unit = "streams of " + gpu_label(trace, single.device);
+  o.strip_label = gpu_label(trace, single.device) + " streams busy";
 }
 
 // The table colours a kernel as the timeline does: by its name as the trace spells it. The report keys kernels by
@@ -294,7 +281,7 @@ OverlayData overlays_of(const Trace& trace, const analysis::Report& report) {
   add_warmup(report.warmup, o);
   add_idle(report.idle, trace, o);
   add_timing(report.timing, o);
-  add_busy_strip(trace, report.concurrency, o);
+  add_busy_strip(trace, report, o);
   add_critical_path(trace, report.critical, o);
   add_collectives(trace, report.stragglers, o);
   add_rank_clocks(trace, report.stragglers, o);
@@ -306,15 +293,32 @@ OverlayData overlays_of(const Trace& trace, const analysis::Report& report) {
   return o;
 }
 
-DocumentAnalysis analyse_document(const Trace& trace) {
+const analysis::Report& DocumentAnalysis::report() const {
+  static const analysis::Report kNothing;
+  return analysed ? analysed->report() : kNothing;
+}
+
+DocumentAnalysis analyse_document(std::shared_ptr<const analysis::AnalysedTrace> analysed) {
   DocumentAnalysis d;
-  d.report = analysis::analyze(trace);
-  d.report_text = analysis::format_report(d.report, analysis::Format::Text);
-  d.kernel_colors = kernel_colors(trace, d.report.kernels);
+  d.analysed = std::move(analysed);
+  const Trace& trace = d.analysed->trace();
+  const analysis::Report& report = d.analysed->report();
+  d.report_text = analysis::format_report(report, analysis::Format::Text);
+  d.kernel_colors = kernel_colors(trace, report.kernels);
   d.owners = std::make_shared<const WorkOwners>(work_owners(trace));
-  d.overlays = overlays_of(trace, d.report);
+  d.overlays = overlays_of(trace, report);
   d.overlays.owners = d.owners;
   return d;
+}
+
+DocumentAnalysis analyse_document(std::shared_ptr<const Trace> trace) {
+  return analyse_document(std::make_shared<const analysis::AnalysedTrace>(std::move(trace)));
+}
+
+DocumentAnalysis analyse_document(const Trace& trace) {
+  // An empty owner: the shared pointer points at the caller's trace and never deletes it.
+  return analyse_document(
+      std::make_shared<const analysis::AnalysedTrace>(std::shared_ptr<const Trace>(std::shared_ptr<void>(), &trace)));
 }
 
 }  // namespace gtv::ui

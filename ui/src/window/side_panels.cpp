@@ -104,7 +104,7 @@ void DetailsPanel::refresh() {
 QString DetailsPanel::text() const { return browser_->toPlainText(); }
 
 QString summary_html(const Trace& trace, const DocumentAnalysis& analysis) {
-  const analysis::Report& report = analysis.report;
+  const analysis::Report& report = analysis.report();
   QString html = QStringLiteral("<h3>Verdict</h3><ul>");
   for (const std::string& line : report.verdict) html += "<li>" + esc(line) + "</li>";
   if (report.verdict.empty()) html += QStringLiteral("<li>Nothing to say about this trace.</li>");
@@ -140,7 +140,7 @@ KernelTable::KernelTable(QWidget* parent) : QWidget(parent), table_(new QTableWi
 }
 
 void KernelTable::set_rows(const DocumentAnalysis& analysis) {
-  const std::vector<analysis::KernelStat>& kernels = analysis.report.kernels.kernels;
+  const std::vector<analysis::KernelStat>& kernels = analysis.report().kernels.kernels;
   table_->setSortingEnabled(false);
   table_->setRowCount(static_cast<int>(kernels.size()));
   for (std::size_t i = 0; i < kernels.size(); ++i) {

@@ -35,9 +35,9 @@ LoadResult from_expected(Expected<Trace> trace) {
 
 LoadResult analyse_trace(Trace trace) {
   LoadResult result;
-  auto shared = std::make_shared<const Trace>(std::move(trace));
-  result.analysis = std::make_shared<const DocumentAnalysis>(analyse_document(*shared));
-  result.trace = std::move(shared);
+  std::shared_ptr<const analysis::AnalysedTrace> analysed = analysis::AnalysedTrace::make(std::move(trace));
+  result.trace = analysed->shared_trace();
+  result.analysis = std::make_shared<const DocumentAnalysis>(analyse_document(std::move(analysed)));
   return result;
 }
 

@@ -136,9 +136,9 @@ void TraceTab::on_loaded() {
   if (const auto analysis = document_->analysis()) {
     view_->set_overlays(analysis->overlays);
     // Open on the timed work, not on the start-up before it; F still fits the whole trace.
-    view_->set_window(first_view_window(*document_->trace(), analysis->report));
+    view_->set_window(first_view_window(*document_->trace(), analysis->report()));
     view_->fit_gpus_in_view();
-    verdict_->setText(QString::fromStdString(verdict_line(analysis->report)));
+    verdict_->setText(QString::fromStdString(verdict_line(analysis->report())));
     verdict_->setVisible(!verdict_->text().isEmpty());
     summary_->setHtml(summary_html(*document_->trace(), *analysis));
     kernels_->set_rows(*analysis);

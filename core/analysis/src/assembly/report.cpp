@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <functional>
 #include <future>
+#include <optional>
 #include <thread>
 #include <utility>
 
+#include "assembly/report_assembly.h"
 #include "report/report_document.h"
 #include "summary/summary_json.h"
 
@@ -133,14 +136,16 @@ std::vector<std::string> headline(const Report& r) {
 
 }  // namespace
 
-Report analyze(const Trace& trace, Parallelism parallelism) {
+namespace detail {
+
+Report analyze_with(const std::function<const causal::HappensBefore&()>& graph, const Trace& trace,
+                    Parallelism parallelism) {
   // Three lines of work that share nothing but the (read-only) trace run at once: the happens-before graph, which
   // the critical path needs after the region and warm-up; the host, kernel and rank parts, which need the trace
   // alone; and the rest here. Each part computes what it computed alone, so the report does not depend on the
   // order they finish in.
   const std::launch policy = parallelism == Parallelism::Threads ? std::launch::async : std::launch::deferred;
-  std::future<causal::HappensBefore> graph_future =
-      std::async(policy, [&trace] { return causal::HappensBefore::build(trace); });
+  std::future<const causal::HappensBefore*> graph_future = std::async(policy, [&graph] { return &graph(); });
   struct TraceOnlyParts {
     HostBlocking blocking;
     Stragglers stragglers;
@@ -169,8 +174,9 @@ Report analyze(const Trace& trace, Parallelism parallelism) {
   r.warmup = analyze_warmup(trace, r.region);
   r.tracing = analyze_tracing_cost(trace, r.region);
   r.steady = steady_part(trace);
+  r.single_gpu = single_gpu_streams(trace, streams, r.concurrency.gpu_count);
   {
-    const causal::HappensBefore graph = graph_future.get();
+    const causal::HappensBefore& graph = *graph_future.get();
     // The graph's line is done and the trace's nearly so: the causes' replays take up to 4 of the machine's
     // threads (each holds a replayed time per node).
     const unsigned replay_threads =
@@ -186,6 +192,15 @@ Report analyze(const Trace& trace, Parallelism parallelism) {
   r.communication = std::move(parts.communication);
   r.verdict = headline(r);
   return r;
+}
+
+}  // namespace detail
+
+Report analyze(const Trace& trace, Parallelism parallelism) {
+  std::optional<causal::HappensBefore> built;
+  return detail::analyze_with(
+      [&]() -> const causal::HappensBefore& { return built.emplace(causal::HappensBefore::build(trace)); }, trace,
+      parallelism);
 }
 
 std::string format_report(const Report& report, Format format, Listing listing) {

@@ -10,6 +10,7 @@
 
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/intervals.h"
+#include "gtv/model/cuda_calls.h"
 #include "report/record_names.h"
 
 namespace gtv::analysis {
@@ -24,17 +25,9 @@ constexpr TimeNs kSynchronousLaunchMinKernelNs = 20 * kNsPerUs;
 
 using detail::contains;
 using detail::FirstKernelRuns;
-using detail::is_loading_record;
-using detail::lower_case;
-using detail::starts_with;
 
 bool is_pageable(MemoryKind kind) { return kind == MemoryKind::Pageable; }
-bool is_launch_call(std::string_view n) {
-  return starts_with(n, "cudaLaunchKernel") || starts_with(n, "cuLaunchKernel");
-}
-
-// CUPTI's overhead kinds as gtv spells them ("command buffer full") and as Kineto does ("Command Buffer Full").
-bool is_queue_full_record(std::string_view name) { return contains(lower_case(name), "command buffer full"); }
+bool is_launch_call(std::string_view n) { return cuda_call(n) == CudaCall::KernelLaunch; }
 
 // GPU activity per device, for the question a long launch raises: did queued GPU work finish while it waited?
 class GpuActivity {
@@ -375,22 +368,28 @@ std::string describe_blocking(const BlockingCall& c) {
 
 bool blocking_kind_of_call(std::string_view n, BlockingKind& kind) {
   auto is = [&](BlockingKind k) { return kind = k, true; };
-  if (n == "cudaStreamSynchronize" || n == "cuStreamSynchronize") return is(BlockingKind::StreamSync);
-  if (n == "cudaDeviceSynchronize" || n == "cuCtxSynchronize" || n == "cudaThreadSynchronize")
-    return is(BlockingKind::DeviceSync);
-  if (n == "cudaEventSynchronize" || n == "cuEventSynchronize") return is(BlockingKind::EventSync);
-  const bool copy = starts_with(n, "cudaMemcpy") || starts_with(n, "cuMemcpy");
-  if (copy && !contains(n, "Async")) return is(BlockingKind::SyncCopy);
-  // Freeing device memory or page-locked host memory waits for all work on the device (CUDA's stream-ordered
-  // allocator exists to avoid exactly that); the *Async frees are stream-ordered and do not.
-  if (n == "cudaFree" || n == "cuMemFree" || n == "cuMemFree_v2" || n == "cudaFreeHost" || n == "cuMemFreeHost")
-    return is(BlockingKind::ImplicitSync);
+  switch (cuda_call(n)) {
+    case CudaCall::StreamSynchronize:
+      return is(BlockingKind::StreamSync);
+    case CudaCall::DeviceSynchronize:
+      return is(BlockingKind::DeviceSync);
+    case CudaCall::EventSynchronize:
+      return is(BlockingKind::EventSync);
+    case CudaCall::SyncCopy:
+      return is(BlockingKind::SyncCopy);
+    case CudaCall::Free:  // CUDA's stream-ordered allocator exists to avoid exactly this wait
+      return is(BlockingKind::ImplicitSync);
+    case CudaCall::Other:
+    case CudaCall::Query:
+    case CudaCall::AsyncCopy:
+    case CudaCall::KernelLaunch:
+    case CudaCall::OtherLaunch:
+      break;
+  }
   return false;
 }
 
-bool is_async_copy_call(std::string_view n) {
-  return (starts_with(n, "cudaMemcpy") || starts_with(n, "cuMemcpy")) && contains(n, "Async");
-}
+bool is_async_copy_call(std::string_view n) { return cuda_call(n) == CudaCall::AsyncCopy; }
 
 HostBlocking analyze_host_blocking(const Trace& trace) {
   HostBlocking out;

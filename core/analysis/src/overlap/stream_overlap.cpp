@@ -272,6 +272,19 @@ std::vector<StreamLevelStep> stream_level_steps(const StreamActivity& activity, 
   return sweep_levels(lists).steps;
 }
 
+SingleGpuStreams single_gpu_streams(const Trace& trace, const StreamActivity& activity, std::size_t gpu_count) {
+  SingleGpuStreams out;
+  if (gpu_count != 1 || activity.streams.empty()) return out;
+  std::size_t gpu_events = 0;
+  for (const Lane& lane : trace.lanes())
+    if (lane.is_gpu()) gpu_events += lane.events.size();
+  if (gpu_events > kMaxStreamStepEvents) return out;
+  out.device = activity.streams.front().device;
+  out.steps = stream_level_steps(activity, out.device, trace.start_ns(), trace.end_ns());
+  for (const StreamActivity::Stream& s : activity.streams) out.streams += s.device == out.device && !s.busy.empty();
+  return out;
+}
+
 StreamOverlap analyze_stream_overlap(const Trace& trace) {
   return stream_overlap_within(collect_stream_activity(trace), trace.activity_start_ns(), trace.activity_end_ns());
 }

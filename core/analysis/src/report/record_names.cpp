@@ -1,7 +1,6 @@
 #include "report/record_names.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace gtv::analysis::detail {
 namespace {
@@ -14,18 +13,6 @@ std::uint64_t kernel_key(std::int64_t device, StringId name) {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
-
-std::string lower_case(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool is_loading_record(std::string_view name) {
-  const std::string n = lower_case(name);
-  if (starts_with(n, "cupti") || contains(n, "buffer")) return false;
-  return contains(n, "lazy") || contains(n, "module load") || contains(n, "function load");
-}
 
 bool FirstKernelRuns::is_first_run(EventRef kernel) {
   return is_first_run(trace_.lane(kernel.lane).device(), trace_.event(kernel));

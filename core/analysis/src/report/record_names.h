@@ -5,18 +5,17 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "gtv/base/text.h"
+#include "gtv/model/cuda_calls.h"
 #include "gtv/model/trace.h"
 
 namespace gtv::analysis::detail {
 
 [[nodiscard]] bool starts_with(std::string_view s, std::string_view prefix);
 [[nodiscard]] bool contains(std::string_view s, std::string_view part);
-[[nodiscard]] std::string lower_case(std::string_view s);
-
-// CUPTI's records of module / lazy function loading, in every spelling seen ("lazy function loading",
-// "Lazy Function Loading", "module loading", "Module Load"); its own records ("CUPTI buffer flush",
-// "Activity Buffer Request", "CUPTI instrumentation") are tracer cost, not loading.
-[[nodiscard]] bool is_loading_record(std::string_view name);
+using gtv::lower_case;  // gtv/base/text.h
+// CUPTI's records of module / lazy function loading (the model's CUDA call vocabulary, gtv/model/cuda_calls.h).
+using gtv::is_loading_record;
 
 // Start of the first run of each kernel name per device, built on first need.
 class FirstKernelRuns {

@@ -273,8 +273,7 @@ class LaneWalk {
 
 bool warmup_cause_of_call(std::string_view n, WarmUpCause& cause) {
   auto is = [&](WarmUpCause c) { return cause = c, true; };
-  if (starts_with(n, "cuLibraryLoad") || starts_with(n, "cuModuleLoad") || is_loading_record(n))
-    return is(WarmUpCause::ModuleLoading);
+  if (is_module_load_call(n) || is_loading_record(n)) return is(WarmUpCause::ModuleLoading);
   if (starts_with(n, "cuGetProcAddress") || starts_with(n, "cudaGetDriverEntryPoint") ||
       starts_with(n, "cublasCreate") || starts_with(n, "cublasLtCreate") || starts_with(n, "cudnnCreate"))
     return is(WarmUpCause::LibrarySetup);

@@ -38,7 +38,9 @@ double value_at(const CounterSeries& series, TimeNs t_ns, double fallback) {
   return it == series.samples.begin() ? fallback : std::prev(it)->value;
 }
 
-struct SteadyPart {
+// The window memory growth is measured on (the steady work, as warm-up sees it): not compare's SteadyPart, which
+// aligns runs from the first kernel after the warm-up ranges.
+struct GrowthWindow {
   std::string name;
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
@@ -47,20 +49,20 @@ struct SteadyPart {
 
 // The timed measurements themselves when measurements give the region (gaps between two measured phases are not
 // measured work); else the iterations after the first of the loop with the most of them.
-std::optional<SteadyPart> steady_part(const Region& region, const std::vector<IterationWarmUp>& iterations) {
+std::optional<GrowthWindow> growth_window(const Region& region, const std::vector<IterationWarmUp>& iterations) {
   if (region.from_measurements) {
     if (region.measured.empty()) return std::nullopt;
-    return SteadyPart{region.measured_name, region.measured.front().start_ns, region.measured.back().end_ns,
-                      region.measured};
+    return GrowthWindow{region.measured_name, region.measured.front().start_ns, region.measured.back().end_ns,
+                        region.measured};
   }
   const IterationWarmUp* longest = nullptr;
   for (const IterationWarmUp& it : iterations)
     if (!longest || it.steady_count > longest->steady_count) longest = &it;
   if (!longest) return std::nullopt;
-  return SteadyPart{"the " + longest->series + " after the first",
-                    longest->first_end_ns,
-                    longest->last_end_ns,
-                    {{longest->first_end_ns, longest->last_end_ns}}};
+  return GrowthWindow{"the " + longest->series + " after the first",
+                      longest->first_end_ns,
+                      longest->last_end_ns,
+                      {{longest->first_end_ns, longest->last_end_ns}}};
 }
 
 // The highest value in force inside [start_ns, end_ns] minus the value in force at start_ns.
@@ -74,7 +76,7 @@ double rise_within(const CounterSeries& series, TimeNs start_ns, TimeNs end_ns, 
 }
 
 MemoryGrowth growth_of(const Trace& trace, std::int64_t device, const CounterSeries& series,
-                       const std::optional<SteadyPart>& steady) {
+                       const std::optional<GrowthWindow>& steady) {
   MemoryGrowth g;
   g.device = device;
   g.series = series.name;
@@ -134,7 +136,7 @@ MemoryGrowth growth_of(const Trace& trace, std::int64_t device, const CounterSer
 
 std::vector<MemoryGrowth> find_memory_growth(const Trace& trace, const Region& region,
                                              const std::vector<IterationWarmUp>& iterations) {
-  const std::optional<SteadyPart> steady = steady_part(region, iterations);
+  const std::optional<GrowthWindow> steady = growth_window(region, iterations);
   std::vector<MemoryGrowth> out;
   for (const auto& [device, series] : gpu_memory_series(trace))
     out.push_back(growth_of(trace, device, *series, steady));

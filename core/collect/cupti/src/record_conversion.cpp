@@ -7,48 +7,28 @@
 #include <memory>
 
 #include "gtv/collect/thread_id.h"
+#include "gtv/model/cupti_kinds.h"
 
 namespace gtv::collect::cupti {
 
-CopyKind copy_kind_from_cupti(std::uint32_t kind) {
-  switch (kind) {
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
-      return CopyKind::HostToDevice;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
-      return CopyKind::DeviceToHost;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
-      return CopyKind::DeviceToDevice;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
-      return CopyKind::HostToHost;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
-      return CopyKind::PeerToPeer;
-    default:
-      return CopyKind::Unknown;
-  }
-}
+// The model's table of CUPTI's kinds (gtv/model/cupti_kinds.h) holds CUPTI's numbers: checked against cupti.h here.
+static_assert(
+    CUPTI_ACTIVITY_MEMCPY_KIND_HTOD == cupti_kind::kHtoD && CUPTI_ACTIVITY_MEMCPY_KIND_DTOH == cupti_kind::kDtoH &&
+    CUPTI_ACTIVITY_MEMCPY_KIND_HTOA == cupti_kind::kHtoA && CUPTI_ACTIVITY_MEMCPY_KIND_ATOH == cupti_kind::kAtoH &&
+    CUPTI_ACTIVITY_MEMCPY_KIND_ATOA == cupti_kind::kAtoA && CUPTI_ACTIVITY_MEMCPY_KIND_ATOD == cupti_kind::kAtoD &&
+    CUPTI_ACTIVITY_MEMCPY_KIND_DTOA == cupti_kind::kDtoA && CUPTI_ACTIVITY_MEMCPY_KIND_DTOD == cupti_kind::kDtoD &&
+    CUPTI_ACTIVITY_MEMCPY_KIND_HTOH == cupti_kind::kHtoH && CUPTI_ACTIVITY_MEMCPY_KIND_PTOP == cupti_kind::kPtoP);
+static_assert(CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE == cupti_kind::kPageable &&
+              CUPTI_ACTIVITY_MEMORY_KIND_PINNED == cupti_kind::kPinned &&
+              CUPTI_ACTIVITY_MEMORY_KIND_DEVICE == cupti_kind::kDevice &&
+              CUPTI_ACTIVITY_MEMORY_KIND_ARRAY == cupti_kind::kArray &&
+              CUPTI_ACTIVITY_MEMORY_KIND_MANAGED == cupti_kind::kManaged &&
+              CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC == cupti_kind::kDeviceStatic &&
+              CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC == cupti_kind::kManagedStatic);
 
-MemoryKind memory_kind_from_cupti(std::uint32_t kind) {
-  switch (kind) {
-    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
-      return MemoryKind::Pageable;
-    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
-      return MemoryKind::Pinned;
-    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
-    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
-    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY:
-      return MemoryKind::Device;
-    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
-    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC:
-      return MemoryKind::Managed;
-    default:
-      return MemoryKind::Unknown;
-  }
-}
+CopyKind copy_kind_from_cupti(std::uint32_t kind) { return gtv::copy_kind_from_cupti(kind); }
+
+MemoryKind memory_kind_from_cupti(std::uint32_t kind) { return gtv::memory_kind_from_cupti(kind); }
 
 SyncKind sync_kind_from_cupti(std::uint32_t type) {
   switch (type) {

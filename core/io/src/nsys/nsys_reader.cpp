@@ -32,6 +32,26 @@ std::optional<std::int64_t> pid_column(const SqliteStatement& row, int column) {
   return nsys::pid_of(row.int64(column));
 }
 
+// The columns every GPU activity table (kernels, copies, memsets) starts with, in this order, read by these names
+// wherever a row is read; a table's own columns follow from kOwn.
+namespace gpu_col {
+enum : int { kStart, kEnd, kDeviceId, kStreamId, kCorrelationId, kGlobalPid, kOwn };
+}  // namespace gpu_col
+constexpr std::array<Column, gpu_col::kOwn> kGpuLeading{
+    {{"start", true}, {"end", true}, {"deviceId", true}, {"streamId", true}, {"correlationId"}, {"globalPid"}}};
+// The leading columns, then a table's own.
+template <std::size_t N>
+constexpr std::array<Column, gpu_col::kOwn + N> gpu_columns(const std::array<Column, N>& own) {
+  std::array<Column, gpu_col::kOwn + N> out{};
+  for (std::size_t i = 0; i < kGpuLeading.size(); ++i) out[i] = kGpuLeading[i];
+  for (std::size_t i = 0; i < N; ++i) out[gpu_col::kOwn + i] = own[i];
+  return out;
+}
+
+LaneKey gpu_lane_of(const SqliteStatement& row) {
+  return gpu_lane_key(row.int64(gpu_col::kDeviceId), row.int64(gpu_col::kStreamId));
+}
+
 }  // namespace
 
 Expected<SqliteStatement> NsysReader::select(std::string_view table, std::span<const Column> columns) {
@@ -177,21 +197,23 @@ std::uint64_t NsysReader::correlation(std::optional<std::int64_t> pid, const Sql
 }
 
 Status NsysReader::read_runtime_calls() {
+  enum : int { kStart, kEnd, kGlobalTid, kCorrelationId, kNameId };
   static constexpr std::array<Column, 5> kColumns{
       {{"start", true}, {"end", true}, {"globalTid"}, {"correlationId"}, {"nameId", true}}};
+  static_assert(kStart == 0 && kEnd == 1, "timed_event reads start and end first");
   return each_row(nsys::kRuntimeCalls, kColumns, [&](const SqliteStatement& row) -> Status {
     std::optional<Event> e = timed_event(row);
     if (!e) return ok_status();
-    if (row.is_null(2)) {
+    if (row.is_null(kGlobalTid)) {
       skip("runtime calls without a thread (globalTid)");
       return ok_status();
     }
-    const std::int64_t pid = nsys::pid_of(row.int64(2)), tid = nsys::tid_of(row.int64(2));
-    Expected<StringId> name = runtime_name(row.int64(4));
+    const std::int64_t pid = nsys::pid_of(row.int64(kGlobalTid)), tid = nsys::tid_of(row.int64(kGlobalTid));
+    Expected<StringId> name = runtime_name(row.int64(kNameId));
     if (!name) return name.error();
     e->name = *name;
     e->kind = EventKind::Runtime;
-    e->correlation_id = correlation(pid, row, 3);
+    e->correlation_id = correlation(pid, row, kCorrelationId);
     builder_.add_event(builder_.lane(host_lane_key(pid, tid)), *e);
     host_pids_.insert(pid);
     return ok_status();
@@ -199,30 +221,37 @@ Status NsysReader::read_runtime_calls() {
 }
 
 Status NsysReader::read_kernels() {
-  static constexpr std::array<Column, 19> kColumns{{{"start", true},
-                                                    {"end", true},
-                                                    {"deviceId", true},
-                                                    {"streamId", true},
-                                                    {"correlationId"},
-                                                    {"globalPid"},
-                                                    {"demangledName"},
-                                                    {"shortName"},
-                                                    {"mangledName"},
-                                                    {"registersPerThread"},
-                                                    {"gridX"},
-                                                    {"gridY"},
-                                                    {"gridZ"},
-                                                    {"blockX"},
-                                                    {"blockY"},
-                                                    {"blockZ"},
-                                                    {"staticSharedMemory"},
-                                                    {"dynamicSharedMemory"},
-                                                    {"sharedMemoryExecuted"}}};
+  enum : int {
+    kDemangledName = gpu_col::kOwn,
+    kShortName,
+    kMangledName,
+    kRegistersPerThread,
+    kGridX,
+    kBlockX = kGridX + 3,
+    kStaticSharedMemory = kBlockX + 3,
+    kDynamicSharedMemory,
+  };
+  static constexpr auto kColumns = gpu_columns<13>({{{"demangledName"},
+                                                     {"shortName"},
+                                                     {"mangledName"},
+                                                     {"registersPerThread"},
+                                                     {"gridX"},
+                                                     {"gridY"},
+                                                     {"gridZ"},
+                                                     {"blockX"},
+                                                     {"blockY"},
+                                                     {"blockZ"},
+                                                     {"staticSharedMemory"},
+                                                     {"dynamicSharedMemory"},
+                                                     {"sharedMemoryExecuted"}}});
+  static_assert(kColumns[kDynamicSharedMemory].name == "dynamicSharedMemory", "the names follow the columns");
   return each_row(nsys::kKernels, kColumns, [&](const SqliteStatement& row) -> Status {
     std::optional<Event> e = timed_event(row);
     if (!e) return ok_status();
     // The demangled name with templates and arguments, as Kineto shows it; the shorter ones when it is missing.
-    const int name_column = !row.is_null(6) ? 6 : !row.is_null(7) ? 7 : 8;
+    const int name_column = !row.is_null(kDemangledName) ? kDemangledName
+                            : !row.is_null(kShortName)   ? kShortName
+                                                         : kMangledName;
     if (row.is_null(name_column)) {
       e->name = builder_.intern("");
       ++names_missing_;
@@ -231,104 +260,94 @@ Status NsysReader::read_kernels() {
       if (!name) return name.error();
       e->name = *name;
     }
-    e->correlation_id = correlation(pid_column(row, 5), row, 4);
+    e->correlation_id = correlation(pid_column(row, gpu_col::kGlobalPid), row, gpu_col::kCorrelationId);
     KernelDetail k;
-    k.registers_per_thread = clamp32(row.int64(9));
+    k.registers_per_thread = clamp32(row.int64(kRegistersPerThread));
     for (int i = 0; i < 3; ++i) {
-      k.grid[i] = clamp32(row.int64(10 + i));
-      k.block[i] = clamp32(row.int64(13 + i));
+      k.grid[i] = clamp32(row.int64(kGridX + i));
+      k.block[i] = clamp32(row.int64(kBlockX + i));
     }
-    k.shared_memory_bytes = clamp32(saturating_add(row.int64(16), row.int64(17)));
-    builder_.add_kernel(builder_.lane(gpu_lane_key(row.int64(2), row.int64(3))), *e, k);
+    k.shared_memory_bytes = clamp32(saturating_add(row.int64(kStaticSharedMemory), row.int64(kDynamicSharedMemory)));
+    builder_.add_kernel(builder_.lane(gpu_lane_of(row)), *e, k);
     return ok_status();
   });
 }
 
 Status NsysReader::read_copies() {
-  static constexpr std::array<Column, 11> kColumns{{{"start", true},
-                                                    {"end", true},
-                                                    {"deviceId", true},
-                                                    {"streamId", true},
-                                                    {"correlationId"},
-                                                    {"globalPid"},
-                                                    {"bytes"},
-                                                    {"copyKind"},
-                                                    {"srcKind"},
-                                                    {"dstKind"},
-                                                    {"dstDeviceId"}}};
+  enum : int { kBytes = gpu_col::kOwn, kCopyKind, kSrcKind, kDstKind, kDstDeviceId };
+  static constexpr auto kColumns =
+      gpu_columns<5>({{{"bytes"}, {"copyKind"}, {"srcKind"}, {"dstKind"}, {"dstDeviceId"}}});
+  static_assert(kColumns[kDstDeviceId].name == "dstDeviceId", "the names follow the columns");
   return each_row(nsys::kCopies, kColumns, [&](const SqliteStatement& row) -> Status {
     std::optional<Event> e = timed_event(row);
     if (!e) return ok_status();
     MemcpyDetail m;
-    m.bytes = row.int64(6);
-    m.copy_kind = nsys::copy_kind_from_cupti(row.int64(7));
-    m.src_kind = nsys::memory_kind_from_cupti(row.int64(8));
-    m.dst_kind = nsys::memory_kind_from_cupti(row.int64(9));
-    if (m.copy_kind == CopyKind::PeerToPeer && !row.is_null(10)) m.dst_device = clamp32(row.int64(10));
+    m.bytes = row.int64(kBytes);
+    m.copy_kind = nsys::copy_kind_from_cupti(row.int64(kCopyKind));
+    m.src_kind = nsys::memory_kind_from_cupti(row.int64(kSrcKind));
+    m.dst_kind = nsys::memory_kind_from_cupti(row.int64(kDstKind));
+    if (m.copy_kind == CopyKind::PeerToPeer && !row.is_null(kDstDeviceId))
+      m.dst_device = clamp32(row.int64(kDstDeviceId));
     e->name = builder_.intern(kineto::memcpy_event_name(m));
-    e->correlation_id = correlation(pid_column(row, 5), row, 4);
-    builder_.add_memcpy(builder_.lane(gpu_lane_key(row.int64(2), row.int64(3))), *e, m);
+    e->correlation_id = correlation(pid_column(row, gpu_col::kGlobalPid), row, gpu_col::kCorrelationId);
+    builder_.add_memcpy(builder_.lane(gpu_lane_of(row)), *e, m);
     return ok_status();
   });
 }
 
 Status NsysReader::read_memsets() {
-  static constexpr std::array<Column, 9> kColumns{{{"start", true},
-                                                   {"end", true},
-                                                   {"deviceId", true},
-                                                   {"streamId", true},
-                                                   {"correlationId"},
-                                                   {"globalPid"},
-                                                   {"bytes"},
-                                                   {"value"},
-                                                   {"memKind"}}};
+  enum : int { kBytes = gpu_col::kOwn, kValue, kMemKind };
+  static constexpr auto kColumns = gpu_columns<3>({{{"bytes"}, {"value"}, {"memKind"}}});
+  static_assert(kColumns[kMemKind].name == "memKind", "the names follow the columns");
   return each_row(nsys::kMemsets, kColumns, [&](const SqliteStatement& row) -> Status {
     std::optional<Event> e = timed_event(row);
     if (!e) return ok_status();
     MemsetDetail m;
-    m.bytes = row.int64(6);
-    m.value = clamp32(row.int64(7));
-    m.memory_kind = nsys::memory_kind_from_cupti(row.int64(8));
+    m.bytes = row.int64(kBytes);
+    m.value = clamp32(row.int64(kValue));
+    m.memory_kind = nsys::memory_kind_from_cupti(row.int64(kMemKind));
     e->name = builder_.intern(kineto::memset_event_name(m));
-    e->correlation_id = correlation(pid_column(row, 5), row, 4);
-    builder_.add_memset(builder_.lane(gpu_lane_key(row.int64(2), row.int64(3))), *e, m);
+    e->correlation_id = correlation(pid_column(row, gpu_col::kGlobalPid), row, gpu_col::kCorrelationId);
+    builder_.add_memset(builder_.lane(gpu_lane_of(row)), *e, m);
     return ok_status();
   });
 }
 
 // Ranges and marks; the other NVTX rows (domains, categories, thread names given through NVTX) are not events.
 Status NsysReader::read_nvtx() {
+  enum : int { kStart, kEnd, kEventType, kText, kTextId, kGlobalTid };
   static constexpr std::array<Column, 6> kColumns{
       {{"start", true}, {"end"}, {"eventType", true}, {"text"}, {"textId"}, {"globalTid"}}};
+  static_assert(kStart == 0 && kEnd == 1, "timed_event reads start and end first");
   return each_row(nsys::kNvtxEvents, kColumns, [&](const SqliteStatement& row) -> Status {
-    const std::int64_t type = row.int64(2);
+    const std::int64_t type = row.int64(kEventType);
     const bool mark = type == nsys::kNvtxMark;
     if (!mark && type != nsys::kNvtxPushPopRange && type != nsys::kNvtxStartEndRange) return ok_status();
-    if (!mark && row.is_null(1)) {
+    if (!mark && row.is_null(kEnd)) {
       skip("NVTX ranges that never ended");
       return ok_status();
     }
-    if (row.is_null(5)) {
+    if (row.is_null(kGlobalTid)) {
       skip("NVTX ranges and marks without a thread (globalTid)");
       return ok_status();
     }
     Event e;
     if (mark) {
-      e.start_ns = row.int64(0);
+      e.start_ns = row.int64(kStart);
     } else if (std::optional<Event> timed = timed_event(row)) {
       e = *timed;
     } else {
       return ok_status();
     }
     e.kind = mark ? EventKind::Instant : EventKind::Annotation;
-    if (!row.is_null(3)) {
-      e.name = builder_.intern(row.text(3));
+    if (!row.is_null(kText)) {
+      e.name = builder_.intern(row.text(kText));
     } else {
-      Expected<StringId> name = string(row.int64(4));
+      Expected<StringId> name = string(row.int64(kTextId));
       if (!name) return name.error();
       e.name = *name;
     }
-    const std::int64_t pid = nsys::pid_of(row.int64(5)), tid = nsys::tid_of(row.int64(5));
+    const std::int64_t pid = nsys::pid_of(row.int64(kGlobalTid)), tid = nsys::tid_of(row.int64(kGlobalTid));
     builder_.add_event(builder_.lane(host_lane_key(pid, tid)), e);
     host_pids_.insert(pid);
     return ok_status();

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "gtv/model/cupti_kinds.h"
 #include "gtv/model/event.h"
 
 namespace gtv::io::nsys {
@@ -41,9 +42,9 @@ inline constexpr std::int64_t kNvtxPushPopRange = 59;
 inline constexpr std::int64_t kNvtxStartEndRange = 60;
 
 // copyKind, srcKind, dstKind and memKind hold CUPTI's enum values (CUpti_ActivityMemcpyKind,
-// CUpti_ActivityMemoryKind), which ENUM_CUDA_MEMCPY_OPER and ENUM_CUDA_MEM_KIND name.
-[[nodiscard]] CopyKind copy_kind_from_cupti(std::int64_t kind);
-[[nodiscard]] MemoryKind memory_kind_from_cupti(std::int64_t kind);
+// CUpti_ActivityMemoryKind), which ENUM_CUDA_MEMCPY_OPER and ENUM_CUDA_MEM_KIND name: the model's table reads them.
+using gtv::copy_kind_from_cupti;
+using gtv::memory_kind_from_cupti;
 
 // nsys names runtime calls by CUPTI's callback names, which end in the version of the API
 // ("cudaLaunchKernel_v7000"); Kineto, gtv's recorder and its analyses use the name without it.

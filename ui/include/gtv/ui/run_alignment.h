@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "gtv/analysis/report.h"
 #include "gtv/model/trace.h"
 
 namespace gtv::ui {
@@ -15,6 +16,8 @@ namespace gtv::ui {
 // The anchor used for alignment: steady_state_anchor_ns, else the trace start (a trace without kernels still
 // stacks, at its beginning).
 [[nodiscard]] TimeNs alignment_anchor_ns(const Trace& trace);
+// The same from the steady part the trace's report holds (what the views use: no second computation).
+[[nodiscard]] TimeNs alignment_anchor_ns(const Trace& trace, const analysis::Report& report);
 
 // From the alignment anchor to the end of the last GPU activity (kernel, copy or memset): the steady part of the
 // run, compared across runs without their start-up. 0 when no GPU activity ends after the anchor.

@@ -53,7 +53,9 @@ class WhatIfDialog : public QDialog {
   void show_error(const QString& text);
 
   std::shared_ptr<const Trace> trace_;
-  std::shared_ptr<const DocumentAnalysis> analysis_;
+  std::shared_ptr<const DocumentAnalysis> analysis_;  // the document's (may be null)
+  // Its analysed trace (or one made for the dialog): the graph every check and the prediction share.
+  std::shared_ptr<const analysis::AnalysedTrace> analysed_;
   QString path_;
   QLabel* status_;
   QVBoxLayout* offered_box_;

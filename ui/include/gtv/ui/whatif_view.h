@@ -59,13 +59,13 @@ struct ChangeCheck {
   TimeNs predicted_ns = 0;
   QString reason;  // "no pageable copies in this trace's window: nothing to change"
 };
-// Every change that needs no parameter (streams, pinned, graphs, no-launch-blocking, processes, balanced-ranks),
-// tried on `trace`. balanced-ranks never applies here: it is predicted without a timeline (its reason says so,
-// with its number where it predicts).
-[[nodiscard]] std::vector<ChangeCheck> check_changes(const Trace& trace);
+// Every change that needs no parameter (whatif::parameterless_changes), tried on the analysed trace's one graph
+// (whatif::try_each_change). A change that is not replayed (balanced-ranks) never applies here: it has no timeline
+// to draw (its reason says so, with its number where it predicts).
+[[nodiscard]] std::vector<ChangeCheck> check_changes(const analysis::AnalysedTrace& analysed);
 
-// The length of a recording's window as the prediction measures it (causal::window_of).
-[[nodiscard]] TimeNs recorded_window_ns(const Trace& trace);
+// The length of a recording's window as the prediction measures it (whatif::recorded_window), on its graph.
+[[nodiscard]] TimeNs recorded_window_ns(const analysis::AnalysedTrace& analysed);
 
 // "113.9 ms"
 [[nodiscard]] QString whatif_ms(TimeNs ns);

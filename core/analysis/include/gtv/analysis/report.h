@@ -44,12 +44,15 @@ struct Report {
   Stragglers stragglers;  // merged runs
   TracingCost tracing;
   std::optional<SteadyPart> steady;  // where runs are aligned and compared (compare.h)
+  SingleGpuStreams single_gpu;       // one GPU: its streams busy step by step (stream_overlap.h); else empty
   std::vector<std::string> verdict;  // the headline sentences, most important first
 };
 
 // Threads: the happens-before graph and the parts that need only the trace are computed on two threads beside the
 // caller's; Serial: all in the calling thread. The report is the same either way.
 enum class Parallelism : std::uint8_t { Threads, Serial };
+// The report of a trace with a graph built for this call and dropped. Front ends hold an AnalysedTrace
+// (analysed_trace.h), whose report() is this and whose graph the what-ifs share.
 [[nodiscard]] Report analyze(const Trace& trace, Parallelism parallelism = Parallelism::Threads);
 
 // Rows shown per ranked table (kernels, blocking calls, idle causes, ...) in text and Markdown unless Listing::All

@@ -92,9 +92,23 @@ struct StreamActivity {
 // Over the whole trace span.
 [[nodiscard]] StreamOverlap analyze_stream_overlap(const Trace& trace);
 // How many streams of `device` were busy at each instant of [start_ns, end_ns), from its first busy instant there to
-// its last; neighbours always differ in busy_streams. Computed on demand (a timeline's streams-busy strip): the
-// report keeps only the figures, as the steps of a trace of 10 million kernels would take hundreds of megabytes.
+// its last; neighbours always differ in busy_streams.
 [[nodiscard]] std::vector<StreamLevelStep> stream_level_steps(const StreamActivity& activity, std::int64_t device,
                                                               TimeNs start_ns, TimeNs end_ns);
+
+// The streams of a trace's one GPU, busy step by step over the whole trace (the timeline's busy strip counts streams
+// when there is one GPU: whether they overlapped is the question it can answer).
+struct SingleGpuStreams {
+  std::int64_t device = -1;
+  int streams = 0;  // streams of that GPU with busy time
+  std::vector<StreamLevelStep> steps;
+};
+// Kept for a single GPU of up to this many GPU events: about 24 bytes a step and at most two steps an event, so
+// the report never holds more than about 100 MB of them (a trace of 10 million kernels would take hundreds).
+inline constexpr std::size_t kMaxStreamStepEvents = 2'000'000;
+// Empty (no steps) unless the trace's busy time is on exactly one GPU (`gpu_count`) of at most kMaxStreamStepEvents
+// GPU events.
+[[nodiscard]] SingleGpuStreams single_gpu_streams(const Trace& trace, const StreamActivity& activity,
+                                                  std::size_t gpu_count);
 
 }  // namespace gtv::analysis

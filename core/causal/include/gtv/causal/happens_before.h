@@ -223,4 +223,8 @@ class HappensBefore {
   Anomalies anomalies_;
 };
 
+// How many graphs HappensBefore::build has built in this process: lets a test check that a front end builds one
+// graph per trace and shares it (analysis::AnalysedTrace).
+[[nodiscard]] std::size_t graph_builds();
+
 }  // namespace gtv::causal

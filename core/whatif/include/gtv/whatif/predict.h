@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "gtv/analysis/analysed_trace.h"
+#include "gtv/analysis/format.h"
 #include "gtv/base/expected.h"
+#include "gtv/causal/critical_path.h"
 #include "gtv/model/trace.h"
 #include "gtv/whatif/change.h"
 
@@ -42,12 +45,29 @@ struct Options {
   std::string owners;
 };
 
-// Applies the changes in order and predicts. An error (one line) says why a change does not apply to this
-// trace ("no pageable copies in this trace: nothing to change") or names a GPU or model the trace lacks.
+// Applies the changes in order to the analysed trace's graph (built on first need, shared by every prediction on
+// it) and predicts. An error (one line) says why a change does not apply to this trace ("no pageable copies in this
+// trace: nothing to change") or names a GPU or model the trace lacks.
+[[nodiscard]] Expected<Prediction> predict(const analysis::AnalysedTrace& analysed, std::span<const Change> changes,
+                                           const Options& options = {});
+// One prediction on a trace analysed for it alone (its graph built and dropped): tests and one-shot tools. Front
+// ends hold an AnalysedTrace and call the above.
 [[nodiscard]] Expected<Prediction> predict(const Trace& trace, std::span<const Change> changes,
                                            const Options& options = {});
 
-enum class Format : std::uint8_t { Text, Markdown, Json };
+// One change tried alone.
+struct Trial {
+  Change change;
+  Expected<Prediction> prediction;  // or why it does not apply, the change named first ("pinned: ...")
+};
+// Every change that needs no parameter, in the table's order, each tried alone on the one graph: what the What if
+// dialog offers.
+[[nodiscard]] std::vector<Trial> try_each_change(const analysis::AnalysedTrace& analysed, const Options& options = {});
+
+// The window the predictions measure, as the recording has it (causal::window_of on the analysed trace's graph).
+[[nodiscard]] causal::WindowTimes recorded_window(const analysis::AnalysedTrace& analysed);
+
+using analysis::Format;  // text, Markdown, JSON: the one Format of every report
 [[nodiscard]] std::string format_prediction(const Prediction& p, std::span<const Change> changes, Format format);
 
 }  // namespace gtv::whatif

@@ -29,7 +29,11 @@ struct PredictedRun {
   Trace trace;  // the predicted run, on the recording's clock (the window starts where the recorded one does)
 };
 
-// predict(), and the predicted run built from the same best-estimate replay. Errors as predict's.
+// predict(), and the predicted run built from the same best-estimate replay, on the analysed trace's graph. Errors
+// as predict's.
+[[nodiscard]] Expected<PredictedRun> predict_run(const analysis::AnalysedTrace& analysed,
+                                                 std::span<const Change> changes, const Options& options = {});
+// On a trace analysed for this call alone (tests, one-shot tools).
 [[nodiscard]] Expected<PredictedRun> predict_run(const Trace& trace, std::span<const Change> changes,
                                                  const Options& options = {});
 
