@@ -30,7 +30,8 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "gtv: GPU Timeline Visualizer\n\n"
       "Headless modes (no display needed; each writes a picture and exits):\n"
       "  --export OUT TRACE                 figure: title, timeline, legend, verdict caption (.png .jpg .pdf .svg)\n"
-      "  --export OUT --whatif C TRACE      What if: recorded, predicted (and the recorded variant) on one axis\n"
+      "  --export OUT --whatif C TRACE      What if figure: the band, recorded, predicted (and the recorded variant)\n"
+      "  --export OUT --compare A B...      compare figure: the runs stacked and aligned on one axis\n"
       "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel)\n"
       "  --compare-shot OUT TRACE TRACE...  the compare view of two or more traces, aligned\n"
       "  --classroom-shot OUT TRACE         classroom mode at --cursor F (0..1), GPU lanes hidden unless --reveal\n"
@@ -82,6 +83,9 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
                                       "placement=GPU,GPU,...): the recorded run, the predicted one under it and, "
                                       "where a bundled recording of the variant exists, that recording.",
                                       "change");
+  const QCommandLineOption compare_export_opt("compare",
+                                              "--export: the compare figure of the traces (two or more), aligned at "
+                                              "their first steady-state kernel, each run's figures in its header.");
   const QCommandLineOption classroom_mode_opt("classroom", "Open the trace in classroom mode.");
   const QCommandLineOption exercise_opt("exercise",
                                         "Open a classroom exercise (predict, simulate, reveal) on the bundled "
@@ -93,10 +97,10 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   const QCommandLineOption ranks_opt("ranks",
                                      "The traces are the files of the ranks of one distributed run (one per rank): "
                                      "open them as one run, on one clock (with --export and --window-shot too).");
-  parser.addOptions({export_opt,         range_opt,     size_opt,   label_width_opt, scale_opt,
-                     dark_opt,           font_opt,      shot_opt,   side_opt,        compare_opt,
-                     classroom_opt,      run_panel_opt, cursor_opt, reveal_opt,      ranks_opt,
-                     classroom_mode_opt, exercise_opt,  step_opt,   choice_opt,      whatif_opt});
+  parser.addOptions({export_opt, range_opt,  size_opt,          label_width_opt,    scale_opt,     dark_opt,
+                     font_opt,   shot_opt,   side_opt,          compare_opt,        classroom_opt, run_panel_opt,
+                     cursor_opt, reveal_opt, ranks_opt,         classroom_mode_opt, exercise_opt,  step_opt,
+                     choice_opt, whatif_opt, compare_export_opt});
   parser.process(arguments);  // handles --help and unknown options (exits with a message)
   CommandLine cl;
   cl.traces = parser.positionalArguments();
@@ -120,6 +124,10 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   cl.whatif = parser.values(whatif_opt);
   if (!cl.whatif.isEmpty() && !parser.isSet(export_opt)) return Error{"--whatif needs --export OUT"};
   if (!cl.whatif.isEmpty() && cl.ranks) return Error{"--whatif predicts one recording, not a run of ranks"};
+  cl.compare = parser.isSet(compare_export_opt);
+  if (cl.compare && !parser.isSet(export_opt)) return Error{"--compare needs --export OUT"};
+  if (cl.compare && (cl.ranks || !cl.whatif.isEmpty())) return Error{"--compare takes neither --ranks nor --whatif"};
+  if (cl.compare && cl.traces.size() < 2) return Error{"--compare needs two or more trace files"};
   if (!parser.isSet(export_opt)) return cl;
   ui::ExportOptions o;
   o.path = parser.value(export_opt);
@@ -140,7 +148,7 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   o.label_width = parser.value(label_width_opt).toStdString();
   if (auto label = ui::figure_label_width_px(o.label_width, o.width_px > 0 ? o.width_px : 1600, 0); !label)
     return label.error();
-  if (cl.traces.size() != 1 && !cl.ranks)
+  if (cl.traces.size() != 1 && !cl.ranks && !cl.compare)
     return Error{"--export needs exactly one trace file (or --ranks and its files)"};
   cl.export_options = o;
   return cl;
@@ -148,6 +156,7 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
 
 int run_export(const CommandLine& cl) {
   if (!cl.whatif.isEmpty()) return run_whatif_export(cl);
+  if (cl.compare) return run_compare_export(cl);
   const ui::LoadResult loaded =
       cl.ranks ? ui::load_rank_files(cl.traces, RankMergeOptions{}) : ui::load_trace_file(cl.traces.front());
   if (!loaded.error.isEmpty()) {

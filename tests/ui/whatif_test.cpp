@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest/QtTest>
 
 #include "gtv/causal/critical_path.h"
@@ -17,6 +18,7 @@
 #include "gtv/ui/run_features.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
+#include "gtv/ui/whatif_band.h"
 #include "gtv/ui/whatif_dialog.h"
 #include "gtv/ui/whatif_view.h"
 #include "gtv/whatif/predict.h"
@@ -162,7 +164,31 @@ class WhatIfTest : public QObject {
     QVERIFY2(summary.contains(whatif_ms(p.predicted_ns)), qPrintable(summary));
     QVERIFY(summary.contains(QStringLiteral("band %1 to %2").arg(whatif_ms(p.low_ns), whatif_ms(p.high_ns))));
     QVERIFY(summary.contains(speedup_text(p)));
-    for (const std::string& a : p.assumptions) QVERIFY(summary.contains(QString::fromStdString(a).toHtmlEscaped()));
+    QVERIFY2(summary.contains(band_meaning(p).toHtmlEscaped()), qPrintable(summary));
+    // The assumptions: one line each, every one of core's, folded until asked for.
+    QStringList assumptions;
+    for (const std::string& a : p.assumptions) assumptions << QString::fromStdString(a);
+    QCOMPARE(view.assumption_lines(), assumptions);
+    QVERIFY(view.assumptions_button()->isVisible());
+    QVERIFY(!view.assumptions_button()->isChecked());
+    const auto shown_lines = [&] {
+      int shown = 0;
+      for (const QWidget* w : view.findChildren<QWidget*>())
+        shown += w->isVisible() && assumptions.contains(w->toolTip());
+      return shown;
+    };
+    QCOMPARE(shown_lines(), 0);
+    view.assumptions_button()->click();
+    QCoreApplication::processEvents();
+    QCOMPARE(shown_lines(), assumptions.size());
+    view.assumptions_button()->click();
+    // The band on the axis: core's band, predicted end and recorded end, and the variant's end.
+    QCOMPARE(view.band()->marks().low_ns, p.low_ns);
+    QCOMPARE(view.band()->marks().high_ns, p.high_ns);
+    QCOMPARE(view.band()->marks().predicted_ns, p.predicted_ns);
+    QCOMPARE(view.band()->marks().recorded_ns, p.recorded_ns);
+    QVERIFY(view.band()->marks().variant_ns.has_value());
+    QVERIFY(view.band()->isVisible());
     QVERIFY(panels->figures_text(1).contains(QStringLiteral("PREDICTED")));
     QVERIFY(panels->figures_text(1).contains(whatif_ms(p.predicted_ns)));
     QVERIFY(!panels->figures_text(0).contains(QStringLiteral("PREDICTED")));

@@ -8,6 +8,7 @@
 #include <QScreen>
 #include <QSplitter>
 #include <QStyle>
+#include <QTextDocumentFragment>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -18,6 +19,7 @@
 #include "gtv/io/readable_formats.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/legend.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_view.h"
@@ -126,6 +128,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   QString notes;
   run.figures = compute_figures(run, runs_.empty() ? nullptr : &runs_.front(), &notes);
   run.header->setToolTip(notes);
+  run.notes = notes;
   runs_.push_back(std::move(run));
   connect(runs_.back().view, &TimelineView::window_changed, this, [this, index] { sync_from(index); });
   // Each axis counts from its run's alignment point, so one number names the same moment in every run.
@@ -385,6 +388,54 @@ QString CompareView::compute_figures(const Run& r, const Run* first, QString* no
 
 void CompareView::refresh_figures() {
   for (int i = 0; i < run_count(); ++i) runs_[static_cast<std::size_t>(i)].header->setText(figures_text(i));
+}
+
+}  // namespace gtv::ui
+
+namespace gtv::ui {
+
+PanelsFigure CompareView::figure(bool dark) const {
+  PanelsFigure f;
+  if (runs_.empty()) return f;
+  QStringList labels;
+  for (const Run& r : runs_) labels << r.label;
+  f.title = QString::fromStdString(
+      figure_title(labels.join(QStringLiteral(" vs ")).toStdString(), runs_.front().trace->devices()));
+  const Theme theme = dark ? dark_theme() : light_theme();
+  std::vector<std::vector<LegendGroup>> legends;
+  QStringList notes;
+  for (const Run& r : runs_) {
+    QString header = QTextDocumentFragment::fromHtml(r.figures).toPlainText();
+    // The window's pointer to the tooltip: a figure has none, its caption carries the notes.
+    if (const qsizetype warning = header.indexOf(QChar(0x26A0)); warning > 0 && !r.notes.isEmpty())
+      header = header.left(warning).trimmed().chopped(1).trimmed();
+    f.headers.push_back(header);
+    if (!r.notes.isEmpty())
+      notes << QStringLiteral("%1: %2").arg(r.label, QString(r.notes).replace(QLatin1Char('\n'), QStringLiteral("; ")));
+    LegendOptions legend;
+    legend.only_present = true;
+    legend.kernel_count = 8;
+    legend.color_mode = r.view->color_mode();
+    legend.background = theme.background.rgb() & 0xffffff;
+    legend.strip_background = theme.header_background.rgb() & 0xffffff;
+    legends.push_back(legend_groups(*r.trace, *r.analysis, legend));
+  }
+  f.legend = merged_legend(legends);
+  const QString axis =
+      anchor_of_ ? axis_label_ : tr("time from the first steady-state kernel (where the runs are aligned)");
+  f.caption =
+      tr("Each run's axis counts %1; its header gives its figures from gtv's analysis and, after the first, its "
+         "speedup against the first run.")
+          .arg(axis.startsWith(QStringLiteral("time ")) ? axis.mid(5) : axis);
+  if (!notes.isEmpty()) f.caption += QLatin1Char(' ') + tr("Notes: %1.").arg(notes.join(QStringLiteral("; ")));
+  f.axis_origin_ns = runs_.front().anchor_ns;
+  return f;
+}
+
+Status CompareView::export_figure(const ExportOptions& options, bool dark, std::string* fit_note) {
+  std::vector<TimelineView*> views;
+  for (const Run& r : runs_) views.push_back(r.view);
+  return export_panels_figure(views, figure(dark), options, fit_note);
 }
 
 }  // namespace gtv::ui

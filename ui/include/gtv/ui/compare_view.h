@@ -15,6 +15,8 @@
 
 #include "gtv/model/trace.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/export.h"
+#include "gtv/ui/panels_figure.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/time_mapping.h"
 #include "gtv/ui/trace_document.h"
@@ -85,6 +87,12 @@ class CompareView : public QWidget {
   [[nodiscard]] TimeWindow shared_bounds() const { return shared_bounds_; }
   void set_theme(const Theme& theme);
 
+  // The figure of the runs as the view shows their window (panels_figure.h): a title naming the runs, each run's
+  // header over its timeline with every lane, one legend, and a caption saying where the runs are aligned and the
+  // comparison's notes (the headers' tooltips in the window).
+  [[nodiscard]] PanelsFigure figure(bool dark) const;
+  [[nodiscard]] Status export_figure(const ExportOptions& options, bool dark, std::string* fit_note = nullptr);
+
   // Never wider than the screen's available width: long headers wrap instead of widening the window.
   [[nodiscard]] QSize sizeHint() const override;
   [[nodiscard]] QSize minimumSizeHint() const override;
@@ -105,6 +113,7 @@ class CompareView : public QWidget {
     TimelineView* view = nullptr;
     QLabel* header = nullptr;
     QString figures;  // the header text, computed once when the run is added
+    QString notes;    // the comparison's notes, one a line (the header's tooltip)
   };
   // notes: the comparison's warnings, one a line (the header's tooltip).
   [[nodiscard]] QString compute_figures(const Run& r, const Run* first, QString* notes) const;
