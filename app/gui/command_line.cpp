@@ -15,6 +15,9 @@
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
+#include "gtv/ui/whatif_dialog.h"
+#include "gtv/ui/whatif_view.h"
+#include "gtv/whatif/change.h"
 
 namespace gtv::app {
 
@@ -32,7 +35,8 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "  --export OUT TRACE                 figure: title, timeline, legend, verdict caption (.png .jpg .pdf .svg)\n"
       "  --export OUT --whatif C TRACE      What if figure: the band, recorded, predicted (and the recorded variant)\n"
       "  --export OUT --compare A B...      compare figure: the runs stacked and aligned on one axis\n"
-      "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel)\n"
+      "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel;\n"
+      "                                     --whatif C: with the What if tab of the trace open)\n"
       "  --compare-shot OUT TRACE TRACE...  the compare view of two or more traces, aligned\n"
       "  --classroom-shot OUT TRACE         classroom mode at --cursor F (0..1), GPU lanes hidden unless --reveal\n"
       "  --classroom-shot OUT --exercise NAME [--step question|prediction|reveal] [--choice N]\n"
@@ -122,7 +126,10 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
     cl.window_size = *size;
   }
   cl.whatif = parser.values(whatif_opt);
-  if (!cl.whatif.isEmpty() && !parser.isSet(export_opt)) return Error{"--whatif needs --export OUT"};
+  if (!cl.whatif.isEmpty() && !parser.isSet(export_opt) && cl.window_shot.isEmpty())
+    return Error{"--whatif needs --export OUT or --window-shot OUT"};
+  if (!cl.whatif.isEmpty() && !cl.window_shot.isEmpty() && cl.traces.size() != 1)
+    return Error{"--window-shot --whatif needs exactly one trace file"};
   if (!cl.whatif.isEmpty() && cl.ranks) return Error{"--whatif predicts one recording, not a run of ranks"};
   cl.compare = parser.isSet(compare_export_opt);
   if (cl.compare && !parser.isSet(export_opt)) return Error{"--compare needs --export OUT"};
@@ -217,6 +224,31 @@ int run_window_shot(const CommandLine& cl) {
   while (loading() && timer.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
   for (const QString& e : errors) std::fprintf(stderr, "gtv: %s\n", qPrintable(e));
   if (auto* tab = window.current_tab()) tab->show_side_tab(cl.side_tab);
+  if (!cl.whatif.isEmpty()) {
+    // The What if tab of the trace, as Runs > What if... opens it.
+    std::vector<whatif::Change> changes;
+    for (const QString& text : cl.whatif) {
+      Expected<whatif::Change> c = whatif::parse_change(text.toStdString());
+      if (!c) {
+        std::fprintf(stderr, "gtv: --whatif: %s\n", c.error().message.c_str());
+        return 2;
+      }
+      changes.push_back(std::move(c).value());
+    }
+    const ui::TraceTab* tab = window.current_tab();
+    if (tab == nullptr || !tab->document()->trace()) return 1;  // its error is printed above
+    ui::WhatIfRun run = ui::compute_whatif(tab->document()->trace(), tab->document()->analysis(),
+                                           tab->document()->path(), std::move(changes));
+    if (!run.ok()) {
+      std::fprintf(stderr, "gtv: %s: %s\n", qPrintable(tab->document()->path()), qPrintable(run.error));
+      return 1;
+    }
+    ui::open_whatif_view(&window, std::move(run));
+    // The panels grow to their GPU lanes in a few layout passes.
+    QElapsedTimer settle;
+    settle.start();
+    while (settle.elapsed() < 500) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
   QCoreApplication::processEvents();
   if (Status s = ui::save_picture(window.grab().toImage(), cl.window_shot); !s) {
     std::fprintf(stderr, "gtv: %s\n", s.error().message.c_str());

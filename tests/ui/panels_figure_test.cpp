@@ -172,7 +172,7 @@ class PanelsFigureTest : public QObject {
     view.resize(1400, 1000);
     view.set_run(compute_whatif(loaded.trace, loaded.analysis, recording("h200x1/sequential"), changes));
     view.show();
-    QCoreApplication::processEvents();
+    QTest::qWait(300);  // the panels grown to their lanes
     const std::vector<TimelineView*> views = views_of(*view.panels());
     std::vector<double> scroll_px;
     std::vector<double> label_px;

@@ -78,14 +78,33 @@ QString CompareView::note() const { return note_->text(); }
 
 QString CompareView::fit_note() const { return fit_note_->text(); }
 
+void CompareView::set_grow_to_fit(bool grow) { grow_to_fit_ = grow; }
+
 void CompareView::update_fit_note() {
   int cut = 0;
+  double missing_px = 0;
   for (const Run& r : runs_) {
     const double shown_px = r.view->scroll_px() + r.view->lane_rect().height();
+    double gpu_top_px = -1;
     double gpu_bottom_px = 0;
     for (const LaneRow& row : r.view->layout().rows())
-      if (row.group.first == LaneKind::GpuStream) gpu_bottom_px = std::max(gpu_bottom_px, row.bottom_px());
-    if (gpu_bottom_px > shown_px + 0.5) ++cut;
+      if (row.group.first == LaneKind::GpuStream) {
+        if (gpu_top_px < 0) gpu_top_px = row.top_px;
+        gpu_bottom_px = std::max(gpu_bottom_px, row.bottom_px());
+      }
+    if (gpu_bottom_px > shown_px + 0.5) {
+      ++cut;
+      missing_px += gpu_bottom_px - std::max(0.0, gpu_top_px) - r.view->lane_rect().height();
+    } else if (grow_to_fit_ && r.view->state().bracket_rows == 0 && !r.view->state().overlays.brackets.empty()) {
+      // Grown, a panel also shows a row of its measurements' brackets (the first: the truth, where there is one).
+      missing_px += r.view->theme().depth_px() + BandWants{}.bracket_pad_px;
+      ++cut;
+    }
+  }
+  if (grow_to_fit_ && cut > 0 && missing_px > 0) {
+    // Taller by what the panels lack; the resize that follows places them on their GPUs again and checks.
+    setMinimumHeight(height() + static_cast<int>(std::ceil(missing_px)) + 4);
+    cut = 0;
   }
   const QString text = cut == 0 ? QString()
                                 : tr("At this height %1 of %2 panels cannot show their GPU lanes whole (scroll each "
@@ -98,7 +117,7 @@ void CompareView::update_fit_note() {
 
 void CompareView::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  if (shown_) QTimer::singleShot(0, this, [this] { update_fit_note(); });
+  if (shown_) QTimer::singleShot(0, this, [this] { grow_to_fit_ ? reveal_gpu_lanes() : update_fit_note(); });
 }
 
 void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& label,
@@ -121,6 +140,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   if (theme_) run.view->set_theme(*theme_);
   run.view->focus_on_gpu_lanes();
   run.view->set_gpu_rows_first(true);
+  hide_idle_gpu_lanes(run);
   layout->addWidget(run.header);
   layout->addWidget(run.view, 1);
   splitter_->addWidget(box);
@@ -131,6 +151,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   run.notes = notes;
   runs_.push_back(std::move(run));
   connect(runs_.back().view, &TimelineView::window_changed, this, [this, index] { sync_from(index); });
+  connect(runs_.back().view, &TimelineView::scrolled, this, [this, index] { sync_scroll_from(index); });
   // Each axis counts from its run's alignment point, so one number names the same moment in every run.
   runs_.back().view->set_axis_origin(
       runs_.back().anchor_ns,
@@ -233,6 +254,39 @@ void CompareView::sync_from(int run) {
   syncing_ = false;
 }
 
+namespace {
+
+// The top of the first GPU's header in a panel's layout (0: none).
+double gpu_header_top_px(const TimelineView& view) {
+  for (const LaneRow& row : view.layout().rows())
+    if (row.kind == RowKind::DeviceHeader) return row.top_px;
+  return 0;
+}
+
+}  // namespace
+
+void CompareView::sync_scroll_from(int run) {
+  if (syncing_scroll_) return;
+  syncing_scroll_ = true;
+  const double from_gpu_px = view(run)->scroll_px() - gpu_header_top_px(*view(run));
+  for (int i = 0; i < run_count(); ++i)
+    if (i != run) view(i)->set_scroll_px(gpu_header_top_px(*view(i)) + from_gpu_px);
+  syncing_scroll_ = false;
+}
+
+void CompareView::hide_idle_gpu_lanes(Run& run) const {
+  const PlaybackSpan span = classroom_playback_span(*run.trace, run.analysis ? &run.analysis->report : nullptr);
+  const auto& lanes = run.trace->lanes();
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    if (!lanes[i].is_gpu()) continue;
+    const auto& events = lanes[i].events;
+    const bool works = std::any_of(events.begin(), events.end(), [&](const Event& e) {
+      return e.start_ns < span.end_ns && e.end_ns() > span.start_ns;
+    });
+    if (!works) run.view->set_lane_hidden(static_cast<LaneIndex>(i), true);
+  }
+}
+
 void CompareView::set_window(TimeWindow window_run0) {
   if (runs_.empty()) return;
   view(0)->set_window(window_run0);  // emits window_changed, which moves the others
@@ -245,6 +299,8 @@ void CompareView::fit() {
 }
 
 void CompareView::reveal_gpu_lanes() {
+  const bool syncing = syncing_scroll_;
+  syncing_scroll_ = true;  // each panel is placed on its own GPUs here
   for (const Run& r : runs_) {
     const auto& rows = r.view->layout().rows();
     const auto gpu =
@@ -259,6 +315,7 @@ void CompareView::reveal_gpu_lanes() {
       if (it->top_px <= max_scroll_px) scroll_px = it->top_px;
     r.view->set_scroll_px(scroll_px);
   }
+  syncing_scroll_ = syncing;
   update_fit_note();
 }
 

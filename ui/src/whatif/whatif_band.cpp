@@ -43,7 +43,7 @@ int band_lines(const BandMarks& marks) { return marks.variant_ns ? 4 : 3; }
 
 void paint_band(QPainter& p, const QRectF& area, const QRectF& time_area, TimeWindow axis_window, const BandMarks& m,
                 const Theme& theme) {
-  const QFont font = theme.font(9);
+  const QFont font = theme.font(8);
   const QFontMetricsF metrics(font, p.device());
   const double line = metrics.lineSpacing();
   const double top = area.top() + 2;
@@ -127,7 +127,7 @@ void BandStrip::set_theme(const Theme& theme) {
 }
 
 QSize BandStrip::sizeHint() const {
-  const QFontMetricsF metrics(theme_.font(9));
+  const QFontMetricsF metrics(theme_.font(8));
   return {200, static_cast<int>(std::ceil(band_lines(marks_) * metrics.lineSpacing())) + 4};
 }
 

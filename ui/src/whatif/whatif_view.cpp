@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -62,8 +63,8 @@ QString summary_html(const WhatIfRun& r) {
                           whatif_ms(p.recorded_ns), whatif_ms(p.predicted_ns), whatif_ms(p.low_ns),
                           whatif_ms(p.high_ns), speedup_text(p));
   if (r.variant)
-    html += QObject::tr(" &nbsp;&middot;&nbsp; recording of the variant (%1): %2")
-                .arg(r.variant_label.toHtmlEscaped(), prediction_error_text(p.predicted_ns, r.variant_window_ns));
+    html += QObject::tr(" &nbsp;&middot;&nbsp; recording of the variant: %1")
+                .arg(prediction_error_text(p.predicted_ns, r.variant_window_ns));
   html += QStringLiteral("<br>") + band_meaning(p).toHtmlEscaped();
   html += QObject::tr("<br><b>Changed:</b> ");
   QStringList applied;
@@ -98,6 +99,15 @@ class ElidedLine : public QWidget {
  private:
   QString text_;
 };
+
+// The panel's measurement brackets with the truth first: where one bracket row fits, it is the one the band and the
+// other panels' windows are measured as (a stopwatch without sync times only the launches).
+void truth_first(TimelineView& view) {
+  OverlayData overlays = view.state().overlays;
+  std::stable_partition(overlays.brackets.begin(), overlays.brackets.end(),
+                        [](const Bracket& b) { return b.figure.rfind("truth", 0) == 0; });
+  view.set_overlays(std::move(overlays));
+}
 
 QString plain(const QString& html) { return QTextDocumentFragment::fromHtml(html).toPlainText(); }
 
@@ -213,6 +223,8 @@ WhatIfView::WhatIfView(QWidget* parent)
   summary_->setTextFormat(Qt::RichText);
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->setContentsMargins(6, 4, 6, 4);
+  layout->setSpacing(2);
   layout->addWidget(summary_);
   assumptions_button_->setCheckable(true);
   assumptions_button_->setArrowType(Qt::RightArrow);
@@ -223,13 +235,9 @@ WhatIfView::WhatIfView(QWidget* parent)
     assumptions_button_->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
     assumptions_->setVisible(open);
   });
-  layout->addWidget(assumptions_button_);
-  auto* assumptions_layout = new QVBoxLayout(assumptions_);
-  assumptions_layout->setContentsMargins(24, 0, 0, 0);
-  assumptions_layout->setSpacing(1);
-  assumptions_->setVisible(false);
-  layout->addWidget(assumptions_);
+  // The assumptions' fold and the variant's button share a row: the panels keep the height.
   auto* row = new QHBoxLayout;
+  row->addWidget(assumptions_button_);
   variant_button_->setToolTip(
       tr("A recording of the program with this change (a run made with the run panel, say): shown as a third panel "
          "with the prediction's error."));
@@ -237,8 +245,22 @@ WhatIfView::WhatIfView(QWidget* parent)
   row->addWidget(variant_button_);
   row->addStretch(1);
   layout->addLayout(row);
+  auto* assumptions_layout = new QVBoxLayout(assumptions_);
+  assumptions_layout->setContentsMargins(24, 0, 0, 0);
+  assumptions_layout->setSpacing(1);
+  assumptions_->setVisible(false);
+  layout->addWidget(assumptions_);
   layout->addWidget(band_);
-  layout->addWidget(panels_, 1);
+  // The panels take the height their GPU lanes need and scroll together, in one scroll area, where the tab is
+  // shorter than that.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setWidget(panels_);
+  panels_->layout()->setContentsMargins(0, 0, 0, 0);
+  panels_->set_grow_to_fit(true);
+  layout->addWidget(scroll, 1);
   connect(variant_button_, &QPushButton::clicked, this, &WhatIfView::choose_variant);
   connect(&variant_loading_, &QFutureWatcher<LoadedVariant>::finished, this, [this] {
     variant_button_->setEnabled(true);
@@ -274,6 +296,7 @@ void WhatIfView::add_variant(std::shared_ptr<const Trace> trace, std::shared_ptr
   run_.variant_window_ns = window_ns >= 0 ? window_ns : recorded_window_ns(*run_.variant);
   const whatif::Prediction& p = run_.prediction;
   panels_->add_run(run_.variant, tr("recording of the variant"), run_.variant_analysis);
+  truth_first(*panels_->view(2));
   panels_->set_header(
       2,
       tr("<b>recording of the variant</b>: %1 &nbsp;&middot;&nbsp; %2")
@@ -319,11 +342,13 @@ void WhatIfView::set_run(WhatIfRun run) {
                                                          : tr("time from the start of the timed region (where the "
                                                               "runs are aligned)"));
   panels_->add_run(run_.recorded, tr("recorded"), run_.recorded_analysis);
+  truth_first(*panels_->view(0));
   panels_->set_header(0,
                       tr("<b>recorded</b>: %1 &nbsp;&middot;&nbsp; %2: %3")
                           .arg(run_.recorded_label.toHtmlEscaped(), escaped(p.window), whatif_ms(p.recorded_ns)),
                       QString::fromLatin1(kRecordedStyle));
   panels_->add_run(run_.predicted, tr("predicted"), run_.predicted_analysis);
+  truth_first(*panels_->view(1));
   panels_->set_header(1,
                       tr("<b>PREDICTED</b> (not a recording): %1 &nbsp;&middot;&nbsp; %2: <b>%3</b>, band %4 to %5 "
                          "&nbsp;&middot;&nbsp; %6")

@@ -49,6 +49,9 @@ class CompareView : public QWidget {
   [[nodiscard]] QString note() const;
   // How many panels cannot show their GPU lanes whole at the view's height, in words; empty when every one can.
   [[nodiscard]] QString fit_note() const;
+  // Grow to fit: the view takes the height every panel needs to show its GPU lanes and the rows under them whole
+  // (its minimum height grows), for a view inside a scroll area, which then scrolls all panels together.
+  void set_grow_to_fit(bool grow);
   // Where the runs are aligned and what the axis calls it; by default each run's first steady-state kernel. Set
   // before the runs are added.
   using AnchorOf = std::function<TimeNs(const Trace&)>;
@@ -118,6 +121,11 @@ class CompareView : public QWidget {
   // notes: the comparison's warnings, one a line (the header's tooltip).
   [[nodiscard]] QString compute_figures(const Run& r, const Run* first, QString* notes) const;
   void sync_from(int run);
+  // The other panels scrolled as far from their first GPU's header as this one, so their GPU lanes stay in line.
+  void sync_scroll_from(int run);
+  // Hides the run's GPU lanes with nothing in its timed work (a default stream the work left), so its working
+  // streams get the room.
+  void hide_idle_gpu_lanes(Run& run) const;
   void refresh_figures();
   void share_bounds();
   // Scrolls each panel down to its first GPU (as far as it scrolls), so the GPU lanes are in view.
@@ -139,6 +147,8 @@ class CompareView : public QWidget {
   std::vector<Run> runs_;
   TimeWindow shared_bounds_;
   bool syncing_ = false;
+  bool syncing_scroll_ = false;
+  bool grow_to_fit_ = false;
   bool shown_ = false;
 };
 
