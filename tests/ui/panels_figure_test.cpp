@@ -172,7 +172,11 @@ class PanelsFigureTest : public QObject {
     view.resize(1400, 1000);
     view.set_run(compute_whatif(loaded.trace, loaded.analysis, recording("h200x1/sequential"), changes));
     view.show();
-    QTest::qWait(300);  // the panels grown to their lanes
+    // The panels grow to their lanes in a few layout passes: until their height holds.
+    for (int last = -1, i = 0; i < 100 && view.panels()->minimumHeight() != last; ++i) {
+      last = view.panels()->minimumHeight();
+      QTest::qWait(100);
+    }
     const std::vector<TimelineView*> views = views_of(*view.panels());
     std::vector<double> scroll_px;
     std::vector<double> label_px;

@@ -210,7 +210,11 @@ class WhatIfTest : public QObject {
     view.resize(1500, 820);
     view.set_run(compute_whatif(r.trace, r.analysis, recording("h200x1/sequential"), changes));
     view.show();
-    QTest::qWait(500);
+    // The panels grow to their lanes in a few layout passes: until their height holds.
+    for (int last = -1, i = 0; i < 100 && view.panels()->minimumHeight() != last; ++i) {
+      last = view.panels()->minimumHeight();
+      QTest::qWait(100);
+    }
     CompareView* panels = view.panels();
     QCOMPARE(view.panel_count(), 3);
     QCOMPARE(panels->fit_note(), QString());

@@ -32,6 +32,9 @@ QString dur(TimeNs ns) { return QString::fromStdString(format_duration(ns)); }
 
 QString label_of(const QString& path) { return QString::fromStdString(io::trace_stem(path.toStdString())); }
 
+// The most a grown panel takes (set_grow_to_fit): a GPU's rows under its header, its bands and axes.
+constexpr int kMostPanelPx = 1500;
+
 }  // namespace
 
 CompareView::CompareView(QWidget* parent)
@@ -101,9 +104,11 @@ void CompareView::update_fit_note() {
       ++cut;
     }
   }
-  if (grow_to_fit_ && cut > 0 && missing_px > 0) {
-    // Taller by what the panels lack; the resize that follows places them on their GPUs again and checks.
-    setMinimumHeight(height() + static_cast<int>(std::ceil(missing_px)) + 4);
+  // Taller by what the panels lack; the resize that follows places them on their GPUs again and checks. Bounded, so
+  // a panel that cannot be satisfied (brackets the window never shows) stops the growth and gets the note instead.
+  const int grown_px = height() + static_cast<int>(std::ceil(missing_px)) + 4;
+  if (grow_to_fit_ && cut > 0 && missing_px > 0 && grown_px <= kMostPanelPx * run_count()) {
+    setMinimumHeight(grown_px);
     cut = 0;
   }
   const QString text = cut == 0 ? QString()
