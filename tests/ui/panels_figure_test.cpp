@@ -35,6 +35,7 @@ constexpr std::pair<int, int> kSizes[] = {{1600, 900}, {1280, 720}, {1131, 757}}
 
 std::vector<TimelineView*> views_of(const CompareView& panels) {
   std::vector<TimelineView*> views;
+  views.reserve(static_cast<std::size_t>(panels.run_count()));
   for (int i = 0; i < panels.run_count(); ++i) views.push_back(panels.view(i));
   return views;
 }

@@ -198,6 +198,7 @@ class WindowFeaturesTest : public QObject {
     const QImage image(dir.filePath(QStringLiteral("compare.png")));
     auto* compare = qobject_cast<CompareView*>(window->tabs()->currentWidget());
     std::vector<TimelineView*> views;
+    views.reserve(static_cast<std::size_t>(compare->run_count()));
     for (int i = 0; i < compare->run_count(); ++i) views.push_back(compare->view(i));
     ExportOptions options;
     options.width_px = compare->width();

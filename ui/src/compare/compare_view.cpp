@@ -496,6 +496,7 @@ PanelsFigure CompareView::figure(bool dark) const {
 
 Status CompareView::export_figure(const ExportOptions& options, bool dark, std::string* fit_note) {
   std::vector<TimelineView*> views;
+  views.reserve(runs_.size());
   for (const Run& r : runs_) views.push_back(r.view);
   return export_panels_figure(views, figure(dark), options, fit_note);
 }

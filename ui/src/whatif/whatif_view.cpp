@@ -415,6 +415,7 @@ PanelsFigure WhatIfView::figure(bool dark) const {
 Status WhatIfView::export_figure(const ExportOptions& options, bool dark, std::string* fit_note) {
   if (!run_.ok()) return Error{"the What if has no prediction to draw: " + run_.error.toStdString()};
   std::vector<TimelineView*> views;
+  views.reserve(static_cast<std::size_t>(panels_->run_count()));
   for (int i = 0; i < panels_->run_count(); ++i) views.push_back(panels_->view(i));
   return export_panels_figure(views, figure(dark), options, fit_note);
 }
