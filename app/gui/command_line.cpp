@@ -18,6 +18,8 @@
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
+#include "gtv/ui/whatif_dialog.h"
+#include "gtv/ui/whatif_view.h"
 #include "gtv/whatif/change.h"
 
 namespace gtv::app {
@@ -34,11 +36,13 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "gtv: GPU Timeline Visualizer\n\n"
       "Headless modes (no display needed; each writes a picture and exits):\n"
       "  --export OUT TRACE                 figure: title, timeline, legend, verdict caption (.png .jpg .pdf .svg)\n"
-      "  --export OUT --whatif C TRACE      What if: recorded, predicted (and the recorded variant) on one axis\n"
+      "  --export OUT --whatif C TRACE      What if figure: the band, recorded, predicted (and the recorded variant)\n"
+      "  --export OUT --compare A B...      compare figure: the runs stacked and aligned on one axis\n"
       "  --export OUT FOLDER|SUMMARY...     ranks overview of a reduced run (.gtvsum rank summaries): rank x\n"
       "                                     collective, --ranks-colour waited|caused, --ranks-order rank|lateness,\n"
       "                                     --ranks-clock wall|collectives\n"
-      "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel)\n"
+      "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel;\n"
+      "                                     --whatif C: with the What if tab of the trace open)\n"
       "  --compare-shot OUT TRACE TRACE...  the compare view of two or more traces, aligned\n"
       "  --classroom-shot OUT TRACE         classroom mode at --cursor F (0..1), GPU lanes hidden unless --reveal\n"
       "  --classroom-shot OUT --exercise NAME [--step question|prediction|reveal] [--choice N]\n"
@@ -92,6 +96,9 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
                      "recording.")
           .arg(QString::fromStdString(std::string(whatif::change_names(whatif::ChangeList::Drawn)))),
       "change");
+  const QCommandLineOption compare_export_opt("compare",
+                                              "--export: the compare figure of the traces (two or more), aligned at "
+                                              "their first steady-state kernel, each run's figures in its header.");
   const QCommandLineOption classroom_mode_opt("classroom", "Open the trace in classroom mode.");
   const QCommandLineOption exercise_opt("exercise",
                                         "Open a classroom exercise (predict, simulate, reveal) on the bundled "
@@ -118,10 +125,10 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "gtv-cli reduce --clock.",
       "wall|collectives", "wall");
   parser.addOptions({ranks_colour_opt, ranks_order_opt, ranks_clock_opt});
-  parser.addOptions({export_opt,         range_opt,     size_opt,   label_width_opt, scale_opt,
-                     dark_opt,           font_opt,      shot_opt,   side_opt,        compare_opt,
-                     classroom_opt,      run_panel_opt, cursor_opt, reveal_opt,      ranks_opt,
-                     classroom_mode_opt, exercise_opt,  step_opt,   choice_opt,      whatif_opt});
+  parser.addOptions({export_opt, range_opt,  size_opt,          label_width_opt,    scale_opt,     dark_opt,
+                     font_opt,   shot_opt,   side_opt,          compare_opt,        classroom_opt, run_panel_opt,
+                     cursor_opt, reveal_opt, ranks_opt,         classroom_mode_opt, exercise_opt,  step_opt,
+                     choice_opt, whatif_opt, compare_export_opt});
   parser.process(arguments);  // handles --help and unknown options (exits with a message)
   CommandLine cl;
   cl.traces = parser.positionalArguments();
@@ -159,8 +166,15 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
     cl.window_size = *size;
   }
   cl.whatif = parser.values(whatif_opt);
-  if (!cl.whatif.isEmpty() && !parser.isSet(export_opt)) return Error{"--whatif needs --export OUT"};
+  if (!cl.whatif.isEmpty() && !parser.isSet(export_opt) && cl.window_shot.isEmpty())
+    return Error{"--whatif needs --export OUT or --window-shot OUT"};
+  if (!cl.whatif.isEmpty() && !cl.window_shot.isEmpty() && cl.traces.size() != 1)
+    return Error{"--window-shot --whatif needs exactly one trace file"};
   if (!cl.whatif.isEmpty() && cl.ranks) return Error{"--whatif predicts one recording, not a run of ranks"};
+  cl.compare = parser.isSet(compare_export_opt);
+  if (cl.compare && !parser.isSet(export_opt)) return Error{"--compare needs --export OUT"};
+  if (cl.compare && (cl.ranks || !cl.whatif.isEmpty())) return Error{"--compare takes neither --ranks nor --whatif"};
+  if (cl.compare && cl.traces.size() < 2) return Error{"--compare needs two or more trace files"};
   if (!parser.isSet(export_opt)) return cl;
   ui::ExportOptions o;
   o.path = parser.value(export_opt);
@@ -181,8 +195,10 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   o.label_width = parser.value(label_width_opt).toStdString();
   if (auto label = ui::figure_label_width_px(o.label_width, o.width_px > 0 ? o.width_px : 1600, 0); !label)
     return label.error();
-  if (cl.traces.size() != 1 && !cl.ranks && !cl.summaries)
-    return Error{"--export needs exactly one trace file (or --ranks and its files, or a run's .gtvsum summaries)"};
+  if (cl.traces.size() != 1 && !cl.ranks && !cl.summaries && !cl.compare)
+    return Error{
+        "--export needs exactly one trace file (or --ranks and its files, --compare and two or more traces, or "
+        "a run's .gtvsum summaries)"};
   cl.export_options = o;
   return cl;
 }
@@ -219,6 +235,7 @@ int run_ranks_export(const CommandLine& cl) {
 int run_export(const CommandLine& cl) {
   if (!cl.whatif.isEmpty()) return run_whatif_export(cl);
   if (cl.summaries) return run_ranks_export(cl);
+  if (cl.compare) return run_compare_export(cl);
   const ui::LoadResult loaded =
       cl.ranks ? ui::load_rank_files(cl.traces, RankMergeOptions{}) : ui::load_trace_file(cl.traces.front());
   if (!loaded.error.isEmpty()) {
@@ -284,6 +301,31 @@ int run_window_shot(const CommandLine& cl) {
   while (loading() && timer.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
   for (const QString& e : errors) std::fprintf(stderr, "gtv: %s\n", qPrintable(e));
   if (auto* tab = window.current_tab()) tab->show_side_tab(cl.side_tab);
+  if (!cl.whatif.isEmpty()) {
+    // The What if tab of the trace, as Runs > What if... opens it.
+    std::vector<whatif::Change> changes;
+    for (const QString& text : cl.whatif) {
+      Expected<whatif::Change> c = whatif::parse_change(text.toStdString());
+      if (!c) {
+        std::fprintf(stderr, "gtv: --whatif: %s\n", c.error().message.c_str());
+        return 2;
+      }
+      changes.push_back(std::move(c).value());
+    }
+    const ui::TraceTab* tab = window.current_tab();
+    if (tab == nullptr || !tab->document()->trace()) return 1;  // its error is printed above
+    ui::WhatIfRun run = ui::compute_whatif(tab->document()->trace(), tab->document()->analysis(),
+                                           tab->document()->path(), std::move(changes));
+    if (!run.ok()) {
+      std::fprintf(stderr, "gtv: %s: %s\n", qPrintable(tab->document()->path()), qPrintable(run.error));
+      return 1;
+    }
+    ui::open_whatif_view(&window, std::move(run));
+    // The panels grow to their GPU lanes in a few layout passes.
+    QElapsedTimer settle;
+    settle.start();
+    while (settle.elapsed() < 500) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
   QCoreApplication::processEvents();
   if (Status s = ui::save_picture(window.grab().toImage(), cl.window_shot); !s) {
     std::fprintf(stderr, "gtv: %s\n", s.error().message.c_str());

@@ -26,9 +26,10 @@ struct CommandLine {
   bool ranks_lateness = false;  // --ranks-order lateness: the overview's rows by lateness
   bool ranks_collectives_clock = false;  // --ranks-clock collectives: clocks aligned as reduce --clock collectives
   std::optional<ui::ExportOptions> export_options;
-  QStringList whatif;   // --whatif CHANGE (repeatable) with --export: the What if figure of these changes
-  QString window_shot;  // --window-shot: picture of the whole window (docs), then exit
-  QString side_tab;     // --side-tab: which side panel the shot shows (details, summary, kernels, legend)
+  QStringList whatif;    // --whatif CHANGE (repeatable) with --export: the What if figure of these changes
+  bool compare = false;  // --compare with --export: the compare figure of the traces
+  QString window_shot;   // --window-shot: picture of the whole window (docs), then exit
+  QString side_tab;      // --side-tab: which side panel the shot shows (details, summary, kernels, legend)
   bool dark = false;
   bool classroom = false;  // --classroom: the trace opens in classroom mode
   QString exercise;        // --exercise NAME: a classroom exercise opens
@@ -50,5 +51,7 @@ struct CommandLine {
 // The What if view of the trace for command_line.whatif, written to the export path (recorded, predicted and, where
 // one is bundled, the recording of the variant); exit 1 with the one-line reason when a change does not apply.
 [[nodiscard]] int run_whatif_export(const CommandLine& command_line);
+// The compare figure of the traces (two or more), aligned as the compare view aligns them.
+[[nodiscard]] int run_compare_export(const CommandLine& command_line);
 
 }  // namespace gtv::app

@@ -1,6 +1,6 @@
-// gtv --export OUT --whatif CHANGE [--whatif CHANGE2] TRACE: the What if view drawn headless into an image.
+// gtv --export OUT --whatif CHANGE [--whatif CHANGE2] TRACE: the What if figure, and gtv --export OUT --compare
+// TRACE TRACE...: the compare figure, drawn headless (panels_figure.h: title, band, every lane, legend, caption).
 #include <QCoreApplication>
-#include <QPushButton>
 #include <cstdio>
 
 #include "command_line.h"
@@ -10,26 +10,37 @@
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/whatif_view.h"
-#include "gtv/ui/widget_export.h"
 
 namespace gtv::app {
 namespace {
 
-constexpr int kDefaultWidthPx = 1600;
-constexpr int kTwoPanelHeightPx = 1000;
-constexpr int kThreePanelHeightPx = 1350;
-// Without --size the image grows by this much until every panel shows its GPU lanes and critical path whole, up to
-// the most.
-constexpr int kGrowthPx = 150;
-constexpr int kMostHeightPx = 4000;
+// The window the panels are laid out in before the figure is drawn (the figure takes its own size).
+constexpr int kViewWidthPx = 1600;
+constexpr int kViewHeightPx = 1000;
 
-// Every panel shows its GPU lanes and the critical path under them whole, as scrolled.
-bool panels_fit(const ui::CompareView& panels) {
-  for (int i = 0; i < panels.run_count(); ++i) {
-    const ui::TimelineView* v = panels.view(i);
-    if (v->gpu_rows_bottom_px() - v->scroll_px() > v->lane_rect().height() + 0.5) return false;
+// The panels' window: --range (from the first run's start), else the timed work as the view opens on it.
+void set_window(ui::CompareView& panels, const ui::ExportOptions& o) {
+  QCoreApplication::processEvents();
+  if (o.range) {
+    const TimeNs origin = panels.view(0)->trace()->start_ns();
+    panels.set_window({o.range->t0_ns + origin, o.range->t1_ns + origin});
+  } else {
+    panels.show_timed_work();
   }
-  return true;
+  QCoreApplication::processEvents();
+}
+
+int report(const Status& s, const QString& path, const std::string& fit_note) {
+  if (!s) {
+    std::fprintf(stderr, "gtv: %s\n", s.error().message.c_str());
+    return 1;
+  }
+  // stdout may be the image
+  if (fit_note.empty())
+    std::fprintf(stderr, "wrote %s\n", qPrintable(path));
+  else
+    std::fprintf(stderr, "wrote %s: %s\n", qPrintable(path), fit_note.c_str());
+  return 0;
 }
 
 }  // namespace
@@ -59,39 +70,32 @@ int run_whatif_export(const CommandLine& cl) {
     std::fprintf(stderr, "gtv: %s: %s\n", qPrintable(path), qPrintable(run.error));
     return 1;
   }
-  const ui::ExportOptions& o = *cl.export_options;
   ui::apply_app_palette(cl.dark);
   ui::WhatIfView view;
   view.set_theme(cl.dark ? ui::dark_theme(cl.font_scale) : ui::light_theme(cl.font_scale));
-  const bool three = run.variant != nullptr;
   view.set_run(std::move(run));
-  view.variant_button()->setVisible(false);  // an affordance of the window, not part of the picture
-  const int width_px = o.width_px > 0 ? o.width_px : kDefaultWidthPx;
-  int height_px = o.height_px > 0 ? o.height_px : (three ? kThreePanelHeightPx : kTwoPanelHeightPx);
-  view.resize(width_px, height_px);
+  view.resize(kViewWidthPx, kViewHeightPx);
   view.show();
-  const auto lay_out = [&] {
-    QCoreApplication::processEvents();
-    if (o.range) {
-      const TimeNs origin = view.run().recorded->start_ns();
-      view.panels()->set_window({o.range->t0_ns + origin, o.range->t1_ns + origin});
-    } else {
-      view.panels()->show_timed_work();
-    }
-    QCoreApplication::processEvents();
-  };
-  lay_out();
-  while (o.height_px <= 0 && !panels_fit(*view.panels()) && height_px < kMostHeightPx) {
-    height_px += kGrowthPx;
-    view.resize(width_px, height_px);
-    lay_out();
-  }
-  if (const Status s = ui::export_widget(view, o.path, o.scale); !s) {
-    std::fprintf(stderr, "gtv: %s\n", s.error().message.c_str());
+  set_window(*view.panels(), *cl.export_options);
+  std::string fit_note;
+  const Status s = view.export_figure(*cl.export_options, cl.dark, &fit_note);
+  return report(s, cl.export_options->path, fit_note);
+}
+
+int run_compare_export(const CommandLine& cl) {
+  ui::apply_app_palette(cl.dark);
+  ui::CompareView view;
+  if (const QString e = view.add_files(cl.traces); !e.isEmpty()) {
+    std::fprintf(stderr, "gtv: %s\n", qPrintable(e));
     return 1;
   }
-  std::fprintf(stderr, "wrote %s\n", qPrintable(o.path));  // stdout may be the image
-  return 0;
+  view.set_theme(cl.dark ? ui::dark_theme(cl.font_scale) : ui::light_theme(cl.font_scale));
+  view.resize(kViewWidthPx, kViewHeightPx);
+  view.show();
+  set_window(view, *cl.export_options);
+  std::string fit_note;
+  const Status s = view.export_figure(*cl.export_options, cl.dark, &fit_note);
+  return report(s, cl.export_options->path, fit_note);
 }
 
 }  // namespace gtv::app

@@ -8,15 +8,18 @@
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest/QtTest>
 
 #include "gtv/causal/critical_path.h"
 #include "gtv/io/trace_file.h"
 #include "gtv/ui/compare_view.h"
+#include "gtv/ui/lane_layout.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/run_features.h"
 #include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
+#include "gtv/ui/whatif_band.h"
 #include "gtv/ui/whatif_dialog.h"
 #include "gtv/ui/whatif_view.h"
 #include "gtv/whatif/predict.h"
@@ -184,7 +187,31 @@ class WhatIfTest : public QObject {
     QVERIFY2(summary.contains(whatif_ms(p.predicted_ns)), qPrintable(summary));
     QVERIFY(summary.contains(QStringLiteral("band %1 to %2").arg(whatif_ms(p.low_ns), whatif_ms(p.high_ns))));
     QVERIFY(summary.contains(speedup_text(p)));
-    for (const std::string& a : p.assumptions) QVERIFY(summary.contains(QString::fromStdString(a).toHtmlEscaped()));
+    QVERIFY2(summary.contains(band_meaning(p).toHtmlEscaped()), qPrintable(summary));
+    // The assumptions: one line each, every one of core's, folded until asked for.
+    QStringList assumptions;
+    for (const std::string& a : p.assumptions) assumptions << QString::fromStdString(a);
+    QCOMPARE(view.assumption_lines(), assumptions);
+    QVERIFY(view.assumptions_button()->isVisible());
+    QVERIFY(!view.assumptions_button()->isChecked());
+    const auto shown_lines = [&] {
+      int shown = 0;
+      for (const QWidget* w : view.findChildren<QWidget*>())
+        shown += w->isVisible() && assumptions.contains(w->toolTip());
+      return shown;
+    };
+    QCOMPARE(shown_lines(), 0);
+    view.assumptions_button()->click();
+    QCoreApplication::processEvents();
+    QCOMPARE(shown_lines(), assumptions.size());
+    view.assumptions_button()->click();
+    // The band on the axis: core's band, predicted end and recorded end, and the variant's end.
+    QCOMPARE(view.band()->marks().low_ns, p.low_ns);
+    QCOMPARE(view.band()->marks().high_ns, p.high_ns);
+    QCOMPARE(view.band()->marks().predicted_ns, p.predicted_ns);
+    QCOMPARE(view.band()->marks().recorded_ns, p.recorded_ns);
+    QVERIFY(view.band()->marks().variant_ns.has_value());
+    QVERIFY(view.band()->isVisible());
     QVERIFY(panels->figures_text(1).contains(QStringLiteral("PREDICTED")));
     QVERIFY(panels->figures_text(1).contains(whatif_ms(p.predicted_ns)));
     QVERIFY(!panels->figures_text(0).contains(QStringLiteral("PREDICTED")));
@@ -193,6 +220,56 @@ class WhatIfTest : public QObject {
     const QString error = prediction_error_text(p.predicted_ns, window_ns(*variant));
     QVERIFY2(panels->figures_text(2).contains(error), qPrintable(panels->figures_text(2)));
     QVERIFY(error.startsWith(QStringLiteral("predicted %1, recorded ").arg(whatif_ms(p.predicted_ns))));
+  }
+
+  // At the default window's height the three panels show every GPU lane with work and the rows under them whole
+  // (the tab scrolls them together), the variant its working streams and not its idle default stream, and the
+  // predicted panel its truth bracket; scrolling one panel scrolls the others to the same place on their GPUs.
+  void threePanelsShowTheirLanesAndScrollTogether() {
+    const LoadResult r = load("h200x1/sequential");
+    const std::vector<whatif::Change> changes = {*whatif::parse_change("streams")};
+    WhatIfView view;
+    view.resize(1500, 820);
+    view.set_run(compute_whatif(r.trace, r.analysis, recording("h200x1/sequential"), changes));
+    view.show();
+    // The panels grow to their lanes in a few layout passes: until their height holds.
+    for (int last = -1, i = 0; i < 100 && view.panels()->minimumHeight() != last; ++i) {
+      last = view.panels()->minimumHeight();
+      QTest::qWait(100);
+    }
+    CompareView* panels = view.panels();
+    QCOMPARE(view.panel_count(), 3);
+    QCOMPARE(panels->fit_note(), QString());
+    const auto gpu_top = [](const TimelineView& v) {
+      for (const LaneRow& row : v.layout().rows())
+        if (row.kind == RowKind::DeviceHeader) return row.top_px;
+      return -1.0;
+    };
+    for (int i = 0; i < 3; ++i) {
+      const TimelineView& v = *panels->view(i);
+      QVERIFY2(v.gpu_rows_bottom_px() <= v.scroll_px() + v.lane_rect().height() + 0.5, qPrintable(QString::number(i)));
+      QVERIFY(gpu_top(v) >= v.scroll_px() - 0.5);
+      int gpu_lanes = 0;
+      for (const LaneRow& row : v.layout().rows()) {
+        if (!row.lane || !v.trace()->lane(*row.lane).is_gpu()) continue;
+        ++gpu_lanes;
+        const auto& events = v.trace()->lane(*row.lane).events;
+        QVERIFY2(
+            std::any_of(events.begin(), events.end(),
+                        [&](const Event& e) { return e.start_ns < v.window().t1_ns && e.end_ns() > v.window().t0_ns; }),
+            row.label.c_str());
+      }
+      QCOMPARE(gpu_lanes, i == 0 ? 1 : 3);
+      QVERIFY2(v.state().bracket_rows >= 1, qPrintable(QString::number(i)));
+      QVERIFY(QString::fromStdString(v.state().overlays.brackets.front().figure).startsWith("truth"));
+    }
+    // Scrolled together, relative to each panel's first GPU.
+    TimelineView& predicted = *panels->view(1);
+    predicted.set_scroll_px(0);
+    for (int i : {0, 2}) {
+      const TimelineView& v = *panels->view(i);
+      QCOMPARE(v.scroll_px(), std::clamp(gpu_top(v) - gpu_top(predicted), 0.0, v.max_scroll_px()));
+    }
   }
 
   // No recording of the variant: two panels.

@@ -26,6 +26,7 @@
 #include "gtv/ui/event_text.h"
 #include "gtv/ui/lane_layout.h"
 #include "gtv/ui/main_window.h"
+#include "gtv/ui/panels_figure.h"
 #include "gtv/ui/run_features.h"
 #include "gtv/ui/side_panels.h"
 #include "gtv/ui/theme.h"
@@ -192,10 +193,18 @@ class WindowFeaturesTest : public QObject {
       QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
       QVERIFY2(QFileInfo(path).size() > 1000, ext);
     }
-    // Every panel is in the picture: the image is the compare view's whole size (2x for print).
+    // The compare figure (2x for print): the view's width, as tall as every panel with every lane, its legend and
+    // caption need.
     const QImage image(dir.filePath(QStringLiteral("compare.png")));
-    const auto* compare = qobject_cast<CompareView*>(window->tabs()->currentWidget());
-    QCOMPARE(image.size(), compare->size() * 2);
+    auto* compare = qobject_cast<CompareView*>(window->tabs()->currentWidget());
+    std::vector<TimelineView*> views;
+    views.reserve(static_cast<std::size_t>(compare->run_count()));
+    for (int i = 0; i < compare->run_count(); ++i) views.push_back(compare->view(i));
+    ExportOptions options;
+    options.width_px = compare->width();
+    const PanelsFigureDrawn drawn = panels_figure_drawn(views, compare->figure(false), options);
+    for (const FigureRows& rows : drawn.panels) QVERIFY(rows.cut.empty());
+    QCOMPARE(image.size(), QSize(compare->width(), static_cast<int>(std::ceil(drawn.layout.height_px))) * 2);
 
     window->tabs()->setCurrentWidget(tabs[0]);
     QVERIFY(open_classroom(window.get()));

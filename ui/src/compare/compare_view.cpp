@@ -8,6 +8,7 @@
 #include <QScreen>
 #include <QSplitter>
 #include <QStyle>
+#include <QTextDocumentFragment>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -18,6 +19,7 @@
 #include "gtv/io/readable_formats.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/legend.h"
 #include "gtv/ui/run_alignment.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_view.h"
@@ -29,6 +31,9 @@ namespace {
 QString dur(TimeNs ns) { return QString::fromStdString(format_duration(ns)); }
 
 QString label_of(const QString& path) { return QString::fromStdString(io::trace_stem(path.toStdString())); }
+
+// The most a grown panel takes (set_grow_to_fit): a GPU's rows under its header, its bands and axes.
+constexpr int kMostPanelPx = 1500;
 
 }  // namespace
 
@@ -76,14 +81,35 @@ QString CompareView::note() const { return note_->text(); }
 
 QString CompareView::fit_note() const { return fit_note_->text(); }
 
+void CompareView::set_grow_to_fit(bool grow) { grow_to_fit_ = grow; }
+
 void CompareView::update_fit_note() {
   int cut = 0;
+  double missing_px = 0;
   for (const Run& r : runs_) {
     const double shown_px = r.view->scroll_px() + r.view->lane_rect().height();
+    double gpu_top_px = -1;
     double gpu_bottom_px = 0;
     for (const LaneRow& row : r.view->layout().rows())
-      if (row.group.first == LaneKind::GpuStream) gpu_bottom_px = std::max(gpu_bottom_px, row.bottom_px());
-    if (gpu_bottom_px > shown_px + 0.5) ++cut;
+      if (row.group.first == LaneKind::GpuStream) {
+        if (gpu_top_px < 0) gpu_top_px = row.top_px;
+        gpu_bottom_px = std::max(gpu_bottom_px, row.bottom_px());
+      }
+    if (gpu_bottom_px > shown_px + 0.5) {
+      ++cut;
+      missing_px += gpu_bottom_px - std::max(0.0, gpu_top_px) - r.view->lane_rect().height();
+    } else if (grow_to_fit_ && r.view->state().bracket_rows == 0 && !r.view->state().overlays.brackets.empty()) {
+      // Grown, a panel also shows a row of its measurements' brackets (the first: the truth, where there is one).
+      missing_px += r.view->theme().depth_px() + BandWants{}.bracket_pad_px;
+      ++cut;
+    }
+  }
+  // Taller by what the panels lack; the resize that follows places them on their GPUs again and checks. Bounded, so
+  // a panel that cannot be satisfied (brackets the window never shows) stops the growth and gets the note instead.
+  const int grown_px = height() + static_cast<int>(std::ceil(missing_px)) + 4;
+  if (grow_to_fit_ && cut > 0 && missing_px > 0 && grown_px <= kMostPanelPx * run_count()) {
+    setMinimumHeight(grown_px);
+    cut = 0;
   }
   const QString text = cut == 0 ? QString()
                                 : tr("At this height %1 of %2 panels cannot show their GPU lanes whole (scroll each "
@@ -96,7 +122,7 @@ void CompareView::update_fit_note() {
 
 void CompareView::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  if (shown_) QTimer::singleShot(0, this, [this] { update_fit_note(); });
+  if (shown_) QTimer::singleShot(0, this, [this] { grow_to_fit_ ? reveal_gpu_lanes() : update_fit_note(); });
 }
 
 void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& label,
@@ -119,6 +145,7 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   if (theme_) run.view->set_theme(*theme_);
   run.view->focus_on_gpu_lanes();
   run.view->set_gpu_rows_first(true);
+  hide_idle_gpu_lanes(run);
   layout->addWidget(run.header);
   layout->addWidget(run.view, 1);
   splitter_->addWidget(box);
@@ -126,8 +153,10 @@ void CompareView::add_run(std::shared_ptr<const Trace> trace, const QString& lab
   QString notes;
   run.figures = compute_figures(run, runs_.empty() ? nullptr : &runs_.front(), &notes);
   run.header->setToolTip(notes);
+  run.notes = notes;
   runs_.push_back(std::move(run));
   connect(runs_.back().view, &TimelineView::window_changed, this, [this, index] { sync_from(index); });
+  connect(runs_.back().view, &TimelineView::scrolled, this, [this, index] { sync_scroll_from(index); });
   // Each axis counts from its run's alignment point, so one number names the same moment in every run.
   runs_.back().view->set_axis_origin(
       runs_.back().anchor_ns,
@@ -230,6 +259,39 @@ void CompareView::sync_from(int run) {
   syncing_ = false;
 }
 
+namespace {
+
+// The top of the first GPU's header in a panel's layout (0: none).
+double gpu_header_top_px(const TimelineView& view) {
+  for (const LaneRow& row : view.layout().rows())
+    if (row.kind == RowKind::DeviceHeader) return row.top_px;
+  return 0;
+}
+
+}  // namespace
+
+void CompareView::sync_scroll_from(int run) {
+  if (syncing_scroll_) return;
+  syncing_scroll_ = true;
+  const double from_gpu_px = view(run)->scroll_px() - gpu_header_top_px(*view(run));
+  for (int i = 0; i < run_count(); ++i)
+    if (i != run) view(i)->set_scroll_px(gpu_header_top_px(*view(i)) + from_gpu_px);
+  syncing_scroll_ = false;
+}
+
+void CompareView::hide_idle_gpu_lanes(Run& run) const {
+  const PlaybackSpan span = classroom_playback_span(*run.trace, run.analysis ? &run.analysis->report : nullptr);
+  const auto& lanes = run.trace->lanes();
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    if (!lanes[i].is_gpu()) continue;
+    const auto& events = lanes[i].events;
+    const bool works = std::any_of(events.begin(), events.end(), [&](const Event& e) {
+      return e.start_ns < span.end_ns && e.end_ns() > span.start_ns;
+    });
+    if (!works) run.view->set_lane_hidden(static_cast<LaneIndex>(i), true);
+  }
+}
+
 void CompareView::set_window(TimeWindow window_run0) {
   if (runs_.empty()) return;
   view(0)->set_window(window_run0);  // emits window_changed, which moves the others
@@ -242,6 +304,8 @@ void CompareView::fit() {
 }
 
 void CompareView::reveal_gpu_lanes() {
+  const bool syncing = syncing_scroll_;
+  syncing_scroll_ = true;  // each panel is placed on its own GPUs here
   for (const Run& r : runs_) {
     const auto& rows = r.view->layout().rows();
     const auto gpu =
@@ -256,6 +320,7 @@ void CompareView::reveal_gpu_lanes() {
       if (it->top_px <= max_scroll_px) scroll_px = it->top_px;
     r.view->set_scroll_px(scroll_px);
   }
+  syncing_scroll_ = syncing;
   update_fit_note();
 }
 
@@ -385,6 +450,55 @@ QString CompareView::compute_figures(const Run& r, const Run* first, QString* no
 
 void CompareView::refresh_figures() {
   for (int i = 0; i < run_count(); ++i) runs_[static_cast<std::size_t>(i)].header->setText(figures_text(i));
+}
+
+}  // namespace gtv::ui
+
+namespace gtv::ui {
+
+PanelsFigure CompareView::figure(bool dark) const {
+  PanelsFigure f;
+  if (runs_.empty()) return f;
+  QStringList labels;
+  for (const Run& r : runs_) labels << r.label;
+  f.title = QString::fromStdString(
+      figure_title(labels.join(QStringLiteral(" vs ")).toStdString(), runs_.front().trace->devices()));
+  const Theme theme = dark ? dark_theme() : light_theme();
+  std::vector<std::vector<LegendGroup>> legends;
+  QStringList notes;
+  for (const Run& r : runs_) {
+    QString header = QTextDocumentFragment::fromHtml(r.figures).toPlainText();
+    // The window's pointer to the tooltip: a figure has none, its caption carries the notes.
+    if (const qsizetype warning = header.indexOf(QChar(0x26A0)); warning > 0 && !r.notes.isEmpty())
+      header = header.left(warning).trimmed().chopped(1).trimmed();
+    f.headers.push_back(header);
+    if (!r.notes.isEmpty())
+      notes << QStringLiteral("%1: %2").arg(r.label, QString(r.notes).replace(QLatin1Char('\n'), QStringLiteral("; ")));
+    LegendOptions legend;
+    legend.only_present = true;
+    legend.kernel_count = 8;
+    legend.color_mode = r.view->color_mode();
+    legend.background = theme.background.rgb() & 0xffffff;
+    legend.strip_background = theme.header_background.rgb() & 0xffffff;
+    legends.push_back(legend_groups(*r.trace, *r.analysis, legend));
+  }
+  f.legend = merged_legend(legends);
+  const QString axis =
+      anchor_of_ ? axis_label_ : tr("time from the first steady-state kernel (where the runs are aligned)");
+  f.caption =
+      tr("Each run's axis counts %1; its header gives its figures from gtv's analysis and, after the first, its "
+         "speedup against the first run.")
+          .arg(axis.startsWith(QStringLiteral("time ")) ? axis.mid(5) : axis);
+  if (!notes.isEmpty()) f.caption += QLatin1Char(' ') + tr("Notes: %1.").arg(notes.join(QStringLiteral("; ")));
+  f.axis_origin_ns = runs_.front().anchor_ns;
+  return f;
+}
+
+Status CompareView::export_figure(const ExportOptions& options, bool dark, std::string* fit_note) {
+  std::vector<TimelineView*> views;
+  views.reserve(runs_.size());
+  for (const Run& r : runs_) views.push_back(r.view);
+  return export_panels_figure(views, figure(dark), options, fit_note);
 }
 
 }  // namespace gtv::ui

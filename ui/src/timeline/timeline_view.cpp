@@ -44,6 +44,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     if (static_cast<int>(state_.scroll_px) == value) return;
     state_.scroll_px = value;
     request_replot();
+    emit scrolled();
   });
   connect(plot_, &QCustomPlot::afterLayout, this, [this] {
     // A view scrolled to its end stays there when the plot's height changes: its last row stays whole.
@@ -324,9 +325,11 @@ double TimelineView::max_scroll_px() const {
 }
 
 void TimelineView::set_scroll_px(double y_px) {
+  const double before = state_.scroll_px;
   state_.scroll_px = std::clamp(y_px, 0.0, max_scroll_px());
   update_scrollbar();
   request_replot();
+  if (state_.scroll_px != before) emit scrolled();
 }
 
 void TimelineView::update_scrollbar() {

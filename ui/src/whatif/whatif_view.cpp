@@ -6,13 +6,20 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QTextDocumentFragment>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 #include "gtv/ui/compare_view.h"
+#include "gtv/ui/legend.h"
+#include "gtv/ui/timeline_view.h"
 #include "gtv/ui/trace_document.h"
+#include "gtv/ui/whatif_band.h"
 #include "gtv/whatif/predicted_run.h"
 #include "gtv/whatif/recorded_pairs.h"
 
@@ -55,15 +62,13 @@ QString summary_html(const WhatIfRun& r) {
                           whatif_ms(p.recorded_ns), whatif_ms(p.predicted_ns), whatif_ms(p.low_ns),
                           whatif_ms(p.high_ns), speedup_text(p));
   if (r.variant)
-    html += QObject::tr(" &nbsp;&middot;&nbsp; recording of the variant (%1): %2")
-                .arg(r.variant_label.toHtmlEscaped(), prediction_error_text(p.predicted_ns, r.variant_window_ns));
+    html += QObject::tr(" &nbsp;&middot;&nbsp; recording of the variant: %1")
+                .arg(prediction_error_text(p.predicted_ns, r.variant_window_ns));
+  html += QStringLiteral("<br>") + band_meaning(p).toHtmlEscaped();
   html += QObject::tr("<br><b>Changed:</b> ");
   QStringList applied;
   for (const std::string& a : p.applied) applied << escaped(a);
   html += applied.join(QStringLiteral("; "));
-  // Lines, not a list: a word-wrapped label measures a rich-text list short when its items wrap.
-  html += QObject::tr("<br><b>Assumptions:</b>");
-  for (const std::string& a : p.assumptions) html += QStringLiteral("<br>&nbsp;&nbsp;&bull; %1").arg(escaped(a));
   if (!p.warnings.empty()) {
     html += QObject::tr("<br><b>Warnings (the band is wider for them):</b> ");
     QStringList warnings;
@@ -72,6 +77,38 @@ QString summary_html(const WhatIfRun& r) {
   }
   return html;
 }
+
+// One line of text, elided at the right to the width; the whole text in the tooltip.
+class ElidedLine : public QWidget {
+ public:
+  ElidedLine(const QString& text, QWidget* parent) : QWidget(parent), text_(text) {
+    setToolTip(text);
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  }
+  [[nodiscard]] const QString& text() const { return text_; }
+  [[nodiscard]] QSize sizeHint() const override { return {200, fontMetrics().height()}; }
+
+ protected:
+  void paintEvent(QPaintEvent* /*event*/) override {
+    QPainter p(this);
+    p.drawText(rect(), Qt::AlignLeft | Qt::AlignVCenter,
+               fontMetrics().elidedText(QStringLiteral("\u2022 ") + text_, Qt::ElideRight, width()));
+  }
+
+ private:
+  QString text_;
+};
+
+// The panel's measurement brackets with the truth first: where one bracket row fits, it is the one the band and the
+// other panels' windows are measured as (a stopwatch without sync times only the launches).
+void truth_first(TimelineView& view) {
+  OverlayData overlays = view.state().overlays;
+  std::stable_partition(overlays.brackets.begin(), overlays.brackets.end(),
+                        [](const Bracket& b) { return b.figure.rfind("truth", 0) == 0; });
+  view.set_overlays(std::move(overlays));
+}
+
+QString plain(const QString& html) { return QTextDocumentFragment::fromHtml(html).toPlainText(); }
 
 }  // namespace
 
@@ -173,14 +210,30 @@ WhatIfRun compute_whatif(std::shared_ptr<const Trace> trace, std::shared_ptr<con
 WhatIfView::WhatIfView(QWidget* parent)
     : QWidget(parent),
       summary_(new QLabel(this)),
+      assumptions_button_(new QToolButton(this)),
+      assumptions_(new QWidget(this)),
+      band_(new BandStrip(this)),
       variant_button_(new QPushButton(tr("Set a recording of the variant beside it..."), this)),
       panels_(new CompareView(this)) {
   auto* layout = new QVBoxLayout(this);
   summary_->setTextFormat(Qt::RichText);
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->setContentsMargins(6, 4, 6, 4);
+  layout->setSpacing(2);
   layout->addWidget(summary_);
+  assumptions_button_->setCheckable(true);
+  assumptions_button_->setArrowType(Qt::RightArrow);
+  assumptions_button_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  assumptions_button_->setAutoRaise(true);
+  assumptions_button_->setVisible(false);
+  connect(assumptions_button_, &QToolButton::toggled, this, [this](bool open) {
+    assumptions_button_->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    assumptions_->setVisible(open);
+  });
+  // The assumptions' fold and the variant's button share a row: the panels keep the height.
   auto* row = new QHBoxLayout;
+  row->addWidget(assumptions_button_);
   variant_button_->setToolTip(
       tr("A recording of the program with this change (a run made with the run panel, say): shown as a third panel "
          "with the prediction's error."));
@@ -188,7 +241,22 @@ WhatIfView::WhatIfView(QWidget* parent)
   row->addWidget(variant_button_);
   row->addStretch(1);
   layout->addLayout(row);
-  layout->addWidget(panels_, 1);
+  auto* assumptions_layout = new QVBoxLayout(assumptions_);
+  assumptions_layout->setContentsMargins(24, 0, 0, 0);
+  assumptions_layout->setSpacing(1);
+  assumptions_->setVisible(false);
+  layout->addWidget(assumptions_);
+  layout->addWidget(band_);
+  // The panels take the height their GPU lanes need and scroll together, in one scroll area, where the tab is
+  // shorter than that.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setWidget(panels_);
+  panels_->layout()->setContentsMargins(0, 0, 0, 0);
+  panels_->set_grow_to_fit(true);
+  layout->addWidget(scroll, 1);
   connect(variant_button_, &QPushButton::clicked, this, &WhatIfView::choose_variant);
   connect(&variant_loading_, &QFutureWatcher<LoadedVariant>::finished, this, [this] {
     variant_button_->setEnabled(true);
@@ -225,18 +293,38 @@ void WhatIfView::add_variant(std::shared_ptr<const Trace> trace, std::shared_ptr
   run_.variant_window_ns = window_ns >= 0 ? window_ns : recorded_window_ns(*run_.variant_analysis->analysed);
   const whatif::Prediction& p = run_.prediction;
   panels_->add_run(run_.variant, tr("recording of the variant"), run_.variant_analysis);
+  truth_first(*panels_->view(2));
   panels_->set_header(
       2,
       tr("<b>recording of the variant</b>: %1 &nbsp;&middot;&nbsp; %2")
           .arg(run_.variant_label.toHtmlEscaped(), prediction_error_text(p.predicted_ns, run_.variant_window_ns)),
       QString::fromLatin1(kVariantStyle));
   summary_->setText(summary_html(run_));
+  band_->set_band(band_marks(p, run_.variant_window_ns), panels_->view(0), panels_->anchor_ns(0));
   variant_button_->setVisible(false);
 }
 
 int WhatIfView::panel_count() const { return panels_->run_count(); }
 
-void WhatIfView::set_theme(const Theme& theme) { panels_->set_theme(theme); }
+void WhatIfView::set_theme(const Theme& theme) {
+  panels_->set_theme(theme);
+  band_->set_theme(theme);
+}
+
+QStringList WhatIfView::assumption_lines() const {
+  QStringList lines;
+  for (const auto* line : assumptions_->findChildren<ElidedLine*>()) lines << line->text();
+  return lines;
+}
+
+void WhatIfView::show_assumptions() {
+  for (auto* line : assumptions_->findChildren<ElidedLine*>()) delete line;
+  const std::vector<std::string>& all = run_.prediction.assumptions;
+  for (const std::string& a : all)
+    assumptions_->layout()->addWidget(new ElidedLine(QString::fromStdString(a), assumptions_));
+  assumptions_button_->setText(tr("Assumptions (%1, one a line; hover a line for the whole sentence)").arg(all.size()));
+  assumptions_button_->setVisible(!all.empty());
+}
 
 void WhatIfView::set_run(WhatIfRun run) {
   run_ = std::move(run);
@@ -246,27 +334,87 @@ void WhatIfView::set_run(WhatIfRun run) {
   }
   const whatif::Prediction& p = run_.prediction;
   summary_->setText(summary_html(run_));
+  show_assumptions();
   panels_->set_alignment(&window_start_ns, p.whole_trace ? tr("time from the start of the trace")
                                                          : tr("time from the start of the timed region (where the "
                                                               "runs are aligned)"));
   panels_->add_run(run_.recorded, tr("recorded"), run_.recorded_analysis);
+  truth_first(*panels_->view(0));
   panels_->set_header(0,
                       tr("<b>recorded</b>: %1 &nbsp;&middot;&nbsp; %2: %3")
                           .arg(run_.recorded_label.toHtmlEscaped(), escaped(p.window), whatif_ms(p.recorded_ns)),
                       QString::fromLatin1(kRecordedStyle));
   panels_->add_run(run_.predicted, tr("predicted"), run_.predicted_analysis);
+  truth_first(*panels_->view(1));
   panels_->set_header(1,
                       tr("<b>PREDICTED</b> (not a recording): %1 &nbsp;&middot;&nbsp; %2: <b>%3</b>, band %4 to %5 "
                          "&nbsp;&middot;&nbsp; %6")
                           .arg(changes_label(run_.changes).toHtmlEscaped(), escaped(p.window),
                                whatif_ms(p.predicted_ns), whatif_ms(p.low_ns), whatif_ms(p.high_ns), speedup_text(p)),
                       QString::fromLatin1(kPredictedStyle));
+  band_->set_band(band_marks(p, std::nullopt), panels_->view(0), panels_->anchor_ns(0));
   if (run_.variant) {
     std::shared_ptr<const Trace> variant = std::move(run_.variant);
     add_variant(std::move(variant), run_.variant_analysis, run_.variant_label, run_.variant_window_ns);
   } else {
     variant_button_->setVisible(true);
   }
+}
+
+}  // namespace gtv::ui
+
+namespace gtv::ui {
+
+PanelsFigure WhatIfView::figure(bool dark) const {
+  PanelsFigure f;
+  const whatif::Prediction& p = run_.prediction;
+  if (!run_.ok() || panels_->run_count() == 0) return f;
+  const std::string name =
+      tr("What if: %1, predicted from %2").arg(changes_label(run_.changes), run_.recorded_label).toStdString();
+  f.title = QString::fromStdString(figure_title(name, run_.recorded->devices()));
+  const QColor accents[] = {QColor(0x8a, 0x8a, 0x8a), QColor(0xe0, 0x8a, 0x00), QColor(0x2f, 0x6f, 0xb0)};
+  std::vector<std::vector<LegendGroup>> legends;
+  const Theme theme = dark ? dark_theme() : light_theme();
+  for (int i = 0; i < panels_->run_count(); ++i) {
+    f.headers.push_back(plain(panels_->figures_text(i)));
+    f.accents.push_back(accents[std::min(i, 2)]);
+    const TimelineView* view = panels_->view(i);
+    const DocumentAnalysis* analysis = i == 0   ? run_.recorded_analysis.get()
+                                       : i == 1 ? run_.predicted_analysis.get()
+                                                : run_.variant_analysis.get();
+    if (analysis == nullptr) continue;
+    LegendOptions legend;
+    legend.only_present = true;
+    legend.kernel_count = 8;
+    legend.color_mode = view->color_mode();
+    legend.background = theme.background.rgb() & 0xffffff;
+    legend.strip_background = theme.header_background.rgb() & 0xffffff;
+    legends.push_back(legend_groups(*view->trace(), *analysis, legend));
+  }
+  f.legend = merged_legend(legends);
+  f.caption = band_meaning(p) + QLatin1Char(' ') +
+              tr("The predicted run is the recording's happens-before graph replayed with the change, not a "
+                 "recording; its band is the predicted end under the change's optimistic and pessimistic "
+                 "assumptions (%1 of them: gtv-cli whatif lists each).")
+                  .arg(p.assumptions.size());
+  if (run_.variant)
+    f.caption +=
+        QLatin1Char(' ') + tr("Recording of the variant (%1): %2.")
+                               .arg(run_.variant_label, prediction_error_text(p.predicted_ns, run_.variant_window_ns));
+  f.axis_origin_ns = panels_->anchor_ns(0);
+  const BandMarks marks = band_->marks();
+  f.strip_lines = band_lines(marks);
+  f.paint_strip = [marks](QPainter& painter, const QRectF& area, const QRectF& time_area, TimeWindow axis_window,
+                          const Theme& t) { paint_band(painter, area, time_area, axis_window, marks, t); };
+  return f;
+}
+
+Status WhatIfView::export_figure(const ExportOptions& options, bool dark, std::string* fit_note) {
+  if (!run_.ok()) return Error{"the What if has no prediction to draw: " + run_.error.toStdString()};
+  std::vector<TimelineView*> views;
+  views.reserve(static_cast<std::size_t>(panels_->run_count()));
+  for (int i = 0; i < panels_->run_count(); ++i) views.push_back(panels_->view(i));
+  return export_panels_figure(views, figure(dark), options, fit_note);
 }
 
 }  // namespace gtv::ui

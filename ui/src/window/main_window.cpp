@@ -504,23 +504,34 @@ void MainWindow::export_current_tab(const QString& path, bool whole_trace) {
           fit_note.empty() ? tr("Wrote %1").arg(path) : tr("Wrote %1: %2").arg(path, QString::fromStdString(fit_note)),
           8000);
   } else if (auto* compare = qobject_cast<CompareView*>(current)) {
-    // Every panel as the tab shows it; the whole trace is every run whole, then the zoom comes back.
+    // A figure of every run as the tab shows its window (every lane, title, legend, caption); the whole trace is
+    // every run whole, then the zoom comes back.
     const TimeWindow before = compare->run_count() > 0 ? compare->view(0)->window() : TimeWindow{};
     if (whole_trace) compare->fit();
-    status = export_widget(*compare, path, scale);
+    ExportOptions options;
+    options.path = path;
+    options.scale = scale;
+    options.width_px = compare->width();
+    status = compare->export_figure(options, dark_);
     if (whole_trace) compare->set_window(before);
+    if (status.ok()) statusBar()->showMessage(tr("Wrote %1").arg(path), 8000);
   } else if (auto* classroom = qobject_cast<ClassroomView*>(current)) {
     status = export_widget(*classroom, path, scale);
   } else if (auto* ranks = qobject_cast<RanksOverview*>(current); ranks && ranks->run()) {
     status = export_ranks_figure(ranks->run(), path, ranks->canvas()->colour(), ranks->canvas()->by_lateness(),
                                  std::max(ranks->width(), 1200), dark_, scale);
   } else if (auto* whatif = qobject_cast<WhatIfView*>(current)) {
-    // The summary and every panel as the tab shows them (as gtv --export --whatif draws it).
+    // The What if figure (as gtv --export --whatif draws it): the band, every panel with every lane.
     CompareView* panels = whatif->panels();
     const TimeWindow before = panels->run_count() > 0 ? panels->view(0)->window() : TimeWindow{};
     if (whole_trace) panels->fit();
-    status = export_widget(*whatif, path, scale);
+    ExportOptions options;
+    options.path = path;
+    options.scale = scale;
+    options.width_px = whatif->width();
+    status = whatif->export_figure(options, dark_);
     if (whole_trace) panels->set_window(before);
+    if (status.ok()) statusBar()->showMessage(tr("Wrote %1").arg(path), 8000);
   } else {
     status = Error{tr("this tab has no picture to export").toStdString()};
   }

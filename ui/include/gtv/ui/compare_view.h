@@ -15,6 +15,8 @@
 
 #include "gtv/model/trace.h"
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/export.h"
+#include "gtv/ui/panels_figure.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/time_mapping.h"
 #include "gtv/ui/trace_document.h"
@@ -47,6 +49,9 @@ class CompareView : public QWidget {
   [[nodiscard]] QString note() const;
   // How many panels cannot show their GPU lanes whole at the view's height, in words; empty when every one can.
   [[nodiscard]] QString fit_note() const;
+  // Grow to fit: the view takes the height every panel needs to show its GPU lanes and the rows under them whole
+  // (its minimum height grows), for a view inside a scroll area, which then scrolls all panels together.
+  void set_grow_to_fit(bool grow);
   // Where the runs are aligned and what the axis calls it; by default each run's first steady-state kernel. Set
   // before the runs are added.
   using AnchorOf = std::function<TimeNs(const Trace&)>;
@@ -85,6 +90,12 @@ class CompareView : public QWidget {
   [[nodiscard]] TimeWindow shared_bounds() const { return shared_bounds_; }
   void set_theme(const Theme& theme);
 
+  // The figure of the runs as the view shows their window (panels_figure.h): a title naming the runs, each run's
+  // header over its timeline with every lane, one legend, and a caption saying where the runs are aligned and the
+  // comparison's notes (the headers' tooltips in the window).
+  [[nodiscard]] PanelsFigure figure(bool dark) const;
+  [[nodiscard]] Status export_figure(const ExportOptions& options, bool dark, std::string* fit_note = nullptr);
+
   // Never wider than the screen's available width: long headers wrap instead of widening the window.
   [[nodiscard]] QSize sizeHint() const override;
   [[nodiscard]] QSize minimumSizeHint() const override;
@@ -105,10 +116,16 @@ class CompareView : public QWidget {
     TimelineView* view = nullptr;
     QLabel* header = nullptr;
     QString figures;  // the header text, computed once when the run is added
+    QString notes;    // the comparison's notes, one a line (the header's tooltip)
   };
   // notes: the comparison's warnings, one a line (the header's tooltip).
   [[nodiscard]] QString compute_figures(const Run& r, const Run* first, QString* notes) const;
   void sync_from(int run);
+  // The other panels scrolled as far from their first GPU's header as this one, so their GPU lanes stay in line.
+  void sync_scroll_from(int run);
+  // Hides the run's GPU lanes with nothing in its timed work (a default stream the work left), so its working
+  // streams get the room.
+  void hide_idle_gpu_lanes(Run& run) const;
   void refresh_figures();
   void share_bounds();
   // Scrolls each panel down to its first GPU (as far as it scrolls), so the GPU lanes are in view.
@@ -130,6 +147,8 @@ class CompareView : public QWidget {
   std::vector<Run> runs_;
   TimeWindow shared_bounds_;
   bool syncing_ = false;
+  bool syncing_scroll_ = false;
+  bool grow_to_fit_ = false;
   bool shown_ = false;
 };
 

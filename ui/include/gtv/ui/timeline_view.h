@@ -138,6 +138,8 @@ class TimelineView : public QWidget {
 
  signals:
   void window_changed();
+  // The lanes scrolled up or down (scroll_px changed).
+  void scrolled();
   void selection_changed();
   void measure_changed();
   void lanes_changed();

@@ -3,7 +3,8 @@
 // (marked "predicted", never mistaken for a recording) and, where the bundled pairs hold a recording of the variant
 // (whatif/recorded_pairs.h), that recording with the prediction's error. The panels are a CompareView aligned at
 // the start of each run's timed region, zoomed and panned together on one axis; a summary above says the
-// predicted length, its band, the speedup and every assumption the prediction made.
+// predicted length, its band, the speedup and what the band means for the recorded length, the band is drawn on
+// the panels' time axis (whatif_band.h), and every assumption the prediction made is listed, one line each, folded.
 #include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "gtv/ui/document_analysis.h"
+#include "gtv/ui/export.h"
+#include "gtv/ui/panels_figure.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/whatif/change.h"
@@ -19,9 +22,11 @@
 
 class QLabel;
 class QPushButton;
+class QToolButton;
 
 namespace gtv::ui {
 
+class BandStrip;
 class CompareView;
 
 // What the view shows, computed off the UI thread (compute_whatif).
@@ -84,6 +89,15 @@ class WhatIfView : public QWidget {
   [[nodiscard]] const WhatIfRun& run() const { return run_; }
   [[nodiscard]] CompareView* panels() const { return panels_; }
   [[nodiscard]] QLabel* summary() const { return summary_; }
+  [[nodiscard]] BandStrip* band() const { return band_; }
+  // The button that unfolds the assumptions, and each assumption's whole sentence (one line each, elided to the
+  // width, the whole sentence in its tooltip).
+  [[nodiscard]] QToolButton* assumptions_button() const { return assumptions_button_; }
+  [[nodiscard]] QStringList assumption_lines() const;
+  // The figure of the view (title, band, the panels with every lane, legend, caption; panels_figure.h) and its
+  // export: the panels' window as shown.
+  [[nodiscard]] PanelsFigure figure(bool dark) const;
+  [[nodiscard]] Status export_figure(const ExportOptions& options, bool dark, std::string* fit_note = nullptr);
   [[nodiscard]] int panel_count() const;
   void set_theme(const Theme& theme);
   // Sets a recording of the variant beside the prediction as the third panel (one the pairs do not list: a run
@@ -97,7 +111,12 @@ class WhatIfView : public QWidget {
  private:
   void choose_variant();
 
+  void show_assumptions();
+
   QLabel* summary_;
+  QToolButton* assumptions_button_;
+  QWidget* assumptions_;
+  BandStrip* band_;
   QPushButton* variant_button_;
   CompareView* panels_;
   WhatIfRun run_;
