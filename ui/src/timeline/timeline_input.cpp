@@ -19,11 +19,27 @@ namespace gtv::ui {
 namespace {
 
 constexpr double kKeyZoomFactor = 1.5;
-constexpr double kKeyPanFraction = 0.1;  // of the width per key press
+constexpr double kKeyPanFraction = 0.1;    // of the width per key press
+constexpr double kWheelPanFraction = 0.1;  // of the width per wheel step
 constexpr double kClickSlopPx = 3;
 constexpr double kLabelEdgeGrabPx = 4;  // either side of the label column's edge
 
 }  // namespace
+
+TimeWindow centred_match_window(TimeNs start_ns, TimeNs duration_ns, TimeNs span_ns, TimeNs trace_start_ns,
+                                TimeNs trace_end_ns) {
+  const TimeNs centre_ns = start_ns + duration_ns / 2;
+  span_ns = std::max(span_ns, duration_ns + duration_ns / 5);  // the whole match, with a margin
+  TimeNs half_ns = span_ns / 2;
+  // Near the trace's start or end the window narrows about the match rather than show time outside the trace,
+  // as far as the match still fits.
+  const TimeNs room_ns = std::min(centre_ns - trace_start_ns, trace_end_ns - centre_ns);
+  if (half_ns > room_ns) half_ns = std::max(room_ns, (duration_ns * 3 + 4) / 5);
+  TimeWindow window{centre_ns - half_ns, centre_ns + half_ns};
+  if (window.t0_ns < trace_start_ns) window = {trace_start_ns, trace_start_ns + 2 * half_ns};
+  if (window.t1_ns > trace_end_ns) window = {trace_end_ns - 2 * half_ns, trace_end_ns};
+  return window;
+}
 
 bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
   if (watched != plot_) return QWidget::eventFilter(watched, event);
@@ -55,15 +71,18 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
 }
 
 bool TimelineView::on_wheel(QWheelEvent* event) {
-  const double steps = event->angleDelta().y() / 120.0;
-  // Over the label column the wheel scrolls the lanes, as in Perfetto and Nsight Systems; Ctrl+wheel still zooms.
-  const bool over_labels = event->position().x() < lane_rect().left();
-  if ((event->modifiers() & Qt::ShiftModifier) || (over_labels && !(event->modifiers() & Qt::ControlModifier))) {
-    set_scroll_px(state_.scroll_px - steps * 3 * state_.theme.depth_px());
-  } else if (event->modifiers() & Qt::AltModifier) {
-    pan_by_px(-event->angleDelta().x() / 120.0 * 0.1 * lane_rect().width());
+  // Perfetto's and Nsight Systems' convention: the wheel scrolls the rows, Ctrl+wheel zooms at the mouse,
+  // Shift+wheel (or a sideways wheel or touchpad swipe) pans in time.
+  const QPoint delta = event->angleDelta();
+  const Qt::KeyboardModifiers mods = event->modifiers();
+  if (mods & Qt::ControlModifier) {
+    zoom_at(event->position().x(), std::pow(1.25, delta.y() / 120.0));
+  } else if ((mods & Qt::ShiftModifier) || delta.x() != 0) {
+    // Some platforms turn Shift+wheel into a sideways wheel themselves: then the step is in x.
+    const double steps = (delta.x() != 0 ? delta.x() : delta.y()) / 120.0;
+    pan_by_px(-steps * kWheelPanFraction * lane_rect().width());
   } else {
-    zoom_at(event->position().x(), std::pow(1.25, steps));
+    set_scroll_px(state_.scroll_px - delta.y() / 120.0 * 3 * state_.theme.depth_px());
   }
   return true;
 }
@@ -391,11 +410,14 @@ std::optional<std::size_t> TimelineView::search_position() const {
 }
 
 void TimelineView::show_match(EventRef ref) {
-  jump_to(ref);
-  // A match a few pixels wide cannot be read: zoom until it takes a fifth of the window.
+  jump_to(ref);  // selects it, shows its lane and scrolls to its row
   const Event& e = state_.trace->event(ref);
+  TimeNs span_ns = state_.window.span_ns();
+  // A match a few pixels wide cannot be read: zoom until it takes a fifth of the window.
   if (static_cast<double>(e.duration_ns) / mapping().ns_per_px() < kReadableMatchPx)
-    set_window(fit_window(e.start_ns, e.end_ns(), 2.0));
+    span_ns = 5 * std::max<TimeNs>(e.duration_ns, kMinSpanNs);
+  set_window(
+      centred_match_window(e.start_ns, e.duration_ns, span_ns, state_.trace->start_ns(), state_.trace->end_ns()));
   if (const int row = state_.layout.row_of_lane(ref.lane);
       row >= 0 && state_.layout.rows()[static_cast<std::size_t>(row)].depth_rows <= e.depth) {
     // A collapsed lane shows its top row only.

@@ -97,11 +97,12 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   // The colour mode and theme can change after loading: the legend is rebuilt each time it comes to the front.
   connect(side_, &QTabWidget::currentChanged, this, [this, splitter](int index) {
     if (side_->widget(index) == legend_) refresh_legend();
-    // The Kernels tab widens the panel until every column shows whole, up to 45% of the tab.
+    // The Kernels tab widens the panel towards every column whole, up to a third of the tab: the timeline keeps two
+    // thirds (at 45% a 1366 px window left it 750 px); a name too long for its column is elided in the middle.
     if (side_->widget(index) == kernels_) {
       const QList<int> sizes = splitter->sizes();
       const int total = sizes.value(0) + sizes.value(1);
-      const int wanted = std::min(kernels_->wanted_width(), total * 45 / 100);
+      const int wanted = std::min(kernels_->wanted_width(), total / 3);
       if (sizes.size() == 2 && sizes[1] < wanted) splitter->setSizes({total - wanted, wanted});
     }
   });

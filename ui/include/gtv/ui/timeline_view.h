@@ -17,6 +17,12 @@ namespace gtv::ui {
 class LanePlottable;
 class TimeTicker;
 
+// The window search's Next shows a match in: span_ns wide (at least the match and a fifth more), centred on the
+// match; near the trace's start or end narrower, still centred, rather than show time outside the trace, as far
+// as the match fits; a match at the very edge starts or ends the window.
+[[nodiscard]] TimeWindow centred_match_window(TimeNs start_ns, TimeNs duration_ns, TimeNs span_ns,
+                                              TimeNs trace_start_ns, TimeNs trace_end_ns);
+
 class TimelineView : public QWidget {
   Q_OBJECT
  public:
