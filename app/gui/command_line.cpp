@@ -208,7 +208,12 @@ int run_window_shot(const CommandLine& cl) {
   while (loading() && timer.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
   for (const QString& e : errors) std::fprintf(stderr, "gtv: %s\n", qPrintable(e));
   if (auto* tab = window.current_tab()) tab->show_side_tab(cl.side_tab);
-  QCoreApplication::processEvents();
+  // What the window does once it is on screen at its size (the first view's fit of the GPU rows, posted from the
+  // plot's show and resize) is done before the picture is taken, as a user would see it a moment later.
+  for (QElapsedTimer settle; !settle.isValid() || settle.elapsed() < 300;) {
+    if (!settle.isValid()) settle.start();
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
   if (Status s = ui::save_picture(window.grab().toImage(), cl.window_shot); !s) {
     std::fprintf(stderr, "gtv: %s\n", s.error().message.c_str());
     return 1;

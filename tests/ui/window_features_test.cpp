@@ -272,6 +272,40 @@ class WindowFeaturesTest : public QObject {
     }
   }
 
+  // The first view depends on the window's size, not on the sizes it went through: a window that opened small and
+  // grew to 1366x768 shows what one opened at 1366x768 shows (every GPU row, the range rows that have something),
+  // not a host process collapsed to its header over empty space.
+  void firstViewDependsOnTheSizeNotTheHistory() {
+    const QString threads = recording("threads");
+    const auto lane_state_at = [&](std::initializer_list<QSize> sizes) {
+      MainWindow window;
+      window.resize(*sizes.begin());
+      window.show();
+      TraceTab* tab = window.open_file(threads);
+      loaded_front(window);
+      for (const QSize size : sizes) {
+        window.resize(size);
+        QTest::qWait(50);
+      }
+      TimelineView* view = tab->view();
+      [&] {
+        QVERIFY2(view->gpu_rows_bottom_px() <= view->lane_rect().height(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(view->gpu_rows_bottom_px()).arg(view->lane_rect().height())));
+      }();
+      return view->lane_state();
+    };
+    const LaneViewState direct = lane_state_at({QSize(1366, 768)});
+    const LaneViewState grown = lane_state_at({QSize(900, 420), QSize(1366, 768)});
+    QCOMPARE(grown.collapsed_groups, direct.collapsed_groups);
+    QCOMPARE(grown.collapsed_rows, direct.collapsed_rows);
+    QCOMPARE(grown.hidden_rows, direct.hidden_rows);
+    QVERIFY(direct.collapsed_groups.empty());  // the host process is not folded to its header
+    // Some of the host's range rows are still there at 1366x768.
+    int range_rows_hidden = 0;
+    for (const std::string& id : direct.hidden_rows) range_rows_hidden += id.find("range") != std::string::npos;
+    QVERIFY2(range_rows_hidden < 6, qPrintable(QString::number(range_rows_hidden)));
+  }
+
   // Several files that cannot be read, opened at once, give one message naming each of them.
   void severalBadFilesGiveOneMessage() {
     QTemporaryDir dir;

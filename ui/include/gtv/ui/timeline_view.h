@@ -66,8 +66,10 @@ class TimelineView : public QWidget {
   // Row heights for a theme (its font scale).
   [[nodiscard]] static LayoutOptions layout_options(const Theme& theme);
   // Collapses host rows until every GPU row is in view without scrolling (the first view of a trace, with the critical
-  // path under them): host rows and lanes with nothing in the window, then all host lanes, then counter rows, then host
-  // groups to their headers. Done when the plot is next on screen, at its real height, if it is not yet.
+  // path under them): host rows and lanes with nothing in the window, then all host lanes, then counter rows, then
+  // empty host lanes and the host's range rows hidden, then host lanes from the bottom up, then host groups to their
+  // headers. Done when the plot is on screen, at its real height, and again from the same start at each new size
+  // until the user collapses, hides or shows a row.
   void fit_gpus_in_view();
   // The bottom of the last GPU row in the layout (0: none).
   [[nodiscard]] double gpu_rows_bottom_px() const;
@@ -156,7 +158,8 @@ class TimelineView : public QWidget {
 
  private:
   void apply_pending_gpu_fit();
-  bool fit_gpus_pending_ = false;
+  void end_auto_fit();                          // the user changed a row: sizes no longer refit
+  std::optional<LaneViewState> auto_fit_base_;  // the rows before fit_gpus_in_view, while it refits at each size
   struct RowAt {
     const TimelineRow* row;
     std::optional<LaneIndex> lane;  // the event lane it draws, if it is one
