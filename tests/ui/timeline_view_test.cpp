@@ -84,6 +84,27 @@ class TimelineViewTest : public QObject {
 
   // Perfetto's and Nsight Systems' convention: Ctrl+wheel zooms at the mouse, the plain wheel scrolls the rows,
   // Shift+wheel pans in time.
+  // Once the file is read the load says the analysis runs (a 10M-event trace spends most of its wait there), and
+  // the fractions before it stay within 0..1.
+  void loadingSaysWhenTheAnalysisRuns() {
+    std::vector<double> seen;
+    const LoadResult loaded =
+        load_trace_file(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2/sequential.json.gz"), [&](double f) {
+          seen.push_back(f);
+          return true;
+        });
+    QVERIFY(loaded.error.isEmpty());
+    QVERIFY(seen.size() >= 2);
+    QCOMPARE(seen.back(), kAnalysingProgress);
+    for (std::size_t i = 0; i + 1 < seen.size(); ++i) QVERIFY(seen[i] >= 0 && seen[i] <= 1);
+    TraceDocument document(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2/sequential.json.gz"));
+    QSignalSpy analysing(&document, &TraceDocument::analysing);
+    QSignalSpy done(&document, &TraceDocument::loaded);
+    document.load();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
+    QCOMPARE(analysing.count(), 1);
+  }
+
   void ctrlWheelZoomsAtTheCursor() {
     auto view = make_view();
     const TimeWindow before = view->window();

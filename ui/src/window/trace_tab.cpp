@@ -43,7 +43,8 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   auto* loading = new QWidget;
   auto* loading_layout = new QVBoxLayout(loading);
   loading_layout->addStretch();
-  loading_layout->addWidget(new QLabel(tr("Loading %1 ...").arg(document_->path())), 0, Qt::AlignHCenter);
+  auto* loading_label = new QLabel(tr("Reading %1 ...").arg(document_->path()));
+  loading_layout->addWidget(loading_label, 0, Qt::AlignHCenter);
   progress_->setRange(0, 1000);
   loading_layout->addWidget(progress_);
   loading_layout->addStretch();
@@ -89,6 +90,11 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
           [](double px) { QSettings().setValue(kLabelColumnKey, px); });
   connect(document_, &TraceDocument::progress, progress_,
           [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000)); });
+  // Read: the analysis runs next, with no fraction to show (a busy bar), and says so until the timeline is drawn.
+  connect(document_, &TraceDocument::analysing, this, [this, loading_label] {
+    loading_label->setText(tr("Analysing %1: idle causes, critical path, report ...").arg(document_->path()));
+    progress_->setRange(0, 0);
+  });
   connect(document_, &TraceDocument::loaded, this, &TraceTab::on_loaded);
   connect(view_, &TimelineView::selection_changed, this, &TraceTab::follow_selection);
   connect(view_, &TimelineView::measure_changed, this, [this] {
