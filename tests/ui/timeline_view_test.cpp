@@ -29,6 +29,7 @@
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/side_panels.h"
+#include "gtv/ui/timeline_layers.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
 #include "test_traces.h"
@@ -103,6 +104,19 @@ class TimelineViewTest : public QObject {
     document.load();
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
     QCOMPARE(analysing.count(), 1);
+  }
+
+  // A row name too long for the label column keeps its end, which tells rows apart (the unit, the thread id).
+  void longRowNamesKeepTheirEnd() {
+    const QFontMetricsF metrics{QFont()};
+    const QString label = QStringLiteral("device memory allocated since start (bytes)");
+    const QString arrow = QStringLiteral("\u25BE ");
+    QCOMPARE(header_label_text(arrow, label, metrics.horizontalAdvance(arrow + label) + 1, metrics), arrow + label);
+    const QString cut = header_label_text(arrow, label, metrics.horizontalAdvance(arrow + label) * 0.6, metrics);
+    QVERIFY2(cut.startsWith(arrow + QStringLiteral("device")), qPrintable(cut));
+    QVERIFY2(cut.endsWith(QStringLiteral("(bytes)")), qPrintable(cut));
+    QVERIFY2(cut.contains(QChar(0x2026)), qPrintable(cut));
+    QVERIFY(metrics.horizontalAdvance(cut) <= metrics.horizontalAdvance(arrow + label) * 0.6);
   }
 
   void ctrlWheelZoomsAtTheCursor() {
