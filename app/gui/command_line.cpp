@@ -326,7 +326,12 @@ int run_window_shot(const CommandLine& cl) {
     settle.start();
     while (settle.elapsed() < 500) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
   }
-  QCoreApplication::processEvents();
+  // What the window does once it is on screen at its size (the first view's fit of the GPU rows, posted from the
+  // plot's show and resize) is done before the picture is taken, as a user would see it a moment later.
+  for (QElapsedTimer settle; !settle.isValid() || settle.elapsed() < 300;) {
+    if (!settle.isValid()) settle.start();
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
   if (Status s = ui::save_picture(window.grab().toImage(), cl.window_shot); !s) {
     std::fprintf(stderr, "gtv: %s\n", s.error().message.c_str());
     return 1;

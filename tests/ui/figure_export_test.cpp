@@ -79,6 +79,10 @@ class FigureExportTest : public QObject {
     // The caption is wrapped: its first words are on its first line.
     const QString first_words = o.figure->caption.section(QLatin1Char(' '), 0, 3);
     QVERIFY2(!first_words.isEmpty() && contains(first_words), qPrintable(first_words));
+    // Text in the generic family, never this machine's font by name.
+    const qsizetype families = svg.count(QStringLiteral("font-family="));
+    QVERIFY(families > 0);
+    QCOMPARE(svg.count(QStringLiteral("font-family=\"sans-serif\"")), families);
   }
 
   void pngLegendSitsBelowThePlotAtTheLaidOutPlace() {

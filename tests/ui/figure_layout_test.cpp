@@ -121,6 +121,11 @@ TEST(FigureLayout, TitleNamesTheGpus) {
   devices[0].name = devices[1].name = "NVIDIA H200";
   EXPECT_EQ(figure_title("sequential", devices), "sequential \u2014 2x NVIDIA H200");
   EXPECT_EQ(figure_title("trace", {}), "trace");
+  // One of two GPUs did all the work: the title names what the trace used.
+  devices[1].index = 1;
+  EXPECT_EQ(figure_title("one_gpu", devices, {0}), "one_gpu \u2014 1x NVIDIA H200 (1 of the 2 GPUs recorded ran work)");
+  EXPECT_EQ(figure_title("sequential", devices, {0, 1}), "sequential \u2014 2x NVIDIA H200");
+  EXPECT_EQ(figure_title("idle", devices, {}), "idle \u2014 2x NVIDIA H200");
 }
 
 TEST(Legend, FigureListsOnlyWhatOccurs) {

@@ -29,6 +29,7 @@
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/side_panels.h"
+#include "gtv/ui/timeline_layers.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
 #include "test_traces.h"
@@ -76,16 +77,73 @@ class TimelineViewTest : public QObject {
     QCOMPARE(view->window(), (TimeWindow{-2'000, 102'000}));
   }
 
-  void wheelZoomsAtTheCursor() {
+  static void send_wheel(TimelineView& view, QPointF pos, QPoint delta, Qt::KeyboardModifiers mods) {
+    QWheelEvent wheel(pos, view.plot()->mapToGlobal(pos), QPoint(), delta, Qt::NoButton, mods, Qt::NoScrollPhase,
+                      false);
+    QApplication::sendEvent(view.plot(), &wheel);
+  }
+
+  // Perfetto's and Nsight Systems' convention: Ctrl+wheel zooms at the mouse, the plain wheel scrolls the rows,
+  // Shift+wheel pans in time.
+  // Once the file is read the load says the analysis runs (a 10M-event trace spends most of its wait there), and
+  // the fractions before it stay within 0..1.
+  void loadingSaysWhenTheAnalysisRuns() {
+    std::vector<double> seen;
+    const LoadResult loaded =
+        load_trace_file(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2/sequential.json.gz"), [&](double f) {
+          seen.push_back(f);
+          return true;
+        });
+    QVERIFY(loaded.error.isEmpty());
+    QVERIFY(seen.size() >= 2);
+    QCOMPARE(seen.back(), kAnalysingProgress);
+    for (std::size_t i = 0; i + 1 < seen.size(); ++i) QVERIFY(seen[i] >= 0 && seen[i] <= 1);
+    TraceDocument document(QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2/sequential.json.gz"));
+    QSignalSpy analysing(&document, &TraceDocument::analysing);
+    QSignalSpy done(&document, &TraceDocument::loaded);
+    document.load();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
+    QCOMPARE(analysing.count(), 1);
+  }
+
+  // A row name too long for the label column keeps its end, which tells rows apart (the unit, the thread id).
+  void longRowNamesKeepTheirEnd() {
+    const QFontMetricsF metrics{QFont()};
+    const QString label = QStringLiteral("device memory allocated since start (bytes)");
+    const QString arrow = QStringLiteral("\u25BE ");
+    QCOMPARE(header_label_text(arrow, label, metrics.horizontalAdvance(arrow + label) + 1, metrics), arrow + label);
+    const QString cut = header_label_text(arrow, label, metrics.horizontalAdvance(arrow + label) * 0.6, metrics);
+    QVERIFY2(cut.startsWith(arrow + QStringLiteral("device")), qPrintable(cut));
+    QVERIFY2(cut.endsWith(QStringLiteral("(bytes)")), qPrintable(cut));
+    QVERIFY2(cut.contains(QChar(0x2026)), qPrintable(cut));
+    QVERIFY(metrics.horizontalAdvance(cut) <= metrics.horizontalAdvance(arrow + label) * 0.6);
+  }
+
+  void ctrlWheelZoomsAtTheCursor() {
     auto view = make_view();
     const TimeWindow before = view->window();
     const QRectF lanes = view->lane_rect();
     const QPointF pos(lanes.left() + 300, lanes.top() + 10);
     const TimeNs anchor = TimeMapping(before, lanes.width()).time_at(300);
-    QWheelEvent wheel(pos, view->plot()->mapToGlobal(pos), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
-                      Qt::NoScrollPhase, false);
-    QApplication::sendEvent(view->plot(), &wheel);
+    send_wheel(*view, pos, QPoint(0, 120), Qt::ControlModifier);
     QCOMPARE(view->window(), zoom_window(before, anchor, 1.25));
+  }
+
+  void plainWheelScrollsAndShiftWheelPans() {
+    auto view = make_view(1000, 120);  // shorter than the rows: there is something to scroll
+    QVERIFY(view->max_scroll_px() > 0);
+    view->zoom_by(4);  // room to pan: the view keeps the trace in sight
+    const TimeWindow before = view->window();
+    const QRectF lanes = view->lane_rect();
+    const QPointF pos(lanes.left() + 300, lanes.top() + 10);
+    send_wheel(*view, pos, QPoint(0, -120), Qt::NoModifier);
+    QCOMPARE(view->window(), before);
+    QVERIFY(view->scroll_px() > 0);
+    send_wheel(*view, pos, QPoint(0, 120), Qt::NoModifier);
+    QCOMPARE(view->scroll_px(), 0.0);
+    send_wheel(*view, pos, QPoint(0, -120), Qt::ShiftModifier);  // the wheel turned down: later in time
+    QCOMPARE(view->window(), pan_window(before, 0.1 * lanes.width(), lanes.width()));
+    QCOMPARE(view->scroll_px(), 0.0);
   }
 
   void keysZoomAndPan() {
@@ -236,6 +294,23 @@ class TimelineViewTest : public QObject {
         static_cast<double>(e.duration_ns) / static_cast<double>(view.window().span_ns()) * view.lane_rect().width();
     QVERIFY2(px >= 24, qPrintable(QString::number(px)));
     QVERIFY(view.window().t0_ns <= e.start_ns && e.end_ns() <= view.window().t1_ns);
+    // Centred in the view, not at its edge.
+    QVERIFY(std::abs((view.window().t0_ns + view.window().t1_ns) / 2 - (e.start_ns + e.duration_ns / 2)) <= 1);
+    // The first match starts the trace: the view shows it whole and no time before the trace.
+    QVERIFY(view.search_next());
+    QVERIFY(view.search_next());
+    QCOMPARE(view.search_position(), std::optional<std::size_t>(0));
+    QCOMPARE(view.window().t0_ns, TimeNs{0});
+    QVERIFY(view.window().t1_ns >= 1000);
+  }
+
+  void aMatchNearTheStartIsCentredWithoutTimeBeforeTheTrace() {
+    // At a 1 ms span, a match at 100 us would show 400 us before the trace: the window narrows about it.
+    const TimeWindow w = centred_match_window(100'000, 10'000, 1'000'000, 0, 50'000'000);
+    QCOMPARE(w, (TimeWindow{0, 210'000}));
+    QCOMPARE(centred_match_window(20'000'000, 10'000, 1'000'000, 0, 50'000'000), (TimeWindow{19'505'000, 20'505'000}));
+    QCOMPARE(centred_match_window(0, 10'000, 1'000'000, 0, 50'000'000), (TimeWindow{0, 12'000}));
+    QCOMPARE(centred_match_window(49'990'000, 10'000, 1'000'000, 0, 50'000'000), (TimeWindow{49'988'000, 50'000'000}));
   }
 
   void mergedBlocksTellTheirCountInTheTooltip() {

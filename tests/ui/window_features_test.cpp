@@ -5,6 +5,8 @@
 #include <QApplication>
 #include <QDeadlineTimer>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
@@ -234,9 +236,110 @@ class WindowFeaturesTest : public QObject {
     search->setFocus();
     QTRY_VERIFY(search->hasFocus());
     QTest::keyClick(search, Qt::Key_E, Qt::ControlModifier);
-    QCOMPARE(asked, QStringLiteral("timeline.png"));
+    // The save dialog starts in the trace's folder, as the open dialogs do.
+    const QString trace_dir = QFileInfo(recording("sequential")).absolutePath();
+    QCOMPARE(window->dialog_dir(), trace_dir);
+    QCOMPARE(asked, QDir(trace_dir).filePath(QStringLiteral("timeline.png")));
     QVERIFY(QFileInfo::exists(path));
     MainWindow::set_save_path_hook({});
+  }
+
+  // F11 is the window's: it takes the classroom in front to full screen wherever the focus is (here the search
+  // box), not only after a click on its timeline.
+  void f11WorksWithoutAClickOnTheTimeline() {
+    auto window = window_with({"sequential"});
+    window->resize(1400, 800);
+    window->show();
+    window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    ClassroomView* classroom = open_classroom(window.get());
+    QVERIFY(classroom != nullptr);
+    auto* search = window->findChild<QLineEdit*>();
+    search->setFocus();
+    QTRY_VERIFY(search->hasFocus());
+    QTest::keyClick(search, Qt::Key_F11);
+    QTRY_VERIFY(window->isFullScreen());
+    QVERIFY(window->projector_view());
+    QTest::keyClick(QApplication::focusWidget() ? QApplication::focusWidget() : window.get(), Qt::Key_Escape);
+    QTRY_VERIFY(!window->isFullScreen());
+    QVERIFY(!window->projector_view());
+  }
+
+  // The Kernels tab widens the side panel for its columns, never at the cost of the timeline's room: at a laptop's
+  // 1366 px and a projector's 1280 px the timeline keeps most of the width.
+  void kernelsTabLeavesTheTimelineItsRoom() {
+    for (const QSize size : {QSize(1366, 768), QSize(1280, 720), QSize(1920, 1080)}) {
+      auto window = window_with({"sequential"});
+      window->resize(size);
+      window->show();
+      QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+      TraceTab* tab = trace_tabs(*window).front();
+      tab->show_side_tab(QStringLiteral("kernels"));
+      QCoreApplication::processEvents();
+      const int after = tab->view()->width();
+      QVERIFY2(after >= tab->width() * 6 / 10, qPrintable(QStringLiteral("%1 of %2").arg(after).arg(tab->width())));
+    }
+  }
+
+  // The first view depends on the window's size, not on the sizes it went through: a window that opened small and
+  // grew to 1366x768 shows what one opened at 1366x768 shows (every GPU row, the range rows that have something),
+  // not a host process collapsed to its header over empty space.
+  void firstViewDependsOnTheSizeNotTheHistory() {
+    const QString threads = recording("threads");
+    const auto lane_state_at = [&](std::initializer_list<QSize> sizes) {
+      MainWindow window;
+      window.resize(*sizes.begin());
+      window.show();
+      TraceTab* tab = window.open_file(threads);
+      loaded_front(window);
+      for (const QSize size : sizes) {
+        window.resize(size);
+        QTest::qWait(50);
+      }
+      TimelineView* view = tab->view();
+      [&] {
+        QVERIFY2(view->gpu_rows_bottom_px() <= view->lane_rect().height(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(view->gpu_rows_bottom_px()).arg(view->lane_rect().height())));
+      }();
+      return view->lane_state();
+    };
+    const LaneViewState direct = lane_state_at({QSize(1366, 768)});
+    const LaneViewState grown = lane_state_at({QSize(900, 420), QSize(1366, 768)});
+    QCOMPARE(grown.collapsed_groups, direct.collapsed_groups);
+    QCOMPARE(grown.collapsed_rows, direct.collapsed_rows);
+    QCOMPARE(grown.hidden_rows, direct.hidden_rows);
+    QVERIFY(direct.collapsed_groups.empty());  // the host process is not folded to its header
+    // Some of the host's range rows are still there at 1366x768.
+    int range_rows_hidden = 0;
+    for (const std::string& id : direct.hidden_rows) range_rows_hidden += id.find("range") != std::string::npos;
+    QVERIFY2(range_rows_hidden < 6, qPrintable(QString::number(range_rows_hidden)));
+  }
+
+  // Several files that cannot be read, opened at once, give one message naming each of them.
+  void severalBadFilesGiveOneMessage() {
+    QTemporaryDir dir;
+    QStringList paths;
+    for (const char* name : {"a.json", "b.json", "c.json"}) {
+      QFile file(dir.filePath(QLatin1String(name)));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write("not a trace");
+      paths << file.fileName();
+    }
+    MainWindow window;
+    QStringList errors;
+    MainWindow::set_error_hook([&](const QString& title, const QString& m) { errors << title + ": " + m; });
+    MainWindow::set_open_choice_hook([](const QStringList&) { return false; });
+    window.open_files(paths);
+    QDeadlineTimer deadline(10000);
+    while (!deadline.hasExpired() && errors.isEmpty()) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    QCoreApplication::processEvents();
+    MainWindow::set_open_choice_hook({});
+    MainWindow::set_error_hook({});
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(errors[0].startsWith(QStringLiteral("Cannot open 3 traces")), qPrintable(errors[0]));
+    for (const char* name : {"a.json", "b.json", "c.json"})
+      QVERIFY2(errors[0].contains(QLatin1String(name)), qPrintable(errors[0]));
+    QCOMPARE(window.tabs()->count(), 0);
   }
 
   void aTabWithNothingToExportSaysSo() {

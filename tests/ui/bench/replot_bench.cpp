@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <vector>
@@ -132,22 +133,29 @@ void run(std::size_t events, int repeats) {
               structured->ranges().size(), structured->counters().size(), rows.wall_ms, rows.cpu_ms);
 }
 
-// Open a file to first paint: read + analyse (as TraceDocument does in its worker), then lay out and draw.
+// Open a file to first paint: read + analyse (as TraceDocument does in its worker, the progress telling the two
+// apart), then lay out and draw.
 void open_to_first_paint(std::size_t events) {
   QTemporaryDir dir;
   const QString path = dir.filePath("synthetic.json.gz");
   if (!io::write_trace(bench::synthetic_trace(events), path.toStdString()).ok()) return;
   QElapsedTimer timer;
   timer.start();
-  const LoadResult loaded = load_trace_file(path);
+  double read_ms = 0;
+  const LoadResult loaded = load_trace_file(path, [&](double fraction) {
+    if (fraction == kAnalysingProgress) read_ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    return true;
+  });
   const double load_ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   TimelineView view;
   view.resize(1920, 1080);
   view.set_trace(loaded.trace);
   if (loaded.analysis) view.set_overlays(loaded.analysis->overlays);
   view.replot_now();
-  std::printf("open %zu-event .json.gz to first paint: %.0f ms (read + analysis %.0f ms)\n",
-              loaded.trace->event_count(), static_cast<double>(timer.nsecsElapsed()) / 1e6, load_ms);
+  std::printf("open %zu-event .json.gz to first paint: %.0f ms (read %.0f ms, analysis %.0f ms, draw %.0f ms)\n",
+              loaded.trace->event_count(), static_cast<double>(timer.nsecsElapsed()) / 1e6, read_ms, load_ms - read_ms,
+              static_cast<double>(timer.nsecsElapsed()) / 1e6 - load_ms);
+  std::fflush(stdout);
 }
 
 // A recording as the window shows it: the steps a user takes from the fitted view, each replotted.
@@ -192,20 +200,24 @@ void recording(const QString& path, int repeats) {
 }  // namespace
 
 constexpr const char* kUsage =
-    "Usage: gtv_ui_replot_bench [--quick] | --recordings FILE... | --help\n"
+    "Usage: gtv_ui_replot_bench [--quick] | --recordings FILE... | --open EVENTS | --help\n"
     "Times the timeline's replot offscreen at 1920x1080 and prints medians (wall and thread CPU ms).\n"
     "  (none)         1M and 10M synthetic events, 30 replots each: lanes only, then with the analysis rows\n"
     "                 (GPUs-busy strip, idle rows, critical path) at fit, zoomed to 200 us and coloured by owner;\n"
     "                 then opening a 1M-event file to its first paint\n"
     "  --quick        1M events only, GTV_BENCH_REPEATS replots (default 5)\n"
     "  --recordings   each FILE opened as the window opens it: fit, then W, S and A/D steps from fit\n"
-    "                 (GTV_BENCH_REPEATS replots, default 15)\n";
+    "                 (GTV_BENCH_REPEATS replots, default 15)\n"
+    "  --open EVENTS  writes a synthetic .json.gz of EVENTS events and opens it to its first paint: read, analysis\n"
+    "                 and draw timed apart\n";
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const bool help = std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0;
-    const bool known = help || std::strcmp(argv[i], "--quick") == 0 || std::strcmp(argv[i], "--recordings") == 0;
-    if (help || (!known && (argc <= 1 || std::strcmp(argv[1], "--recordings") != 0))) {
+    const bool known = help || std::strcmp(argv[i], "--quick") == 0 || std::strcmp(argv[i], "--recordings") == 0 ||
+                       std::strcmp(argv[i], "--open") == 0;
+    const bool operand = std::strcmp(argv[1], "--recordings") == 0 || (std::strcmp(argv[1], "--open") == 0 && i == 2);
+    if (help || (!known && !operand)) {
       std::fputs(kUsage, help ? stdout : stderr);
       if (!help) std::fprintf(stderr, "gtv_ui_replot_bench: unknown argument '%s'\n", argv[i]);
       return help ? 0 : 2;
@@ -219,6 +231,16 @@ int main(int argc, char** argv) {
     std::printf("gtv timeline replot of recordings at 1920x1080 (%s platform), median of %d\n",
                 qPrintable(QGuiApplication::platformName()), repeats);
     for (int i = 2; i < argc; ++i) recording(QString::fromLocal8Bit(argv[i]), repeats);
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "--open") == 0) {
+    const long long events = argc > 2 ? std::atoll(argv[2]) : 0;
+    if (events <= 0) {
+      std::fputs(kUsage, stderr);
+      std::fprintf(stderr, "gtv_ui_replot_bench: --open needs a positive number of events\n");
+      return 2;
+    }
+    open_to_first_paint(static_cast<std::size_t>(events));
     return 0;
   }
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;

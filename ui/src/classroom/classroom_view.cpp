@@ -178,17 +178,24 @@ ClassroomView::ClassroomView(QWidget* parent)
   connect(full_screen_, &QPushButton::toggled, this, &ClassroomView::set_full_screen);
   connect(timer_, &QTimer::timeout, this, &ClassroomView::step);
   // A presenter's clicker or keyboard: Space plays and pauses, R reveals, Home restarts.
-  auto shortcut = [this](const QKeySequence& keys, auto slot) {
+  auto shortcut = [this](const QKeySequence& keys, auto slot, Qt::ShortcutContext context) {
     auto* s = new QShortcut(keys, this);
-    s->setContext(Qt::WidgetWithChildrenShortcut);
+    s->setContext(context);
     connect(s, &QShortcut::activated, this, slot);
     return s;
   };
-  shortcut(QKeySequence(Qt::Key_Space), [this] { is_playing() ? pause() : play(); });
-  shortcut(QKeySequence(Qt::Key_R), [this] { set_gpu_revealed(!revealed_); });
-  shortcut(QKeySequence(Qt::Key_Home), [this] { restart(); });
-  shortcut(QKeySequence(Qt::Key_F11), [this] { set_full_screen(!is_full_screen()); });
-  escape_ = shortcut(QKeySequence(Qt::Key_Escape), [this] { set_full_screen(false); });
+  shortcut(
+      QKeySequence(Qt::Key_Space), [this] { is_playing() ? pause() : play(); }, Qt::WidgetWithChildrenShortcut);
+  shortcut(
+      QKeySequence(Qt::Key_R), [this] { set_gpu_revealed(!revealed_); }, Qt::WidgetWithChildrenShortcut);
+  shortcut(
+      QKeySequence(Qt::Key_Home), [this] { restart(); }, Qt::WidgetWithChildrenShortcut);
+  // Full screen is the window's: F11 and Escape work wherever the focus is (the tab bar, the toolbar, nowhere) while
+  // this classroom is the tab in front; a hidden tab's shortcuts are not active.
+  shortcut(
+      QKeySequence(Qt::Key_F11), [this] { set_full_screen(!is_full_screen()); }, Qt::WindowShortcut);
+  escape_ = shortcut(
+      QKeySequence(Qt::Key_Escape), [this] { set_full_screen(false); }, Qt::WindowShortcut);
   escape_->setEnabled(false);
   // A click on the timeline seeks the playback cursor; the timeline still sees it (selection, dragging).
   view_->plot()->installEventFilter(this);

@@ -8,11 +8,13 @@
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSvgGenerator>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <set>
 
 #include "gtv/io/readable_formats.h"
 #include "gtv/model/lod.h"
@@ -79,6 +81,13 @@ QByteArray render_plot_pdf(TimelineView& view, int width, int height) {
   return bytes;
 }
 
+// The generic family: the SVG names the font of this machine ("DejaVu Sans"), which a journal's or a reader's
+// machine may not have; "sans-serif" lets each pick its own, as a paper's figures should.
+QByteArray generic_font_family(QByteArray svg) {
+  static const QRegularExpression family(QStringLiteral("font-family=\"[^\"]*\""));
+  return QString::fromUtf8(svg).replace(family, QStringLiteral("font-family=\"sans-serif\"")).toUtf8();
+}
+
 QByteArray render_plot_svg(QCustomPlot* plot, int width, int height) {
   QByteArray bytes;
   QBuffer buffer(&bytes);
@@ -92,7 +101,7 @@ QByteArray render_plot_svg(QCustomPlot* plot, int width, int height) {
   if (!painter.begin(&generator)) return {};
   plot->toPainter(&painter, width, height);
   if (!painter.end()) return {};
-  return bytes;
+  return generic_font_family(bytes);
 }
 
 // Every row and band whole (capped); the figure's plot gets exactly this, so its lanes never give way.
@@ -276,7 +285,7 @@ QByteArray render_figure(TimelineView& view, const QString& suffix, const Export
       if (!p.begin(&generator)) return {};
       paint_figure(p, view, plan, *o.figure, w);
       if (!p.end()) return {};
-      return bytes;
+      return generic_font_family(bytes);
     }
     QPdfWriter writer(&buffer);
     writer.setResolution(kFigureDpi);
@@ -482,6 +491,14 @@ FigureRows export_figure_rows(TimelineView& view, const ExportOptions& asked) {
 
 namespace {
 
+// The devices whose GPU lanes hold events: a machine's device table lists GPUs the program never used.
+std::set<std::int32_t> devices_that_ran_work(const Trace& trace) {
+  std::set<std::int32_t> used;
+  for (const Lane& lane : trace.lanes())
+    if (lane.is_gpu() && !lane.events.empty()) used.insert(static_cast<std::int32_t>(lane.key.pid));
+  return used;
+}
+
 // "2 ranks: ddp_rank0, ddp_rank1 — 1x NVIDIA H200 per rank": the rank files (the first three) and what each rank
 // ran on, which for ranks that name the same GPU ids need not be distinct GPUs.
 std::string run_title(const Trace& trace) {
@@ -515,8 +532,9 @@ FigureText figure_text(const Trace& trace, const DocumentAnalysis& analysis, con
   if (name.isEmpty()) {
     name = QString::fromStdString(io::trace_stem(file_path.toStdString()));
   }
-  text.title = QString::fromStdString(trace.metadata().ranks.empty() ? figure_title(name.toStdString(), trace.devices())
-                                                                     : run_title(trace));
+  text.title = QString::fromStdString(
+      trace.metadata().ranks.empty() ? figure_title(name.toStdString(), trace.devices(), devices_that_ran_work(trace))
+                                     : run_title(trace));
   const auto& verdict = analysis.report().verdict;
   for (std::size_t i = 0; i < verdict.size() && i < kCaptionSentences; ++i)
     text.caption += (i ? QStringLiteral(" ") : QString()) + QString::fromStdString(verdict[i]);

@@ -131,4 +131,14 @@ std::string figure_title(std::string_view name, const std::vector<DeviceInfo>& d
   return title;
 }
 
+std::string figure_title(std::string_view name, const std::vector<DeviceInfo>& devices,
+                         const std::set<std::int32_t>& used) {
+  std::vector<DeviceInfo> ran;
+  for (const DeviceInfo& d : devices)
+    if (used.count(d.index) != 0) ran.push_back(d);
+  if (ran.empty() || ran.size() == devices.size()) return figure_title(name, devices);
+  return figure_title(name, ran) + " (" + std::to_string(ran.size()) + " of the " + std::to_string(devices.size()) +
+         " GPUs recorded ran work)";
+}
+
 }  // namespace gtv::ui

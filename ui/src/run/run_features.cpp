@@ -87,8 +87,8 @@ void build_menu(MainWindow* window, QDockWidget* dock, RunPanel* panel) {
   menu->addAction(QObject::tr("&Record a program..."), window,
                   [window, panel] { open_record_dialog(window, panel->data_dir()); });
   menu->addAction(QObject::tr("&Compare runs..."), window, [window] {
-    const QStringList paths =
-        QFileDialog::getOpenFileNames(window, QObject::tr("Runs to compare (two or more)"), {}, trace_file_filter());
+    const QStringList paths = QFileDialog::getOpenFileNames(window, QObject::tr("Runs to compare (two or more)"),
+                                                            window->dialog_dir(), trace_file_filter());
     if (paths.size() < 2) return;
     // The files are not read yet: the fit of runs with one GPU, the most that can fit.
     const int height_px = tab_page_height_px(window);

@@ -1,3 +1,5 @@
+#include <QFontMetricsF>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -30,6 +32,11 @@ double label_indent_px(bool header, bool figure, double font_scale) {
   return figure ? 12 * font_scale : 16;
 }
 
+QString header_label_text(const QString& prefix, const QString& label, double width_px, const QFontMetricsF& metrics) {
+  const double room_px = width_px - metrics.horizontalAdvance(prefix);
+  return prefix + metrics.elidedText(label, Qt::ElideMiddle, std::max(0.0, room_px));
+}
+
 LaneHeaders::LaneHeaders(QCustomPlot* plot, const TimelineState* state, QCPAxisRect* axis_rect)
     : QCPLayerable(plot), state_(state), axis_rect_(axis_rect) {}
 
@@ -60,9 +67,9 @@ void LaneHeaders::draw(QCPPainter* painter) {
     painter->setPen(state_->theme.text);
     const double indent = label_indent_px(header, state_->figure, state_->theme.font_scale);
     const QRectF text_rect(indent, y, area.width() - indent - 4, line_px);
-    const QString text = arrow + QString::fromStdString(row.label);
     painter->drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft,
-                      painter->fontMetrics().elidedText(text, Qt::ElideRight, static_cast<int>(text_rect.width())));
+                      header_label_text(arrow, QString::fromStdString(row.label), text_rect.width(),
+                                        QFontMetricsF(painter->font(), painter->device())));
   }
   painter->setPen(state_->theme.grid);
   painter->drawLine(QPointF(area.right(), area.top()), QPointF(area.right(), area.bottom()));

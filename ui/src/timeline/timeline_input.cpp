@@ -18,11 +18,27 @@ namespace gtv::ui {
 namespace {
 
 constexpr double kKeyZoomFactor = 1.5;
-constexpr double kKeyPanFraction = 0.1;  // of the width per key press
+constexpr double kKeyPanFraction = 0.1;    // of the width per key press
+constexpr double kWheelPanFraction = 0.1;  // of the width per wheel step
 constexpr double kClickSlopPx = 3;
 constexpr double kLabelEdgeGrabPx = 4;  // either side of the label column's edge
 
 }  // namespace
+
+TimeWindow centred_match_window(TimeNs start_ns, TimeNs duration_ns, TimeNs span_ns, TimeNs trace_start_ns,
+                                TimeNs trace_end_ns) {
+  const TimeNs centre_ns = start_ns + duration_ns / 2;
+  span_ns = std::max(span_ns, duration_ns + duration_ns / 5);  // the whole match, with a margin
+  TimeNs half_ns = span_ns / 2;
+  // Near the trace's start or end the window narrows about the match rather than show time outside the trace,
+  // as far as the match still fits.
+  const TimeNs room_ns = std::min(centre_ns - trace_start_ns, trace_end_ns - centre_ns);
+  if (half_ns > room_ns) half_ns = std::max(room_ns, (duration_ns * 3 + 4) / 5);
+  TimeWindow window{centre_ns - half_ns, centre_ns + half_ns};
+  if (window.t0_ns < trace_start_ns) window = {trace_start_ns, trace_start_ns + 2 * half_ns};
+  if (window.t1_ns > trace_end_ns) window = {trace_end_ns - 2 * half_ns, trace_end_ns};
+  return window;
+}
 
 bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
   if (watched != plot_) return QWidget::eventFilter(watched, event);
@@ -43,7 +59,7 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
     case QEvent::Resize:
       apply_label_column();  // the column keeps no more than its share of the new width
       // After the plot has taken its new size and laid out its axes.
-      if (fit_gpus_pending_) QTimer::singleShot(0, this, [this] { apply_pending_gpu_fit(); });
+      if (auto_fit_base_) QTimer::singleShot(0, this, [this] { apply_pending_gpu_fit(); });
       return QWidget::eventFilter(watched, event);
     case QEvent::Leave:
       hover_pos_.reset();
@@ -54,15 +70,18 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
 }
 
 bool TimelineView::on_wheel(QWheelEvent* event) {
-  const double steps = event->angleDelta().y() / 120.0;
-  // Over the label column the wheel scrolls the lanes, as in Perfetto and Nsight Systems; Ctrl+wheel still zooms.
-  const bool over_labels = event->position().x() < lane_rect().left();
-  if ((event->modifiers() & Qt::ShiftModifier) || (over_labels && !(event->modifiers() & Qt::ControlModifier))) {
-    set_scroll_px(state_.scroll_px - steps * 3 * state_.theme.depth_px());
-  } else if (event->modifiers() & Qt::AltModifier) {
-    pan_by_px(-event->angleDelta().x() / 120.0 * 0.1 * lane_rect().width());
+  // Perfetto's and Nsight Systems' convention: the wheel scrolls the rows, Ctrl+wheel zooms at the mouse,
+  // Shift+wheel (or a sideways wheel or touchpad swipe) pans in time.
+  const QPoint delta = event->angleDelta();
+  const Qt::KeyboardModifiers mods = event->modifiers();
+  if (mods & Qt::ControlModifier) {
+    zoom_at(event->position().x(), std::pow(1.25, delta.y() / 120.0));
+  } else if ((mods & Qt::ShiftModifier) || delta.x() != 0) {
+    // Some platforms turn Shift+wheel into a sideways wheel themselves: then the step is in x.
+    const double steps = (delta.x() != 0 ? delta.x() : delta.y()) / 120.0;
+    pan_by_px(-steps * kWheelPanFraction * lane_rect().width());
   } else {
-    zoom_at(event->position().x(), std::pow(1.25, steps));
+    set_scroll_px(state_.scroll_px - delta.y() / 120.0 * 3 * state_.theme.depth_px());
   }
   return true;
 }
@@ -263,12 +282,14 @@ void TimelineView::set_lane_hidden(LaneIndex lane, bool hidden) {
 }
 
 void TimelineView::toggle_row_collapsed(const std::string& id) {
+  end_auto_fit();
   auto& set = state_.lane_state.collapsed_rows;
   if (!set.erase(id)) set.insert(id);
   relayout();
 }
 
 void TimelineView::set_row_hidden(const std::string& id, bool hidden) {
+  end_auto_fit();
   if (hidden)
     state_.lane_state.hidden_rows.insert(id);
   else
@@ -277,6 +298,7 @@ void TimelineView::set_row_hidden(const std::string& id, bool hidden) {
 }
 
 void TimelineView::focus_on_gpu_lanes() {
+  end_auto_fit();
   if (!state_.trace) return;
   for (const auto& row : state_.rows) {
     const RowDesc d = row->desc();
@@ -295,44 +317,59 @@ double TimelineView::gpu_rows_bottom_px() const {
 }
 
 void TimelineView::fit_gpus_in_view() {
-  fit_gpus_pending_ = true;
+  auto_fit_base_ = state_.lane_state;
   apply_pending_gpu_fit();
 }
 
+void TimelineView::end_auto_fit() { auto_fit_base_.reset(); }
+
 void TimelineView::apply_pending_gpu_fit() {
-  // Only once the plot is on screen: a tab that is still loading has not given it its height yet.
-  if (!fit_gpus_pending_ || !plot_->isVisible()) return;
-  fit_gpus_pending_ = false;
-  if (!state_.trace) return;
+  // Only once the plot is on screen: a tab that is still loading has not given it its height yet. Until the user
+  // changes a row, each new size fits again from the rows as they were before the first fit, so what the view
+  // shows depends on its size, never on the sizes it went through.
+  if (!auto_fit_base_ || !plot_->isVisible() || !state_.trace) return;
+  state_.lane_state = *auto_fit_base_;
+  relayout();
   replot_now();  // the axis rect at the plot's current size
   const auto fits = [&] { return gpu_rows_bottom_px() <= lane_rect().height(); };
   if (fits()) return;
   const TimeWindow window = state_.window;
-  const auto collapse_host_lanes = [&](bool only_empty) {
+  const auto host_rows = [&](bool lanes) {
+    std::vector<const TimelineRow*> rows;
     for (const auto& row : state_.rows) {
       const RowDesc d = row->desc();
-      if (!d.lane || d.group.first != LaneKind::HostThread) continue;
-      if (!only_empty || !row->has_content_in(window.t0_ns, window.t1_ns))
-        state_.lane_state.collapsed_rows.insert(d.id);
+      if (d.group.first == LaneKind::HostThread && d.lane.has_value() == lanes) rows.push_back(row.get());
     }
-    relayout();
+    return rows;
   };
-  // Host rows give way first, least useful first: rows and lanes with nothing in the view (rows hidden, lanes
-  // collapsed), then every host lane's depth, then counter series (listed in the Lanes panel to show again), then
-  // whole host groups to their headers.
-  for (const auto& row : state_.rows) {
-    const RowDesc d = row->desc();
-    if (!d.lane && d.group.first == LaneKind::HostThread && !row->has_content_in(window.t0_ns, window.t1_ns))
-      state_.lane_state.hidden_rows.insert(d.id);
-  }
-  collapse_host_lanes(true);
-  if (fits()) return;
-  collapse_host_lanes(false);
-  if (fits()) return;
+  const auto empty = [&](const TimelineRow* row) { return !row->has_content_in(window.t0_ns, window.t1_ns); };
+  // Host rows give way one at a time, least useful first, until the GPU rows fit, so no more goes than must:
+  // rows and lanes with nothing in the view (rows hidden, lanes collapsed), then each host lane's depth from the
+  // bottom up, then counter series (listed in the Lanes panel to show again), then empty host lanes and the host's
+  // range rows hidden, then host lanes from the bottom up; a whole host group goes to its header only when one lane
+  // of it is still too much.
+  std::vector<std::pair<std::set<std::string>*, std::string>> steps;
+  auto& hidden = state_.lane_state.hidden_rows;
+  auto& collapsed = state_.lane_state.collapsed_rows;
+  const std::vector<const TimelineRow*> rows = host_rows(false);
+  const std::vector<const TimelineRow*> lanes = host_rows(true);
+  for (const TimelineRow* row : rows)
+    if (empty(row)) steps.emplace_back(&hidden, row->desc().id);
+  for (const TimelineRow* row : lanes)
+    if (empty(row)) steps.emplace_back(&collapsed, row->desc().id);
+  for (auto it = lanes.rbegin(); it != lanes.rend(); ++it) steps.emplace_back(&collapsed, (*it)->desc().id);
   for (const auto& row : state_.rows)
-    if (const RowDesc d = row->desc(); d.gives_way_to_gpus) state_.lane_state.hidden_rows.insert(d.id);
-  relayout();
-  if (fits()) return;
+    if (const RowDesc d = row->desc(); d.gives_way_to_gpus) steps.emplace_back(&hidden, d.id);
+  for (const TimelineRow* row : lanes)
+    if (empty(row)) steps.emplace_back(&hidden, row->desc().id);
+  for (auto it = rows.rbegin(); it != rows.rend(); ++it) steps.emplace_back(&hidden, (*it)->desc().id);
+  for (auto it = lanes.rbegin(); it != lanes.rend() && std::next(it) != lanes.rend(); ++it)
+    steps.emplace_back(&hidden, (*it)->desc().id);
+  for (const auto& [set, id] : steps) {
+    if (!set->insert(id).second) continue;
+    relayout();
+    if (fits()) return;
+  }
   for (const LaneRow& r : state_.layout.rows())
     if (r.kind == RowKind::ProcessHeader && r.group != kCriticalPathGroup)
       state_.lane_state.collapsed_groups.insert(r.group);
@@ -345,12 +382,14 @@ void TimelineView::set_warmup_labels(bool shown) {
 }
 
 void TimelineView::show_all_lanes() {
+  end_auto_fit();
   state_.lane_state.hidden_rows.clear();
   state_.lane_state.collapsed_groups.clear();
   relayout();
 }
 
 void TimelineView::toggle_group(GroupKey group) {
+  end_auto_fit();
   auto& set = state_.lane_state.collapsed_groups;
   if (!set.erase(group)) set.insert(group);
   relayout();
@@ -390,14 +429,18 @@ std::optional<std::size_t> TimelineView::search_position() const {
 }
 
 void TimelineView::show_match(EventRef ref) {
-  jump_to(ref);
-  // A match a few pixels wide cannot be read: zoom until it takes a fifth of the window.
+  jump_to(ref);  // selects it, shows its lane and scrolls to its row
   const Event& e = state_.trace->event(ref);
+  TimeNs span_ns = state_.window.span_ns();
+  // A match a few pixels wide cannot be read: zoom until it takes a fifth of the window.
   if (static_cast<double>(e.duration_ns) / mapping().ns_per_px() < kReadableMatchPx)
-    set_window(fit_window(e.start_ns, e.end_ns(), 2.0));
+    span_ns = 5 * std::max<TimeNs>(e.duration_ns, kMinSpanNs);
+  set_window(
+      centred_match_window(e.start_ns, e.duration_ns, span_ns, state_.trace->start_ns(), state_.trace->end_ns()));
   if (const int row = state_.layout.row_of_lane(ref.lane);
       row >= 0 && state_.layout.rows()[static_cast<std::size_t>(row)].depth_rows <= e.depth) {
     // A collapsed lane shows its top row only.
+    end_auto_fit();
     state_.lane_state.collapsed_rows.erase(event_lane_row_id(state_.trace->lane(ref.lane).key));
     relayout();
   }

@@ -160,6 +160,7 @@ void TimelineView::set_label_width_px(std::optional<double> width_px) {
 }
 
 void TimelineView::set_lane_state(LaneViewState lane_state) {
+  end_auto_fit();
   state_.lane_state = std::move(lane_state);
   relayout();
 }
@@ -500,6 +501,7 @@ void TimelineView::jump_to(EventRef ref) {
     set_window({centre - span / 2, centre - span / 2 + span});
   }
   if (state_.layout.row_of_lane(ref.lane) < 0) {  // hidden, or its group collapsed: show it
+    end_auto_fit();
     state_.lane_state.hidden_rows.erase(event_lane_row_id(state_.trace->lane(ref.lane).key));
     state_.lane_state.collapsed_groups.erase(group_of(state_.trace->lane(ref.lane).key));
     relayout();

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -19,6 +20,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <algorithm>
+#include <utility>
 
 #include "gtv/io/readable_formats.h"
 #include "gtv/ui/app_palette.h"
@@ -81,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), tabs_(new QTabWid
   setCentralWidget(tabs_);
   connect(tabs_, &QTabWidget::tabCloseRequested, this, [this](int index) {
     QWidget* w = tabs_->widget(index);
+    if (auto* t = qobject_cast<TraceTab*>(w)) finish_batch_member(t->document());  // closed while it loaded
     tabs_->removeTab(index);
     w->deleteLater();
     refresh_tab_titles();
@@ -209,7 +212,33 @@ void MainWindow::open_files(const QStringList& paths) {
       return;
     }
   }
-  for (const QString& path : paths) open_file(path);
+  // Files that fail among several opened at once are reported together, once every one of them has finished.
+  for (const QString& path : paths) {
+    TraceTab* tab = open_file(path);
+    if (paths.size() < 2) continue;
+    TraceDocument* document = tab->document();
+    open_batch_.insert(document);
+    auto finished = [this, document] { finish_batch_member(document); };
+    connect(document, &TraceDocument::loaded, this, finished);
+    connect(document, &TraceDocument::failed, this, finished);
+  }
+}
+
+void MainWindow::finish_batch_member(TraceDocument* document) {
+  if (!open_batch_.remove(document) || !open_batch_.isEmpty() || batch_failures_.isEmpty()) return;
+  const QStringList failures = std::exchange(batch_failures_, {});
+  report_error(failures.size() == 1 ? tr("Cannot open trace") : tr("Cannot open %1 traces").arg(failures.size()),
+               failures.join(QLatin1Char('\n')));
+}
+
+QString MainWindow::dialog_dir() const {
+  // The trace in front's folder: the next file is most often its neighbour (another run, the variant, a figure).
+  if (const TraceTab* t = current_tab()) {
+    const QString path = t->document()->path();
+    if (!path.startsWith(QStringLiteral(":/"))) return QFileInfo(path).absolutePath();
+  }
+  const QStringList recent = recent_files();
+  return recent.isEmpty() ? QString() : QFileInfo(recent.first()).absolutePath();
 }
 
 void MainWindow::rank_clocks_dialog() {
@@ -262,6 +291,11 @@ void MainWindow::on_failed(TraceTab* tab, const QString& message) {
     remove_recent(QFileInfo(path).absoluteFilePath());
   tab->deleteLater();
   refresh_tab_titles();
+  if (open_batch_.contains(tab->document())) {
+    const QString name = QFileInfo(tab->document()->path()).fileName();
+    batch_failures_ << (message.contains(name) ? message : tr("%1: %2").arg(name, message));
+    return;  // reported with the batch's other failures
+  }
   report_error(tr("Cannot open trace"), message);
 }
 
@@ -448,7 +482,7 @@ void MainWindow::apply_theme() {
 
 void MainWindow::open_dialog() {
   const QStringList paths = QFileDialog::getOpenFileNames(
-      this, tr("Open trace"), QString(), trace_file_filter() + tr(";;Rank summaries of a run (*.gtvsum)"));
+      this, tr("Open trace"), dialog_dir(), trace_file_filter() + tr(";;Rank summaries of a run (*.gtvsum)"));
   open_files(paths);
 }
 
@@ -459,8 +493,8 @@ void MainWindow::open_ranks_dialog() {
 }
 
 void MainWindow::open_run_dialog() {
-  const QStringList paths =
-      QFileDialog::getOpenFileNames(this, tr("Rank files of one run (one per rank)"), QString(), trace_file_filter());
+  const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Rank files of one run (one per rank)"),
+                                                          dialog_dir(), trace_file_filter());
   if (!paths.isEmpty()) open_run(paths);
 }
 
@@ -473,10 +507,12 @@ void MainWindow::export_dialog(bool whole_trace) {
                                               : tr("The trace is still loading; export it once it shows."));
     return;
   }
-  const QString suggested = t                                       ? QStringLiteral("timeline.png")
-                            : qobject_cast<CompareView*>(current)   ? QStringLiteral("compare.png")
-                            : qobject_cast<RanksOverview*>(current) ? QStringLiteral("ranks.png")
-                                                                    : QStringLiteral("classroom.png");
+  const QString name = t                                       ? QStringLiteral("timeline.png")
+                       : qobject_cast<CompareView*>(current)   ? QStringLiteral("compare.png")
+                       : qobject_cast<RanksOverview*>(current) ? QStringLiteral("ranks.png")
+                                                               : QStringLiteral("classroom.png");
+  const QString dir = dialog_dir();
+  const QString suggested = dir.isEmpty() ? name : QDir(dir).filePath(name);
   const QString path = save_path_hook() ? save_path_hook()(suggested)
                                         : QFileDialog::getSaveFileName(this, tr("Export image"), suggested,
                                                                        tr("Images (*.png *.jpg *.pdf *.svg)"));

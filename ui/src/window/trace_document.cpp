@@ -22,12 +22,13 @@ io::ReadOptions read_options(const LoadProgress& progress) {
   return options;
 }
 
-LoadResult from_expected(Expected<Trace> trace) {
+LoadResult from_expected(Expected<Trace> trace, const LoadProgress& progress = {}) {
   if (!trace) {
     LoadResult result;
     result.error = QString::fromStdString(trace.error().message);
     return result;
   }
+  if (progress) (void)progress(kAnalysingProgress);
   return analyse_trace(std::move(trace).value());
 }
 
@@ -44,7 +45,8 @@ LoadResult analyse_trace(Trace trace) {
 LoadResult load_trace_bytes(const QByteArray& bytes, const QString& name, const LoadProgress& progress) {
   return from_expected(
       io::read_trace_from_memory(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                                 name.toStdString(), read_options(progress)));
+                                 name.toStdString(), read_options(progress)),
+      progress);
 }
 
 QString trace_file_filter() {
@@ -57,7 +59,7 @@ LoadResult load_trace_file(const QString& path, const LoadProgress& progress) {
     if (!file.open(QIODevice::ReadOnly)) return from_expected(Error{path.toStdString() + ": cannot open resource"});
     return load_trace_bytes(file.readAll(), path, progress);
   }
-  return from_expected(io::read_trace(path.toStdString(), read_options(progress)));
+  return from_expected(io::read_trace(path.toStdString(), read_options(progress)), progress);
 }
 
 LoadResult load_rank_files(const QStringList& paths, const RankMergeOptions& options, const LoadProgress& progress) {
@@ -78,6 +80,7 @@ LoadResult load_rank_files(const QStringList& paths, const RankMergeOptions& opt
     files.push_back({&traces[static_cast<std::size_t>(i)], QFileInfo(paths[i]).fileName().toStdString()});
   Expected<RankMerge> merged = merge_ranks(files, options);
   if (!merged) return from_expected(merged.error());
+  if (progress) (void)progress(kAnalysingProgress);
   return analyse_trace(std::move(merged->trace));
 }
 
@@ -115,7 +118,15 @@ void TraceDocument::load() {
   watcher_.setFuture(QtConcurrent::run([path, ranks, options, cancelled, self] {
     const LoadProgress progress = [cancelled, self](double fraction) {
       QMetaObject::invokeMethod(
-          self, [self, fraction] { emit static_cast<TraceDocument*>(self)->progress(fraction); }, Qt::QueuedConnection);
+          self,
+          [self, fraction] {
+            auto* document = static_cast<TraceDocument*>(self);
+            if (fraction == kAnalysingProgress)
+              emit document->analysing();
+            else
+              emit document->progress(fraction);
+          },
+          Qt::QueuedConnection);
       return !cancelled->load();
     };
     return ranks.size() > 1 ? load_rank_files(ranks, options, progress) : load_trace_file(path, progress);

@@ -43,7 +43,8 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   auto* loading = new QWidget;
   auto* loading_layout = new QVBoxLayout(loading);
   loading_layout->addStretch();
-  loading_layout->addWidget(new QLabel(tr("Loading %1 ...").arg(document_->path())), 0, Qt::AlignHCenter);
+  auto* loading_label = new QLabel(tr("Reading %1 ...").arg(document_->path()));
+  loading_layout->addWidget(loading_label, 0, Qt::AlignHCenter);
   progress_->setRange(0, 1000);
   loading_layout->addWidget(progress_);
   loading_layout->addStretch();
@@ -89,6 +90,11 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
           [](double px) { QSettings().setValue(kLabelColumnKey, px); });
   connect(document_, &TraceDocument::progress, progress_,
           [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000)); });
+  // Read: the analysis runs next, with no fraction to show (a busy bar), and says so until the timeline is drawn.
+  connect(document_, &TraceDocument::analysing, this, [this, loading_label] {
+    loading_label->setText(tr("Analysing %1: idle causes, critical path, report ...").arg(document_->path()));
+    progress_->setRange(0, 0);
+  });
   connect(document_, &TraceDocument::loaded, this, &TraceTab::on_loaded);
   connect(view_, &TimelineView::selection_changed, this, &TraceTab::follow_selection);
   connect(view_, &TimelineView::measure_changed, this, [this] {
@@ -97,11 +103,12 @@ TraceTab::TraceTab(TraceDocument* document, QWidget* parent)
   // The colour mode and theme can change after loading: the legend is rebuilt each time it comes to the front.
   connect(side_, &QTabWidget::currentChanged, this, [this, splitter](int index) {
     if (side_->widget(index) == legend_) refresh_legend();
-    // The Kernels tab widens the panel until every column shows whole, up to 45% of the tab.
+    // The Kernels tab widens the panel towards every column whole, up to a third of the tab: the timeline keeps two
+    // thirds (at 45% a 1366 px window left it 750 px); a name too long for its column is elided in the middle.
     if (side_->widget(index) == kernels_) {
       const QList<int> sizes = splitter->sizes();
       const int total = sizes.value(0) + sizes.value(1);
-      const int wanted = std::min(kernels_->wanted_width(), total * 45 / 100);
+      const int wanted = std::min(kernels_->wanted_width(), total / 3);
       if (sizes.size() == 2 && sizes[1] < wanted) splitter->setSizes({total - wanted, wanted});
     }
   });

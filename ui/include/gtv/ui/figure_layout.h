@@ -6,6 +6,7 @@
 // in, boxes out (no Qt), so the geometry is unit tested; export.cpp measures the text and paints into the boxes.
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,5 +62,9 @@ struct FigureLayout {
 
 // "sequential — 2x NVIDIA H200": the scenario (or file name) and the GPUs of the trace's device table.
 [[nodiscard]] std::string figure_title(std::string_view name, const std::vector<DeviceInfo>& devices);
+// The same naming only the GPUs that ran work (device indexes in `used`) when fewer did than the table holds:
+// "sequential — 1x NVIDIA H200 (1 of the 2 GPUs recorded ran work)".
+[[nodiscard]] std::string figure_title(std::string_view name, const std::vector<DeviceInfo>& devices,
+                                       const std::set<std::int32_t>& used);
 
 }  // namespace gtv::ui

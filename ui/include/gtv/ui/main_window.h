@@ -2,6 +2,8 @@
 // The main window: traces in tabs, opened by dialog, drag and drop, command line or the recent-files menu.
 // A trace that fails to load closes its own tab and reports the error; other tabs are untouched.
 #include <QMainWindow>
+#include <QSet>
+#include <QStringList>
 #include <functional>
 #include <optional>
 
@@ -36,14 +38,17 @@ class MainWindow : public QMainWindow {
   RanksOverview* open_ranks(const QStringList& paths, const RankMergeOptions& options = {});
   // Opens a rank's own trace file in a new tab showing window (the trace's own clock) once it is read.
   TraceTab* open_rank_trace(const QString& file, std::int64_t rank, TimeWindow window);
-  // Opens what a dialog or a drop gave: folders and .gtvsum files as one ranks overview: one file in a tab; several,
-  // after asking (the open-choice hook), as one run of ranks or a tab each.
+  // Opens what a dialog or a drop gave: folders and .gtvsum files as one ranks overview; one file in a tab; several,
+  // after asking (the open-choice hook), as one run of ranks or a tab each. Of several opened each in its tab, those
+  // that fail are reported in one message, once every file has loaded or failed.
   void open_files(const QStringList& paths);
   // Opens a document already holding a trace (or one the caller will load).
   TraceTab* open_document(TraceDocument* document);
   [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
   [[nodiscard]] TraceTab* current_tab() const;
   [[nodiscard]] QStringList recent_files() const;
+  // The folder the file dialogs start in: the trace in front's, else the most recent file's (empty: the current).
+  [[nodiscard]] QString dialog_dir() const;
   // The dark theme covers the whole application (app_palette.h) and every timeline, compare panels included.
   void set_dark(bool dark);
   [[nodiscard]] bool is_dark() const { return dark_; }
@@ -97,6 +102,7 @@ class MainWindow : public QMainWindow {
   void refresh_recent_menu();
   void refresh_tab_titles();
   void on_failed(TraceTab* tab, const QString& message);
+  void finish_batch_member(TraceDocument* document);
   void apply_theme();
   void show_empty_hint();
 
@@ -111,7 +117,10 @@ class MainWindow : public QMainWindow {
   bool dark_ = false;
   double font_scale_ = 1.0;
   bool projector_ = false;
-  QList<QWidget*> hidden_for_projector_;  // what the projector view hid, shown again when it ends
+  QList<QWidget*> hidden_for_projector_;
+  QSet<TraceDocument*> open_batch_;  // files opened together, still loading
+  QStringList batch_failures_;  // their failures so far, one line each  // what the projector view hid, shown again
+                                // when it ends
 };
 
 }  // namespace gtv::ui

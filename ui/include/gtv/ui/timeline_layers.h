@@ -30,6 +30,10 @@ class TimeTicker : public QCPAxisTicker {
 // Where a row's name starts in the label column: group headers at the edge, rows under them indented (less in a
 // figure, which has no triangles to make room for).
 [[nodiscard]] double label_indent_px(bool header, bool figure, double font_scale);
+// A row name in width_px: whole if it fits, else elided in the middle, so the end that tells rows apart stays
+// ("device memory al…since start (bytes)", "recorded ranges (t…1741)"); the triangle prefix is never elided.
+[[nodiscard]] QString header_label_text(const QString& prefix, const QString& label, double width_px,
+                                        const QFontMetricsF& metrics);
 
 class LaneHeaders : public QCPLayerable {
   Q_OBJECT

@@ -17,6 +17,12 @@ namespace gtv::ui {
 class LanePlottable;
 class TimeTicker;
 
+// The window search's Next shows a match in: span_ns wide (at least the match and a fifth more), centred on the
+// match; near the trace's start or end narrower, still centred, rather than show time outside the trace, as far
+// as the match fits; a match at the very edge starts or ends the window.
+[[nodiscard]] TimeWindow centred_match_window(TimeNs start_ns, TimeNs duration_ns, TimeNs span_ns,
+                                              TimeNs trace_start_ns, TimeNs trace_end_ns);
+
 class TimelineView : public QWidget {
   Q_OBJECT
  public:
@@ -60,8 +66,10 @@ class TimelineView : public QWidget {
   // Row heights for a theme (its font scale).
   [[nodiscard]] static LayoutOptions layout_options(const Theme& theme);
   // Collapses host rows until every GPU row is in view without scrolling (the first view of a trace, with the critical
-  // path under them): host rows and lanes with nothing in the window, then all host lanes, then counter rows, then host
-  // groups to their headers. Done when the plot is next on screen, at its real height, if it is not yet.
+  // path under them): host rows and lanes with nothing in the window, then all host lanes, then counter rows, then
+  // empty host lanes and the host's range rows hidden, then host lanes from the bottom up, then host groups to their
+  // headers. Done when the plot is on screen, at its real height, and again from the same start at each new size
+  // until the user collapses, hides or shows a row.
   void fit_gpus_in_view();
   // The bottom of the last GPU row in the layout (0: none).
   [[nodiscard]] double gpu_rows_bottom_px() const;
@@ -152,7 +160,8 @@ class TimelineView : public QWidget {
 
  private:
   void apply_pending_gpu_fit();
-  bool fit_gpus_pending_ = false;
+  void end_auto_fit();                          // the user changed a row: sizes no longer refit
+  std::optional<LaneViewState> auto_fit_base_;  // the rows before fit_gpus_in_view, while it refits at each size
   struct RowAt {
     const TimelineRow* row;
     std::optional<LaneIndex> lane;  // the event lane it draws, if it is one

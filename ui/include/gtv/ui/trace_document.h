@@ -23,6 +23,9 @@ struct LoadResult {
 // Reads and analyses a trace in the calling thread (the worker, and `gtv --export`).
 // progress(fraction) may be called from that thread; it returns false to cancel.
 using LoadProgress = std::function<bool(double)>;
+// The value a load's progress reports once the file is read and the analysis (idle causes, critical path, the
+// report) runs: on a 10M-event trace that is most of the wait, and has no fraction of its own to show.
+inline constexpr double kAnalysingProgress = 2.0;
 [[nodiscard]] LoadResult load_trace_file(const QString& path, const LoadProgress& progress = {});
 // The open dialogs' filter: every readable format's file names (io/readable_formats.h), then all files.
 [[nodiscard]] QString trace_file_filter();
@@ -62,6 +65,7 @@ class TraceDocument : public QObject {
 
  signals:
   void progress(double fraction);
+  void analysing();  // the file is read; the analysis runs until loaded
   void loaded();
   void failed(const QString& message);
 
