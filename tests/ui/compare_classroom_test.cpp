@@ -233,7 +233,7 @@ void CompareClassroomTest::compare_panels_show_gpu_lanes_and_busy_strip() {
     const auto& lanes = v->trace()->lanes();
     // A GPU lane with nothing in the run's timed work (the default stream the streams run left) gives its room away.
     const LoadResult loaded = load_trace_file(files[run]);
-    const PlaybackSpan span = classroom_playback_span(*loaded.trace, &loaded.analysis->report);
+    const PlaybackSpan span = classroom_playback_span(*loaded.trace, &loaded.analysis->report());
     int gpu_rows = 0;
     for (std::size_t i = 0; i < lanes.size(); ++i) {
       const auto lane = static_cast<LaneIndex>(i);

@@ -280,7 +280,7 @@ void CompareView::sync_scroll_from(int run) {
 }
 
 void CompareView::hide_idle_gpu_lanes(Run& run) const {
-  const PlaybackSpan span = classroom_playback_span(*run.trace, run.analysis ? &run.analysis->report : nullptr);
+  const PlaybackSpan span = classroom_playback_span(*run.trace, run.analysis ? &run.analysis->report() : nullptr);
   const auto& lanes = run.trace->lanes();
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     if (!lanes[i].is_gpu()) continue;

@@ -176,12 +176,12 @@ Report analyze_with(const std::function<const causal::HappensBefore&()>& graph, 
   r.steady = steady_part(trace);
   r.single_gpu = single_gpu_streams(trace, streams, r.concurrency.gpu_count);
   {
-    const causal::HappensBefore& graph = *graph_future.get();
+    const causal::HappensBefore& built = *graph_future.get();
     // The graph's line is done and the trace's nearly so: the causes' replays take up to 4 of the machine's
     // threads (each holds a replayed time per node).
     const unsigned replay_threads =
         parallelism == Parallelism::Threads ? std::clamp(std::thread::hardware_concurrency(), 1u, 4u) : 1u;
-    r.critical = analyze_critical_path(trace, graph, r.region, r.warmup, replay_threads);
+    r.critical = analyze_critical_path(trace, built, r.region, r.warmup, replay_threads);
   }
   r.idle = analyze_idle_causes(trace, r.region, r.critical);
   TraceOnlyParts parts = parts_future.get();
