@@ -155,15 +155,32 @@ class Classifier {
 
   // The call returned only after the GPU work it launched had finished: the host waited for that work.
   std::optional<BlockingKind> synchronous_launch(EventRef ref, BlockingCall& call) const {
-    const auto flow = trace_.flow_of(ref);
-    if (!flow || !(flow->from == ref)) return std::nullopt;
-    const Event& launch = trace_.event(ref);
-    const Event& work = trace_.event(flow->to);
-    if (!is_gpu_activity(work.kind) || work.duration_ns < kSynchronousLaunchMinKernelNs) return std::nullopt;
-    if (launch.end_ns() < work.end_ns() || work.start_ns < launch.start_ns) return std::nullopt;
-    call.device = trace_.lane(flow->to.lane).device();
+    if (!launches_block_) return std::nullopt;
+    if (launch_returned_after_its_kernel(ref) != LaunchOutcome::AfterItsKernel) return std::nullopt;
+    call.device = trace_.lane(trace_.flow_of(ref)->to.lane).device();
     return BlockingKind::SynchronousLaunch;
   }
+
+ public:
+  enum class LaunchOutcome { NotTelling, BeforeItsKernelEnded, AfterItsKernel };
+  // A launch tells whether launches block only when its kernel ran long enough (an asynchronous launch may also
+  // return after a shorter kernel).
+  [[nodiscard]] LaunchOutcome launch_returned_after_its_kernel(EventRef ref) const {
+    const auto flow = trace_.flow_of(ref);
+    if (!flow || !(flow->from == ref)) return LaunchOutcome::NotTelling;
+    const Event& launch = trace_.event(ref);
+    const Event& work = trace_.event(flow->to);
+    if (!is_gpu_activity(work.kind) || work.duration_ns < kSynchronousLaunchMinKernelNs)
+      return LaunchOutcome::NotTelling;
+    if (launch.end_ns() < work.end_ns() || work.start_ns < launch.start_ns) return LaunchOutcome::BeforeItsKernelEnded;
+    return LaunchOutcome::AfterItsKernel;
+  }
+  // Launches of this lane block (CUDA_LAUNCH_BLOCKING=1, or a launch that synchronizes) when at least half of those
+  // that can tell returned after their kernel: a few launches of a thread that otherwise runs ahead of the GPU
+  // returned late because the host was slow there (descheduled, or the profiler's own work), not because they waited.
+  void set_launches_block(bool block) { launches_block_ = block; }
+
+ private:
 
   void close_calls_before(TimeNs t_ns) {
     while (!open_calls_.empty() && open_calls_.back()->end_ns() <= t_ns) open_calls_.pop_back();
@@ -199,6 +216,7 @@ class Classifier {
   std::vector<const Event*> open_calls_;  // API calls on the lane being scanned that may still enclose what follows
   std::optional<GpuActivity> gpu_;
   FirstKernelRuns first_runs_{trace_};
+  bool launches_block_ = true;
 };
 
 // Waits for room in the command queue inside one launch are one call, as the launch is.
@@ -212,6 +230,15 @@ void scan_lane(const Trace& trace, const Lane& lane, LaneIndex l, Classifier& cl
   TimeNs first = 0, last = 0, covered_end = std::numeric_limits<TimeNs>::min();
   const std::size_t calls_before = out.calls.size();
   classifier.start_lane();
+  std::size_t telling = 0, after = 0;
+  for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
+    const Event& e = lane.events[i];
+    if ((e.kind != EventKind::Runtime && e.kind != EventKind::Driver) || !is_launch_call(trace.name(e))) continue;
+    const auto outcome = classifier.launch_returned_after_its_kernel(EventRef{l, i});
+    telling += outcome != Classifier::LaunchOutcome::NotTelling ? 1 : 0;
+    after += outcome == Classifier::LaunchOutcome::AfterItsKernel ? 1 : 0;
+  }
+  classifier.set_launches_block(2 * after >= telling);
   for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
     const Event& e = lane.events[i];
     first = i == 0 ? e.start_ns : first;
