@@ -2,10 +2,10 @@
 // Each step's critical path across the ranks of a run: the chain through the rank each collective waited for.
 // Within a step, a rank that arrives at a collective holds every rank that waits for it, so the step's time runs
 // along one chain: the rank the others waited for at each collective (the culprit; the last to arrive where nobody
-// waited), its work from the end of its part in the chain's previous collective (or the step's start) to its
-// arrival, then the collective until that rank's part ended (the transfer after the last arrival). A tail runs from
-// the chain's last collective to the step's end. The links are contiguous: they add up to the step's length. The
-// step's bounding rank is the rank with the most work on its chain.
+// waited), its work from where the chain stood (the end of the previous collective's part on the chain, or the
+// step's start) to its arrival, then the collective until that rank's part ended (the transfer after the last arrival).
+// A tail runs from the chain's last collective to the step's end. The links are contiguous: they add up to the step's
+// length. The step's bounding rank is the rank with the most work on its chain.
 //
 // Steps are the profiler steps the ranks mark (StepWork, "ProfilerStep#N") when every rank marks the same number of
 // them: step k runs from its earliest start on any rank to its latest end (or to the end of its chain, when GPU work
