@@ -71,17 +71,20 @@ const Command& reduce_command() {
           .positionals = "SUMMARY...",
           .min_positionals = 1,
           .max_positionals = 1'000'000,
-          .options = with_rank_merge_options({value_option("--format", "FMT", "text (default), markdown or json"),
-                                              flag_option("--all", "list every collective (text and markdown)"),
-                                              value_option("--gather", "OUT",
-                                                           "also write the summaries, gathered into one .gtvsum "
-                                                           "(sources made absolute), for `gtv OUT`")}),
+          .options =
+              with_rank_merge_options({value_option("--format", "FMT", "text (default), markdown or json"),
+                                       flag_option("--all", "list every collective and step (text and markdown)"),
+                                       value_option("--gather", "OUT",
+                                                    "also write the summaries, gathered into one .gtvsum "
+                                                    "(sources made absolute), for `gtv OUT`")}),
           .details =
               "Each SUMMARY is a .gtvsum that `gtv-cli summarize` wrote: the ranks of one run, from their own "
               "files (their clocks aligned as `merge` aligns them: --clock, --shift) or from one merged run. The "
               "report is the cross-rank part of `gtv-cli analyze` of the merged run: the ranks, the clock "
               "alignment, who arrived last at which collective, the waits that happened and the clock offsets "
-              "with their error bars. Refused: a damaged or unreadable summary, a summary of another version, a "
+              "with their error bars; then each step's critical path across the ranks (the chain through the rank each "
+              "collective waited for), its bounding rank and that rank's share of the step. Refused: a damaged or "
+              "unreadable summary, a summary of another version, a "
               "rank twice, world sizes that disagree, summaries far apart in time (unless --allow-far-apart) or of "
               "different merged runs. --gather OUT writes the run's summaries into one file, each rank's source made "
               "absolute where the file is found (beside its summary, else from here): `gtv OUT` opens it as the "

@@ -783,11 +783,20 @@ def case_ranks(args):
             check(a["stragglers"] == b["stragglers"], "reduce's stragglers = analyze's, every field")
             check(a["summary"]["run"]["clock"] == b["summary"]["clock"], "the same clock alignment")
             check(b["verdict"] == [a["stragglers"]["headline"]], "the straggler is the verdict")
+            # reduce's own part: each profiler step's chain, bounded by the late rank, its links adding up.
+            path = b["critical_path_across_ranks"]
+            check(path["basis"] == "profiler_steps" and len(path["steps"]) == 3 and
+                  all(st["bounding_rank"] == 1 and st["links"][0]["start_ns"] == st["start_ns"] and
+                      st["links"][-1]["end_ns"] == st["end_ns"] and
+                      sum(l["end_ns"] - l["start_ns"] for l in st["links"]) == st["end_ns"] - st["start_ns"]
+                      for st in path["steps"]), "reduce: rank 1 bounds each step's chain (%r)" % path)
         else:
             title = "Ranks and collectives"
             section = lambda t: t[t.index(title):].split("\n\n" if fmt == "text" else "\n## ")[0]
             check(title in red.stdout and section(red.stdout) == section(ana.stdout),
                   "reduce --format %s: the section of analyze" % fmt)
+            check("Critical path across ranks" in red.stdout and "Bounding rank: rank 1 in 3 of 3 steps." in red.stdout,
+                  "reduce --format %s: the critical path across ranks" % fmt)
     red = cli(args, "reduce", *sums, "--clock", "collectives", "--format", "json")
     ana = cli(args, "analyze", *ranks, "--clock", "collectives", "--format", "json")
     check(red.returncode == 0 and json.loads(red.stdout)["stragglers"] == json.loads(ana.stdout)["stragglers"],

@@ -51,6 +51,22 @@ std::vector<std::vector<std::int64_t>> merged_devices(std::span<const Part> part
   return out;
 }
 
+// The steps of the parts that ran collectives (those in the stragglers), moved by their shifts.
+std::vector<RankSteps> rank_steps(std::span<const Part> parts, const std::vector<TimeNs>& shift_ns) {
+  std::vector<RankSteps> out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const RankSummary& s = *parts[i].summary;
+    if (s.collectives.empty()) continue;
+    RankSteps r{saturating_add(s.start_ns, shift_ns[i]), s.steps};
+    for (StepWork& w : r.steps) {
+      w.start_ns = saturating_add(w.start_ns, shift_ns[i]);
+      w.end_ns = saturating_add(w.end_ns, shift_ns[i]);
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 // Stragglers from the parts' collectives moved by their shifts; ranks without collectives left out.
 analysis::Stragglers stragglers_of(std::span<const Part> parts, const std::vector<TimeNs>& shift_ns,
                                    const ClockAlignment& clock, const CollectiveMatch* match = nullptr) {
@@ -103,6 +119,7 @@ Expected<RankReport> reduce_files(std::span<const RankSummary> summaries, const 
     s.end_ns = i == 0 ? end : std::max(s.end_ns, end);
   }
   out.stragglers = stragglers_of(parts, clocks->shift_ns, s.clock, &run->match);
+  out.step_paths = step_paths(out.stragglers, rank_steps(parts, clocks->shift_ns));
   return out;
 }
 
@@ -128,7 +145,9 @@ Expected<RankReport> reduce_merged(std::span<const RankSummary> summaries, const
   sum.start_ns = first.start_ns;
   sum.end_ns = first.end_ns;
   for (const Part& p : parts) sum.ranks.push_back(p.summary->merged_rank);
-  out.stragglers = stragglers_of(parts, std::vector<TimeNs>(parts.size(), 0), sum.clock);
+  const std::vector<TimeNs> no_shift(parts.size(), 0);
+  out.stragglers = stragglers_of(parts, no_shift, sum.clock);
+  out.step_paths = step_paths(out.stragglers, rank_steps(parts, no_shift));
   return out;
 }
 
@@ -164,7 +183,16 @@ std::string format_rank_report(const RankReport& report, analysis::Format format
   analysis::Report r;
   r.summary = report.summary;
   r.stragglers = report.stragglers;
-  return analysis::format_ranks(r, format, listing);
+  std::string out = analysis::format_ranks(r, format, listing);
+  const std::string paths = format_step_paths(report.step_paths, report.stragglers, format, listing);
+  if (paths.empty()) return out;
+  if (format != analysis::Format::Json) return out + paths;
+  // Into the report's top-level object, as its last field.
+  const std::size_t close = out.rfind('}');
+  if (close == std::string::npos) return out;
+  std::size_t before = close;
+  while (before > 0 && (out[before - 1] == '\n' || out[before - 1] == ' ')) --before;
+  return out.substr(0, before) + ",\n  \"critical_path_across_ranks\": " + paths + "\n}\n";
 }
 
 }  // namespace gtv::ranks

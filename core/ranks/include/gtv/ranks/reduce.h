@@ -11,6 +11,7 @@
 #include "gtv/analysis/stragglers.h"
 #include "gtv/analysis/summary.h"
 #include "gtv/model/rank_merge.h"
+#include "gtv/ranks/step_paths.h"
 #include "gtv/ranks/summary.h"
 
 namespace gtv::ranks {
@@ -21,6 +22,9 @@ struct RankReport {
   analysis::TraceSummary summary;
   analysis::Stragglers stragglers;
   std::vector<std::string> warnings;  // what merging the files would warn of: ranks missing, clocks off, ...
+  // Each step's critical path across the ranks (step_paths.h), from the stragglers' collectives and the ranks'
+  // steps: beyond what the analysis of the merged run reports.
+  StepPaths step_paths;
 };
 
 // Summaries of the ranks of one run: each a rank's own file (then options align their clocks, as for a merge), or
@@ -31,7 +35,9 @@ struct RankReport {
 // collectives, times that leave the trace time range.
 [[nodiscard]] Expected<RankReport> reduce(std::span<const RankSummary> summaries, const RankMergeOptions& options = {});
 
-// The report as `gtv-cli analyze` writes the cross-rank part of a merged run (analysis::format_ranks).
+// The report as `gtv-cli analyze` writes the cross-rank part of a merged run (analysis::format_ranks), followed by
+// the critical path across ranks (its section in text and Markdown, "critical_path_across_ranks" in JSON) when the
+// report has one: with an empty step_paths, exactly analyze's.
 [[nodiscard]] std::string format_rank_report(const RankReport& report, analysis::Format format,
                                              analysis::Listing listing = analysis::Listing::Capped);
 
