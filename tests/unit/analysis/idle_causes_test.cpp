@@ -367,7 +367,7 @@ TEST(IdleCauses, AThreadsSilenceIsSaidNotCalledItsWork) {
 // records cudaStreamSynchronize [210,215), then nothing until aten::copy_ [895,915) (cudaMemcpyAsync [900,910)):
 // GPU 0's idle time [215,895) is the collective's transfer, named as such, not thread 1's silence (thread 1's
 // silence after the collective ended, [950,1000), is its own wait before its next call).
-TEST(IdleCauses, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
+Report gloo_worker_run() {
   TraceBuilder b;
   host_call(b, 1, 1, "c10d::allreduce_", 100 * us, 50 * us, EventKind::CpuOp);
   host_call(b, 1, 1, "cudaEventRecord", 110 * us, 5 * us);
@@ -378,7 +378,18 @@ TEST(IdleCauses, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
   host_call(b, 1, 3, "cudaStreamSynchronize", 210 * us, 5 * us);
   host_call(b, 1, 3, "aten::copy_", 895 * us, 20 * us, EventKind::CpuOp);
   host_call(b, 1, 3, "cudaMemcpyAsync", 900 * us, 10 * us);
-  const Report r = analyze(build(b));
+  return analyze(build(b));
+}
+
+// The share of the path a path segment's words name, nullptr when none.
+const PathShare* share_named(const CriticalPathAnalysis& c, const std::string& phrase) {
+  for (const PathShare& s : c.shares)
+    if (share_phrase(s) == phrase) return &s;
+  return nullptr;
+}
+
+TEST(IdleCauses, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
+  const Report r = gloo_worker_run();
   expect_tiles(r.idle);
   bool transfer = false;
   for (const IdleInterval& i : r.idle.intervals) {
@@ -401,6 +412,25 @@ TEST(IdleCauses, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
     }
   }
   EXPECT_TRUE(transfer) << format_report(r, Format::Markdown);
+}
+
+// The critical path names the worker's silence [215,895) as the idle rows do: the collective's transfer and its wait
+// for the other ranks, not an unexplained stretch of the thread.
+TEST(CriticalPathShares, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
+  const Report r = gloo_worker_run();
+  const PathShare* transfer = share_named(
+      r.critical,
+      "thread 3 inside gloo:all_reduce, the collective's transfer and its wait for the other ranks (not recorded)");
+  ASSERT_NE(transfer, nullptr) << format_report(r, Format::Markdown);
+  EXPECT_EQ(transfer->total_ns, 680 * us);
+  EXPECT_EQ(transfer->context, ShareContext::InsideCollective);
+  EXPECT_EQ(transfer->range, "gloo:all_reduce");
+  EXPECT_EQ(share_named(r.critical, "thread 3 unexplained (not recorded)"), nullptr)
+      << format_report(r, Format::Markdown);
+  EXPECT_NE(r.critical.lines.front().find("thread 3 inside gloo:all_reduce, the collective's transfer and its wait "
+                                          "for the other ranks (not recorded) 680.0 us"),
+            std::string::npos)
+      << r.critical.lines.front();
 }
 
 // The main thread launches [0,5) (kernel [6,16)), then waits in a multiprocessing DataLoader's __next__ [20,520)
@@ -430,6 +460,12 @@ TEST(IdleCauses, AMultiprocessingDataLoadersNextIsAWaitForItsWorkers) {
       named = true;
     }
   EXPECT_TRUE(named) << format_report(r, Format::Markdown);
+  const PathShare* wait = share_named(
+      r.critical,
+      "thread 1 inside enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__, waiting for the DataLoader's "
+      "worker processes to deliver the next batch, or receiving it (not recorded)");
+  ASSERT_NE(wait, nullptr) << format_report(r, Format::Markdown);
+  EXPECT_EQ(wait->total_ns, 500 * us);
   const Report single = data_loader_run("_SingleProcessDataLoaderIter");
   EXPECT_EQ(find(single.idle, 0, IdleCause::Unknown), nullptr) << format_report(single, Format::Markdown);
   EXPECT_GE(total_us(single.idle, 0, IdleCause::HostBusy), 500);
@@ -451,6 +487,15 @@ TEST(IdleCauses, TheWorkBeforeAThreadsFirstCallIsNotBlamedOnARemovalThatKeepsIt)
   EXPECT_EQ(busy->total_ns, 100 * us);
   EXPECT_EQ(busy->saving_ns, -1);
   EXPECT_EQ(find(r.idle, 0, IdleCause::Unknown), nullptr);
+  // The path says the same: the thread working before its first call, not its own work between calls.
+  const PathShare* before = share_named(r.critical, "thread 1 working before its first CUDA call");
+  ASSERT_NE(before, nullptr) << format_report(r, Format::Markdown);
+  EXPECT_EQ(before->total_ns, 100 * us);
+  EXPECT_EQ(before->context, ShareContext::BeforeFirstCall);
+  for (const PathShare& s : r.critical.shares)
+    EXPECT_EQ(share_phrase(s).find("between calls"), std::string::npos) << share_phrase(s);
+  EXPECT_EQ(r.critical.headline.find("What bounds the whole trace: thread 1 working before its first CUDA call, "), 0u)
+      << r.critical.headline;
 }
 
 }  // namespace gtv::analysis
