@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gtv/analysis/report.h"
 #include "trace_helpers.h"
 
@@ -496,6 +498,39 @@ TEST(IdleCauses, TheWorkBeforeAThreadsFirstCallIsNotBlamedOnARemovalThatKeepsIt)
     EXPECT_EQ(share_phrase(s).find("between calls"), std::string::npos) << share_phrase(s);
   EXPECT_EQ(r.critical.headline.find("What bounds the whole trace: thread 1 working before its first CUDA call, "), 0u)
       << r.critical.headline;
+}
+
+// Thread 1 launches [0,5) a kernel that runs [6,1006), then calls cudaStreamSynchronize [900,1010), which returns 4 us
+// after the kernel ends. The path: the launch, its latency [5,6) and the kernel [6,1006), reached through the wait,
+// then the wait's return [1006,1010). The host was in the call for 4 us of the path, not 1 ms: the sentence says
+// the call's time on the path and the GPU work it waited for apart; without the waits the trace would end with the
+// kernel, 4 us sooner.
+TEST(CriticalPathWords, AWaitIsNotSaidToLastAsLongAsTheGpuWorkItWaitedFor) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 1000);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 900 * us, 110 * us);
+  const Report r = analyze(build(b));
+  const std::string expected =
+      "In cudaStreamSynchronize (4.00 us of the critical path) the host waited for GPU work that took 1.00 ms of the "
+      "critical path; without those waits the whole trace would be only 4.00 us shorter: the GPU work itself bounds "
+      "it.";
+  EXPECT_NE(std::find(r.critical.lines.begin(), r.critical.lines.end(), expected), r.critical.lines.end())
+      << ::testing::PrintToString(r.critical.lines);
+}
+
+// A wait that reached no GPU work on the path (the kernel [6,16) had ended before the call [100,110)) is not said to
+// be bounded by it: removing the waits removes their links to GPU work, and the call's own 10 us stays.
+TEST(CriticalPathWords, AWaitForNoGpuWorkOnThePathSaysSo) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 10);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 100 * us, 10 * us);
+  host_call(b, 1, 1, "aten::add", 110 * us, 50 * us, EventKind::CpuOp);
+  const Report r = analyze(build(b));
+  const std::string expected =
+      "In cudaStreamSynchronize (10.0 us of the critical path) the host waited for no GPU work on the critical path; "
+      "without those waits the whole trace would be no shorter: removing the waits keeps the calls' own time.";
+  EXPECT_NE(std::find(r.critical.lines.begin(), r.critical.lines.end(), expected), r.critical.lines.end())
+      << ::testing::PrintToString(r.critical.lines);
 }
 
 }  // namespace gtv::analysis
