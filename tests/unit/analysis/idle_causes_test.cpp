@@ -277,6 +277,47 @@ TEST(IdleCauses, ARanksSynchronizeIsNotTiedToAnotherRanksGpu) {
   EXPECT_EQ(text.find("waiting for a peer rank"), std::string::npos) << text;
 }
 
+// Two ranks merged. Rank 0 (pid 100) launches [0,5) (kernel [6,16) on GPU 0); its Gloo worker (101) enters
+// gloo:all_reduce [20,500), synchronizes [22,25), then records nothing until aten::copy_ [478,490) (cudaMemcpyAsync
+// [480,485), copy [486,496) on GPU 0). Rank 1 (pid 200) does the same on GPU 1, its worker (201) arriving late:
+// gloo:all_reduce [450,500). The path runs on rank 0's worker through its silence [25,478): rank 0 waiting for the
+// other ranks, rank 1 among them. Rank 1's GPU idle then is not "nothing of this rank held it up": no recorded link
+// between the ranks' collectives says what held rank 0's worker up.
+TEST(IdleCauses, ARanksIdleWhileAnotherWaitsInsideACollectiveIsNotSaidToBeUnheld) {
+  TraceBuilder b;
+  for (std::int64_t rank = 0; rank < 2; ++rank) {
+    const std::int64_t pid = 100 + 100 * rank, worker = pid + 1;
+    const std::uint64_t corr = 10 * std::uint64_t(rank);
+    host_call(b, pid, pid, "cudaLaunchKernel", 0, 5 * us, EventKind::Runtime, corr + 1);
+    kernel(b, rank, 7, "gemm", 6 * us, 10 * us, corr + 1);
+    const TimeNs arrive = rank == 0 ? 20 * us : 450 * us;
+    host_call(b, pid, worker, "gloo:all_reduce", arrive, 500 * us - arrive, EventKind::Annotation);
+    host_call(b, pid, worker, "cudaStreamSynchronize", arrive + 2 * us, 3 * us);
+    host_call(b, pid, worker, "aten::copy_", 478 * us, 12 * us, EventKind::CpuOp);
+    host_call(b, pid, worker, "cudaMemcpyAsync", 480 * us, 5 * us, EventKind::Runtime, corr + 2);
+    memcpy_event(b, rank, 7, 486 * us, (rank == 0 ? 10 : 8) * us, {}, corr + 2);
+  }
+  RankInfo r0, r1;
+  r0.rank = 0, r0.pids = {100}, r0.devices = {0}, r0.local_devices = {0};
+  r1.rank = 1, r1.pids = {200}, r1.devices = {1}, r1.local_devices = {0};
+  b.metadata().ranks = {r0, r1};
+  const Report r = analyze(build(b));
+  expect_tiles(r.idle);
+  const std::string text = format_report(r, Format::Text);
+  // Only rank 0's launch [0,6) and its copy after the collective [478,496) plus the trace's end are rank 0's own.
+  EXPECT_EQ(total_us(r.idle, 1, IdleCause::OtherGpuBound), 29) << text;
+  bool named = false;
+  for (const IdleInterval& i : r.idle.intervals)
+    if (i.device == 1 && i.start_ns <= 100 * us && i.end_ns >= 400 * us) {
+      EXPECT_EQ(i.cause, IdleCause::Unknown);
+      EXPECT_EQ(i.detail,
+                "rank 0 · thread 101 waiting inside gloo:all_reduce for the other ranks, this one among them; no "
+                "recorded link between the ranks' collectives says which held it up");
+      named = true;
+    }
+  EXPECT_TRUE(named) << text;
+}
+
 // A cause is blamed for a GPU's idle time only up to what removing it gives back. Thread 1 launches GPU 0's first
 // kernel ([0,5), runs [6,16)), works on its own for 100 us, then launches the second ([105,110), runs [111,121));
 // thread 2 launches GPU 1's 80 us kernel at once ([0,2), runs [3,83)). Without the host's own work the second

@@ -116,6 +116,10 @@ class DeviceExplainer {
       // This rank waited for theirs only when the path comes back to it later (through a collective); otherwise
       // their work set the region's end and nothing of this rank was waited for.
       const RankInfo* own = trace_.rank_of_device(device);
+      // Their thread silent inside a collective was waiting for the other ranks, this one among them: what held it
+      // up is no recorded link (ranks meet at collectives the graph does not join across them).
+      if (const auto waited = their_collective_wait(s, *theirs))
+        return RawPiece{{a, b, IdleCause::Unknown, *waited}, -1, -1};
       if (returns_to(own, index))
         return RawPiece{
             {a, b, IdleCause::PeerRank, details_.id("waiting for rank " + std::to_string(theirs->rank))}, -1, -1};
@@ -243,6 +247,19 @@ class DeviceExplainer {
       return details_.id(who + " recorded nothing inside " + std::string(trace_.name(*inside.event)) + ": " +
                          std::string(detail::silent_meaning(inside.range)));
     return details_.id(who + " recorded nothing then: waiting, or in code nobody recorded");
+  }
+
+  // The detail of another rank's thread silent inside a collective range, none when it is not.
+  std::optional<std::uint32_t> their_collective_wait(const PathSegment& s, const RankInfo& theirs) {
+    if (s.kind != SegmentKind::NotRecorded || !s.has_event) return std::nullopt;
+    const Lane& lane = trace_.lane(s.event.lane);
+    if (lane.is_gpu()) return std::nullopt;
+    const detail::SilentContext inside = detail::silent_context(trace_, lane, s.start_ns);
+    if (inside.range != ShareContext::InsideCollective) return std::nullopt;
+    return details_.id("rank " + std::to_string(theirs.rank) + " · thread " + std::to_string(lane.key.tid) +
+                       " waiting inside " + std::string(trace_.name(*inside.event)) +
+                       " for the other ranks, this one among them; no recorded link between the ranks' collectives "
+                       "says which held it up");
   }
 
   // "launching work for GPU 0", or "launching this GPU's next work".
