@@ -1,6 +1,8 @@
 // gtv-cli compare A B [--format text|markdown|json]: two runs side by side.
 #include <filesystem>
 #include <ostream>
+#include <system_error>
+#include <utility>
 
 #include "command.h"
 #include "gtv/analysis/analysed_trace.h"
@@ -13,8 +15,16 @@ namespace gtv::cli {
 namespace {
 
 // The file name without directories and trace extensions names a run in the report ("streams" for
-// traces/streams.json.gz), so the columns say which run is which.
-std::string run_label(const std::string& path) { return io::trace_stem(path); }
+// traces/streams.json.gz), so the columns say which run is which; two files of one name are told apart by their
+// folders ("r1/x", "r2/x").
+std::pair<std::string, std::string> run_labels(const std::string& a, const std::string& b) {
+  const auto absolute = [](const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::absolute(path, ec);
+    return ec ? path : p.lexically_normal().generic_string();
+  };
+  return analysis::run_labels(absolute(a), io::trace_stem(a), absolute(b), io::trace_stem(b));
+}
 
 int run_compare(const ParsedArgs& args, Io io) {
   const auto format = analysis::format_from_string(args.value("--format").value_or("text"));
@@ -23,8 +33,7 @@ int run_compare(const ParsedArgs& args, Io io) {
   if (!a) return kExitBadInput;
   std::optional<Trace> b = load_trace_or_report(args.positionals[1], io);
   if (!b) return kExitBadInput;
-  const std::string label_a = run_label(args.positionals[0]);
-  const std::string label_b = run_label(args.positionals[1]);
+  const auto [label_a, label_b] = run_labels(args.positionals[0], args.positionals[1]);
   const auto analysed_a = analysis::AnalysedTrace::make(std::move(*a));
   const auto analysed_b = analysis::AnalysedTrace::make(std::move(*b));
   const analysis::Report& ra = analysed_a->report();

@@ -629,6 +629,23 @@ def case_compare(args):
         for fmt in ("text", "markdown"):
             r = cli(args, "compare", a, b, "--format=" + fmt)
             check(r.returncode == 0 and stem(a) in r.stdout and stem(b) in r.stdout, "compare --format " + fmt)
+    # Two files of one name in two folders: every format names them by their folders, never "x ... than x".
+    with open(paths[0], "rb") as f:
+        content = f.read()
+    same = []
+    for folder in ("r1", "r2"):
+        os.makedirs(os.path.join(args.work, folder), exist_ok=True)
+        same.append(os.path.join(args.work, folder, os.path.basename(paths[0])))
+        with open(same[-1], "wb") as f:
+            f.write(content)
+    name = stem(paths[0])
+    r = cli(args, "compare", same[0], same[1], "--format", "json")
+    labels = (json.loads(r.stdout)["a"]["label"], json.loads(r.stdout)["b"]["label"]) if r.returncode == 0 else None
+    check(labels == ("r1/" + name, "r2/" + name), "compare r1/%s r2/%s: labels %r" % (name, name, labels))
+    for fmt in ("text", "markdown"):
+        r = cli(args, "compare", same[0], same[1], "--format=" + fmt)
+        check(r.returncode == 0 and "r1/" + name in r.stdout and "r2/" + name in r.stdout,
+              "compare --format %s of two files named %s: named by their folders" % (fmt, name))
     for path in paths:
         r = cli(args, "compare", path, path, "--format", "json")
         if r.returncode != 0:

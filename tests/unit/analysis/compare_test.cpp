@@ -450,3 +450,32 @@ TEST(Compare, FromReportsEqualsFromTraces) {
 }
 
 }  // namespace gtv::analysis
+
+namespace gtv::analysis {
+
+// Two runs never go by one name: files of one name in two folders are told apart by the folders.
+TEST(CompareLabels, FilesOfOneNameAreToldApartByTheirFolders) {
+  using Labels = std::pair<std::string, std::string>;
+  EXPECT_EQ(run_labels("/w/r1/x.json.gz", "x", "/w/r2/x.json.gz", "x"), Labels("r1/x", "r2/x"));
+  EXPECT_EQ(run_labels("/w/a/run/x.json.gz", "x", "/w/b/run/x.json.gz", "x"), Labels("a/run/x", "b/run/x"));
+  EXPECT_EQ(run_labels("/w/x.json.gz", "x", "/w/r2/x.json.gz", "x"), Labels("w/x", "r2/x"));
+  EXPECT_EQ(run_labels("/w/x.json", "x", "/w/x.json.gz", "x"), Labels("x.json", "x.json.gz"));
+  EXPECT_EQ(run_labels("/w/x.json.gz", "x", "/w/x.json.gz", "x"), Labels("x (A)", "x (B)"));
+  EXPECT_EQ(run_labels("/w/r1/x.json.gz", "x", "/w/r2/y.json.gz", "y"), Labels("x", "y"));
+}
+
+// The labels are what every sentence of the comparison names the runs by: one faster than the other, never itself.
+TEST(CompareLabels, TheSpeedupSentenceNamesBothRunsApart) {
+  TraceBuilder ba;
+  kernel(ba, 0, 7, "gemm", 0, 40 * kNsPerMs);
+  TraceBuilder bb;
+  kernel(bb, 0, 7, "gemm", 0, 20 * kNsPerMs);
+  const auto [label_a, label_b] = run_labels("/w/r1/x.json.gz", "x", "/w/r2/x.json.gz", "x");
+  const Comparison c = compare(build(ba), build(bb), label_a, label_b);
+  const std::string text = format_comparison(c, Format::Text);
+  EXPECT_NE(text.find("r2/x is 2.00x faster than r1/x"), std::string::npos) << text;
+  EXPECT_EQ(text.find("x is 2.00x faster than x"), std::string::npos) << text;
+  EXPECT_NE(format_comparison(c, Format::Json).find("\"label\": \"r1/x\""), std::string::npos);
+}
+
+}  // namespace gtv::analysis

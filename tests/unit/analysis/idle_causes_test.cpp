@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gtv/analysis/report.h"
 #include "trace_helpers.h"
 
@@ -275,6 +277,47 @@ TEST(IdleCauses, ARanksSynchronizeIsNotTiedToAnotherRanksGpu) {
   EXPECT_EQ(text.find("waiting for a peer rank"), std::string::npos) << text;
 }
 
+// Two ranks merged. Rank 0 (pid 100) launches [0,5) (kernel [6,16) on GPU 0); its Gloo worker (101) enters
+// gloo:all_reduce [20,500), synchronizes [22,25), then records nothing until aten::copy_ [478,490) (cudaMemcpyAsync
+// [480,485), copy [486,496) on GPU 0). Rank 1 (pid 200) does the same on GPU 1, its worker (201) arriving late:
+// gloo:all_reduce [450,500). The path runs on rank 0's worker through its silence [25,478): rank 0 waiting for the
+// other ranks, rank 1 among them. Rank 1's GPU idle then is not "nothing of this rank held it up": no recorded link
+// between the ranks' collectives says what held rank 0's worker up.
+TEST(IdleCauses, ARanksIdleWhileAnotherWaitsInsideACollectiveIsNotSaidToBeUnheld) {
+  TraceBuilder b;
+  for (std::int64_t rank = 0; rank < 2; ++rank) {
+    const std::int64_t pid = 100 + 100 * rank, worker = pid + 1;
+    const std::uint64_t corr = 10 * std::uint64_t(rank);
+    host_call(b, pid, pid, "cudaLaunchKernel", 0, 5 * us, EventKind::Runtime, corr + 1);
+    kernel(b, rank, 7, "gemm", 6 * us, 10 * us, corr + 1);
+    const TimeNs arrive = rank == 0 ? 20 * us : 450 * us;
+    host_call(b, pid, worker, "gloo:all_reduce", arrive, 500 * us - arrive, EventKind::Annotation);
+    host_call(b, pid, worker, "cudaStreamSynchronize", arrive + 2 * us, 3 * us);
+    host_call(b, pid, worker, "aten::copy_", 478 * us, 12 * us, EventKind::CpuOp);
+    host_call(b, pid, worker, "cudaMemcpyAsync", 480 * us, 5 * us, EventKind::Runtime, corr + 2);
+    memcpy_event(b, rank, 7, 486 * us, (rank == 0 ? 10 : 8) * us, {}, corr + 2);
+  }
+  RankInfo r0, r1;
+  r0.rank = 0, r0.pids = {100}, r0.devices = {0}, r0.local_devices = {0};
+  r1.rank = 1, r1.pids = {200}, r1.devices = {1}, r1.local_devices = {0};
+  b.metadata().ranks = {r0, r1};
+  const Report r = analyze(build(b));
+  expect_tiles(r.idle);
+  const std::string text = format_report(r, Format::Text);
+  // Only rank 0's launch [0,6) and its copy after the collective [478,496) plus the trace's end are rank 0's own.
+  EXPECT_EQ(total_us(r.idle, 1, IdleCause::OtherGpuBound), 29) << text;
+  bool named = false;
+  for (const IdleInterval& i : r.idle.intervals)
+    if (i.device == 1 && i.start_ns <= 100 * us && i.end_ns >= 400 * us) {
+      EXPECT_EQ(i.cause, IdleCause::Unknown);
+      EXPECT_EQ(i.detail,
+                "rank 0 · thread 101 waiting inside gloo:all_reduce for the other ranks, this one among them; no "
+                "recorded link between the ranks' collectives says which held it up");
+      named = true;
+    }
+  EXPECT_TRUE(named) << text;
+}
+
 // A cause is blamed for a GPU's idle time only up to what removing it gives back. Thread 1 launches GPU 0's first
 // kernel ([0,5), runs [6,16)), works on its own for 100 us, then launches the second ([105,110), runs [111,121));
 // thread 2 launches GPU 1's 80 us kernel at once ([0,2), runs [3,83)). Without the host's own work the second
@@ -367,7 +410,7 @@ TEST(IdleCauses, AThreadsSilenceIsSaidNotCalledItsWork) {
 // records cudaStreamSynchronize [210,215), then nothing until aten::copy_ [895,915) (cudaMemcpyAsync [900,910)):
 // GPU 0's idle time [215,895) is the collective's transfer, named as such, not thread 1's silence (thread 1's
 // silence after the collective ended, [950,1000), is its own wait before its next call).
-TEST(IdleCauses, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
+Report gloo_worker_run() {
   TraceBuilder b;
   host_call(b, 1, 1, "c10d::allreduce_", 100 * us, 50 * us, EventKind::CpuOp);
   host_call(b, 1, 1, "cudaEventRecord", 110 * us, 5 * us);
@@ -378,7 +421,18 @@ TEST(IdleCauses, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
   host_call(b, 1, 3, "cudaStreamSynchronize", 210 * us, 5 * us);
   host_call(b, 1, 3, "aten::copy_", 895 * us, 20 * us, EventKind::CpuOp);
   host_call(b, 1, 3, "cudaMemcpyAsync", 900 * us, 10 * us);
-  const Report r = analyze(build(b));
+  return analyze(build(b));
+}
+
+// The share of the path a path segment's words name, nullptr when none.
+const PathShare* share_named(const CriticalPathAnalysis& c, const std::string& phrase) {
+  for (const PathShare& s : c.shares)
+    if (share_phrase(s) == phrase) return &s;
+  return nullptr;
+}
+
+TEST(IdleCauses, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
+  const Report r = gloo_worker_run();
   expect_tiles(r.idle);
   bool transfer = false;
   for (const IdleInterval& i : r.idle.intervals) {
@@ -401,6 +455,25 @@ TEST(IdleCauses, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
     }
   }
   EXPECT_TRUE(transfer) << format_report(r, Format::Markdown);
+}
+
+// The critical path names the worker's silence [215,895) as the idle rows do: the collective's transfer and its wait
+// for the other ranks, not an unexplained stretch of the thread.
+TEST(CriticalPathShares, AGlooWorkersSilenceInsideItsCollectiveIsTheTransfer) {
+  const Report r = gloo_worker_run();
+  const PathShare* transfer = share_named(
+      r.critical,
+      "thread 3 inside gloo:all_reduce, the collective's transfer and its wait for the other ranks (not recorded)");
+  ASSERT_NE(transfer, nullptr) << format_report(r, Format::Markdown);
+  EXPECT_EQ(transfer->total_ns, 680 * us);
+  EXPECT_EQ(transfer->context, ShareContext::InsideCollective);
+  EXPECT_EQ(transfer->range, "gloo:all_reduce");
+  EXPECT_EQ(share_named(r.critical, "thread 3 unexplained (not recorded)"), nullptr)
+      << format_report(r, Format::Markdown);
+  EXPECT_NE(r.critical.lines.front().find("thread 3 inside gloo:all_reduce, the collective's transfer and its wait "
+                                          "for the other ranks (not recorded) 680.0 us"),
+            std::string::npos)
+      << r.critical.lines.front();
 }
 
 // The main thread launches [0,5) (kernel [6,16)), then waits in a multiprocessing DataLoader's __next__ [20,520)
@@ -430,6 +503,12 @@ TEST(IdleCauses, AMultiprocessingDataLoadersNextIsAWaitForItsWorkers) {
       named = true;
     }
   EXPECT_TRUE(named) << format_report(r, Format::Markdown);
+  const PathShare* wait = share_named(
+      r.critical,
+      "thread 1 inside enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__, waiting for the DataLoader's "
+      "worker processes to deliver the next batch, or receiving it (not recorded)");
+  ASSERT_NE(wait, nullptr) << format_report(r, Format::Markdown);
+  EXPECT_EQ(wait->total_ns, 500 * us);
   const Report single = data_loader_run("_SingleProcessDataLoaderIter");
   EXPECT_EQ(find(single.idle, 0, IdleCause::Unknown), nullptr) << format_report(single, Format::Markdown);
   EXPECT_GE(total_us(single.idle, 0, IdleCause::HostBusy), 500);
@@ -451,6 +530,48 @@ TEST(IdleCauses, TheWorkBeforeAThreadsFirstCallIsNotBlamedOnARemovalThatKeepsIt)
   EXPECT_EQ(busy->total_ns, 100 * us);
   EXPECT_EQ(busy->saving_ns, -1);
   EXPECT_EQ(find(r.idle, 0, IdleCause::Unknown), nullptr);
+  // The path says the same: the thread working before its first call, not its own work between calls.
+  const PathShare* before = share_named(r.critical, "thread 1 working before its first CUDA call");
+  ASSERT_NE(before, nullptr) << format_report(r, Format::Markdown);
+  EXPECT_EQ(before->total_ns, 100 * us);
+  EXPECT_EQ(before->context, ShareContext::BeforeFirstCall);
+  for (const PathShare& s : r.critical.shares)
+    EXPECT_EQ(share_phrase(s).find("between calls"), std::string::npos) << share_phrase(s);
+  EXPECT_EQ(r.critical.headline.find("What bounds the whole trace: thread 1 working before its first CUDA call, "), 0u)
+      << r.critical.headline;
+}
+
+// Thread 1 launches [0,5) a kernel that runs [6,1006), then calls cudaStreamSynchronize [900,1010), which returns 4 us
+// after the kernel ends. The path: the launch, its latency [5,6) and the kernel [6,1006), reached through the wait,
+// then the wait's return [1006,1010). The host was in the call for 4 us of the path, not 1 ms: the sentence says
+// the call's time on the path and the GPU work it waited for apart; without the waits the trace would end with the
+// kernel, 4 us sooner.
+TEST(CriticalPathWords, AWaitIsNotSaidToLastAsLongAsTheGpuWorkItWaitedFor) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 1000);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 900 * us, 110 * us);
+  const Report r = analyze(build(b));
+  const std::string expected =
+      "In cudaStreamSynchronize (4.00 us of the critical path) the host waited for GPU work that took 1.00 ms of the "
+      "critical path; without those waits the whole trace would be only 4.00 us shorter: the GPU work itself bounds "
+      "it.";
+  EXPECT_NE(std::find(r.critical.lines.begin(), r.critical.lines.end(), expected), r.critical.lines.end())
+      << ::testing::PrintToString(r.critical.lines);
+}
+
+// A wait that reached no GPU work on the path (the kernel [6,16) had ended before the call [100,110)) is not said to
+// be bounded by it: removing the waits removes their links to GPU work, and the call's own 10 us stays.
+TEST(CriticalPathWords, AWaitForNoGpuWorkOnThePathSaysSo) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 10);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 100 * us, 10 * us);
+  host_call(b, 1, 1, "aten::add", 110 * us, 50 * us, EventKind::CpuOp);
+  const Report r = analyze(build(b));
+  const std::string expected =
+      "In cudaStreamSynchronize (10.0 us of the critical path) the host waited for no GPU work on the critical path; "
+      "without those waits the whole trace would be no shorter: removing the waits keeps the calls' own time.";
+  EXPECT_NE(std::find(r.critical.lines.begin(), r.critical.lines.end(), expected), r.critical.lines.end())
+      << ::testing::PrintToString(r.critical.lines);
 }
 
 }  // namespace gtv::analysis

@@ -510,7 +510,8 @@ TEST(WarmUp, ASlowerFirstRecordedStepAfterUnrecordedStepsIsNotWarmUp) {
   const WarmUp w = analyze_warmup(t);
   EXPECT_TRUE(
       has_line(w,
-               "Thread 1, ProfilerStep annotations: no warm-up in the recorded steps: the recording starts at "
+               "Profiler steps (the ProfilerStep ranges of thread 1), counting the GPU work any thread of its "
+               "process launched inside them: no warm-up in the recorded steps: the recording starts at "
                "ProfilerStep#2, after the profiler's schedule ran 2 steps unrecorded, and no first-use work was "
                "found in it, though it was slower. The first one's GPU work took 1.00 ms against 1.00 ms for "
                "the later one (1.00x); in wall time (each iteration ends after its GPU work) the first took "
@@ -646,6 +647,33 @@ TEST(WarmUp, WarmUpRangesInsideTheTimedWindowAreNotSteady) {
   EXPECT_EQ(w.headline.find("still grew"), std::string::npos);
 }
 
+// Profiler steps on thread 1, [0,5) ms and [10,15) ms; thread 1 launches 1 ms of forward work in each, and the
+// autograd engine (thread 2) launches the backward: 3 ms in the first step, 1 ms in the second. The steps' GPU time
+// is the whole process's: 4 ms against 2 ms (2.00x), and the sentence says it counts every thread's work.
+TEST(WarmUp, ProfilerStepsCountTheGpuWorkOfTheirWholeProcess) {
+  TraceBuilder b;
+  for (int i = 0; i < 2; ++i) {
+    const TimeNs s = i * 10 * ms;
+    host_call(b, 1, 1, "ProfilerStep#" + std::to_string(i), s, 5 * ms, EventKind::Annotation);
+    api(b, "cudaLaunchKernel", s + 100 * us, 5 * us, 2 * i + 1);
+    kernel(b, 0, 7, "forward", s + 200 * us, 1 * ms, 2 * i + 1);
+    api(b, "cudaLaunchKernel", s + 1300 * us, 5 * us, 2 * i + 2, EventKind::Runtime, 2);
+    kernel(b, 0, 7, "backward", s + 1400 * us, (i == 0 ? 3 : 1) * ms, 2 * i + 2);
+  }
+  const WarmUp w = analyze_warmup(build(b));
+  ASSERT_EQ(w.iterations.size(), 1u);
+  EXPECT_TRUE(w.iterations[0].whole_process);
+  EXPECT_EQ(w.iterations[0].first_gpu_ns, 4 * ms);
+  EXPECT_EQ(w.iterations[0].steady_gpu_median_ns, 2 * ms);
+  EXPECT_TRUE(has_line(w,
+                       "Profiler steps (the ProfilerStep ranges of thread 1), counting the GPU work any thread of its "
+                       "process launched inside them: the first iteration's GPU work paid warm-up. The first one's "
+                       "GPU work took 4.00 ms against 2.00 ms for the later one (2.00x); in wall time (each iteration "
+                       "ends after its GPU work) the first took 5.00 ms against 5.00 ms for the later one (1.00x)."))
+      << ::testing::PrintToString(w.lines);
+  for (const std::string& line : w.lines) EXPECT_EQ(line.find("Thread 1, "), std::string::npos) << line;
+}
+
 TEST(WarmUp, WithoutATimedLoopMemoryIsComparedAfterTheFirstIteration) {
   TraceBuilder b;
   for (int i = 0; i < 3; ++i) {
@@ -659,7 +687,7 @@ TEST(WarmUp, WithoutATimedLoopMemoryIsComparedAfterTheFirstIteration) {
   const Trace t = build(b);
   const WarmUp w = analyze_warmup(t);
   ASSERT_EQ(w.memory.size(), 1u);
-  EXPECT_EQ(w.memory[0].steady_name, "the ProfilerStep annotations after the first");
+  EXPECT_EQ(w.memory[0].steady_name, "the profiler steps after the first");
   EXPECT_EQ(w.memory[0].steady_start_ns, 5 * ms);
   EXPECT_EQ(w.memory[0].steady_end_ns, 25 * ms);
   EXPECT_DOUBLE_EQ(w.memory[0].before_growth_bytes, 20e6);
@@ -669,9 +697,9 @@ TEST(WarmUp, WithoutATimedLoopMemoryIsComparedAfterTheFirstIteration) {
   ASSERT_FALSE(w.lines.empty());
   EXPECT_NE(w.lines[0], kNoWarmUp);
   EXPECT_TRUE(has_line(w,
-                       "PyTorch's reserved memory on GPU 0 grew by 20.00 MB before the ProfilerStep annotations after "
-                       "the first, from 2.00 MB at its first sample to 22.00 MB, and did not grow in the ProfilerStep "
-                       "annotations after the first (counter \"reserved by PyTorch (bytes)\")."))
+                       "PyTorch's reserved memory on GPU 0 grew by 20.00 MB before the profiler steps after the first, "
+                       "from 2.00 MB at its first sample to 22.00 MB, and did not grow in the profiler steps after the "
+                       "first (counter \"reserved by PyTorch (bytes)\")."))
       << ::testing::PrintToString(w.lines);
   EXPECT_NE(w.headline, kNoWarmUp);
 }

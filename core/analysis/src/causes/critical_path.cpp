@@ -7,9 +7,11 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "causes/critical_path_parts.h"
+#include "causes/silent_ranges.h"
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/intervals.h"
 #include "gtv/model/ranks.h"
@@ -287,9 +289,27 @@ std::string where_of(const Trace& trace, const Lane& lane, bool several_processe
   return out + "thread " + std::to_string(lane.key.tid);
 }
 
+// What a host segment's time was beyond its kind: the thread's work before its first call (the one host own work no
+// cause counts), or a silence inside a range that says what the thread waited for.
+struct SegmentContext {
+  ShareContext context = ShareContext::None;
+  const Event* range = nullptr;
+};
+
+SegmentContext context_of(const Trace& trace, const PathSegment& s) {
+  if (!s.has_event) return {};
+  const Lane& lane = trace.lane(s.event.lane);
+  if (lane.is_gpu()) return {};
+  if (s.kind == SegmentKind::HostOwnWork && s.cause < 0) return {ShareContext::BeforeFirstCall, nullptr};
+  if (s.kind != SegmentKind::NotRecorded) return {};
+  const detail::SilentContext inside = detail::silent_context(trace, lane, s.start_ns);
+  return {inside.range, inside.event};
+}
+
 std::vector<PathShare> shares_of(const Trace& trace, const std::vector<PathSegment>& segments) {
-  // Summed per (kind, lane) first: the words for a place are built once per lane, not once per segment.
-  std::map<std::pair<int, LaneIndex>, std::pair<TimeNs, std::size_t>> per_lane;
+  // Summed per (kind, lane, context) first: the words for a place are built once per lane, not once per segment.
+  using Key = std::tuple<int, LaneIndex, ShareContext, std::string_view>;
+  std::map<Key, std::pair<TimeNs, std::size_t>> per_lane;
   TimeNs unplaced_ns[causal::kSegmentKindCount] = {};
   std::size_t unplaced_count[causal::kSegmentKindCount] = {};
   std::set<std::int64_t> pids;  // the processes whose threads are on the path: named only when there are several
@@ -303,22 +323,31 @@ std::vector<PathShare> shares_of(const Trace& trace, const std::vector<PathSegme
       ++unplaced_count[kind];
       continue;
     }
-    auto& [ns, count] = per_lane[{kind, s.event.lane}];
+    const SegmentContext c = context_of(trace, s);
+    auto& [ns, count] = per_lane[{kind, s.event.lane, c.context, c.range ? trace.name(*c.range) : std::string_view()}];
     ns += s.length_ns();
     ++count;
   }
-  std::map<std::pair<int, std::string>, PathShare> by;
-  auto add = [&](int kind, const std::string& where, TimeNs ns, std::size_t count) {
-    PathShare& share = by[{kind, where}];
+  std::map<std::tuple<int, std::string, ShareContext, std::string>, PathShare> by;
+  auto add = [&](int kind, const std::string& where, ShareContext context, std::string_view range, TimeNs ns,
+                 std::size_t count) {
+    PathShare& share = by[{kind, where, context, std::string(range)}];
     share.kind = static_cast<SegmentKind>(kind);
     share.where = where;
+    share.context = context;
+    share.range = std::string(range);
     share.total_ns += ns;
     share.segments += count;
   };
   for (int k = 0; k < causal::kSegmentKindCount; ++k)
-    if (unplaced_count[k] > 0) add(k, {}, unplaced_ns[k], unplaced_count[k]);
-  for (const auto& [key, sum] : per_lane)
-    add(key.first, where_of(trace, trace.lane(key.second), processes > 1), sum.first, sum.second);
+    if (unplaced_count[k] > 0) add(k, {}, ShareContext::None, {}, unplaced_ns[k], unplaced_count[k]);
+  std::map<LaneIndex, std::string> where;
+  for (const auto& [key, sum] : per_lane) {
+    const LaneIndex lane = std::get<1>(key);
+    auto [it, fresh] = where.try_emplace(lane);
+    if (fresh) it->second = where_of(trace, trace.lane(lane), processes > 1);
+    add(std::get<0>(key), it->second, std::get<2>(key), std::get<3>(key), sum.first, sum.second);
+  }
   std::vector<PathShare> out;
   out.reserve(by.size());
   for (auto& [key, share] : by) out.push_back(std::move(share));
@@ -328,6 +357,20 @@ std::vector<PathShare> shares_of(const Trace& trace, const std::vector<PathSegme
 }
 
 }  // namespace
+
+std::string_view context_key(ShareContext context) {
+  switch (context) {
+    case ShareContext::BeforeFirstCall:
+      return "before_first_call";
+    case ShareContext::InsideCollective:
+      return "inside_collective";
+    case ShareContext::InsideDataLoaderWait:
+      return "inside_data_loader_wait";
+    case ShareContext::None:
+      break;
+  }
+  return "none";
+}
 
 std::string share_phrase(const PathShare& s) {
   std::string w = s.where.empty() ? "" : s.where + " ";
@@ -351,6 +394,7 @@ std::string share_phrase(const PathShare& s) {
     case SegmentKind::TracingOverhead:
       return w + "in tracing overhead";
     case SegmentKind::HostOwnWork:
+      if (s.context == ShareContext::BeforeFirstCall) return w + "working before its first CUDA call";
       return w + "doing its own work between calls";
     case SegmentKind::LaunchLatency:
       return w + "starting launched work (launch latency)";
@@ -363,7 +407,10 @@ std::string share_phrase(const PathShare& s) {
     case SegmentKind::SyncWake:
       return w + "returning from waits";
     case SegmentKind::NotRecorded:
-      // A thread that recorded nothing was waiting, or in code nobody recorded: not its recorded work.
+      // A thread that recorded nothing was waiting, or in code nobody recorded: not its recorded work. Inside a range
+      // that says what it waited for, the range names it.
+      if (s.context == ShareContext::InsideCollective || s.context == ShareContext::InsideDataLoaderWait)
+        return w + "inside " + s.range + ", " + std::string(detail::silent_meaning(s.context)) + " (not recorded)";
       return s.where.empty() ? "not recorded" : w + "unexplained (not recorded)";
   }
   return w;

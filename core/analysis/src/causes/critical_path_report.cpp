@@ -57,6 +57,8 @@ void critical_path_json(JsonWriter& w, const Report& r) {
     w.begin_object()
         .field("kind", causal::segment_key(s.kind))
         .field("where", s.where)
+        .field("context", context_key(s.context))
+        .field("range", s.range)
         .field("total_ns", s.total_ns)
         .field("segments", U(s.segments))
         .end_object();

@@ -50,15 +50,23 @@ std::string saving_sentence(const CauseSaving& c, const CriticalPathAnalysis& a)
     return "First-use calls (warm-up) took " + format_duration(c.on_path_ns) + " of the critical path of " +
            a.region.name + ", all of it between the measurements: no measurement would take less time without them.";
   if (c.key == "wait") {
-    const std::string head = "In " + c.cause.substr(c.cause.find(" in ") + 4) + " the host waited for " +
-                             format_duration(c.waited_ns) + " of GPU work on the critical path; without those waits " +
-                             a.region.name;
-    if (double(c.saving_ns) < kNoSavingShare * double(c.waited_ns + c.on_path_ns))
-      return head + " would be " +
-             (c.saving_ns > 0 ? "only " + format_duration(c.saving_ns) + " shorter" : "no shorter") +
-             ": the GPU work itself bounds it.";
-    return head + " would be " + format_duration(c.saving_ns) + " shorter (" + share_of(c.saving_ns, a.length_ns) +
-           "): the host could have launched more work meanwhile.";
+    // The call's own time on the path and the GPU work it waited for are said apart: the host was in the call only
+    // for the first; the second ran while the host did whatever it did before the call. The removal takes out the
+    // waits' links, not the calls: a wait for no GPU work on the path keeps its time.
+    const std::string call = c.cause.substr(c.cause.find(" in ") + 4);
+    const std::string head =
+        "In " + call + " (" + format_duration(c.on_path_ns) + " of the critical path) the host waited for " +
+        (c.waited_ns > 0 ? "GPU work that took " + format_duration(c.waited_ns) + " of the critical path"
+                         : std::string("no GPU work on the critical path")) +
+        "; without those waits " + a.region.name;
+    const bool none = double(c.saving_ns) < kNoSavingShare * double(c.waited_ns + c.on_path_ns);
+    const std::string by =
+        none ? std::string(" would be ") +
+                   (c.saving_ns > 0 ? "only " + format_duration(c.saving_ns) + " shorter" : "no shorter")
+             : " would be " + format_duration(c.saving_ns) + " shorter (" + share_of(c.saving_ns, a.length_ns) + ")";
+    if (c.waited_ns == 0) return head + by + (none ? ": removing the waits keeps the calls' own time." : ".");
+    return head + by +
+           (none ? ": the GPU work itself bounds it." : ": the host could have launched more work meanwhile.");
   }
   const std::string head =
       "Without " + c.cause + " (" + format_duration(c.on_path_ns) + " on the critical path), " + a.region.name;

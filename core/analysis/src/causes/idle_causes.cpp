@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "causes/idle_causes_parts.h"
+#include "causes/silent_ranges.h"
 #include "gtv/analysis/format.h"
 #include "gtv/model/ranks.h"
 
@@ -115,6 +116,10 @@ class DeviceExplainer {
       // This rank waited for theirs only when the path comes back to it later (through a collective); otherwise
       // their work set the region's end and nothing of this rank was waited for.
       const RankInfo* own = trace_.rank_of_device(device);
+      // Their thread silent inside a collective was waiting for the other ranks, this one among them: what held it
+      // up is no recorded link (ranks meet at collectives the graph does not join across them).
+      if (const auto waited = their_collective_wait(s, *theirs))
+        return RawPiece{{a, b, IdleCause::Unknown, *waited}, -1, -1};
       if (returns_to(own, index))
         return RawPiece{
             {a, b, IdleCause::PeerRank, details_.id("waiting for rank " + std::to_string(theirs->rank))}, -1, -1};
@@ -232,49 +237,29 @@ class DeviceExplainer {
   }
 
   // "thread 529 recorded nothing then: ...": the path ran through a stretch of a host thread with no recorded event.
-  // Inside a collective's range on the thread that serves it (Gloo's worker in "gloo:all_reduce"), that stretch is
-  // the collective's transfer and its wait for the other ranks.
+  // Inside a range that says what the thread waited for (a collective on the thread that serves it, a
+  // multiprocessing DataLoader's __next__), the range names it.
   std::uint32_t silent_thread(const PathSegment& s) {
     const Lane& lane = trace_.lane(s.event.lane);
     const std::string who = gtv::rank_prefix(trace_, lane) + "thread " + std::to_string(lane.key.tid);
-    if (const Event* range = collective_range_at(lane, s.start_ns))
-      return details_.id(who + " recorded nothing inside " + std::string(trace_.name(*range)) +
-                         ": the collective's transfer and its wait for the other ranks");
-    if (const Event* range = data_loader_wait_at(lane, s.start_ns))
-      return details_.id(who + " recorded nothing inside " + std::string(trace_.name(*range)) +
-                         ": waiting for the DataLoader's worker processes to deliver the next batch, or receiving it");
+    const detail::SilentContext inside = detail::silent_context(trace_, lane, s.start_ns);
+    if (inside.event != nullptr)
+      return details_.id(who + " recorded nothing inside " + std::string(trace_.name(*inside.event)) + ": " +
+                         std::string(detail::silent_meaning(inside.range)));
     return details_.id(who + " recorded nothing then: waiting, or in code nobody recorded");
   }
 
-  // The multiprocessing DataLoader's __next__ ("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), at
-  // any depth of a host lane, that holds time_ns; nullptr when none.
-  const Event* data_loader_wait_at(const Lane& lane, TimeNs time_ns) const {
-    for (const std::vector<std::uint32_t>& level : lane.by_depth) {
-      const auto it = std::upper_bound(level.begin(), level.end(), time_ns,
-                                       [&](TimeNs t, std::uint32_t i) { return t < lane.events[i].start_ns; });
-      if (it == level.begin()) continue;
-      const Event& e = lane.events[*std::prev(it)];
-      if (e.end_ns() > time_ns &&
-          trace_.name(e).find("_MultiProcessingDataLoaderIter.__next__") != std::string_view::npos)
-        return &e;
-    }
-    return nullptr;
-  }
-
-  // The collective range (Gloo's "gloo:all_reduce", NCCL's "nccl:all_reduce", PyTorch's "record_param_comms") at the
-  // top level of a host lane that holds time_ns, nullptr when none.
-  const Event* collective_range_at(const Lane& lane, TimeNs time_ns) const {
-    if (lane.by_depth.empty()) return nullptr;
-    const std::vector<std::uint32_t>& top = lane.by_depth[0];
-    const auto it = std::upper_bound(top.begin(), top.end(), time_ns,
-                                     [&](TimeNs t, std::uint32_t i) { return t < lane.events[i].start_ns; });
-    if (it == top.begin()) return nullptr;
-    const Event& e = lane.events[*std::prev(it)];
-    if ((e.kind != EventKind::Annotation && e.kind != EventKind::CpuOp) || e.end_ns() <= time_ns) return nullptr;
-    const std::string_view name = trace_.name(e);
-    const bool collective =
-        name.substr(0, 5) == "gloo:" || name.substr(0, 5) == "nccl:" || name == "record_param_comms";
-    return collective ? &e : nullptr;
+  // The detail of another rank's thread silent inside a collective range, none when it is not.
+  std::optional<std::uint32_t> their_collective_wait(const PathSegment& s, const RankInfo& theirs) {
+    if (s.kind != SegmentKind::NotRecorded || !s.has_event) return std::nullopt;
+    const Lane& lane = trace_.lane(s.event.lane);
+    if (lane.is_gpu()) return std::nullopt;
+    const detail::SilentContext inside = detail::silent_context(trace_, lane, s.start_ns);
+    if (inside.range != ShareContext::InsideCollective) return std::nullopt;
+    return details_.id("rank " + std::to_string(theirs.rank) + " · thread " + std::to_string(lane.key.tid) +
+                       " waiting inside " + std::string(trace_.name(*inside.event)) +
+                       " for the other ranks, this one among them; no recorded link between the ranks' collectives "
+                       "says which held it up");
   }
 
   // "launching work for GPU 0", or "launching this GPU's next work".

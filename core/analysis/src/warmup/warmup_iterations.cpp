@@ -93,7 +93,7 @@ std::vector<Series> series_from_annotations(const Trace& trace) {
       if (lane.is_gpu() || lane.by_depth.empty()) continue;
       Series s{lane.key.pid,
                lane.key.tid,
-               std::string(prefix == "iteration" ? "\"iteration\" annotations" : "ProfilerStep annotations"),
+               std::string(prefix == "iteration" ? "\"iteration\" annotations" : "profiler steps"),
                {},
                {},
                prefix != "iteration"};
@@ -203,6 +203,7 @@ std::optional<IterationWarmUp> compare(const Series& s, GpuWork& gpu, const Trac
   w.steady_count = s.spans.size() - 1;
   w.synchronized = synchronized;
   w.communication = communication;
+  w.whole_process = s.whole_process;
   w.first_start_ns = s.spans.front().start_ns;
   w.first_end_ns = s.spans.front().end_ns;
   w.last_end_ns = w.first_end_ns;
@@ -254,7 +255,7 @@ void add_first_use_inside(std::vector<IterationWarmUp>& iterations, const std::v
   for (IterationWarmUp& it : iterations) {
     std::vector<Interval> spans;
     for (const WarmUpFinding& f : findings) {
-      if (f.on_gpu || f.pid != it.pid || f.tid != it.tid) continue;
+      if (f.on_gpu || f.pid != it.pid || (!it.whole_process && f.tid != it.tid)) continue;
       if (f.end_ns <= it.first_start_ns || f.start_ns >= it.first_end_ns) continue;
       for (const Interval& span : f.spans)
         if (span.end_ns > it.first_start_ns && span.start_ns < it.first_end_ns)

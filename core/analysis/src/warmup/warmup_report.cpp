@@ -41,10 +41,10 @@ Table iterations_table(const WarmUp& w, Listing listing) {
   for (std::size_t i = 0; i < shown; ++i) {
     const IterationWarmUp& it = w.iterations[i];
     const bool wall = it.sync_ratio > 0;
-    t.rows.push_back({std::to_string(it.tid), it.series, it.device < 0 ? "several" : std::to_string(it.device),
-                      std::to_string(it.steady_count), format_duration(it.first_gpu_ns),
-                      format_duration(it.steady_gpu_median_ns), ratio_text(it.gpu_ratio),
-                      wall ? format_duration(it.first_host_ns) : "-",
+    t.rows.push_back({std::to_string(it.tid), it.whole_process ? it.series + " (any thread's GPU work)" : it.series,
+                      it.device < 0 ? "several" : std::to_string(it.device), std::to_string(it.steady_count),
+                      format_duration(it.first_gpu_ns), format_duration(it.steady_gpu_median_ns),
+                      ratio_text(it.gpu_ratio), wall ? format_duration(it.first_host_ns) : "-",
                       wall ? format_duration(it.steady_host_median_ns) : "-", ratio_text(it.sync_ratio)});
   }
   t.note = more_rows_note(w.iterations.size(), shown, "loops");
@@ -77,6 +77,7 @@ void iteration_json(JsonWriter& w, const IterationWarmUp& it) {
       .field("rank", it.rank)
       .field("device", it.device)
       .field("series", it.series)
+      .field("whole_process", it.whole_process)
       .field("first_name", it.first_name)
       .field("steady_count", U(it.steady_count))
       .field("synchronized", it.synchronized)

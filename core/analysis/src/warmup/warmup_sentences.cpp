@@ -144,7 +144,14 @@ std::string verdict_text(const IterationWarmUp& it) {
 }
 
 std::string iteration_line(const IterationWarmUp& it, bool several_processes) {
-  const std::string head = who(it, several_processes) + ", " + it.series + ": ";
+  std::string head = who(it, several_processes) + ", " + it.series + ": ";
+  if (it.whole_process) {
+    // The steps are one thread's ranges; what they launched is the whole process's (the autograd engine's backward).
+    std::string of = who(it, several_processes);
+    of[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(of[0])));
+    head = "Profiler steps (the ProfilerStep ranges of " + of +
+           "), counting the GPU work any thread of its process launched inside them: ";
+  }
   const std::string verdict = verdict_text(it);
   std::string body = gpu_clause(it) + "; " + wall_clause(it) + ".";
   if (verdict.empty()) return head + body;

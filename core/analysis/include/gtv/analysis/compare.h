@@ -5,6 +5,8 @@
 // time, overlap of GPUs and of each GPU's streams, per-kernel changes, and a warning when the work differs.
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gtv/analysis/format.h"
@@ -92,6 +94,13 @@ struct Comparison {
 };
 
 struct Report;  // report.h
+
+// The names two runs go by in a comparison, from their files' paths and stems (the names without folders and trace
+// extensions, "x" for r1/x.json.gz): the stems when they differ; else the file names when those differ; else the
+// stems under as many of their folders as it takes to tell them apart ("r1/x" and "r2/x"); else, one file twice,
+// "x (A)" and "x (B)". Paths are split at '/'; give both in the same form (both absolute).
+[[nodiscard]] std::pair<std::string, std::string> run_labels(std::string_view path_a, const std::string& stem_a,
+                                                             std::string_view path_b, const std::string& stem_b);
 
 // One run's figures from its Report (its concurrency, host blocking and kernels), computing nothing again.
 [[nodiscard]] RunFigures run_figures(const Trace& trace, const Report& report, std::string label);

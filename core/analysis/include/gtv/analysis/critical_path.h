@@ -4,6 +4,7 @@
 // and each cause on it checked by removing it and replaying the run: the saving is what the region would gain.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gtv/analysis/region.h"
@@ -25,13 +26,23 @@ struct PathSegment {
   [[nodiscard]] TimeNs length_ns() const { return end_ns - start_ns; }
 };
 
+// What a host thread's time on the path was where its kind alone says less: its work before its first CUDA call (no
+// gap between calls: no replay moves a thread's first call), or a silence inside a range that says what the thread
+// waited for (the collective a worker thread serves; a multiprocessing DataLoader's __next__).
+enum class ShareContext : std::uint8_t { None, BeforeFirstCall, InsideCollective, InsideDataLoaderWait };
+
 // Time on the path of one kind at one place.
 struct PathShare {
   causal::SegmentKind kind = causal::SegmentKind::NotRecorded;
   std::string where;  // "GPU 0", "thread 1685", "rank 1 · GPU 0"
+  ShareContext context = ShareContext::None;
+  std::string range;  // the range of an Inside context ("gloo:all_reduce"), else empty
   TimeNs total_ns = 0;
   std::size_t segments = 0;
 };
+
+// "before_first_call", "inside_collective", "inside_data_loader_wait", "none".
+[[nodiscard]] std::string_view context_key(ShareContext context);
 
 // A cause on the path, checked by removing it and replaying.
 struct CauseSaving {

@@ -79,10 +79,12 @@ struct IterationWarmUp {
   std::size_t steady_count = 0;  // later iterations behind the median
   bool synchronized = false;     // every iteration's host range ended after its GPU work: host time is wall time
   bool communication = false;    // launched NCCL kernels: wall time would hold waits for peer ranks
+  bool whole_process = false;    // profiler steps: the GPU work any thread of the process launched inside counts
   TimeNs first_start_ns = 0;     // host range of the first iteration
   TimeNs first_end_ns = 0;
   TimeNs last_end_ns = 0;    // the latest end of the series' iterations
-  TimeNs first_use_ns = 0;   // first-use work (host findings of this thread) inside the first iteration
+  TimeNs first_use_ns = 0;   // first-use work (host findings of this thread, of its process for profiler steps)
+                             // inside the first iteration
   TimeNs first_host_ns = 0;  // host range length
   TimeNs steady_host_median_ns = 0;
   TimeNs first_gpu_ns = 0;  // busy time of the GPU work launched inside, summed over GPUs (NCCL left out)
