@@ -117,8 +117,10 @@ void GraphAssembly::join_host_ranges(const std::vector<EventRef>& ranges) {
   std::vector<NodeId> arrivals;
   for (const EventRef& ref : ranges) {
     const Event& range = trace_.event(ref);
-    arrivals.push_back(first_from(ref.lane, range.start_ns, range.end_ns()));
-    if (arrivals.back() == kNoNode) return;  // a rank whose range holds no call: its arrival is unknown
+    const NodeId arrival = first_from(ref.lane, range.start_ns, range.end_ns());
+    // A range with one call or none: whether that call is the arrival or the end is unknown.
+    if (arrival == kNoNode || first_from(ref.lane, g_.recorded_start(arrival) + 1, range.end_ns()) == kNoNode) return;
+    arrivals.push_back(arrival);
   }
   const TimeNs last_arrival =
       g_.recorded_start(*std::max_element(arrivals.begin(), arrivals.end(), [&](NodeId a, NodeId b) {
