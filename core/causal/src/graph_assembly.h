@@ -64,8 +64,9 @@ class GraphAssembly {
   [[nodiscard]] TimeNs add_share(LaneIndex from, LaneIndex worker, NodeId first, NodeId last, TimeNs previous_end);
   void add_gap_wait(NodeId node, TimeNs start_ns, TimeNs end_ns);
   void add_collectives();
-  void join_to_last(std::vector<NodeId>& kernels);  // every kernel ends after the last arrival
-  void join_to_root(std::vector<NodeId>& kernels);  // the others end after the root's arrival
+  void join_to_last(std::vector<NodeId>& kernels);             // every kernel ends after the last arrival
+  void join_to_root(std::vector<NodeId>& kernels);             // the others end after the root's arrival
+  void join_host_ranges(const std::vector<EventRef>& ranges);  // a Gloo collective's ranges, one per rank
   void set_own_time(NodeId node, TimeNs ns);
   void finish_parts();
   void count_in_split_pieces(NodeId node, TimeNs start_ns, TimeNs end_ns);

@@ -55,8 +55,16 @@ void GraphAssembly::add_collectives() {
   for (const RankInfo& r : ranks) names.push_back("rank " + std::to_string(r.rank));
   const CollectiveMatch match = match_collectives(per_rank, names);
   std::vector<NodeId> kernels;
+  std::vector<EventRef> ranges;
   for (const MatchedCollective& m : match.matched) {
     if (!ends_together(m.kind) && !root_sends(m.kind)) continue;
+    ranges.clear();
+    for (std::size_t r = 0; r < m.index.size(); ++r)
+      if (const Collective& c = per_rank[r][m.index[r]]; !c.on_gpu) ranges.push_back(c.ref);
+    if (!ranges.empty()) {
+      if (ends_together(m.kind) && ranges.size() == m.index.size()) join_host_ranges(ranges);
+      continue;
+    }
     kernels.clear();
     for (std::size_t r = 0; r < m.index.size(); ++r) {
       const Collective& c = per_rank[r][m.index[r]];
@@ -91,6 +99,55 @@ void GraphAssembly::join_to_last(std::vector<NodeId>& kernels) {
     }
     if (g_.recorded_start(n) < last_arrival) g_.nodes_[n].end_bound = true;
     set_own_time(n, g_.recorded_end(n) - std::max(last_arrival, g_.recorded_start(n)));
+  }
+}
+
+// A collective run on host threads (Gloo's "gloo:all_reduce" on a worker thread): a rank arrives with the first
+// call inside its range (the worker syncs the GPU stream that produced the tensor), then records nothing while it
+// waits for the other ranks and transfers; its first call after the last rank's arrival (the copy of the result
+// back to the GPU) waits for every rank's arrival. The time from a rank's previous call to the last arrival is its
+// wait for that rank, no gap of its own; what follows until that call is the transfer.
+void GraphAssembly::join_host_ranges(const std::vector<EventRef>& ranges) {
+  auto first_from = [this](LaneIndex lane, TimeNs t, TimeNs before) {
+    const HappensBefore::IdRange r = g_.lane_nodes(lane);
+    NodeId n = g_.node_at_or_before(lane, t);
+    n = n == kNoNode ? r.first : n + (g_.recorded_start(n) < t ? 1 : 0);
+    return n < r.last && g_.recorded_start(n) < before ? n : kNoNode;
+  };
+  std::vector<NodeId> arrivals;
+  for (const EventRef& ref : ranges) {
+    const Event& range = trace_.event(ref);
+    const NodeId arrival = first_from(ref.lane, range.start_ns, range.end_ns());
+    // A range with one call or none: whether that call is the arrival or the end is unknown.
+    if (arrival == kNoNode || first_from(ref.lane, g_.recorded_start(arrival) + 1, range.end_ns()) == kNoNode) return;
+    arrivals.push_back(arrival);
+  }
+  const TimeNs last_arrival =
+      g_.recorded_start(*std::max_element(arrivals.begin(), arrivals.end(), [&](NodeId a, NodeId b) {
+        return g_.recorded_start(a) < g_.recorded_start(b);
+      }));
+  if (std::any_of(ranges.begin(), ranges.end(),
+                  [&](const EventRef& ref) { return trace_.event(ref).end_ns() <= last_arrival; })) {
+    ++g_.anomalies_.collective_clock;
+    return;
+  }
+  std::vector<NodeId> latest_first = arrivals;
+  std::sort(latest_first.begin(), latest_first.end(),
+            [&](NodeId a, NodeId b) { return g_.recorded_start(a) > g_.recorded_start(b); });
+  for (std::size_t r = 0; r < ranges.size(); ++r) {
+    const Event& range = trace_.event(ranges[r]);
+    const NodeId end = first_from(ranges[r].lane, last_arrival + 1, range.end_ns());
+    if (end == kNoNode) continue;
+    g_.edges_.push_back({arrivals[r], end, EdgeKind::Collective, false, true});
+    std::size_t peers = 0;
+    for (const NodeId peer : latest_first) {
+      if (peer == arrivals[r] || peers == kPeersPerCollective) continue;
+      ++peers;
+      const bool binding = g_.recorded_start(peer) == last_arrival && last_arrival > g_.recorded_start(arrivals[r]);
+      g_.edges_.push_back({peer, end, EdgeKind::Collective, binding, true});
+    }
+    if (const NodeId prev = g_.nodes_[end].chain_prev; prev != kNoNode)
+      add_gap_wait(end, g_.recorded_end(prev), last_arrival);
   }
 }
 

@@ -175,13 +175,19 @@ void for_each_input(const HappensBefore& g, NodeId id, bool end_point, const Rem
       take(Input{Input::From::Chain, n.chain_prev, true, gap_after(g, id, removal), 0});
       any = true;
     }
-    // A thread handoff: the call waited for another thread's call, by the recorded delay.
-    if (n.has_edges)
+    // A thread handoff: the call waited for another thread's call, by the recorded delay. A host collective: the
+    // call waited for every rank's arrival, by the transfer after the last one (as recorded, whatever is removed).
+    if (n.has_edges) {
+      TimeNs last_arrival = kMinTime;
+      for (const Edge& e : g.edges_into(id))
+        if (e.from_start() && !e.to_end()) last_arrival = std::max(last_arrival, g.recorded_start(e.from));
       for (const Edge& e : g.edges_into(id))
         if (!e.to_end() && !edge_removed(removal, e)) {
-          take(Input{Input::From::Edge, e.from, true, start - g.recorded_end(e.from), std::uint32_t(&e - all.data())});
+          const TimeNs delay = e.from_start() ? start - last_arrival : start - g.recorded_end(e.from);
+          take(Input{Input::From::Edge, e.from, !e.from_start(), delay, std::uint32_t(&e - all.data())});
           any = true;
         }
+    }
     if (!any) take(Input{Input::From::Root, kNoNode, true, start, 0});
     return;
   }

@@ -295,5 +295,96 @@ TEST(CriticalPath, TimeAThreadRecordedNothingInIsUnexplainedNotItsWork) {
                            {108, 110, SegmentKind::NotRecorded}});
 }
 
+// Two ranks over Gloo, merged: each rank's autograd thread (2) enqueues the all-reduce (c10d::allreduce_ holding a
+// cudaEventRecord), its worker (3) serves it in a gloo:all_reduce range: cudaStreamSynchronize on arrival, nothing
+// recorded while it waits and transfers, then the copy back (aten::copy_ holding cudaMemcpyAsync [955,965)).
+// Rank 0 (pid 100) enqueues at [110,115) and arrives at 210. Rank 1 (pid 200) sleeps in a "straggler sleep" range
+// [20,620) first, enqueues at [660,665) and arrives at 720: both copies wait for it, 235 us of transfer after it.
+Trace straggler_pair(bool rank0_arrival_recorded = true) {
+  TraceBuilder b;
+  auto rank = [&](std::int64_t pid, TimeNs enqueue_us, TimeNs arrival_us) {
+    host_call(b, pid, 2, "c10d::allreduce_", (enqueue_us - 10) * us, 50 * us, EventKind::CpuOp);
+    host_call(b, pid, 2, "cudaEventRecord", enqueue_us * us, 5 * us);
+    host_call(b, pid, 3, "gloo:all_reduce", (arrival_us - 10) * us, (1000 - arrival_us) * us, EventKind::Annotation);
+    if (pid != 100 || rank0_arrival_recorded) host_call(b, pid, 3, "cudaStreamSynchronize", arrival_us * us, 5 * us);
+    const TimeNs copy_us = pid == 100 && !rank0_arrival_recorded ? 940 : 955;
+    host_call(b, pid, 3, "aten::copy_", (copy_us - 5) * us, 20 * us, EventKind::CpuOp);
+    host_call(b, pid, 3, "cudaMemcpyAsync", copy_us * us, 10 * us);
+  };
+  host_call(b, 200, 2, "cudaEventRecord", 10 * us, 5 * us);
+  host_call(b, 200, 2, "straggler sleep", 20 * us, 600 * us, EventKind::Annotation);
+  rank(100, 110, 210);
+  rank(200, 660, 720);
+  RankInfo r0, r1;
+  r0.rank = 0, r0.pids = {100};
+  r1.rank = 1, r1.pids = {200};
+  b.metadata().ranks = {r0, r1};
+  return build(b);
+}
+
+TEST(CriticalPath, AGlooCollectivesEndWaitsForTheLastRanksArrival) {
+  const Trace t = straggler_pair();
+  const HappensBefore g = HappensBefore::build(t);
+  const LaneKey worker0 = host_lane_key(100, 3), worker1 = host_lane_key(200, 3);
+  const NodeId arrival0 = node_at(g, worker0, 210), arrival1 = node_at(g, worker1, 720);
+  const NodeId copy0 = node_at(g, worker0, 955), copy1 = node_at(g, worker1, 955);
+  ASSERT_NE(copy0, kNoNode);
+  ASSERT_NE(copy1, kNoNode);
+  // Each copy waits for both arrivals; only rank 0's is held by the other rank's (rank 1 arrived last).
+  for (const NodeId copy : {copy0, copy1}) {
+    std::vector<NodeId> from;
+    for (const Edge& e : g.edges_into(copy)) {
+      EXPECT_EQ(e.kind, EdgeKind::Collective);
+      EXPECT_FALSE(e.to_end());
+      EXPECT_EQ(e.binding, copy == copy0 && e.from == arrival1);
+      from.push_back(e.from);
+    }
+    std::sort(from.begin(), from.end());
+    EXPECT_EQ(from, (std::vector<NodeId>{std::min(arrival0, arrival1), std::max(arrival0, arrival1)}));
+  }
+  EXPECT_EQ(g.gap_wait_ns(copy0), 505 * us);  // rank 0's worker from its sync's end (215) to rank 1's arrival
+  EXPECT_EQ(g.gap_wait_ns(copy1), 0);
+  EXPECT_EQ(window_us(g), 980);  // [10,990): the unchanged replay reproduces the recording
+  EXPECT_TRUE(g.anomalies().lines().empty());
+
+  // The path ends on a copy and crosses to rank 1 at its arrival: rank 0 waited there for rank 1, whose sleep
+  // before its enqueue is on the path; nothing of rank 0 before rank 1's arrival is.
+  const CriticalPath p = path_of(g);
+  const LaneIndex sleeper = *t.find_lane(host_lane_key(200, 2));
+  bool crossed = false, slept = false;
+  for (const Segment& s : p.segments) {
+    if (s.node == kNoNode) continue;
+    const LaneIndex lane = g.lane_of(s.node);
+    if (s.kind == SegmentKind::Communication) {
+      EXPECT_EQ(s.node, copy0);
+      EXPECT_EQ(s.start_ns, 720 * us);
+      EXPECT_EQ(s.end_ns, 955 * us);
+      crossed = true;
+    }
+    if (lane == sleeper && s.kind == SegmentKind::HostOwnWork && s.start_ns <= 20 * us && s.end_ns >= 620 * us)
+      slept = true;
+    if (t.lane(lane).key.pid == 100 && s.end_ns <= 720 * us)
+      ADD_FAILURE() << "rank 0 on the path before rank 1 arrived, at " << s.start_ns << ": " << to_string(s.kind);
+  }
+  EXPECT_TRUE(crossed);
+  EXPECT_TRUE(slept);
+
+  // Without rank 1's own work before its enqueue (the sleep; the 30 us it recorded nothing in stay), rank 1
+  // arrives at 105 and rank 0 last, at 210: rank 0's copy starts 235 us after its sync (at 450) and its range ends
+  // 25 us after the copy, at 485: the window is 505 us shorter.
+  Removal r;
+  r.drop_gap = [&](NodeId n) { return g.lane_of(n) == sleeper; };
+  EXPECT_EQ(window_us(g, r), 475);
+}
+
+// A range holding one call says not whether that call is the rank's arrival or the collective's end: nothing is
+// joined, rather than a guess. (Rank 0's copy at 940, taken for its arrival, would hold rank 1's copy at 955.)
+TEST(CriticalPath, AGlooRangeWithOneCallJoinsNoRank) {
+  const Trace t = straggler_pair(false);
+  const HappensBefore g = HappensBefore::build(t);
+  for (const Edge& e : g.edges()) EXPECT_NE(e.kind, EdgeKind::Collective);
+  EXPECT_EQ(g.gap_wait_ns(node_at(g, host_lane_key(200, 3), 955)), 0);
+}
+
 }  // namespace
 }  // namespace gtv::causal

@@ -17,7 +17,11 @@
 //   implicit sync   the last work's end    -> a blocking copy's, cudaFree's end
 //   queue full      a finished work's end  -> the end of a launch that waited for room in the launch queue
 //   lazy-load drain a finished work's end  -> the end of a launch that drained the GPU to load a module
-//   collective      each peer rank's arrival (its collective kernel's start) -> the collective kernel's end
+//   collective      each peer rank's arrival (its collective kernel's start) -> the collective kernel's end;
+//                   for a collective run on host threads (Gloo), each rank's arrival (the first call inside its
+//                   "gloo:*" range) -> the start of each rank's first call in its range after the last rank arrived
+//                   (delay: the transfer after the last arrival); the time a rank waited there for the last one
+//                   is no gap of its thread
 //   thread handoff  a thread's last call before it handed work over -> the first call of the worker's share, and
 //                   the worker's last call -> the handing thread's next call (PyTorch's main thread runs the
 //                   forward and hands the backward to the autograd engine thread, which Kineto's fwdbwd flows show;
@@ -109,8 +113,9 @@ struct Edge {
   NodeId from = kNoNode;
   NodeId to = kNoNode;
   EdgeKind kind = EdgeKind::EventWait;
-  bool binding = false;  // it set the target's recorded start or end
-  [[nodiscard]] bool to_end() const { return kind != EdgeKind::EventWait && kind != EdgeKind::Handoff; }
+  bool binding = false;     // it set the target's recorded start or end
+  bool into_start = false;  // a collective edge into a host call (Gloo's): it arrives at the call's start
+  [[nodiscard]] bool to_end() const { return !into_start && kind != EdgeKind::EventWait && kind != EdgeKind::Handoff; }
   // Collective edges leave their source's start (the peer's arrival); the others leave its end.
   [[nodiscard]] bool from_start() const { return kind == EdgeKind::Collective; }
 };
