@@ -5,7 +5,7 @@
 #include <array>
 #include <utility>
 
-#include "gtv/analysis/kernel_stats.h"
+#include "gtv/analysis/kernel_names.h"
 #include "gtv/base/time.h"
 #include "gtv/ui/event_text.h"
 #include "gtv/ui/timeline_state.h"
@@ -42,7 +42,7 @@ const QString& RowDrawCache::label_of(const Trace& trace, const Event& e) {
   std::optional<QString>& cached = kernel ? kernel_labels_[e.name] : name_labels_[e.name];
   if (!cached) {
     const std::string_view name = trace.name(e);
-    cached = kernel ? QString::fromStdString(analysis::shorten_kernel_name(name))
+    cached = kernel ? QString::fromStdString(analysis::kernel_display_name(name))
                     : QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
   }
   return *cached;
@@ -244,7 +244,7 @@ QString EventLaneRow::tooltip_under(const RowHit& hit) const {
     return QString::fromStdString(std::to_string(block->count) + " events merged (zoom in to see them)\nfrom " +
                                   format_duration_exact(block->start_ns - hit.origin_ns) + " to " +
                                   format_duration_exact(block->end_ns - hit.origin_ns) +
-                                  "\nfirst: " + std::string(trace_->name(lane_->events[block->first_index])) +
+                                  "\nfirst: " + display_name(*trace_, lane_->events[block->first_index]) +
                                   "\nwhere: " + lane_location(*trace_, index_));
   const auto ref = event_under(hit);
   return ref ? QString::fromStdString(tooltip_text(*trace_, *ref, hit.origin_ns)) : QString();
