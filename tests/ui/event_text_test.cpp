@@ -227,5 +227,47 @@ TEST(EventText, AKernelWithoutLaunchConfigurationSaysSo) {
   for (const Field& f : full) EXPECT_NE(f.first, "launch configuration");
 }
 
+// A kernel is shown by its demangled name in full, its symbol kept in the details; where another event names it
+// (the launch's "launches"), it goes by the name its block is labelled with.
+TEST(EventText, KernelNamesAreDemangledAndTheirNeighboursShortened) {
+  TraceBuilder b;
+  const LaneIndex host = b.lane(host_lane_key(10, 11));
+  const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+  const std::string bn =
+      "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>(float, float, float, "
+      "float, cudnnTensorStruct, float const*, cudnnTensorStruct, float const*, cudnnTensorStruct, "
+      "float*, float const*, float*, float*, float const*, float const*, float)";
+  int correlation = 1;
+  for (const std::string& name : {bn, std::string("_Z6kernelPfi")}) {
+    Event launch;
+    launch.start_ns = correlation * 10'000;
+    launch.duration_ns = 1'000;
+    launch.kind = EventKind::Runtime;
+    launch.name = b.intern("cudaLaunchKernel");
+    launch.correlation_id = correlation;
+    b.add_event(host, launch);
+    Event k;
+    k.start_ns = launch.start_ns + 2'000;
+    k.duration_ns = 500;
+    k.kind = EventKind::Kernel;
+    k.name = b.intern(name);
+    k.correlation_id = correlation++;
+    b.add_kernel(gpu, k, KernelDetail{});
+  }
+  const Trace t = std::move(b.build().value());
+  EXPECT_EQ(field_of(t, {0, 0}, "launches"),
+            "cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1> (GPU 0 / stream 7)");
+  EXPECT_EQ(display_name(t, t.event({1, 0})), "cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>");
+  EXPECT_EQ(field_of(t, {1, 0}, "name"), bn);
+  EXPECT_EQ(field_of(t, {1, 0}, "symbol"), "(none)");
+  EXPECT_EQ(field_of(t, {1, 1}, "name"), "kernel(float*, int)");
+  EXPECT_EQ(field_of(t, {1, 1}, "symbol"), "_Z6kernelPfi");
+  EXPECT_EQ(field_of(t, {0, 1}, "launches"), "kernel(float*, int) (GPU 0 / stream 7)");
+  const std::string tooltip = tooltip_text(t, {1, 1});
+  EXPECT_EQ(tooltip.substr(0, tooltip.find('\n')), "kernel(float*, int)");
+  EXPECT_EQ(tooltip.find("_Z6kernelPfi"), std::string::npos);  // the details panel keeps the symbol
+  EXPECT_EQ(display_name(t, t.event({0, 0})), "cudaLaunchKernel");
+}
+
 }  // namespace
 }  // namespace gtv::ui

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gtv/model/trace_builder.h"
+#include "gtv/ui/document_analysis.h"
 #include "gtv/ui/legend.h"
 #include "gtv/ui/overlay_data.h"
 
@@ -187,6 +189,51 @@ TEST(Legend, RowsOfOneKindShareAGroup) {
   ASSERT_EQ(groups[2].entries.size(), 4u);
   EXPECT_EQ(groups[2].entries.front().label, "waiting for a peer rank");
   EXPECT_EQ(groups[2].entries.back().label, "waits not counted (no root, clocks)");
+}
+
+// Kernels of the CNN recording, as its legend lists them: the qualified name with the template arguments that tell
+// the two batch-norm kernels apart, no parameters; two layout kernels that differ only in a collapsed argument are
+// numbered; the 1,684-character CUTLASS symbol the demangler refuses is named by its qualified name.
+TEST(Legend, KernelsByTheirDisplayNames) {
+  const std::string bn_params =
+      "(float, float, float, float, cudnnTensorStruct, float const*, cudnnTensorStruct, "
+      "float const*, cudnnTensorStruct, float*, float const*, float*, float*, float const*, "
+      "float const*, float)";
+  const std::string layout =
+      "void cudnn::engines_precompiled::nchwToNhwcKernel<float, float, float, false, true, "
+      "(cudnnKernelDataType_t)";
+  const std::string layout_params = ">(cudnn::engines_precompiled::nchw2nhwc_params_t<float>, float const*, float*)";
+  const std::string cutlass = "_ZN17cutlass__5x_cudnn6KernelINS_4conv6kernel23ImplicitGemmConvolutionI" +
+                              std::string(1100, 'S') + "EEEEEvNT_6ParamsE";
+  const std::vector<std::string> names = {
+      "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>" + bn_params,
+      "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, true, 1>" + bn_params, layout + "0" + layout_params,
+      layout + "2" + layout_params, cutlass};
+  TraceBuilder b;
+  const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+  TimeNs start_ns = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    Event k;
+    k.start_ns = start_ns;
+    k.duration_ns = static_cast<TimeNs>(1'000 * (names.size() - i));  // listed in this order: most time first
+    k.kind = EventKind::Kernel;
+    k.name = b.intern(names[i]);
+    b.add_kernel(gpu, k, KernelDetail{});
+    start_ns += k.duration_ns + 100;
+  }
+  const Trace trace = std::move(b.build().value());
+  const DocumentAnalysis analysis = analyse_document(trace);
+  const std::vector<LegendGroup> groups = legend_groups(trace, analysis, LegendOptions{});
+  ASSERT_FALSE(groups.empty());
+  ASSERT_EQ(groups.front().title, "Coloured by kernel name (most GPU time first)");
+  std::vector<std::string> labels;
+  for (const LegendEntry& e : groups.front().entries) labels.push_back(e.label);
+  const std::vector<std::string> expected = {"cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>",
+                                             "cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, true, 1>",
+                                             "cudnn::engines_precompiled::nchwToNhwcKernel<\u2026>",
+                                             "cudnn::engines_precompiled::nchwToNhwcKernel<\u2026> [2]",
+                                             "cutlass__5x_cudnn::Kernel<\u2026>"};
+  EXPECT_EQ(labels, expected);
 }
 
 TEST(Legend, OverlayColoursAreTheDrawnOnes) {

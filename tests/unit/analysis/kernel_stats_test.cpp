@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gtv/io/trace_file.h"
 #include "trace_helpers.h"
 
 namespace gtv::analysis {
@@ -25,6 +26,75 @@ TEST(KernelNames, ShortensTemplatesParametersAndNamespaces) {
             "Kernel2<cutlass_80_simt_sgemm_256x128_8x4_tn_align1>");
   EXPECT_EQ(shorten_kernel_name("void kernel<int, 3>(int)"), "kernel");  // argument is no kernel name: left out
   EXPECT_EQ(shorten_kernel_name(std::string(100, 'k')), std::string(77, 'k') + "...");
+}
+
+// Names from the bundled PyTorch recordings (pytorch-h200x1/cnn.json.gz and transformer-amp.json.gz).
+TEST(KernelDisplayName, KeepsWhatFitsOfTheQualifiedName) {
+  // Short enough: whole, less the return type.
+  EXPECT_EQ(
+      kernel_display_name("void at::native::(anonymous namespace)::max_pool_forward_nchw<float, float>(int, float "
+                          "const*, long, long, long, int, int, int, int, int, int, int, int, int, int, float*, "
+                          "long*)"),
+      "at::native::(anonymous namespace)::max_pool_forward_nchw<float, float>");
+  // Kernels that differ in a template argument stay apart: the parameters go, the arguments stay.
+  const std::string bn_params =
+      "(float, float, float, float, cudnnTensorStruct, float const*, cudnnTensorStruct, "
+      "float const*, cudnnTensorStruct, float*, float const*, float*, float*, float const*, "
+      "float const*, float)";
+  EXPECT_EQ(kernel_display_name("void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>" + bn_params),
+            "cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>");
+  EXPECT_EQ(kernel_display_name("void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, true, 1>" + bn_params),
+            "cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, true, 1>");
+  // Nested arguments collapse first, the outer list while it fits; then every argument list.
+  EXPECT_EQ(
+      kernel_display_name("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+                          "at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> "
+                          ">(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned "
+                          "int, float, 4, 4>)"),
+      "at::native::reduce_kernel<512, 1, at::native::ReduceOp<\u2026> >");
+  const std::string clamp =
+      "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar("
+      "at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()()"
+      " const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::("
+      "anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::"
+      "detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, "
+      "std::array<char*, 2ul>)";
+  EXPECT_EQ(kernel_display_name(clamp), "at::native::vectorized_elementwise_kernel<\u2026>");
+  // A budget smaller than the qualified name: its start and its end.
+  EXPECT_EQ(kernel_display_name(clamp, 16), "at::nati\u2026rnel<\u2026>");
+  // A generated name longer than the budget keeps its start and its end.
+  const std::string sm90 =
+      "sm90_xmma_wgrad_indexed_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x32_"
+      "warpgroupsize1x1x1_g1_execute_segment_k_on_kernel__5x_cudnn";
+  const std::string shown = kernel_display_name(sm90);
+  EXPECT_EQ(shown,
+            "sm90_xmma_wgrad_indexed_implicit_gemm_f3\u2026"
+            "1_execute_segment_k_on_kernel__5x_cudnn");
+  EXPECT_EQ(shown.size(), kKernelLabelChars - 1 + 3);  // the ellipsis: 3 bytes, 1 character
+  // Mangled: demangled first.
+  EXPECT_EQ(kernel_display_name("_Z6kernelPfi"), "kernel(float*, int)");
+  EXPECT_EQ(kernel_display_name(""), "");
+  EXPECT_EQ(kernel_display_name("relu"), "relu");
+}
+
+// The CUTLASS kernels cuDNN ran in the convolution fixture are mangled symbols of 1,645 and 1,684 characters, past
+// what libstdc++'s demangler reads: they are named by the qualified name they start with, never as the symbol.
+TEST(KernelDisplayName, MangledSymbolsPastTheDemanglerShowTheirQualifiedName) {
+  const Expected<Trace> trace = io::read_trace(GTV_TEST_DATA_DIR "/pytorch/conv_training.json.gz");
+  ASSERT_TRUE(trace) << trace.error().message;
+  std::size_t long_symbols = 0;
+  for (StringId id = 0; id < trace->strings().size(); ++id) {
+    const std::string_view name = trace->strings().view(id);
+    if (name.substr(0, 2) != "_Z" || name.size() < 1024) continue;
+    ++long_symbols;
+    EXPECT_EQ(demangle(name), name);  // the demangler refuses it
+    EXPECT_EQ(kernel_display_name(name), "cutlass__5x_cudnn::Kernel<\u2026>");
+  }
+  EXPECT_EQ(long_symbols, 2u);
+  // A symbol that is not a nested name stays as the demangler left it, cut to the budget.
+  EXPECT_EQ(kernel_display_name("_Zgarbage"), "_Zgarbage");
+  EXPECT_EQ(kernel_display_name("_ZN12_GLOBAL__N_16kernelIiEEvT_" + std::string(1100, 'x')),
+            "(anonymous namespace)::kernel<\u2026>");
 }
 
 TEST(KernelStats, PerKernelAndPerDevice) {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
+#include "gtv/analysis/kernel_names.h"
 #include "gtv/model/ranks.h"
 #include "gtv/ui/timeline_row.h"
 
@@ -30,13 +32,19 @@ LegendGroup event_kinds(const Trace& trace, const LegendOptions& options) {
   return g;
 }
 
+// Each kernel by the name the lanes label it with (kernel_display_name: its qualified name, template arguments and
+// parameters while they fit); kernels that differ only in what was left out are numbered "[2]", "[3]" in order.
 LegendGroup kernels(const DocumentAnalysis& analysis, const LegendOptions& options) {
   const auto& stats = analysis.report().kernels.kernels;
   LegendGroup g{"Coloured by kernel name (most GPU time first)", {}};
-  for (std::size_t i = 0; i < stats.size() && i < options.kernel_count; ++i)
+  std::map<std::string, int> seen;
+  for (std::size_t i = 0; i < stats.size() && i < options.kernel_count; ++i) {
+    std::string label = analysis::kernel_display_name(stats[i].full_name);
+    if (const int n = ++seen[label]; n > 1) label += " [" + std::to_string(n) + "]";
     g.entries.push_back(
         {i < analysis.kernel_colors.size() ? analysis.kernel_colors[i] : kernel_color(stats[i].full_name),
-         stats[i].name});
+         std::move(label)});
+  }
   return g;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "gtv/analysis/kernel_names.h"
 #include "gtv/model/ranks.h"
 
 namespace gtv::ui {
@@ -54,8 +55,7 @@ std::string graph_kernel_text(const Trace& trace, EventRef ref, const KernelDeta
   const auto flow = trace.flow_of(ref);
   const bool has_launch = flow && flow->to == ref;
   text += ", launched by ";
-  text +=
-      has_launch ? std::string(trace.name(trace.event(flow->from))) : std::string("a graph launch not in this trace");
+  text += has_launch ? display_name(trace, trace.event(flow->from)) : std::string("a graph launch not in this trace");
   return text + " (correlation " + std::to_string(e.correlation_id) + ")";
 }
 
@@ -76,7 +76,7 @@ void multi_launch_fields(const Trace& trace, const std::vector<Flow>& flows, std
   std::string what = kernels == flows.size() ? counted(kernels, "kernel", "kernels")
                                              : counted(flows.size(), "GPU activity", "GPU activities") + " (" +
                                                    counted(kernels, "kernel", "kernels") + ")";
-  out.emplace_back("launches", what + ", first " + std::string(trace.name(trace.event(first))) + " (" +
+  out.emplace_back("launches", what + ", first " + display_name(trace, trace.event(first)) + " (" +
                                    lane_location(trace, first.lane) + ")");
   if (graphs.empty()) return;
   std::string ids;
@@ -125,6 +125,11 @@ std::string format_bytes(std::int64_t bytes) {
   return std::string(buf) + " (" + with_commas(bytes) + " bytes)";
 }
 
+std::string display_name(const Trace& trace, const Event& e) {
+  const std::string_view name = trace.name(e);
+  return e.kind == EventKind::Kernel ? analysis::kernel_display_name(name) : std::string(name);
+}
+
 std::string format_time_exact(TimeNs t_ns) { return format_duration_exact(t_ns); }
 
 std::string lane_location(const Trace& trace, LaneIndex lane_index) {
@@ -137,7 +142,13 @@ std::string lane_location(const Trace& trace, LaneIndex lane_index) {
 std::vector<Field> event_fields(const Trace& trace, EventRef ref, TimeNs origin_ns) {
   const Event& e = trace.event(ref);
   std::vector<Field> out;
-  out.emplace_back("name", std::string(trace.name(e)));
+  const std::string_view recorded = trace.name(e);
+  const bool kernel = e.kind == EventKind::Kernel;
+  const std::string demangled = kernel ? analysis::demangle(recorded) : std::string(recorded);
+  // A kernel symbol the demangler cannot read (over 1,024 characters) is named by the qualified name it starts with.
+  const bool unreadable = kernel && recorded.substr(0, 2) == "_Z" && demangled == recorded;
+  out.emplace_back("name", unreadable ? analysis::kernel_display_name(recorded) : demangled);
+  if (demangled != recorded || unreadable) out.emplace_back("symbol", std::string(recorded));
   out.emplace_back("category", std::string(trace.category(e)));
   out.emplace_back("start", format_time_exact(e.start_ns - origin_ns));
   out.emplace_back("duration", format_duration_exact(e.duration_ns));
@@ -155,21 +166,21 @@ std::vector<Field> event_fields(const Trace& trace, EventRef ref, TimeNs origin_
     } else {
       const EventRef other = launch ? flow->to : flow->from;
       out.emplace_back(launch ? "launches" : "launched by",
-                       std::string(trace.name(trace.event(other))) + " (" + lane_location(trace, other.lane) + ")");
+                       display_name(trace, trace.event(other)) + " (" + lane_location(trace, other.lane) + ")");
     }
   }
   if (const auto link = trace.backward_link_of(ref)) {
     const bool forward = link->from == ref;
     const EventRef other = forward ? link->to : link->from;
     out.emplace_back(forward ? "backward" : "forward",
-                     std::string(trace.name(trace.event(other))) + " (" + lane_location(trace, other.lane) + ")");
+                     display_name(trace, trace.event(other)) + " (" + lane_location(trace, other.lane) + ")");
   }
   // Dependency links: the work this waited for, and what waited for it (work may be waited for several times).
   for (const Flow& link : trace.dependencies_of(ref)) {
     const bool waited_for = link.from == ref;
     const EventRef other = waited_for ? link.to : link.from;
     out.emplace_back(waited_for ? "waited for by" : "waits for",
-                     std::string(trace.name(trace.event(other))) + " (" + lane_location(trace, other.lane) + ")");
+                     display_name(trace, trace.event(other)) + " (" + lane_location(trace, other.lane) + ")");
   }
   if (const KernelDetail* k = trace.kernel_detail(e)) {
     if (k->launched_by_graph()) out.emplace_back("graph", graph_kernel_text(trace, ref, *k));
@@ -190,7 +201,8 @@ std::string tooltip_text(const Trace& trace, EventRef ref, TimeNs origin_ns) {
   std::string text = fields.front().second;
   for (std::size_t i = 1; i < fields.size(); ++i) {
     const std::string& key = fields[i].first;
-    if (key == "end" || key == "lane" || key == "depth" || key == "category") continue;  // details panel only
+    if (key == "end" || key == "lane" || key == "depth" || key == "category" || key == "symbol")
+      continue;  // details panel only
     text += "\n" + key + ": " + fields[i].second;
   }
   return text;

@@ -5,7 +5,7 @@
 #include <array>
 #include <utility>
 
-#include "gtv/analysis/kernel_stats.h"
+#include "gtv/analysis/kernel_names.h"
 #include "gtv/base/time.h"
 #include "gtv/ui/event_text.h"
 #include "gtv/ui/timeline_state.h"
@@ -33,6 +33,7 @@ const QString& RowDrawCache::label_of(const Trace& trace, const Event& e) {
     labels_trace_ = &trace;
     name_labels_.assign(trace.strings().size(), std::nullopt);
     kernel_labels_.assign(trace.strings().size(), std::nullopt);
+    kernel_base_labels_.assign(trace.strings().size(), std::nullopt);
   }
   if (e.name >= name_labels_.size()) {
     static const QString kNone;
@@ -42,9 +43,17 @@ const QString& RowDrawCache::label_of(const Trace& trace, const Event& e) {
   std::optional<QString>& cached = kernel ? kernel_labels_[e.name] : name_labels_[e.name];
   if (!cached) {
     const std::string_view name = trace.name(e);
-    cached = kernel ? QString::fromStdString(analysis::shorten_kernel_name(name))
+    cached = kernel ? QString::fromStdString(analysis::kernel_display_name(name))
                     : QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
   }
+  return *cached;
+}
+
+const QString& RowDrawCache::narrow_label_of(const Trace& trace, const Event& e) {
+  const QString& label = label_of(trace, e);  // sizes the caches for this trace
+  if (e.kind != EventKind::Kernel || e.name >= kernel_base_labels_.size()) return label;
+  std::optional<QString>& cached = kernel_base_labels_[e.name];
+  if (!cached) cached = QString::fromStdString(analysis::shorten_kernel_name(trace.name(e)));
   return *cached;
 }
 
@@ -197,9 +206,11 @@ void EventLaneRow::draw_span(const RowPaint& p, const LodSpan& span, const QRect
   } else {
     painter.fillRect(r, fill);
     if (r.width() >= kMinLabelPx) {
-      const QString& name = p.cache->label_of(*trace_, e);
       const QRectF text_rect = r.adjusted(3, 0, -2, 0);
-      const QString shown = painter.fontMetrics().elidedText(name, Qt::ElideRight, static_cast<int>(text_rect.width()));
+      const int text_px = static_cast<int>(text_rect.width());
+      const QString* name = &p.cache->label_of(*trace_, e);
+      if (painter.fontMetrics().horizontalAdvance(*name) > text_px) name = &p.cache->narrow_label_of(*trace_, e);
+      const QString shown = painter.fontMetrics().elidedText(*name, Qt::ElideRight, text_px);
       if (!shown.isEmpty()) {
         painter.setPen(to_qcolor(text_color_on(rgb)));
         painter.drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft, shown);
@@ -244,7 +255,7 @@ QString EventLaneRow::tooltip_under(const RowHit& hit) const {
     return QString::fromStdString(std::to_string(block->count) + " events merged (zoom in to see them)\nfrom " +
                                   format_duration_exact(block->start_ns - hit.origin_ns) + " to " +
                                   format_duration_exact(block->end_ns - hit.origin_ns) +
-                                  "\nfirst: " + std::string(trace_->name(lane_->events[block->first_index])) +
+                                  "\nfirst: " + display_name(*trace_, lane_->events[block->first_index]) +
                                   "\nwhere: " + lane_location(*trace_, index_));
   const auto ref = event_under(hit);
   return ref ? QString::fromStdString(tooltip_text(*trace_, *ref, hit.origin_ns)) : QString();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "gtv/analysis/kernel_names.h"
 #include "gtv/model/collectives.h"
 #include "gtv/model/ranks.h"
 #include "gtv/ui/event_text.h"
@@ -30,7 +31,8 @@ std::string warmup_tooltip(const analysis::WarmUpFinding& f) {
   std::string text = "warm-up: " + std::string(analysis::to_string(f.cause));
   if (f.device >= 0) text += " for GPU " + std::to_string(f.device);
   text += "\n" + plural(f.count, f.on_gpu ? "kernel run" : "call");
-  if (!f.first_call.empty()) text += ", first: " + f.first_call;
+  if (!f.first_call.empty())
+    text += ", first: " + (f.on_gpu ? analysis::kernel_display_name(f.first_call) : f.first_call);
   text += "\ncost " + format_duration(f.cost_ns);
   text += f.cause == analysis::WarmUpCause::SlowFirstKernel ? " (first run minus the median of later runs)"
                                                             : " (the union of its calls)";

@@ -1,11 +1,12 @@
+#include "gtv/analysis/kernel_names.h"
+
 #include <cxxabi.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <memory>
-
-#include "gtv/analysis/kernel_stats.h"
+#include <string>
 
 namespace gtv::analysis {
 namespace {
@@ -66,6 +67,89 @@ std::string first_template_argument(std::string_view s, std::string_view base) {
   return {};
 }
 
+constexpr std::string_view kEllipsis = "\u2026";
+
+bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; }
+
+std::size_t utf8_length(std::string_view s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return !is_continuation_byte(c); }));
+}
+
+// The byte offset where the character numbered `chars` starts (s.size() past the end).
+std::size_t byte_offset(std::string_view s, std::size_t chars) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (is_continuation_byte(s[i])) continue;
+    if (seen++ == chars) return i;
+  }
+  return s.size();
+}
+
+// The deepest nesting of template argument lists; -1 when the angle brackets do not pair up (an "operator<" or
+// "->" in a name), so nothing is collapsed by depth.
+int template_depth(std::string_view s) {
+  int depth = 0, deepest = 0;
+  for (const char c : s) {
+    if (c == '<') deepest = std::max(deepest, ++depth);
+    if (c == '>' && --depth < 0) return -1;
+  }
+  return depth == 0 ? deepest : -1;
+}
+
+// Template argument lists nested deeper than keep_depth become "<…>": "a<b<c>, d>" keeps "a<b<…>, d>" at 1 and
+// "a<…>" at 0.
+std::string collapse_templates(std::string_view s, int keep_depth) {
+  std::string out;
+  int depth = 0;
+  for (const char c : s) {
+    if (c == '<') {
+      ++depth;
+      if (depth <= keep_depth + 1) out += c;
+      if (depth == keep_depth + 1) out += kEllipsis;
+      continue;
+    }
+    if (c == '>') {
+      if (depth <= keep_depth + 1) out += c;
+      --depth;
+      continue;
+    }
+    if (depth <= keep_depth) out += c;
+  }
+  return out;
+}
+
+// The qualified name a mangled symbol starts with, "_ZN17cutlass__5x_cudnn6KernelI..." ->
+// "cutlass__5x_cudnn::Kernel<…>": its source names up to the first template argument list; "" when it does not start
+// with them. libstdc++'s demangler refuses symbols over 1,024 characters (its recursion limit: two components a
+// character), and generated CUTLASS kernels are longer, so this is what a reader gets of them.
+std::string qualified_name_of_symbol(std::string_view s) {
+  if (s.substr(0, 2) != "_Z") return {};
+  std::size_t i = 2;
+  if (i < s.size() && s[i] == 'N') ++i;
+  std::string out;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) != 0) {
+    std::size_t length = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) != 0 && length <= s.size())
+      length = length * 10 + static_cast<std::size_t>(s[i++] - '0');
+    if (length == 0 || length > s.size() - i) return {};
+    const std::string_view source = s.substr(i, length);
+    i += length;
+    if (!out.empty()) out += "::";
+    out += source == "_GLOBAL__N_1" ? std::string_view("(anonymous namespace)") : source;
+  }
+  if (!out.empty() && i < s.size() && s[i] == 'I') out += "<" + std::string(kEllipsis) + ">";
+  return out;
+}
+
+// The start and the end of s around "…", budget_chars characters in all.
+std::string elide_middle(std::string_view s, std::size_t budget_chars) {
+  const std::size_t length = utf8_length(s);
+  if (length <= budget_chars) return std::string(s);
+  const std::size_t tail = (budget_chars - 1) / 2, head = budget_chars - 1 - tail;
+  return std::string(s.substr(0, byte_offset(s, head))) + std::string(kEllipsis) +
+         std::string(s.substr(byte_offset(s, length - tail)));
+}
+
 }  // namespace
 
 std::string demangle(std::string_view name) {
@@ -95,6 +179,22 @@ std::string shorten_kernel_name(std::string_view name) {
   if (out.empty()) out = full;
   if (out.size() > kMaxShortLength) out = out.substr(0, kMaxShortLength - 3) + "...";
   return out;
+}
+
+std::string kernel_display_name(std::string_view name, std::size_t budget_chars) {
+  budget_chars = std::max<std::size_t>(budget_chars, 16);
+  std::string full = demangle(name);
+  if (full.substr(0, 2) == "_Z")
+    if (std::string qualified = qualified_name_of_symbol(full); !qualified.empty()) full = std::move(qualified);
+  std::string_view s = full;
+  if (s.substr(0, 5) == "void ") s.remove_prefix(5);
+  if (utf8_length(s) <= budget_chars) return std::string(s);
+  const std::string_view call = without_parameters(s);
+  if (utf8_length(call) <= budget_chars) return std::string(call);
+  const int depth = template_depth(call);
+  for (int keep = depth - 1; keep >= 0; --keep)
+    if (std::string shorter = collapse_templates(call, keep); utf8_length(shorter) <= budget_chars) return shorter;
+  return elide_middle(depth > 0 ? collapse_templates(call, 0) : std::string(call), budget_chars);
 }
 
 }  // namespace gtv::analysis

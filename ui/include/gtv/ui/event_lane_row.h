@@ -26,14 +26,19 @@ struct RowDrawCache {
   QBrush block_hatch;                 // the hatching of merged blocks
   std::vector<QColor> stripe_colors;  // per owner: its stripe colour (set once per paint)
   std::size_t span_count = 0;         // spans drawn since the paint began
-  // The text drawn on an event: a kernel by its base name ("Kernel2<cutlass_80_simt_sgemm_...>"), the full name
-  // being in its tooltip and details. Made once per name, not per event and replot.
+  // The text drawn on an event: a kernel by its display name, as the legend lists it
+  // ("cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, true, 1>"), the full name being in its tooltip and
+  // details. Made once per name, not per event and replot.
   [[nodiscard]] const QString& label_of(const Trace& trace, const Event& e);
+  // Where that does not fit: a kernel by its base name ("bn_bw_1C11_kernel_new"), so a narrow block shows the
+  // function rather than the start of its namespace; any other event as label_of.
+  [[nodiscard]] const QString& narrow_label_of(const Trace& trace, const Event& e);
 
  private:
-  const Trace* labels_trace_ = nullptr;                // the trace the label caches belong to
-  std::vector<std::optional<QString>> name_labels_;    // per StringId: the name as written
-  std::vector<std::optional<QString>> kernel_labels_;  // per StringId: the kernel's base name
+  const Trace* labels_trace_ = nullptr;                     // the trace the label caches belong to
+  std::vector<std::optional<QString>> name_labels_;         // per StringId: the name as written
+  std::vector<std::optional<QString>> kernel_labels_;       // per StringId: the kernel's display name
+  std::vector<std::optional<QString>> kernel_base_labels_;  // per StringId: the kernel's base name
 };
 
 // "lane:gpu:0:7", "lane:host:1234:1685": the row id of the lane with this key, the same on every load of a file.

@@ -5,15 +5,10 @@
 #include <string_view>
 #include <vector>
 
+#include "gtv/analysis/kernel_names.h"
 #include "gtv/model/trace.h"
 
 namespace gtv::analysis {
-
-// "void at::native::vectorized_elementwise_kernel<4, Foo>(int, Foo)" -> "vectorized_elementwise_kernel":
-// demangled (Itanium "_Z..." names), return type, namespaces, template arguments and parameters removed.
-[[nodiscard]] std::string shorten_kernel_name(std::string_view name);
-// The demangled form of a mangled name, or the name unchanged.
-[[nodiscard]] std::string demangle(std::string_view name);
 
 struct KernelStat {
   std::string name;          // short; "name [2]" when two different kernels shorten to the same text
