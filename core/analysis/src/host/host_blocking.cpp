@@ -181,7 +181,6 @@ class Classifier {
   void set_launches_block(bool block) { launches_block_ = block; }
 
  private:
-
   void close_calls_before(TimeNs t_ns) {
     while (!open_calls_.empty() && open_calls_.back()->end_ns() <= t_ns) open_calls_.pop_back();
   }
