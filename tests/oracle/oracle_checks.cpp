@@ -334,6 +334,16 @@ void check_critical_path(Checker& c, const Trace& trace, const Oracle& o, elemen
     if (!exists) continue;
     const Lane& l = trace.lane(LaneIndex(lane));
     const Event& e = l.events[std::size_t(index)];
+    if (kind == "communication" && !l.is_gpu()) {
+      // A collective on host threads (Gloo): its transfer after the last rank's arrival is the wait before the
+      // call that takes the result, so it names that call and ends no later than it does.
+      c.expect(
+          e.kind == EventKind::Runtime || e.kind == EventKind::Driver,
+          what + " (communication on a host lane) names a " + std::string(to_string(e.kind)) + ", not a CUDA call");
+      c.expect(end_ns <= e.end_ns(), what + " (communication on a host lane) ends after its call [" +
+                                         std::to_string(e.start_ns) + ", " + std::to_string(e.end_ns()) + ")");
+      continue;
+    }
     const EventKind want = kind == "copy"     ? EventKind::Memcpy
                            : kind == "memset" ? EventKind::Memset
                                               : EventKind::Kernel;

@@ -158,7 +158,8 @@ class ReadableLabelsTest : public QObject {
     }
   }
 
-  void kernelLabelIsTheBaseName() {
+  // A block wide enough for the legend's name (demangled, shortened to fit) shows it; a narrower one its base name.
+  void kernelLabelIsItsDisplayName() {
     TimelineView view;
     view.resize(800, 400);
     auto trace = std::make_shared<const Trace>(long_trace(0));
@@ -166,7 +167,7 @@ class ReadableLabelsTest : public QObject {
     view.replot_now();
     const Event& kernel = trace->lane(0).events.front();
     QCOMPARE(view.lanes_plottable()->label_of(kernel),
-             QStringLiteral("Kernel2<cutlass_80_simt_sgemm_256x128_8x4_tn_align1>"));
+             QStringLiteral("cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_tn_align1>"));
     // The tooltip keeps the full name.
     QVERIFY(view.tooltip_at(*view.event_center({0, 0})).contains(QString::fromLatin1(kCutlass)));
   }

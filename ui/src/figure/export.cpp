@@ -83,7 +83,7 @@ QByteArray render_plot_pdf(TimelineView& view, int width, int height) {
 
 // The generic family: the SVG names the font of this machine ("DejaVu Sans"), which a journal's or a reader's
 // machine may not have; "sans-serif" lets each pick its own, as a paper's figures should.
-QByteArray generic_font_family(QByteArray svg) {
+QByteArray generic_font_family(const QByteArray& svg) {
   static const QRegularExpression family(QStringLiteral("font-family=\"[^\"]*\""));
   return QString::fromUtf8(svg).replace(family, QStringLiteral("font-family=\"sans-serif\"")).toUtf8();
 }
