@@ -33,23 +33,23 @@ std::optional<std::int64_t> pid_column(const SqliteStatement& row, int column) {
 }
 
 // The columns every GPU activity table (kernels, copies, memsets) starts with, in this order, read by these names
-// wherever a row is read; a table's own columns follow from kOwn.
+// wherever a row is read; a table's own columns follow from ColOwn.
 namespace gpu_col {
-enum : int { kStart, kEnd, kDeviceId, kStreamId, kCorrelationId, kGlobalPid, kOwn };
+enum : int { ColStart, ColEnd, ColDeviceId, ColStreamId, ColCorrelationId, ColGlobalPid, ColOwn };
 }  // namespace gpu_col
-constexpr std::array<Column, gpu_col::kOwn> kGpuLeading{
+constexpr std::array<Column, gpu_col::ColOwn> kGpuLeading{
     {{"start", true}, {"end", true}, {"deviceId", true}, {"streamId", true}, {"correlationId"}, {"globalPid"}}};
 // The leading columns, then a table's own.
 template <std::size_t N>
-constexpr std::array<Column, gpu_col::kOwn + N> gpu_columns(const std::array<Column, N>& own) {
-  std::array<Column, gpu_col::kOwn + N> out{};
+constexpr std::array<Column, gpu_col::ColOwn + N> gpu_columns(const std::array<Column, N>& own) {
+  std::array<Column, gpu_col::ColOwn + N> out{};
   for (std::size_t i = 0; i < kGpuLeading.size(); ++i) out[i] = kGpuLeading[i];
-  for (std::size_t i = 0; i < N; ++i) out[gpu_col::kOwn + i] = own[i];
+  for (std::size_t i = 0; i < N; ++i) out[gpu_col::ColOwn + i] = own[i];
   return out;
 }
 
 LaneKey gpu_lane_of(const SqliteStatement& row) {
-  return gpu_lane_key(row.int64(gpu_col::kDeviceId), row.int64(gpu_col::kStreamId));
+  return gpu_lane_key(row.int64(gpu_col::ColDeviceId), row.int64(gpu_col::ColStreamId));
 }
 
 }  // namespace
@@ -197,23 +197,23 @@ std::uint64_t NsysReader::correlation(std::optional<std::int64_t> pid, const Sql
 }
 
 Status NsysReader::read_runtime_calls() {
-  enum : int { kStart, kEnd, kGlobalTid, kCorrelationId, kNameId };
+  enum : int { ColStart, ColEnd, ColGlobalTid, ColCorrelationId, ColNameId };
   static constexpr std::array<Column, 5> kColumns{
       {{"start", true}, {"end", true}, {"globalTid"}, {"correlationId"}, {"nameId", true}}};
-  static_assert(kStart == 0 && kEnd == 1, "timed_event reads start and end first");
+  static_assert(ColStart == 0 && ColEnd == 1, "timed_event reads start and end first");
   return each_row(nsys::kRuntimeCalls, kColumns, [&](const SqliteStatement& row) -> Status {
     std::optional<Event> e = timed_event(row);
     if (!e) return ok_status();
-    if (row.is_null(kGlobalTid)) {
+    if (row.is_null(ColGlobalTid)) {
       skip("runtime calls without a thread (globalTid)");
       return ok_status();
     }
-    const std::int64_t pid = nsys::pid_of(row.int64(kGlobalTid)), tid = nsys::tid_of(row.int64(kGlobalTid));
-    Expected<StringId> name = runtime_name(row.int64(kNameId));
+    const std::int64_t pid = nsys::pid_of(row.int64(ColGlobalTid)), tid = nsys::tid_of(row.int64(ColGlobalTid));
+    Expected<StringId> name = runtime_name(row.int64(ColNameId));
     if (!name) return name.error();
     e->name = *name;
     e->kind = EventKind::Runtime;
-    e->correlation_id = correlation(pid, row, kCorrelationId);
+    e->correlation_id = correlation(pid, row, ColCorrelationId);
     builder_.add_event(builder_.lane(host_lane_key(pid, tid)), *e);
     host_pids_.insert(pid);
     return ok_status();
@@ -222,14 +222,14 @@ Status NsysReader::read_runtime_calls() {
 
 Status NsysReader::read_kernels() {
   enum : int {
-    kDemangledName = gpu_col::kOwn,
-    kShortName,
-    kMangledName,
-    kRegistersPerThread,
-    kGridX,
-    kBlockX = kGridX + 3,
-    kStaticSharedMemory = kBlockX + 3,
-    kDynamicSharedMemory,
+    ColDemangledName = gpu_col::ColOwn,
+    ColShortName,
+    ColMangledName,
+    ColRegistersPerThread,
+    ColGridX,
+    ColBlockX = ColGridX + 3,
+    ColStaticSharedMemory = ColBlockX + 3,
+    ColDynamicSharedMemory,
   };
   static constexpr auto kColumns = gpu_columns<13>({{{"demangledName"},
                                                      {"shortName"},
@@ -244,14 +244,14 @@ Status NsysReader::read_kernels() {
                                                      {"staticSharedMemory"},
                                                      {"dynamicSharedMemory"},
                                                      {"sharedMemoryExecuted"}}});
-  static_assert(kColumns[kDynamicSharedMemory].name == "dynamicSharedMemory", "the names follow the columns");
+  static_assert(kColumns[ColDynamicSharedMemory].name == "dynamicSharedMemory", "the names follow the columns");
   return each_row(nsys::kKernels, kColumns, [&](const SqliteStatement& row) -> Status {
     std::optional<Event> e = timed_event(row);
     if (!e) return ok_status();
     // The demangled name with templates and arguments, as Kineto shows it; the shorter ones when it is missing.
-    const int name_column = !row.is_null(kDemangledName) ? kDemangledName
-                            : !row.is_null(kShortName)   ? kShortName
-                                                         : kMangledName;
+    const int name_column = !row.is_null(ColDemangledName) ? ColDemangledName
+                            : !row.is_null(ColShortName)   ? ColShortName
+                                                           : ColMangledName;
     if (row.is_null(name_column)) {
       e->name = builder_.intern("");
       ++names_missing_;
@@ -260,54 +260,55 @@ Status NsysReader::read_kernels() {
       if (!name) return name.error();
       e->name = *name;
     }
-    e->correlation_id = correlation(pid_column(row, gpu_col::kGlobalPid), row, gpu_col::kCorrelationId);
+    e->correlation_id = correlation(pid_column(row, gpu_col::ColGlobalPid), row, gpu_col::ColCorrelationId);
     KernelDetail k;
-    k.registers_per_thread = clamp32(row.int64(kRegistersPerThread));
+    k.registers_per_thread = clamp32(row.int64(ColRegistersPerThread));
     for (int i = 0; i < 3; ++i) {
-      k.grid[i] = clamp32(row.int64(kGridX + i));
-      k.block[i] = clamp32(row.int64(kBlockX + i));
+      k.grid[i] = clamp32(row.int64(ColGridX + i));
+      k.block[i] = clamp32(row.int64(ColBlockX + i));
     }
-    k.shared_memory_bytes = clamp32(saturating_add(row.int64(kStaticSharedMemory), row.int64(kDynamicSharedMemory)));
+    k.shared_memory_bytes =
+        clamp32(saturating_add(row.int64(ColStaticSharedMemory), row.int64(ColDynamicSharedMemory)));
     builder_.add_kernel(builder_.lane(gpu_lane_of(row)), *e, k);
     return ok_status();
   });
 }
 
 Status NsysReader::read_copies() {
-  enum : int { kBytes = gpu_col::kOwn, kCopyKind, kSrcKind, kDstKind, kDstDeviceId };
+  enum : int { ColBytes = gpu_col::ColOwn, ColCopyKind, ColSrcKind, ColDstKind, ColDstDeviceId };
   static constexpr auto kColumns =
       gpu_columns<5>({{{"bytes"}, {"copyKind"}, {"srcKind"}, {"dstKind"}, {"dstDeviceId"}}});
-  static_assert(kColumns[kDstDeviceId].name == "dstDeviceId", "the names follow the columns");
+  static_assert(kColumns[ColDstDeviceId].name == "dstDeviceId", "the names follow the columns");
   return each_row(nsys::kCopies, kColumns, [&](const SqliteStatement& row) -> Status {
     std::optional<Event> e = timed_event(row);
     if (!e) return ok_status();
     MemcpyDetail m;
-    m.bytes = row.int64(kBytes);
-    m.copy_kind = nsys::copy_kind_from_cupti(row.int64(kCopyKind));
-    m.src_kind = nsys::memory_kind_from_cupti(row.int64(kSrcKind));
-    m.dst_kind = nsys::memory_kind_from_cupti(row.int64(kDstKind));
-    if (m.copy_kind == CopyKind::PeerToPeer && !row.is_null(kDstDeviceId))
-      m.dst_device = clamp32(row.int64(kDstDeviceId));
+    m.bytes = row.int64(ColBytes);
+    m.copy_kind = nsys::copy_kind_from_cupti(row.int64(ColCopyKind));
+    m.src_kind = nsys::memory_kind_from_cupti(row.int64(ColSrcKind));
+    m.dst_kind = nsys::memory_kind_from_cupti(row.int64(ColDstKind));
+    if (m.copy_kind == CopyKind::PeerToPeer && !row.is_null(ColDstDeviceId))
+      m.dst_device = clamp32(row.int64(ColDstDeviceId));
     e->name = builder_.intern(kineto::memcpy_event_name(m));
-    e->correlation_id = correlation(pid_column(row, gpu_col::kGlobalPid), row, gpu_col::kCorrelationId);
+    e->correlation_id = correlation(pid_column(row, gpu_col::ColGlobalPid), row, gpu_col::ColCorrelationId);
     builder_.add_memcpy(builder_.lane(gpu_lane_of(row)), *e, m);
     return ok_status();
   });
 }
 
 Status NsysReader::read_memsets() {
-  enum : int { kBytes = gpu_col::kOwn, kValue, kMemKind };
+  enum : int { ColBytes = gpu_col::ColOwn, ColValue, ColMemKind };
   static constexpr auto kColumns = gpu_columns<3>({{{"bytes"}, {"value"}, {"memKind"}}});
-  static_assert(kColumns[kMemKind].name == "memKind", "the names follow the columns");
+  static_assert(kColumns[ColMemKind].name == "memKind", "the names follow the columns");
   return each_row(nsys::kMemsets, kColumns, [&](const SqliteStatement& row) -> Status {
     std::optional<Event> e = timed_event(row);
     if (!e) return ok_status();
     MemsetDetail m;
-    m.bytes = row.int64(kBytes);
-    m.value = clamp32(row.int64(kValue));
-    m.memory_kind = nsys::memory_kind_from_cupti(row.int64(kMemKind));
+    m.bytes = row.int64(ColBytes);
+    m.value = clamp32(row.int64(ColValue));
+    m.memory_kind = nsys::memory_kind_from_cupti(row.int64(ColMemKind));
     e->name = builder_.intern(kineto::memset_event_name(m));
-    e->correlation_id = correlation(pid_column(row, gpu_col::kGlobalPid), row, gpu_col::kCorrelationId);
+    e->correlation_id = correlation(pid_column(row, gpu_col::ColGlobalPid), row, gpu_col::ColCorrelationId);
     builder_.add_memset(builder_.lane(gpu_lane_of(row)), *e, m);
     return ok_status();
   });
@@ -315,39 +316,39 @@ Status NsysReader::read_memsets() {
 
 // Ranges and marks; the other NVTX rows (domains, categories, thread names given through NVTX) are not events.
 Status NsysReader::read_nvtx() {
-  enum : int { kStart, kEnd, kEventType, kText, kTextId, kGlobalTid };
+  enum : int { ColStart, ColEnd, ColEventType, ColText, ColTextId, ColGlobalTid };
   static constexpr std::array<Column, 6> kColumns{
       {{"start", true}, {"end"}, {"eventType", true}, {"text"}, {"textId"}, {"globalTid"}}};
-  static_assert(kStart == 0 && kEnd == 1, "timed_event reads start and end first");
+  static_assert(ColStart == 0 && ColEnd == 1, "timed_event reads start and end first");
   return each_row(nsys::kNvtxEvents, kColumns, [&](const SqliteStatement& row) -> Status {
-    const std::int64_t type = row.int64(kEventType);
+    const std::int64_t type = row.int64(ColEventType);
     const bool mark = type == nsys::kNvtxMark;
     if (!mark && type != nsys::kNvtxPushPopRange && type != nsys::kNvtxStartEndRange) return ok_status();
-    if (!mark && row.is_null(kEnd)) {
+    if (!mark && row.is_null(ColEnd)) {
       skip("NVTX ranges that never ended");
       return ok_status();
     }
-    if (row.is_null(kGlobalTid)) {
+    if (row.is_null(ColGlobalTid)) {
       skip("NVTX ranges and marks without a thread (globalTid)");
       return ok_status();
     }
     Event e;
     if (mark) {
-      e.start_ns = row.int64(kStart);
+      e.start_ns = row.int64(ColStart);
     } else if (std::optional<Event> timed = timed_event(row)) {
       e = *timed;
     } else {
       return ok_status();
     }
     e.kind = mark ? EventKind::Instant : EventKind::Annotation;
-    if (!row.is_null(kText)) {
-      e.name = builder_.intern(row.text(kText));
+    if (!row.is_null(ColText)) {
+      e.name = builder_.intern(row.text(ColText));
     } else {
-      Expected<StringId> name = string(row.int64(kTextId));
+      Expected<StringId> name = string(row.int64(ColTextId));
       if (!name) return name.error();
       e.name = *name;
     }
-    const std::int64_t pid = nsys::pid_of(row.int64(kGlobalTid)), tid = nsys::tid_of(row.int64(kGlobalTid));
+    const std::int64_t pid = nsys::pid_of(row.int64(ColGlobalTid)), tid = nsys::tid_of(row.int64(ColGlobalTid));
     builder_.add_event(builder_.lane(host_lane_key(pid, tid)), e);
     host_pids_.insert(pid);
     return ok_status();
