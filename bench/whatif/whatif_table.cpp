@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,22 @@ Score score(const std::string& dir, const RecordedPair& pair, bool markdown) {
   return out;
 }
 
+// How many of the pairs a table scores hold: their rows printed, the counts returned.
+struct Tally {
+  int within = 0;
+  int in_band = 0;
+};
+
+Tally score_all(const std::string& dir, std::span<const RecordedPair> pairs, bool markdown) {
+  Tally t;
+  for (const RecordedPair& pair : pairs) {
+    const Score sc = score(dir, pair, markdown);
+    t.within += sc.within ? 1 : 0;
+    t.in_band += sc.in_band ? 1 : 0;
+  }
+  return t;
+}
+
 void header(bool markdown) {
   if (markdown)
     std::cout << "| recorded run | change | variant | recorded (ms) | predicted (ms) | band (ms) | variant recorded "
@@ -133,14 +150,9 @@ int main(int argc, char** argv) {
     std::cerr << "usage: gtv-bench-whatif [--markdown] TRACES_DIR | --speed FILE\n";
     return 2;
   }
-  int within = 0, in_band = 0;
   header(markdown);
   const int pair_count = int(whatif::scored_pairs().size());
-  for (const RecordedPair& pair : whatif::scored_pairs()) {
-    const Score sc = score(dir, pair, markdown);
-    within += sc.within ? 1 : 0;
-    in_band += sc.in_band ? 1 : 0;
-  }
+  const auto [within, in_band] = score_all(dir, whatif::scored_pairs(), markdown);
   std::cout << "\n"
             << within << " of " << pair_count << " pairs within 10% (target " << kNeeded << "), " << in_band << " of "
             << pair_count << " bands contain the recorded value (target " << kNeeded << ")\n";
@@ -150,15 +162,10 @@ int main(int argc, char** argv) {
 
   // torch.profiler's recordings of users' loops: the target is the same (all but one within 10%, all but one
   // band holding); it is not met yet, so the exit code guards what holds today and the line says the target.
-  int profiler_within = 0, profiler_in_band = 0;
   const int profiler_count = int(whatif::profiler_pairs().size());
   std::cout << "\nPairs recorded by torch.profiler (bench/training):\n\n";
   header(markdown);
-  for (const RecordedPair& pair : whatif::profiler_pairs()) {
-    const Score sc = score(dir, pair, markdown);
-    profiler_within += sc.within ? 1 : 0;
-    profiler_in_band += sc.in_band ? 1 : 0;
-  }
+  const auto [profiler_within, profiler_in_band] = score_all(dir, whatif::profiler_pairs(), markdown);
   std::cout << "\n"
             << profiler_within << " of " << profiler_count << " pairs within 10% (target " << profiler_count - 1
             << ", held today " << kProfilerWithinHeld << "), " << profiler_in_band << " of " << profiler_count
