@@ -126,19 +126,57 @@ std::vector<bool> contended_calls(const std::vector<Call>& calls) {
   return contended;
 }
 
+// Copies up to this size take mostly the transfer's fixed cost; from the larger one the rate of the link shows.
+constexpr std::int64_t kSmallCopyBytes = 64 * 1024;
+constexpr std::int64_t kLargeCopyBytes = 1024 * 1024;
+// What a PCIe link carries of its per-direction peak after the packets' headers and flow control.
+constexpr double kLinkEfficiency = 0.8;
+
+enum class RateBasis : std::uint8_t { SameDirection, OtherDirection, Link, Pageable };
+
+CopyKind opposite(CopyKind k) {
+  if (k == CopyKind::HostToDevice) return CopyKind::DeviceToHost;
+  if (k == CopyKind::DeviceToHost) return CopyKind::HostToDevice;
+  return k;
+}
+
+// The host link a GPU's generation is built for, x16, per direction (lanes x rate x 128b/130b coding / 8 bits):
+// compute capability 9 and later (Hopper, Blackwell) PCIe 5.0, 8 (Ampere, Ada) PCIe 4.0, earlier PCIe 3.0.
+struct HostLink {
+  const char* name;
+  double peak_bytes_per_ns;
+};
+const HostLink* host_link_of(const DeviceInfo* d) {
+  static constexpr HostLink kGen5{"PCIe 5.0 x16, 63.0 GB/s", 16 * 32.0 * 128 / 130 / 8};
+  static constexpr HostLink kGen4{"PCIe 4.0 x16, 31.5 GB/s", 16 * 16.0 * 128 / 130 / 8};
+  static constexpr HostLink kGen3{"PCIe 3.0 x16, 15.8 GB/s", 16 * 8.0 * 128 / 130 / 8};
+  if (d == nullptr || d->compute_major <= 0) return nullptr;
+  if (d->compute_major >= 9) return &kGen5;
+  if (d->compute_major == 8) return &kGen4;
+  return &kGen3;
+}
+
 }  // namespace
 
 Expected<Ok> apply_pinned(Plan& p, Bound bound) {
   const causal::HappensBefore& g = p.g();
   std::vector<NodeId> copies;
   std::map<CopyKind, std::vector<double>> pinned_ns_per_byte;
+  std::map<CopyKind, std::vector<double>> large_pinned_ns_per_byte;
+  std::map<CopyKind, TimeNs> small_copy_ns;  // the shortest copy of at most kSmallCopyBytes, per direction
   std::vector<TimeNs> pinned_call_ns;
   for (NodeId n = 0; n < g.size(); ++n) {
     const MemcpyDetail* d = copy_detail(g, n);
     if (d == nullptr) continue;
     if (pageable(*d) && g.node(n).launch != kNoNode && p.changes(g.node(n).launch)) copies.push_back(n);
+    if (d->bytes > 0 && d->bytes <= kSmallCopyBytes) {
+      const auto [it, first] = small_copy_ns.emplace(d->copy_kind, g.event(n).duration_ns);
+      if (!first) it->second = std::min(it->second, g.event(n).duration_ns);
+    }
     if (pinned(*d) && d->bytes > 0) {
-      pinned_ns_per_byte[d->copy_kind].push_back(double(g.event(n).duration_ns) / double(d->bytes));
+      const double ns_per_byte = double(g.event(n).duration_ns) / double(d->bytes);
+      pinned_ns_per_byte[d->copy_kind].push_back(ns_per_byte);
+      if (d->bytes >= kLargeCopyBytes) large_pinned_ns_per_byte[d->copy_kind].push_back(ns_per_byte);
       if (g.node(n).launch != kNoNode && g.edges_into(g.node(n).launch).empty())
         pinned_call_ns.push_back(p.own_ns[g.node(n).launch]);
     }
@@ -156,26 +194,50 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
   }
   const std::vector<NodeId> next = next_on_thread(g);
   std::size_t syncs = 0;
-  TimeNs copy_ns_before = 0, copy_ns_after = 0;
-  bool assumed_rate = false;
+  std::set<RateBasis> bases;
+  std::set<std::string> links;
   for (const NodeId x : copies) {
     const MemcpyDetail& d = *copy_detail(g, x);
-    const auto rate = pinned_ns_per_byte.find(d.copy_kind);
-    TimeNs dur = p.own_ns[x];
-    if (rate != pinned_ns_per_byte.end() && d.bytes > 0) {
+    const TimeNs pageable_ns = p.own_ns[x];
+    TimeNs dur = pageable_ns;
+    const auto same = pinned_ns_per_byte.find(d.copy_kind);
+    const auto other = large_pinned_ns_per_byte.find(opposite(d.copy_kind));
+    const HostLink* link = host_link_of(g.trace().device(std::int32_t(p.stream[x].device)));
+    const bool host_link_copy = d.copy_kind == CopyKind::HostToDevice || d.copy_kind == CopyKind::DeviceToHost;
+    if (same != pinned_ns_per_byte.end() && d.bytes > 0) {
       // A slow pinned copy of a few bytes gives a rate that a large pageable copy multiplies far: in doubles, the
       // product kept inside the accepted time range (a longer prediction is refused when it is replayed).
-      dur = clamped_ns(median(rate->second) * double(d.bytes));
+      dur = clamped_ns(median(same->second) * double(d.bytes));
+      bases.insert(RateBasis::SameDirection);
+    } else if (d.bytes > 0 && host_link_copy && (other != large_pinned_ns_per_byte.end() || link != nullptr)) {
+      // The other direction's large pinned copies (the same lanes, full duplex), else the host link the GPU's
+      // generation is built for; a fixed cost of the direction's shortest small copy, and never slower than the
+      // pageable copy (which stages through pinned memory and then makes the same transfer).
+      double ns_per_byte = 0;
+      if (other != large_pinned_ns_per_byte.end()) {
+        ns_per_byte = median(other->second);
+        if (bound == Bound::Low) ns_per_byte /= 2;
+        if (bound == Bound::High) ns_per_byte *= 2;
+        bases.insert(RateBasis::OtherDirection);
+      } else {
+        ns_per_byte = 1.0 / (link->peak_bytes_per_ns * kLinkEfficiency);
+        if (bound == Bound::Low) ns_per_byte = 1.0 / link->peak_bytes_per_ns;
+        if (bound == Bound::High) ns_per_byte *= 2;
+        bases.insert(RateBasis::Link);
+        links.insert(link->name);
+      }
+      const auto fixed = small_copy_ns.find(d.copy_kind);
+      const TimeNs fixed_ns = fixed == small_copy_ns.end() ? 0 : fixed->second;
+      dur = std::min(pageable_ns, saturating_add(fixed_ns, clamped_ns(ns_per_byte * double(d.bytes))));
     } else {
-      assumed_rate = true;
+      bases.insert(RateBasis::Pageable);
       if (bound == Bound::Low) dur /= 2;
       if (bound == Bound::High) dur = saturating_add(dur, dur);
     }
-    copy_ns_before += p.own_ns[x];
-    copy_ns_after += dur;
     p.own_ns[x] = dur;
     const NodeId call = g.node(x).launch;
     if (call == kNoNode) continue;
+    // An asynchronous copy from pinned memory does not hold the host: the call's waits go, it costs call_ns.
     auto& ends = p.end_in[call];
     ends.erase(std::remove_if(ends.begin(), ends.end(), waits), ends.end());
     p.own_ns[call] = call_ns;
@@ -193,14 +255,31 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
   }
   p.applied.push_back(std::to_string(copies.size()) + " pageable copies become asynchronous copies from pinned memory" +
                       (syncs ? " and " + std::to_string(syncs) + " synchronizations that followed them go" : ""));
-  if (assumed_rate)
+  p.assume("an asynchronous copy from pinned memory does not hold the host: the copy call no longer waits for it");
+  if (bases.count(RateBasis::SameDirection) != 0)
+    p.assume("a pinned copy moves its bytes at the rate of the recording's own pinned copies of that direction");
+  if (bases.count(RateBasis::OtherDirection) != 0)
+    p.assume(
+        "a pinned copy of a direction the recording has no pinned copy of moves its bytes at the rate of the "
+        "recording's pinned copies of at least 1 MiB the other way (the link's lanes carry both directions at "
+        "once), plus the direction's shortest copy of at most 64 KiB as a fixed cost, never slower than the "
+        "pageable copy; the band takes twice to half that rate");
+  if (bases.count(RateBasis::Link) != 0) {
+    std::string names;
+    for (const std::string& l : links) names += (names.empty() ? "" : ", ") + l;
+    p.assume(
+        "the recording has no pinned copy of at least 1 MiB to take a rate from: a pinned copy moves its bytes at "
+        "80% (the share packet headers leave) of the per-direction peak of the host link the GPU's generation is "
+        "built for (" +
+        names +
+        "), plus the direction's shortest copy of at most 64 KiB as a fixed cost, never slower than the pageable "
+        "copy; the band's lower end: the link's peak, its upper end: half the rate (a link one generation older "
+        "or half its lanes)");
+  }
+  if (bases.count(RateBasis::Pageable) != 0)
     p.assume(
         "a pinned copy moves its bytes as fast as the pageable copy did on the GPU (the trace holds no pinned "
-        "copy of that direction); the band takes half to twice that time");
-  else
-    p.assume("a pinned copy moves its bytes at the rate of the recording's own pinned copies of that direction");
-  (void)copy_ns_before;
-  (void)copy_ns_after;
+        "copy of that direction and no host link to take a rate from); the band takes half to twice that time");
   return Ok{};
 }
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "whatif_helpers.h"
 
 namespace gtv::whatif {
@@ -120,6 +122,68 @@ TEST(WhatifPinned, TheCopyNoLongerHoldsTheHost) {
   // further for the spread between recordings.
   EXPECT_NEAR(double(p->low_ns) / double(kUs), 217.0 * 0.99, 0.5);
   EXPECT_NEAR(double(p->high_ns) / double(kUs), 232.0 * 1.01, 0.5);
+}
+
+MemcpyDetail host_to_device(MemoryKind src, std::int64_t bytes) {
+  MemcpyDetail d;
+  d.copy_kind = CopyKind::HostToDevice;
+  d.src_kind = src;
+  d.dst_kind = MemoryKind::Device;
+  d.bytes = bytes;
+  return d;
+}
+
+// On a GPU of compute capability 9 (PCIe 5.0 x16: 16 lanes x 32 GT/s x 128/130 / 8 = 63.015 GB/s a direction): a
+// kernel [10, 110); a pageable copy of 10,082,462 bytes, whose call [15, 2122) holds the host, runs [110, 2110) at
+// 5 GB/s; the next launch [2125, 2130) queues a kernel [2130, 2230); a synchronize [2135, 2232). The trace has no
+// pinned copy: at 80% of the link's peak the copy takes 200.0 us. Pinned: the copy call takes the median launch (5
+// us) and returns at 20; the next launch runs [23, 28); the copy [110, 310) and the kernel [310, 410) follow the
+// first kernel; the synchronize starts at 33 and returns 2 us after the kernel: 412 us.
+Trace pageable_copy_without_pinned(const MemcpyDetail& extra, TimeNs extra_us) {
+  TraceBuilder b;
+  gpu_with_100_sms(b);
+  launch(b, 1, 5, 5, 0, 7, 10, 100);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 15 * kUs, 2107 * kUs, EventKind::Runtime, 2);
+  memcpy_event(b, 0, 7, 110 * kUs, 2000 * kUs, host_to_device(MemoryKind::Pageable, 10'082'462), 2);
+  launch(b, 3, 2125, 5, 0, 7, 2130, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 2135 * kUs, 97 * kUs);
+  if (extra.bytes > 0) {
+    host_call(b, 1, 1, "cudaMemcpyAsync", 2300 * kUs, 5 * kUs, EventKind::Runtime, 4);
+    memcpy_event(b, 0, 7, 2310 * kUs, extra_us * kUs, extra, 4);
+  }
+  measure(b, 0, 2232);
+  return build(b);
+}
+
+TEST(WhatifPinned, WithoutPinnedCopiesTheRateIsTheHostLinks) {
+  const Trace t = pageable_copy_without_pinned(MemcpyDetail{}, 0);
+  Expected<Prediction> p = predict_one(t, "pinned");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->recorded_ns, 2232 * kUs);
+  EXPECT_NEAR(predicted_us(*p), 412.0, 0.5);
+  // The band: the link's peak (160 us of copy: 372 us) and half the rate (400 us: 612 us), 1% further each way.
+  EXPECT_NEAR(double(p->low_ns) / double(kUs), 372.0 * 0.99, 0.5);
+  EXPECT_NEAR(double(p->high_ns) / double(kUs), 612.0 * 1.01, 0.5);
+  const auto says = [&](const char* text) {
+    return std::any_of(p->assumptions.begin(), p->assumptions.end(),
+                       [&](const std::string& a) { return a.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(says("PCIe 5.0 x16, 63.0 GB/s"));
+  EXPECT_TRUE(says("does not hold the host"));
+}
+
+// A pinned copy of 2 MiB the other way (device to host, after the window) ran at 2,097,152 bytes / 100 us: the
+// host-to-device copy takes that rate, 480.8 us: the copy ends at 590.8 us, the kernel at 690.8, the window at 692.8.
+TEST(WhatifPinned, TheOtherDirectionsPinnedCopiesGiveTheRate) {
+  MemcpyDetail back;
+  back.copy_kind = CopyKind::DeviceToHost;
+  back.src_kind = MemoryKind::Device;
+  back.dst_kind = MemoryKind::Pinned;
+  back.bytes = 2 * 1024 * 1024;
+  const Trace t = pageable_copy_without_pinned(back, 100);
+  Expected<Prediction> p = predict_one(t, "pinned");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NEAR(predicted_us(*p), 110.0 + 10'082'462.0 * 100.0 / 2'097'152.0 + 102.0, 0.5);
 }
 
 TEST(WhatifPinned, NoPageableCopyIsNothingToChange) {
