@@ -126,6 +126,8 @@ std::vector<bool> contended_calls(const std::vector<Call>& calls) {
   return contended;
 }
 
+// A kernel this long ends after an asynchronous launch of it returns; a shorter one can end first.
+constexpr TimeNs kLongKernelNs = 20 * kNsPerUs;
 // Copies up to this size take mostly the transfer's fixed cost; from the larger one the rate of the link shows.
 constexpr std::int64_t kSmallCopyBytes = 64 * 1024;
 constexpr std::int64_t kLargeCopyBytes = 1024 * 1024;
@@ -352,16 +354,43 @@ Expected<Ok> apply_no_launch_blocking(Plan& p) {
   std::vector<NodeId> gpu_run_end(g.size(), 0);
   for (auto n = NodeId(g.size()); n-- > 0;)
     gpu_run_end[n] = !p.is_gpu(n) ? n : n + 1 < g.size() && p.is_gpu(n + 1) ? gpu_run_end[n + 1] : n + 1;
-  std::size_t calls = 0;
-  for (NodeId c = 0; c < g.size(); ++c) {
-    if (work_first[c] == work_first[c + 1]) continue;
+  const auto own_wait_of = [&](NodeId c) {
+    return
+        [&p, &g, c](const PlanInput& in) { return waits(in) && p.is_gpu(in.source) && g.node(in.source).launch == c; };
+  };
+  const auto launched_kernel = [&](NodeId c) {
+    if (p.is_gpu(c) || work_first[c] == work_first[c + 1]) return kNoNode;
     const NodeId first = work[work_first[c]];
-    if (p.is_gpu(c) || g.event(first).kind != EventKind::Kernel || !p.changes(c)) continue;
+    return g.event(first).kind == EventKind::Kernel ? first : kNoNode;
+  };
+  const auto waited_for_own = [&](NodeId c) {
+    return g.node(c).waits_for_own_work || std::any_of(p.end_in[c].begin(), p.end_in[c].end(), own_wait_of(c));
+  };
+  // A thread whose every launch of a kernel long enough to tell (kLongKernelNs) returned only after its kernel
+  // ended launched with blocking (CUDA_LAUNCH_BLOCKING=1): its launches of shorter kernels that returned after their
+  // kernel ended waited for it too. An asynchronous thread's launches of such kernels return before they end.
+  std::map<LaneIndex, std::pair<std::size_t, std::size_t>> long_launches;  // per thread: launches, those that waited
+  for (NodeId c = 0; c < g.size(); ++c) {
+    const NodeId k = launched_kernel(c);
+    if (k == kNoNode || g.event(k).duration_ns < kLongKernelNs) continue;
+    auto& [launches, waited] = long_launches[g.lane_of(c)];
+    ++launches;
+    waited += waited_for_own(c) ? 1 : 0;
+  }
+  const auto blocking_thread = [&](LaneIndex lane) {
+    const auto it = long_launches.find(lane);
+    return it != long_launches.end() && it->second.first > 0 && it->second.second == it->second.first;
+  };
+  std::size_t calls = 0, short_calls = 0;
+  for (NodeId c = 0; c < g.size(); ++c) {
+    const NodeId first = launched_kernel(c);
+    if (first == kNoNode || !p.changes(c)) continue;
     auto& ends = p.end_in[c];
-    const auto own_wait = [&](const PlanInput& in) {
-      return waits(in) && p.is_gpu(in.source) && g.node(in.source).launch == c;
-    };
-    if (!g.node(c).waits_for_own_work && std::none_of(ends.begin(), ends.end(), own_wait)) continue;
+    const auto own_wait = own_wait_of(c);
+    const bool blocked_short = blocking_thread(g.lane_of(c)) && g.event(first).duration_ns < kLongKernelNs &&
+                               g.recorded_end(c) >= g.event(first).end_ns();
+    if (!waited_for_own(c) && !blocked_short) continue;
+    if (!waited_for_own(c)) ++short_calls;
     ends.erase(std::remove_if(ends.begin(), ends.end(), own_wait), ends.end());
     p.own_ns[c] = std::clamp<TimeNs>(g.recorded_start(first) - g.recorded_start(c), 0, g.event(c).duration_ns);
     // The call's work in the run of GPU nodes that its first work starts.
@@ -375,6 +404,10 @@ Expected<Ok> apply_no_launch_blocking(Plan& p) {
   p.assume(
       "an asynchronous launch takes what the blocking one took until its kernel started, and hands the kernel "
       "over at its end");
+  if (short_calls > 0)
+    p.assume(std::to_string(short_calls) +
+             " of them launched kernels under 20 us and returned after their kernel ended, on threads whose every "
+             "launch of a longer kernel waited for it: they launched with blocking too");
   return Ok{};
 }
 

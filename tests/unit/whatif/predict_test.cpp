@@ -248,6 +248,25 @@ TEST(WhatifNoLaunchBlocking, TheHostNoLongerWaitsForEachKernel) {
   EXPECT_EQ(p->applied[0], "2 launches no longer wait for their kernels");
 }
 
+// Blocking launches with 40 us of host work between them: kernels of 30, 10 and 30 us, each call returning 2 us
+// after its kernel ([0, 37), [77, 94), [134, 171)). The 10 us kernel is too short to tell a blocking launch by
+// itself, but every launch of a longer kernel on the thread waited: it waited too. Asynchronous, each call takes
+// 5 us: [0, 5), [45, 50), [90, 95); the last kernel runs [95, 125). Keeping the short kernel's call at 17 us would
+// give 137 us.
+TEST(WhatifNoLaunchBlocking, ShortKernelsOfABlockingThreadWaitedToo) {
+  TraceBuilder b;
+  launch(b, 1, 0, 37, 0, 7, 5, 30);
+  launch(b, 2, 77, 17, 0, 7, 82, 10);
+  launch(b, 3, 134, 37, 0, 7, 139, 30);
+  measure(b, 0, 171);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "no-launch-blocking");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NEAR(predicted_us(*p), 125.0, 0.5);
+  ASSERT_EQ(p->applied.size(), 1u);
+  EXPECT_EQ(p->applied[0], "3 launches no longer wait for their kernels");
+}
+
 TEST(WhatifNoLaunchBlocking, AsynchronousLaunchesAreNothingToChange) {
   const Trace t = two_models_on_one_stream(400);
   Expected<Prediction> p = predict_one(t, "no-launch-blocking");
