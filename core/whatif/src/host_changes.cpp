@@ -129,8 +129,8 @@ std::vector<bool> contended_calls(const std::vector<Call>& calls) {
 // A kernel this long ends after an asynchronous launch of it returns; a shorter one can end first.
 constexpr TimeNs kLongKernelNs = 20 * kNsPerUs;
 // Copies up to this size take mostly the transfer's fixed cost; from the larger one the rate of the link shows.
-constexpr std::int64_t kSmallCopyBytes = 64 * 1024;
-constexpr std::int64_t kLargeCopyBytes = 1024 * 1024;
+constexpr std::int64_t kSmallCopyBytes = std::int64_t{64} * 1024;
+constexpr std::int64_t kLargeCopyBytes = std::int64_t{1024} * 1024;
 // What a PCIe link carries of its per-direction peak after the packets' headers and flow control.
 constexpr double kLinkEfficiency = 0.8;
 
