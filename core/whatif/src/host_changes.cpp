@@ -270,9 +270,9 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
     std::string names;
     for (const std::string& l : links) names += (names.empty() ? "" : ", ") + l;
     p.assume(
-        "the recording has no pinned copy of at least 1 MiB to take a rate from: a pinned copy moves its bytes at "
-        "80% (the share packet headers leave) of the per-direction peak of the host link the GPU's generation is "
-        "built for (" +
+        "the recording has no pinned copy of that direction, nor one of at least 1 MiB the other way: a pinned "
+        "copy moves its bytes at 80% (what packet headers and flow control leave) of the per-direction peak of "
+        "the host link the GPU's generation is built for (" +
         names +
         "), plus the direction's shortest copy of at most 64 KiB as a fixed cost, never slower than the pageable "
         "copy; the band's lower end: the link's peak, its upper end: half the rate (a link one generation older "
