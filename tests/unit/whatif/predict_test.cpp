@@ -267,6 +267,19 @@ TEST(WhatifNoLaunchBlocking, ShortKernelsOfABlockingThreadWaitedToo) {
   EXPECT_EQ(p->applied[0], "3 launches no longer wait for their kernels");
 }
 
+// An asynchronous thread: the launch of a 30 us kernel returns before it ends; a 10 us kernel ends before its launch
+// returns ([40, 57) launches [45, 55)). A short kernel alone does not tell a blocking launch: nothing to change.
+TEST(WhatifNoLaunchBlocking, AShortKernelOnAnAsynchronousThreadIsNothingToChange) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 5, 30);
+  launch(b, 2, 40, 17, 0, 7, 45, 10);
+  measure(b, 0, 57);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "no-launch-blocking");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("nothing to change"), std::string::npos);
+}
+
 TEST(WhatifNoLaunchBlocking, AsynchronousLaunchesAreNothingToChange) {
   const Trace t = two_models_on_one_stream(400);
   Expected<Prediction> p = predict_one(t, "no-launch-blocking");
