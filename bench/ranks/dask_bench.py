@@ -7,7 +7,8 @@ resident memory of every process (psutil, sampled every 50 ms):
 - today's merge: `gtv-cli analyze --clock collectives FILE...` (every rank merged into one trace in one process),
   for every --merge-ranks count;
 - HolisticTraceAnalysis (PyPI; --hta-python names a Python that has it): TraceAnalysis(trace_dir) over the first N
-  ranks, then its temporal breakdown, communication/computation overlap and potential stragglers, for every --hta-ranks count.
+  ranks, then its temporal breakdown, communication/computation overlap and potential stragglers, for every
+  --hta-ranks count.
 
     python3 bench/ranks/dask_bench.py --data DIR --gtv-cli build/app/cli/gtv-cli [--hta-python P] -o results.json
 

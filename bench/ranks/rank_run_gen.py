@@ -53,7 +53,8 @@ class Plan:
         self.straggler = late[np.arange(steps) % len(late)]
         self.delay_ns = rng.integers(500 * US, 3000 * US, steps, endpoint=True)
         self.transfer_ns = np.full(steps, 200 * US, dtype=np.int64)
-        self.slow_link_steps = [s for s in range(steps) if slow_link_every > 0 and s % slow_link_every == slow_link_every - 1]
+        self.slow_link_steps = [s for s in range(steps)
+                                if slow_link_every > 0 and s % slow_link_every == slow_link_every - 1]
         self.transfer_ns[self.slow_link_steps] = 1200 * US
         noise = rng.uniform(-1.0, 1.0, (steps, ranks)) * spread  # [step, rank]
         compute = (1000 * US + noise).astype(np.int64)
@@ -199,6 +200,8 @@ def main(argv=None) -> int:
     steps = a.steps or a.events // EVENTS_PER_STEP
     if a.ranks < 2 or steps < 1:
         p.error("needs at least 2 ranks and 1 step")
+    if not 0 <= a.offset_us < 100_000:
+        p.error("--offset-us must be in [0, 100000): the run starts 100 ms after the files' base time")
 
     def progress(done, total, path):
         if done == total or done % 64 == 0:
