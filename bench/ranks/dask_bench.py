@@ -158,8 +158,8 @@ def main() -> int:
     def record(kind: str, n: int, result: dict) -> None:
         result.update({"kind": kind, "ranks": n, "load_before": os.getloadavg()})
         results["runs"].append(result)
-        print(f"{kind} {n} ranks: {result['wall_s']} s, largest process {result['max_process_rss_bytes'] / 2**20:.0f} "
-              f"MiB, tree {result['peak_total_rss_bytes'] / 2**20:.0f} MiB, rc {result['returncode']}", flush=True)
+        print(f"{kind} {n} ranks: {result['wall_s']} s, largest process {result['max_process_rss_bytes'] / 1e6:.0f} "
+              f"MB, tree {result['peak_total_rss_bytes'] / 1e6:.0f} MB, rc {result['returncode']}", flush=True)
         with open(a.output, "w") as f:
             json.dump(results, f, indent=1)
 
