@@ -4,7 +4,6 @@
 #include <map>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 
 #include "gtv/analysis/busy.h"
 #include "gtv/model/collectives.h"
@@ -207,12 +206,7 @@ const GpuStreamOverlap* StreamOverlap::gpu(std::int64_t device) const {
 
 StreamActivity collect_stream_activity(const Trace& trace) {
   StreamActivity out;
-  std::unordered_map<StringId, bool> communication;
-  const auto is_communication = [&](StringId name) {
-    const auto [it, fresh] = communication.try_emplace(name, false);
-    if (fresh) it->second = is_communication_kernel(trace.strings().view(name));
-    return it->second;
-  };
+  CommunicationNames is_communication(trace.strings());
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Interval>> launching;  // by (pid, tid)
   for (const Flow& f : trace.flows()) {
     if (f.kind != FlowKind::LaunchToGpu) continue;
