@@ -4,6 +4,7 @@
 #include <map>
 
 #include "gtv/analysis/format.h"
+#include "gtv/base/sorted_runs.h"
 
 namespace gtv::analysis {
 namespace {
@@ -19,16 +20,15 @@ StreamQueue queue_of(const Lane& lane, const std::vector<TimeNs>& launch_ns) {
   StreamQueue q;
   q.device = lane.device();
   q.stream = lane.stream();
+  // The launches, then the ends: each part is mostly in time order already, so the two are merged, not sorted.
   std::vector<Edge> edges;
   edges.reserve(2 * lane.events.size());
-  for (std::size_t i = 0; i < lane.events.size(); ++i) {
-    const Event& e = lane.events[i];
-    if (!is_gpu_activity(e.kind)) continue;
-    edges.push_back({std::min(launch_ns[i], e.start_ns), +1});
-    edges.push_back({e.end_ns(), -1});
-  }
+  for (std::size_t i = 0; i < lane.events.size(); ++i)
+    if (is_gpu_activity(lane.events[i].kind)) edges.push_back({std::min(launch_ns[i], lane.events[i].start_ns), +1});
+  for (const Event& e : lane.events)
+    if (is_gpu_activity(e.kind)) edges.push_back({e.end_ns(), -1});
   // Ends before starts at one instant, so back-to-back work does not look queued.
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+  sort_runs(edges, [](const Edge& a, const Edge& b) {
     return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.delta < b.delta;
   });
   int depth = 0;
