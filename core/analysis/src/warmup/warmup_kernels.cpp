@@ -93,11 +93,23 @@ struct Steady {
   TimeNs p90_ns = 0;
 };
 
+// By selection, not a full sort: after nth_element the values before a rank are no larger than it, so the rank just
+// below it is their maximum. Reorders v.
 Steady steady_of(std::vector<TimeNs>& v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  const TimeNs median = v.size() % 2 == 1 ? v[mid] : v[mid - 1] + (v[mid] - v[mid - 1]) / 2;
-  return {median, v[(v.size() - 1) * 9 / 10]};
+  const std::size_t mid = v.size() / 2, p90 = (v.size() - 1) * 9 / 10;
+  const auto at = [&v](std::size_t i) { return v.begin() + static_cast<std::ptrdiff_t>(i); };
+  std::nth_element(v.begin(), at(mid), v.end());
+  const TimeNs mid_ns = *at(mid);
+  const TimeNs below_mid_ns = mid > 0 ? *std::max_element(v.begin(), at(mid)) : mid_ns;
+  const TimeNs median = v.size() % 2 == 1 ? mid_ns : below_mid_ns + (mid_ns - below_mid_ns) / 2;
+  TimeNs p90_ns = mid_ns;
+  if (p90 + 1 == mid) {
+    p90_ns = below_mid_ns;
+  } else if (p90 > mid) {
+    std::nth_element(at(mid + 1), at(p90), v.end());
+    p90_ns = *at(p90);
+  }
+  return {median, p90_ns};
 }
 
 // Per device, the communication kernels' runs, merged. An NCCL kernel spins on its multiprocessors until its
