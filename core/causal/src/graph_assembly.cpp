@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "call_names.h"
+#include "gtv/base/sorted_runs.h"
 #include "gtv/model/collectives.h"
 
 namespace gtv::causal {
@@ -181,7 +182,7 @@ void GraphAssembly::add_launches() {
     if (g_.nodes_[to].launch == kNoNode) g_.nodes_[to].launch = from;
     launched_.emplace_back(from, to);
   }
-  std::sort(launched_.begin(), launched_.end());
+  sort_runs(launched_);
 }
 
 // Dependency links: an event wait holds the start of the work after it; a host sync's end waits for its work. A
@@ -227,8 +228,12 @@ void GraphAssembly::bind_gpu_starts() {
   }
   g_.min_launch_latency_ns_ = min_latency == std::numeric_limits<TimeNs>::max() ? 0 : min_latency;
   std::stable_sort(g_.edges_.begin(), g_.edges_.end(), [](const Edge& a, const Edge& b) { return a.to < b.to; });
+  // The nodes in order, and the edges (sorted by target) with them: a cursor, not a search per node.
+  Edge* const edges_end = g_.edges_.data() + g_.edges_.size();
+  Edge* into = g_.edges_.data();
   for (NodeId id = 0; id < g_.nodes_.size(); ++id) {
     Node& n = g_.nodes_[id];
+    while (into != edges_end && into->to < id) ++into;
     if (n.kind == NodeKind::HostCall) {
       n.start_binding = n.chain_prev == kNoNode ? StartBinding::Root : StartBinding::Chain;
       continue;
@@ -242,7 +247,7 @@ void GraphAssembly::bind_gpu_starts() {
     n.start_binding = StartBinding::Root;
     if (n.chain_prev != kNoNode) latest = g_.recorded_end(n.chain_prev), n.start_binding = StartBinding::Chain;
     Edge* binding_edge = nullptr;
-    for (Edge* e = first_edge_into(id); e != g_.edges_.data() + g_.edges_.size() && e->to == id; ++e) {
+    for (Edge* e = into; e != edges_end && e->to == id; ++e) {
       if (e->to_end() || g_.recorded_end(e->from) <= latest) continue;
       latest = g_.recorded_end(e->from);
       binding_edge = e;
@@ -280,7 +285,7 @@ const std::vector<GraphAssembly::Ending>& GraphAssembly::starts_by_device(std::i
     for (NodeId n = 0; n < g_.nodes_.size(); ++n)
       if (g_.nodes_[n].kind != NodeKind::HostCall)
         starts_by_device_[trace_.lane(g_.nodes_[n].ref.lane).device()].push_back({g_.recorded_start(n), n});
-    for (auto& [d, v] : starts_by_device_) std::sort(v.begin(), v.end());
+    for (auto& [d, v] : starts_by_device_) sort_runs(v);
   }
   return starts_by_device_[device];
 }
@@ -290,7 +295,7 @@ void GraphAssembly::add_host_waits() {
   endings_.reserve(g_.nodes_.size());
   for (NodeId id = 0; id < g_.nodes_.size(); ++id)
     if (g_.nodes_[id].kind != NodeKind::HostCall) endings_.push_back({g_.recorded_end(id), id});
-  std::sort(endings_.begin(), endings_.end());
+  sort_runs(endings_);
   // The linked syncs (edges sorted by target here): the latest-ending work one waited for set its end, if it
   // ended after the call began.
   for (std::size_t i = 0; i < g_.edges_.size();) {
@@ -306,24 +311,25 @@ void GraphAssembly::add_host_waits() {
     if (g_.nodes_[latest->from].launch == call) g_.nodes_[call].waits_for_own_work = true;
     set_own_time(call, g_.recorded_end(call) - g_.recorded_end(latest->from));
   }
-  for (NodeId id = 0; id < g_.nodes_.size(); ++id)
-    if (g_.nodes_[id].kind == NodeKind::HostCall) add_host_wait(id);
-}
-
-Edge* GraphAssembly::first_edge_into(NodeId id) {
-  const auto it =
-      std::lower_bound(g_.edges_.begin(), g_.edges_.end(), id, [](const Edge& e, NodeId n) { return e.to < n; });
-  return g_.edges_.data() + (it - g_.edges_.begin());
+  // The calls in order, and their launches (sorted by call) with them: a cursor, not a search per call.
+  auto launch = launched_.cbegin();
+  for (NodeId id = 0; id < g_.nodes_.size(); ++id) {
+    if (g_.nodes_[id].kind != NodeKind::HostCall) continue;
+    while (launch != launched_.cend() && launch->first < id) ++launch;
+    auto last = launch;
+    while (last != launched_.cend() && last->first == id) ++last;
+    add_host_wait(id, {launch, last});
+  }
 }
 
 // A call with no dependency link waits by what its name says (a synchronize, a blocking copy, cudaFree, an async
 // copy of pageable memory), or because its launch found the queue full or drained the GPU to load a module: the
 // work it waited for is the latest-ending work launched before it that ended while it ran.
-void GraphAssembly::add_host_wait(NodeId id) {
+void GraphAssembly::add_host_wait(NodeId id, Launches launches) {
   if (host_flags_[id] & (WaitLinkedFlag | NonBlockingFlag)) return;
   const Event& e = g_.event(id);
   bool pageable = false;
-  const std::int64_t device = launched_device(id, pageable);
+  const std::int64_t device = launched_device(launches, pageable);
   EdgeKind kind{};
   const NameFacts& named = facts(e.name);
   switch (e.kind == EventKind::Sync ? detail::CallWait::Explicit : named.wait) {
@@ -342,7 +348,7 @@ void GraphAssembly::add_host_wait(NodeId id) {
         kind = EdgeKind::QueueFull;
       else if ((host_flags_[id] & LoadingFlag) && named.launch)
         kind = EdgeKind::LazyLoadDrain;
-      else if (const NodeId own = synchronous_launch(id); own != kNoNode)
+      else if (const NodeId own = synchronous_launch(id, launches); own != kNoNode)
         return add_wait_edge(own, id, EdgeKind::ImplicitSync);
       else
         return;
@@ -363,14 +369,13 @@ void GraphAssembly::add_wait_edge(NodeId waited, NodeId call, EdgeKind kind) {
 // A launch that returned only after the kernel it launched ended waited for it (what CUDA_LAUNCH_BLOCKING=1 does).
 // A kernel under kSynchronousLaunchMinKernelNs can end while an asynchronous launch is still returning: in the
 // seed loop's asynchronous recordings 1-7 of 546 launches end after their kernel, all of kernels under 20 us.
-NodeId GraphAssembly::synchronous_launch(NodeId call) const {
+NodeId GraphAssembly::synchronous_launch(NodeId call, Launches launches) const {
   if (!facts(g_.event(call).name).launch) return kNoNode;
-  auto it = std::lower_bound(launched_.begin(), launched_.end(), std::pair<NodeId, NodeId>{call, 0});
-  for (; it != launched_.end() && it->first == call; ++it) {
-    const Event& work = g_.event(it->second);
+  for (const auto& [from, to] : launches) {
+    const Event& work = g_.event(to);
     if (work.duration_ns >= kSynchronousLaunchMinKernelNs && work.end_ns() <= g_.recorded_end(call) &&
         work.end_ns() > g_.recorded_start(call))
-      return it->second;
+      return to;
   }
   return kNoNode;
 }
@@ -396,13 +401,13 @@ NodeId GraphAssembly::waited_work(NodeId call, std::int64_t device) const {
 }
 
 // The GPU a call launched work on (-1 if none), and whether that work is a copy of pageable host memory.
-std::int64_t GraphAssembly::launched_device(NodeId call, bool& pageable) const {
-  auto it = std::lower_bound(launched_.begin(), launched_.end(), std::pair<NodeId, NodeId>{call, 0});
-  if (it == launched_.end() || it->first != call) return -1;
-  const Event& work = g_.event(it->second);
+std::int64_t GraphAssembly::launched_device(Launches launches, bool& pageable) const {
+  if (launches.empty()) return -1;
+  const NodeId first = launches.front().second;
+  const Event& work = g_.event(first);
   if (const MemcpyDetail* copy = trace_.memcpy_detail(work))
     pageable = copy->src_kind == MemoryKind::Pageable || copy->dst_kind == MemoryKind::Pageable;
-  return trace_.lane(g_.nodes_[it->second].ref.lane).device();
+  return trace_.lane(g_.nodes_[first].ref.lane).device();
 }
 
 namespace {

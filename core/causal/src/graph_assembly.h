@@ -3,6 +3,8 @@
 // named cause spent), launches, dependency links, the binding input of every GPU start, the waits of host calls,
 // collectives across ranks; then the sparse tables are sorted. Internal to gtv_causal.
 #include <map>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "call_names.h"
@@ -46,15 +48,15 @@ class GraphAssembly {
   void add_launches();
   void add_dependencies();
   void bind_gpu_starts();
-  [[nodiscard]] Edge* first_edge_into(NodeId id);  // edges_ sorted by target
   [[nodiscard]] bool held_throughout(NodeId id, TimeNs from_ns, TimeNs to_ns);
   [[nodiscard]] const std::vector<Ending>& starts_by_device(std::int64_t device);
   void add_host_waits();
-  void add_host_wait(NodeId node);
+  using Launches = std::span<const std::pair<NodeId, NodeId>>;  // a call's part of launched_
+  void add_host_wait(NodeId node, Launches launches);
   void add_wait_edge(NodeId waited, NodeId call, EdgeKind kind);
-  [[nodiscard]] NodeId synchronous_launch(NodeId call) const;
+  [[nodiscard]] NodeId synchronous_launch(NodeId call, Launches launches) const;
   [[nodiscard]] NodeId waited_work(NodeId call, std::int64_t device) const;
-  [[nodiscard]] std::int64_t launched_device(NodeId call, bool& pageable) const;
+  [[nodiscard]] std::int64_t launched_device(Launches launches, bool& pageable) const;
   void add_thread_handoffs();
   // Threads that serve collectives (collective_workers.cpp).
   [[nodiscard]] bool serves_collectives(LaneIndex lane) const;

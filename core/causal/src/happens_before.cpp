@@ -101,7 +101,14 @@ HappensBefore::HandoffSplit HappensBefore::handoff_split(NodeId from, NodeId to)
 NodeId HappensBefore::node_of(EventRef ref) const {
   if (ref.lane + 1 >= lane_first_node_.size()) return kNoNode;
   const auto first = nodes_.begin() + lane_first_node_[ref.lane];
-  const auto last = nodes_.begin() + lane_first_node_[ref.lane + 1];
+  auto last = nodes_.begin() + lane_first_node_[ref.lane + 1];
+  // A lane's nodes are some of its events in order, so the k-th node is event k or a later one: the event's node is
+  // at most ref.index nodes in, and exactly there on a lane whose every event is a node (a GPU stream).
+  if (ref.index < static_cast<std::uint64_t>(last - first)) {
+    const auto at = first + static_cast<std::ptrdiff_t>(ref.index);
+    if (at->ref.index == ref.index) return static_cast<NodeId>(at - nodes_.begin());
+    last = at + 1;
+  }
   auto it = std::lower_bound(first, last, ref.index, [](const Node& n, std::uint32_t i) { return n.ref.index < i; });
   return it != last && it->ref.index == ref.index ? static_cast<NodeId>(it - nodes_.begin()) : kNoNode;
 }

@@ -228,29 +228,49 @@ ReplayPlan::ReplayPlan(const HappensBefore& graph) : graph_(&graph) {
   if (unchanged_.cycles_broken > 0) order_ = {};
 }
 
+namespace {
+
+// One point of an ordered replay: every source comes before the point in the order, so the maximum is the one the
+// searching replay computes.
+void replay_point(const HappensBefore& g, std::uint32_t p, const Removal& removal, Timeline& t) {
+  const NodeId node = p / 2;
+  const bool end_point = (p & 1) != 0;
+  TimeNs v = kMinTime;
+  for_each_input(g, node, end_point, removal, [&v, &t](const Input& in) {
+    if (in.from == Input::From::Root) {
+      v = std::max(v, in.delay_ns);
+      return;
+    }
+    const TimeNs source = in.source_end ? t.end_ns[in.source] : t.start_ns[in.source];
+    v = std::max(v, saturating_add(source, in.delay_ns));
+  });
+  if (v == kMinTime) v = end_point ? g.recorded_end(node) : g.recorded_start(node);
+  (end_point ? t.end_ns : t.start_ns)[node] = v;
+}
+
+}  // namespace
+
 Timeline ReplayPlan::replay(const Removal& removal) const {
+  std::vector<Timeline> one = replay_all(std::span<const Removal>(&removal, 1));
+  return std::move(one.front());
+}
+
+std::vector<Timeline> ReplayPlan::replay_all(std::span<const Removal> removals) const {
   const HappensBefore& g = *graph_;
-  if (order_.empty() && g.size() > 0) return causal::replay(g, removal);
-  Timeline t;
-  t.start_ns.resize(g.size());
-  t.end_ns.resize(g.size());
-  for (const std::uint32_t p : order_) {
-    const NodeId node = p / 2;
-    const bool end_point = (p & 1) != 0;
-    // Every source comes before the point in the order: the maximum is the one the searching replay computes.
-    TimeNs v = kMinTime;
-    for_each_input(g, node, end_point, removal, [&v, &t](const Input& in) {
-      if (in.from == Input::From::Root) {
-        v = std::max(v, in.delay_ns);
-        return;
-      }
-      const TimeNs source = in.source_end ? t.end_ns[in.source] : t.start_ns[in.source];
-      v = std::max(v, saturating_add(source, in.delay_ns));
-    });
-    if (v == kMinTime) v = end_point ? g.recorded_end(node) : g.recorded_start(node);
-    (end_point ? t.end_ns : t.start_ns)[node] = v;
+  std::vector<Timeline> out(removals.size());
+  if (order_.empty() && g.size() > 0) {
+    for (std::size_t k = 0; k < removals.size(); ++k) out[k] = causal::replay(g, removals[k]);
+    return out;
   }
-  return t;
+  for (Timeline& t : out) {
+    t.start_ns.resize(g.size());
+    t.end_ns.resize(g.size());
+  }
+  // One pass over the order for all removals: a point's node, edges and recorded times are read from memory once
+  // and stay in cache for the other removals.
+  for (const std::uint32_t p : order_)
+    for (std::size_t k = 0; k < removals.size(); ++k) replay_point(g, p, removals[k], out[k]);
+  return out;
 }
 
 }  // namespace gtv::causal

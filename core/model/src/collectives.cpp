@@ -22,6 +22,13 @@ bool is_communication_kernel(std::string_view name) {
   return false;
 }
 
+bool CommunicationNames::operator()(StringId name) {
+  if (name >= known_.size()) return is_communication_kernel(strings_->view(name));
+  std::int8_t& known = known_[name];
+  if (known < 0) known = is_communication_kernel(strings_->view(name)) ? 1 : 0;
+  return known == 1;
+}
+
 std::string collective_kind(std::string_view kernel_name) {
   if (!is_communication_kernel(kernel_name)) return {};
   // "ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)", "ncclKernel_AllGather_RING_LL_Sum_int8_t(...)"

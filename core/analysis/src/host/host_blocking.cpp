@@ -10,6 +10,7 @@
 
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/intervals.h"
+#include "gtv/base/sorted_runs.h"
 #include "gtv/model/cuda_calls.h"
 #include "report/record_names.h"
 
@@ -40,7 +41,7 @@ class GpuActivity {
         by_device_[lane.device()].push_back({e.end_ns(), e.start_ns});
       }
     }
-    for (auto& [device, spans] : by_device_) std::sort(spans.begin(), spans.end());
+    for (auto& [device, spans] : by_device_) sort_runs(spans);
   }
 
   // Work already running when the call began and finished before it returned (on `device`, any GPU if -1).

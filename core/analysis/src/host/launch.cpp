@@ -4,6 +4,7 @@
 #include <map>
 
 #include "gtv/analysis/format.h"
+#include "gtv/base/sorted_runs.h"
 
 namespace gtv::analysis {
 namespace {
@@ -19,16 +20,15 @@ StreamQueue queue_of(const Lane& lane, const std::vector<TimeNs>& launch_ns) {
   StreamQueue q;
   q.device = lane.device();
   q.stream = lane.stream();
+  // The launches, then the ends: each part is mostly in time order already, so the two are merged, not sorted.
   std::vector<Edge> edges;
   edges.reserve(2 * lane.events.size());
-  for (std::size_t i = 0; i < lane.events.size(); ++i) {
-    const Event& e = lane.events[i];
-    if (!is_gpu_activity(e.kind)) continue;
-    edges.push_back({std::min(launch_ns[i], e.start_ns), +1});
-    edges.push_back({e.end_ns(), -1});
-  }
+  for (std::size_t i = 0; i < lane.events.size(); ++i)
+    if (is_gpu_activity(lane.events[i].kind)) edges.push_back({std::min(launch_ns[i], lane.events[i].start_ns), +1});
+  for (const Event& e : lane.events)
+    if (is_gpu_activity(e.kind)) edges.push_back({e.end_ns(), -1});
   // Ends before starts at one instant, so back-to-back work does not look queued.
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+  sort_runs(edges, [](const Edge& a, const Edge& b) {
     return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.delta < b.delta;
   });
   int depth = 0;
@@ -74,14 +74,18 @@ std::vector<std::string> findings_for(const LaunchAnalysis& a, TimeNs trace_star
 LatencyStats latency_stats(std::vector<TimeNs>& values) {
   LatencyStats s;
   if (values.empty()) return s;
-  std::sort(values.begin(), values.end());
+  // The two ranks by selection, not a full sort: the values below a rank are left before it, those above after it.
   const std::size_t n = values.size();
-  auto rank = [&](std::size_t pct) { return values[std::max<std::size_t>(1, (pct * n + 99) / 100) - 1]; };
+  const auto rank_index = [n](std::size_t pct) { return std::max<std::size_t>(1, (pct * n + 99) / 100) - 1; };
+  const auto p50 = values.begin() + static_cast<std::ptrdiff_t>(rank_index(50));
+  const auto p90 = values.begin() + static_cast<std::ptrdiff_t>(rank_index(90));
+  std::nth_element(values.begin(), p50, values.end());
+  if (p90 > p50) std::nth_element(p50 + 1, p90, values.end());
   s.count = n;
-  s.min_ns = values.front();
-  s.max_ns = values.back();
-  s.p50_ns = rank(50);
-  s.p90_ns = rank(90);
+  s.min_ns = *std::min_element(values.begin(), p50 + 1);
+  s.max_ns = *std::max_element(p90, values.end());
+  s.p50_ns = *p50;
+  s.p90_ns = *p90;
   long double sum = 0;
   for (TimeNs v : values) sum += static_cast<long double>(v);
   s.mean_ns = static_cast<TimeNs>(sum / static_cast<long double>(n));

@@ -6,6 +6,7 @@
 
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/intervals.h"
+#include "gtv/base/sorted_runs.h"
 
 namespace gtv::analysis {
 namespace {
@@ -67,7 +68,7 @@ Activities activities_by_start(const Trace& trace) {
   }
   std::sort(a.by_start.begin(), a.by_start.end(),
             [](const Interval& x, const Interval& y) { return x.start_ns < y.start_ns; });
-  std::sort(a.ends.begin(), a.ends.end());
+  sort_runs(a.ends);
   for (const Interval& iv : a.by_start) {
     a.latest_end.push_back(a.latest_end.empty() ? iv.end_ns : std::max(a.latest_end.back(), iv.end_ns));
     if (iv.end_ns > iv.start_ns) {

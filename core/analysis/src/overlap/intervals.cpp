@@ -2,12 +2,13 @@
 
 #include <algorithm>
 
+#include "gtv/base/sorted_runs.h"
+
 namespace gtv::analysis {
 
 void merge_in_place(std::vector<Interval>& intervals) {
-  std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
-    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
-  });
+  // The union below does not depend on the order of intervals that start together, so any order by start serves.
+  sort_runs(intervals, [](const Interval& a, const Interval& b) { return a.start_ns < b.start_ns; });
   std::size_t out = 0;
   for (const Interval& iv : intervals) {
     if (iv.end_ns <= iv.start_ns) continue;

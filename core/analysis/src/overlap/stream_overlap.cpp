@@ -4,7 +4,6 @@
 #include <map>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 
 #include "gtv/analysis/busy.h"
 #include "gtv/model/collectives.h"
@@ -32,12 +31,8 @@ struct Levels {
 
 // How many of the lists cover each instant: one sweep over their starts and ends. Each list is sorted and disjoint,
 // so a list adds at most 1 to the level, and its starts and ends come in time order: the lists' edges are merged
-// (a heap of one cursor per list), not sorted.
+// (a heap of one cursor per list), not sorted, and taken as they come off the heap.
 Levels sweep_levels(const std::vector<const std::vector<Interval>*>& lists) {
-  struct Edge {
-    TimeNs time_ns;
-    int delta;
-  };
   struct Cursor {
     TimeNs time_ns;
     std::size_t list;
@@ -48,19 +43,30 @@ Levels sweep_levels(const std::vector<const std::vector<Interval>*>& lists) {
     const Interval& iv = (*lists[list])[edge / 2];
     return edge % 2 == 0 ? iv.start_ns : iv.end_ns;
   };
-  std::vector<Edge> edges;
   std::vector<Cursor> heap;
-  std::size_t n = 0;
-  for (std::size_t l = 0; l < lists.size(); ++l) {
-    n += lists[l]->size();
+  for (std::size_t l = 0; l < lists.size(); ++l)
     if (!lists[l]->empty()) heap.push_back({time_of(l, 0), l, 0});
-  }
-  edges.reserve(2 * n);
   std::make_heap(heap.begin(), heap.end(), later);
+  Levels out;
+  int level = 0;
+  // The edges of one instant are summed; then the level from that instant on ends the step before it and starts a
+  // new one if it differs. The level is 0 after the last instant.
+  const auto at_instant = [&out, &level](TimeNs t, bool last) {
+    if (!out.steps.empty()) out.steps.back().end_ns = t;
+    if (last) return;
+    out.max_level = std::max(out.max_level, level);
+    if (!out.steps.empty() && out.steps.back().busy_streams == level) return;
+    out.steps.push_back({t, t, level});
+  };
+  bool any = false;
+  TimeNs instant_ns = 0;
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), later);
     Cursor& c = heap.back();
-    edges.push_back({c.time_ns, c.edge % 2 == 0 ? +1 : -1});
+    if (any && c.time_ns != instant_ns) at_instant(instant_ns, false);
+    any = true;
+    instant_ns = c.time_ns;
+    level += c.edge % 2 == 0 ? +1 : -1;
     if (++c.edge < 2 * lists[c.list]->size()) {
       c.time_ns = time_of(c.list, c.edge);
       std::push_heap(heap.begin(), heap.end(), later);
@@ -68,17 +74,7 @@ Levels sweep_levels(const std::vector<const std::vector<Interval>*>& lists) {
       heap.pop_back();
     }
   }
-  Levels out;
-  int level = 0;
-  for (std::size_t i = 0; i < edges.size();) {
-    const TimeNs t = edges[i].time_ns;
-    for (; i < edges.size() && edges[i].time_ns == t; ++i) level += edges[i].delta;
-    if (!out.steps.empty()) out.steps.back().end_ns = t;
-    if (i == edges.size()) break;  // level is 0 after the last edge
-    out.max_level = std::max(out.max_level, level);
-    if (!out.steps.empty() && out.steps.back().busy_streams == level) continue;
-    out.steps.push_back({t, t, level});
-  }
+  if (any) at_instant(instant_ns, true);
   for (const StreamLevelStep& s : out.steps)
     if (s.busy_streams >= 2) out.at_least_two_ns += s.end_ns - s.start_ns;
   return out;
@@ -207,12 +203,7 @@ const GpuStreamOverlap* StreamOverlap::gpu(std::int64_t device) const {
 
 StreamActivity collect_stream_activity(const Trace& trace) {
   StreamActivity out;
-  std::unordered_map<StringId, bool> communication;
-  const auto is_communication = [&](StringId name) {
-    const auto [it, fresh] = communication.try_emplace(name, false);
-    if (fresh) it->second = is_communication_kernel(trace.strings().view(name));
-    return it->second;
-  };
+  CommunicationNames is_communication(trace.strings());
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Interval>> launching;  // by (pid, tid)
   for (const Flow& f : trace.flows()) {
     if (f.kind != FlowKind::LaunchToGpu) continue;

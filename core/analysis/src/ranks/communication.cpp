@@ -1,7 +1,6 @@
 #include "gtv/analysis/communication.h"
 
 #include <map>
-#include <unordered_map>
 
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/intervals.h"
@@ -46,12 +45,7 @@ double DeviceCommunication::overlap_ratio() const {
 
 Communication analyze_communication(const Trace& trace) {
   std::map<std::int64_t, DeviceIntervals> by_device;
-  std::unordered_map<StringId, bool> communication;  // by kernel name: kernel names repeat
-  const auto is_communication = [&](StringId name) {
-    const auto [it, fresh] = communication.try_emplace(name, false);
-    if (fresh) it->second = is_communication_kernel(trace.strings().view(name));
-    return it->second;
-  };
+  CommunicationNames is_communication(trace.strings());
   for (const Lane& lane : trace.lanes()) {
     if (!lane.is_gpu()) continue;
     DeviceIntervals& d = by_device[lane.device()];

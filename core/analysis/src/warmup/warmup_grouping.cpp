@@ -14,9 +14,13 @@ LaneLaunches launches_by_lane(const Trace& trace) {
     out.all[f.from.lane].push_back({f.from.index, f.to});
     if (trace.event(f.to).kind == EventKind::Kernel) out.kernels[f.from.lane].push_back({f.from.index, f.to});
   }
+  // Flows usually come in launch order: a list whose calls strictly increase is already what the sort would give
+  // (no two links share a call, so there is one order); otherwise it is sorted.
   auto by_index = [](const LaunchLink& a, const LaunchLink& b) { return a.index < b.index; };
-  for (auto& v : out.all) std::sort(v.begin(), v.end(), by_index);
-  for (auto& v : out.kernels) std::sort(v.begin(), v.end(), by_index);
+  auto not_after = [](const LaunchLink& a, const LaunchLink& b) { return a.index >= b.index; };
+  for (auto* lists : {&out.all, &out.kernels})
+    for (auto& v : *lists)
+      if (std::adjacent_find(v.begin(), v.end(), not_after) != v.end()) std::sort(v.begin(), v.end(), by_index);
   return out;
 }
 

@@ -64,12 +64,7 @@ std::unordered_map<ConfigKey, Runs, ConfigHash> runs_by_config(const Trace& trac
   std::unordered_map<ConfigKey, Runs, ConfigHash> runs;
   // A communication kernel's run lasts as long as its peers keep it waiting: a first run that took longer waited
   // for a rank that arrived late, not for warm-up. Never compared.
-  std::unordered_map<StringId, bool> communication;
-  const auto is_communication = [&](const Trace& t, StringId name) {
-    const auto [it, fresh] = communication.try_emplace(name, false);
-    if (fresh) it->second = is_communication_kernel(t.strings().view(name));
-    return it->second;
-  };
+  CommunicationNames is_communication(trace.strings());
   for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
     const Lane& lane = trace.lane(l);
     if (!lane.is_gpu()) continue;
@@ -77,7 +72,7 @@ std::unordered_map<ConfigKey, Runs, ConfigHash> runs_by_config(const Trace& trac
       const Event& e = lane.events[i];
       if (e.kind != EventKind::Kernel) continue;
       const auto key = config_of(trace, lane, e);
-      if (!key || is_communication(trace, key->name)) continue;
+      if (!key || is_communication(key->name)) continue;
       auto [it, inserted] = runs.try_emplace(*key, Runs{EventRef{l, i}, e.start_ns, e.duration_ns, {}});
       if (inserted) continue;
       Runs& r = it->second;
@@ -98,25 +93,35 @@ struct Steady {
   TimeNs p90_ns = 0;
 };
 
+// By selection, not a full sort: after nth_element the values before a rank are no larger than it, so the rank just
+// below it is their maximum. Reorders v.
 Steady steady_of(std::vector<TimeNs>& v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  const TimeNs median = v.size() % 2 == 1 ? v[mid] : v[mid - 1] + (v[mid] - v[mid - 1]) / 2;
-  return {median, v[(v.size() - 1) * 9 / 10]};
+  const std::size_t mid = v.size() / 2, p90 = (v.size() - 1) * 9 / 10;
+  const auto at = [&v](std::size_t i) { return v.begin() + static_cast<std::ptrdiff_t>(i); };
+  std::nth_element(v.begin(), at(mid), v.end());
+  const TimeNs mid_ns = *at(mid);
+  const TimeNs below_mid_ns = mid > 0 ? *std::max_element(v.begin(), at(mid)) : mid_ns;
+  const TimeNs median = v.size() % 2 == 1 ? mid_ns : below_mid_ns + (mid_ns - below_mid_ns) / 2;
+  TimeNs p90_ns = mid_ns;
+  if (p90 + 1 == mid) {
+    p90_ns = below_mid_ns;
+  } else if (p90 > mid) {
+    std::nth_element(at(mid + 1), at(p90), v.end());
+    p90_ns = *at(p90);
+  }
+  return {median, p90_ns};
 }
 
 // Per device, the communication kernels' runs, merged. An NCCL kernel spins on its multiprocessors until its
 // peers arrive; a kernel that ran beside one shared the GPU with it: its slow run is contention, not warm-up.
 std::map<std::int64_t, std::vector<Interval>> communication_by_device(const Trace& trace) {
   std::map<std::int64_t, std::vector<Interval>> out;
-  std::unordered_map<StringId, bool> communication;
+  CommunicationNames is_communication(trace.strings());
   for (const Lane& lane : trace.lanes()) {
     if (!lane.is_gpu()) continue;
     for (const Event& e : lane.events) {
       if (e.kind != EventKind::Kernel) continue;
-      const auto [it, fresh] = communication.try_emplace(e.name, false);
-      if (fresh) it->second = is_communication_kernel(trace.strings().view(e.name));
-      if (it->second) out[lane.device()].push_back({e.start_ns, e.end_ns()});
+      if (is_communication(e.name)) out[lane.device()].push_back({e.start_ns, e.end_ns()});
     }
   }
   for (auto& [device, spans] : out) merge_in_place(spans);

@@ -18,7 +18,7 @@ struct LatencyStats {
   TimeNs mean_ns = 0;
 };
 
-// Nearest-rank statistics of values; all zero when empty. Sorts values.
+// Nearest-rank statistics of values; all zero when empty. Reorders values.
 [[nodiscard]] LatencyStats latency_stats(std::vector<TimeNs>& values);
 
 struct DeviceLatency {

@@ -5,6 +5,7 @@
 // gains is what the cause cost.
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "gtv/causal/happens_before.h"
@@ -44,6 +45,9 @@ class ReplayPlan {
   [[nodiscard]] const HappensBefore& graph() const { return *graph_; }
   [[nodiscard]] const Timeline& unchanged() const { return unchanged_; }
   [[nodiscard]] Timeline replay(const Removal& removal) const;
+  // The replays under several removals in one pass over the order: what replay(removal) gives for each, with the
+  // graph read once per point for all of them.
+  [[nodiscard]] std::vector<Timeline> replay_all(std::span<const Removal> removals) const;
 
  private:
   const HappensBefore* graph_;

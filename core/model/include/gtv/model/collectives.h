@@ -7,6 +7,7 @@
 // process group runs the same collectives in the same order, so the k-th all-reduce of one size in one group on
 // one rank is the k-th of the others.
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +19,16 @@ namespace gtv {
 
 // A kernel of NCCL ("nccl" in its name, any case): collectives and peer sends, whose time waits on other ranks.
 [[nodiscard]] bool is_communication_kernel(std::string_view name);
+// is_communication_kernel by name id, each name of the pool looked at once (kernel names repeat): a table, no hashing.
+class CommunicationNames {
+ public:
+  explicit CommunicationNames(const StringPool& strings) : strings_(&strings), known_(strings.size(), -1) {}
+  [[nodiscard]] bool operator()(StringId name);
+
+ private:
+  const StringPool* strings_;
+  std::vector<std::int8_t> known_;  // -1 not looked at yet, else 0 or 1
+};
 // The collective a NCCL kernel runs: "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "SendRecv", ...;
 // "NCCL" for a NCCL kernel whose name does not say; empty for other kernels.
 [[nodiscard]] std::string collective_kind(std::string_view kernel_name);
