@@ -165,8 +165,32 @@ int bracket_row_count(const OverlayData& o) {
 }
 
 namespace {
-constexpr std::size_t kWarmupLabelRows = 3;
-constexpr double kWarmupLabelPt = 8;
+constexpr double kWarmupTextInsetPx = 4;
+const QString kWarmupPrefix = QStringLiteral("warm-up: ");
+
+// "warm-up: module loading (GPU 0)": the cause ("module loading") and where (" (GPU 0)", empty when none).
+std::pair<QString, QString> warmup_cause_and_place(const QString& name) {
+  const QString rest = name.startsWith(kWarmupPrefix) ? name.mid(kWarmupPrefix.size()) : name;
+  const qsizetype open = rest.lastIndexOf(QStringLiteral(" ("));
+  if (open > 0 && rest.endsWith(QLatin1Char(')'))) return {rest.left(open), rest.mid(open)};
+  return {rest, QString()};
+}
+
+// Names merged into one label: each place once, after its causes, each cause once: "warm-up: context creation,
+// module loading (GPU 0), allocator growth (GPU 1)". One name is itself.
+QString merged_warmup_text(const std::vector<QString>& names) {
+  if (names.size() == 1) return names.front();
+  std::vector<std::pair<QString, QStringList>> places;  // in order of first mention
+  for (const QString& name : names) {
+    const auto [cause, place] = warmup_cause_and_place(name);
+    auto it = std::find_if(places.begin(), places.end(), [&](const auto& p) { return p.first == place; });
+    if (it == places.end()) it = places.insert(places.end(), {place, {}});
+    if (!it->second.contains(cause)) it->second << cause;
+  }
+  QStringList parts;
+  for (const auto& [place, causes] : places) parts << causes.join(QStringLiteral(", ")) + place;
+  return kWarmupPrefix + parts.join(QStringLiteral(", "));
+}
 }  // namespace
 
 double warmup_label_band_px(const TimelineState& state) {
@@ -176,12 +200,51 @@ double warmup_label_band_px(const TimelineState& state) {
     return s.end_ns >= state.window.t0_ns && s.start_ns <= state.window.t1_ns;
   });
   if (!visible) return 0;
-  const double text_h = QFontMetricsF(state.theme.font(kWarmupLabelPt)).height() + 2;
-  return static_cast<double>(kWarmupLabelRows) * text_h + 4;
+  return QFontMetricsF(state.theme.font(kWarmupLabelPt)).height() + 4;
+}
+
+std::vector<WarmupLabel> warmup_labels(const TimelineState& state, const QFontMetricsF& metrics, const QRectF& area) {
+  std::vector<WarmupLabel> labels;
+  if (state.warmup_label_px <= 0) return labels;
+  const TimeMapping map(state.window, area.width());
+  const double pad = kWarmupTextInsetPx + 4;
+  std::vector<SpanLabelRequest> requests;
+  std::vector<const ShadedSegment*> spans;
+  std::vector<bool> offered;
+  for (const ShadedSegment& s : state.overlays.warmup) {
+    if (s.end_ns < state.window.t0_ns || s.start_ns > state.window.t1_ns) continue;
+    if (s.finding >= offered.size()) offered.resize(s.finding + 1, false);
+    if (offered[s.finding]) continue;  // named at its first visible span only
+    offered[s.finding] = true;
+    const QString name = QString::fromStdString(s.label);
+    const auto [cause, place] = warmup_cause_and_place(name);
+    const QString tail = QStringLiteral(", ") + cause + place;  // at most: a place is said once per run of it
+    const double full_px = metrics.horizontalAdvance(name) + pad;
+    const double min_px = metrics.horizontalAdvance(name.left(kWarmupPrefix.size() + 4) + QChar(0x2026)) + pad;
+    const double x0 = area.left() + map.x_of(s.start_ns), x1 = area.left() + map.x_of(s.end_ns);
+    requests.push_back({std::max(x0, area.left()), std::min(std::max(x1, x0 + 1), area.right()), full_px,
+                        metrics.horizontalAdvance(tail), std::min(min_px, full_px), s.finding});
+    spans.push_back(&s);
+  }
+  const QRectF line = state.warmup_label_rect(area);
+  for (const SpanLabel& placed : layout_span_labels(requests, area.left(), area.right())) {
+    if (placed.width_px <= 0) continue;
+    WarmupLabel label;
+    label.rect = QRectF(placed.x_px, line.top() + 2, placed.width_px, line.height() - 4);
+    std::vector<QString> names;
+    for (const std::size_t i : placed.requests) {
+      names.push_back(QString::fromStdString(spans[i]->label));
+      label.spans_px.emplace_back(requests[i].x0_px, requests[i].x1_px);
+    }
+    label.text = metrics.elidedText(merged_warmup_text(names), Qt::ElideRight, placed.width_px - pad);
+    label.rect.setWidth(std::min(placed.width_px, metrics.horizontalAdvance(label.text) + pad));
+    labels.push_back(std::move(label));
+  }
+  return labels;
 }
 
 // Warm-up: a translucent band over exactly each span of first-use work (never the time between the calls), and
-// each finding named once, at its first visible span, in the first of three label rows where the name fits.
+// each finding named once, on one line right under the lanes, starting where its first visible span starts.
 void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {
   const OverlayData& o = state_->overlays;
   if (o.warmup.empty()) return;
@@ -190,10 +253,6 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
   fill.setAlpha(kWarmupAlpha);
   QColor label_background = state_->theme.background;
   label_background.setAlpha(210);
-  painter->setFont(state_->theme.font(kWarmupLabelPt));
-  const double text_h = painter->fontMetrics().height() + 2;
-  // Labels go in their band under the lanes, so they never cover a lane or a row.
-  const double labels_top = state_->warmup_label_rect(area).top() + 2;
   // Spans that meet within a pixel are filled as one: a translucent fill per span would darken where narrow spans
   // pile up, and each full-height translucent fill is a costly blend (thousands of them at fit).
   std::vector<std::pair<double, double>> runs;
@@ -216,30 +275,12 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
       painter->fillRect(QRect(left, y, width, std::min(kBandRowsPx, rows.bottom() + 1 - y)), fill);
   }
   painter->restore();
-  if (state_->warmup_label_px <= 0) return;
-  const QFontMetricsF metrics(painter->fontMetrics());
-  // A finding is offered at its first few visible spans only: thousands of spans are in view at fit.
-  constexpr int kTriesPerFinding = 8;
-  std::vector<SpanLabelRequest> requests;
-  std::vector<QString> texts;
-  std::vector<int> tries;
-  for (const ShadedSegment& s : o.warmup) {
-    if (s.end_ns < state_->window.t0_ns || s.start_ns > state_->window.t1_ns) continue;
-    if (s.finding >= tries.size()) tries.resize(s.finding + 1, 0);
-    if (tries[s.finding]++ >= kTriesPerFinding) continue;
-    texts.push_back(QString::fromStdString(s.label));
-    requests.push_back({std::max(area.left() + map.x_of(s.start_ns), area.left()) + 2,
-                        metrics.horizontalAdvance(texts.back()) + 8, s.finding});
-  }
-  const std::vector<LabelPlacement> placed =
-      layout_span_labels(requests, area.left(), area.right(), static_cast<int>(kWarmupLabelRows));
+  painter->setFont(state_->theme.font(kWarmupLabelPt));
+  const std::vector<WarmupLabel> labels = warmup_labels(*state_, QFontMetricsF(painter->fontMetrics()), area);
   painter->setPen(color_of(warmup_text_color(state_->theme.background.rgb() & 0xffffff)));
-  for (std::size_t i = 0; i < placed.size(); ++i) {
-    if (!placed[i].labelled()) continue;
-    const QRectF text_rect(placed[i].x_px, labels_top + static_cast<double>(placed[i].row) * text_h, placed[i].width_px,
-                           text_h);
-    painter->fillRect(text_rect, label_background);
-    painter->drawText(text_rect.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, texts[i]);
+  for (const WarmupLabel& label : labels) {
+    painter->fillRect(label.rect, label_background);
+    painter->drawText(label.rect.adjusted(kWarmupTextInsetPx, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, label.text);
   }
 }
 

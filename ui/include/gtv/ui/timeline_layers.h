@@ -75,8 +75,18 @@ class TimelineOverlays : public QCPLayerable {
 // Measurement brackets above the lanes: rows and labels as drawn, shared by the painter and the tooltip.
 inline constexpr double kBracketLabelPadPx = 4;
 [[nodiscard]] int bracket_row_count(const OverlayData& o);
-// Height of the band under the lanes where warm-up spans are named (0 without warm-up in view).
+// Height of the line under the lanes where warm-up spans are named (0 without warm-up in view).
 [[nodiscard]] double warmup_label_band_px(const TimelineState& state);
+// A warm-up name as drawn on that line: its rectangle, its text (elided to the rectangle; names merged where their
+// spans start too close for each its own), and the visible pixel span of each finding it names.
+struct WarmupLabel {
+  QRectF rect;
+  QString text;
+  std::vector<std::pair<double, double>> spans_px;
+};
+inline constexpr double kWarmupLabelPt = 8;
+[[nodiscard]] std::vector<WarmupLabel> warmup_labels(const TimelineState& state, const QFontMetricsF& metrics,
+                                                     const QRectF& area);
 [[nodiscard]] std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const QFontMetricsF& metrics,
                                                              const QRectF& area);
 // The label as it fits width_px: whole, else the name cut after its last word that fits ("first matmul\u2026 \u2014
