@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "gtv/io/trace_file.h"
 #include "gtv/model/trace_builder.h"
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/document_analysis.h"
@@ -149,7 +150,8 @@ class ReadableLabelsTest : public QObject {
     }
   }
 
-  // A shortened bracket label keeps whole words of the name ("first matmul N=3\u2026"), never "fir\u2026a:0".
+  // A shortened bracket label keeps whole words of the name ("first matmul N=3\u2026"), never "fir\u2026a:0", and
+  // at least the name's first word: never the figure alone.
   void bracketNamesGiveWayWordByWord() {
     auto trace = std::make_shared<const Trace>(long_trace(30));
     const DocumentAnalysis analysis = analyse_document(*trace);
@@ -158,7 +160,8 @@ class ReadableLabelsTest : public QObject {
     const QString name = QString::fromStdString(b.name);
     const QString figure = QString::fromStdString(b.figure);
     int shortened = 0;
-    for (double width = metrics.horizontalAdvance(figure) + 2 * kBracketLabelPadPx; width < 400; width += 3) {
+    const QString shortest = name.left(name.indexOf(QLatin1Char(' '))) + QStringLiteral("\u2026 \u2014 ") + figure;
+    for (double width = metrics.horizontalAdvance(shortest) + 2 * kBracketLabelPadPx; width < 400; width += 3) {
       const QString text = bracket_label_text(b, metrics, width);
       QVERIFY2(metrics.horizontalAdvance(text) <= width - 2 * kBracketLabelPadPx, qPrintable(text));
       QVERIFY2(text.endsWith(figure), qPrintable(text));
@@ -169,6 +172,66 @@ class ReadableLabelsTest : public QObject {
       QVERIFY2(name.startsWith(text.left(cut)) && name.at(cut) == QLatin1Char(' '), qPrintable(text));
     }
     QVERIFY(shortened > 0);
+  }
+
+  // Every bracket label carries its measurement's name (at least its first word) and lies under its bracket or
+  // beside it with a leader line from the label's facing edge to the bracket's nearer foot; the warm-up recording's
+  // brackets in the window and as a figure, and thirty measurements side by side, zoomed out and in.
+  void bracketLabelsKeepTheirNameAndALeaderWhenBeside() {
+    auto synthetic = std::make_shared<const Trace>(long_trace(30));
+    auto bundled = io::read_trace(recording("warmup").toStdString());
+    QVERIFY(bundled.ok());
+    auto warmup = std::make_shared<const Trace>(std::move(bundled.value()));
+    int leaders = 0, labels = 0;
+    for (const auto& trace : {synthetic, warmup}) {
+      const DocumentAnalysis analysis = analyse_document(*trace);
+      const TimeWindow all{trace->start_ns(), trace->end_ns()};
+      for (const int width : {1600, 1280, 900}) {
+        for (int part = -1; part < 4; ++part) {
+          TimelineView view;
+          view.resize(width, 700);
+          view.set_trace(trace);
+          view.set_overlays(analysis.overlays);
+          const TimeNs quarter = all.span_ns() / 4;
+          view.set_window(part < 0 ? all : TimeWindow{all.t0_ns + part * quarter, all.t0_ns + (part + 2) * quarter});
+          view.replot_now();
+          const QRectF area = view.plot()->axisRect()->rect();
+          const QFontMetricsF metrics(view.state().theme.font(8));
+          for (const BracketShape& shape : bracket_shapes(view.state(), metrics, area)) {
+            if (shape.label.isEmpty()) continue;
+            ++labels;
+            const Bracket& b = analysis.overlays.brackets[shape.bracket];
+            const QString name = QString::fromStdString(b.name);
+            const QString what = QStringLiteral("\"%1\" at %2..%3, bracket %4..%5")
+                                     .arg(shape.text)
+                                     .arg(shape.label.left())
+                                     .arg(shape.label.right())
+                                     .arg(shape.x0_px)
+                                     .arg(shape.x1_px);
+            QVERIFY2(name.isEmpty() || shape.text.startsWith(name.left(name.indexOf(QLatin1Char(' ')))),
+                     qPrintable(what));
+            QVERIFY2(metrics.horizontalAdvance(shape.text) <= shape.label.width() - 2 * kBracketLabelPadPx + 0.5,
+                     qPrintable(what));
+            // Under its line, in its row.
+            QVERIFY2(shape.label.top() > shape.line_px && shape.label.top() < shape.foot_px, qPrintable(what));
+            const bool beside = shape.label.right() <= shape.x0_px || shape.label.left() >= shape.x1_px;
+            QCOMPARE(shape.leader.has_value(), beside);
+            if (!beside) continue;
+            ++leaders;
+            // From the label's facing edge, at its middle, to the nearer foot, horizontally.
+            const QLineF l = *shape.leader;
+            const bool left_of = shape.label.right() <= shape.x0_px;
+            QCOMPARE(l.p1().x(), left_of ? shape.label.right() : shape.label.left());
+            QCOMPARE(l.p2().x(), left_of ? shape.x0_px : shape.x1_px);
+            QCOMPARE(l.p1().y(), shape.label.center().y());
+            QVERIFY2(l.p2().y() >= shape.line_px && l.p2().y() <= shape.foot_px, qPrintable(what));
+            QVERIFY2(l.length() <= 12.5, qPrintable(what));  // next to it, never across the plot
+          }
+        }
+      }
+    }
+    QVERIFY(labels > 0);
+    QVERIFY(leaders > 0);  // the warm-up recording's narrow brackets put labels beside them
   }
 
   // The measured span's label never covers a bracket or a bracket's label, wherever the span is.

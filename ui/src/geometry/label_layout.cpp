@@ -18,7 +18,8 @@ bool meet(const Interval& a, const Interval& b, double gap_px) { return a.x0 < b
 }  // namespace
 
 std::vector<LabelPlacement> layout_bracket_labels(std::span<const LabelRequest> requests, double left_px,
-                                                  double right_px, int row_count, double inset_px, double gap_px) {
+                                                  double right_px, int row_count, double inset_px, double gap_px,
+                                                  double leader_px) {
   std::vector<LabelPlacement> out(requests.size());
   if (row_count <= 0 || right_px <= left_px) return out;
   const double plot_px = right_px - left_px;
@@ -72,16 +73,26 @@ std::vector<LabelPlacement> layout_bracket_labels(std::span<const LabelRequest> 
       if (other.x0 >= bracket.x0) free_right = std::min(free_right, other.x0 - gap_px);
     }
     auto shortened = [&](double room_px) { return std::clamp(room_px, std::min(r.min_px, r.full_px), r.full_px); };
-    std::array<double, 5> widths = {r.full_px, shortened(free_right - bracket.x0 - inset_px),
+    std::array<double, 6> widths = {r.full_px,
+                                    shortened(free_right - bracket.x0 - inset_px),
                                     shortened(bracket.x1 - inset_px - free_left),
-                                    shortened(bracket.x1 - bracket.x0 - inset_px), std::min(r.full_px, r.min_px)};
+                                    shortened(bracket.x0 - leader_px - free_left),
+                                    shortened(bracket.x1 - bracket.x0 - inset_px),
+                                    std::min(r.full_px, r.min_px)};
     std::sort(widths.begin(), widths.end(), std::greater<>());  // the least shortened label that fits
     bool placed = false;
     for (const double wanted_px : widths) {
       const double width = std::min(wanted_px, plot_px);
       if (width <= 0) continue;
-      for (const double start : {bracket.x0 + inset_px, bracket.x1 - inset_px - width}) {
+      // Under the bracket from its start; else ending at its end, where the bracket is wide enough to hold it,
+      // or ending leader_px before the bracket (a leader line joins them).
+      const bool beside = bracket.x1 - bracket.x0 < width + 2 * inset_px;
+      const double reaching_left = beside ? bracket.x0 - leader_px - width : bracket.x1 - inset_px - width;
+      for (const bool from_start : {true, false}) {
+        const double start = from_start ? bracket.x0 + inset_px : reaching_left;
         const double x = std::max(left_px, std::min(start, right_px - width));
+        // Beside the bracket, the label keeps the leader's room before it, even where the plot's edge pushes it.
+        if (beside && !from_start && x + width > bracket.x0 - leader_px + 1e-9) continue;
         if (placed || !fits(row, i, {x, x + width})) continue;
         labels[row].push_back({x, x + width});
         out[i].x_px = x;

@@ -28,12 +28,13 @@ struct LabelPlacement {
 // touch), so brackets spread over the row_count rows; brackets deeper than that get no row. Then the labels, each
 // in its bracket's row: the whole label if it can, else narrowed to the room beside or under its bracket (never
 // under min_px), else none.
-// A label starts at its bracket (inset by inset_px), else ends at the bracket's end, and is pushed to lie inside
-// [left_px, right_px]; a label wider than the plot takes its width. A label may touch a bracket's foot (its
-// rectangle has its own padding); labels keep gap_px from each other.
+// A label starts at its bracket (inset by inset_px), else ends at the bracket's end where the bracket is wider than
+// it, else ends leader_px before the bracket's start (the painter joins them with a leader line), and is pushed to
+// lie inside [left_px, right_px]; a label wider than the plot takes its width. A label may touch a bracket's foot
+// (its rectangle has its own padding); labels keep gap_px from each other.
 [[nodiscard]] std::vector<LabelPlacement> layout_bracket_labels(std::span<const LabelRequest> requests, double left_px,
                                                                 double right_px, int row_count, double inset_px = 4,
-                                                                double gap_px = 4);
+                                                                double gap_px = 4, double leader_px = 12);
 
 // Labels of shaded spans (warm-up) on one line under the lanes, each next to its span. Each group (a finding) is
 // named once, at its first request (its first visible span). A label starts at its span's visible start and runs
