@@ -246,10 +246,10 @@ QString merged_warmup_text(const std::vector<QString>& names) {
   if (names.size() == 1) return names.front();
   std::vector<std::pair<QString, QStringList>> places;  // in order of first mention
   for (const QString& name : names) {
-    const auto [cause, place] = warmup_cause_and_place(name);
-    auto it = std::find_if(places.begin(), places.end(), [&](const auto& p) { return p.first == place; });
-    if (it == places.end()) it = places.insert(places.end(), {place, {}});
-    if (!it->second.contains(cause)) it->second << cause;
+    const std::pair<QString, QString> split = warmup_cause_and_place(name);
+    auto it = std::find_if(places.begin(), places.end(), [&](const auto& p) { return p.first == split.second; });
+    if (it == places.end()) it = places.insert(places.end(), {split.second, {}});
+    if (!it->second.contains(split.first)) it->second << split.first;
   }
   QStringList parts;
   for (const auto& [place, causes] : places) parts << causes.join(QStringLiteral(", ")) + place;
