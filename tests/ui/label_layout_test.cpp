@@ -68,11 +68,12 @@ TEST(LabelLayout, OverlappingLabelsTakeTheNextRow) {
 }
 
 TEST(LabelLayout, ALabelReachesLeftWhenItsRightIsTaken) {
-  // One row: a long bracket, then a short one right after it; the long one's label ends at its end.
+  // One row: a short bracket, then another right after it; the first one's label, wider than its bracket, ends
+  // 12 px before the bracket's start, for a leader line, never half under it over its foot.
   const std::vector<LabelRequest> requests = {{600, 700, 300, 300}, {702, 900, 100, 100}};
   const auto placed = layout_bracket_labels(requests, 0, 1600, 1);
   expect_readable(requests, placed, 0, 1600, 1);
-  EXPECT_DOUBLE_EQ(placed[0].right_px(), 696);
+  EXPECT_DOUBLE_EQ(placed[0].right_px(), 588);
   EXPECT_DOUBLE_EQ(placed[0].width_px, 300);
 }
 
@@ -111,34 +112,85 @@ TEST(LabelLayout, RandomBracketSetsNeverIntersect) {
   }
 }
 
-// Warm-up names: one per finding, never past the plot's right edge (a span near the edge has its name shifted left),
-// never over another name in its row.
-TEST(SpanLabels, ShiftedLeftToEndInsideThePlotAndNamedOnce) {
-  const std::vector<SpanLabelRequest> requests = {
-      {100, 200, 0}, {150, 200, 1}, {400, 200, 0} /* finding 0 again: not named twice */, {1550, 300, 2}};
-  const auto placed = layout_span_labels(requests, 0, 1600, 3);
-  ASSERT_EQ(placed.size(), 4u);
-  EXPECT_EQ(placed[0].row, 0);
-  EXPECT_EQ(placed[0].x_px, 100);
-  EXPECT_EQ(placed[1].row, 1);  // row 0 is taken up to 300 + the gap
-  EXPECT_FALSE(placed[2].labelled());
-  ASSERT_TRUE(placed[3].labelled());
-  EXPECT_DOUBLE_EQ(placed[3].right_px(), 1600);  // 1550 + 300 would be clipped at 1600
-  EXPECT_EQ(placed[3].row, 0);
-  for (const auto& p : placed)
-    if (p.labelled()) {
-      EXPECT_GE(p.x_px, 0);
-      EXPECT_LE(p.right_px(), 1600);
+// Warm-up names on one line: each finding named once, its label starting at its span, labels apart, never past the
+// plot's right edge; a span starting within the narrowest label of the one before it is merged into that label.
+void expect_one_line(const std::vector<SpanLabelRequest>& requests, const std::vector<SpanLabel>& labels, double left,
+                     double right, double gap) {
+  for (std::size_t k = 0; k < labels.size(); ++k) {
+    const SpanLabel& l = labels[k];
+    EXPECT_GE(l.x_px, left);
+    EXPECT_LE(l.right_px(), right + 1e-9);
+    if (k > 0) {
+      EXPECT_GE(l.x_px, labels[k - 1].right_px() + gap - 1e-9) << k;
     }
+    for (const std::size_t i : l.requests) {
+      // Its span meets the label, or starts within the gap after it.
+      EXPECT_LE(l.x_px, std::max(requests[i].x1_px, left) + 1e-9) << k;
+      EXPECT_LE(std::max(requests[i].x0_px, left), l.right_px() + gap + 1e-9) << k;
+    }
+  }
 }
 
-TEST(SpanLabels, ANameWiderThanThePlotTakesItsWidthAndNoRoomMeansNoName) {
-  const std::vector<SpanLabelRequest> requests = {{50, 900, 0}, {60, 100, 1}, {70, 100, 2}};
-  const auto placed = layout_span_labels(requests, 0, 500, 2);
-  EXPECT_EQ(placed[0].x_px, 0);
-  EXPECT_EQ(placed[0].width_px, 500);
-  EXPECT_EQ(placed[1].row, 1);
-  EXPECT_FALSE(placed[2].labelled());  // both rows taken at x = 70
+TEST(SpanLabels, OneLineEachAtItsSpanNamedOnce) {
+  const std::vector<SpanLabelRequest> requests = {{100, 120, 200, 150, 60, 0},
+                                                  {400, 410, 200, 150, 60, 1},
+                                                  {450, 460, 200, 150, 60, 0} /* finding 0 again: not named twice */,
+                                                  {1550, 1560, 300, 250, 60, 2}};
+  const auto labels = layout_span_labels(requests, 0, 1600);
+  expect_one_line(requests, labels, 0, 1600, 8);
+  ASSERT_EQ(labels.size(), 3u);
+  EXPECT_EQ(labels[0].x_px, 100);
+  EXPECT_EQ(labels[0].width_px, 200);  // whole: the next label starts at 400
+  EXPECT_EQ(labels[0].requests, std::vector<std::size_t>{0});
+  EXPECT_EQ(labels[1].x_px, 400);
+  EXPECT_EQ(labels[1].requests, std::vector<std::size_t>{1});
+  EXPECT_DOUBLE_EQ(labels[2].right_px(), 1600);  // 1550 + 300 would be clipped at 1600: shifted left, whole
+  EXPECT_DOUBLE_EQ(labels[2].width_px, 300);
+}
+
+TEST(SpanLabels, CrowdedNamesShortenThenMerge) {
+  // 150 px apart: the first is shortened to the room (wider than its narrowest); 30 px apart: merged.
+  const std::vector<SpanLabelRequest> requests = {
+      {100, 110, 300, 200, 60, 0}, {250, 260, 300, 200, 60, 1}, {280, 290, 300, 200, 60, 2}};
+  const auto labels = layout_span_labels(requests, 0, 1600);
+  expect_one_line(requests, labels, 0, 1600, 8);
+  ASSERT_EQ(labels.size(), 2u);
+  EXPECT_DOUBLE_EQ(labels[0].width_px, 142);
+  EXPECT_EQ(labels[1].requests, (std::vector<std::size_t>{1, 2}));
+  EXPECT_DOUBLE_EQ(labels[1].width_px, 500);  // the name and the merged tail
+}
+
+TEST(SpanLabels, ANameWiderThanThePlotTakesItsWidthAndSpansBeforeTheViewMerge) {
+  const std::vector<SpanLabelRequest> requests = {{-50, 20, 900, 600, 60, 0}, {-10, 30, 100, 80, 60, 1}};
+  const auto labels = layout_span_labels(requests, 0, 500);
+  expect_one_line(requests, labels, 0, 500, 8);
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0].x_px, 0);
+  EXPECT_EQ(labels[0].width_px, 500);
+  EXPECT_EQ(labels[0].requests.size(), 2u);
+}
+
+TEST(SpanLabels, RandomSpansStayOnOneLineNextToTheirSpans) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> start(-200, 1800), length(0, 300), width(40, 500);
+  std::uniform_int_distribution<int> count(1, 40), groups(1, 12);
+  for (int trial = 0; trial < 500; ++trial) {
+    std::vector<SpanLabelRequest> requests;
+    const int n = count(rng), g = groups(rng);
+    for (int i = 0; i < n; ++i) {
+      const double x0 = start(rng), full = width(rng);
+      requests.push_back(
+          {x0, x0 + length(rng), full, full - 30, std::min(full, 60.0), static_cast<std::size_t>(i % g)});
+    }
+    const auto labels = layout_span_labels(requests, 240, 1600);
+    expect_one_line(requests, labels, 240, 1600, 8);
+    std::size_t named = 0;
+    for (const auto& l : labels) named += l.requests.size();
+    std::vector<bool> seen(static_cast<std::size_t>(g), false);
+    for (const auto& r : requests)
+      if (r.x1_px >= 240 && r.x0_px <= 1600) seen[r.group] = true;
+    EXPECT_EQ(named, static_cast<std::size_t>(std::count(seen.begin(), seen.end(), true)));
+  }
 }
 
 }  // namespace

@@ -165,7 +165,8 @@ class PanelsFigureTest : public QObject {
     QVERIFY(figures >= 12 * 3);
   }
 
-  // The files: as tall as the layout says, in every format; the views as they were afterwards.
+  // The files: as tall as the layout says, in every format, the SVG in the generic font family; the views as they
+  // were afterwards.
   void theFigureIsWrittenAndTheViewsComeBack() {
     const LoadResult loaded = load_trace_file(recording("h200x1/sequential"));
     const std::vector<whatif::Change> changes = {*whatif::parse_change("streams")};
@@ -201,6 +202,16 @@ class PanelsFigureTest : public QObject {
         QCOMPARE(image.width(), 1280);
         QCOMPARE(image.height(), static_cast<int>(std::ceil(drawn.layout.height_px)));
         QCOMPARE(note.empty(), drawn.layout.fit == FigureFit::Fits && image.height() <= 720);
+      }
+      if (std::string_view(suffix) == "svg") {
+        // Written as the trace figure is: text in the generic family, never this machine's font by name.
+        QFile file(o.path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(file.readAll());
+        const qsizetype families = svg.count(QStringLiteral("font-family="));
+        QVERIFY(families > 0);
+        QCOMPARE(svg.count(QStringLiteral("font-family=\"sans-serif\"")), families);
+        QVERIFY(svg.contains(view.figure(false).title.toHtmlEscaped()));
       }
     }
     for (std::size_t i = 0; i < views.size(); ++i) {

@@ -4,13 +4,18 @@
 
 #include <QtTest/QtTest>
 #include <cmath>
+#include <set>
 
+#include "gtv/io/trace_file.h"
 #include "gtv/model/trace_builder.h"
+#include "gtv/ui/compare_view.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/lane_plottable.h"
 #include "gtv/ui/legend.h"
+#include "gtv/ui/main_window.h"
 #include "gtv/ui/timeline_layers.h"
 #include "gtv/ui/timeline_view.h"
+#include "gtv/ui/trace_tab.h"
 
 using namespace gtv;
 using namespace gtv::ui;
@@ -43,6 +48,52 @@ Trace long_trace(int measurements) {
     b.add_measurement(m);
   }
   return std::move(b.build().value());
+}
+
+QString recording(const char* name) {
+  return QStringLiteral(GTV_SOURCE_DIR "/resources/traces/h200x2/%1.json.gz").arg(QLatin1String(name));
+}
+
+// How far a warm-up label may lie from its band: under the lanes (where the band ends) and across from it.
+constexpr double kNearBandPx = 8;
+
+// The warm-up labels of a view as drawn: one line under the lanes, over no lane row and no band under it, each next
+// to the band of every finding it names, none over another, every finding in view named. Adds how many to *count.
+void check_warmup_labels(TimelineView* view, const QString& where, int* count) {
+  view->replot_now();
+  const TimelineState& st = view->state();
+  const QRectF axis = view->plot()->axisRect()->rect();
+  const QRectF lanes = view->lane_rect();
+  const std::vector<WarmupLabel> labels = warmup_labels(st, QFontMetricsF(st.theme.font(kWarmupLabelPt)), axis);
+  std::set<std::size_t> in_view;
+  for (const ShadedSegment& s : st.overlays.warmup)
+    if (s.end_ns >= st.window.t0_ns && s.start_ns <= st.window.t1_ns) in_view.insert(s.finding);
+  std::size_t named = 0;
+  for (std::size_t k = 0; k < labels.size(); ++k) {
+    const QRectF r = labels[k].rect;
+    const QString what = where + QStringLiteral(": label %1 \"%2\" at (%3, %4) %5x%6; lanes end at %7")
+                                     .arg(k)
+                                     .arg(labels[k].text)
+                                     .arg(r.left())
+                                     .arg(r.top())
+                                     .arg(r.width())
+                                     .arg(r.height())
+                                     .arg(lanes.bottom());
+    QVERIFY2(!labels[k].text.isEmpty(), qPrintable(what));
+    QVERIFY2(r.top() >= lanes.bottom() - 0.5, qPrintable(what));                     // over no lane row
+    QVERIFY2(r.top() - lanes.bottom() <= kNearBandPx, qPrintable(what));             // where the bands end
+    QVERIFY2(r.bottom() <= st.busy_strip_rect(axis).top() + 0.5, qPrintable(what));  // over no band under it
+    QVERIFY2(r.left() >= axis.left() - 0.5 && r.right() <= axis.right() + 0.5, qPrintable(what));
+    QVERIFY2(r.top() == labels.front().rect.top(), qPrintable(what));  // one line
+    QVERIFY2(k == 0 || labels[k - 1].rect.right() <= r.left(), qPrintable(what));
+    for (const auto& [x0, x1] : labels[k].spans_px) {
+      const double apart_px = std::max({0.0, r.left() - x1, x0 - r.right()});
+      QVERIFY2(apart_px <= kNearBandPx, qPrintable(what + QStringLiteral(", band %1..%2").arg(x0).arg(x1)));
+    }
+    named += labels[k].spans_px.size();
+  }
+  QVERIFY2(labels.empty() || named == in_view.size(), qPrintable(where + QStringLiteral(": a finding unnamed")));
+  *count += static_cast<int>(labels.size());
 }
 
 }  // namespace
@@ -99,7 +150,8 @@ class ReadableLabelsTest : public QObject {
     }
   }
 
-  // A shortened bracket label keeps whole words of the name ("first matmul N=3\u2026"), never "fir\u2026a:0".
+  // A shortened bracket label keeps whole words of the name ("first matmul N=3\u2026"), never "fir\u2026a:0", and
+  // at least the name's first word: never the figure alone.
   void bracketNamesGiveWayWordByWord() {
     auto trace = std::make_shared<const Trace>(long_trace(30));
     const DocumentAnalysis analysis = analyse_document(*trace);
@@ -108,7 +160,8 @@ class ReadableLabelsTest : public QObject {
     const QString name = QString::fromStdString(b.name);
     const QString figure = QString::fromStdString(b.figure);
     int shortened = 0;
-    for (double width = metrics.horizontalAdvance(figure) + 2 * kBracketLabelPadPx; width < 400; width += 3) {
+    const QString shortest = name.left(name.indexOf(QLatin1Char(' '))) + QStringLiteral("\u2026 \u2014 ") + figure;
+    for (double width = metrics.horizontalAdvance(shortest) + 2 * kBracketLabelPadPx; width < 400; width += 3) {
       const QString text = bracket_label_text(b, metrics, width);
       QVERIFY2(metrics.horizontalAdvance(text) <= width - 2 * kBracketLabelPadPx, qPrintable(text));
       QVERIFY2(text.endsWith(figure), qPrintable(text));
@@ -119,6 +172,66 @@ class ReadableLabelsTest : public QObject {
       QVERIFY2(name.startsWith(text.left(cut)) && name.at(cut) == QLatin1Char(' '), qPrintable(text));
     }
     QVERIFY(shortened > 0);
+  }
+
+  // Every bracket label carries its measurement's name (at least its first word) and lies under its bracket or
+  // beside it with a leader line from the label's facing edge to the bracket's nearer foot; the warm-up recording's
+  // brackets in the window and as a figure, and thirty measurements side by side, zoomed out and in.
+  void bracketLabelsKeepTheirNameAndALeaderWhenBeside() {
+    auto synthetic = std::make_shared<const Trace>(long_trace(30));
+    auto bundled = io::read_trace(recording("warmup").toStdString());
+    QVERIFY(bundled.ok());
+    auto warmup = std::make_shared<const Trace>(std::move(bundled.value()));
+    int leaders = 0, labels = 0;
+    for (const auto& trace : {synthetic, warmup}) {
+      const DocumentAnalysis analysis = analyse_document(*trace);
+      const TimeWindow all{trace->start_ns(), trace->end_ns()};
+      for (const int width : {1600, 1280, 900}) {
+        for (int part = -1; part < 4; ++part) {
+          TimelineView view;
+          view.resize(width, 700);
+          view.set_trace(trace);
+          view.set_overlays(analysis.overlays);
+          const TimeNs quarter = all.span_ns() / 4;
+          view.set_window(part < 0 ? all : TimeWindow{all.t0_ns + part * quarter, all.t0_ns + (part + 2) * quarter});
+          view.replot_now();
+          const QRectF area = view.plot()->axisRect()->rect();
+          const QFontMetricsF metrics(view.state().theme.font(8));
+          for (const BracketShape& shape : bracket_shapes(view.state(), metrics, area)) {
+            if (shape.label.isEmpty()) continue;
+            ++labels;
+            const Bracket& b = analysis.overlays.brackets[shape.bracket];
+            const QString name = QString::fromStdString(b.name);
+            const QString what = QStringLiteral("\"%1\" at %2..%3, bracket %4..%5")
+                                     .arg(shape.text)
+                                     .arg(shape.label.left())
+                                     .arg(shape.label.right())
+                                     .arg(shape.x0_px)
+                                     .arg(shape.x1_px);
+            QVERIFY2(name.isEmpty() || shape.text.startsWith(name.left(name.indexOf(QLatin1Char(' ')))),
+                     qPrintable(what));
+            QVERIFY2(metrics.horizontalAdvance(shape.text) <= shape.label.width() - 2 * kBracketLabelPadPx + 0.5,
+                     qPrintable(what));
+            // Under its line, in its row.
+            QVERIFY2(shape.label.top() > shape.line_px && shape.label.top() < shape.foot_px, qPrintable(what));
+            const bool beside = shape.label.right() <= shape.x0_px || shape.label.left() >= shape.x1_px;
+            QCOMPARE(shape.leader.has_value(), beside);
+            if (!beside) continue;
+            ++leaders;
+            // From the label's facing edge, at its middle, to the nearer foot, horizontally.
+            const QLineF l = *shape.leader;
+            const bool left_of = shape.label.right() <= shape.x0_px;
+            QCOMPARE(l.p1().x(), left_of ? shape.label.right() : shape.label.left());
+            QCOMPARE(l.p2().x(), left_of ? shape.x0_px : shape.x1_px);
+            QCOMPARE(l.p1().y(), shape.label.center().y());
+            QVERIFY2(l.p2().y() >= shape.line_px && l.p2().y() <= shape.foot_px, qPrintable(what));
+            QVERIFY2(l.length() <= 12.5, qPrintable(what));  // next to it, never across the plot
+          }
+        }
+      }
+    }
+    QVERIFY(labels > 0);
+    QVERIFY(leaders > 0);  // the warm-up recording's narrow brackets put labels beside them
   }
 
   // The measured span's label never covers a bracket or a bracket's label, wherever the span is.
@@ -219,6 +332,50 @@ class ReadableLabelsTest : public QObject {
       }
       QCOMPARE(base_seen, c.base);
     }
+  }
+
+  // The warm-up recording in the window at a laptop's, a projector's and a monitor's size, whole and zoomed in.
+  void warmupLabelsSitOnOneLineNextToTheirBands() {
+    for (const auto& [w, h] : {std::pair{1920, 1080}, std::pair{1366, 768}, std::pair{1280, 720}}) {
+      MainWindow window;
+      window.resize(w, h);
+      window.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&window));
+      TraceTab* tab = window.open_file(recording("warmup"));
+      QTRY_VERIFY_WITH_TIMEOUT(tab->view()->trace() != nullptr && !tab->view()->state().overlays.warmup.empty(), 60000);
+      QCoreApplication::processEvents();
+      const QString where = QStringLiteral("window %1x%2").arg(w).arg(h);
+      int whole = 0;
+      check_warmup_labels(tab->view(), where, &whole);
+      if (QTest::currentTestFailed()) return;
+      QVERIFY2(whole > 0, qPrintable(where + QStringLiteral(": no warm-up label")));
+      const TimeWindow all = tab->view()->window();
+      for (int part = 0; part < 4; ++part) {
+        const TimeNs quarter = all.span_ns() / 4;
+        tab->view()->set_window({all.t0_ns + part * quarter, all.t0_ns + (part + 1) * quarter});
+        int zoomed = 0;
+        check_warmup_labels(tab->view(), where + QStringLiteral(", quarter %1").arg(part), &zoomed);
+        if (QTest::currentTestFailed()) return;
+      }
+    }
+  }
+
+  // Stacked runs: in each compare panel, whatever its height, the labels keep to their line.
+  void warmupLabelsInComparePanels() {
+    int drawn = 0;
+    for (const auto& [w, h] : {std::pair{1920, 1080}, std::pair{1366, 768}, std::pair{1280, 720}}) {
+      CompareView view;
+      view.resize(w, h);
+      QCOMPARE(view.add_files({recording("warmup"), recording("sequential")}), QString());
+      view.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&view));
+      QCoreApplication::processEvents();
+      for (int run = 0; run < view.run_count(); ++run) {
+        check_warmup_labels(view.view(run), QStringLiteral("compare %1x%2, panel %3").arg(w).arg(h).arg(run), &drawn);
+        if (QTest::currentTestFailed()) return;
+      }
+    }
+    QVERIFY(drawn > 0);
   }
 };
 

@@ -8,7 +8,6 @@
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
-#include <QRegularExpression>
 #include <QSvgGenerator>
 #include <algorithm>
 #include <charconv>
@@ -19,6 +18,7 @@
 #include "gtv/io/readable_formats.h"
 #include "gtv/model/lod.h"
 #include "gtv/ui/figure_rows.h"
+#include "gtv/ui/figure_writer.h"
 #include "gtv/ui/image_file.h"
 #include "gtv/ui/theme.h"
 #include "gtv/ui/timeline_layers.h"
@@ -29,10 +29,7 @@ namespace {
 
 constexpr int kDefaultWidthPx = 1600;
 constexpr int kMaxAutoHeightPx = 12000;
-// Every figure device paints at one resolution, so text measured once fits in PNG, JPG, PDF and SVG alike.
-constexpr int kFigureDpi = 96;
-constexpr int kDotsPerMeter = 3780;  // 96 dpi
-constexpr double kSwatchPx = 12;     // at font scale 1, as the gap
+constexpr double kSwatchPx = 12;  // at font scale 1, as the gap
 constexpr double kSwatchGapPx = 6;
 constexpr std::size_t kFigureKernels = 8;
 constexpr std::size_t kCaptionSentences = 2;
@@ -81,13 +78,6 @@ QByteArray render_plot_pdf(TimelineView& view, int width, int height) {
   return bytes;
 }
 
-// The generic family: the SVG names the font of this machine ("DejaVu Sans"), which a journal's or a reader's
-// machine may not have; "sans-serif" lets each pick its own, as a paper's figures should.
-QByteArray generic_font_family(const QByteArray& svg) {
-  static const QRegularExpression family(QStringLiteral("font-family=\"[^\"]*\""));
-  return QString::fromUtf8(svg).replace(family, QStringLiteral("font-family=\"sans-serif\"")).toUtf8();
-}
-
 QByteArray render_plot_svg(QCustomPlot* plot, int width, int height) {
   QByteArray bytes;
   QBuffer buffer(&bytes);
@@ -117,13 +107,6 @@ QByteArray render_plot(TimelineView& view, const QString& suffix, const ExportOp
   if (suffix == "pdf") return render_plot_pdf(view, w, h);
   if (suffix == "svg") return render_plot_svg(plot, w, h);
   return {};
-}
-
-QImage metrics_image() {
-  QImage image(1, 1, QImage::Format_ARGB32);
-  image.setDotsPerMeterX(kDotsPerMeter);
-  image.setDotsPerMeterY(kDotsPerMeter);
-  return image;
 }
 
 struct FigureFonts {
@@ -191,7 +174,7 @@ FigurePlan plan_figure(TimelineView& view, const ExportOptions& o, int width, in
   plan.text = drawn_figure_text(view, *o.figure, width);
   const FigureText& text = plan.text;
   plan.fonts = figure_fonts(view.theme());
-  QImage device = metrics_image();
+  QImage device = figure_metrics_image();
   const QFontMetricsF title(plan.fonts.title, &device), legend(plan.fonts.legend, &device),
       group(plan.fonts.group, &device), caption(plan.fonts.caption, &device);
   FigureMetrics m;
@@ -269,59 +252,20 @@ void paint_figure(QCPPainter& p, TimelineView& view, const FigurePlan& plan, con
 // The figure in the format of suffix; empty when it could not be drawn.
 QByteArray render_figure(TimelineView& view, const QString& suffix, const ExportOptions& o, int w,
                          const FigurePlan& plan) {
-  const int h = static_cast<int>(std::ceil(plan.layout.height_px));
-  QCPPainter p;
-  if (suffix == "svg" || suffix == "pdf") {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    if (!buffer.open(QIODevice::WriteOnly)) return {};
-    if (suffix == "svg") {
-      QSvgGenerator generator;
-      generator.setOutputDevice(&buffer);
-      generator.setResolution(kFigureDpi);
-      generator.setSize(QSize(w, h));
-      generator.setViewBox(QRect(0, 0, w, h));
-      generator.setTitle(o.figure->title);
-      if (!p.begin(&generator)) return {};
-      paint_figure(p, view, plan, *o.figure, w);
-      if (!p.end()) return {};
-      return generic_font_family(bytes);
-    }
-    QPdfWriter writer(&buffer);
-    writer.setResolution(kFigureDpi);
-    writer.setCreator(QStringLiteral("gtv"));
-    writer.setTitle(o.figure->title);
-    const QSizeF points(w * 72.0 / kFigureDpi, h * 72.0 / kFigureDpi);
-    writer.setPageLayout(QPageLayout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch),
-                                     QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-    if (!p.begin(&writer)) return {};
-    p.setMode(QCPPainter::pmNonCosmetic);
-    paint_figure(p, view, plan, *o.figure, w);
-    if (!p.end()) return {};
-    return bytes;
-  }
-  QImage image(static_cast<int>(std::lround(w * o.scale)), static_cast<int>(std::lround(h * o.scale)),
-               QImage::Format_ARGB32);
-  image.setDotsPerMeterX(kDotsPerMeter);
-  image.setDotsPerMeterY(kDotsPerMeter);
-  image.fill(view.theme().background);
-  if (!p.begin(&image)) return {};
-  p.setRenderHint(QPainter::Antialiasing);
-  p.setRenderHint(QPainter::TextAntialiasing);
-  if (o.scale != 1.0) {
-    p.scale(o.scale, o.scale);
-    p.setMode(QCPPainter::pmNonCosmetic);
-  }
-  paint_figure(p, view, plan, *o.figure, w);
-  if (!p.end()) return {};
-  if (suffix == "png") return encode_image(image, "PNG");
-  return encode_image(image.convertToFormat(QImage::Format_RGB32), "JPG", o.jpg_quality);
+  const FigurePage page{suffix,
+                        w,
+                        static_cast<int>(std::ceil(plan.layout.height_px)),
+                        o.figure->title,
+                        view.theme().background,
+                        o.scale,
+                        o.jpg_quality};
+  return write_figure(page, [&](QCPPainter& p) { paint_figure(p, view, plan, *o.figure, w); });
 }
 
 // The widest row name of the view's layout as the label column draws it, with its indent and a margin.
 double longest_label_px(const TimelineView& view) {
   const Theme& theme = view.theme();
-  QImage device = metrics_image();
+  QImage device = figure_metrics_image();
   const QFontMetricsF group(theme.font(9, true), &device), lane(theme.font(9), &device), band(theme.font(8), &device);
   double widest = 0;
   for (const LaneRow& row : view.layout().rows()) {

@@ -2,18 +2,14 @@
 
 #include <qcustomplot.h>
 
-#include <QBuffer>
 #include <QFileInfo>
 #include <QImage>
-#include <QPageLayout>
-#include <QPageSize>
-#include <QPdfWriter>
-#include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
 #include <memory>
 
 #include "gtv/ui/figure_rows.h"
+#include "gtv/ui/figure_writer.h"
 #include "gtv/ui/image_file.h"
 #include "gtv/ui/timeline_view.h"
 
@@ -22,20 +18,11 @@ namespace {
 
 constexpr int kDefaultWidthPx = 1600;
 constexpr int kMaxPlotPx = 12000;
-constexpr int kFigureDpi = 96;
-constexpr int kDotsPerMeter = 3780;  // 96 dpi
-constexpr double kSwatchPx = 12;     // at font scale 1, as the gap
+constexpr double kSwatchPx = 12;  // at font scale 1, as the gap
 constexpr double kSwatchGapPx = 6;
 constexpr double kAccentPx = 5;  // the bar left of a header, at font scale 1
 // Text is measured this much wider than Qt measures it: vector viewers lay it out a few percent wider at times.
 constexpr double kTextSlack = 1.06;
-
-QImage metrics_image() {
-  QImage image(1, 1, QImage::Format_ARGB32);
-  image.setDotsPerMeterX(kDotsPerMeter);
-  image.setDotsPerMeterY(kDotsPerMeter);
-  return image;
-}
 
 struct Fonts {
   QFont title, header, legend, group, caption, strip;
@@ -121,7 +108,7 @@ Plan plan_figure(std::span<TimelineView* const> views, const PanelsFigure& figur
   Plan plan;
   const Theme& theme = views.front()->theme();
   plan.fonts = fonts_of(theme);
-  QImage device = metrics_image();
+  QImage device = figure_metrics_image();
   const QFontMetricsF title(plan.fonts.title, &device), header(plan.fonts.header, &device),
       legend(plan.fonts.legend, &device), group(plan.fonts.group, &device), caption(plan.fonts.caption, &device),
       strip(plan.fonts.strip, &device);
@@ -262,53 +249,14 @@ void paint_figure(QCPPainter& p, std::span<TimelineView* const> views, const Pan
 
 QByteArray render(std::span<TimelineView* const> views, const PanelsFigure& figure, const Plan& plan,
                   const ExportOptions& o, const QString& suffix, int w) {
-  const int h = static_cast<int>(std::ceil(plan.layout.height_px));
-  QCPPainter p;
-  if (suffix == "svg" || suffix == "pdf") {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    if (!buffer.open(QIODevice::WriteOnly)) return {};
-    if (suffix == "svg") {
-      QSvgGenerator generator;
-      generator.setOutputDevice(&buffer);
-      generator.setResolution(kFigureDpi);
-      generator.setSize(QSize(w, h));
-      generator.setViewBox(QRect(0, 0, w, h));
-      generator.setTitle(figure.title);
-      if (!p.begin(&generator)) return {};
-      paint_figure(p, views, figure, plan, w);
-      if (!p.end()) return {};
-      return bytes;
-    }
-    QPdfWriter writer(&buffer);
-    writer.setResolution(kFigureDpi);
-    writer.setCreator(QStringLiteral("gtv"));
-    writer.setTitle(figure.title);
-    const QSizeF points(w * 72.0 / kFigureDpi, h * 72.0 / kFigureDpi);
-    writer.setPageLayout(QPageLayout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch),
-                                     QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-    if (!p.begin(&writer)) return {};
-    p.setMode(QCPPainter::pmNonCosmetic);
-    paint_figure(p, views, figure, plan, w);
-    if (!p.end()) return {};
-    return bytes;
-  }
-  QImage image(static_cast<int>(std::lround(w * o.scale)), static_cast<int>(std::lround(h * o.scale)),
-               QImage::Format_ARGB32);
-  image.setDotsPerMeterX(kDotsPerMeter);
-  image.setDotsPerMeterY(kDotsPerMeter);
-  image.fill(views.front()->theme().background);
-  if (!p.begin(&image)) return {};
-  p.setRenderHint(QPainter::Antialiasing);
-  p.setRenderHint(QPainter::TextAntialiasing);
-  if (o.scale != 1.0) {
-    p.scale(o.scale, o.scale);
-    p.setMode(QCPPainter::pmNonCosmetic);
-  }
-  paint_figure(p, views, figure, plan, w);
-  if (!p.end()) return {};
-  if (suffix == "png") return encode_image(image, "PNG");
-  return encode_image(image.convertToFormat(QImage::Format_RGB32), "JPG", o.jpg_quality);
+  const FigurePage page{suffix,
+                        w,
+                        static_cast<int>(std::ceil(plan.layout.height_px)),
+                        figure.title,
+                        views.front()->theme().background,
+                        o.scale,
+                        o.jpg_quality};
+  return write_figure(page, [&](QCPPainter& p) { paint_figure(p, views, figure, plan, w); });
 }
 
 // The options the figure is drawn with: where its height is capped and its text size left to gtv, the largest text

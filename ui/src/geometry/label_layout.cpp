@@ -18,7 +18,8 @@ bool meet(const Interval& a, const Interval& b, double gap_px) { return a.x0 < b
 }  // namespace
 
 std::vector<LabelPlacement> layout_bracket_labels(std::span<const LabelRequest> requests, double left_px,
-                                                  double right_px, int row_count, double inset_px, double gap_px) {
+                                                  double right_px, int row_count, double inset_px, double gap_px,
+                                                  double leader_px) {
   std::vector<LabelPlacement> out(requests.size());
   if (row_count <= 0 || right_px <= left_px) return out;
   const double plot_px = right_px - left_px;
@@ -72,16 +73,26 @@ std::vector<LabelPlacement> layout_bracket_labels(std::span<const LabelRequest> 
       if (other.x0 >= bracket.x0) free_right = std::min(free_right, other.x0 - gap_px);
     }
     auto shortened = [&](double room_px) { return std::clamp(room_px, std::min(r.min_px, r.full_px), r.full_px); };
-    std::array<double, 5> widths = {r.full_px, shortened(free_right - bracket.x0 - inset_px),
+    std::array<double, 6> widths = {r.full_px,
+                                    shortened(free_right - bracket.x0 - inset_px),
                                     shortened(bracket.x1 - inset_px - free_left),
-                                    shortened(bracket.x1 - bracket.x0 - inset_px), std::min(r.full_px, r.min_px)};
+                                    shortened(bracket.x0 - leader_px - free_left),
+                                    shortened(bracket.x1 - bracket.x0 - inset_px),
+                                    std::min(r.full_px, r.min_px)};
     std::sort(widths.begin(), widths.end(), std::greater<>());  // the least shortened label that fits
     bool placed = false;
     for (const double wanted_px : widths) {
       const double width = std::min(wanted_px, plot_px);
       if (width <= 0) continue;
-      for (const double start : {bracket.x0 + inset_px, bracket.x1 - inset_px - width}) {
+      // Under the bracket from its start; else ending at its end, where the bracket is wide enough to hold it,
+      // or ending leader_px before the bracket (a leader line joins them).
+      const bool beside = bracket.x1 - bracket.x0 < width + 2 * inset_px;
+      const double reaching_left = beside ? bracket.x0 - leader_px - width : bracket.x1 - inset_px - width;
+      for (const bool from_start : {true, false}) {
+        const double start = from_start ? bracket.x0 + inset_px : reaching_left;
         const double x = std::max(left_px, std::min(start, right_px - width));
+        // Beside the bracket, the label keeps the leader's room before it, even where the plot's edge pushes it.
+        if (beside && !from_start && x + width > bracket.x0 - leader_px + 1e-9) continue;
         if (placed || !fits(row, i, {x, x + width})) continue;
         labels[row].push_back({x, x + width});
         out[i].x_px = x;
@@ -94,25 +105,50 @@ std::vector<LabelPlacement> layout_bracket_labels(std::span<const LabelRequest> 
   return out;
 }
 
-std::vector<LabelPlacement> layout_span_labels(std::span<const SpanLabelRequest> requests, double left_px,
-                                               double right_px, int row_count, double gap_px) {
-  std::vector<LabelPlacement> out(requests.size());
-  if (row_count <= 0 || right_px <= left_px) return out;
-  std::vector<double> row_free_x(static_cast<std::size_t>(row_count), -1e300);
+std::vector<SpanLabel> layout_span_labels(std::span<const SpanLabelRequest> requests, double left_px, double right_px,
+                                          double gap_px) {
+  std::vector<SpanLabel> out;
+  if (right_px <= left_px) return out;
+  // One request per group: its first in the plot.
+  std::vector<std::size_t> anchors;
   std::vector<bool> named;
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    const SpanLabelRequest& r = requests[i];
-    if (r.group >= named.size()) named.resize(r.group + 1, false);
-    if (named[r.group]) continue;
-    const double width = std::min(r.width_px, right_px - left_px);
-    const double x = std::max(left_px, std::min(std::max(r.x0_px, left_px), right_px - width));
-    for (std::size_t row = 0; row < row_free_x.size(); ++row) {
-      if (row_free_x[row] > x) continue;
-      out[i] = {static_cast<int>(row), x, width};
-      row_free_x[row] = x + width + gap_px;
-      named[r.group] = true;
-      break;
+    if (requests[i].x1_px < left_px || requests[i].x0_px > right_px) continue;
+    const std::size_t group = requests[i].group;
+    if (group >= named.size()) named.resize(group + 1, false);
+    if (named[group]) continue;
+    named[group] = true;
+    anchors.push_back(i);
+  }
+  // A label starts at its span, or early enough to show its narrowest form before the plot's right edge.
+  const auto start_of = [&](std::size_t i) {
+    return std::max(left_px, std::min(requests[i].x0_px, right_px - requests[i].min_px));
+  };
+  std::stable_sort(anchors.begin(), anchors.end(),
+                   [&](std::size_t a, std::size_t b) { return start_of(a) < start_of(b); });
+  // Merged where a span starts within the narrowest label of the one before it.
+  std::vector<double> full_px;
+  for (const std::size_t i : anchors) {
+    if (!out.empty()) {
+      SpanLabel& last = out.back();
+      if (start_of(i) < last.x_px + requests[last.requests.front()].min_px + gap_px) {
+        last.requests.push_back(i);
+        full_px.back() += requests[i].tail_px;
+        continue;
+      }
     }
+    out.push_back({start_of(i), 0, {i}});
+    full_px.push_back(requests[i].width_px);
+  }
+  // Each label as wide as its name, up to the next label; the last one shifted left to end inside the plot.
+  const double plot_px = right_px - left_px;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    SpanLabel& label = out[k];
+    const double room_end = k + 1 < out.size() ? out[k + 1].x_px - gap_px : right_px;
+    const double previous_end = k > 0 ? out[k - 1].right_px() + gap_px : left_px;
+    const double wanted = std::min(full_px[k], plot_px);
+    if (k + 1 == out.size() && label.x_px + wanted > room_end) label.x_px = std::max(previous_end, room_end - wanted);
+    label.width_px = std::max(0.0, std::min(wanted, room_end - label.x_px));
   }
   return out;
 }

@@ -77,52 +77,116 @@ void TimelineOverlays::draw_bands(QCPPainter* painter, const TimeMapping& map, c
 }
 
 // Each bracket in its row (layout_bracket_labels): the line across the row's top with feet at both ends, the label
-// under the line on the theme's background.
-void TimelineOverlays::draw_brackets(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {
+// under the line on the theme's background, a leader line from a label beside its bracket to the bracket's foot.
+void TimelineOverlays::draw_brackets(QCPPainter* painter, const TimeMapping& /*map*/, const QRectF& area) const {
   const OverlayData& o = state_->overlays;
   if (o.brackets.empty()) return;
   painter->setFont(state_->theme.font(8));
-  const QFontMetricsF metrics(painter->fontMetrics());
-  const std::vector<LabelPlacement> placements = bracket_placements(*state_, metrics, area);
-  const double row_px = state_->theme.depth_px();
+  const std::vector<BracketShape> shapes = bracket_shapes(*state_, QFontMetricsF(painter->fontMetrics()), area);
   const QColor label_background = state_->theme.background;  // opaque: no foot or iteration mark runs through text
   const Rgb background = label_background.rgb() & 0xffffff;
-  for (std::size_t i = 0; i < o.brackets.size(); ++i) {
-    const LabelPlacement& p = placements[i];
-    if (p.row < 0) continue;
-    const Bracket& b = o.brackets[i];
+  for (const BracketShape& shape : shapes) {
+    const Bracket& b = o.brackets[shape.bracket];
     const QColor c = color_of(readable_on(bracket_color(b.method), background, kMinLineContrast));
-    const double y = area.top() + 2 + static_cast<double>(p.row) * row_px;
-    // Clamped just outside the plot: deep zoom puts a long bracket's ends millions of pixels away.
-    const double x0 = std::clamp(area.left() + map.x_of(b.start_ns), area.left() - 4, area.right() + 4);
-    const double x1 = std::clamp(area.left() + map.x_of(b.end_ns), area.left() - 4, area.right() + 4);
     painter->setPen(QPen(c, 2));
-    painter->drawLine(QPointF(x0, y + row_px - 3), QPointF(x0, y + 1));
-    painter->drawLine(QPointF(x0, y + 1), QPointF(x1, y + 1));
-    painter->drawLine(QPointF(x1, y + 1), QPointF(x1, y + row_px - 3));
-    if (!p.labelled()) continue;
-    const QRectF text_rect(p.x_px, y + 3, p.width_px, row_px - 3);
-    painter->fillRect(text_rect, label_background);
+    painter->drawLine(QPointF(shape.x0_px, shape.foot_px), QPointF(shape.x0_px, shape.line_px));
+    painter->drawLine(QPointF(shape.x0_px, shape.line_px), QPointF(shape.x1_px, shape.line_px));
+    painter->drawLine(QPointF(shape.x1_px, shape.line_px), QPointF(shape.x1_px, shape.foot_px));
+    if (shape.label.isEmpty()) continue;
+    if (shape.leader) {
+      painter->setPen(QPen(c, 1.2));
+      painter->drawLine(*shape.leader);
+    }
+    painter->fillRect(shape.label, label_background);
     painter->setPen(color_of(bracket_text_color(b.method, background)));
-    painter->drawText(text_rect.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                      bracket_label_text(b, metrics, p.width_px));
+    painter->drawText(shape.label.adjusted(kBracketLabelPadPx, 0, -kBracketLabelPadPx, 0),
+                      Qt::AlignLeft | Qt::AlignVCenter, shape.text);
   }
 }
+
+namespace {
+
+// The figure's number without its method ("56.6 ms" of "stopwatch 56.6 ms"): the bracket's colour names the method.
+QString figure_number(const Bracket& b) {
+  const QString figure = QString::fromStdString(b.figure);
+  const qsizetype unit = figure.lastIndexOf(QLatin1Char(' '));
+  const qsizetype number = unit > 0 ? figure.lastIndexOf(QLatin1Char(' '), unit - 1) : -1;
+  return number > 0 ? figure.mid(number + 1) : figure;
+}
+
+// The narrowest label: the name's first word and the number ("first\u2026 \u2014 56.6 ms"); the whole name where it
+// is one word.
+QString shortest_bracket_label(const Bracket& b) {
+  const QString name = QString::fromStdString(b.name);
+  if (name.isEmpty()) return QString::fromStdString(b.figure);
+  const qsizetype space = name.indexOf(QLatin1Char(' '));
+  const QString head = space > 0 ? name.left(space) + QChar(0x2026) : name;
+  return head + QStringLiteral(" \u2014 ") + figure_number(b);
+}
+
+}  // namespace
 
 QString bracket_label_text(const Bracket& b, const QFontMetricsF& metrics, double width_px) {
   QString full = QString::fromStdString(b.label());
   const double text_px = width_px - 2 * kBracketLabelPadPx;
   if (metrics.horizontalAdvance(full) <= text_px) return full;
-  // The number is the claim: the name gives way first, whole words from its end ("first matmul\u2026"), so no
-  // word is ever cut; the tooltip has every word.
-  const QString figure = QString::fromStdString(b.figure);
-  const QString tail = QStringLiteral("\u2026 \u2014 ") + figure;
+  // The number is the claim and the name says what was measured: the name gives way first, whole words from its
+  // end ("first matmul\u2026"), so no word is ever cut, down to its first word; then the method (the bracket's
+  // colour says it). The tooltip has every word.
   const QString name = QString::fromStdString(b.name);
-  for (qsizetype end = name.lastIndexOf(QLatin1Char(' ')); end > 0; end = name.lastIndexOf(QLatin1Char(' '), end - 1)) {
-    QString shortened = name.left(end) + tail;
-    if (metrics.horizontalAdvance(shortened) <= text_px) return shortened;
+  for (const QString& figure : {QString::fromStdString(b.figure), figure_number(b)}) {
+    const QString tail = QStringLiteral("\u2026 \u2014 ") + figure;
+    if (name.isEmpty() && metrics.horizontalAdvance(figure) <= text_px) return figure;
+    for (qsizetype end = name.lastIndexOf(QLatin1Char(' ')); end > 0;
+         end = name.lastIndexOf(QLatin1Char(' '), end - 1)) {
+      QString shortened = name.left(end) + tail;
+      if (metrics.horizontalAdvance(shortened) <= text_px) return shortened;
+    }
   }
-  return metrics.elidedText(figure, Qt::ElideRight, text_px);
+  // Narrower than that only where the plot is (a label is never given less): its middle goes, the name's start
+  // and the number's end stay.
+  return metrics.elidedText(shortest_bracket_label(b), Qt::ElideMiddle, text_px);
+}
+
+std::vector<BracketShape> bracket_shapes(const TimelineState& state, const QFontMetricsF& metrics, const QRectF& area) {
+  std::vector<BracketShape> shapes;
+  const OverlayData& o = state.overlays;
+  if (o.brackets.empty()) return shapes;
+  const std::vector<LabelPlacement> placements = bracket_placements(state, metrics, area);
+  const TimeMapping map(state.window, area.width());
+  const double row_px = state.theme.depth_px();
+  for (std::size_t i = 0; i < placements.size(); ++i) {
+    const LabelPlacement& p = placements[i];
+    if (p.row < 0) continue;
+    const Bracket& b = o.brackets[i];
+    BracketShape shape;
+    shape.bracket = i;
+    const double y = area.top() + 2 + static_cast<double>(p.row) * row_px;
+    shape.line_px = y + 1;
+    shape.foot_px = y + row_px - 3;
+    // Clamped just outside the plot: deep zoom puts a long bracket's ends millions of pixels away.
+    shape.x0_px = std::clamp(area.left() + map.x_of(b.start_ns), area.left() - 4, area.right() + 4);
+    shape.x1_px = std::clamp(area.left() + map.x_of(b.end_ns), area.left() - 4, area.right() + 4);
+    if (p.labelled()) {
+      shape.text = bracket_label_text(b, metrics, p.width_px);
+      // As wide as its text, on the side of the room that faces the bracket: a label that starts under the
+      // bracket's start keeps its left edge, one that ends at or before the bracket's end keeps its right edge.
+      const double width = std::min(p.width_px, metrics.horizontalAdvance(shape.text) + 2 * kBracketLabelPadPx + 1);
+      const double start = std::max(shape.x0_px, area.left()) + kBracketLabelPadPx;
+      const bool from_start = p.x_px > start - 0.5;
+      const double left = from_start ? p.x_px : p.right_px() - width;
+      shape.label = QRectF(left, y + 3, width, row_px - 3);
+      // Beside its bracket, not under it: a leader from the label's facing edge to the nearer foot, at the text's
+      // middle height.
+      const double mid = shape.label.center().y();
+      if (shape.label.right() <= shape.x0_px)
+        shape.leader = QLineF(shape.label.right(), mid, shape.x0_px, mid);
+      else if (shape.label.left() >= shape.x1_px)
+        shape.leader = QLineF(shape.label.left(), mid, shape.x1_px, mid);
+    }
+    shapes.push_back(std::move(shape));
+  }
+  return shapes;
 }
 
 std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const QFontMetricsF& metrics,
@@ -132,11 +196,11 @@ std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const
   std::vector<LabelRequest> requests;
   requests.reserve(o.brackets.size());
   for (const Bracket& b : o.brackets) {
-    const QString figure = QString::fromStdString(b.figure);
     const double pad = 2 * kBracketLabelPadPx + 1;
     const double full_px = metrics.horizontalAdvance(QString::fromStdString(b.label())) + pad;
-    // The narrowest label is the figure alone; the name then comes back word by word as the room grows.
-    const double min_px = metrics.horizontalAdvance(figure) + pad;
+    // The narrowest label is the name's first word and the figure; the name comes back word by word as the room
+    // grows.
+    const double min_px = metrics.horizontalAdvance(shortest_bracket_label(b)) + pad;
     requests.push_back(
         {area.left() + map.x_of(b.start_ns), area.left() + map.x_of(b.end_ns), full_px, std::min(min_px, full_px)});
   }
@@ -165,8 +229,32 @@ int bracket_row_count(const OverlayData& o) {
 }
 
 namespace {
-constexpr std::size_t kWarmupLabelRows = 3;
-constexpr double kWarmupLabelPt = 8;
+constexpr double kWarmupTextInsetPx = 4;
+const QString kWarmupPrefix = QStringLiteral("warm-up: ");
+
+// "warm-up: module loading (GPU 0)": the cause ("module loading") and where (" (GPU 0)", empty when none).
+std::pair<QString, QString> warmup_cause_and_place(const QString& name) {
+  const QString rest = name.startsWith(kWarmupPrefix) ? name.mid(kWarmupPrefix.size()) : name;
+  const qsizetype open = rest.lastIndexOf(QStringLiteral(" ("));
+  if (open > 0 && rest.endsWith(QLatin1Char(')'))) return {rest.left(open), rest.mid(open)};
+  return {rest, QString()};
+}
+
+// Names merged into one label: each place once, after its causes, each cause once: "warm-up: context creation,
+// module loading (GPU 0), allocator growth (GPU 1)". One name is itself.
+QString merged_warmup_text(const std::vector<QString>& names) {
+  if (names.size() == 1) return names.front();
+  std::vector<std::pair<QString, QStringList>> places;  // in order of first mention
+  for (const QString& name : names) {
+    const std::pair<QString, QString> split = warmup_cause_and_place(name);
+    auto it = std::find_if(places.begin(), places.end(), [&](const auto& p) { return p.first == split.second; });
+    if (it == places.end()) it = places.insert(places.end(), {split.second, {}});
+    if (!it->second.contains(split.first)) it->second << split.first;
+  }
+  QStringList parts;
+  for (const auto& [place, causes] : places) parts << causes.join(QStringLiteral(", ")) + place;
+  return kWarmupPrefix + parts.join(QStringLiteral(", "));
+}
 }  // namespace
 
 double warmup_label_band_px(const TimelineState& state) {
@@ -176,12 +264,51 @@ double warmup_label_band_px(const TimelineState& state) {
     return s.end_ns >= state.window.t0_ns && s.start_ns <= state.window.t1_ns;
   });
   if (!visible) return 0;
-  const double text_h = QFontMetricsF(state.theme.font(kWarmupLabelPt)).height() + 2;
-  return static_cast<double>(kWarmupLabelRows) * text_h + 4;
+  return QFontMetricsF(state.theme.font(kWarmupLabelPt)).height() + 4;
+}
+
+std::vector<WarmupLabel> warmup_labels(const TimelineState& state, const QFontMetricsF& metrics, const QRectF& area) {
+  std::vector<WarmupLabel> labels;
+  if (state.warmup_label_px <= 0) return labels;
+  const TimeMapping map(state.window, area.width());
+  const double pad = kWarmupTextInsetPx + 4;
+  std::vector<SpanLabelRequest> requests;
+  std::vector<const ShadedSegment*> spans;
+  std::vector<bool> offered;
+  for (const ShadedSegment& s : state.overlays.warmup) {
+    if (s.end_ns < state.window.t0_ns || s.start_ns > state.window.t1_ns) continue;
+    if (s.finding >= offered.size()) offered.resize(s.finding + 1, false);
+    if (offered[s.finding]) continue;  // named at its first visible span only
+    offered[s.finding] = true;
+    const QString name = QString::fromStdString(s.label);
+    const auto [cause, place] = warmup_cause_and_place(name);
+    const QString tail = QStringLiteral(", ") + cause + place;  // at most: a place is said once per run of it
+    const double full_px = metrics.horizontalAdvance(name) + pad;
+    const double min_px = metrics.horizontalAdvance(name.left(kWarmupPrefix.size() + 4) + QChar(0x2026)) + pad;
+    const double x0 = area.left() + map.x_of(s.start_ns), x1 = area.left() + map.x_of(s.end_ns);
+    requests.push_back({std::max(x0, area.left()), std::min(std::max(x1, x0 + 1), area.right()), full_px,
+                        metrics.horizontalAdvance(tail), std::min(min_px, full_px), s.finding});
+    spans.push_back(&s);
+  }
+  const QRectF line = state.warmup_label_rect(area);
+  for (const SpanLabel& placed : layout_span_labels(requests, area.left(), area.right())) {
+    if (placed.width_px <= 0) continue;
+    WarmupLabel label;
+    label.rect = QRectF(placed.x_px, line.top() + 2, placed.width_px, line.height() - 4);
+    std::vector<QString> names;
+    for (const std::size_t i : placed.requests) {
+      names.push_back(QString::fromStdString(spans[i]->label));
+      label.spans_px.emplace_back(requests[i].x0_px, requests[i].x1_px);
+    }
+    label.text = metrics.elidedText(merged_warmup_text(names), Qt::ElideRight, placed.width_px - pad);
+    label.rect.setWidth(std::min(placed.width_px, metrics.horizontalAdvance(label.text) + pad));
+    labels.push_back(std::move(label));
+  }
+  return labels;
 }
 
 // Warm-up: a translucent band over exactly each span of first-use work (never the time between the calls), and
-// each finding named once, at its first visible span, in the first of three label rows where the name fits.
+// each finding named once, on one line right under the lanes, starting where its first visible span starts.
 void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const {
   const OverlayData& o = state_->overlays;
   if (o.warmup.empty()) return;
@@ -190,10 +317,6 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
   fill.setAlpha(kWarmupAlpha);
   QColor label_background = state_->theme.background;
   label_background.setAlpha(210);
-  painter->setFont(state_->theme.font(kWarmupLabelPt));
-  const double text_h = painter->fontMetrics().height() + 2;
-  // Labels go in their band under the lanes, so they never cover a lane or a row.
-  const double labels_top = state_->warmup_label_rect(area).top() + 2;
   // Spans that meet within a pixel are filled as one: a translucent fill per span would darken where narrow spans
   // pile up, and each full-height translucent fill is a costly blend (thousands of them at fit).
   std::vector<std::pair<double, double>> runs;
@@ -216,30 +339,12 @@ void TimelineOverlays::draw_warmup(QCPPainter* painter, const TimeMapping& map, 
       painter->fillRect(QRect(left, y, width, std::min(kBandRowsPx, rows.bottom() + 1 - y)), fill);
   }
   painter->restore();
-  if (state_->warmup_label_px <= 0) return;
-  const QFontMetricsF metrics(painter->fontMetrics());
-  // A finding is offered at its first few visible spans only: thousands of spans are in view at fit.
-  constexpr int kTriesPerFinding = 8;
-  std::vector<SpanLabelRequest> requests;
-  std::vector<QString> texts;
-  std::vector<int> tries;
-  for (const ShadedSegment& s : o.warmup) {
-    if (s.end_ns < state_->window.t0_ns || s.start_ns > state_->window.t1_ns) continue;
-    if (s.finding >= tries.size()) tries.resize(s.finding + 1, 0);
-    if (tries[s.finding]++ >= kTriesPerFinding) continue;
-    texts.push_back(QString::fromStdString(s.label));
-    requests.push_back({std::max(area.left() + map.x_of(s.start_ns), area.left()) + 2,
-                        metrics.horizontalAdvance(texts.back()) + 8, s.finding});
-  }
-  const std::vector<LabelPlacement> placed =
-      layout_span_labels(requests, area.left(), area.right(), static_cast<int>(kWarmupLabelRows));
+  painter->setFont(state_->theme.font(kWarmupLabelPt));
+  const std::vector<WarmupLabel> labels = warmup_labels(*state_, QFontMetricsF(painter->fontMetrics()), area);
   painter->setPen(color_of(warmup_text_color(state_->theme.background.rgb() & 0xffffff)));
-  for (std::size_t i = 0; i < placed.size(); ++i) {
-    if (!placed[i].labelled()) continue;
-    const QRectF text_rect(placed[i].x_px, labels_top + static_cast<double>(placed[i].row) * text_h, placed[i].width_px,
-                           text_h);
-    painter->fillRect(text_rect, label_background);
-    painter->drawText(text_rect.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, texts[i]);
+  for (const WarmupLabel& label : labels) {
+    painter->fillRect(label.rect, label_background);
+    painter->drawText(label.rect.adjusted(kWarmupTextInsetPx, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, label.text);
   }
 }
 
@@ -443,21 +548,12 @@ QString measure_label_text(const TimelineState& state) {
 
 std::vector<QRectF> bracket_boxes(const TimelineState& state, const QRectF& area) {
   std::vector<QRectF> boxes;
-  const OverlayData& o = state.overlays;
-  if (o.brackets.empty()) return boxes;
-  const QFontMetricsF metrics(state.theme.font(8));
-  const std::vector<LabelPlacement> placements = bracket_placements(state, metrics, area);
-  const TimeMapping map(state.window, area.width());
   const double row_px = state.theme.depth_px();
-  boxes.reserve(2 * placements.size());
-  for (std::size_t i = 0; i < placements.size(); ++i) {
-    const LabelPlacement& p = placements[i];
-    if (p.row < 0) continue;
-    const double y = area.top() + 2 + static_cast<double>(p.row) * row_px;
-    const double x0 = std::clamp(area.left() + map.x_of(o.brackets[i].start_ns), area.left() - 4, area.right() + 4);
-    const double x1 = std::clamp(area.left() + map.x_of(o.brackets[i].end_ns), area.left() - 4, area.right() + 4);
-    boxes.emplace_back(x0 - 1, y, x1 - x0 + 2, row_px);  // the line and its feet
-    if (p.labelled()) boxes.emplace_back(p.x_px, y + 3, p.width_px, row_px - 3);
+  for (const BracketShape& shape : bracket_shapes(state, QFontMetricsF(state.theme.font(8)), area)) {
+    boxes.emplace_back(shape.x0_px - 1, shape.line_px - 1, shape.x1_px - shape.x0_px + 2, row_px);  // line and feet
+    if (!shape.label.isEmpty()) boxes.push_back(shape.label);
+    if (shape.leader)
+      boxes.push_back(QRectF(shape.leader->p1(), shape.leader->p2()).normalized().adjusted(0, -1, 0, 1));
   }
   return boxes;
 }

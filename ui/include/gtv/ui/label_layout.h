@@ -28,22 +28,35 @@ struct LabelPlacement {
 // touch), so brackets spread over the row_count rows; brackets deeper than that get no row. Then the labels, each
 // in its bracket's row: the whole label if it can, else narrowed to the room beside or under its bracket (never
 // under min_px), else none.
-// A label starts at its bracket (inset by inset_px), else ends at the bracket's end, and is pushed to lie inside
-// [left_px, right_px]; a label wider than the plot takes its width. A label may touch a bracket's foot (its
-// rectangle has its own padding); labels keep gap_px from each other.
+// A label starts at its bracket (inset by inset_px), else ends at the bracket's end where the bracket is wider than
+// it, else ends leader_px before the bracket's start (the painter joins them with a leader line), and is pushed to
+// lie inside [left_px, right_px]; a label wider than the plot takes its width. A label may touch a bracket's foot
+// (its rectangle has its own padding); labels keep gap_px from each other.
 [[nodiscard]] std::vector<LabelPlacement> layout_bracket_labels(std::span<const LabelRequest> requests, double left_px,
                                                                 double right_px, int row_count, double inset_px = 4,
-                                                                double gap_px = 4);
+                                                                double gap_px = 4, double leader_px = 12);
 
-// Labels of shaded spans (warm-up) in a band of row_count rows: each group (a finding) is named once, at its first
-// request that finds room, in the first row free at its x. A label starts at its span's visible start (x0_px) and is
-// shifted left, never past left_px, so that it ends inside right_px; labels in a row keep gap_px apart.
+// Labels of shaded spans (warm-up) on one line under the lanes, each next to its span. Each group (a finding) is
+// named once, at its first request (its first visible span). A label starts at its span's visible start and runs
+// right up to the next label (gap_px apart), shortened to that room; where the next span starts so close that this
+// label would have less than min_px, the two are merged into one label (the later name appended as its tail), so
+// labels never stack and never stray from their spans. The last label is shifted left, never over the label before
+// it, so that it ends inside right_px.
 struct SpanLabelRequest {
-  double x0_px = 0;
-  double width_px = 0;
+  double x0_px = 0;     // the span's visible start
+  double x1_px = 0;     // its visible end
+  double width_px = 0;  // the whole name, alone ("warm-up: module loading (GPU 0)")
+  double tail_px = 0;   // the name following another in a merged label (", module loading (GPU 0)")
+  double min_px = 0;    // the narrowest readable label: the name elided to a few characters
   std::size_t group = 0;
 };
-[[nodiscard]] std::vector<LabelPlacement> layout_span_labels(std::span<const SpanLabelRequest> requests, double left_px,
-                                                             double right_px, int row_count, double gap_px = 8);
+struct SpanLabel {
+  double x_px = 0;
+  double width_px = 0;                // < the whole name: the name is elided to this width
+  std::vector<std::size_t> requests;  // the requests it names, by start; several when names merged
+  [[nodiscard]] double right_px() const { return x_px + width_px; }
+};
+[[nodiscard]] std::vector<SpanLabel> layout_span_labels(std::span<const SpanLabelRequest> requests, double left_px,
+                                                        double right_px, double gap_px = 8);
 
 }  // namespace gtv::ui

@@ -75,12 +75,38 @@ class TimelineOverlays : public QCPLayerable {
 // Measurement brackets above the lanes: rows and labels as drawn, shared by the painter and the tooltip.
 inline constexpr double kBracketLabelPadPx = 4;
 [[nodiscard]] int bracket_row_count(const OverlayData& o);
-// Height of the band under the lanes where warm-up spans are named (0 without warm-up in view).
+// Height of the line under the lanes where warm-up spans are named (0 without warm-up in view).
 [[nodiscard]] double warmup_label_band_px(const TimelineState& state);
+// A warm-up name as drawn on that line: its rectangle, its text (elided to the rectangle; names merged where their
+// spans start too close for each its own), and the visible pixel span of each finding it names.
+struct WarmupLabel {
+  QRectF rect;
+  QString text;
+  std::vector<std::pair<double, double>> spans_px;
+};
+inline constexpr double kWarmupLabelPt = 8;
+[[nodiscard]] std::vector<WarmupLabel> warmup_labels(const TimelineState& state, const QFontMetricsF& metrics,
+                                                     const QRectF& area);
 [[nodiscard]] std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const QFontMetricsF& metrics,
                                                              const QRectF& area);
+// A bracket as drawn: its line at line_px from x0_px to x1_px with feet down to foot_px; its label (empty: none)
+// and the label's text; a leader line from a label beside the bracket (not under it) to the bracket's nearer foot.
+struct BracketShape {
+  std::size_t bracket = 0;  // index into OverlayData::brackets
+  double x0_px = 0;
+  double x1_px = 0;
+  double line_px = 0;
+  double foot_px = 0;
+  QRectF label;
+  QString text;
+  std::optional<QLineF> leader;
+};
+[[nodiscard]] std::vector<BracketShape> bracket_shapes(const TimelineState& state, const QFontMetricsF& metrics,
+                                                       const QRectF& area);
 // The label as it fits width_px: whole, else the name cut after its last word that fits ("first matmul\u2026 \u2014
-// stopwatch 3.00 ms"), else the figure alone; the figure is never cut where it fits.
+// stopwatch 3.00 ms") down to its first word, else the same with the number alone ("first\u2026 \u2014 3.00 ms": the
+// colour names the method), else (narrower than a label is ever given) that with its middle elided. Never the
+// figure without the name.
 [[nodiscard]] QString bracket_label_text(const Bracket& b, const QFontMetricsF& metrics, double width_px);
 
 // The measured span's label (its exact length): where it goes, never over a bracket or a bracket label.
