@@ -73,6 +73,37 @@ TEST(CriticalPath, GpuWorkReachedThroughAWaitCarriesTheWaitingCall) {
   for (std::size_t i : {0u, 4u, 5u, 6u, 7u}) EXPECT_EQ(p.segments[i].via, kNoNode) << i;
 }
 
+// A copy of pageable memory runs while its cudaMemcpyAsync stages the data, and the call returns about when the copy
+// ends: the copy leaves from the call's start (250 us later), not 4.75 ms before the call's end. Taken from the end,
+// that launch would make the least launch latency of the trace -4.75 ms, and the pinned copy launched at 9.03 ms,
+// started 1 us later, would look held 4.02 ms behind the finished pageable copy on its stream.
+TEST(CriticalPath, WorkLaunchedAfterAStagedPageableCopyIsNotQueuedBehindIt) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "cudaMemcpyAsync", 0, 5000 * us, EventKind::Runtime, 1);
+  MemcpyDetail pageable;
+  pageable.copy_kind = CopyKind::HostToDevice;
+  pageable.src_kind = MemoryKind::Pageable;
+  pageable.dst_kind = MemoryKind::Device;
+  memcpy_event(b, 0, 7, 250 * us, 4760 * us, pageable, 1);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 5000 * us, 20 * us);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 9000 * us, 30 * us, EventKind::Runtime, 3);
+  MemcpyDetail pinned = pageable;
+  pinned.src_kind = MemoryKind::Pinned;
+  memcpy_event(b, 0, 7, 9031 * us, 1 * us, pinned, 3);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_TRUE(g.node(node_at(g, host_lane_key(1, 1), 0)).launches_from_start());
+  EXPECT_EQ(g.min_launch_latency_ns(), 1 * us);
+  EXPECT_EQ(g.node(node_at(g, gpu_lane_key(0, 7), 9031)).start_binding, StartBinding::Launch);
+  expect_path(path_of(g), {{0, 250, SegmentKind::LaunchLatency},
+                           {250, 5010, SegmentKind::Copy},
+                           {5010, 5020, SegmentKind::SyncWake},
+                           {5020, 9000, SegmentKind::HostOwnWork},
+                           {9000, 9030, SegmentKind::HostLaunch},
+                           {9030, 9031, SegmentKind::LaunchLatency},
+                           {9031, 9032, SegmentKind::Copy}});
+}
+
 // Work that waited for the multiprocessors another stream's kernel held: the wait is named so, not a stream gap.
 TEST(CriticalPath, AStartHeldByAnotherStreamsWorkIsNamedSo) {
   TraceBuilder b;

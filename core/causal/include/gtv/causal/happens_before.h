@@ -97,13 +97,17 @@ struct Node {
   // A call that waits for work it launched itself (a blocking copy, a synchronous launch): that work leaves from
   // the call's start, since the call's end waits for it; other launches hand their work over at their end.
   bool waits_for_own_work : 1 = false;
+  // A call that stages its own copy of pageable host memory (cudaMemcpyAsync to or from pageable memory): the copy
+  // runs while the call copies the data through a pinned staging buffer, and the call returns about when the copy
+  // ends, so the copy leaves from the call's start too.
+  bool stages_own_copy : 1 = false;
   // Whether the sparse tables hold anything for it: replay skips their lookups for the many nodes that have none.
   bool has_edges : 1 = false;
   bool has_parts : 1 = false;
   bool has_own_time : 1 = false;
   bool has_gap_wait : 1 = false;
   bool communication : 1 = false;  // a collective's kernel (NCCL): its own time is a transfer
-  [[nodiscard]] bool launches_from_start() const { return waits_for_own_work; }
+  [[nodiscard]] bool launches_from_start() const { return waits_for_own_work || stages_own_copy; }
 };
 static_assert(sizeof(Node) == 20, "a node is stored for every call and GPU work item");
 
