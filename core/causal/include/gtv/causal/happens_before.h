@@ -27,6 +27,8 @@
 //                   forward and hands the backward to the autograd engine thread, which Kineto's fwdbwd flows show;
 //                   it waits in backward() until the engine is done). The delay is split where the other thread's
 //                   recorded activity begins or ends; the time one thread waited for the other is no gap of it.
+//                   Likewise a thread the profiled main thread started (it records neither ops nor ranges): its
+//                   bursts of calls between two calls of the main thread, its start-up before each not recorded.
 //
 // Program order bridges only a thread's recorded time: where a thread recorded nothing between two calls (no op,
 // no annotation, no record), it was waiting for something the graph does not know; that time is kept as a part
