@@ -326,12 +326,17 @@ void GraphAssembly::add_host_waits() {
 // copy of pageable memory), or because its launch found the queue full or drained the GPU to load a module: the
 // work it waited for is the latest-ending work launched before it that ended while it ran.
 void GraphAssembly::add_host_wait(NodeId id, Launches launches) {
-  if (host_flags_[id] & (WaitLinkedFlag | NonBlockingFlag)) return;
   const Event& e = g_.event(id);
   bool pageable = false;
   const std::int64_t device = launched_device(launches, pageable);
-  EdgeKind kind{};
   const NameFacts& named = facts(e.name);
+  // Its copy started long before it returned (on the loader-pageable recording a 25 MB copy 248 us after the call
+  // began, 4.9 ms before it returned): taken from the call's end, that launch would set the least launch latency of
+  // the whole trace to -4.9 ms, and every later start within 4.9 ms of its launch would look set by the work queued
+  // before it on its stream.
+  if (named.wait == detail::CallWait::AsyncCopy && pageable) g_.nodes_[id].stages_own_copy = true;
+  if (host_flags_[id] & (WaitLinkedFlag | NonBlockingFlag)) return;
+  EdgeKind kind{};
   switch (e.kind == EventKind::Sync ? detail::CallWait::Explicit : named.wait) {
     case detail::CallWait::Explicit:
       kind = EdgeKind::Sync;
@@ -491,11 +496,51 @@ void GraphAssembly::add_thread_handoffs() {
         std::max_element(from.begin(), from.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     add_handoffs(most->first, worker);
   }
+  add_started_threads(links);
+}
+
+// Threads the profiled thread started: in a process whose main thread records torch.profiler's ProfilerStep ranges,
+// another thread that makes CUDA calls but records no op and no range is one the profiler does not follow (PyTorch's
+// profiler records the ops of the thread that started it, the autograd engine's and the collectives' threads): a
+// Python thread the program started (threading.Thread). Its calls come in bursts between two calls of the main
+// thread, which starts the thread and joins it (the seed3-threads recording: three new threads per step, joined
+// before torch.cuda.synchronize(), pthread ids reused, so one lane holds five threads). The main thread's call
+// before a burst hands it over and its call after waits for it; the time before the burst's first call is the
+// thread starting up, which it does not record, never its own work since its previous burst (a thread that did not
+// exist then); and its gaps between calls, in which its ops ran unrecorded, are not known to be its own work.
+void GraphAssembly::add_started_threads(const std::map<LaneIndex, std::map<LaneIndex, std::size_t>>& workers) {
+  std::map<std::int64_t, LaneIndex> main_of;  // pid -> the lane holding its ProfilerStep ranges
+  std::set<LaneIndex> recording;              // lanes that record ops or ranges
+  for (LaneIndex l = 0; l < trace_.lanes().size(); ++l) {
+    const Lane& lane = trace_.lane(l);
+    if (lane.is_gpu()) continue;
+    for (const Event& e : lane.events) {
+      if (e.kind != EventKind::CpuOp && e.kind != EventKind::Annotation) continue;
+      recording.insert(l);
+      if (e.kind == EventKind::Annotation && trace_.name(e).rfind("ProfilerStep#", 0) == 0) {
+        main_of.try_emplace(lane.key.pid, l);
+        break;
+      }
+    }
+  }
+  for (LaneIndex l = 0; l < trace_.lanes().size(); ++l) {
+    const Lane& lane = trace_.lane(l);
+    const auto main = main_of.find(lane.key.pid);
+    if (lane.is_gpu() || main == main_of.end() || main->second == l || recording.count(l) || workers.count(l) ||
+        serves_collectives(l) || g_.lane_nodes(l).first == g_.lane_nodes(l).last)
+      continue;
+    add_handoffs(main->second, l, true);
+    // Nor are its gaps between calls known to be its own work: the profiler did not record its ops.
+    const HappensBefore::IdRange r = g_.lane_nodes(l);
+    for (NodeId n = r.first + 1; n < r.last; ++n)
+      if (g_.recorded_start(n) - g_.recorded_end(n - 1) >= kUnrecordedMinNs)
+        spans_.push_back({n, true, PartKind::Unrecorded, g_.recorded_end(n - 1), g_.recorded_start(n)});
+  }
 }
 
 // The worker's calls in shares: a share ends where the handing thread made a call after the worker's last one (it
 // went on with its own work: the optimizer step, the next forward).
-void GraphAssembly::add_handoffs(LaneIndex from, LaneIndex worker) {
+void GraphAssembly::add_handoffs(LaneIndex from, LaneIndex worker, bool silent) {
   const HappensBefore::IdRange w = g_.lane_nodes(worker);
   if (w.first == w.last || g_.lane_nodes(from).first == g_.lane_nodes(from).last) return;
   TimeNs previous_end = kMinTime;
@@ -505,7 +550,7 @@ void GraphAssembly::add_handoffs(LaneIndex from, LaneIndex worker) {
       const NodeId m = g_.node_at_or_before(from, g_.recorded_start(n));
       if (m == kNoNode || g_.recorded_start(m) < g_.recorded_end(n - 1)) continue;
     }
-    previous_end = add_share(from, worker, first, n - 1, previous_end);
+    previous_end = add_share(from, worker, first, n - 1, previous_end, silent);
     first = n;
   }
 }
@@ -513,7 +558,10 @@ void GraphAssembly::add_handoffs(LaneIndex from, LaneIndex worker) {
 // One share of the worker, calls [first, last]: handed over after the handing thread's last call before it (the
 // delay passes to the worker where its recorded activity begins), and joined to that thread's next call (the
 // delay passes back where the worker's activity ends). Returns where the worker's activity in the share ended.
-TimeNs GraphAssembly::add_share(LaneIndex from, LaneIndex worker, NodeId first, NodeId last, TimeNs previous_end) {
+// A silent worker (one that records nothing but its calls) takes the handoff at the handing call's end: the time to
+// its first call is its own start-up, unrecorded.
+TimeNs GraphAssembly::add_share(LaneIndex from, LaneIndex worker, NodeId first, NodeId last, TimeNs previous_end,
+                                bool silent) {
   const std::vector<Event>& events = trace_.lane(worker).events;
   const NodeId m = g_.node_at_or_before(from, g_.recorded_start(first));
   if (m == kNoNode || g_.recorded_end(m) > g_.recorded_start(first)) return g_.recorded_end(last);
@@ -530,7 +578,8 @@ TimeNs GraphAssembly::add_share(LaneIndex from, LaneIndex worker, NodeId first, 
   const NodeId after_m = m + 1 < g_.lane_nodes(from).last ? m + 1 : kNoNode;
   const NodeId after_last = last + 1 < g_.lane_nodes(worker).last ? last + 1 : kNoNode;
   g_.edges_.push_back({m, first, EdgeKind::Handoff, true});
-  add_split(m, first, activity_start, after_m, first);
+  add_split(m, first, silent ? g_.recorded_end(m) : activity_start, after_m, first);
+  if (silent) g_.handoff_splits_.back().to_unrecorded_ns = g_.recorded_start(first) - g_.recorded_end(m);
   if (const NodeId prev = g_.nodes_[first].chain_prev; prev != kNoNode)
     add_gap_wait(first, std::max(previous_end, g_.recorded_end(prev)), activity_start);
   if (!joined) return activity_end;

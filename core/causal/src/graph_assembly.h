@@ -62,8 +62,10 @@ class GraphAssembly {
   [[nodiscard]] bool serves_collectives(LaneIndex lane) const;
   [[nodiscard]] bool is_collective_range_event(const Event& e) const;
   void add_collective_workers();
-  void add_handoffs(LaneIndex from, LaneIndex worker);
-  [[nodiscard]] TimeNs add_share(LaneIndex from, LaneIndex worker, NodeId first, NodeId last, TimeNs previous_end);
+  void add_handoffs(LaneIndex from, LaneIndex worker, bool silent = false);
+  [[nodiscard]] TimeNs add_share(LaneIndex from, LaneIndex worker, NodeId first, NodeId last, TimeNs previous_end,
+                                 bool silent);
+  void add_started_threads(const std::map<LaneIndex, std::map<LaneIndex, std::size_t>>& workers);
   void add_gap_wait(NodeId node, TimeNs start_ns, TimeNs end_ns);
   void add_collectives();
   void join_to_last(std::vector<NodeId>& kernels);             // every kernel ends after the last arrival

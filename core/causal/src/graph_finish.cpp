@@ -2,6 +2,8 @@
 // removal can take them from, and the sparse tables sorted.
 #include <algorithm>
 #include <array>
+#include <limits>
+#include <tuple>
 #include <utility>
 
 #include "graph_assembly.h"
@@ -243,10 +245,21 @@ void GraphAssembly::finish() {
   std::sort(g_.own_times_.begin(), g_.own_times_.end(),
             [](const HappensBefore::OwnTime& a, const HappensBefore::OwnTime& b) { return a.node < b.node; });
   for (const HappensBefore::OwnTime& o : g_.own_times_) g_.nodes_[o.node].has_own_time = true;
-  std::sort(gap_waits_.begin(), gap_waits_.end(), [](const GapWait& a, const GapWait& b) { return a.node < b.node; });
-  for (const GapWait& w : gap_waits_) {
-    g_.gap_waits_.push_back({w.node, w.end_ns - w.start_ns});
-    g_.nodes_[w.node].has_gap_wait = true;
+  // A call may wait in its gap for several threads at once (the main thread joining the threads it started): the
+  // union of those waits.
+  std::sort(gap_waits_.begin(), gap_waits_.end(), [](const GapWait& a, const GapWait& b) {
+    return std::tie(a.node, a.start_ns, a.end_ns) < std::tie(b.node, b.start_ns, b.end_ns);
+  });
+  for (std::size_t i = 0; i < gap_waits_.size();) {
+    const NodeId node = gap_waits_[i].node;
+    TimeNs total = 0, until = std::numeric_limits<TimeNs>::min();
+    for (; i < gap_waits_.size() && gap_waits_[i].node == node; ++i) {
+      const GapWait& w = gap_waits_[i];
+      total += std::max<TimeNs>(0, w.end_ns - std::max(w.start_ns, until));
+      until = std::max(until, w.end_ns);
+    }
+    g_.gap_waits_.push_back({node, total});
+    g_.nodes_[node].has_gap_wait = true;
   }
   finish_parts();  // before the splits are sorted: it counts their unrecorded time by index
   std::sort(g_.handoff_splits_.begin(), g_.handoff_splits_.end(),

@@ -314,6 +314,15 @@ TEST(IdleCauses, ARanksIdleWhileAnotherWaitsInsideACollectiveIsNotSaidToBeUnheld
       named = true;
     }
   EXPECT_TRUE(named) << text;
+  // Rank 0's GPU idles [16,486): its worker waited inside gloo:all_reduce from its arrival at 20 us to rank 1's at
+  // 450 us, and that wait, 430 us, is all of its idle time that is waiting for rank 1 (what removing rank 1's
+  // lateness gives back); the collective's transfer after the last arrival is named apart.
+  TimeNs waiting_ns = 0;
+  for (const IdleInterval& i : r.idle.intervals)
+    if (i.device == 0 && i.cause == IdleCause::PeerRank && i.detail == "waiting for rank 1")
+      waiting_ns += i.end_ns - i.start_ns;
+  EXPECT_EQ(waiting_ns, 430 * us) << text;
+  EXPECT_EQ(r.stragglers.per_rank[0].waited_ns, 430 * us);
 }
 
 // A cause is blamed for a GPU's idle time only up to what removing it gives back. Thread 1 launches GPU 0's first

@@ -88,22 +88,35 @@ TEST(Stragglers, TheRankThatArrivesLastIsNamedWithTheWaitItCaused) {
   EXPECT_EQ(c.lines[1].rfind("rank 1 · GPU 0: communication kernels (3) ran 206.0 us", 0), 0u) << c.lines[1];
 }
 
-// Rank 0's host waits in cudaStreamSynchronize through its third all-reduce, for which rank 1 arrived last: while
-// rank 0's GPU idles, the run's critical path is on rank 1 (its all-reduces end after rank 1 arrives), so the idle
-// time is "waiting for a peer rank", naming rank 1.
-TEST(Stragglers, AHostWaitingForACollectiveNamesTheRankItWaitedFor) {
+// Rank 0's host waits in cudaStreamSynchronize through its third all-reduce, for which rank 1 arrived last. The
+// run's critical path runs on rank 1 from its first launch (10 us) until its third arrival (1150 us), then comes back
+// to rank 0 through that all-reduce's transfer. Rank 0 waited for rank 1 only at its all-reduces, [200,350),
+// [600,700) and [1000,1150): 400 us, inside its NCCL kernels, which keep its GPU busy while they wait. So none of
+// rank 0's GPU idle time is waiting for rank 1 (removing rank 1's lateness gives none of it back): its idle time
+// while the path ran on rank 1, [10,20), [120,200), [400,600) and [800,1000) (490 us), is rank 1's work bounding the
+// run while rank 0 was not waiting for it.
+TEST(Stragglers, AGpuWaitsForAPeerOnlyWhileItsRankWaitedAtACollective) {
   const Trace r0 = rank_file(0, 100, {{200 * kUs, 400 * kUs}, {600 * kUs, 800 * kUs}, {1000 * kUs, 1200 * kUs}}, true);
   const Trace r1 = rank_file(1, 200, {{350 * kUs, 401 * kUs}, {700 * kUs, 803 * kUs}, {1150 * kUs, 1202 * kUs}});
   const Report report = analyze(merged(r0, r1));
-  bool named = false;
-  for (const IdleInterval& i : report.idle.intervals)
-    if (i.device == 0 && i.cause == IdleCause::PeerRank) named = named || i.detail == "waiting for rank 1";
-  EXPECT_TRUE(named) << format_report(report, Format::Text);
-  // The critical path says the same: it runs on rank 1 until rank 1 arrives, then comes back to rank 0 through
-  // the all-reduce's transfer.
+  const std::string text = format_report(report, Format::Text);
+  TimeNs waiting_ns = 0, not_waiting_ns = 0;
+  for (const IdleInterval& i : report.idle.intervals) {
+    if (i.device != 0) continue;
+    if (i.cause == IdleCause::PeerRank) waiting_ns += i.end_ns - i.start_ns;
+    if (i.detail == "rank 1's work (the critical path was there; this rank was not waiting for it then)")
+      not_waiting_ns += i.end_ns - i.start_ns;
+  }
+  EXPECT_EQ(waiting_ns, 0) << text;
+  EXPECT_EQ(not_waiting_ns, 490 * kUs) << text;
+  EXPECT_EQ(report.stragglers.per_rank[0].waited_ns, 400 * kUs);
+  // The critical path says how long the path ran on rank 1 and, apart, how long rank 0 waited for it then.
   bool said = false;
   for (const std::string& line : report.critical.lines)
-    said = said || line.rfind("Waiting for rank 1: the path comes back to rank 0 through ", 0) == 0;
+    said = said || line ==
+                       "Waiting for rank 1: the path comes back to rank 0 through 1 collective(s) after 1.14 ms on "
+                       "rank 1 (87% of the path): rank 0 waited there for rank 1 to arrive; in that time it waited for "
+                       "rank 1 400.0 us (at 3 collective(s)) and was not waiting for it the other 740.0 us.";
   EXPECT_TRUE(said) << ::testing::PrintToString(report.critical.lines);
 }
 

@@ -73,6 +73,67 @@ TEST(CriticalPath, GpuWorkReachedThroughAWaitCarriesTheWaitingCall) {
   for (std::size_t i : {0u, 4u, 5u, 6u, 7u}) EXPECT_EQ(p.segments[i].via, kNoNode) << i;
 }
 
+// A torch.profiler recording of a loop that starts a Python thread per step: the main thread (tid 1) records its
+// ProfilerStep ranges and synchronizes at each step's end ([20,97), [160,237)); the thread it started (tid 2, a new
+// thread each step under the same id) records only its CUDA calls, a launch per step ([10,15) and [150,155), kernels
+// [16,96) and [156,236)). The second step's thread exists only after the main thread's first synchronize returned
+// (97 us): its 53 us before its launch are its start-up, not recorded, and the 135 us since the first step's launch
+// are not its own work.
+TEST(CriticalPath, AThreadTheProfiledThreadStartedWaitsForItAndStartsUnrecorded) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "ProfilerStep#1", 0, 140 * us, EventKind::Annotation);
+  host_call(b, 1, 1, "ProfilerStep#2", 140 * us, 97 * us, EventKind::Annotation);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 20 * us, 77 * us);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 160 * us, 77 * us);
+  launch(b, 1, 10, 5, 0, 7, 16, 80, 2);
+  launch(b, 2, 150, 5, 0, 7, 156, 80, 2);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const NodeId second = node_at(g, host_lane_key(1, 2), 150);
+  EXPECT_EQ(g.gap_wait_ns(second), 135 * us);
+  expect_path(path_of(g), {{0, 10, SegmentKind::NotRecorded},
+                           {10, 15, SegmentKind::HostLaunch},
+                           {15, 16, SegmentKind::LaunchLatency},
+                           {16, 96, SegmentKind::Kernel},
+                           {96, 97, SegmentKind::SyncWake},
+                           {97, 150, SegmentKind::NotRecorded},
+                           {150, 155, SegmentKind::HostLaunch},
+                           {155, 156, SegmentKind::LaunchLatency},
+                           {156, 236, SegmentKind::Kernel},
+                           {236, 237, SegmentKind::SyncWake}});
+}
+
+// A copy of pageable memory runs while its cudaMemcpyAsync stages the data, and the call returns about when the copy
+// ends: the copy leaves from the call's start (250 us later), not 4.75 ms before the call's end. Taken from the end,
+// that launch would make the least launch latency of the trace -4.75 ms, and the pinned copy launched at 9.03 ms,
+// started 1 us later, would look held 4.02 ms behind the finished pageable copy on its stream.
+TEST(CriticalPath, WorkLaunchedAfterAStagedPageableCopyIsNotQueuedBehindIt) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "cudaMemcpyAsync", 0, 5000 * us, EventKind::Runtime, 1);
+  MemcpyDetail pageable;
+  pageable.copy_kind = CopyKind::HostToDevice;
+  pageable.src_kind = MemoryKind::Pageable;
+  pageable.dst_kind = MemoryKind::Device;
+  memcpy_event(b, 0, 7, 250 * us, 4760 * us, pageable, 1);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 5000 * us, 20 * us);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 9000 * us, 30 * us, EventKind::Runtime, 3);
+  MemcpyDetail pinned = pageable;
+  pinned.src_kind = MemoryKind::Pinned;
+  memcpy_event(b, 0, 7, 9031 * us, 1 * us, pinned, 3);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_TRUE(g.node(node_at(g, host_lane_key(1, 1), 0)).launches_from_start());
+  EXPECT_EQ(g.min_launch_latency_ns(), 1 * us);
+  EXPECT_EQ(g.node(node_at(g, gpu_lane_key(0, 7), 9031)).start_binding, StartBinding::Launch);
+  expect_path(path_of(g), {{0, 250, SegmentKind::LaunchLatency},
+                           {250, 5010, SegmentKind::Copy},
+                           {5010, 5020, SegmentKind::SyncWake},
+                           {5020, 9000, SegmentKind::HostOwnWork},
+                           {9000, 9030, SegmentKind::HostLaunch},
+                           {9030, 9031, SegmentKind::LaunchLatency},
+                           {9031, 9032, SegmentKind::Copy}});
+}
+
 // Work that waited for the multiprocessors another stream's kernel held: the wait is named so, not a stream gap.
 TEST(CriticalPath, AStartHeldByAnotherStreamsWorkIsNamedSo) {
   TraceBuilder b;

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "assembly/report_assembly.h"
+#include "causes/critical_path_parts.h"
 #include "report/report_document.h"
 #include "summary/summary_json.h"
 
@@ -183,8 +184,10 @@ Report analyze_with(const std::function<const causal::HappensBefore&()>& graph, 
         parallelism == Parallelism::Threads ? std::clamp(std::thread::hardware_concurrency(), 1u, 4u) : 1u;
     r.critical = analyze_critical_path(trace, built, r.region, r.warmup, replay_threads);
   }
-  r.idle = analyze_idle_causes(trace, r.region, r.critical);
   TraceOnlyParts parts = parts_future.get();
+  r.idle = analyze_idle_causes(trace, r.region, r.critical, &parts.stragglers);
+  const std::vector<std::string> peers = peer_wait_lines(trace, r.critical, &parts.stragglers);
+  r.critical.lines.insert(r.critical.lines.begin() + (r.critical.lines.empty() ? 0 : 1), peers.begin(), peers.end());
   r.blocking = std::move(parts.blocking);
   r.stragglers = std::move(parts.stragglers);
   r.launches = std::move(parts.launches);

@@ -460,8 +460,6 @@ CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::Hap
   out.shares = shares_of(trace, out.segments);
   out.anomalies = g.anomalies().lines();
   detail::describe_critical_path(out);
-  std::vector<std::string> peers = detail::peer_wait_lines(trace, out);
-  out.lines.insert(out.lines.begin() + (out.lines.empty() ? 0 : 1), peers.begin(), peers.end());
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gtv/analysis/critical_path.h"
+#include "gtv/analysis/stragglers.h"
 
 namespace gtv::analysis::detail {
 
@@ -19,7 +20,9 @@ inline constexpr std::string_view kLazyDrainClass = "lazy loading drain";
 void describe_critical_path(CriticalPathAnalysis& analysis);
 
 // In a merged run, one line per (rank, peer) where the path comes back to the rank through a collective's transfer
-// after running on the peer: "Waiting for rank 1: ...". Empty otherwise.
-[[nodiscard]] std::vector<std::string> peer_wait_lines(const Trace& trace, const CriticalPathAnalysis& analysis);
+// after running on the peer: "Waiting for rank 1: ...", with the wait that rank had there when `stragglers` (of the
+// same trace) tells it. Empty otherwise.
+[[nodiscard]] std::vector<std::string> peer_wait_lines(const Trace& trace, const CriticalPathAnalysis& analysis,
+                                                       const Stragglers* stragglers);
 
 }  // namespace gtv::analysis::detail

@@ -1,6 +1,8 @@
 // Waits for a peer rank on the critical path of a merged run: where the path comes back to a rank through a
-// collective's transfer after running on another rank, that rank waited for the other at the collective, for as
-// long as the path ran there since it last left the waiting rank.
+// collective's transfer after running on another rank, that rank waited for the other at the collective. The time
+// the path ran there since it last left the waiting rank is not that wait: the waiting rank did its own work, off
+// the path, until it arrived; what it waited is the collectives' arrivals' (stragglers.h), said beside it.
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -19,16 +21,25 @@ const RankInfo* rank_of(const Trace& trace, const PathSegment& s) {
 struct PeerWait {
   std::size_t collectives = 0;
   TimeNs path_ns = 0;  // path time on the awaited rank before the path came back
+  TimeNs wait_ns = 0;  // the waiting rank's waits for the awaited rank in that time
+  std::size_t waits = 0;
 };
 
 }  // namespace
 
-std::vector<std::string> peer_wait_lines(const Trace& trace, const CriticalPathAnalysis& a) {
+std::vector<std::string> peer_wait_lines(const Trace& trace, const CriticalPathAnalysis& a,
+                                         const Stragglers* stragglers) {
   std::vector<std::string> out;
   if (trace.metadata().ranks.size() < 2) return out;
   std::map<std::pair<std::int64_t, std::int64_t>, PeerWait> waits;  // (waiting rank, awaited rank)
-  const RankInfo* current = nullptr;                                // the rank the path is on
-  TimeNs on_current_ns = 0;                                         // since it came there
+  const PeerWaitIntervals intervals = stragglers != nullptr ? peer_wait_intervals(*stragglers) : PeerWaitIntervals{};
+  bool waits_known = false;
+  if (stragglers != nullptr)
+    for (const CollectiveArrivals& c : stragglers->collectives)
+      waits_known = waits_known || (c.analysed && !c.clock_inconsistent);
+  const RankInfo* current = nullptr;  // the rank the path is on
+  TimeNs on_current_ns = 0;           // since it came there
+  TimeNs came_ns = 0;                 // when it came there
   for (const PathSegment& s : a.segments) {
     const RankInfo* r = rank_of(trace, s);
     if (r == nullptr) {
@@ -39,18 +50,28 @@ std::vector<std::string> peer_wait_lines(const Trace& trace, const CriticalPathA
       PeerWait& w = waits[{r->rank, current->rank}];
       ++w.collectives;
       w.path_ns = saturating_add(w.path_ns, on_current_ns);
+      if (const auto it = intervals.find({r->rank, current->rank}); it != intervals.end()) {
+        std::size_t n = 0;
+        w.wait_ns += wait_within(it->second, came_ns, s.start_ns, &n);
+        w.waits += n;
+      }
     }
-    if (r != current) on_current_ns = 0;
+    if (r != current) on_current_ns = 0, came_ns = s.start_ns;
     current = r;
     on_current_ns = saturating_add(on_current_ns, s.length_ns());
   }
-  for (const auto& [ranks, w] : waits)
-    out.push_back("Waiting for rank " + std::to_string(ranks.second) + ": the path comes back to rank " +
-                  std::to_string(ranks.first) + " through " + std::to_string(w.collectives) + " collective(s) after " +
-                  format_duration(w.path_ns) + " on rank " + std::to_string(ranks.second) + " (" +
-                  percent(safe_ratio(double(w.path_ns), double(a.length_ns))) + " of the path): rank " +
-                  std::to_string(ranks.first) + " waited there for rank " + std::to_string(ranks.second) +
-                  " to arrive.");
+  for (const auto& [ranks, w] : waits) {
+    const std::string rank = std::to_string(ranks.first), peer = std::to_string(ranks.second);
+    std::string line = "Waiting for rank " + peer + ": the path comes back to rank " + rank + " through " +
+                       std::to_string(w.collectives) + " collective(s) after " + format_duration(w.path_ns) +
+                       " on rank " + peer + " (" + percent(safe_ratio(double(w.path_ns), double(a.length_ns))) +
+                       " of the path): rank " + rank + " waited there for rank " + peer + " to arrive";
+    if (waits_known)
+      line += "; in that time it waited for rank " + peer + " " + format_duration(w.wait_ns) + " (at " +
+              std::to_string(w.waits) + " collective(s)) and was not waiting for it the other " +
+              format_duration(std::max<TimeNs>(0, w.path_ns - w.wait_ns));
+    out.push_back(line + ".");
+  }
   return out;
 }
 

@@ -61,15 +61,17 @@ std::vector<Interval> idle_pieces(const DeviceWork& w, const Region& region) {
 // A piece before the waits' budget is applied: the cause index of the wait it was reached through, if any.
 struct RawPiece {
   Piece piece;
-  int via_cause = -1;  // GPU work the host waited for in this cause's call
-  int own_cause = -1;  // the cause's own time (a wait's return, a load, a tracer record)
+  int via_cause = -1;              // GPU work the host waited for in this cause's call
+  int own_cause = -1;              // the cause's own time (a wait's return, a load, a tracer record)
+  std::int64_t awaited_rank = -1;  // the path ran on this rank and came back to the GPU's rank through a collective
 };
 
 class DeviceExplainer {
  public:
   DeviceExplainer(const Trace& trace, const CriticalPathAnalysis& critical, const idle::Imbalance& imbalance,
-                  Details& details)
+                  const Stragglers* stragglers, Details& details)
       : trace_(trace), critical_(critical), imbalance_(imbalance), details_(details) {
+    if (stragglers != nullptr) add_peer_waits(*stragglers);
     unknown_ = details_.id("no recorded input explains it");
     own_work_ = details_.id("the host's own work between CUDA calls");
     lead_in_ = details_.id("the thread's work before its first CUDA call, which no replay removes");
@@ -89,7 +91,11 @@ class DeviceExplainer {
         const TimeNs a = std::max(cursor, segs[j].start_ns), b = std::min(idle.end_ns, segs[j].end_ns);
         if (a < b) {
           if (a > cursor) raw.push_back({{cursor, a, IdleCause::Unknown, unknown_}, -1});
-          raw.push_back(classify(segs[j], j, w.device, a, b));
+          const RawPiece p = classify(segs[j], j, w.device, a, b);
+          if (p.awaited_rank >= 0 && waits_known_)
+            split_by_peer_waits(p, trace_.rank_of_device(w.device)->rank, raw);
+          else
+            raw.push_back(p);
           cursor = b;
         }
       }
@@ -105,6 +111,33 @@ class DeviceExplainer {
   }
 
  private:
+  void add_peer_waits(const Stragglers& s) {
+    peer_waits_ = peer_wait_intervals(s);
+    for (const CollectiveArrivals& c : s.collectives)
+      waits_known_ = waits_known_ || (c.analysed && !c.clock_inconsistent);
+  }
+
+  // A GPU's idle time while the path ran on the rank its own rank later waited for is waiting for that rank only
+  // while its rank waited at a collective: removing the peer's lateness gives back that wait and no more. The rest
+  // of the time its rank did its own work off the critical path.
+  void split_by_peer_waits(const RawPiece& p, std::int64_t own, std::vector<RawPiece>& raw) {
+    const std::vector<Interval>& waits = peer_waits_[{own, p.awaited_rank}];
+    const std::uint32_t not_waiting = details_.id("rank " + std::to_string(p.awaited_rank) +
+                                                  "'s work (the critical path was there; this rank was not waiting "
+                                                  "for it then)");
+    TimeNs cursor = p.piece.start_ns;
+    auto it =
+        std::upper_bound(waits.begin(), waits.end(), cursor, [](TimeNs t, const Interval& w) { return t < w.end_ns; });
+    for (; it != waits.end() && it->start_ns < p.piece.end_ns; ++it) {
+      const TimeNs a = std::max(cursor, it->start_ns), b = std::min(p.piece.end_ns, it->end_ns);
+      if (a > cursor) raw.push_back({{cursor, a, IdleCause::OtherGpuBound, not_waiting}, -1, -1});
+      raw.push_back({{a, b, IdleCause::PeerRank, p.piece.detail}, -1, -1});
+      cursor = b;
+    }
+    if (cursor < p.piece.end_ns)
+      raw.push_back({{cursor, p.piece.end_ns, IdleCause::OtherGpuBound, not_waiting}, -1, -1});
+  }
+
   RawPiece classify(const PathSegment& s, std::size_t index, std::int64_t device, TimeNs a, TimeNs b) {
     // Host time's cause is its own (the saving of removing it); GPU time's is the wait that reached it, if any.
     auto piece = [&](IdleCause c, std::uint32_t d) {
@@ -121,8 +154,10 @@ class DeviceExplainer {
       if (const auto waited = their_collective_wait(s, *theirs))
         return RawPiece{{a, b, IdleCause::Unknown, *waited}, -1, -1};
       if (returns_to(own, index))
-        return RawPiece{
-            {a, b, IdleCause::PeerRank, details_.id("waiting for rank " + std::to_string(theirs->rank))}, -1, -1};
+        return RawPiece{{a, b, IdleCause::PeerRank, details_.id("waiting for rank " + std::to_string(theirs->rank))},
+                        -1,
+                        -1,
+                        theirs->rank};
       return RawPiece{{a, b, IdleCause::OtherGpuBound,
                        details_.id("rank " + std::to_string(theirs->rank) +
                                    "'s work (the critical path stayed there: nothing of this rank held it up)")},
@@ -306,6 +341,8 @@ class DeviceExplainer {
   Details& details_;
   std::map<std::pair<IdleCause, std::uint32_t>, int> cause_index_;
   std::map<const RankInfo*, std::size_t> last_segment_;  // per rank, its last segment on the path
+  PeerWaitIntervals peer_waits_;
+  bool waits_known_ = false;  // the run's collectives were matched and their waits told
   std::uint32_t unknown_ = 0, own_work_ = 0, lead_in_ = 0, tracing_ = 0, lazy_ = 0;
 };
 
@@ -365,7 +402,8 @@ std::string_view to_string(IdleCause cause) { return entry_of(kIdleCauses, cause
 
 std::string_view idle_cause_key(IdleCause cause) { return entry_of(kIdleCauses, cause).key; }
 
-IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const CriticalPathAnalysis& critical) {
+IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const CriticalPathAnalysis& critical,
+                               const Stragglers* stragglers) {
   IdleCauses out;
   out.region = region;
   const std::vector<DeviceWork> devices = collect_devices(trace);
@@ -376,7 +414,7 @@ IdleCauses analyze_idle_causes(const Trace& trace, const Region& region, const C
   if (!devices.empty() && region.length_ns() > 0) {
     Details details;
     const idle::Imbalance imbalance(trace, region, out.gpus);
-    DeviceExplainer explainer(trace, critical, imbalance, details);
+    DeviceExplainer explainer(trace, critical, imbalance, stragglers, details);
     for (const DeviceWork& w : devices) {
       const std::size_t first = out.intervals.size();
       add_intervals(w.device, explainer.explain(w, region), details, out);

@@ -113,6 +113,29 @@ CollectiveArrivals arrivals_of(const MatchedCollective& m, std::span<const std::
 
 std::string collective_words(const std::string& kind) { return gtv::collective_words(kind); }
 
+PeerWaitIntervals peer_wait_intervals(const Stragglers& s) {
+  PeerWaitIntervals out;
+  for (const CollectiveArrivals& c : s.collectives) {
+    if (!c.analysed || c.clock_inconsistent || c.culprit < 0) continue;
+    const std::int64_t awaited = s.ranks[std::size_t(c.culprit)];
+    for (std::size_t i = 0; i < c.wait_ns.size() && i < s.ranks.size(); ++i)
+      if (c.wait_ns[i] > 0) out[{s.ranks[i], awaited}].push_back({c.arrival_ns[i], c.arrival_ns[i] + c.wait_ns[i]});
+  }
+  for (auto& [ranks, waits] : out) merge_in_place(waits);
+  return out;
+}
+
+TimeNs wait_within(const std::vector<Interval>& waits, TimeNs start_ns, TimeNs end_ns, std::size_t* count) {
+  TimeNs total = 0;
+  std::size_t n = 0;
+  for (const Interval& w : waits) {
+    const TimeNs a = std::max(w.start_ns, start_ns), b = std::min(w.end_ns, end_ns);
+    if (a < b) total += b - a, ++n;
+  }
+  if (count != nullptr) *count = n;
+  return total;
+}
+
 Stragglers analyze_stragglers(const Trace& trace) {
   const TraceMetadata& meta = trace.metadata();
   if (meta.ranks.size() < 2) return {};

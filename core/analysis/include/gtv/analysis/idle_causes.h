@@ -14,6 +14,7 @@
 #include "gtv/analysis/busy.h"
 #include "gtv/analysis/critical_path.h"
 #include "gtv/analysis/region.h"
+#include "gtv/analysis/stragglers.h"
 #include "gtv/base/enum_table.h"
 
 namespace gtv::analysis {
@@ -83,8 +84,12 @@ struct IdleCauses {
 };
 
 // Every idle nanosecond of every GPU inside the region gets exactly one cause: the pieces of one GPU tile its idle
-// time. `critical` is the region's critical path (analyze_critical_path over the same region).
+// time. `critical` is the region's critical path (analyze_critical_path over the same region). In a merged run,
+// `stragglers` (analyze_stragglers of the trace) says when each rank waited at a collective for another: a GPU's idle
+// time is "waiting for rank N" only then, for that is all that removing rank N's lateness gives back; without it,
+// all the idle time in which the path ran on rank N before coming back to the GPU's rank is.
 [[nodiscard]] IdleCauses analyze_idle_causes(const Trace& trace, const Region& region,
-                                             const CriticalPathAnalysis& critical);
+                                             const CriticalPathAnalysis& critical,
+                                             const Stragglers* stragglers = nullptr);
 
 }  // namespace gtv::analysis

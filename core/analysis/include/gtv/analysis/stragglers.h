@@ -12,10 +12,12 @@
 // clocks disagree: its wait is unknown and not counted. Clock offsets and their error bars come from the
 // collectives that end together (gtv/model/collective_clock.h).
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "gtv/analysis/intervals.h"
 #include "gtv/model/collective_clock.h"
 #include "gtv/model/trace.h"
 
@@ -85,6 +87,15 @@ struct Stragglers {
                                        std::span<const std::span<const Collective>> per_rank,
                                        std::span<const TimeNs> shift_ns, const ClockAlignment& clock,
                                        const CollectiveMatch* match);
+
+// When each rank waited at a matched collective for the rank it waited for (the last arrival, or the root): per
+// (rank, awaited rank), the merged intervals [its arrival, its arrival + the wait that happened). Collectives whose
+// clocks disagree, or whose waits gtv cannot tell, are left out.
+using PeerWaitIntervals = std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Interval>>;
+[[nodiscard]] PeerWaitIntervals peer_wait_intervals(const Stragglers& stragglers);
+// The time of `waits` inside [start_ns, end_ns), and how many of the intervals reach into it.
+[[nodiscard]] TimeNs wait_within(const std::vector<Interval>& waits, TimeNs start_ns, TimeNs end_ns,
+                                 std::size_t* count = nullptr);
 
 // "all-reduce" for "AllReduce", "send/receive" for "SendRecv"; the kind itself for kinds it does not know.
 [[nodiscard]] std::string collective_words(const std::string& kind);

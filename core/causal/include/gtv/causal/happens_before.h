@@ -27,6 +27,8 @@
 //                   forward and hands the backward to the autograd engine thread, which Kineto's fwdbwd flows show;
 //                   it waits in backward() until the engine is done). The delay is split where the other thread's
 //                   recorded activity begins or ends; the time one thread waited for the other is no gap of it.
+//                   Likewise a thread the profiled main thread started (it records neither ops nor ranges): its
+//                   bursts of calls between two calls of the main thread, its start-up before each not recorded.
 //
 // Program order bridges only a thread's recorded time: where a thread recorded nothing between two calls (no op,
 // no annotation, no record), it was waiting for something the graph does not know; that time is kept as a part
@@ -97,13 +99,17 @@ struct Node {
   // A call that waits for work it launched itself (a blocking copy, a synchronous launch): that work leaves from
   // the call's start, since the call's end waits for it; other launches hand their work over at their end.
   bool waits_for_own_work : 1 = false;
+  // A call that stages its own copy of pageable host memory (cudaMemcpyAsync to or from pageable memory): the copy
+  // runs while the call copies the data through a pinned staging buffer, and the call returns about when the copy
+  // ends, so the copy leaves from the call's start too.
+  bool stages_own_copy : 1 = false;
   // Whether the sparse tables hold anything for it: replay skips their lookups for the many nodes that have none.
   bool has_edges : 1 = false;
   bool has_parts : 1 = false;
   bool has_own_time : 1 = false;
   bool has_gap_wait : 1 = false;
   bool communication : 1 = false;  // a collective's kernel (NCCL): its own time is a transfer
-  [[nodiscard]] bool launches_from_start() const { return waits_for_own_work; }
+  [[nodiscard]] bool launches_from_start() const { return waits_for_own_work || stages_own_copy; }
 };
 static_assert(sizeof(Node) == 20, "a node is stored for every call and GPU work item");
 
