@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "gtv/model/trace_builder.h"
 
 namespace gtv {
@@ -130,6 +133,47 @@ TEST(Lod, MillionEventsCollapseToAFewBlocksPerPixel) {
   auto zoomed = query_lod(t.lane(0), {5'000'000, 5'001'000, 1000});
   ASSERT_EQ(zoomed.size(), 100u);
   EXPECT_EQ(zoomed.front(), span(5'000'000, 5'000'005, 500'000, 1));
+}
+
+TEST(Lod, TheSummaryGivesTheSameSpansAtEveryZoom) {
+  // Nested host-like work with runs of short events, long events and gaps of every size, so that some summary
+  // blocks are passed whole and others are not, at zooms from a nanosecond to the whole lane per pixel.
+  TraceBuilder b;
+  const LaneIndex lane = b.lane(host_lane_key(1, 2));
+  std::mt19937_64 rng(7);
+  TimeNs t = 0;
+  for (int i = 0; i < 20'000; ++i) {
+    Event e;
+    e.start_ns = t;
+    e.duration_ns = i % 997 == 0 ? 50'000 : 1 + static_cast<TimeNs>(rng() % 300);
+    e.kind = EventKind::Runtime;
+    b.add_event(lane, e);
+    if (i % 5 == 0) {  // a child inside it
+      Event child = e;
+      child.start_ns = e.start_ns + e.duration_ns / 4;
+      child.duration_ns = std::max<TimeNs>(1, e.duration_ns / 2);
+      b.add_event(lane, child);
+    }
+    t += e.duration_ns + (i % 301 == 0 ? 20'000 : static_cast<TimeNs>(rng() % 200));
+  }
+  Trace trace = std::move(b.build().value());
+  const Lane& l = trace.lane(0);
+  const LodSummary summary = summarise_lod(l);
+  ASSERT_EQ(summary.by_depth.size(), 2u);
+  int passed_whole = 0;
+  for (const double width_px : {1.0, 97.0, 1920.0}) {
+    for (TimeNs window_ns = 1; window_ns < 4 * t; window_ns *= 3) {
+      for (const TimeNs t0 : {TimeNs{-5}, t / 3, t - window_ns / 2}) {
+        const LodRequest request{t0, t0 + window_ns, width_px};
+        std::vector<LodSpan> plain, summarised;
+        query_lod(l, request, plain);
+        query_lod(l, request, summarised, &summary);
+        ASSERT_EQ(summarised, plain) << "window " << t0 << " + " << window_ns << " ns over " << width_px << " px";
+        for (const LodSpan& s : plain) passed_whole += s.count > LodSummary::kBlockEvents ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GT(passed_whole, 0);  // some blocks were long enough for the summary to pass blocks whole
 }
 
 TEST(Lod, EventAtFindsTheEventUnderAPoint) {

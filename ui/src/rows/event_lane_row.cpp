@@ -89,7 +89,8 @@ void EventLaneRow::draw(const RowPaint& p) const {
   RowDrawCache& cache = *p.cache;
   const TimeMapping& map = *p.map;
   const double left = p.rect.left();
-  query_lod(*lane_, {state.window.t0_ns, state.window.t1_ns, map.width_px()}, cache.spans);
+  query_lod(*lane_, {state.window.t0_ns, state.window.t1_ns, map.width_px()}, cache.spans,
+            index_ < state.lod_summaries.size() ? &state.lod_summaries[index_] : nullptr);
   for (const LodSpan& span : cache.spans) {
     if (span.depth >= p.depth_rows) break;  // spans come ordered by depth
     double x0 = left + map.x_of(span.start_ns);

@@ -76,9 +76,12 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
     for (StringId id = 0; id < strings.size(); ++id) state_.name_colors[id] = kernel_color(strings.view(id));
   }
   state_.lane_colors.clear();
+  state_.lod_summaries.clear();
   if (state_.trace)
-    for (const Lane& lane : state_.trace->lanes())
+    for (const Lane& lane : state_.trace->lanes()) {
       state_.lane_colors.push_back(stream_color(lane.device(), lane.stream()));
+      state_.lod_summaries.push_back(summarise_lod(lane));
+    }
   state_.rows = state_.trace ? make_timeline_rows(*state_.trace) : TimelineRows{};
   state_.group_summaries = state_.trace ? group_summaries(*state_.trace) : std::map<GroupKey, std::string>{};
   // The profiler's own pseudo-processes start collapsed (and last): they say nothing about the program.

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "gtv/model/lod.h"
 #include "gtv/model/trace.h"
 #include "gtv/ui/kind_columns.h"
 #include "gtv/ui/lane_layout.h"
@@ -34,6 +35,8 @@ struct TimelineState {
   Theme theme;
   std::vector<Rgb> name_colors;  // per StringId: the kernel colour of that name
   std::vector<Rgb> lane_colors;  // per lane: its stream colour (GPU lanes)
+  // Per lane: its summarise_lod, with which frames zoomed far out pass whole blocks of sub-pixel events.
+  std::vector<LodSummary> lod_summaries;
   ColorMode color_mode = ColorMode::KernelName;
   std::vector<char> name_matches;  // per StringId: matches the search text
   bool search_active = false;

@@ -25,8 +25,25 @@ struct LodRequest {
   double width_px = 1000;  // pixels that [t0, t1) spans
 };
 
-// Spans of lane visible in the request, ordered by depth, then start. Appends to out (cleared first).
-void query_lod(const Lane& lane, const LodRequest& request, std::vector<LodSpan>& out);
+// Per depth of a lane, per block of kBlockEvents consecutive events at that depth: the longest event, the widest
+// gap before an event (the first's from the previous block's last) and the last start. Zoomed out so far that a
+// block's events and gaps are all under a pixel, query_lod passes the block whole instead of column by column: a
+// frame of a ten-million-event lane reads a few megabytes of blocks in order, not a cache miss per pixel column.
+struct LodSummary {
+  static constexpr std::size_t kBlockEvents = 64;
+  struct Block {
+    TimeNs longest_ns = 0;
+    TimeNs widest_gap_ns = 0;
+    TimeNs last_start_ns = 0;
+  };
+  std::vector<std::vector<Block>> by_depth;
+};
+[[nodiscard]] LodSummary summarise_lod(const Lane& lane);
+
+// Spans of lane visible in the request, ordered by depth, then start. Appends to out (cleared first). With summary
+// (summarise_lod of this lane), the same spans, sooner when zoomed far out.
+void query_lod(const Lane& lane, const LodRequest& request, std::vector<LodSpan>& out,
+               const LodSummary* summary = nullptr);
 [[nodiscard]] std::vector<LodSpan> query_lod(const Lane& lane, const LodRequest& request);
 
 // Index into lane.by_depth[depth] of the first event at that depth that ends after t_ns (events at one depth
