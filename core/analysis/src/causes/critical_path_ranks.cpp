@@ -62,15 +62,35 @@ std::vector<std::string> peer_wait_lines(const Trace& trace, const CriticalPathA
   }
   for (const auto& [ranks, w] : waits) {
     const std::string rank = std::to_string(ranks.first), peer = std::to_string(ranks.second);
-    std::string line = "Waiting for rank " + peer + ": the path comes back to rank " + rank + " through " +
-                       std::to_string(w.collectives) + " collective(s) after " + format_duration(w.path_ns) +
-                       " on rank " + peer + " (" + percent(safe_ratio(double(w.path_ns), double(a.length_ns))) +
-                       " of the path): rank " + rank + " waited there for rank " + peer + " to arrive";
-    if (waits_known)
-      line += "; in that time it waited for rank " + peer + " " + format_duration(w.wait_ns) + " (at " +
-              std::to_string(w.waits) + " collective(s)) and was not waiting for it the other " +
-              format_duration(std::max<TimeNs>(0, w.path_ns - w.wait_ns));
-    out.push_back(line + ".");
+    std::string line = "Waiting for rank ";
+    line += peer;
+    line += ": the path comes back to rank ";
+    line += rank;
+    line += " through ";
+    line += std::to_string(w.collectives);
+    line += " collective(s) after ";
+    line += format_duration(w.path_ns);
+    line += " on rank ";
+    line += peer;
+    line += " (";
+    line += percent(safe_ratio(double(w.path_ns), double(a.length_ns)));
+    line += " of the path): rank ";
+    line += rank;
+    line += " waited there for rank ";
+    line += peer;
+    line += " to arrive";
+    if (waits_known) {
+      line += "; in that time it waited for rank ";
+      line += peer;
+      line += ' ';
+      line += format_duration(w.wait_ns);
+      line += " (at ";
+      line += std::to_string(w.waits);
+      line += " collective(s)) and was not waiting for it the other ";
+      line += format_duration(std::max<TimeNs>(0, w.path_ns - w.wait_ns));
+    }
+    line += '.';
+    out.push_back(std::move(line));
   }
   return out;
 }
