@@ -89,6 +89,7 @@ TEST(KernelDisplayName, MangledSymbolsPastTheDemanglerShowTheirQualifiedName) {
     ++long_symbols;
     EXPECT_EQ(demangle(name), name);  // the demangler refuses it
     EXPECT_EQ(kernel_display_name(name), "cutlass__5x_cudnn::Kernel<\u2026>");
+    EXPECT_EQ(shorten_kernel_name(name), "cutlass__5x_cudnn::Kernel<...>");  // the report's tables, in ASCII
   }
   EXPECT_EQ(long_symbols, 2u);
   // A symbol that is not a nested name stays as the demangler left it, cut to the budget.
