@@ -9,15 +9,10 @@
 #include <string_view>
 
 #include "graph_assembly.h"
+#include "gtv/model/collectives.h"
 
 namespace gtv::causal {
 namespace {
-
-// A collective's host side on the thread that serves it: Gloo's ranges ("gloo:all_reduce"), NCCL's
-// ("nccl:all_reduce") and PyTorch's "record_param_comms" op around a collective.
-bool is_collective_range(std::string_view name) {
-  return name.substr(0, 5) == "gloo:" || name.substr(0, 5) == "nccl:" || name == "record_param_comms";
-}
 
 // The call of a collective in the thread that enqueues it: PyTorch's c10d ops ("c10d::allreduce_").
 bool is_collective_call(std::string_view name) { return name.substr(0, 6) == "c10d::"; }
@@ -45,7 +40,7 @@ bool GraphAssembly::serves_collectives(LaneIndex l) const {
 }
 
 bool GraphAssembly::is_collective_range_event(const Event& e) const {
-  return (e.kind == EventKind::Annotation || e.kind == EventKind::CpuOp) && is_collective_range(trace_.name(e));
+  return (e.kind == EventKind::Annotation || e.kind == EventKind::CpuOp) && is_collective_range_name(trace_.name(e));
 }
 
 // Each collective range of a serving thread: its first call waits for the enqueuing thread's last call at or before

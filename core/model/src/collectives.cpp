@@ -50,6 +50,10 @@ bool root_sends(std::string_view kind) { return kind == "Broadcast" || kind == "
 
 bool root_receives(std::string_view kind) { return kind == "Reduce" || kind == "Gather"; }
 
+bool is_collective_range_name(std::string_view name) {
+  return name.starts_with("gloo:") || name.starts_with("nccl:") || name == "record_param_comms";
+}
+
 std::string gloo_collective_kind(std::string_view name) {
   constexpr std::string_view kPrefix = "gloo:";
   if (!name.starts_with(kPrefix) || name.size() == kPrefix.size()) return {};

@@ -40,6 +40,14 @@ const IdleCauseTotal* find(const IdleCauses& idle, std::int64_t device, IdleCaus
 
 // Every idle nanosecond has exactly one cause: each GPU's pieces are sorted, disjoint, inside the region and add
 // up to its idle time.
+// Rank 0 is pid 100 on GPU 0, rank 1 pid 200 on GPU 1; each sees its GPU as cuda:0.
+void two_ranks(TraceBuilder& b) {
+  RankInfo r0, r1;
+  r0.rank = 0, r0.pids = {100}, r0.devices = {0}, r0.local_devices = {0};
+  r1.rank = 1, r1.pids = {200}, r1.devices = {1}, r1.local_devices = {0};
+  b.metadata().ranks = {r0, r1};
+}
+
 void expect_tiles(const IdleCauses& idle) {
   for (const GpuIdle& g : idle.gpus) {
     TimeNs sum = 0, last_end = idle.region.start_ns;
@@ -265,10 +273,7 @@ TEST(IdleCauses, ARanksSynchronizeIsNotTiedToAnotherRanksGpu) {
   host_call(b, 200, 200, "cudaLaunchKernel", 5 * us, 3 * us, EventKind::Runtime, 2);
   kernel(b, 1, 7, "gemm", 10 * us, 20 * us, 2);
   host_call(b, 200, 200, "cudaEventSynchronize", 50 * us, 3 * us, EventKind::Runtime);
-  RankInfo r0, r1;
-  r0.rank = 0, r0.pids = {100}, r0.devices = {0}, r0.local_devices = {0};
-  r1.rank = 1, r1.pids = {200}, r1.devices = {1}, r1.local_devices = {0};
-  b.metadata().ranks = {r0, r1};
+  two_ranks(b);
   const Report r = analyze(build(b));
   expect_tiles(r.idle);
   EXPECT_EQ(find(r.idle, 1, IdleCause::PeerRank), nullptr);
@@ -298,10 +303,7 @@ TEST(IdleCauses, ARanksIdleWhileAnotherWaitsInsideACollectiveIsNotSaidToBeUnheld
     host_call(b, pid, worker, "cudaMemcpyAsync", 480 * us, 5 * us, EventKind::Runtime, corr + 2);
     memcpy_event(b, rank, 7, 486 * us, (rank == 0 ? 10 : 8) * us, {}, corr + 2);
   }
-  RankInfo r0, r1;
-  r0.rank = 0, r0.pids = {100}, r0.devices = {0}, r0.local_devices = {0};
-  r1.rank = 1, r1.pids = {200}, r1.devices = {1}, r1.local_devices = {0};
-  b.metadata().ranks = {r0, r1};
+  two_ranks(b);
   const Report r = analyze(build(b));
   expect_tiles(r.idle);
   const std::string text = format_report(r, Format::Text);

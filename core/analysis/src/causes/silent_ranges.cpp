@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "gtv/model/collectives.h"
+
 namespace gtv::analysis::detail {
 namespace {
 
@@ -15,9 +17,7 @@ const Event* collective_range_at(const Trace& trace, const Lane& lane, TimeNs ti
   if (it == top.begin()) return nullptr;
   const Event& e = lane.events[*std::prev(it)];
   if ((e.kind != EventKind::Annotation && e.kind != EventKind::CpuOp) || e.end_ns() <= time_ns) return nullptr;
-  const std::string_view name = trace.name(e);
-  const bool collective = name.substr(0, 5) == "gloo:" || name.substr(0, 5) == "nccl:" || name == "record_param_comms";
-  return collective ? &e : nullptr;
+  return is_collective_range_name(trace.name(e)) ? &e : nullptr;
 }
 
 // The multiprocessing DataLoader's __next__ ("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), at

@@ -56,6 +56,9 @@ struct Collective {
 [[nodiscard]] bool root_sends(std::string_view kind);
 [[nodiscard]] bool root_receives(std::string_view kind);
 
+// A collective's host-side range on the thread that serves it: Gloo's ranges ("gloo:all_reduce"), NCCL's
+// ("nccl:all_reduce") and PyTorch's "record_param_comms" op around a collective.
+[[nodiscard]] bool is_collective_range_name(std::string_view name);
 // "AllReduce" for Gloo's "gloo:all_reduce" (PyTorch's profiler records one range per collective on Gloo's worker
 // thread); empty for other names.
 [[nodiscard]] std::string gloo_collective_kind(std::string_view name);
