@@ -1,22 +1,45 @@
-// gtv-cli analyze FILE [--format text|markdown|json] [--all]: the verdict in words and numbers.
+// gtv-cli analyze FILE... [--format text|markdown|json] [--all] [--merged] [--jobs N]: the verdict in words and
+// numbers. One file: its whole report. Several, the ranks of one run: each summarized, the summaries reduced into
+// the cross-rank report (as `gtv-cli summarize` of each and `gtv-cli reduce` print it); --merged: the ranks merged
+// into one trace in memory and its whole report.
 #include <ostream>
 #include <string>
 
 #include "command.h"
 #include "gtv/analysis/analysed_trace.h"
 #include "load.h"
+#include "rank_summaries.h"
 
 namespace gtv::cli {
 namespace {
+
+Expected<unsigned> parse_jobs(const ParsedArgs& args) {
+  const std::optional<std::string> text = args.value("--jobs");
+  if (!text) return default_summary_jobs();
+  if (args.has("--merged"))
+    return Error{"--jobs sets how many rank files are summarized at once; --merged reads them all"};
+  const Expected<long long> jobs = parse_count("--jobs", *text);
+  if (!jobs) return jobs.error();
+  if (*jobs < 1 || *jobs > 1024) return Error{"--jobs: between 1 and 1024 files at once, got " + *text};
+  return static_cast<unsigned>(*jobs);
+}
 
 int run_analyze(const ParsedArgs& args, Io io) {
   const auto format = analysis::format_from_string(args.value("--format").value_or("text"));
   if (!format) return usage_error(analyze_command().spec, format.error().message, io);
   const Expected<RankMergeOptions> merge_options = parse_rank_merge_options(args);
   if (!merge_options) return usage_error(analyze_command().spec, merge_options.error().message, io);
+  const Expected<unsigned> jobs = parse_jobs(args);
+  if (!jobs) return usage_error(analyze_command().spec, jobs.error().message, io);
+  const auto listing = args.has("--all") ? analysis::Listing::All : analysis::Listing::Capped;
+  if (args.positionals.size() >= 2 && !args.has("--merged")) {
+    const std::optional<std::vector<ranks::RankSummary>> summaries =
+        summarize_files_or_report(args.positionals, *jobs, io);
+    if (!summaries) return kExitBadInput;
+    return print_reduction(*summaries, *merge_options, *format, listing, io);
+  }
   std::optional<Trace> trace = load_run_or_report(args.positionals, *merge_options, io);
   if (!trace) return kExitBadInput;
-  const auto listing = args.has("--all") ? analysis::Listing::All : analysis::Listing::Capped;
   const auto analysed = analysis::AnalysedTrace::make(std::move(*trace));
   io.out << analysis::format_report(analysed->report(), *format, listing);
   return kExitOk;
@@ -31,8 +54,16 @@ const Command& analyze_command() {
       " entries of each list of GPUs, streams, measurements or findings and the top " +
       std::to_string(analysis::kMaxTableRows) +
       " rows of each ranked table (kernels, blocking calls, idle causes), then how many more there are; json lists "
-      "every GPU, stream, measurement and finding. Several FILEs are the ranks of one run, merged as `gtv-cli "
-      "merge` does.";
+      "every GPU, stream, measurement and finding. "
+      "Several FILEs are the ranks of one run. Each is read and summarized (as `gtv-cli summarize` does; --jobs "
+      "at once, so memory holds that many ranks, not the run) and the summaries are reduced into the cross-rank "
+      "report, the one `gtv-cli reduce` prints of them: the ranks and their clock alignment with error bars, who "
+      "arrived last at which collective and the waits that happened, each step's critical path across the ranks and "
+      "its bounding rank. It says it was computed from the summaries; it has no per-GPU analysis. A file that "
+      "cannot be read, or ranks that are not one run, stop it with one line naming the file and exit status 1. "
+      "--merged instead merges the files into one trace in memory (as `gtv-cli merge` does, the whole run at once) "
+      "and prints that trace's whole report, the cross-rank section among the rest: the same as `gtv-cli merge "
+      "FILE... -o run.json && gtv-cli analyze run.json`.";
   static const Command command{
       CommandSpec{
           .name = "analyze",
@@ -42,7 +73,11 @@ const Command& analyze_command() {
           .max_positionals = 4096,
           .options = with_rank_merge_options(
               {value_option("--format", "FMT", "text (default), markdown or json"),
-               flag_option("--all", "list every row of every table and list (text and markdown)")}),
+               flag_option("--all", "list every row of every table and list (text and markdown)"),
+               flag_option("--merged", "with several files, merge them into one trace and report all of it"),
+               value_option("--jobs", "N",
+                            "with several files, summarize this many at once (default: the machine's cores, at "
+                            "most 8)")}),
           .details = details,
       },
       &run_analyze};

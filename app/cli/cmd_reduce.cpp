@@ -5,9 +5,9 @@
 
 #include "command.h"
 #include "gtv/io/output_file.h"
-#include "gtv/ranks/reduce.h"
 #include "gtv/ranks/summary_file.h"
 #include "load.h"
+#include "rank_summaries.h"
 
 namespace gtv::cli {
 namespace {
@@ -50,13 +50,8 @@ int run_reduce(const ParsedArgs& args, Io io) {
     if (!read) return input_error(read.error().message, io);
     for (ranks::RankSummary& s : *read) summaries.push_back(std::move(s));
   }
-  const Expected<ranks::RankReport> report = ranks::reduce(summaries, *options);
-  if (!report) return input_error(report.error().message, io);
-  for (const std::string& warning : report->warnings) io.err << "gtv-cli: warning: " << warning << "\n";
-  if (report->summary.ranks.empty())
-    io.err << "gtv-cli: note: " << summaries.front().source << " is one rank: nothing to compare across ranks\n";
   const auto listing = args.has("--all") ? analysis::Listing::All : analysis::Listing::Capped;
-  io.out << ranks::format_rank_report(*report, *format, listing);
+  if (const int status = print_reduction(summaries, *options, *format, listing, io); status != kExitOk) return status;
   if (const auto out = args.value("--gather")) return gather(std::move(summaries), *out, args, io);
   return kExitOk;
 }
@@ -80,7 +75,8 @@ const Command& reduce_command() {
           .details =
               "Each SUMMARY is a .gtvsum that `gtv-cli summarize` wrote: the ranks of one run, from their own "
               "files (their clocks aligned as `merge` aligns them: --clock, --shift) or from one merged run. The "
-              "report is the cross-rank part of `gtv-cli analyze` of the merged run: the ranks, the clock "
+              "report is what `gtv-cli analyze` of the rank files prints, the cross-rank part of `gtv-cli analyze "
+              "--merged`'s report on the merged run: the ranks, the clock "
               "alignment, who arrived last at which collective, the waits that happened and the clock offsets "
               "with their error bars; then each step's critical path across the ranks (the chain through the rank each "
               "collective waited for), its bounding rank and that rank's share of the step. Refused: a damaged or "

@@ -4,7 +4,7 @@ resident memory of every process (psutil, sampled every 50 ms):
 
 - gtv.ranks.analyze on a Dask LocalCluster of --workers worker processes (one summarize task per rank file, the
   summaries reduced in the client, on the collectives' clock), for every --gtv-ranks count;
-- today's merge: `gtv-cli analyze --clock collectives FILE...` (every rank merged into one trace in one process),
+- today's merge: `gtv-cli analyze --merged --clock collectives FILE...` (every rank merged into one trace in one process),
   for every --merge-ranks count;
 - HolisticTraceAnalysis (PyPI; --hta-python names a Python that has it): TraceAnalysis(trace_dir) over the first N
   ranks, then its temporal breakdown, communication/computation overlap and potential stragglers, for every
@@ -172,7 +172,7 @@ def main() -> int:
         record("gtv.ranks.analyze (Dask LocalCluster)", n, r)
     for n in counts(a.merge_ranks):
         record("gtv-cli analyze (merge)", n,
-               run_measured([a.gtv_cli, "analyze", "--clock", "collectives", *rank_files(a.data, n)]))
+               run_measured([a.gtv_cli, "analyze", "--merged", "--clock", "collectives", *rank_files(a.data, n)]))
     if a.hta_python:
         for n in counts(a.hta_ranks):
             record("HolisticTraceAnalysis", n,

@@ -42,14 +42,15 @@ def test_info_equals_cli(path, cli, traces_by_path):
 def test_ranks_merge_like_cli(cli):
     with pytest.warns(UserWarning, match="ranks name the same GPU ids"):
         trace = gtv.load(RANKS)
-    merged = cli.run("analyze", *RANKS)
+    merged = cli.run("analyze", "--merged", *RANKS)
     assert merged.returncode == 0
     assert trace.analyze().text == merged.stdout
     # gtv-cli prints the merge's warnings on stderr; the package gives the same lines as Python warnings.
     assert [f"gtv-cli: warning: {w}" for w in trace.warnings] == merged.stderr.splitlines()
     with pytest.warns(UserWarning):
         aligned = gtv.load(RANKS, clock="collectives")
-    assert aligned.analyze().to_dict() == cli.json("analyze", *RANKS, "--clock", "collectives", "--format", "json")
+    merged_json = cli.json("analyze", "--merged", *RANKS, "--clock", "collectives", "--format", "json")
+    assert aligned.analyze().to_dict() == merged_json
     run = aligned.info()["run"]
     assert [r["rank"] for r in run["ranks"]] == [0, 1] and run["clock"]["method"] == "collectives"
     assert run["ranks"][1]["clock_offset_ns"] != 0 == trace.info()["run"]["ranks"][1]["clock_offset_ns"]

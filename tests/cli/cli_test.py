@@ -566,8 +566,8 @@ def case_merge(args):
     in_memory = json.loads(cli(args, "info", r0, r1, "--json").stdout)
     check(in_memory["gpus"] == info["gpus"] and in_memory["event_count"] == 10, "info of the two files = info of OUT")
 
-    r = cli(args, "analyze", r0, r1, "--clock", "collectives", "--format", "json")
-    check(r.returncode == 0, "analyze two files on the collectives' clock: exit 0 (%s)" % r.stderr.strip())
+    r = cli(args, "analyze", "--merged", r0, r1, "--clock", "collectives", "--format", "json")
+    check(r.returncode == 0, "analyze --merged two files on the collectives' clock: exit 0 (%s)" % r.stderr.strip())
     report = json.loads(r.stdout)
     clock = report["summary"]["run"]["clock"]
     check(clock["method"] == "collectives" and clock["residual_ns"] == 1000,
@@ -579,6 +579,12 @@ def case_merge(args):
           "Over the whole trace, rank 1 arrived last at 3 of 3 all-reduces; the others waited 394.0 us in total for it.",
           "the straggler is named: %r" % report["stragglers"]["headline"])
     check(report["verdict"][1] == report["stragglers"]["headline"], "the verdict carries it")
+    r = cli(args, "analyze", r0, r1, "--clock", "collectives", "--format", "json")
+    reduced = json.loads(r.stdout) if r.returncode == 0 else {}
+    check(reduced.get("stragglers") == report["stragglers"] and
+          reduced["summary"]["clock"] == {k: v for k, v in clock.items() if k in reduced["summary"]["clock"]} and
+          reduced["summary"]["ranks"][1]["clock_offset_ns"] == -302000,
+          "analyze of the two files (their summaries reduced): the same stragglers and clock as --merged")
     text = cli(args, "analyze", out).stdout
     check("Ranks and collectives" in text and "Clock: wall clock." in text, "the text report has the ranks section")
 
@@ -766,6 +772,72 @@ def read_summary(path):
         return json.load(f)
 
 
+def check_analyze_ranks(args, files, name):
+    """analyze of several rank files against summarize of each and reduce of the summaries (byte for byte, stdout
+    and stderr, in every format and with --jobs 1), and its cross-rank fields against analyze --merged's."""
+    sums = []
+    for i, trace in enumerate(files):
+        sums.append(os.path.join(args.work, "%s-%d.gtvsum" % (name, i)))
+        r = cli(args, "summarize", trace, "-o", sums[-1])
+        check(r.returncode == 0, "%s: summarize %s (%s)" % (name, trace, r.stderr.strip()))
+    for fmt in ("text", "markdown", "json"):
+        red = cli(args, "reduce", *sums, "--format", fmt)
+        for jobs in ((), ("--jobs", "1")):
+            ana = cli(args, "analyze", *files, "--format", fmt, *jobs)
+            check(ana.returncode == 0 and ana.stdout == red.stdout and ana.stderr == red.stderr,
+                  "%s: analyze %s --format %s = summarize + reduce, byte for byte" % (name, " ".join(jobs), fmt))
+        check("Computed from the ranks' summaries" in red.stdout and "--merged" in red.stdout,
+              "%s --format %s: the report says it was computed from the summaries, and where the rest is" % (name, fmt))
+    ana = json.loads(cli(args, "analyze", *files, "--format", "json").stdout)
+    merged = cli(args, "analyze", "--merged", *files, "--format", "json")
+    check(merged.returncode == 0, "%s: analyze --merged: exit 0 (%s)" % (name, merged.stderr.strip()))
+    merged = json.loads(merged.stdout)
+    run = merged["summary"]["run"]
+    check(ana["stragglers"] == merged["stragglers"], "%s: every straggler field as --merged's" % name)
+    check(ana["verdict"] == [merged["stragglers"]["headline"]] and ana["verdict"][0] in merged["verdict"],
+          "%s: the straggler headline is the verdict, as in --merged's: %r" % (name, ana["verdict"]))
+    check(ana["summary"]["clock"] == {k: run["clock"][k] for k in ana["summary"]["clock"]},
+          "%s: the clock alignment as --merged's: %r" % (name, ana["summary"]["clock"]))
+    check([{k: r[k] for k in ("rank", "source", "shift_ns", "clock_offset_ns")} for r in ana["summary"]["ranks"]] ==
+          [{k: r[k] for k in ("rank", "source", "shift_ns", "clock_offset_ns")} for r in run["ranks"]],
+          "%s: the ranks, their files and clock offsets as --merged's" % name)
+    check("critical_path_across_ranks" in ana and "basis" in ana, "%s: the steps' critical path and the basis" % name)
+    return ana
+
+
+def case_analyze_ranks(args):
+    """On the bundled rank files (--data resources/traces): analyze of a run's rank files is its summaries reduced,
+    and its cross-rank answer is the merged run's. One unreadable file among them: one line naming it, exit 1."""
+    folder = os.path.join(args.data, "pytorch-h200x1")
+    for run in ("ddp-gloo", "ddp-gloo-straggler"):
+        files = [os.path.join(folder, "%s.rank%d.json.gz" % (run, r)) for r in (0, 1)]
+        ana = check_analyze_ranks(args, files, run)
+        if run == "ddp-gloo-straggler":
+            check("rank 1 arrived last" in ana["verdict"][0], "the planted straggler, rank 1: %r" % ana["verdict"])
+    files = [os.path.join(folder, "ddp-gloo.rank%d.json.gz" % r) for r in (0, 1)]
+    missing = os.path.join(args.work, "rank2.json.gz")
+    cut = os.path.join(args.work, "cut.json.gz")
+    with open(files[1], "rb") as f:
+        raw = f.read()
+    with open(cut, "wb") as f:
+        f.write(raw[:len(raw) // 2])
+    for argv, named in (([files[0], missing, files[1]], missing), ([files[0], cut, files[1]], cut),
+                        ([cut, files[0], missing], cut), ([files[0], args.work], args.work)):
+        for jobs in ("1", "3"):
+            r = cli(args, "analyze", *argv, "--jobs", jobs)
+            lines = r.stderr.strip().split("\n")
+            check(r.returncode == 1 and r.stdout == "" and len(lines) == 1 and named in lines[0] and
+                  lines[0].startswith("gtv-cli: "),
+                  "analyze with %s unreadable (--jobs %s): exit 1, one line naming it (%d, %r)" %
+                  (named, jobs, r.returncode, r.stderr))
+    r = cli(args, "analyze", files[0], files[0])
+    check(r.returncode == 1 and r.stderr.count("\n") == 1 and "are both rank 0" in r.stderr,
+          "a rank twice: one line, exit 1 (%r)" % r.stderr)
+    for bad in (["--jobs", "0"], ["--jobs", "x"], ["--jobs", "2", "--merged"]):
+        r = cli(args, "analyze", *files, *bad)
+        check(r.returncode == 2 and "--jobs" in r.stderr, "analyze %s: usage error (%r)" % (" ".join(bad), r.stderr))
+
+
 def case_ranks(args):
     """summarize each rank, reduce the summaries: the cross-rank report equals analyze of the merged run, and a
     summary is readable with gzip and json alone. Bad summaries: one line naming the file, exit 1."""
@@ -790,10 +862,11 @@ def case_ranks(args):
     check(cols["count"] == 3 and [cols["kinds"][k] for k in cols["kind"]] == ["AllReduce"] * 3 and
           all(e >= s for s, e in zip(cols["start_ns"], cols["end_ns"])), "three all-reduces as columns: %r" % cols)
 
+    check_analyze_ranks(args, ranks, "ddp_gloo")
     for fmt in ("json", "text", "markdown"):
         red = cli(args, "reduce", *sums, "--format", fmt)
         check(red.returncode == 0, "reduce --format %s: exit 0 (%s)" % (fmt, red.stderr.strip()))
-        ana = cli(args, "analyze", *ranks, "--format", fmt)
+        ana = cli(args, "analyze", "--merged", *ranks, "--format", fmt)
         check(red.stderr == ana.stderr, "reduce warns as the merge does: %r vs %r" % (red.stderr, ana.stderr))
         if fmt == "json":
             a, b = json.loads(ana.stdout), json.loads(red.stdout)
@@ -815,9 +888,11 @@ def case_ranks(args):
             check("Critical path across ranks" in red.stdout and "Bounding rank: rank 1 in 3 of 3 steps." in red.stdout,
                   "reduce --format %s: the critical path across ranks" % fmt)
     red = cli(args, "reduce", *sums, "--clock", "collectives", "--format", "json")
-    ana = cli(args, "analyze", *ranks, "--clock", "collectives", "--format", "json")
+    ana = cli(args, "analyze", "--merged", *ranks, "--clock", "collectives", "--format", "json")
     check(red.returncode == 0 and json.loads(red.stdout)["stragglers"] == json.loads(ana.stdout)["stragglers"],
-          "--clock collectives: the same as analyze's")
+          "--clock collectives: the same as analyze --merged's")
+    ana = cli(args, "analyze", *ranks, "--clock", "collectives", "--format", "json")
+    check(ana.returncode == 0 and ana.stdout == red.stdout, "--clock collectives: analyze of the files = reduce")
 
     # --gather: the run's summaries in one file, sources absolute; it reduces to the same report.
     gathered = os.path.join(args.work, "run.gtvsum")

@@ -183,7 +183,7 @@ std::string format_rank_report(const RankReport& report, analysis::Format format
   analysis::Report r;
   r.summary = report.summary;
   r.stragglers = report.stragglers;
-  std::string out = analysis::format_ranks(r, format, listing);
+  std::string out = analysis::format_ranks(r, format, listing, std::string(kReducedBasis));
   const std::string paths = format_step_paths(report.step_paths, report.stragglers, format, listing);
   if (paths.empty()) return out;
   if (format != analysis::Format::Json) return out + paths;

@@ -102,7 +102,7 @@ void expect_equal(const analysis::Report& merged, const RankReport& reduced, boo
   RankReport without_paths = reduced;
   without_paths.step_paths = {};
   for (analysis::Format f : {analysis::Format::Text, analysis::Format::Markdown, analysis::Format::Json})
-    EXPECT_EQ(analysis::format_ranks(merged, f, analysis::Listing::All),
+    EXPECT_EQ(analysis::format_ranks(merged, f, analysis::Listing::All, std::string(kReducedBasis)),
               format_rank_report(without_paths, f, analysis::Listing::All));
 }
 
@@ -157,8 +157,9 @@ TEST(ReduceEquality, EveryBundledRecording) {
     } else {
       EXPECT_TRUE(reduced->summary.ranks.empty());
       EXPECT_TRUE(reduced->stragglers.collectives.empty());
-      EXPECT_EQ(analysis::format_ranks(report, analysis::Format::Text),
-                format_rank_report(*reduced, analysis::Format::Text));
+      EXPECT_EQ(
+          analysis::format_ranks(report, analysis::Format::Text, analysis::Listing::Capped, std::string(kReducedBasis)),
+          format_rank_report(*reduced, analysis::Format::Text));
     }
   }
   EXPECT_GE(merged_runs, 3u);  // resources/traces/cpu: ddp-gloo2, ddp-gloo2-straggler, ddp-gloo4-straggler

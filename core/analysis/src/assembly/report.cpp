@@ -49,12 +49,13 @@ Document report_document(const Report& r, Listing listing) {
 
 namespace {
 
-std::string ranks_only_json(const Report& r) {
+std::string ranks_only_json(const Report& r, const std::string& basis) {
   JsonWriter w;
   w.begin_object();
   json_strings(
       w, "verdict",
       r.stragglers.headline.empty() ? std::vector<std::string>{} : std::vector<std::string>{r.stragglers.headline});
+  if (!basis.empty()) w.field("basis", basis);
   w.key("summary").begin_object().field("world_size", r.summary.distributed.world_size);
   w.field("backend", r.summary.distributed.backend).key("ranks").begin_array();
   for (const RankInfo& rank : r.summary.ranks) {
@@ -218,10 +219,11 @@ std::string format_report(const Report& report, Format format, Listing listing) 
   return {};
 }
 
-std::string format_ranks(const Report& report, Format format, Listing listing) {
+std::string format_ranks(const Report& report, Format format, Listing listing, const std::string& basis) {
   detail::Document doc;
   doc.title = "Ranks of a run";
   if (!report.stragglers.headline.empty()) doc.verdict.push_back(report.stragglers.headline);
+  doc.basis = basis;
   if (detail::Section s = detail::ranks_section(report, listing); !s.title.empty())
     doc.sections.push_back(std::move(s));
   switch (format) {
@@ -230,7 +232,7 @@ std::string format_ranks(const Report& report, Format format, Listing listing) {
     case Format::Markdown:
       return detail::render_markdown(doc);
     case Format::Json:
-      return detail::ranks_only_json(report);
+      return detail::ranks_only_json(report, basis);
   }
   return {};
 }

@@ -29,7 +29,7 @@ Section printable_section(const Section& s) {
 }
 
 Document printable_document(const Document& doc) {
-  Document out{printable(doc.title), printable_cells(doc.verdict), {}};
+  Document out{printable(doc.title), printable_cells(doc.verdict), printable(doc.basis), {}};
   for (const Section& s : doc.sections) out.sections.push_back(printable_section(s));
   return out;
 }
@@ -91,6 +91,7 @@ std::string render_text(const Document& unsafe) {
   const Document doc = printable_document(unsafe);
   std::string out = doc.title + "\n" + std::string(doc.title.size(), '=') + "\n\n";
   for (const auto& v : doc.verdict) out += v + "\n";
+  if (!doc.basis.empty()) out += (doc.verdict.empty() ? "" : "\n") + doc.basis + "\n";
   for (const Section& s : doc.sections) {
     out += "\n" + s.title + "\n" + std::string(s.title.size(), '-') + "\n";
     for (const auto& l : s.lines) out += "  " + l + "\n";
@@ -106,6 +107,7 @@ std::string render_markdown(const Document& unsafe) {
   const Document doc = printable_document(unsafe);
   std::string out = "# " + doc.title + "\n\n";
   for (const auto& v : doc.verdict) out += "**" + v + "**\n\n";
+  if (!doc.basis.empty()) out += doc.basis + "\n\n";
   for (const Section& s : doc.sections) {
     out += "## " + s.title + "\n\n";
     for (const auto& l : s.lines) out += "- " + l + "\n";

@@ -22,6 +22,7 @@ struct Section {
 struct Document {
   std::string title;
   std::vector<std::string> verdict;  // first, in plain words
+  std::string basis;                 // after the verdict, plain: what the report was computed from; may be empty
   std::vector<Section> sections;
 };
 

@@ -66,7 +66,9 @@ inline constexpr std::size_t kMaxJsonRows = 1000;
 // The cross-rank part of a report alone, as format_report writes it: the straggler headline as the verdict and the
 // "Ranks and collectives" section (text, Markdown), or {"summary": {the ranks, world and clock}, "stragglers": ...}
 // (JSON). It reads only summary.{distributed, ranks, clock, start_ns} and stragglers, so a reduction of rank
-// summaries, which has nothing else, writes it exactly as the analysis of the merged run does.
-[[nodiscard]] std::string format_ranks(const Report& report, Format format, Listing listing = Listing::Capped);
+// summaries, which has nothing else, writes it exactly as the analysis of the merged run does. basis, when not
+// empty, says what the report was computed from: a paragraph after the verdict (text, Markdown), "basis" (JSON).
+[[nodiscard]] std::string format_ranks(const Report& report, Format format, Listing listing = Listing::Capped,
+                                       const std::string& basis = {});
 
 }  // namespace gtv::analysis

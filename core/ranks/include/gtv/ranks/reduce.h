@@ -5,6 +5,7 @@
 // the cross-rank part of the analysis of the merged run; it reads no trace.
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gtv/analysis/format.h"
@@ -35,9 +36,16 @@ struct RankReport {
 // collectives, times that leave the trace time range.
 [[nodiscard]] Expected<RankReport> reduce(std::span<const RankSummary> summaries, const RankMergeOptions& options = {});
 
-// The report as `gtv-cli analyze` writes the cross-rank part of a merged run (analysis::format_ranks), followed by
-// the critical path across ranks (its section in text and Markdown, "critical_path_across_ranks" in JSON) when the
-// report has one: with an empty step_paths, exactly analyze's.
+// What a reduction is computed from, and where the rest of the analysis is: the report's basis.
+inline constexpr std::string_view kReducedBasis =
+    "Computed from the ranks' summaries (what `gtv-cli summarize` keeps of each rank: its clock anchor, GPUs, "
+    "collectives and steps), not from their traces: the cross-rank analysis only. Each rank's own report: `gtv-cli "
+    "analyze RANK_FILE`; the whole run's, its ranks merged into one trace: `gtv-cli analyze --merged FILE...`.";
+
+// The report as `gtv-cli analyze --merged` writes the cross-rank part of a merged run (analysis::format_ranks) with
+// kReducedBasis as its basis, followed by the critical path across ranks (its section in text and Markdown,
+// "critical_path_across_ranks" in JSON) when the report has one: with an empty step_paths, exactly
+// format_ranks(the merged run's report, format, listing, kReducedBasis).
 [[nodiscard]] std::string format_rank_report(const RankReport& report, analysis::Format format,
                                              analysis::Listing listing = analysis::Listing::Capped);
 
