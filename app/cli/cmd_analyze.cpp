@@ -13,6 +13,9 @@
 namespace gtv::cli {
 namespace {
 
+// As `gtv-cli merge` takes: the whole run in one process's memory.
+constexpr std::size_t kMaxMergedFiles = 4096;
+
 Expected<unsigned> parse_jobs(const ParsedArgs& args) {
   const std::optional<std::string> text = args.value("--jobs");
   if (!text) return default_summary_jobs();
@@ -32,6 +35,11 @@ int run_analyze(const ParsedArgs& args, Io io) {
   const Expected<unsigned> jobs = parse_jobs(args);
   if (!jobs) return usage_error(analyze_command().spec, jobs.error().message, io);
   const auto listing = args.has("--all") ? analysis::Listing::All : analysis::Listing::Capped;
+  if (args.has("--merged") && args.positionals.size() > kMaxMergedFiles)
+    return usage_error(analyze_command().spec,
+                       "--merged: at most " + std::to_string(kMaxMergedFiles) + " files in one trace (given " +
+                           std::to_string(args.positionals.size()) + "); without --merged their summaries are reduced",
+                       io);
   if (args.positionals.size() >= 2 && !args.has("--merged")) {
     const std::optional<std::vector<ranks::RankSummary>> summaries =
         summarize_files_or_report(args.positionals, *jobs, io);
@@ -63,14 +71,14 @@ const Command& analyze_command() {
       "cannot be read, or ranks that are not one run, stop it with one line naming the file and exit status 1. "
       "--merged instead merges the files into one trace in memory (as `gtv-cli merge` does, the whole run at once) "
       "and prints that trace's whole report, the cross-rank section among the rest: the same as `gtv-cli merge "
-      "FILE... -o run.json && gtv-cli analyze run.json`.";
+      "FILE... -o run.json && gtv-cli analyze run.json`; it takes at most 4096 files, the summaries' way a million.";
   static const Command command{
       CommandSpec{
           .name = "analyze",
           .summary = "report GPU overlap, warm-up, host blocking, launch latency, timing truth, kernel stats",
           .positionals = "FILE...",
           .min_positionals = 1,
-          .max_positionals = 4096,
+          .max_positionals = 1'000'000,
           .options = with_rank_merge_options(
               {value_option("--format", "FMT", "text (default), markdown or json"),
                flag_option("--all", "list every row of every table and list (text and markdown)"),

@@ -836,6 +836,14 @@ def case_analyze_ranks(args):
     for bad in (["--jobs", "0"], ["--jobs", "x"], ["--jobs", "2", "--merged"]):
         r = cli(args, "analyze", *files, *bad)
         check(r.returncode == 2 and "--jobs" in r.stderr, "analyze %s: usage error (%r)" % (" ".join(bad), r.stderr))
+    # More files than one merged trace takes: refused with --merged before any is read; read one by one without it.
+    many = [missing] * 4097
+    r = cli(args, "analyze", "--merged", *many)
+    check(r.returncode == 2 and "--merged: at most 4096 files in one trace (given 4097)" in r.stderr,
+          "analyze --merged of 4097 files: usage error (%r)" % r.stderr[:300])
+    r = cli(args, "analyze", *many)
+    check(r.returncode == 1 and r.stderr.count("\n") == 1 and missing in r.stderr,
+          "analyze of 4097 files: read one by one, the missing one named (%r)" % r.stderr[:300])
 
 
 def case_ranks(args):
