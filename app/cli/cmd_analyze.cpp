@@ -41,11 +41,17 @@ int run_analyze(const ParsedArgs& args, Io io) {
                            std::to_string(args.positionals.size()) + "); without --merged their summaries are reduced",
                        io);
   if (args.positionals.size() >= 2 && !args.has("--merged")) {
-    const std::optional<std::vector<ranks::RankSummary>> summaries =
-        summarize_files_or_report(args.positionals, *jobs, io);
-    if (!summaries) return kExitBadInput;
-    return print_reduction(*summaries, *merge_options, *format, listing, io);
+    const std::optional<RankFiles> files =
+        summarize_files_or_report(args.positionals, *jobs, args.has("--per-rank"), io);
+    if (!files) return kExitBadInput;
+    return print_reduction(files->summaries, *merge_options, *format, listing, io, files->verdicts);
   }
+  if (args.has("--per-rank"))
+    return usage_error(analyze_command().spec,
+                       args.positionals.size() == 1 ? "--per-rank gives each rank's own verdict; one file was given"
+                                                    : "--per-rank adds each rank's own verdict to the summaries' "
+                                                      "report; --merged reports every rank in full",
+                       io);
   std::optional<Trace> trace = load_run_or_report(args.positionals, *merge_options, io);
   if (!trace) return kExitBadInput;
   const auto analysed = analysis::AnalysedTrace::make(std::move(*trace));
@@ -67,7 +73,9 @@ const Command& analyze_command() {
       "at once, so memory holds that many ranks, not the run) and the summaries are reduced into the cross-rank "
       "report, the one `gtv-cli reduce` prints of them: the ranks and their clock alignment with error bars, who "
       "arrived last at which collective and the waits that happened, each step's critical path across the ranks and "
-      "its bounding rank. It says it was computed from the summaries; it has no per-GPU analysis. A file that "
+      "its bounding rank. It says it was computed from the summaries; it has no per-GPU analysis. --per-rank also "
+      "analyzes each file on its own (its whole analysis, on the same threads) and ends the report with each rank's "
+      "own verdict, the first lines of what `gtv-cli analyze RANK_FILE` says (--all: all of it). A file that "
       "cannot be read, or ranks that are not one run, stop it with one line naming the file and exit status 1. "
       "--merged instead merges the files into one trace in memory (as `gtv-cli merge` does, the whole run at once) "
       "and prints that trace's whole report, the cross-rank section among the rest: the same as `gtv-cli merge "
@@ -83,6 +91,9 @@ const Command& analyze_command() {
               {value_option("--format", "FMT", "text (default), markdown or json"),
                flag_option("--all", "list every row of every table and list (text and markdown)"),
                flag_option("--merged", "with several files, merge them into one trace and report all of it"),
+               flag_option("--per-rank",
+                           "with several files, also analyze each on its own and give its verdict after the "
+                           "cross-rank report (costs each file's whole analysis)"),
                value_option("--jobs", "N",
                             "with several files, summarize this many at once (default: the machine's cores, at "
                             "most 8)")}),

@@ -805,6 +805,39 @@ def check_analyze_ranks(args, files, name):
     return ana
 
 
+def check_per_rank(args, files, name):
+    """--per-rank: the report of the summaries as it is, then each rank's own verdict, equal to what analyze of that
+    file alone says (in rank order; the first 2 lines in text, every line with --all and in JSON)."""
+    own = [json.loads(cli(args, "analyze", f, "--format", "json").stdout)["verdict"] for f in files]
+    red = {fmt: cli(args, "analyze", *files, "--format", fmt).stdout for fmt in ("text", "markdown", "json")}
+    r = cli(args, "analyze", "--per-rank", *files, "--format", "json")
+    doc = json.loads(r.stdout) if r.returncode == 0 else {}
+    check(doc.get("ranks_own_verdict") == [{"rank": i, "source": f, "verdict": v} for i, (f, v) in
+                                           enumerate(zip(files, own))],
+          "%s --per-rank json: each rank's verdict is its own analyze's (%r)" % (name, doc.get("ranks_own_verdict")))
+    doc.pop("ranks_own_verdict", None)
+    check(doc == json.loads(red["json"]), "%s --per-rank json: the rest is the summaries' report" % name)
+    for fmt, listing in (("text", ()), ("text", ("--all",)), ("markdown", ())):
+        r = cli(args, "analyze", "--per-rank", *files, "--format", fmt, *listing)
+        base = cli(args, "analyze", *files, "--format", fmt, *listing).stdout
+        check(r.returncode == 0 and r.stdout.startswith(base), "%s --per-rank %s: the report, then the ranks" % (
+            name, fmt))
+        tail = r.stdout[len(base):]
+        lines = 2 if not listing else None
+        blocks = []
+        for rank, (f, v) in enumerate(zip(files, own)):
+            if fmt == "text":
+                blocks.append("  rank %d (%s): " % (rank, f) + "\n    ".join(v[:lines]) + "\n")
+            else:
+                blocks.append("- **rank %d** (%s): " % (rank, f) + " ".join(v[:lines]) + "\n")
+        check(tail.endswith("".join(blocks)) and len(own[0]) > 2,
+              "%s --per-rank %s %s: each rank's own verdict, in rank order (%r)" % (
+                  name, fmt, " ".join(listing), tail[-600:]))
+    for bad, words in (([files[0]], "one file was given"), (["--merged", *files], "--merged reports every rank")):
+        r = cli(args, "analyze", "--per-rank", *bad)
+        check(r.returncode == 2 and words in r.stderr, "--per-rank %s: usage error (%r)" % (bad[0], r.stderr))
+
+
 def case_analyze_ranks(args):
     """On the bundled rank files (--data resources/traces): analyze of a run's rank files is its summaries reduced,
     and its cross-rank answer is the merged run's. One unreadable file among them: one line naming it, exit 1."""
@@ -812,6 +845,7 @@ def case_analyze_ranks(args):
     for run in ("ddp-gloo", "ddp-gloo-straggler"):
         files = [os.path.join(folder, "%s.rank%d.json.gz" % (run, r)) for r in (0, 1)]
         ana = check_analyze_ranks(args, files, run)
+        check_per_rank(args, files, run)
         if run == "ddp-gloo-straggler":
             check("rank 1 arrived last" in ana["verdict"][0], "the planted straggler, rank 1: %r" % ana["verdict"])
     files = [os.path.join(folder, "ddp-gloo.rank%d.json.gz" % r) for r in (0, 1)]
