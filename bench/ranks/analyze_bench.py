@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """`gtv-cli analyze` of a run's rank files, side by side: the ranks' summaries reduced (the default, and with
-`--jobs 1`: one rank in memory at a time) against the ranks merged into one trace (`--merged`), each under
-`/usr/bin/time -v` (wall time, CPU time, peak resident memory of the process), alternating, on each folder of
-generated ranks.
+`--jobs 1`: one rank in memory at a time; with --per-rank, also `--per-rank`) against the ranks merged into one
+trace (`--merged`), each under `/usr/bin/time -v` (wall time, CPU time, peak resident memory of the process),
+alternating, on each folder of generated ranks.
 
-    python3 bench/ranks/analyze_bench.py --gtv-cli build/app/cli/gtv-cli --runs 3 DIR8 DIR32 [-o results.txt]
+    python3 bench/ranks/analyze_bench.py --gtv-cli build/app/cli/gtv-cli --runs 3 [--per-rank] DIR8 DIR32 [-o raw]
 
 Each DIR holds rank*.json.gz from `bench/ranks/rank_run_gen.py --ranks N --events 50000 -o DIR`. Every command
 run with --clock collectives --format json; the bench checks that the reports' "stragglers" objects are equal
@@ -47,6 +47,7 @@ def main() -> int:
     p.add_argument("--gtv-cli", default="build/app/cli/gtv-cli")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("-o", "--output", help="also write the raw figures (JSON lines) here")
+    p.add_argument("--per-rank", action="store_true", help="also time analyze --per-rank (each rank's own verdict)")
     a = p.parse_args()
     raw = open(a.output, "w") if a.output else None
     rows = []
@@ -56,8 +57,10 @@ def main() -> int:
         if len(files) < 2:
             sys.exit("analyze_bench: %s holds fewer than 2 rank*.json.gz" % folder)
         mb = sum(os.path.getsize(f) for f in files) / 2**20
-        ways = {"summaries + reduce": [], "summaries + reduce, --jobs 1": [], "--merged": []}
         extras = {"summaries + reduce": [], "summaries + reduce, --jobs 1": ["--jobs", "1"], "--merged": ["--merged"]}
+        if a.per_rank:
+            extras["summaries + reduce, --per-rank"] = ["--per-rank"]
+        ways = {way: [] for way in extras}
         reports = {}
         for run in range(a.runs):
             for way in ways:
