@@ -54,16 +54,22 @@ void add_collective(RanksGrid& g, const analysis::CollectiveArrivals& k, std::si
   for (std::size_t r = 0; r < g.rank_count && r < k.wait_ns.size(); ++r) {
     TimeNs& cell = g.waited_ns[r * g.column_count + c];
     cell = saturating_add(cell, k.wait_ns[r]);
-    g.row_waited_ns[r] = saturating_add(g.row_waited_ns[r], k.wait_ns[r]);
   }
   if (k.culprit < 0 || static_cast<std::size_t>(k.culprit) >= g.rank_count) return;
-  const auto r = static_cast<std::size_t>(k.culprit);
-  TimeNs& cell = g.caused_ns[r * g.column_count + c];
+  TimeNs& cell = g.caused_ns[static_cast<std::size_t>(k.culprit) * g.column_count + c];
   cell = saturating_add(cell, k.wait_caused_ns);
-  g.row_caused_ns[r] = saturating_add(g.row_caused_ns[r], k.wait_caused_ns);
 }
 
-void finish_grid(RanksGrid& g) {
+// The rows' totals over every matched collective, whatever the columns: the order by lateness is the same with a
+// column per collective and per step (a collective outside every step still counts).
+void finish_grid(RanksGrid& g, const analysis::Stragglers& stragglers) {
+  for (const analysis::CollectiveArrivals& k : stragglers.collectives) {
+    for (std::size_t r = 0; r < g.rank_count && r < k.wait_ns.size(); ++r)
+      g.row_waited_ns[r] = saturating_add(g.row_waited_ns[r], k.wait_ns[r]);
+    if (k.culprit >= 0 && static_cast<std::size_t>(k.culprit) < g.rank_count)
+      g.row_caused_ns[static_cast<std::size_t>(k.culprit)] =
+          saturating_add(g.row_caused_ns[static_cast<std::size_t>(k.culprit)], k.wait_caused_ns);
+  }
   g.max_caused_ns = g.caused_ns.empty() ? 0 : *std::max_element(g.caused_ns.begin(), g.caused_ns.end());
   g.max_waited_ns = g.waited_ns.empty() ? 0 : *std::max_element(g.waited_ns.begin(), g.waited_ns.end());
   for (const std::int64_t row : g.bound)
@@ -79,7 +85,7 @@ RanksGrid make_ranks_grid(const analysis::Stragglers& stragglers) {
     add_collective(g, k, c);
     if (k.culprit >= 0 && static_cast<std::size_t>(k.culprit) < g.rank_count) g.bound[c] = k.culprit;
   }
-  finish_grid(g);
+  finish_grid(g, stragglers);
   return g;
 }
 
@@ -93,7 +99,7 @@ RanksGrid make_step_grid(const analysis::Stragglers& stragglers, const ranks::St
     if (step.bounding_rank >= 0 && row != g.ranks.end() && *row == step.bounding_rank)
       g.bound[c] = static_cast<std::int64_t>(row - g.ranks.begin());
   }
-  finish_grid(g);
+  finish_grid(g, stragglers);
   return g;
 }
 

@@ -65,7 +65,7 @@ RanksOverview::RanksOverview(QStringList paths, const RankMergeOptions& options,
   columns_box_->addItem(tr("Columns: steps"), static_cast<int>(RanksColumns::Steps));
   columns_box_->setToolTip(
       tr("A column per matched collective, or per step (ProfilerStep#N, else the steps the "
-         "collectives every rank waits for end) with each step's bounding rank marked"));
+         "collectives every rank waits for end), each step's bounding rank in orange in the own-wait colouring"));
   controls->addWidget(columns_box_);
   colour_box_->addItem(tr("Colour: how long the rank waited"), static_cast<int>(RanksColour::Waited));
   colour_box_->addItem(tr("Colour: how long the others waited for the rank"), static_cast<int>(RanksColour::Caused));

@@ -34,8 +34,8 @@ struct RanksGrid {
   // Per column, the bounding rank's row (-1: none): at a collective the rank the others waited for; in a step the
   // rank with the most work on the step's critical path across ranks (StepPath::bounding_rank).
   std::vector<std::int64_t> bound;
-  std::vector<TimeNs> row_caused_ns;         // per row: the others' wait for it over the columns
-  std::vector<TimeNs> row_waited_ns;         // per row: its own wait over the columns
+  std::vector<TimeNs> row_caused_ns;         // per row: the others' wait for it over all matched collectives
+  std::vector<TimeNs> row_waited_ns;         // per row: its own wait over all matched collectives
   std::vector<std::size_t> row_bound_count;  // per row: columns it bounded
   std::int64_t straggler = -1;               // the row the report names as the straggler; -1 when it names none
   TimeNs max_caused_ns = 0;
@@ -59,7 +59,7 @@ struct RanksGrid {
 [[nodiscard]] RanksGrid make_step_grid(const analysis::Stragglers& stragglers, const ranks::StepPaths& paths);
 
 // Row indexes top to bottom: by rank number, or by lateness (the others' wait for the rank over the run, the
-// longest first; then the collectives it bounded; then its own wait, the shortest first: it arrived later).
+// longest first; then the columns it bounded; then its own wait, the shortest first: it arrived later).
 [[nodiscard]] std::vector<std::size_t> row_order(const RanksGrid& grid, bool by_lateness);
 
 // The cells [first_column, end_column) of every row, in order, drawn into width_px x height_px ARGB32 pixels
