@@ -311,6 +311,25 @@ class RanksOverviewTest : public QObject {
     QCOMPARE(canvas->grid().column_count, overview->run()->report.stragglers.collectives.size());
   }
 
+  void stepsWithoutProfilerStepsEndAtTheAllReduces() {
+    // The first run marks no profiler steps: each all-reduce ends a step, all 30 bound by rank 5.
+    MainWindow window;
+    RanksOverview* overview = open_folder(window);
+    QVERIFY(overview != nullptr);
+    QCOMPARE(overview->run()->report.step_paths.basis, ranks::StepBasis::Collectives);
+    overview->set_view(RanksColour::Waited, false, RanksColumns::Steps);
+    RanksCanvas* canvas = overview->canvas();
+    QCOMPARE(canvas->grid().column_count, std::size_t{30});
+    for (const std::int64_t bound : canvas->grid().bound)
+      QCOMPARE(bound, static_cast<std::int64_t>(row_of_rank(*canvas, kStraggler)));
+    QCOMPARE(canvas->axis_title(), QStringLiteral("step"));
+    QVERIFY(canvas->columns_meaning().contains(QStringLiteral("the ranks mark no profiler steps")));
+    const QString tip = canvas->cell_tooltip(row_of_rank(*canvas, 0), 3);
+    QVERIFY2(tip.contains(QStringLiteral("rank 0, step 4 (step 4 of 30)")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("the step's bounding rank is rank %1").arg(kStraggler)), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("the step's span across ranks")), qPrintable(tip));
+  }
+
   void clickOnStepOpensTheRankAtItsStep() {
     MainWindow window;
     RanksOverview* overview = open_folder(window, steps_folder_);
