@@ -39,8 +39,9 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "  --export OUT --whatif C TRACE      What if figure: the band, recorded, predicted (and the recorded variant)\n"
       "  --export OUT --compare A B...      compare figure: the runs stacked and aligned on one axis\n"
       "  --export OUT FOLDER|SUMMARY...     ranks overview of a reduced run (.gtvsum rank summaries): rank x\n"
-      "                                     collective, --ranks-colour waited|caused, --ranks-order rank|lateness,\n"
-      "                                     --ranks-clock wall|collectives\n"
+      "                                     collective or step, --ranks-colour waited|caused, --ranks-order\n"
+      "                                     rank|lateness, --ranks-columns collectives|steps, --ranks-clock\n"
+      "                                     wall|collectives\n"
       "  --window-shot OUT [TRACE...]       the whole window with the traces open (--side-tab picks the panel;\n"
       "                                     --whatif C: with the What if tab of the trace open)\n"
       "  --compare-shot OUT TRACE TRACE...  the compare view of two or more traces, aligned\n"
@@ -124,7 +125,13 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
       "aligned on the collectives that end together (collectives), as "
       "gtv-cli reduce --clock.",
       "wall|collectives", "wall");
-  parser.addOptions({ranks_colour_opt, ranks_order_opt, ranks_clock_opt});
+  const QCommandLineOption ranks_columns_opt(
+      "ranks-columns",
+      "Ranks overview (the window and --export): a column per matched collective (collectives, the default) or per "
+      "step (steps: ProfilerStep#N, else the steps the collectives every rank waits for end), each step's bounding "
+      "rank marked.",
+      "collectives|steps", "collectives");
+  parser.addOptions({ranks_colour_opt, ranks_order_opt, ranks_clock_opt, ranks_columns_opt});
   parser.addOptions({export_opt, range_opt,  size_opt,          label_width_opt,    scale_opt,     dark_opt,
                      font_opt,   shot_opt,   side_opt,          compare_opt,        classroom_opt, run_panel_opt,
                      cursor_opt, reveal_opt, ranks_opt,         classroom_mode_opt, exercise_opt,  step_opt,
@@ -149,6 +156,10 @@ Expected<CommandLine> parse_command_line(const QStringList& arguments) {
   if (ranks_clock != "wall" && ranks_clock != "collectives")
     return Error{"--ranks-clock must be wall or collectives, not '" + ranks_clock.toStdString() + "'"};
   cl.ranks_collectives_clock = ranks_clock == "collectives";
+  const QString ranks_columns = parser.value(ranks_columns_opt);
+  if (ranks_columns != "collectives" && ranks_columns != "steps")
+    return Error{"--ranks-columns must be collectives or steps, not '" + ranks_columns.toStdString() + "'"};
+  cl.ranks_steps = ranks_columns == "steps";
   if (cl.ranks && cl.traces.size() < 2) return Error{"--ranks needs the files of two or more ranks"};
   cl.dark = parser.isSet(dark_opt);
   cl.classroom = parser.isSet(classroom_mode_opt);
@@ -209,6 +220,16 @@ RankMergeOptions ranks_options(const CommandLine& cl) {
   return options;
 }
 
+void apply_ranks_view(ui::RanksOverview* overview, const CommandLine& cl) {
+  if (overview == nullptr) return;
+  const ui::RanksColour colour = cl.ranks_waited ? ui::RanksColour::Waited : ui::RanksColour::Caused;
+  const ui::RanksColumns columns = cl.ranks_steps ? ui::RanksColumns::Steps : ui::RanksColumns::Collectives;
+  // Once reduced: steps fall back to collectives for a run without any.
+  QObject::connect(
+      overview, &ui::RanksOverview::loaded, overview,
+      [overview, colour, lateness = cl.ranks_lateness, columns] { overview->set_view(colour, lateness, columns); });
+}
+
 // The ranks overview of a reduced run as a figure: title, grid, legend, caption.
 int run_ranks_export(const CommandLine& cl) {
   std::vector<std::string> paths;
@@ -220,10 +241,16 @@ int run_ranks_export(const CommandLine& cl) {
   }
   for (const std::string& warning : run->report.warnings) std::fprintf(stderr, "gtv: warning: %s\n", warning.c_str());
   const ui::ExportOptions& o = *cl.export_options;
+  ui::RanksFigureOptions figure;
+  figure.colour = cl.ranks_waited ? ui::RanksColour::Waited : ui::RanksColour::Caused;
+  figure.by_lateness = cl.ranks_lateness;
+  figure.columns = cl.ranks_steps ? ui::RanksColumns::Steps : ui::RanksColumns::Collectives;
+  figure.width_px = o.width_px > 0 ? o.width_px : 1600;
+  figure.height_px = o.height_px;
+  figure.dark = cl.dark;
+  figure.scale = o.scale;
   const Status status =
-      ui::export_ranks_figure(std::make_shared<const ui::RanksRun>(std::move(run).value()), o.path,
-                              cl.ranks_waited ? ui::RanksColour::Waited : ui::RanksColour::Caused, cl.ranks_lateness,
-                              o.width_px > 0 ? o.width_px : 1600, cl.dark, o.scale);
+      ui::export_ranks_figure(std::make_shared<const ui::RanksRun>(std::move(run).value()), o.path, figure);
   if (!status.ok()) {
     std::fprintf(stderr, "gtv: %s\n", status.error().message.c_str());
     return 1;
@@ -281,7 +308,7 @@ int run_window_shot(const CommandLine& cl) {
   if (cl.ranks) {
     window.open_run(cl.traces);
   } else if (cl.summaries) {
-    window.open_ranks(cl.traces, ranks_options(cl));
+    apply_ranks_view(window.open_ranks(cl.traces, ranks_options(cl)), cl);
   } else {
     for (const QString& path : cl.traces) window.open_file(path);
   }
@@ -299,6 +326,9 @@ int run_window_shot(const CommandLine& cl) {
     return false;
   };
   while (loading() && timer.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+  for (int i = 0; i < window.tabs()->count(); ++i)  // delivered now: the view it asks for is set when it loads
+    if (auto* ranks = qobject_cast<ui::RanksOverview*>(window.tabs()->widget(i)); ranks && !ranks->is_loading())
+      ranks->wait();
   for (const QString& e : errors) std::fprintf(stderr, "gtv: %s\n", qPrintable(e));
   if (auto* tab = window.current_tab()) tab->show_side_tab(cl.side_tab);
   if (!cl.whatif.isEmpty()) {

@@ -12,6 +12,10 @@
 #include "gtv/model/rank_merge.h"
 #include "gtv/ui/export.h"
 
+namespace gtv::ui {
+class RanksOverview;
+}
+
 namespace gtv::app {
 
 // The trace shown when gtv starts with no argument: recorded on two H200s, embedded in the binary.
@@ -25,6 +29,7 @@ struct CommandLine {
   bool ranks_waited = true;     // --ranks-colour: each rank's own waits (waited, the default) or the others' (caused)
   bool ranks_lateness = false;  // --ranks-order lateness: the overview's rows by lateness
   bool ranks_collectives_clock = false;  // --ranks-clock collectives: clocks aligned as reduce --clock collectives
+  bool ranks_steps = false;              // --ranks-columns steps: the overview's columns are steps, not collectives
   std::optional<ui::ExportOptions> export_options;
   QStringList whatif;    // --whatif CHANGE (repeatable) with --export: the What if figure of these changes
   bool compare = false;  // --compare with --export: the compare figure of the traces
@@ -39,6 +44,9 @@ struct CommandLine {
 
 // The clock options of a reduced run's overview (--ranks-clock).
 [[nodiscard]] RankMergeOptions ranks_options(const CommandLine& command_line);
+// Gives the overview the view the command line asks for (--ranks-colour, --ranks-order, --ranks-columns) once its run
+// is reduced; nothing for null.
+void apply_ranks_view(ui::RanksOverview* overview, const CommandLine& command_line);
 // True when argv asks for --export: the caller then picks the offscreen platform before QApplication exists.
 [[nodiscard]] bool wants_export(int argc, char** argv);
 // Parses QCoreApplication::arguments(); errors are one line.

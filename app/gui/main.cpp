@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
   if (command_line->ranks) {
     window.open_run(command_line->traces);
   } else if (command_line->summaries) {
-    window.open_ranks(command_line->traces, gtv::app::ranks_options(*command_line));
+    gtv::app::apply_ranks_view(window.open_ranks(command_line->traces, gtv::app::ranks_options(*command_line)),
+                               *command_line);
   } else {
     for (const QString& path : command_line->traces) window.open_file(path);
   }

@@ -65,6 +65,7 @@ std::vector<StepPath> by_collectives(const Stragglers& s, std::span<const RankSt
     step.name = "step " + std::to_string(out.size() + 1);
     step.start_ns = start;
     const TimeNs t = chain_through(s, pending, step, start);
+    step.collectives = pending;
     const auto last = std::max_element(c.end_ns.begin(), c.end_ns.end());
     finish(step, t, *last, s.ranks[static_cast<std::size_t>(last - c.end_ns.begin())]);
     start = step.end_ns;
@@ -110,6 +111,7 @@ std::vector<StepPath> by_profiler_steps(const Stragglers& s, std::span<const Ran
     step.start_ns = starts[k];
     const TimeNs t = chain_through(s, in_step[k], step, starts[k]);
     finish(step, t, ends[k], end_rank[k]);
+    step.collectives = std::move(in_step[k]);
     out.push_back(std::move(step));
   }
   return out;

@@ -4,7 +4,9 @@
 // straggler arrives delay_ns later at four collectives in five, a second rank 1.5 x delay_ns later at every
 // seventh, and the eight ranks of one host from slow_host_rank on 0.5 x delay_ns later through the middle fifth of
 // the run; the kernels end 200 us (+0-3 us) after the last arrival; clocks are off by up to +/-50 ms. Sources name
-// rankN.json.gz.
+// rankN.json.gz. Each all-reduce ends a profiler step: rank r marks ProfilerStep#k from the end of its previous
+// all-reduce (from the step's compute for the first) to the end of all-reduce k, its GPUs busy from the step's
+// compute (which starts 400 us after the previous all-reduce's last arrival) to the all-reduce's end.
 #include <algorithm>
 #include <random>
 #include <string>
@@ -22,6 +24,7 @@ struct SummarySpec {
   int slow_host_rank = 256;  // the first of eight ranks late through the middle fifth
   TimeNs delay_ns = 2'000'000;
   unsigned seed = 7;
+  bool profiler_steps = true;
 };
 
 inline std::vector<ranks::RankSummary> generated_summaries(const SummarySpec& spec) {
@@ -61,11 +64,18 @@ inline std::vector<ranks::RankSummary> generated_summaries(const SummarySpec& sp
       k.start_ns = arrival[r] + offset[r];
       k.end_ns = last + 200'000 + uniform(0, 3'000) + offset[r];
       out[r].collectives.push_back(k);
+      if (spec.profiler_steps) {
+        std::vector<ranks::StepWork>& steps = out[r].steps;
+        const TimeNs start = steps.empty() ? step + offset[r] : out[r].collectives[steps.size() - 1].end_ns;
+        steps.push_back({"ProfilerStep#" + std::to_string(c), start, k.end_ns, k.end_ns - (step + offset[r]),
+                         k.end_ns - k.start_ns});
+      }
     }
     step = last + 400'000;
   }
   for (ranks::RankSummary& s : out) {
     s.start_ns = s.collectives.front().start_ns - 1'000'000;
+    if (!s.steps.empty()) s.start_ns = std::min(s.start_ns, s.steps.front().start_ns);
     s.end_ns = s.collectives.back().end_ns;
   }
   return out;

@@ -1,7 +1,8 @@
 // Offscreen benchmark of the ranks overview: a generated run of N ranks x C all-reduces (generated_summaries.h)
 // reduced (gtv::ranks::reduce, wall-clock alignment), then the overview drawn as the window draws it at WxH: the
 // cell image alone (per-pixel aggregation, render_cells) and the whole frame (cells, labels, axis, legend), in both
-// colours and both orders, and zoomed to a tenth of the collectives. Prints the median and the largest of R frames.
+// colours and both orders, zoomed to a tenth of the columns, with a column per collective and per step (each
+// all-reduce ends a ProfilerStep). Prints the median and the largest of R frames, and the time to build each grid.
 //
 //   gtv_ui_ranks_bench [--ranks N] [--collectives C] [--size WxH] [--repeats R] [--write DIR]
 //
@@ -127,12 +128,14 @@ int main(int argc, char** argv) {
   canvas.resize(width, height);
   canvas.set_run(run);
   const double grid_ms = static_cast<double>(timer.restart());
+  canvas.set_column_kind(RanksColumns::Steps);
+  const double step_grid_ms = static_cast<double>(timer.restart());
   const QRect cells = canvas.cells_rect();
   std::printf(
-      "%d ranks x %zu collectives (generated in %.0f ms, reduced in %.0f ms, grid built in %.0f ms); canvas "
-      "%dx%d, cells %dx%d; median and largest of %d frames\n\n",
-      spec.ranks, run->report.stragglers.collectives.size(), generate_ms, reduce_ms, grid_ms, width, height,
-      cells.width(), cells.height(), repeats);
+      "%d ranks x %zu collectives, %zu steps (generated in %.0f ms, reduced in %.0f ms, collective grid built in "
+      "%.0f ms, step grid in %.0f ms); canvas %dx%d, cells %dx%d; median and largest of %d frames\n\n",
+      spec.ranks, run->report.stragglers.collectives.size(), run->report.step_paths.steps.size(), generate_ms,
+      reduce_ms, grid_ms, step_grid_ms, width, height, cells.width(), cells.height(), repeats);
   std::printf(
       "| view | cells: median | whole frame: median | whole frame: median CPU | whole frame: largest |\n"
       "|---|---:|---:|---:|---:|\n");
@@ -141,16 +144,25 @@ int main(int argc, char** argv) {
     RanksColour colour;
     bool lateness;
     bool zoomed;
+    RanksColumns columns;
   };
-  const View views[] = {{"others' wait, rank order", RanksColour::Caused, false, false},
-                        {"others' wait, by lateness", RanksColour::Caused, true, false},
-                        {"own wait, rank order", RanksColour::Waited, false, false},
-                        {"own wait, by lateness", RanksColour::Waited, true, false},
-                        {"others' wait, a tenth of the collectives", RanksColour::Caused, false, true}};
+  constexpr RanksColumns kCollectives = RanksColumns::Collectives;
+  constexpr RanksColumns kSteps = RanksColumns::Steps;
+  const View views[] = {{"others' wait, rank order", RanksColour::Caused, false, false, kCollectives},
+                        {"others' wait, by lateness", RanksColour::Caused, true, false, kCollectives},
+                        {"own wait, rank order", RanksColour::Waited, false, false, kCollectives},
+                        {"own wait, by lateness", RanksColour::Waited, true, false, kCollectives},
+                        {"others' wait, a tenth of the collectives", RanksColour::Caused, false, true, kCollectives},
+                        {"steps: others' wait, rank order", RanksColour::Caused, false, false, kSteps},
+                        {"steps: others' wait, by lateness", RanksColour::Caused, true, false, kSteps},
+                        {"steps: own wait, rank order", RanksColour::Waited, false, false, kSteps},
+                        {"steps: own wait, by lateness", RanksColour::Waited, true, false, kSteps},
+                        {"steps: own wait, a tenth of the steps", RanksColour::Waited, false, true, kSteps}};
   for (const View& v : views) {
+    if (canvas.column_kind() != v.columns) canvas.set_column_kind(v.columns);
     canvas.set_colour(v.colour);
     canvas.set_by_lateness(v.lateness);
-    const std::size_t c = run->report.stragglers.collectives.size();
+    const std::size_t c = canvas.grid().column_count;
     canvas.set_columns(v.zoomed ? c / 2 : 0, v.zoomed ? c / 2 + std::max<std::size_t>(1, c / 10) : c);
     const Frames f = frames(canvas, repeats);
     std::printf("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms |\n", v.name, f.cells.median_ms, f.whole.median_ms,

@@ -3,6 +3,7 @@
 // overlap from its start to its end.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,18 @@ RankReport reduced(const std::vector<RankSummary>& summaries) {
 void expect_straggler_bounds_every_step(const RankReport& report, const testing::RunSpec& spec) {
   const StepPaths& p = report.step_paths;
   ASSERT_EQ(p.steps.size(), static_cast<std::size_t>(spec.steps));
+  // Every matched collective is in one step, in order; a step's collective links name its own collectives.
+  std::vector<std::size_t> held;
+  for (const StepPath& step : p.steps) held.insert(held.end(), step.collectives.begin(), step.collectives.end());
+  ASSERT_EQ(held.size(), report.stragglers.collectives.size());
+  for (std::size_t i = 0; i < held.size(); ++i) EXPECT_EQ(held[i], i);
   for (const StepPath& step : p.steps) {
     SCOPED_TRACE(step.name);
+    for (const PathLink& l : step.links)
+      if (l.kind == LinkKind::Collective) {
+        EXPECT_NE(std::find(step.collectives.begin(), step.collectives.end(), static_cast<std::size_t>(l.collective)),
+                  step.collectives.end());
+      }
     EXPECT_EQ(step.bounding_rank, spec.straggler);
     EXPECT_GE(step.bounding_work_ns, 950 * kUs + spec.delay_ns);
     ASSERT_FALSE(step.links.empty());

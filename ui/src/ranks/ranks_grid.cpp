@@ -4,6 +4,8 @@
 #include <array>
 #include <numeric>
 
+#include "gtv/base/time.h"
+
 namespace gtv::ui {
 namespace {
 
@@ -16,47 +18,88 @@ std::uint32_t mix(std::uint32_t a, std::uint32_t b, std::uint32_t t256) {
   return out;
 }
 
-}  // namespace
+// The straggler is the rank the report's headline names: the one the others waited for longest, when it is the one
+// they waited for at more than half the collectives where anyone waited (analysis/stragglers.h). -1: none.
+std::int64_t straggler_row(const analysis::Stragglers& stragglers) {
+  const std::size_t n = stragglers.ranks.size();
+  if (stragglers.per_rank.empty() || stragglers.per_rank.size() != n) return -1;
+  std::size_t top = 0;
+  for (std::size_t r = 1; r < n; ++r)
+    if (stragglers.per_rank[r].caused_ns > stragglers.per_rank[top].caused_ns) top = r;
+  const auto waited_at = static_cast<std::size_t>(
+      std::count_if(stragglers.collectives.begin(), stragglers.collectives.end(),
+                    [](const analysis::CollectiveArrivals& k) { return k.analysed && k.wait_caused_ns > 0; }));
+  return waited_at > 0 && stragglers.per_rank[top].arrived_last * 2 > waited_at ? static_cast<std::int64_t>(top) : -1;
+}
 
-RanksGrid make_ranks_grid(const analysis::Stragglers& stragglers) {
+RanksGrid empty_grid(const analysis::Stragglers& stragglers, RanksColumns columns, std::size_t column_count) {
   RanksGrid g;
+  g.columns = columns;
   g.ranks = stragglers.ranks;
   g.rank_count = g.ranks.size();
-  g.collective_count = stragglers.collectives.size();
-  const std::size_t cells = g.rank_count * g.collective_count;
+  g.column_count = column_count;
+  const std::size_t cells = g.rank_count * g.column_count;
   g.caused_ns.assign(cells, 0);
   g.waited_ns.assign(cells, 0);
-  g.bound.assign(g.collective_count, -1);
+  g.bound.assign(g.column_count, -1);
   g.row_caused_ns.assign(g.rank_count, 0);
   g.row_waited_ns.assign(g.rank_count, 0);
   g.row_bound_count.assign(g.rank_count, 0);
-  for (std::size_t c = 0; c < g.collective_count; ++c) {
+  g.straggler = straggler_row(stragglers);
+  return g;
+}
+
+// Adds collective k's waits to column c.
+void add_collective(RanksGrid& g, const analysis::CollectiveArrivals& k, std::size_t c) {
+  for (std::size_t r = 0; r < g.rank_count && r < k.wait_ns.size(); ++r) {
+    TimeNs& cell = g.waited_ns[r * g.column_count + c];
+    cell = saturating_add(cell, k.wait_ns[r]);
+  }
+  if (k.culprit < 0 || static_cast<std::size_t>(k.culprit) >= g.rank_count) return;
+  TimeNs& cell = g.caused_ns[static_cast<std::size_t>(k.culprit) * g.column_count + c];
+  cell = saturating_add(cell, k.wait_caused_ns);
+}
+
+// The rows' totals over every matched collective, whatever the columns: the order by lateness is the same with a
+// column per collective and per step (a collective outside every step still counts).
+void finish_grid(RanksGrid& g, const analysis::Stragglers& stragglers) {
+  for (const analysis::CollectiveArrivals& k : stragglers.collectives) {
+    for (std::size_t r = 0; r < g.rank_count && r < k.wait_ns.size(); ++r)
+      g.row_waited_ns[r] = saturating_add(g.row_waited_ns[r], k.wait_ns[r]);
+    if (k.culprit >= 0 && static_cast<std::size_t>(k.culprit) < g.rank_count)
+      g.row_caused_ns[static_cast<std::size_t>(k.culprit)] =
+          saturating_add(g.row_caused_ns[static_cast<std::size_t>(k.culprit)], k.wait_caused_ns);
+  }
+  g.max_caused_ns = g.caused_ns.empty() ? 0 : *std::max_element(g.caused_ns.begin(), g.caused_ns.end());
+  g.max_waited_ns = g.waited_ns.empty() ? 0 : *std::max_element(g.waited_ns.begin(), g.waited_ns.end());
+  for (const std::int64_t row : g.bound)
+    if (row >= 0) ++g.row_bound_count[static_cast<std::size_t>(row)];
+}
+
+}  // namespace
+
+RanksGrid make_ranks_grid(const analysis::Stragglers& stragglers) {
+  RanksGrid g = empty_grid(stragglers, RanksColumns::Collectives, stragglers.collectives.size());
+  for (std::size_t c = 0; c < g.column_count; ++c) {
     const analysis::CollectiveArrivals& k = stragglers.collectives[c];
-    for (std::size_t r = 0; r < g.rank_count && r < k.wait_ns.size(); ++r) {
-      g.waited_ns[r * g.collective_count + c] = k.wait_ns[r];
-      g.row_waited_ns[r] += k.wait_ns[r];
-      g.max_waited_ns = std::max(g.max_waited_ns, k.wait_ns[r]);
-    }
-    if (k.culprit < 0 || static_cast<std::size_t>(k.culprit) >= g.rank_count) continue;
-    const auto r = static_cast<std::size_t>(k.culprit);
-    g.bound[c] = k.culprit;
-    g.caused_ns[r * g.collective_count + c] = k.wait_caused_ns;
-    g.row_caused_ns[r] += k.wait_caused_ns;
-    ++g.row_bound_count[r];
-    g.max_caused_ns = std::max(g.max_caused_ns, k.wait_caused_ns);
+    add_collective(g, k, c);
+    if (k.culprit >= 0 && static_cast<std::size_t>(k.culprit) < g.rank_count) g.bound[c] = k.culprit;
   }
-  // The straggler is the rank the report's headline names: the one the others waited for longest, when it is the
-  // one they waited for at more than half the collectives where anyone waited (analysis/stragglers.h).
-  if (!stragglers.per_rank.empty() && stragglers.per_rank.size() == g.rank_count) {
-    std::size_t top = 0;
-    for (std::size_t r = 1; r < g.rank_count; ++r)
-      if (stragglers.per_rank[r].caused_ns > stragglers.per_rank[top].caused_ns) top = r;
-    const auto waited_at = static_cast<std::size_t>(
-        std::count_if(stragglers.collectives.begin(), stragglers.collectives.end(),
-                      [](const analysis::CollectiveArrivals& k) { return k.analysed && k.wait_caused_ns > 0; }));
-    if (waited_at > 0 && stragglers.per_rank[top].arrived_last * 2 > waited_at)
-      g.straggler = static_cast<std::int64_t>(top);
+  finish_grid(g, stragglers);
+  return g;
+}
+
+RanksGrid make_step_grid(const analysis::Stragglers& stragglers, const ranks::StepPaths& paths) {
+  RanksGrid g = empty_grid(stragglers, RanksColumns::Steps, paths.steps.size());
+  for (std::size_t c = 0; c < g.column_count; ++c) {
+    const ranks::StepPath& step = paths.steps[c];
+    for (const std::size_t k : step.collectives)
+      if (k < stragglers.collectives.size()) add_collective(g, stragglers.collectives[k], c);
+    const auto row = std::lower_bound(g.ranks.begin(), g.ranks.end(), step.bounding_rank);
+    if (step.bounding_rank >= 0 && row != g.ranks.end() && *row == step.bounding_rank)
+      g.bound[c] = static_cast<std::int64_t>(row - g.ranks.begin());
   }
+  finish_grid(g, stragglers);
   return g;
 }
 
@@ -78,7 +121,7 @@ void render_cells(const RanksGrid& grid, RanksColour colour, const std::vector<s
   if (width_px <= 0 || height_px <= 0) return;
   const auto width = static_cast<std::size_t>(width_px);
   const auto height = static_cast<std::size_t>(height_px);
-  end_column = std::min(end_column, grid.collective_count);
+  end_column = std::min(end_column, grid.column_count);
   const std::size_t columns = end_column > first_column ? end_column - first_column : 0;
   const std::size_t rows = order.size();
   if (columns == 0 || rows == 0) {
@@ -86,7 +129,7 @@ void render_cells(const RanksGrid& grid, RanksColour colour, const std::vector<s
     return;
   }
   const std::vector<TimeNs>& values = colour == RanksColour::Caused ? grid.caused_ns : grid.waited_ns;
-  const bool mark_bound = colour == RanksColour::Waited;
+  const bool mark_bound = RanksGrid::marks_bound(colour);
   // Pixel column x covers the columns [x_first[x], x_first[x + 1]) (at least one).
   std::vector<std::size_t> x_first(width + 1);
   for (std::size_t x = 0; x <= width; ++x) x_first[x] = first_column + x * columns / width;
@@ -117,7 +160,7 @@ void render_cells(const RanksGrid& grid, RanksColour colour, const std::vector<s
     std::fill(column_bound.begin(), column_bound.end(), 0);
     for (; r0 < r1; ++r0) {
       const std::size_t row = order[r0];
-      const TimeNs* cell = values.data() + row * grid.collective_count + first_column;
+      const TimeNs* cell = values.data() + row * grid.column_count + first_column;
       for (std::size_t c = 0; c < columns; ++c) column_max[c] = std::max(column_max[c], cell[c]);
       if (mark_bound)
         for (std::size_t c = 0; c < columns; ++c)

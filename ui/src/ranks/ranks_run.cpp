@@ -70,9 +70,9 @@ Expected<RanksRun> load_ranks_run(const std::vector<std::string>& paths, const R
     return Error{run.title + ": no collectives matched across ranks; nothing to show in a ranks overview"};
   // Each rank's summary by its number: the file's rank, the merged run's for a rank of one, else its place among
   // the files (as reduce numbers ranks whose files do not say).
-  std::map<std::int64_t, const ranks::RankSummary*> summary_of;
+  std::map<std::int64_t, ranks::RankSummary*> summary_of;
   for (std::size_t i = 0; i < summaries.size(); ++i) {
-    const ranks::RankSummary& s = summaries[i];
+    ranks::RankSummary& s = summaries[i];
     const std::int64_t rank = s.from_merged_run         ? s.merged_rank.rank
                               : s.distributed.rank >= 0 ? s.distributed.rank
                                                         : static_cast<std::int64_t>(i);
@@ -88,6 +88,8 @@ Expected<RanksRun> load_ranks_run(const std::vector<std::string>& paths, const R
     run.shift_ns.push_back(merged || shift == shift_of.end() ? 0 : shift->second);
     run.rank_files.push_back(
         summary == summary_of.end() ? std::string() : locate_source(summary->second->source, summary->second->file));
+    run.rank_steps.push_back(summary == summary_of.end() ? std::vector<ranks::StepWork>()
+                                                         : std::move(summary->second->steps));
   }
   return run;
 }

@@ -554,8 +554,14 @@ void MainWindow::export_current_tab(const QString& path, bool whole_trace) {
   } else if (auto* classroom = qobject_cast<ClassroomView*>(current)) {
     status = export_widget(*classroom, path, scale);
   } else if (auto* ranks = qobject_cast<RanksOverview*>(current); ranks && ranks->run()) {
-    status = export_ranks_figure(ranks->run(), path, ranks->canvas()->colour(), ranks->canvas()->by_lateness(),
-                                 std::max(ranks->width(), 1200), dark_, scale);
+    RanksFigureOptions figure;
+    figure.colour = ranks->canvas()->colour();
+    figure.by_lateness = ranks->canvas()->by_lateness();
+    figure.columns = ranks->canvas()->column_kind();
+    figure.width_px = std::max(ranks->width(), 1200);
+    figure.dark = dark_;
+    figure.scale = scale;
+    status = export_ranks_figure(ranks->run(), path, figure);
   } else if (auto* whatif = qobject_cast<WhatIfView*>(current)) {
     // The What if figure (as gtv --export --whatif draws it): the band, every panel with every lane.
     CompareView* panels = whatif->panels();

@@ -1,7 +1,7 @@
 #pragma once
 // A reduced run as the window opens it: the .gtvsum rank summaries of one run (a folder of them, the files
 // themselves, or one file gathering a run's summaries), reduced into the cross-rank report (gtv/ranks/reduce.h),
-// with where each rank's own trace is and how its clock sits on the run's.
+// with where each rank's own trace is, how its clock sits on the run's, and its own steps.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,6 +20,8 @@ struct RanksRun {
   // summary names none) and its clock's shift onto the run's (run time = own time + shift_ns).
   std::vector<std::string> rank_files;
   std::vector<TimeNs> shift_ns;
+  // Per rank, likewise: its own steps ("ProfilerStep#N", the summary's), on its own clock; empty when it marks none.
+  std::vector<std::vector<ranks::StepWork>> rank_steps;
 };
 
 // True for what opens as a reduced run: a folder, or a file named *.gtvsum.

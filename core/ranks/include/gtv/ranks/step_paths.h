@@ -45,6 +45,9 @@ struct StepPath {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
   std::vector<PathLink> links;  // from start_ns to end_ns, each starting where the one before ends
+  // The matched collectives the step holds (indices into Stragglers::collectives, in order): those its chain runs
+  // through, including any whose part on the chain is empty.
+  std::vector<std::size_t> collectives;
   std::int64_t bounding_rank = -1;
   TimeNs bounding_work_ns = 0;  // the bounding rank's work on the chain
 };
