@@ -32,11 +32,19 @@ std::string first_line(const std::filesystem::path& path) {
   return line;
 }
 
-bool distinct_ranks(const std::vector<Trace>& traces) {
+// The processes that are ranks of one job: each has a rank, none twice. Processes without a rank beside them (a
+// launcher such as torchrun's agent, which may initialise CUDA to count the GPUs) are not ranks; a repeated rank
+// means no job's ranks.
+std::vector<std::size_t> job_ranks(const std::vector<Trace>& traces) {
   std::set<std::int64_t> ranks;
-  for (const Trace& t : traces)
-    if (t.metadata().distributed.rank < 0 || !ranks.insert(t.metadata().distributed.rank).second) return false;
-  return true;
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    const std::int64_t rank = traces[i].metadata().distributed.rank;
+    if (rank < 0) continue;
+    if (!ranks.insert(rank).second) return {};
+    out.push_back(i);
+  }
+  return out;
 }
 
 std::optional<Trace> merge_processes(const std::vector<Trace>& traces, const std::vector<std::string>& sources, Io io) {
@@ -59,6 +67,61 @@ std::optional<Trace> merge_processes(const std::vector<Trace>& traces, const std
   meta.notes.push_back(std::to_string(traces.size()) +
                        " processes merged on this host's clock; GPU ids are as each process numbered them (the same "
                        "GPUs when they shared CUDA_VISIBLE_DEVICES)");
+  Expected<Trace> merged = merge_traces(parts, std::move(meta));
+  if (!merged) {
+    io.err << "gtv-cli record: " << merged.error().message << "\n";
+    return std::nullopt;
+  }
+  return std::move(merged).value();
+}
+
+// The job's ranks, merged, with the processes that are not ranks (a launcher) beside them on this host's clock,
+// which the ranks' wall-clock merge shares. Their GPU ids get numbers of their own after the ranks' GPUs: which rank's
+// GPU a launcher's GPU 0 is cannot be told from the files.
+std::optional<Trace> add_other_processes(Trace ranks, const std::vector<Trace>& traces,
+                                         const std::vector<std::string>& sources,
+                                         const std::vector<std::size_t>& rank_index, Io io) {
+  TimeNs origin = ranks.metadata().origin_unix_ns;
+  std::int64_t next_device = 0;
+  for (const Lane& lane : ranks.lanes())
+    if (lane.is_gpu()) next_device = std::max(next_device, lane.device() + 1);
+  for (const DeviceInfo& d : ranks.devices()) next_device = std::max<std::int64_t>(next_device, d.index + 1);
+  std::vector<std::size_t> others;
+  for (std::size_t i = 0; i < traces.size(); ++i)
+    if (std::find(rank_index.begin(), rank_index.end(), i) == rank_index.end()) others.push_back(i);
+  for (std::size_t i : others) origin = std::min(origin, traces[i].metadata().origin_unix_ns);
+  std::vector<MergePart> parts;
+  parts.push_back({.trace = &ranks,
+                   .label = {},
+                   .shift_ns = ranks.metadata().origin_unix_ns - origin,
+                   .pid_map = {},
+                   .device_map = {},
+                   .name_prefix = {}});
+  std::string names;
+  for (std::size_t i : others) {
+    std::map<std::int64_t, std::int64_t> devices;
+    for (const Lane& lane : traces[i].lanes())
+      if (lane.is_gpu() && !devices.contains(lane.device())) devices[lane.device()] = next_device++;
+    for (const DeviceInfo& d : traces[i].devices())
+      if (!devices.contains(d.index)) devices[d.index] = next_device++;
+    parts.push_back({.trace = &traces[i],
+                     .label = sources[i],
+                     .shift_ns = traces[i].metadata().origin_unix_ns - origin,
+                     .pid_map = {},
+                     .device_map = devices,
+                     .name_prefix = {}});
+    names += (names.empty() ? "" : ", ") + sources[i];
+  }
+  TraceMetadata meta = ranks.metadata();
+  meta.origin_unix_ns = origin;
+  // The ranks' notes, costs and dropped records come with their part (its notes unprefixed).
+  meta.notes.clear();
+  meta.recorder_costs.clear();
+  meta.dropped_records = 0;
+  meta.notes.push_back(names + (others.size() == 1 ? " has" : " have") +
+                       " no rank in its environment (a launcher or a helper process): merged beside the " +
+                       std::to_string(rank_index.size()) +
+                       " ranks on this host's clock; its GPU ids are numbered after the ranks' GPUs");
   Expected<Trace> merged = merge_traces(parts, std::move(meta));
   if (!merged) {
     io.err << "gtv-cli record: " << merged.error().message << "\n";
@@ -107,16 +170,18 @@ std::optional<Trace> merge_recorded(const std::vector<std::filesystem::path>& fi
     sources.push_back("pid " + std::to_string(pid_of(file.filename().string(), ".json")));
   }
   if (traces.size() == 1) return std::move(traces.front());
-  if (!distinct_ranks(traces)) return merge_processes(traces, sources, io);
+  const std::vector<std::size_t> rank_index = job_ranks(traces);
+  if (rank_index.size() < 2) return merge_processes(traces, sources, io);
   std::vector<RankFile> ranks;
-  for (std::size_t i = 0; i < traces.size(); ++i) ranks.push_back({&traces[i], sources[i]});
+  for (std::size_t i : rank_index) ranks.push_back({&traces[i], sources[i]});
   Expected<RankMerge> merged = merge_ranks(ranks, RankMergeOptions{});
   if (!merged) {
     io.err << "gtv-cli record: " << merged.error().message << "\n";
     return std::nullopt;
   }
   for (const std::string& warning : merged->warnings) io.err << "gtv-cli record: warning: " << warning << "\n";
-  return std::move(merged->trace);
+  if (rank_index.size() == traces.size()) return std::move(merged->trace);
+  return add_other_processes(std::move(merged->trace), traces, sources, rank_index, io);
 }
 
 }  // namespace gtv::cli

@@ -150,6 +150,22 @@ def case_record(args):
           "two ranks merged on the wall clock: %r" % r.stderr)
     info = json.loads(cli(args, "info", out, "--json").stdout)
     check([x["source"] for x in info["run"]["ranks"]] == ["pid 101", "pid 102"], "each rank's process named")
+    # The ranks of a launcher that initialised CUDA itself (torchrun's agent counts the GPUs): the launcher has no
+    # rank; the ranks still merge as ranks, and the launcher goes beside them on the host's clock, named in a note.
+    launcher = os.path.join(args.data, "pytorch", "one_gpu_basic.json.gz")
+    script = ('cp "$0" "$GTV_RECORD_DIR/gtv-101.json"; cp "$1" "$GTV_RECORD_DIR/gtv-102.json"; '
+              'gzip -dc "$2" > "$GTV_RECORD_DIR/gtv-100.json"')
+    r = cli(args, "record", "-o", out, "--", "sh", "-c", script, r0, r1, launcher, env=env)
+    check(r.returncode == 0, "ranks and their launcher: exit 0 (%s)" % r.stderr.strip())
+    info = json.loads(cli(args, "info", out, "--json").stdout)
+    check([x["source"] for x in info["run"]["ranks"]] == ["pid 101", "pid 102"],
+          "the launcher's ranks are merged as ranks: %r" % info["run"].get("ranks"))
+    launcher_events = json.loads(cli(args, "info", launcher, "--json").stdout)["event_count"]
+    check(info["event_count"] == 6 + launcher_events, "every event of the ranks and the launcher kept (%d)"
+          % info["event_count"])
+    text = cli(args, "info", out).stdout
+    check("pid 100 has no rank in its environment (a launcher or a helper process): merged beside the 2 ranks" in text,
+          "a note names the launcher: %r" % text[-600:])
     # Processes that are not ranks of one job (no rank, or a rank twice), a refusal and a fork.
     single = os.path.join(args.data, "pytorch", "one_gpu_basic.json.gz")
     single_events = json.loads(cli(args, "info", single, "--json").stdout)["event_count"]

@@ -104,7 +104,8 @@ class PartCopier {
     TraceMetadata& meta = out_.metadata();
     if (meta.machine.empty()) meta.machine = in_.metadata().machine;
     meta.dropped_records += in_.metadata().dropped_records;
-    for (const std::string& note : in_.metadata().notes) meta.notes.push_back(part_.label + ": " + note);
+    for (const std::string& note : in_.metadata().notes)
+      meta.notes.push_back(part_.label.empty() ? note : part_.label + ": " + note);
     for (RecorderCost cost : in_.metadata().recorder_costs) {
       cost.pid = mapped(part_.pid_map, cost.pid);
       meta.recorder_costs.push_back(cost);

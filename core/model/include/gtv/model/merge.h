@@ -29,8 +29,8 @@ struct MergePart {
 };
 
 // The merged trace's metadata is `metadata` (its origin included) with the machine of the first part where it has
-// none, every part's notes (prefixed with its label) after its own, and the parts' dropped records added.
-// extra_ranges are added as they are.
+// none, every part's notes (prefixed with its label, if it has one) after its own, and the parts' dropped records
+// added. extra_ranges are added as they are.
 [[nodiscard]] Expected<Trace> merge_traces(std::span<const MergePart> parts, TraceMetadata metadata,
                                            std::span<const Range> extra_ranges = {});
 
