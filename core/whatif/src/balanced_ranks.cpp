@@ -15,12 +15,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "gtv/analysis/stragglers.h"
 #include "gtv/model/collectives.h"
 #include "gtv/whatif/balanced_ranks.h"
-#include "rank_work.h"
+#include "gtv/whatif/rank_work.h"
+#include "plan.h"
 
 namespace gtv::whatif {
 namespace {
@@ -212,6 +214,17 @@ std::string ms_text(TimeNs ns) {
 
 }  // namespace
 
+std::string window_name(std::span<const std::string> measurement_names) {
+  std::vector<std::string> names;  // in the order they first come
+  std::unordered_set<std::string_view> seen;
+  for (const std::string& name : measurement_names)
+    if (seen.insert(name).second) names.push_back(name);
+  if (names.empty()) return "the whole trace";
+  if (names.size() == 1) return "the measured '" + names[0] + "'";
+  return "the span of the " + std::to_string(names.size()) + " measurements from '" + names.front() + "' to '" +
+         names.back() + "'";
+}
+
 Expected<Ok> predict_balanced_ranks(const analysis::Stragglers& s, const BalancedRanksInput& in, Prediction& out) {
   if (s.ranks.size() < 2 || in.ranks.size() != s.ranks.size() || in.own_work_ns.size() != s.collectives.size())
     return Error{"fewer than two ranks ran collectives: there is no rank to balance"};
@@ -326,6 +339,10 @@ Expected<Ok> predict_balanced_ranks(const analysis::Stragglers& s, const Balance
     out.warnings.push_back(std::to_string(contradicted) +
                            " collectives whose waits the clocks contradict were left out (their time counts as the "
                            "ranks' own work)");
+  out.low_ns = std::max<TimeNs>(0, saturating_sub(out.low_ns, clamped_ns(double(out.low_ns) * kRunToRun)));
+  out.high_ns = saturating_add(out.high_ns, clamped_ns(double(out.high_ns) * kRunToRun));
+  out.assumptions.push_back("the band adds 1% each way for the spread between recordings of one run");
+  if (out.whole_trace) out.assumptions.push_back("the trace has no timed measurement: the whole trace is predicted");
   return Ok{};
 }
 
@@ -348,7 +365,7 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
     for (const Measurement& m : trace.measurements())
       if (std::find(info->pids.begin(), info->pids.end(), m.pid) != info->pids.end() && m.host_end_ns <= window.end_ns)
         rw.last_measurement_end_ns = std::max(rw.last_measurement_end_ns, m.host_end_ns);
-    const RankWork w = rank_work(trace, *info, s, r, {window.start_ns, window.end_ns});
+    const RankWork w = rank_work(trace, *info, host_collective_waits(s, r), {window.start_ns, window.end_ns});
     rw.bound_ns = w.bound_ns;
     rw.bound_what = w.bound_what;
     for (std::size_t i = 0; i < s.collectives.size(); ++i)

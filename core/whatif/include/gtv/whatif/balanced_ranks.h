@@ -2,6 +2,7 @@
 // balanced-ranks over plain per-rank values: the model of the prediction (balanced_ranks.cpp), shared by the what-if
 // of a merged run (from its trace) and the reduction of rank summaries (from what each summary keeps).
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,13 @@ struct BalancedRanksInput {
   std::vector<std::vector<TimeNs>> own_work_ns;
 };
 
-// Fills `out` (whose window and recorded_ns are set) with the prediction for the window, before the band's 1% for
-// the spread between recordings; an error says why the change does not apply (fewer than two ranks, no collective
-// every rank waits for, nobody waited).
+// What the predictions of a run measure, from its measurements' names in order (repeats kept or not): "the whole
+// trace" for none, "the measured 'timed loop'" for one name, else the span of them, first and last named.
+[[nodiscard]] std::string window_name(std::span<const std::string> measurement_names);
+
+// Fills `out` (whose window, whole_trace and recorded_ns are set) with the prediction for the window, its band
+// with 1% each way for the spread between recordings of one run; an error says why the change does not apply (fewer
+// than two ranks, no collective every rank waits for, nobody waited).
 [[nodiscard]] Expected<Ok> predict_balanced_ranks(const analysis::Stragglers& s, const BalancedRanksInput& in,
                                                   Prediction& out);
 
