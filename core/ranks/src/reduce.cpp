@@ -102,7 +102,7 @@ TimeNs own_work_at(const RankSummary& s, TimeNs start_ns, TimeNs end_ns) {
 }
 
 // balanced-ranks from the summaries: the window as the merged run's (its ranks' windows moved by their shifts,
-// joined), each rank's values moved likewise. `merged_device`: the run's id of a rank's GPU, as its file numbers it.
+// joined), each rank's values moved likewise. `devices`: per part, the run's ids of its GPUs in the order of its own.
 void predict_balanced(std::span<const Part> parts, const std::vector<TimeNs>& shift_ns,
                       const std::vector<std::vector<std::int64_t>>& devices, bool from_merged_run, RankReport& out) {
   const analysis::Stragglers& st = out.stragglers;

@@ -25,10 +25,16 @@ RankSummary common_part(const Trace& trace, const std::string& source) {
 
 // The window's span and its measurements' names, as the what-if predictions of this trace measure them.
 RankWindow window_of(const Trace& trace) {
-  const causal::Window w = causal::window_of(causal::HappensBefore::build(trace));
   RankWindow out;
-  out.start_ns = w.start_ns;
-  out.end_ns = w.end_ns;
+  // Without measurements the window is the activity's span (window_of returns it before using the graph); with
+  // them, the graph says which GPU work they launched.
+  out.start_ns = trace.activity_start_ns();
+  out.end_ns = trace.activity_end_ns();
+  if (!trace.measurements().empty()) {
+    const causal::Window w = causal::window_of(causal::HappensBefore::build(trace));
+    out.start_ns = w.start_ns;
+    out.end_ns = w.end_ns;
+  }
   std::set<std::string> seen;
   for (const Measurement& m : trace.measurements())
     if (seen.insert(m.name).second) out.measurements.push_back(m.name);
