@@ -256,6 +256,7 @@ Expected<Ok> predict_balanced_ranks(const analysis::Stragglers& s, const Balance
     return *std::min_element(a->arrival_ns.begin(), a->arrival_ns.end()) <
            *std::min_element(b->arrival_ns.begin(), b->arrival_ns.end());
   });
+  own_work.reserve(order.size());
   for (const analysis::CollectiveArrivals* c : order)
     own_work.push_back(&in.own_work_ns[static_cast<std::size_t>(c - s.collectives.data())]);
   // The straggler: the rank the others waited for at the most of these collectives, then the longest in total.
