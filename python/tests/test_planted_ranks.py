@@ -108,3 +108,15 @@ def test_dask_gives_the_same_report(run, report):
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         result = gtv.ranks.analyze(paths, client, clock="collectives", progress=None)
     assert result.failed == {} and result.to_dict() == report
+
+
+def test_balanced_ranks_from_the_summaries_is_whatif_of_the_merged_run(cli, run, report, tmp_path):
+    """reduce's balanced-ranks prediction (point, band, path, sentences, in ns) equals `gtv-cli whatif` of the
+    ranks merged into one trace on the same clock, and balancing the planted stragglers shortens the run."""
+    paths, _ = run
+    merged = tmp_path / "merged.json.gz"
+    cli.out("merge", "--clock", "collectives", *paths, "-o", merged)
+    expected = cli.json("whatif", merged, "--change", "balanced-ranks", "--format", "json")
+    got = report["balanced_ranks"]
+    assert got == expected
+    assert got["band_ns"][0] <= got["predicted_ns"] <= got["band_ns"][1] < got["recorded_ns"]

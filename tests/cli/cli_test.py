@@ -913,7 +913,7 @@ def case_ranks(args):
         # names, keys: about 300 bytes) makes it 1.0% (docs/benchmarks.md).
         check(os.path.getsize(out) * 100 <= json_bytes, "summary at most 1% of the trace's JSON bytes")
     doc = read_summary(sums[1])
-    check(doc["format"] == "gtvsum" and doc["version"] == 1 and len(doc["ranks"]) == 1, "the documented header")
+    check(doc["format"] == "gtvsum" and doc["version"] == 2 and len(doc["ranks"]) == 1, "the documented header")
     rank = doc["ranks"][0]
     cols = rank["collectives"]
     check(rank["rank"] == 1 and rank["world_size"] == 2 and rank["source"] == ranks[1], "rank, world, source")
@@ -945,6 +945,21 @@ def case_ranks(args):
                   "reduce --format %s: the section of analyze" % fmt)
             check("Critical path across ranks" in red.stdout and "Bounding rank: rank 1 in 3 of 3 steps." in red.stdout,
                   "reduce --format %s: the critical path across ranks" % fmt)
+    # balanced-ranks from the summaries: what `whatif MERGED --change balanced-ranks` says, in every format.
+    merged = os.path.join(args.work, "ddp_gloo_merged.json.gz")
+    r = cli(args, "merge", *ranks, "-o", merged)
+    check(r.returncode == 0, "merge of the ranks (%s)" % r.stderr.strip())
+    for fmt in ("json", "text", "markdown"):
+        red = cli(args, "reduce", *sums, "--format", fmt)
+        wi = cli(args, "whatif", merged, "--change", "balanced-ranks", "--format", fmt)
+        check(wi.returncode == 0, "whatif of the merged ranks (%s)" % wi.stderr.strip())
+        if fmt == "json":
+            got = json.loads(red.stdout)["balanced_ranks"]
+            check(got == json.loads(wi.stdout) and got["predicted_ns"] < got["recorded_ns"],
+                  "reduce's balanced-ranks = whatif's on the merged run: %r" % got.get("predicted_ns"))
+        else:
+            check(red.stdout.endswith(wi.stdout) and "balanced-ranks" in wi.stdout,
+                  "reduce --format %s ends with whatif's balanced-ranks prediction" % fmt)
     red = cli(args, "reduce", *sums, "--clock", "collectives", "--format", "json")
     ana = cli(args, "analyze", "--merged", *ranks, "--clock", "collectives", "--format", "json")
     check(red.returncode == 0 and json.loads(red.stdout)["stragglers"] == json.loads(ana.stdout)["stragglers"],
@@ -991,11 +1006,11 @@ def case_ranks(args):
     refused([ranks[0], sums[1]], ranks[0] + ": not a gtv rank summary", "a trace given as a summary")
     refused([sums[0], os.path.join(args.work, "missing.gtvsum")], "missing.gtvsum: cannot open", "a missing file")
     refused([sums[0], args.work], args.work + ": is a directory", "a directory")
-    newer = os.path.join(args.work, "v2.gtvsum")
+    older = os.path.join(args.work, "v1.gtvsum")
     doc = read_summary(sums[1])
-    doc["version"] = 2
-    write_summary(newer, doc)
-    refused([sums[0], newer], newer + ": rank summary version 2; this gtv reads version 1", "another version")
+    doc["version"] = 1
+    write_summary(older, doc)
+    refused([sums[0], older], older + ": rank summary version 1; this gtv reads version 2", "an older version")
     refused([sums[0], sums[0]], sums[0] + " and " + sums[0] + " are both rank 0", "a rank twice")
     other = os.path.join(args.work, "world4.gtvsum")
     doc = read_summary(sums[1])

@@ -1,10 +1,15 @@
 #include "gtv/ranks/reduce.h"
 
 #include <algorithm>
+#include <array>
+#include <limits>
 #include <set>
 
 #include "gtv/analysis/report.h"
+#include "gtv/base/printable.h"
 #include "gtv/model/rank_alignment.h"
+#include "gtv/whatif/balanced_ranks.h"
+#include "gtv/whatif/rank_work.h"
 
 namespace gtv::ranks {
 namespace {
@@ -84,6 +89,68 @@ analysis::Stragglers stragglers_of(std::span<const Part> parts, const std::vecto
   return analysis::stragglers_of(std::move(ranks), per_rank, shifts, clock, all ? match : nullptr);
 }
 
+// The rank's own work at its collective that started at start_ns and ended at end_ns (its own clock); 0 when the
+// summary has no such collective.
+TimeNs own_work_at(const RankSummary& s, TimeNs start_ns, TimeNs end_ns) {
+  const auto by_start = [](const Collective& c, TimeNs t) { return c.start_ns < t; };
+  auto it = std::lower_bound(s.collectives.begin(), s.collectives.end(), start_ns, by_start);
+  for (; it != s.collectives.end() && it->start_ns == start_ns; ++it) {
+    const auto i = static_cast<std::size_t>(it - s.collectives.begin());
+    if (it->end_ns == end_ns && i < s.collective_own_work_ns.size()) return s.collective_own_work_ns[i];
+  }
+  return 0;
+}
+
+// balanced-ranks from the summaries: the window as the merged run's (its ranks' windows moved by their shifts,
+// joined), each rank's values moved likewise. `devices`: per part, the run's ids of its GPUs in the order of its own.
+void predict_balanced(std::span<const Part> parts, const std::vector<TimeNs>& shift_ns,
+                      const std::vector<std::vector<std::int64_t>>& devices, bool from_merged_run, RankReport& out) {
+  const analysis::Stragglers& st = out.stragglers;
+  if (st.ranks.size() < 2) return;
+  whatif::BalancedRanksInput in;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const RankWindow& w = parts[i].summary->window;
+    const TimeNs start = saturating_add(w.start_ns, shift_ns[i]), end = saturating_add(w.end_ns, shift_ns[i]);
+    in.window_start_ns = i == 0 ? start : std::min(in.window_start_ns, start);
+    in.window_end_ns = i == 0 ? end : std::max(in.window_end_ns, end);
+    if (from_merged_run) {
+      if (i == 0) names = w.measurements;
+      continue;
+    }
+    for (const std::string& m : w.measurements) names.push_back("rank " + std::to_string(parts[i].rank) + ": " + m);
+  }
+  in.ranks.resize(st.ranks.size());
+  in.own_work_ns.assign(st.collectives.size(), std::vector<TimeNs>(st.ranks.size(), 0));
+  for (std::size_t r = 0; r < st.ranks.size(); ++r) {
+    std::size_t i = 0;
+    while (i < parts.size() && parts[i].rank != st.ranks[r]) ++i;
+    if (i == parts.size()) continue;
+    const RankSummary& s = *parts[i].summary;
+    const RankWindow& w = s.window;
+    whatif::BalancedRankWork& rw = in.ranks[r];
+    if (w.last_measurement_end_ns != std::numeric_limits<TimeNs>::min())
+      rw.last_measurement_end_ns = saturating_add(w.last_measurement_end_ns, shift_ns[i]);
+    rw.bound_ns = w.longest_own_work_ns;
+    std::int64_t device = w.longest_own_work_device;
+    const auto local = std::find(s.devices.begin(), s.devices.end(), device);
+    if (device >= 0 && local != s.devices.end() && !from_merged_run)
+      device = devices[i][static_cast<std::size_t>(local - s.devices.begin())];
+    rw.bound_what = whatif::bound_text(device, w.longest_own_work_tid);
+    for (std::size_t k = 0; k < st.collectives.size(); ++k)
+      in.own_work_ns[k][r] = own_work_at(s, saturating_sub(st.collectives[k].arrival_ns[r], shift_ns[i]),
+                                         saturating_sub(st.collectives[k].end_ns[r], shift_ns[i]));
+  }
+  whatif::Prediction p;
+  p.window = whatif::window_name(names);
+  p.whole_trace = names.empty();
+  p.recorded_ns = in.window_end_ns - in.window_start_ns;
+  if (Expected<Ok> ok = whatif::predict_balanced_ranks(st, in, p); !ok)
+    out.balanced_ranks_error = "balanced-ranks: " + ok.error().message;
+  else
+    out.balanced_ranks = std::move(p);
+}
+
 Expected<RankReport> reduce_files(std::span<const RankSummary> summaries, const RankMergeOptions& options) {
   RankReport out;
   std::vector<RankSide> sides;
@@ -120,6 +187,7 @@ Expected<RankReport> reduce_files(std::span<const RankSummary> summaries, const 
   }
   out.stragglers = stragglers_of(parts, clocks->shift_ns, s.clock, &run->match);
   out.step_paths = step_paths(out.stragglers, rank_steps(parts, clocks->shift_ns));
+  predict_balanced(parts, clocks->shift_ns, devices, false, out);
   return out;
 }
 
@@ -148,6 +216,7 @@ Expected<RankReport> reduce_merged(std::span<const RankSummary> summaries, const
   const std::vector<TimeNs> no_shift(parts.size(), 0);
   out.stragglers = stragglers_of(parts, no_shift, sum.clock);
   out.step_paths = step_paths(out.stragglers, rank_steps(parts, no_shift));
+  predict_balanced(parts, no_shift, {}, true, out);
   return out;
 }
 
@@ -185,14 +254,32 @@ std::string format_rank_report(const RankReport& report, analysis::Format format
   r.stragglers = report.stragglers;
   std::string out = analysis::format_ranks(r, format, listing, std::string(kReducedBasis));
   const std::string paths = format_step_paths(report.step_paths, report.stragglers, format, listing);
-  if (paths.empty()) return out;
-  if (format != analysis::Format::Json) return out + paths;
-  // Into the report's top-level object, as its last field.
+  std::string balanced;
+  if (report.balanced_ranks) {
+    const std::array<whatif::Change, 1> change{whatif::Change{whatif::ChangeKind::BalancedRanks, {}, {}}};
+    balanced = whatif::format_prediction(*report.balanced_ranks, change, format);
+  } else if (!report.balanced_ranks_error.empty()) {
+    balanced = format == analysis::Format::Json ? "{\"error\": " + json_quoted(report.balanced_ranks_error) + "}"
+                                                : "\nWhat if: " + report.balanced_ranks_error + "\n";
+  }
+  if (format != analysis::Format::Json) {
+    if (!balanced.empty() && format == analysis::Format::Text && balanced.front() != '\n') balanced.insert(0, "\n");
+    if (!balanced.empty() && format == analysis::Format::Markdown) balanced.insert(0, "\n");
+    return out + paths + balanced;
+  }
+  // Into the report's top-level object, as its last fields.
+  std::string fields;
+  if (!paths.empty()) fields += ",\n  \"critical_path_across_ranks\": " + paths;
+  if (!balanced.empty()) {
+    while (!balanced.empty() && (balanced.back() == '\n' || balanced.back() == ' ')) balanced.pop_back();
+    fields += ",\n  \"balanced_ranks\": " + balanced;
+  }
+  if (fields.empty()) return out;
   const std::size_t close = out.rfind('}');
   if (close == std::string::npos) return out;
   std::size_t before = close;
   while (before > 0 && (out[before - 1] == '\n' || out[before - 1] == ' ')) --before;
-  return out.substr(0, before) + ",\n  \"critical_path_across_ranks\": " + paths + "\n}\n";
+  return out.substr(0, before) + fields + "\n}\n";
 }
 
 }  // namespace gtv::ranks

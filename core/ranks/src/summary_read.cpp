@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include "gtv/ranks/summary_file.h"
 
@@ -120,10 +121,11 @@ Status read_collectives(Fields& rank, RankSummary& s, const std::string& where) 
   const std::vector<std::int64_t> kind = f.integers("kind"), group = f.integers("group"), seq = f.integers("seq"),
                                   elements = f.integers("elements"), root = f.integers("root"),
                                   on_gpu = f.integers("on_gpu"), start = f.integers("start_ns"),
-                                  end = f.integers("end_ns");
+                                  end = f.integers("end_ns"), own_work = f.integers("own_work_ns");
   if (!f.error().empty()) return Error{f.error()};
   const auto n = static_cast<std::size_t>(count);
-  for (const std::vector<std::int64_t>* column : {&kind, &group, &seq, &elements, &root, &on_gpu, &start, &end})
+  for (const std::vector<std::int64_t>* column :
+       {&kind, &group, &seq, &elements, &root, &on_gpu, &start, &end, &own_work})
     if (count < 0 || column->size() != n)
       return Error{where + "collectives: the columns do not all have count (" + std::to_string(count) + ") rows"};
   s.collectives.resize(n);
@@ -143,7 +145,10 @@ Status read_collectives(Fields& rank, RankSummary& s, const std::string& where) 
     c.on_gpu = on_gpu[i] != 0;
     c.start_ns = start[i];
     c.end_ns = end[i];
+    if (own_work[i] < 0 || own_work[i] > end[i] - start[i])
+      return Error{where + "collectives: row " + std::to_string(i) + " has own work outside [0, its length]"};
   }
+  s.collective_own_work_ns = own_work;
   return ok_status();
 }
 
@@ -165,6 +170,28 @@ Status read_steps(Fields& rank, RankSummary& s, const std::string& where) {
                    " is not a span inside [-2^62, 2^62) ns with busy and communication times inside it"};
     s.steps.push_back({names[i], start[i], end[i], busy[i], comm[i]});
   }
+  return ok_status();
+}
+
+Status read_window(Fields& rank, RankSummary& s, const std::string& where) {
+  Fields f(rank.child("window"), where + "window.");
+  if (!rank.error().empty()) return Error{rank.error()};
+  RankWindow& w = s.window;
+  w.start_ns = f.integer("start_ns");
+  w.end_ns = f.integer("end_ns");
+  w.measurements = f.texts("measurements");
+  if (f.has("last_measurement_end_ns")) w.last_measurement_end_ns = f.integer("last_measurement_end_ns");
+  w.longest_own_work_ns = f.integer("longest_own_work_ns");
+  w.longest_own_work_device = f.integer("longest_own_work_device");
+  w.longest_own_work_tid = f.integer("longest_own_work_tid");
+  if (!f.error().empty()) return Error{f.error()};
+  const bool measured = w.last_measurement_end_ns != std::numeric_limits<TimeNs>::min();
+  if (w.end_ns < w.start_ns || w.start_ns < kMinTraceTimeNs || w.end_ns > kMaxTraceTimeNs ||
+      (measured && (w.last_measurement_end_ns < kMinTraceTimeNs || w.last_measurement_end_ns > w.end_ns)) ||
+      w.longest_own_work_ns < 0 || w.longest_own_work_ns > w.end_ns - w.start_ns)
+    return Error{where +
+                 "window: not a span inside [-2^62, 2^62) ns with the measurement's end and the own work "
+                 "inside it"};
   return ok_status();
 }
 
@@ -206,6 +233,7 @@ Expected<RankSummary> read_rank(object o, const std::string& where) {
     return Error{where + "origin_unix_ns: outside [-2^62, 2^62) ns"};
   if (Status st = read_collectives(f, s, where); !st) return st.error();
   if (Status st = read_steps(f, s, where); !st) return st.error();
+  if (Status st = read_window(f, s, where); !st) return st.error();
   // Every time of a trace lies in its span (Trace::start_ns, end_ns), so that moving the span onto the run's clock
   // (checked by reduce) moves every time inside the accepted range too.
   for (std::size_t i = 0; i < s.collectives.size(); ++i)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <unordered_map>
@@ -92,7 +93,7 @@ struct Interned {
   }
 };
 
-void write_collectives_object(Json& j, const std::vector<Collective>& list) {
+void write_collectives_object(Json& j, const std::vector<Collective>& list, const std::vector<TimeNs>& own_work_ns) {
   Interned kinds, groups;
   std::vector<std::int64_t> kind, group;
   for (const Collective& c : list) {
@@ -120,6 +121,11 @@ void write_collectives_object(Json& j, const std::vector<Collective>& list) {
   column("on_gpu", [](const Collective& c) { return std::int64_t{c.on_gpu ? 1 : 0}; });
   column("start_ns", [](const Collective& c) { return c.start_ns; });
   column("end_ns", [](const Collective& c) { return c.end_ns; });
+  // 0 where the summary was made without it (by hand, in tests and benchmarks).
+  j.key("own_work_ns");
+  j.open('[');
+  for (std::size_t i = 0; i < list.size(); ++i) j.num(i < own_work_ns.size() ? own_work_ns[i] : 0);
+  j.close(']');
   j.close('}');
 }
 
@@ -139,6 +145,27 @@ void write_steps(Json& j, const std::vector<StepWork>& steps) {
   column("end_ns", [](const StepWork& s) { return s.end_ns; });
   column("gpu_busy_ns", [](const StepWork& s) { return s.gpu_busy_ns; });
   column("communication_ns", [](const StepWork& s) { return s.communication_ns; });
+  j.close('}');
+}
+
+void write_window(Json& j, const RankWindow& w) {
+  j.key("window");
+  j.open('{');
+  j.key("start_ns");
+  j.num(w.start_ns);
+  j.key("end_ns");
+  j.num(w.end_ns);
+  j.array("measurements", w.measurements, [&j](const std::string& s) { j.text(s); });
+  if (w.last_measurement_end_ns != std::numeric_limits<TimeNs>::min()) {
+    j.key("last_measurement_end_ns");
+    j.num(w.last_measurement_end_ns);
+  }
+  j.key("longest_own_work_ns");
+  j.num(w.longest_own_work_ns);
+  j.key("longest_own_work_device");
+  j.num(w.longest_own_work_device);
+  j.key("longest_own_work_tid");
+  j.num(w.longest_own_work_tid);
   j.close('}');
 }
 
@@ -185,8 +212,9 @@ void write_rank(Json& j, const RankSummary& s) {
     j.num(s.merged_clock.collectives_checked);
     j.close('}');
   }
-  write_collectives_object(j, s.collectives);
+  write_collectives_object(j, s.collectives, s.collective_own_work_ns);
   write_steps(j, s.steps);
+  write_window(j, s.window);
   j.close('}');
 }
 

@@ -15,11 +15,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "gtv/analysis/stragglers.h"
 #include "gtv/model/collectives.h"
-#include "rank_work.h"
+#include "gtv/whatif/balanced_ranks.h"
+#include "gtv/whatif/rank_work.h"
+#include "plan.h"
 
 namespace gtv::whatif {
 namespace {
@@ -43,15 +46,17 @@ struct Replay {
 
 class RankReplay {
  public:
-  // `rank_end_ns`: each rank's end in the window, indexed as every collective's arrival_ns; `busy`: each rank's
-  // own host work (rank_work.h), to find what it did while it waited.
-  RankReplay(std::vector<const analysis::CollectiveArrivals*> order, std::size_t straggler,
-             std::vector<TimeNs> rank_end_ns, TimeNs window_start_ns, std::vector<std::vector<analysis::Interval>> busy)
+  // `rank_end_ns`: each rank's end in the window, indexed as every collective's arrival_ns; `own_work`: per
+  // collective of `order`, each rank's own work between its arrival and its end, what it did while it waited.
+  RankReplay(std::vector<const analysis::CollectiveArrivals*> order, std::vector<const std::vector<TimeNs>*> own_work,
+             std::size_t straggler, std::vector<TimeNs> rank_end_ns, TimeNs window_start_ns)
       : order_(std::move(order)),
+        own_work_(std::move(own_work)),
         straggler_(straggler),
         rank_end_ns_(std::move(rank_end_ns)),
-        window_start_ns_(window_start_ns),
-        busy_(std::move(busy)) {}
+        window_start_ns_(window_start_ns) {}
+
+  [[nodiscard]] std::size_t collectives() const { return order_.size(); }
 
   // `shortest_transfer`: every transfer as short as the shortest one of the window (the band's lower end).
   [[nodiscard]] Replay run(Target target, bool shortest_transfer = false) const {
@@ -100,7 +105,7 @@ class RankReplay {
         after_end[k][r] = c.arrival_ns[r] >= prev.end_ns[r];
         if (after_end[k][r]) {
           work[k][r] = c.arrival_ns[r] - prev.end_ns[r];
-          during[k][r] = busy_within(r, prev.arrival_ns[r], prev.end_ns[r]);
+          during[k][r] = (*own_work_[k - 1])[r];
         } else {
           // Queued behind a collective still waiting (NCCL's all-reduces back to back): everything since the
           // previous arrival was work, done while that one waited.
@@ -147,12 +152,11 @@ class RankReplay {
       for (std::size_t r = 0; r < ranks; ++r) end[r] = arrival[last[k]] + transfer[k][r];
     }
     // Each rank's work after its last collective keeps its length, and its work during that collective's wait.
-    const analysis::CollectiveArrivals& final_c = *order_.back();
     std::size_t ending = 0;
     bool ending_via_own = false;
     for (std::size_t r = 0; r < ranks; ++r) {
-      const TimeNs own = arrival[r] + busy_within(r, final_c.arrival_ns[r], final_c.end_ns[r]);
-      const TimeNs e = std::max(end[r], own) + std::max<TimeNs>(0, rank_end_ns_[r] - final_c.end_ns[r]);
+      const TimeNs own = arrival[r] + (*own_work_.back())[r];
+      const TimeNs e = std::max(end[r], own) + std::max<TimeNs>(0, rank_end_ns_[r] - order_.back()->end_ns[r]);
       if (r == 0 || e > out.end_ns) {
         out.end_ns = e;
         ending = r;
@@ -179,10 +183,6 @@ class RankReplay {
     std::sort(out.path.begin(), out.path.end(), [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });
   }
 
-  [[nodiscard]] TimeNs busy_within(std::size_t rank, TimeNs start_ns, TimeNs end_ns) const {
-    return rank < busy_.size() ? analysis::length_within_ns(busy_[rank], start_ns, end_ns) : 0;
-  }
-
   [[nodiscard]] TimeNs target_work(const std::vector<TimeNs>& work, Target target) const {
     if (target == Target::Median) {
       std::vector<TimeNs> others;
@@ -200,10 +200,10 @@ class RankReplay {
   }
 
   std::vector<const analysis::CollectiveArrivals*> order_;
+  std::vector<const std::vector<TimeNs>*> own_work_;
   std::size_t straggler_;
   std::vector<TimeNs> rank_end_ns_;
   TimeNs window_start_ns_;
-  std::vector<std::vector<analysis::Interval>> busy_;
 };
 
 std::string ms_text(TimeNs ns) {
@@ -214,14 +214,26 @@ std::string ms_text(TimeNs ns) {
 
 }  // namespace
 
-Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& window, Prediction& out) {
-  const analysis::Stragglers s = analysis::analyze_stragglers(trace);
-  const auto& ranks = trace.metadata().ranks;
-  if (ranks.size() < 2 || s.ranks.size() < 2)
-    return Error{"this trace is not a run merged from several ranks: there is no rank to balance"};
+std::string window_name(std::span<const std::string> measurement_names) {
+  std::vector<std::string> names;  // in the order they first come
+  std::unordered_set<std::string_view> seen;
+  for (const std::string& name : measurement_names)
+    if (seen.insert(name).second) names.push_back(name);
+  if (names.empty()) return "the whole trace";
+  if (names.size() == 1) return "the measured '" + names[0] + "'";
+  return "the span of the " + std::to_string(names.size()) + " measurements from '" + names.front() + "' to '" +
+         names.back() + "'";
+}
+
+Expected<Ok> predict_balanced_ranks(const analysis::Stragglers& s, const BalancedRanksInput& in, Prediction& out) {
+  if (s.ranks.size() < 2 || in.ranks.size() != s.ranks.size() || in.own_work_ns.size() != s.collectives.size())
+    return Error{"fewer than two ranks ran collectives: there is no rank to balance"};
+  const causal::WindowTimes window{in.window_start_ns, in.window_end_ns};
   std::vector<const analysis::CollectiveArrivals*> order;
+  std::vector<const std::vector<TimeNs>*> own_work;
   std::size_t other_collectives = 0, contradicted = 0;
-  for (const analysis::CollectiveArrivals& c : s.collectives) {
+  for (std::size_t i = 0; i < s.collectives.size(); ++i) {
+    const analysis::CollectiveArrivals& c = s.collectives[i];
     const TimeNs first = *std::min_element(c.arrival_ns.begin(), c.arrival_ns.end());
     const TimeNs last_end = *std::max_element(c.end_ns.begin(), c.end_ns.end());
     if (first < window.start_ns || last_end > window.end_ns) continue;
@@ -233,6 +245,8 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
       ++contradicted;
       continue;
     }
+    if (in.own_work_ns[i].size() != s.ranks.size())
+      return Error{"the ranks' own work is missing at a collective: there is no rank to balance"};
     order.push_back(&c);
   }
   if (order.empty())
@@ -242,6 +256,9 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
     return *std::min_element(a->arrival_ns.begin(), a->arrival_ns.end()) <
            *std::min_element(b->arrival_ns.begin(), b->arrival_ns.end());
   });
+  own_work.reserve(order.size());
+  for (const analysis::CollectiveArrivals* c : order)
+    own_work.push_back(&in.own_work_ns[static_cast<std::size_t>(c - s.collectives.data())]);
   // The straggler: the rank the others waited for at the most of these collectives, then the longest in total.
   std::vector<std::size_t> late(s.ranks.size(), 0);
   std::vector<TimeNs> caused(s.ranks.size(), 0);
@@ -255,33 +272,24 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
     if (late[r] > late[straggler] || (late[r] == late[straggler] && caused[r] > caused[straggler])) straggler = r;
   if (late[straggler] == 0)
     return Error{"no rank made the others wait at a collective in " + out.window + ": nothing to balance"};
-  // Each rank's end in the window: its last measurement's end, else its last collective's end.
+  // Each rank's end in the window: its last measurement's end, else its last collective's end. The longest own work
+  // of one thread or GPU of any rank but the straggler: no balancing makes the window shorter.
   std::vector<TimeNs> rank_end(s.ranks.size());
-  std::vector<std::vector<analysis::Interval>> busy(s.ranks.size());
-  // The longest own work of one thread or GPU of any rank but the straggler: no balancing makes the window shorter.
   TimeNs bound_ns = 0;
   std::string bound_what;
   for (std::size_t r = 0; r < s.ranks.size(); ++r) {
-    rank_end[r] = order.back()->end_ns[r];
-    const RankInfo* info = nullptr;
-    for (const RankInfo& ri : ranks)
-      if (ri.rank == s.ranks[r]) info = &ri;
-    if (!info) continue;
-    for (const Measurement& m : trace.measurements())
-      if (std::find(info->pids.begin(), info->pids.end(), m.pid) != info->pids.end() && m.host_end_ns <= window.end_ns)
-        rank_end[r] = std::max(rank_end[r], m.host_end_ns);
-    RankWork w = rank_work(trace, *info, s, r, {window.start_ns, window.end_ns});
-    busy[r] = std::move(w.host_busy);
-    if (r != straggler && w.bound_ns > bound_ns) {
-      bound_ns = w.bound_ns;
-      bound_what = "rank " + std::to_string(s.ranks[r]) + "'s " + w.bound_what;
+    rank_end[r] = std::max(order.back()->end_ns[r], in.ranks[r].last_measurement_end_ns);
+    if (r != straggler && in.ranks[r].bound_ns > bound_ns) {
+      bound_ns = in.ranks[r].bound_ns;
+      bound_what = "rank " + std::to_string(s.ranks[r]) + "'s " + in.ranks[r].bound_what;
     }
   }
-  const RankReplay replay(order, straggler, rank_end, window.start_ns, std::move(busy));
+  const RankReplay replay(std::move(order), std::move(own_work), straggler, rank_end, window.start_ns);
   const TimeNs recorded_end = *std::max_element(rank_end.begin(), rank_end.end());
   // The ranks' ends in the window may fall short of the window's end (GPU work after the last measurement):
   // that tail is kept.
   const TimeNs tail = std::max<TimeNs>(0, window.end_ns - recorded_end);
+  const std::size_t n_order = replay.collectives();
   const Replay point = replay.run(Target::Median);
   const Replay low = replay.run(Target::Fastest, true);
   const Replay high = replay.run(Target::Slowest);
@@ -294,7 +302,7 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
   if (tail > 0) out.path.push_back({"GPU work after the ranks' last measurement", tail});
   out.applied.push_back(
       who + ", the rank the others waited for at " + std::to_string(late[straggler]) + " of " +
-      std::to_string(order.size()) + " collectives in " + out.window +
+      std::to_string(n_order) + " collectives in " + out.window +
       ", does the other ranks' median work before each of them: " + ms_text(point.straggler_saved_ns) + " less, at " +
       std::to_string(point.shortened) + " collectives");
   if (bound_ns > 0 && bound_ns >= point.end_ns + tail - window.start_ns)
@@ -332,7 +340,40 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
     out.warnings.push_back(std::to_string(contradicted) +
                            " collectives whose waits the clocks contradict were left out (their time counts as the "
                            "ranks' own work)");
+  out.low_ns = std::max<TimeNs>(0, saturating_sub(out.low_ns, clamped_ns(double(out.low_ns) * kRunToRun)));
+  out.high_ns = saturating_add(out.high_ns, clamped_ns(double(out.high_ns) * kRunToRun));
+  out.assumptions.push_back("the band adds 1% each way for the spread between recordings of one run");
+  if (out.whole_trace) out.assumptions.push_back("the trace has no timed measurement: the whole trace is predicted");
   return Ok{};
+}
+
+Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& window, Prediction& out) {
+  const analysis::Stragglers s = analysis::analyze_stragglers(trace);
+  const auto& ranks = trace.metadata().ranks;
+  if (ranks.size() < 2 || s.ranks.size() < 2)
+    return Error{"this trace is not a run merged from several ranks: there is no rank to balance"};
+  BalancedRanksInput in;
+  in.window_start_ns = window.start_ns;
+  in.window_end_ns = window.end_ns;
+  in.ranks.resize(s.ranks.size());
+  in.own_work_ns.assign(s.collectives.size(), std::vector<TimeNs>(s.ranks.size(), 0));
+  for (std::size_t r = 0; r < s.ranks.size(); ++r) {
+    const RankInfo* info = nullptr;
+    for (const RankInfo& ri : ranks)
+      if (ri.rank == s.ranks[r]) info = &ri;
+    if (!info) continue;
+    BalancedRankWork& rw = in.ranks[r];
+    for (const Measurement& m : trace.measurements())
+      if (std::find(info->pids.begin(), info->pids.end(), m.pid) != info->pids.end() && m.host_end_ns <= window.end_ns)
+        rw.last_measurement_end_ns = std::max(rw.last_measurement_end_ns, m.host_end_ns);
+    const RankWork w = rank_work(trace, *info, host_collective_waits(s, r), {window.start_ns, window.end_ns});
+    rw.bound_ns = w.bound_ns;
+    rw.bound_what = w.bound_what;
+    for (std::size_t i = 0; i < s.collectives.size(); ++i)
+      in.own_work_ns[i][r] =
+          analysis::length_within_ns(w.host_busy, s.collectives[i].arrival_ns[r], s.collectives[i].end_ns[r]);
+  }
+  return predict_balanced_ranks(s, in, out);
 }
 
 }  // namespace gtv::whatif

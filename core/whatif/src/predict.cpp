@@ -14,14 +14,12 @@
 #include "balanced_ranks.h"
 #include "changes.h"
 #include "gtv/causal/critical_path.h"
+#include "gtv/whatif/balanced_ranks.h"
 #include "point_replay.h"
 
 namespace gtv::whatif {
 namespace {
 
-// Two recordings of the same run differ: the seed loop on one H200 took 128.3-129.1 ms untraced over repeated
-// runs (0.6%); the band takes 1% each way for it.
-constexpr double kRunToRun = 0.01;
 // A graph with anomalies (links the recording contradicts) replays with inputs left out: 5% more each way.
 constexpr double kAnomalyWidening = 0.05;
 // The sharing model's fixed point: a window length swinging by less between its last steps counts as settled.
@@ -36,14 +34,9 @@ std::string percent_text(double fraction) {
 }
 
 std::string window_name(const Trace& trace) {
-  std::vector<std::string> names;  // in the order they first come
-  std::unordered_set<std::string_view> seen;
-  for (const Measurement& m : trace.measurements())
-    if (seen.insert(m.name).second) names.push_back(m.name);
-  if (names.empty()) return "the whole trace";
-  if (names.size() == 1) return "the measured '" + names[0] + "'";
-  return "the span of the " + std::to_string(names.size()) + " measurements from '" + names.front() + "' to '" +
-         names.back() + "'";
+  std::vector<std::string> names;
+  for (const Measurement& m : trace.measurements()) names.push_back(m.name);
+  return whatif::window_name(names);
 }
 
 // The changes as given: "placement=0,0 + streams".
@@ -100,10 +93,6 @@ Expected<Prediction> predict_on(const causal::HappensBefore& g, std::span<const 
                    ": predicted from the collectives' arrivals, not by replay: there is no predicted timeline to draw"};
     if (Expected<Ok> ok = predict_balanced_ranks(trace, w, out); !ok)
       return Error{changes.front().text() + ": " + ok.error().message};
-    out.low_ns = std::max<TimeNs>(0, saturating_sub(out.low_ns, clamped_ns(double(out.low_ns) * kRunToRun)));
-    out.high_ns = saturating_add(out.high_ns, clamped_ns(double(out.high_ns) * kRunToRun));
-    out.assumptions.push_back("the band adds 1% each way for the spread between recordings of one run");
-    if (out.whole_trace) out.assumptions.push_back("the trace has no timed measurement: the whole trace is predicted");
     return out;
   }
   Plan unchanged = make_plan(g);

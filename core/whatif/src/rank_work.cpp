@@ -1,4 +1,4 @@
-#include "rank_work.h"
+#include "gtv/whatif/rank_work.h"
 
 #include <algorithm>
 #include <map>
@@ -24,16 +24,26 @@ Interval clipped(TimeNs start_ns, TimeNs end_ns, Interval window) {
 
 }  // namespace
 
-RankWork rank_work(const Trace& trace, const RankInfo& info, const analysis::Stragglers& s, std::size_t rank,
+std::vector<HostCollectiveWait> host_collective_waits(const analysis::Stragglers& s, std::size_t rank) {
+  std::vector<HostCollectiveWait> out;
+  for (const analysis::CollectiveArrivals& c : s.collectives)
+    if (!c.on_gpu && rank < c.refs.size()) out.push_back({c.refs[rank].lane, {c.arrival_ns[rank], c.end_ns[rank]}});
+  return out;
+}
+
+std::string bound_text(std::int64_t device, std::int64_t tid) {
+  return device >= 0 ? "GPU " + std::to_string(device) + "'s work" : "thread " + std::to_string(tid) + "'s own work";
+}
+
+RankWork rank_work(const Trace& trace, const RankInfo& info, std::span<const HostCollectiveWait> waits_in,
                    Interval window) {
   RankWork out;
   const std::set<std::int64_t> pids(info.pids.begin(), info.pids.end());
   const std::set<std::int64_t> devices(info.devices.begin(), info.devices.end());
   // The host collectives (Gloo's ranges) the rank waited in, by lane.
   std::map<LaneIndex, std::vector<Interval>> collective_waits;
-  for (const analysis::CollectiveArrivals& c : s.collectives)
-    if (!c.on_gpu && rank < c.refs.size())
-      collective_waits[c.refs[rank].lane].push_back(clipped(c.arrival_ns[rank], c.end_ns[rank], window));
+  for (const HostCollectiveWait& w : waits_in)
+    collective_waits[w.lane].push_back(clipped(w.span.start_ns, w.span.end_ns, window));
   std::map<StringId, bool> waits_by_name;
   const auto waits = [&](const Event& e) {
     if (e.kind == EventKind::Sync) return true;
@@ -43,10 +53,12 @@ RankWork rank_work(const Trace& trace, const RankInfo& info, const analysis::Str
     return it->second;
   };
   std::vector<Interval> all_host;
-  const auto keep_longest = [&](TimeNs own_ns, std::string what) {
+  const auto keep_longest = [&](TimeNs own_ns, std::int64_t device, std::int64_t tid) {
     if (own_ns <= out.bound_ns) return;
     out.bound_ns = own_ns;
-    out.bound_what = std::move(what);
+    out.bound_device = device;
+    out.bound_tid = tid;
+    out.bound_what = bound_text(device, tid);
   };
   // A GPU's work: its kernels, copies and memsets on any stream, communication kernels left out (they last as long
   // as the peers keep them waiting).
@@ -59,8 +71,7 @@ RankWork rank_work(const Trace& trace, const RankInfo& info, const analysis::Str
         gpu_work[lane.device()].push_back(clipped(e.start_ns, e.end_ns(), window));
   }
   for (auto& [device, spans] : gpu_work)
-    keep_longest(analysis::total_length_ns(analysis::merged(std::move(spans))),
-                 "GPU " + std::to_string(device) + "'s work");
+    keep_longest(analysis::total_length_ns(analysis::merged(std::move(spans))), device, -1);
   for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
     const Lane& lane = trace.lane(l);
     if (lane.is_gpu() || !pids.count(lane.key.pid)) continue;
@@ -76,7 +87,7 @@ RankWork rank_work(const Trace& trace, const RankInfo& info, const analysis::Str
       waited.insert(waited.end(), it->second.begin(), it->second.end());
     const std::vector<Interval> own =
         analysis::difference_of(analysis::merged(std::move(work)), analysis::merged(std::move(waited)));
-    keep_longest(analysis::total_length_ns(own), "thread " + std::to_string(lane.key.tid) + "'s own work");
+    keep_longest(analysis::total_length_ns(own), -1, lane.key.tid);
     all_host.insert(all_host.end(), own.begin(), own.end());
   }
   out.host_busy = analysis::merged(std::move(all_host));

@@ -3,6 +3,8 @@
 // report in text, Markdown and JSON. On every bundled multi-rank recording and on generated runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "gtv/model/rank_merge.h"
 #include "gtv/ranks/reduce.h"
 #include "gtv/ranks/summary_file.h"
+#include "gtv/whatif/predict.h"
 
 namespace gtv::ranks {
 namespace {
@@ -101,13 +104,54 @@ void expect_equal(const analysis::Report& merged, const RankReport& reduced, boo
   // The critical path across ranks is reduce's own part (step_paths_test.cpp); without it, analyze's report.
   RankReport without_paths = reduced;
   without_paths.step_paths = {};
+  without_paths.balanced_ranks.reset();
+  without_paths.balanced_ranks_error.clear();
   for (analysis::Format f : {analysis::Format::Text, analysis::Format::Markdown, analysis::Format::Json})
     EXPECT_EQ(analysis::format_ranks(merged, f, analysis::Listing::All, std::string(kReducedBasis)),
               format_rank_report(without_paths, f, analysis::Listing::All));
 }
 
+// The balanced-ranks prediction of the reduction against `gtv-cli whatif MERGED --change balanced-ranks`: the same
+// window, point, band, path and sentences, or the same reason it does not apply. True when it predicted.
+bool expect_balanced_equal(const Trace& merged, const RankReport& reduced) {
+  const std::array<whatif::Change, 1> change{whatif::Change{whatif::ChangeKind::BalancedRanks, {}, {}}};
+  const Expected<whatif::Prediction> expected = whatif::predict(merged, change);
+  if (!expected) {
+    EXPECT_FALSE(reduced.balanced_ranks.has_value());
+    if (reduced.stragglers.ranks.size() >= 2) {
+      EXPECT_EQ(expected.error().message, reduced.balanced_ranks_error);
+    }
+    return false;
+  }
+  EXPECT_TRUE(reduced.balanced_ranks_error.empty()) << reduced.balanced_ranks_error;
+  if (!reduced.balanced_ranks) {
+    ADD_FAILURE() << "the reduction has no balanced-ranks prediction; the merged run predicts "
+                  << expected->predicted_ns << " ns";
+    return false;
+  }
+  const whatif::Prediction &e = *expected, &r = *reduced.balanced_ranks;
+  EXPECT_EQ(e.window, r.window);
+  EXPECT_EQ(e.whole_trace, r.whole_trace);
+  EXPECT_EQ(e.recorded_ns, r.recorded_ns);
+  EXPECT_EQ(e.replayed_ns, r.replayed_ns);
+  EXPECT_EQ(e.predicted_ns, r.predicted_ns);
+  EXPECT_EQ(e.low_ns, r.low_ns);
+  EXPECT_EQ(e.high_ns, r.high_ns);
+  EXPECT_EQ(e.path.size(), r.path.size());
+  for (std::size_t i = 0; i < std::min(e.path.size(), r.path.size()); ++i) {
+    EXPECT_EQ(e.path[i].what, r.path[i].what);
+    EXPECT_EQ(e.path[i].ns, r.path[i].ns);
+  }
+  EXPECT_EQ(e.applied, r.applied);
+  EXPECT_EQ(e.assumptions, r.assumptions);
+  EXPECT_EQ(e.warnings, r.warnings);
+  for (analysis::Format f : {analysis::Format::Text, analysis::Format::Json})
+    EXPECT_EQ(whatif::format_prediction(e, change, f), whatif::format_prediction(r, change, f));
+  return true;
+}
+
 // Per-rank files: merged and analysed, against their summaries reduced.
-void check_rank_files(const std::vector<const Trace*>& traces, const std::vector<std::string>& names,
+bool check_rank_files(const std::vector<const Trace*>& traces, const std::vector<std::string>& names,
                       const RankMergeOptions& options) {
   std::vector<RankFile> files;
   std::vector<RankSummary> summaries;
@@ -116,17 +160,30 @@ void check_rank_files(const std::vector<const Trace*>& traces, const std::vector
     for (RankSummary& s : summarize(*traces[i], names[i])) summaries.push_back(std::move(s));
   }
   const Expected<RankMerge> merged = merge_ranks(files, options);
-  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_TRUE(merged.ok()) << merged.error().message;
   const Expected<RankReport> reduced = reduce(through_file(summaries), options);
-  ASSERT_TRUE(reduced.ok()) << reduced.error().message;
+  EXPECT_TRUE(reduced.ok()) << reduced.error().message;
+  if (!merged || !reduced) return false;
   EXPECT_EQ(merged->warnings, reduced->warnings);
   expect_equal(analysis::analyze(merged->trace, analysis::Parallelism::Serial), *reduced, false);
+  return expect_balanced_equal(merged->trace, *reduced);
 }
 
 TEST(ReduceEquality, GlooRankFilesOnTheWallClock) {
   const Trace r0 = load(kData + "/pytorch/ddp_gloo_rank0.json.gz"),
               r1 = load(kData + "/pytorch/ddp_gloo_rank1.json.gz");
   check_rank_files({&r0, &r1}, {"ddp_gloo_rank0.json.gz", "ddp_gloo_rank1.json.gz"}, {});
+}
+
+// The bundled rank files of a Gloo run with and without a straggler: reduce predicts balanced-ranks as the what-if
+// of their merged run does, to the nanosecond.
+TEST(ReduceEquality, BundledGlooRankFilesPredictBalancedRanksAlike) {
+  for (const std::string name : {"ddp-gloo", "ddp-gloo-straggler"}) {
+    SCOPED_TRACE(name);
+    const std::string base = kResources + "/pytorch-h200x1/" + name;
+    const Trace r0 = load(base + ".rank0.json.gz"), r1 = load(base + ".rank1.json.gz");
+    EXPECT_TRUE(check_rank_files({&r0, &r1}, {name + ".rank0.json.gz", name + ".rank1.json.gz"}, {}));
+  }
 }
 
 TEST(ReduceEquality, GlooRankFilesOnTheCollectivesWithAShiftByHand) {
@@ -141,7 +198,7 @@ TEST(ReduceEquality, GlooRankFilesOnTheCollectivesWithAShiftByHand) {
 
 // Every bundled recording: a merged run reduces to its own analysis; a lone rank to nothing across ranks.
 TEST(ReduceEquality, EveryBundledRecording) {
-  std::size_t merged_runs = 0;
+  std::size_t merged_runs = 0, predicted = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(kResources)) {
     const std::string path = entry.path().string();
     if (!path.ends_with(".json.gz")) continue;
@@ -154,6 +211,7 @@ TEST(ReduceEquality, EveryBundledRecording) {
     if (trace.metadata().ranks.size() >= 2) {
       ++merged_runs;
       expect_equal(report, *reduced, true);
+      predicted += expect_balanced_equal(trace, *reduced) ? 1 : 0;
     } else {
       EXPECT_TRUE(reduced->summary.ranks.empty());
       EXPECT_TRUE(reduced->stragglers.collectives.empty());
@@ -163,6 +221,7 @@ TEST(ReduceEquality, EveryBundledRecording) {
     }
   }
   EXPECT_GE(merged_runs, 3u);  // resources/traces/cpu: ddp-gloo2, ddp-gloo2-straggler, ddp-gloo4-straggler
+  EXPECT_GE(predicted, 3u);
 }
 
 // An all-reduce kernel of rank `device` with PyTorch's sequence number and process group in its args.
@@ -199,7 +258,7 @@ TEST(ReduceEquality, SequenceNumbersNotUsedAreWarnedOfAlike) {
   check_rank_files({&files[0], &files[1]}, {"a.json", "b.json"}, {});
 }
 
-void check_generated(const testing::RunSpec& spec, ClockMethod clock) {
+bool check_generated(const testing::RunSpec& spec, ClockMethod clock) {
   const testing::GeneratedRun g = testing::generate_run(spec);
   std::vector<const Trace*> traces;
   std::vector<std::string> names;
@@ -209,18 +268,18 @@ void check_generated(const testing::RunSpec& spec, ClockMethod clock) {
   }
   RankMergeOptions options;
   options.clock = clock;
-  check_rank_files(traces, names, options);
+  return check_rank_files(traces, names, options);
 }
 
 TEST(ReduceEquality, GeneratedEightRanksOnTheCollectives) {
-  check_generated({.delay_ns = 200 * testing::kUs, .seed = 7}, ClockMethod::Collectives);
+  EXPECT_TRUE(check_generated({.delay_ns = 200 * testing::kUs, .seed = 7}, ClockMethod::Collectives));
 }
 TEST(ReduceEquality, GeneratedEightRanksOnTheWallClock) {
   // Clocks 50 ms apart on the wall clock: the clocks contradict the waits, and both say so alike.
   check_generated({.seed = 8}, ClockMethod::WallClock);
 }
 TEST(ReduceEquality, GeneratedThirtyTwoRanks) {
-  check_generated({.ranks = 32, .steps = 20, .straggler = 30, .seed = 10}, ClockMethod::Collectives);
+  EXPECT_TRUE(check_generated({.ranks = 32, .steps = 20, .straggler = 30, .seed = 10}, ClockMethod::Collectives));
 }
 TEST(ReduceEquality, GeneratedRanksNumberedByFileOrder) {
   check_generated({.ranks = 4, .steps = 10, .straggler = 2, .seed = 3, .say_ranks = false}, ClockMethod::Collectives);

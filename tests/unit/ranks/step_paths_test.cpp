@@ -93,7 +93,8 @@ TEST(StepPaths, StepsByTheCollectivesEveryRankWaitsFor) {
   EXPECT_NE(text.find("the summaries mark no profiler steps"), std::string::npos);
   const std::string json = format_rank_report(report, analysis::Format::Json);
   EXPECT_NE(json.find("\"critical_path_across_ranks\": {\n    \"basis\": \"collectives\""), std::string::npos);
-  EXPECT_TRUE(json.ends_with("\n  }\n}\n"));
+  EXPECT_NE(json.find("\n  },\n  \"balanced_ranks\": {"), std::string::npos);
+  EXPECT_TRUE(json.ends_with("\n}\n"));
 }
 
 TEST(StepPaths, StepsByTheProfilerStepsTheRanksMark) {

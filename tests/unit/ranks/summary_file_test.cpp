@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <limits>
+
 #include "generated_run.h"
 
 namespace gtv::ranks {
@@ -36,6 +38,8 @@ RankSummary sample() {
   Collective b{"Broadcast", 300, 320, EventRef{}, false, -1, "", -1, 2};
   s.collectives = {a, b, a};
   s.steps = {{"ProfilerStep#1", 0, 1000, 700, 200}, {"ProfilerStep#2", 1000, 3000, 700, 0}};
+  s.collective_own_work_ns = {40, 0, 150};
+  s.window = {10, 3500, {"timed loop", "eval"}, 3200, 2900, -1, 686};
   return s;
 }
 
@@ -50,6 +54,11 @@ void expect_same(const RankSummary& a, const RankSummary& b) {
   EXPECT_EQ(a.from_merged_run, b.from_merged_run);
   EXPECT_EQ(a.merged_rank, b.merged_rank);
   EXPECT_EQ(a.merged_clock, b.merged_clock);
+  EXPECT_EQ(a.collective_own_work_ns, b.collective_own_work_ns);
+  EXPECT_EQ(std::tie(a.window.start_ns, a.window.end_ns, a.window.measurements, a.window.last_measurement_end_ns,
+                     a.window.longest_own_work_ns, a.window.longest_own_work_device, a.window.longest_own_work_tid),
+            std::tie(b.window.start_ns, b.window.end_ns, b.window.measurements, b.window.last_measurement_end_ns,
+                     b.window.longest_own_work_ns, b.window.longest_own_work_device, b.window.longest_own_work_tid));
   ASSERT_EQ(a.steps.size(), b.steps.size());
   for (std::size_t i = 0; i < a.steps.size(); ++i) {
     const StepWork &x = a.steps[i], &y = b.steps[i];
@@ -69,20 +78,28 @@ TEST(SummaryFile, RoundTripsEveryField) {
   merged.from_merged_run = true;
   merged.merged_rank = RankInfo{3, "rank 3", {40, 10'000'040}, {5, 6}, {0, 3}, 1234, -56};
   merged.merged_clock = ClockAlignment{"collectives", "Ranks moved so that ...", 4500, 11};
-  const std::vector<RankSummary> written{sample(), merged};
+  RankSummary unmeasured = sample();
+  unmeasured.window.last_measurement_end_ns = std::numeric_limits<TimeNs>::min();
+  unmeasured.window.measurements.clear();
+  const std::vector<RankSummary> written{sample(), merged, unmeasured};
   const Expected<std::vector<RankSummary>> back = read_summary_bytes(summary_file_bytes(written), "x.gtvsum");
   ASSERT_TRUE(back.ok()) << back.error().message;
-  ASSERT_EQ(back->size(), 2u);
-  expect_same(written[0], (*back)[0]);
-  expect_same(written[1], (*back)[1]);
+  ASSERT_EQ(back->size(), 3u);
+  for (std::size_t i = 0; i < written.size(); ++i) expect_same(written[i], (*back)[i]);
 }
 
 TEST(SummaryFile, IsGzipOfDocumentedJson) {
   const std::string json = summary_json(std::vector<RankSummary>{sample()});
-  EXPECT_EQ(json.rfind("{\"format\":\"gtvsum\",\"version\":1,\"ranks\":[{\"source\":", 0), 0u) << json;
+  EXPECT_EQ(json.rfind("{\"format\":\"gtvsum\",\"version\":2,\"ranks\":[{\"source\":", 0), 0u) << json;
   EXPECT_NE(json.find("\"kinds\":[\"AllReduce\",\"Broadcast\"]"), std::string::npos) << json;
   EXPECT_NE(json.find("\"kind\":[0,1,0]"), std::string::npos) << json;
   EXPECT_NE(json.find("\"start_ns\":[100,300,100]"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"own_work_ns\":[40,0,150]"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"window\":{\"start_ns\":10,\"end_ns\":3500,\"measurements\":[\"timed loop\",\"eval\"],"
+                      "\"last_measurement_end_ns\":3200,\"longest_own_work_ns\":2900,\"longest_own_work_device\":-1,"
+                      "\"longest_own_work_tid\":686}"),
+            std::string::npos)
+      << json;
   const Expected<std::vector<RankSummary>> back = read_summary_bytes(gzip_text(json), "x.gtvsum");
   ASSERT_TRUE(back.ok()) << back.error().message;
 }
@@ -101,11 +118,11 @@ TEST(SummaryFile, EveryCutOfTheFileIsRefusedWithItsName) {
 
 TEST(SummaryFile, RefusesOtherVersionsAndOtherFiles) {
   std::string json = summary_json(std::vector<RankSummary>{sample()});
-  json.replace(json.find("\"version\":1"), 11, "\"version\":2");
-  Expected<std::vector<RankSummary>> r = read_summary_bytes(gzip_text(json), "new.gtvsum");
+  json.replace(json.find("\"version\":2"), 11, "\"version\":1");
+  Expected<std::vector<RankSummary>> r = read_summary_bytes(gzip_text(json), "old.gtvsum");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message,
-            "new.gtvsum: rank summary version 2; this gtv reads version 1 (summarize the trace "
+            "old.gtvsum: rank summary version 1; this gtv reads version 2 (summarize the trace "
             "again with this gtv)");
   r = read_summary_bytes("{\"format\":\"gtvsum\"}", "plain.gtvsum");
   ASSERT_FALSE(r.ok());
@@ -113,7 +130,7 @@ TEST(SummaryFile, RefusesOtherVersionsAndOtherFiles) {
   r = read_summary_bytes(gzip_text("{\"traceEvents\":[]}"), "trace.gtvsum");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "trace.gtvsum: not a gtv rank summary (no \"format\": \"gtvsum\")");
-  r = read_summary_bytes(gzip_text("{\"format\":\"gtvsum\",\"version\":1,\"ranks\":[]}"), "empty.gtvsum");
+  r = read_summary_bytes(gzip_text("{\"format\":\"gtvsum\",\"version\":2,\"ranks\":[]}"), "empty.gtvsum");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "empty.gtvsum: a rank summary that holds no rank");
 }
@@ -144,6 +161,11 @@ TEST(SummaryFile, RefusesDamagedTables) {
             "bad.gtvsum: ranks[0].collectives: row 2 lies outside the rank's span (start_ns, end_ns)");
   EXPECT_EQ(damaged("\"origin_unix_ns\":1790857026123456789", "\"origin_unix_ns\":-9223372036854775807"),
             "bad.gtvsum: ranks[0].origin_unix_ns: outside [-2^62, 2^62) ns");
+  EXPECT_EQ(damaged("\"own_work_ns\":[40,0,150]", "\"own_work_ns\":[40,0,151]"),
+            "bad.gtvsum: ranks[0].collectives: row 2 has own work outside [0, its length]");
+  EXPECT_EQ(damaged("\"longest_own_work_ns\":2900", "\"longest_own_work_ns\":9000"),
+            "bad.gtvsum: ranks[0].window: not a span inside [-2^62, 2^62) ns with the measurement's end and the own "
+            "work inside it");
   EXPECT_EQ(damaged("\"world_size\":8", "\"world_size\":\"8\""),
             "bad.gtvsum: ranks[0].world_size is missing or not an integer");
 }

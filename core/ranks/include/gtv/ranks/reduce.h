@@ -3,6 +3,7 @@
 // and their collectives matched (the same functions as merging the rank files: gtv/model/rank_alignment.h), and who
 // made whom wait with the clock offsets and their error bars (gtv/analysis/stragglers.h). Equal, field by field, to
 // the cross-rank part of the analysis of the merged run; it reads no trace.
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "gtv/model/rank_merge.h"
 #include "gtv/ranks/step_paths.h"
 #include "gtv/ranks/summary.h"
+#include "gtv/whatif/predict.h"
 
 namespace gtv::ranks {
 
@@ -26,6 +28,11 @@ struct RankReport {
   // Each step's critical path across the ranks (step_paths.h), from the stragglers' collectives and the ranks'
   // steps: beyond what the analysis of the merged run reports.
   StepPaths step_paths;
+  // The balanced-ranks prediction on the run's window (gtv/whatif/balanced_ranks.h, the model `gtv-cli whatif
+  // MERGED --change balanced-ranks` runs, from the same values): set when it applies, else why not in
+  // balanced_ranks_error ("balanced-ranks: no rank made the others wait ..."); neither for a lone rank.
+  std::optional<whatif::Prediction> balanced_ranks;
+  std::string balanced_ranks_error;
 };
 
 // Summaries of the ranks of one run: each a rank's own file (then options align their clocks, as for a merge), or
@@ -44,7 +51,8 @@ inline constexpr std::string_view kReducedBasis =
 
 // The report as `gtv-cli analyze --merged` writes the cross-rank part of a merged run (analysis::format_ranks) with
 // kReducedBasis as its basis, followed by the critical path across ranks (its section in text and Markdown,
-// "critical_path_across_ranks" in JSON) when the report has one: with an empty step_paths, exactly
+// "critical_path_across_ranks" in JSON) when the report has one, then the balanced-ranks prediction as `gtv-cli whatif`
+// writes it ("balanced_ranks" in JSON) or why it does not apply: with neither, exactly
 // format_ranks(the merged run's report, format, listing, kReducedBasis).
 [[nodiscard]] std::string format_rank_report(const RankReport& report, analysis::Format format,
                                              analysis::Listing listing = analysis::Listing::Capped);

@@ -5,6 +5,7 @@
 // the rank's file lives (`gtv-cli summarize`), is small enough to gather thousands of (docs/summary-format.md), and
 // is reduced with the others into the cross-rank report (reduce.h) without any trace being loaded again.
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@
 namespace gtv::ranks {
 
 // The version of the summary this build writes and the only one it reads.
-inline constexpr std::int64_t kSummaryVersion = 1;
+inline constexpr std::int64_t kSummaryVersion = 2;
 
 // One training step of the rank, as PyTorch's profiler marks it ("ProfilerStep#N" record_function annotations at
 // depth 0 on the thread with the most of them), and what the rank's GPUs did in it: busy is the time at least one of
@@ -28,6 +29,22 @@ struct StepWork {
   TimeNs communication_ns = 0;
 };
 
+// What the balanced-ranks prediction (gtv/whatif/balanced_ranks.h) needs of the rank beyond its collectives, on the
+// window the rank's predictions measure (causal::window_of): its measurements' span with the GPU work launched in
+// them, or its activity's span when it has none. For a rank of a merged run: the merged run's window, and the rank's
+// values in it.
+struct RankWindow {
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::vector<std::string> measurements;  // the names of the trace's measurements, each once, in order
+  TimeNs last_measurement_end_ns = std::numeric_limits<TimeNs>::min();  // min: the rank has none in the window
+  // The longest own work of one of the rank's threads or GPUs in the window (whatif::rank_work): its GPU as the
+  // rank's file numbers it, or its thread.
+  TimeNs longest_own_work_ns = 0;
+  std::int64_t longest_own_work_device = -1;
+  std::int64_t longest_own_work_tid = -1;
+};
+
 struct RankSummary {
   std::string source;           // the trace file the summary was made from (where to open the rank's own trace)
   std::string source_tool;      // TraceMetadata::source_tool
@@ -39,6 +56,10 @@ struct RankSummary {
   std::vector<std::int64_t> devices;    // GPUs the rank ran work on, as its file numbers them, ascending
   std::vector<Collective> collectives;  // in start order; EventRef is not kept (default)
   std::vector<StepWork> steps;          // in start order; empty when the trace marks no steps
+  RankWindow window;
+  // Per collective: the rank's own work between its start and its end (its threads' recorded ops and calls, waits
+  // left out), what it did while it waited there.
+  std::vector<TimeNs> collective_own_work_ns;
   // A rank taken from a run that was already merged: its times are on the run's one clock (shift 0), and the
   // merge's record of it and of the clock alignment is kept as it was, so reducing gives what the merge gave.
   bool from_merged_run = false;
