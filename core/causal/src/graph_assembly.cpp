@@ -169,7 +169,10 @@ NodeId GraphAssembly::enclosing_node(EventRef ref) const {
 }
 
 void GraphAssembly::add_launches() {
-  for (const Flow& f : trace_.flows()) {
+  const std::vector<Flow>& flows = trace_.flows();
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    trace_.prefetch_flow_events(i);
+    const Flow& f = flows[i];
     const NodeId to = trace_.lane(f.to.lane).is_gpu() ? g_.node_of(f.to) : kNoNode;
     const NodeId from = trace_.lane(f.from.lane).is_gpu() ? kNoNode : enclosing_node(f.from);
     if (to == kNoNode || from == kNoNode) {

@@ -44,7 +44,10 @@ LaneLaunches launches_by_lane(const Trace& trace) {
   LaneLaunches out;
   out.all.resize(trace.lanes().size());
   out.kernels.resize(trace.lanes().size());
-  for (const Flow& f : trace.flows()) {
+  const std::vector<Flow>& flows = trace.flows();
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    trace.prefetch_flow_events(i);
+    const Flow& f = flows[i];
     if (trace.lane(f.from.lane).is_gpu() || !trace.lane(f.to.lane).is_gpu()) continue;
     out.all[f.from.lane].push_back({f.from.index, f.to});
     if (trace.event(f.to).kind == EventKind::Kernel) out.kernels[f.from.lane].push_back({f.from.index, f.to});
