@@ -38,6 +38,7 @@ NodeKind gpu_node_kind(EventKind kind) {
 
 void GraphAssembly::run() {
   g_.lane_first_node_.reserve(trace_.lanes().size() + 1);
+  g_.nodes_.reserve(trace_.event_count());  // at most one node per event
   for (LaneIndex l = 0; l < trace_.lanes().size(); ++l) {
     g_.lane_first_node_.push_back(static_cast<NodeId>(g_.nodes_.size()));
     if (trace_.lane(l).is_gpu())
@@ -168,7 +169,10 @@ NodeId GraphAssembly::enclosing_node(EventRef ref) const {
 }
 
 void GraphAssembly::add_launches() {
-  for (const Flow& f : trace_.flows()) {
+  const std::vector<Flow>& flows = trace_.flows();
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    trace_.prefetch_flow_events(i);
+    const Flow& f = flows[i];
     const NodeId to = trace_.lane(f.to.lane).is_gpu() ? g_.node_of(f.to) : kNoNode;
     const NodeId from = trace_.lane(f.from.lane).is_gpu() ? kNoNode : enclosing_node(f.from);
     if (to == kNoNode || from == kNoNode) {
@@ -222,9 +226,14 @@ void GraphAssembly::add_dependencies() {
 // no dependency.
 void GraphAssembly::bind_gpu_starts() {
   TimeNs min_latency = std::numeric_limits<TimeNs>::max();
-  for (Node& n : g_.nodes_) {
+  // Each launched node's launch handover, read once here for the binding below (the launch call's event is far
+  // from the work's in memory).
+  std::vector<TimeNs> handover_ns(g_.nodes_.size(), 0);
+  for (NodeId id = 0; id < g_.nodes_.size(); ++id) {
+    const Node& n = g_.nodes_[id];
     if (n.kind == NodeKind::HostCall || n.launch == kNoNode) continue;
-    min_latency = std::min(min_latency, trace_.event(n.ref).start_ns - g_.recorded_handover(n.launch));
+    handover_ns[id] = g_.recorded_handover(n.launch);
+    min_latency = std::min(min_latency, trace_.event(n.ref).start_ns - handover_ns[id]);
   }
   g_.min_launch_latency_ns_ = min_latency == std::numeric_limits<TimeNs>::max() ? 0 : min_latency;
   std::stable_sort(g_.edges_.begin(), g_.edges_.end(), [](const Edge& a, const Edge& b) { return a.to < b.to; });
@@ -253,12 +262,12 @@ void GraphAssembly::bind_gpu_starts() {
       binding_edge = e;
       n.start_binding = StartBinding::Extra;
     }
-    if (n.launch != kNoNode && g_.recorded_handover(n.launch) + g_.min_launch_latency_ns_ > latest) {
+    if (n.launch != kNoNode && handover_ns[id] + g_.min_launch_latency_ns_ > latest) {
       n.start_binding = StartBinding::Launch;
       binding_edge = nullptr;
     }
     if (binding_edge) binding_edge->binding = true;
-    if (n.start_binding == StartBinding::Launch) latest = g_.recorded_handover(n.launch) + g_.min_launch_latency_ns_;
+    if (n.start_binding == StartBinding::Launch) latest = handover_ns[id] + g_.min_launch_latency_ns_;
     if (n.start_binding != StartBinding::Root && start - latest > kHeldStartNs)
       n.held_by_other_streams = held_throughout(id, latest, start);
   }
@@ -268,24 +277,40 @@ void GraphAssembly::bind_gpu_starts() {
 // from the last work that started by from_ns, a bounded number of steps (a GPU runs a few kernels at once).
 bool GraphAssembly::held_throughout(NodeId id, TimeNs from_ns, TimeNs to_ns) {
   const Lane& lane = trace_.lane(g_.nodes_[id].ref.lane);
-  const std::vector<Ending>& starts = starts_by_device(lane.device());
-  auto it = std::upper_bound(starts.begin(), starts.end(), Ending{from_ns + kHeldStartNs, kNoNode});
-  for (int steps = 0; it != starts.begin() && steps < kWaitSearchSteps; ++steps) {
-    --it;
-    const NodeId other = it->node;
-    if (trace_.lane(g_.nodes_[other].ref.lane).stream() == lane.stream()) continue;
-    if (g_.recorded_end(other) >= to_ns - kHeldStartNs) return true;
+  const DeviceStarts& d = starts_by_device(lane.device());
+  std::size_t k = static_cast<std::size_t>(
+      std::upper_bound(d.start_ns.begin(), d.start_ns.end(), from_ns + kHeldStartNs) - d.start_ns.begin());
+  for (int steps = 0; k > 0 && steps < kWaitSearchSteps; ++steps) {
+    --k;
+    if (d.stream[k] == lane.stream()) continue;
+    if (d.end_ns[k] >= to_ns - kHeldStartNs) return true;
   }
   return false;
 }
 
-// GPU work of one device by start (Ending holds the start here), built on first need.
-const std::vector<GraphAssembly::Ending>& GraphAssembly::starts_by_device(std::int64_t device) {
+// GPU work of one device by start (then by node), built on first need.
+const GraphAssembly::DeviceStarts& GraphAssembly::starts_by_device(std::int64_t device) {
   if (starts_by_device_.empty()) {
+    std::map<std::int64_t, std::vector<Ending>> by_start;  // Ending holds the start here
+    std::map<std::int64_t, std::size_t> counts;
+    for (LaneIndex l = 0; l < trace_.lanes().size(); ++l)
+      if (trace_.lane(l).is_gpu()) counts[trace_.lane(l).device()] += g_.lane_nodes(l).last - g_.lane_nodes(l).first;
+    for (const auto& [d, count] : counts) by_start[d].reserve(count);
     for (NodeId n = 0; n < g_.nodes_.size(); ++n)
       if (g_.nodes_[n].kind != NodeKind::HostCall)
-        starts_by_device_[trace_.lane(g_.nodes_[n].ref.lane).device()].push_back({g_.recorded_start(n), n});
-    for (auto& [d, v] : starts_by_device_) sort_runs(v);
+        by_start[trace_.lane(g_.nodes_[n].ref.lane).device()].push_back({g_.recorded_start(n), n});
+    for (auto& [d, v] : by_start) {
+      sort_runs(v);
+      DeviceStarts& out = starts_by_device_[d];
+      out.start_ns.reserve(v.size());
+      out.stream.reserve(v.size());
+      out.end_ns.reserve(v.size());
+      for (const Ending& s : v) {
+        out.start_ns.push_back(s.end_ns);
+        out.stream.push_back(trace_.lane(g_.nodes_[s.node].ref.lane).stream());
+        out.end_ns.push_back(g_.recorded_end(s.node));
+      }
+    }
   }
   return starts_by_device_[device];
 }

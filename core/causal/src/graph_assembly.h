@@ -49,7 +49,14 @@ class GraphAssembly {
   void add_dependencies();
   void bind_gpu_starts();
   [[nodiscard]] bool held_throughout(NodeId id, TimeNs from_ns, TimeNs to_ns);
-  [[nodiscard]] const std::vector<Ending>& starts_by_device(std::int64_t device);
+  // GPU work of one device by start, with each one's stream and recorded end beside it: the search for work of
+  // another stream that ran throughout a late start reads these, not the nodes and their events.
+  struct DeviceStarts {
+    std::vector<TimeNs> start_ns;
+    std::vector<std::int64_t> stream;
+    std::vector<TimeNs> end_ns;
+  };
+  [[nodiscard]] const DeviceStarts& starts_by_device(std::int64_t device);
   void add_host_waits();
   using Launches = std::span<const std::pair<NodeId, NodeId>>;  // a call's part of launched_
   void add_host_wait(NodeId node, Launches launches);
@@ -98,7 +105,7 @@ class GraphAssembly {
   std::vector<std::uint8_t> host_flags_;             // per node
   std::vector<std::pair<NodeId, NodeId>> launched_;  // (launch call, GPU work), sorted by call
   std::vector<Ending> endings_;                      // every GPU node, by end
-  std::map<std::int64_t, std::vector<Ending>> starts_by_device_;
+  std::map<std::int64_t, DeviceStarts> starts_by_device_;
   std::vector<std::int8_t> communication_names_;  // by StringId: -1 not looked at yet, else 0 or 1
   mutable std::vector<NameFacts> name_facts_;     // by StringId
   mutable NameFacts scratch_facts_;               // for a name outside the trace's strings

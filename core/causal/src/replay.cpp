@@ -23,100 +23,6 @@ TimeNs removed_parts_ns(const HappensBefore& g, NodeId node, bool in_gap, const 
   return out;
 }
 
-// Points: 2 * node for its start, 2 * node + 1 for its end.
-enum class State : std::uint8_t { Unvisited, Active, Done };
-
-class Replayer {
- public:
-  Replayer(const HappensBefore& g, const Removal& removal, std::vector<std::uint32_t>* order = nullptr)
-      : g_(g), removal_(removal), order_(order) {
-    t_.start_ns.assign(g.size(), 0);
-    t_.end_ns.assign(g.size(), 0);
-    state_.assign(2 * g.size(), State::Unvisited);
-  }
-
-  Timeline run() {
-    for (std::uint64_t p = 0; p < state_.size(); ++p)
-      if (state_[p] == State::Unvisited) visit(p);
-    return std::move(t_);
-  }
-
- private:
-  struct Frame {
-    std::uint64_t point;
-    std::size_t first;  // its inputs: inputs_[first, end), end the next frame's first or inputs_.size()
-    std::size_t next;   // the next input to look at
-  };
-
-  [[nodiscard]] static std::uint64_t point_of(const Input& in) {
-    return 2 * std::uint64_t(in.source) + (in.source_end ? 1 : 0);
-  }
-  TimeNs& value(std::uint64_t p) { return (p & 1) ? t_.end_ns[p / 2] : t_.start_ns[p / 2]; }
-
-  // Pushes a point with its inputs, which stay on the input stack while it is: a point returned to after each of
-  // its inputs is computed (a synchronize that 10^5 links wait into) looks its inputs up once, not once per input.
-  void push(std::uint64_t p) {
-    state_[p] = State::Active;
-    const std::size_t first = inputs_.size();
-    inputs_of(g_, NodeId(p / 2), (p & 1) != 0, removal_, scratch_);
-    inputs_.insert(inputs_.end(), scratch_.begin(), scratch_.end());
-    stack_.push_back({p, first, first});
-  }
-
-  // Depth first over the points an input waits for, with an explicit stack: a point is computed once all its
-  // inputs are. An input whose source is still on the stack closes a cycle (corrupt links) and is skipped.
-  void visit(std::uint64_t root) {
-    push(root);
-    while (!stack_.empty()) {
-      const std::size_t top = stack_.size() - 1;
-      bool descended = false;
-      while (stack_[top].next < inputs_.size()) {
-        const Input& in = inputs_[stack_[top].next++];
-        if (in.from == Input::From::Root) continue;
-        const std::uint64_t q = point_of(in);
-        if (state_[q] != State::Unvisited) continue;
-        push(q);
-        descended = true;
-        break;
-      }
-      if (descended) continue;
-      const Frame f = stack_.back();
-      compute(f.point, std::span<const Input>(inputs_).subspan(f.first));
-      state_[f.point] = State::Done;
-      if (order_ != nullptr) order_->push_back(static_cast<std::uint32_t>(f.point));
-      inputs_.resize(f.first);
-      stack_.pop_back();
-    }
-  }
-
-  void compute(std::uint64_t p, std::span<const Input> inputs) {
-    TimeNs v = kMinTime;
-    for (const Input& in : inputs) {
-      if (in.from == Input::From::Root) {
-        v = std::max(v, in.delay_ns);
-        continue;
-      }
-      const std::uint64_t q = point_of(in);
-      if (state_[q] != State::Done) {
-        ++t_.cycles_broken;
-        continue;
-      }
-      v = std::max(v, saturating_add(value(q), in.delay_ns));
-    }
-    if (v == kMinTime) v = (p & 1) ? g_.recorded_end(NodeId(p / 2)) : g_.recorded_start(NodeId(p / 2));
-    value(p) = v;
-  }
-
-  const HappensBefore& g_;
-  const Removal& removal_;
-  std::vector<std::uint32_t>* order_;  // records the points in the order they were computed
-  Timeline t_;
-  std::vector<State> state_;
-  std::vector<Frame> stack_;
-  std::vector<Input> inputs_;  // the inputs of the points on the stack, in stack order
-  std::vector<Input> scratch_;
-};
-
 }  // namespace
 
 // Dropping a node's own time (or its gap) takes the time no part accounts for; the parts go only when their kind is
@@ -211,6 +117,98 @@ void for_each_input(const HappensBefore& g, NodeId id, bool end_point, const Rem
     }
   if (!any) take(Input{Input::From::Root, kNoNode, true, start, 0});
 }
+
+// Points: 2 * node for its start, 2 * node + 1 for its end.
+enum class State : std::uint8_t { Unvisited, Active, Done };
+
+class Replayer {
+ public:
+  Replayer(const HappensBefore& g, const Removal& removal, std::vector<std::uint32_t>* order = nullptr)
+      : g_(g), removal_(removal), order_(order) {
+    t_.start_ns.assign(g.size(), 0);
+    t_.end_ns.assign(g.size(), 0);
+    state_.assign(2 * g.size(), State::Unvisited);
+  }
+
+  Timeline run() {
+    for (std::uint64_t p = 0; p < state_.size(); ++p)
+      if (state_[p] == State::Unvisited) visit(p);
+    return std::move(t_);
+  }
+
+ private:
+  struct Frame {
+    std::uint64_t point;
+    std::size_t first;  // its inputs: inputs_[first, end), end the next frame's first or inputs_.size()
+    std::size_t next;   // the next input to look at
+  };
+
+  [[nodiscard]] static std::uint64_t point_of(const Input& in) {
+    return 2 * std::uint64_t(in.source) + (in.source_end ? 1 : 0);
+  }
+  TimeNs& value(std::uint64_t p) { return (p & 1) ? t_.end_ns[p / 2] : t_.start_ns[p / 2]; }
+
+  // Pushes a point with its inputs, which stay on the input stack while it is: a point returned to after each of
+  // its inputs is computed (a synchronize that 10^5 links wait into) looks its inputs up once, not once per input.
+  void push(std::uint64_t p) {
+    state_[p] = State::Active;
+    const std::size_t first = inputs_.size();
+    for_each_input(g_, NodeId(p / 2), (p & 1) != 0, removal_, [this](const Input& in) { inputs_.push_back(in); });
+    stack_.push_back({p, first, first});
+  }
+
+  // Depth first over the points an input waits for, with an explicit stack: a point is computed once all its
+  // inputs are. An input whose source is still on the stack closes a cycle (corrupt links) and is skipped.
+  void visit(std::uint64_t root) {
+    push(root);
+    while (!stack_.empty()) {
+      const std::size_t top = stack_.size() - 1;
+      bool descended = false;
+      while (stack_[top].next < inputs_.size()) {
+        const Input& in = inputs_[stack_[top].next++];
+        if (in.from == Input::From::Root) continue;
+        const std::uint64_t q = point_of(in);
+        if (state_[q] != State::Unvisited) continue;
+        push(q);
+        descended = true;
+        break;
+      }
+      if (descended) continue;
+      const Frame f = stack_.back();
+      compute(f.point, std::span<const Input>(inputs_).subspan(f.first));
+      state_[f.point] = State::Done;
+      if (order_ != nullptr) order_->push_back(static_cast<std::uint32_t>(f.point));
+      inputs_.resize(f.first);
+      stack_.pop_back();
+    }
+  }
+
+  void compute(std::uint64_t p, std::span<const Input> inputs) {
+    TimeNs v = kMinTime;
+    for (const Input& in : inputs) {
+      if (in.from == Input::From::Root) {
+        v = std::max(v, in.delay_ns);
+        continue;
+      }
+      const std::uint64_t q = point_of(in);
+      if (state_[q] != State::Done) {
+        ++t_.cycles_broken;
+        continue;
+      }
+      v = std::max(v, saturating_add(value(q), in.delay_ns));
+    }
+    if (v == kMinTime) v = (p & 1) ? g_.recorded_end(NodeId(p / 2)) : g_.recorded_start(NodeId(p / 2));
+    value(p) = v;
+  }
+
+  const HappensBefore& g_;
+  const Removal& removal_;
+  std::vector<std::uint32_t>* order_;  // records the points in the order they were computed
+  Timeline t_;
+  std::vector<State> state_;
+  std::vector<Frame> stack_;
+  std::vector<Input> inputs_;  // the inputs of the points on the stack, in stack order
+};
 
 }  // namespace
 

@@ -106,7 +106,10 @@ LaunchAnalysis analyze_launches(const Trace& trace) {
   all.reserve(trace.flows().size());
   std::map<std::int64_t, std::vector<TimeNs>> per_device;
   std::size_t flowed_activities = 0;
-  for (const Flow& f : trace.flows()) {
+  const std::vector<Flow>& flows = trace.flows();
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    trace.prefetch_flow_events(i);
+    const Flow& f = flows[i];
     const Lane& to_lane = trace.lane(f.to.lane);
     if (!to_lane.is_gpu() || !is_gpu_activity(trace.event(f.to).kind)) continue;
     ++flowed_activities;

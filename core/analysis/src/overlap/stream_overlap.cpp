@@ -23,16 +23,54 @@ std::vector<Interval> clipped(const std::vector<Interval>& intervals, TimeNs sta
   return out;
 }
 
-struct Levels {
-  std::vector<StreamLevelStep> steps;  // from the first busy instant to the last
-  TimeNs at_least_two_ns = 0;
-  int max_level = 0;
+// Where a sweep's steps go: every step kept (the step rows of a GPU), or only what the overlap figures need.
+class StepList {
+ public:
+  [[nodiscard]] bool empty() const { return steps_.empty(); }
+  StreamLevelStep& back() { return steps_.back(); }
+  void push_back(const StreamLevelStep& s) { steps_.push_back(s); }
+  std::vector<StreamLevelStep> take() { return std::move(steps_); }
+
+ private:
+  std::vector<StreamLevelStep> steps_;
+};
+
+// The sums over the steps, with only the last step held: a GPU of 10^6 kernels has about as many steps, which the
+// overlap figures read once.
+class StepSums {
+ public:
+  [[nodiscard]] bool empty() const { return count_ == 0; }
+  StreamLevelStep& back() { return last_; }
+  void push_back(const StreamLevelStep& s) {
+    if (count_ > 0) add(last_);
+    last_ = s;
+    ++count_;
+  }
+  // The sums with the last step counted: called once, after the sweep.
+  void finish() {
+    if (count_ > 0) add(last_);
+  }
+  [[nodiscard]] std::size_t count() const { return count_; }
+  [[nodiscard]] TimeNs busy_ns() const { return busy_ns_; }
+  [[nodiscard]] TimeNs at_least_two_ns() const { return at_least_two_ns_; }
+
+ private:
+  void add(const StreamLevelStep& s) {
+    if (s.busy_streams >= 1) busy_ns_ += s.end_ns - s.start_ns;
+    if (s.busy_streams >= 2) at_least_two_ns_ += s.end_ns - s.start_ns;
+  }
+  StreamLevelStep last_;
+  std::size_t count_ = 0;
+  TimeNs busy_ns_ = 0;
+  TimeNs at_least_two_ns_ = 0;
 };
 
 // How many of the lists cover each instant: one sweep over their starts and ends. Each list is sorted and disjoint,
 // so a list adds at most 1 to the level, and its starts and ends come in time order: the lists' edges are merged
-// (a heap of one cursor per list), not sorted, and taken as they come off the heap.
-Levels sweep_levels(const std::vector<const std::vector<Interval>*>& lists) {
+// (a heap of one cursor per list), not sorted, and taken as they come off the heap. Returns the highest level; the
+// steps (from the first busy instant to the last) go to `steps`.
+template <typename Steps>
+int sweep_levels(const std::vector<const std::vector<Interval>*>& lists, Steps& steps) {
   struct Cursor {
     TimeNs time_ns;
     std::size_t list;
@@ -47,16 +85,16 @@ Levels sweep_levels(const std::vector<const std::vector<Interval>*>& lists) {
   for (std::size_t l = 0; l < lists.size(); ++l)
     if (!lists[l]->empty()) heap.push_back({time_of(l, 0), l, 0});
   std::make_heap(heap.begin(), heap.end(), later);
-  Levels out;
+  int max_level = 0;
   int level = 0;
   // The edges of one instant are summed; then the level from that instant on ends the step before it and starts a
   // new one if it differs. The level is 0 after the last instant.
-  const auto at_instant = [&out, &level](TimeNs t, bool last) {
-    if (!out.steps.empty()) out.steps.back().end_ns = t;
+  const auto at_instant = [&steps, &max_level, &level](TimeNs t, bool last) {
+    if (!steps.empty()) steps.back().end_ns = t;
     if (last) return;
-    out.max_level = std::max(out.max_level, level);
-    if (!out.steps.empty() && out.steps.back().busy_streams == level) return;
-    out.steps.push_back({t, t, level});
+    max_level = std::max(max_level, level);
+    if (!steps.empty() && steps.back().busy_streams == level) return;
+    steps.push_back({t, t, level});
   };
   bool any = false;
   TimeNs instant_ns = 0;
@@ -75,8 +113,25 @@ Levels sweep_levels(const std::vector<const std::vector<Interval>*>& lists) {
     }
   }
   if (any) at_instant(instant_ns, true);
-  for (const StreamLevelStep& s : out.steps)
-    if (s.busy_streams >= 2) out.at_least_two_ns += s.end_ns - s.start_ns;
+  return max_level;
+}
+
+// The sums of a sweep's steps, with its highest level.
+struct Levels {
+  TimeNs busy_ns = 0;          // at least one list busy
+  TimeNs at_least_two_ns = 0;  // two or more
+  int max_level = 0;
+  std::size_t step_count = 0;
+};
+
+Levels level_sums(const std::vector<const std::vector<Interval>*>& lists) {
+  StepSums sums;
+  Levels out;
+  out.max_level = sweep_levels(lists, sums);
+  sums.finish();
+  out.busy_ns = sums.busy_ns();
+  out.at_least_two_ns = sums.at_least_two_ns();
+  out.step_count = sums.count();
   return out;
 }
 
@@ -106,12 +161,11 @@ GpuStreamOverlap gpu_overlap(std::int64_t device, const std::vector<const Stream
   std::vector<const std::vector<Interval>*> lists;
   lists.reserve(busy.size());
   for (const auto& b : busy) lists.push_back(&b);
-  Levels levels = sweep_levels(lists);
-  for (const StreamLevelStep& s : levels.steps)
-    if (s.busy_streams >= 1) g.busy_ns += s.end_ns - s.start_ns;
+  const Levels levels = level_sums(lists);
+  g.busy_ns = levels.busy_ns;
   g.multi_stream_ns = levels.at_least_two_ns;
   g.max_busy_streams = levels.max_level;
-  g.step_count = levels.steps.size();
+  g.step_count = levels.step_count;
   g.stream_parallelism = safe_ratio(double(g.stream_busy_sum_ns), double(g.busy_ns));
   g.multi_stream_share = safe_ratio(double(g.multi_stream_ns), double(g.busy_ns));
   if (std::any_of(streams.begin(), streams.end(), [](const StreamActivity::Stream* s) { return s->communication; })) {
@@ -152,9 +206,8 @@ HostLaunchOverlap host_overlap(const std::vector<StreamActivity::Thread>& thread
   std::vector<const std::vector<Interval>*> lists;
   lists.reserve(launching.size());
   for (const auto& l : launching) lists.push_back(&l);
-  const Levels levels = sweep_levels(lists);
-  for (const StreamLevelStep& s : levels.steps)
-    if (s.busy_streams >= 1) h.launching_ns += s.end_ns - s.start_ns;
+  const Levels levels = level_sums(lists);
+  h.launching_ns = levels.busy_ns;
   h.concurrent_ns = levels.at_least_two_ns;
   h.max_threads = levels.max_level;
   return h;
@@ -185,8 +238,7 @@ void computation_across_gpus(const StreamActivity& activity, StreamOverlap& out)
   std::vector<const std::vector<Interval>*> lists;
   lists.reserve(per_gpu.size());
   for (const auto& g : per_gpu) lists.push_back(&g);
-  for (const StreamLevelStep& step : sweep_levels(lists).steps)
-    if (step.busy_streams >= 1) out.computation_any_busy_ns += step.end_ns - step.start_ns;
+  out.computation_any_busy_ns += level_sums(lists).busy_ns;
 }
 
 }  // namespace
@@ -260,7 +312,9 @@ std::vector<StreamLevelStep> stream_level_steps(const StreamActivity& activity, 
   std::vector<const std::vector<Interval>*> lists;
   lists.reserve(busy.size());
   for (const auto& b : busy) lists.push_back(&b);
-  return sweep_levels(lists).steps;
+  StepList steps;
+  sweep_levels(lists, steps);
+  return steps.take();
 }
 
 SingleGpuStreams single_gpu_streams(const Trace& trace, const StreamActivity& activity, std::size_t gpu_count) {

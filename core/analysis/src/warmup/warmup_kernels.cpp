@@ -60,6 +60,8 @@ std::optional<ConfigKey> config_of(const Trace& trace, const Lane& lane, const E
   return k;
 }
 
+constexpr std::uint32_t kDetailAhead = 8;
+
 std::unordered_map<ConfigKey, Runs, ConfigHash> runs_by_config(const Trace& trace) {
   std::unordered_map<ConfigKey, Runs, ConfigHash> runs;
   // A communication kernel's run lasts as long as its peers keep it waiting: a first run that took longer waited
@@ -70,6 +72,12 @@ std::unordered_map<ConfigKey, Runs, ConfigHash> runs_by_config(const Trace& trac
     if (!lane.is_gpu()) continue;
     for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
       const Event& e = lane.events[i];
+      // A lane's kernels' details lie far apart (the file interleaves the lanes): the one a few kernels ahead is
+      // fetched while this one is looked up.
+      if (i + kDetailAhead < lane.events.size()) {
+        const Event& ahead = lane.events[i + kDetailAhead];
+        if (const KernelDetail* d = trace.kernel_detail(ahead)) __builtin_prefetch(d);
+      }
       if (e.kind != EventKind::Kernel) continue;
       const auto key = config_of(trace, lane, e);
       if (!key || is_communication(key->name)) continue;

@@ -41,6 +41,14 @@ class Trace {
 
   // Launch links only (FlowKind::LaunchToGpu): analyses read them as "this call launched that GPU work".
   [[nodiscard]] const std::vector<Flow>& flows() const { return flows_; }
+  // Asks the processor to fetch the two events of the flow `ahead` places after flow `i`, if there is one: a pass
+  // over the flows reads events scattered over the lanes, each a wait on memory unless fetched ahead.
+  void prefetch_flow_events(std::size_t i, std::size_t ahead = 8) const {
+    if (i + ahead >= flows_.size()) return;
+    const Flow& f = flows_[i + ahead];
+    __builtin_prefetch(&event(f.from));
+    __builtin_prefetch(&event(f.to));
+  }
   // Forward op -> backward op links (FlowKind::ForwardToBackward), apart from flows() so no launch analysis sees
   // them; and the first one that starts or ends at ref.
   [[nodiscard]] const std::vector<Flow>& backward_links() const { return backward_links_; }
