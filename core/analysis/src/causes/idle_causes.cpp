@@ -195,7 +195,7 @@ class DeviceExplainer {
         return piece(IdleCause::WaitingOnDependency, details_.id(stream + ", an event wait"));
       if (s.kind == SegmentKind::LaunchLatency)
         return piece(IdleCause::QueuedGap, details_.id(stream + ", the GPU starting work after its launch"));
-      return piece(IdleCause::QueuedGap, details_.id(stream + ", behind finished work"));
+      return piece(IdleCause::QueuedGap, details_.id(stream + queued_detail(s.start_wait)));
     }
     // Another GPU's work (or its start) bounded the region: through a wait, the wait is blamed up to its budget.
     return RawPiece{{a, b, IdleCause::OtherGpuBound, details_.id(imbalance_.detail(device, s.device))}, s.cause, -1};
@@ -295,6 +295,23 @@ class DeviceExplainer {
                        " waiting inside " + std::string(trace_.name(*inside.event)) +
                        " for the other ranks, this one among them; no recorded link between the ranks' collectives "
                        "says which held it up");
+  }
+
+  // What the recording shows of why the next work of a stream had not started when its previous work ended.
+  static std::string queued_detail(GpuStartWait wait) {
+    switch (wait) {
+      case GpuStartWait::DispatchGap:
+        return ", the GPU starting the next queued work: its dispatch gap, under " + format_duration(kDispatchGapNs) +
+               " after the previous work ended";
+      case GpuStartWait::LaunchStillRunning:
+        return ", its launch call still running when the previous work ended";
+      case GpuStartWait::QueuedLonger:
+        return ", queued before the previous work ended but started more than " + format_duration(kDispatchGapNs) +
+               " after it: no recorded input says why";
+      case GpuStartWait::None:
+        break;
+    }
+    return ", started after the previous work ended: no recorded input says why";
   }
 
   // "launching work for GPU 0", or "launching this GPU's next work".
