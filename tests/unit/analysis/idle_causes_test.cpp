@@ -652,4 +652,25 @@ TEST(IdleCauses, WorkLaunchedAfterItsStreamsWorkEndedIsNotQueuedBehindIt) {
   expect_tiles(r.idle);
 }
 
+// A 25 MB copy from pageable memory: its cudaMemcpyAsync [0, 5000) copies the data into a pinned buffer, and the
+// GPU copies from there [250, 5010). GPU 0's first 250 us idle are the host staging the data, not the GPU starting
+// work it had been given.
+TEST(IdleCauses, TheStartOfAStagedPageableCopyIsTheHostStagingIt) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "cudaMemcpyAsync", 0, 5000 * us, EventKind::Runtime, 1);
+  MemcpyDetail pageable;
+  pageable.copy_kind = CopyKind::HostToDevice;
+  pageable.src_kind = MemoryKind::Pageable;
+  pageable.dst_kind = MemoryKind::Device;
+  pageable.bytes = 25'000'000;
+  memcpy_event(b, 0, 7, 250 * us, 4760 * us, pageable, 1);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 5000 * us, 20 * us);
+  const Report r = analyze(build(b));
+  EXPECT_EQ(
+      pieces_in(r.idle, 0, 0, 250),
+      (std::vector<Piece>{{0, 250, IdleCause::HostBusy,
+                           "staging a copy from pageable memory in a pinned buffer: its async copy call, from its "
+                           "start to the copy's start on the GPU"}}));
+  expect_tiles(r.idle);
+}
 }  // namespace gtv::analysis

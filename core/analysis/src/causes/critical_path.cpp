@@ -432,6 +432,13 @@ namespace {
 GpuStartWait start_wait_of(const causal::HappensBefore& g, const causal::Segment& s) {
   if (s.node == causal::kNoNode) return GpuStartWait::None;
   const causal::Node& n = g.node(s.node);
+  if (s.kind == SegmentKind::LaunchLatency) {
+    // From pageable memory the call copies the data into a pinned buffer before the GPU copies it from there (into
+    // pageable memory the host copies after the GPU).
+    if (n.launch == causal::kNoNode || !g.node(n.launch).stages_own_copy) return GpuStartWait::None;
+    const MemcpyDetail* copy = g.trace().memcpy_detail(g.event(s.node));
+    return copy != nullptr && copy->src_kind == MemoryKind::Pageable ? GpuStartWait::StagedCopy : GpuStartWait::None;
+  }
   if (s.kind != SegmentKind::StreamGap || n.chain_prev == causal::kNoNode || n.launch == causal::kNoNode)
     return GpuStartWait::None;
   const TimeNs previous_end = g.recorded_end(n.chain_prev);
