@@ -262,12 +262,18 @@ void GraphAssembly::bind_gpu_starts() {
       binding_edge = e;
       n.start_binding = StartBinding::Extra;
     }
-    if (n.launch != kNoNode && handover_ns[id] + g_.min_launch_latency_ns_ > latest) {
+    // Work whose launch call began only after the previous work of its stream ended was not queued behind it: the
+    // stream had nothing to start, whatever the least latency says (negative where work starts before its call
+    // returns, as every launch does under CUDA_LAUNCH_BLOCKING=1).
+    const bool launched_after_previous = n.start_binding == StartBinding::Chain && n.launch != kNoNode &&
+                                         g_.recorded_start(n.launch) >= g_.recorded_end(n.chain_prev);
+    if (n.launch != kNoNode && (launched_after_previous || handover_ns[id] + g_.min_launch_latency_ns_ > latest)) {
       n.start_binding = StartBinding::Launch;
       binding_edge = nullptr;
     }
     if (binding_edge) binding_edge->binding = true;
     if (n.start_binding == StartBinding::Launch) latest = handover_ns[id] + g_.min_launch_latency_ns_;
+    if (launched_after_previous) latest = std::max(latest, g_.recorded_start(n.launch));
     if (n.start_binding != StartBinding::Root && start - latest > kHeldStartNs)
       n.held_by_other_streams = held_throughout(id, latest, start);
   }

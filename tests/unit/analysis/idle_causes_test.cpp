@@ -583,4 +583,94 @@ TEST(CriticalPathWords, AWaitForNoGpuWorkOnThePathSaysSo) {
       << ::testing::PrintToString(r.critical.lines);
 }
 
+namespace {
+
+// The idle pieces of one GPU that lie inside [from_us, to_us), as (start, end, cause, detail) in microseconds.
+struct Piece {
+  TimeNs start_us = 0;
+  TimeNs end_us = 0;
+  IdleCause cause = IdleCause::Unknown;
+  std::string detail;
+  friend bool operator==(const Piece&, const Piece&) = default;
+};
+std::vector<Piece> pieces_in(const IdleCauses& idle, std::int64_t device, TimeNs from_us, TimeNs to_us) {
+  std::vector<Piece> out;
+  for (const IdleInterval& i : idle.intervals)
+    if (i.device == device && i.start_ns >= from_us * us && i.end_ns <= to_us * us)
+      out.push_back({i.start_ns / us, i.end_ns / us, i.cause, i.detail});
+  return out;
+}
+void PrintTo(const Piece& p, std::ostream* os) {
+  *os << "[" << p.start_us << ", " << p.end_us << ") " << to_string(p.cause) << ": " << p.detail;
+}
+
+}  // namespace
+
+// A kernel [10, 110) and the next one, launched at [20, 25) long before the first ended, starting at 112: the 2 us
+// between them is the GPU starting work it already held, not work waiting behind anything.
+TEST(IdleCauses, AGapBeforeWorkQueuedBehindFinishedWorkIsTheGpusDispatchGap) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 10, 100);
+  launch(b, 2, 20, 5, 0, 7, 112, 100);
+  const Report r = analyze(build(b));
+  EXPECT_EQ(
+      pieces_in(r.idle, 0, 110, 112),
+      (std::vector<Piece>{{110, 112, IdleCause::QueuedGap,
+                           "stream 7, the GPU starting the next queued work: its dispatch gap, under 12.0 us after "
+                           "the previous work ended"}}));
+  expect_tiles(r.idle);
+}
+
+// Queued before its stream's previous work ended (launch returned at 25, the kernel before ended at 110) but started
+// 30 us after it, with nothing else on the GPU: longer than any dispatch gap, and nothing recorded says why.
+TEST(IdleCauses, AQueuedStartFarPastTheDispatchGapIsSaidUnexplained) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 10, 100);
+  launch(b, 2, 20, 5, 0, 7, 140, 100);
+  const Report r = analyze(build(b));
+  EXPECT_EQ(pieces_in(r.idle, 0, 110, 140),
+            (std::vector<Piece>{{110, 140, IdleCause::QueuedGap,
+                                 "stream 7, queued before the previous work ended but started more than 12.0 us after "
+                                 "it: no recorded input says why"}}));
+}
+
+// Launches that return after their kernels (under CUDA_LAUNCH_BLOCKING=1 every launch does): the first call's
+// kernel starts 90 us before it returns, so the trace's least launch latency is -90 us. The third kernel's call
+// began at 230, 20 us after the kernel before it ended (210): the stream had nothing queued. GPU 0's idle
+// [210, 240) is the host's own work until the call (20 us; removing the thread's own work gives back 30 us), the
+// call (5 us) and the GPU starting the kernel after it (5 us), never work held behind the finished kernel.
+TEST(IdleCauses, WorkLaunchedAfterItsStreamsWorkEndedIsNotQueuedBehindIt) {
+  TraceBuilder b;
+  launch(b, 1, 0, 100, 0, 7, 10, 10);
+  launch(b, 2, 100, 5, 0, 7, 110, 100);
+  launch(b, 3, 230, 5, 0, 7, 240, 100);
+  const Report r = analyze(build(b));
+  EXPECT_EQ(pieces_in(r.idle, 0, 210, 240),
+            (std::vector<Piece>{{210, 230, IdleCause::HostBusy, "the host's own work between CUDA calls"},
+                                {230, 235, IdleCause::HostLaunching, "launching this GPU's next work"},
+                                {235, 240, IdleCause::QueuedGap, "stream 7, the GPU starting work after its launch"}}));
+  expect_tiles(r.idle);
+}
+
+// A 25 MB copy from pageable memory: its cudaMemcpyAsync [0, 5000) copies the data into a pinned buffer, and the
+// GPU copies from there [250, 5010). GPU 0's first 250 us idle are the host staging the data, not the GPU starting
+// work it had been given.
+TEST(IdleCauses, TheStartOfAStagedPageableCopyIsTheHostStagingIt) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "cudaMemcpyAsync", 0, 5000 * us, EventKind::Runtime, 1);
+  MemcpyDetail pageable;
+  pageable.copy_kind = CopyKind::HostToDevice;
+  pageable.src_kind = MemoryKind::Pageable;
+  pageable.dst_kind = MemoryKind::Device;
+  pageable.bytes = 25'000'000;
+  memcpy_event(b, 0, 7, 250 * us, 4760 * us, pageable, 1);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 5000 * us, 20 * us);
+  const Report r = analyze(build(b));
+  EXPECT_EQ(
+      pieces_in(r.idle, 0, 0, 250),
+      (std::vector<Piece>{{0, 250, IdleCause::HostBusy,
+                           "staging a copy from pageable memory in a pinned buffer: its async copy call, from its "
+                           "start to the copy's start on the GPU"}}));
+  expect_tiles(r.idle);
+}
 }  // namespace gtv::analysis

@@ -134,6 +134,29 @@ TEST(CriticalPath, WorkLaunchedAfterAStagedPageableCopyIsNotQueuedBehindIt) {
                            {9031, 9032, SegmentKind::Copy}});
 }
 
+// Launches that return after their kernels, as under CUDA_LAUNCH_BLOCKING=1: the first kernel starts 90 us before
+// its call returns, so the least launch latency is -90 us and every later launch handed over by its call's end
+// minus 90 us looks earlier than the end of the work before it. The third kernel's call began at 230, after the
+// second kernel ended (210): nothing was queued behind that kernel, and the path runs through the host from the
+// kernel's start back to the second kernel, not through a 30 us gap on the stream.
+TEST(CriticalPath, WorkLaunchedAfterItsStreamsWorkEndedIsBoundByItsLaunch) {
+  TraceBuilder b;
+  launch(b, 1, 0, 100, 0, 7, 10, 10);
+  launch(b, 2, 100, 5, 0, 7, 110, 100);
+  launch(b, 3, 230, 5, 0, 7, 240, 100);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(g.min_launch_latency_ns(), -90 * us);
+  EXPECT_EQ(g.node(node_at(g, gpu_lane_key(0, 7), 240)).start_binding, StartBinding::Launch);
+  EXPECT_EQ(g.node(node_at(g, gpu_lane_key(0, 7), 110)).start_binding, StartBinding::Launch);
+  expect_path(path_of(g), {{0, 100, SegmentKind::HostLaunch},
+                           {100, 105, SegmentKind::HostLaunch},
+                           {105, 230, SegmentKind::HostOwnWork},
+                           {230, 235, SegmentKind::HostLaunch},
+                           {235, 240, SegmentKind::LaunchLatency},
+                           {240, 340, SegmentKind::Kernel}});
+}
+
 // Work that waited for the multiprocessors another stream's kernel held: the wait is named so, not a stream gap.
 TEST(CriticalPath, AStartHeldByAnotherStreamsWorkIsNamedSo) {
   TraceBuilder b;

@@ -426,6 +426,31 @@ std::string share_phrase(const PathShare& s) {
   return w;
 }
 
+namespace {
+
+// What held a GPU node's start back where the path reaches it through its stream or its launch.
+GpuStartWait start_wait_of(const causal::HappensBefore& g, const causal::Segment& s) {
+  if (s.node == causal::kNoNode) return GpuStartWait::None;
+  const causal::Node& n = g.node(s.node);
+  if (s.kind == SegmentKind::LaunchLatency) {
+    // From pageable memory the call copies the data into a pinned buffer before the GPU copies it from there (into
+    // pageable memory the host copies after the GPU).
+    if (n.launch == causal::kNoNode || !g.node(n.launch).stages_own_copy) return GpuStartWait::None;
+    const MemcpyDetail* copy = g.trace().memcpy_detail(g.event(s.node));
+    return copy != nullptr && copy->src_kind == MemoryKind::Pageable ? GpuStartWait::StagedCopy : GpuStartWait::None;
+  }
+  if (s.kind != SegmentKind::StreamGap || n.chain_prev == causal::kNoNode || n.launch == causal::kNoNode)
+    return GpuStartWait::None;
+  const TimeNs previous_end = g.recorded_end(n.chain_prev);
+  // Only a call that had returned is known to have handed its work over (a call that waits for its own work, or
+  // stages its copy, hands it over somewhere inside).
+  if (g.recorded_end(n.launch) > previous_end) return GpuStartWait::LaunchStillRunning;
+  return g.recorded_start(s.node) - previous_end <= kDispatchGapNs ? GpuStartWait::DispatchGap
+                                                                   : GpuStartWait::QueuedLonger;
+}
+
+}  // namespace
+
 CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::HappensBefore& g, const Region& region,
                                            const WarmUp& warmup, unsigned threads) {
   CriticalPathAnalysis out;
@@ -448,6 +473,7 @@ CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::Hap
       p.event = g.node(s.node).ref;
       if (s.kind == SegmentKind::HostCall) p.first_use = first_use.cause_at(p.event.lane, trace.event(p.event));
       if (trace.lane(p.event.lane).is_gpu()) p.device = trace.lane(p.event.lane).device();
+      p.start_wait = start_wait_of(g, s);
     }
     if (p.cause >= 0) {
       CauseSaving& c = checker.causes()[static_cast<std::size_t>(p.cause)];

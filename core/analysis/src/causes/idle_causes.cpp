@@ -77,6 +77,9 @@ class DeviceExplainer {
     lead_in_ = details_.id("the thread's work before its first CUDA call, which no replay removes");
     tracing_ = details_.id("the tracer's own work on the host: CUPTI buffer requests, instrumentation");
     lazy_ = details_.id("lazy module loading");
+    staging_ = details_.id(
+        "staging a copy from pageable memory in a pinned buffer: its async copy call, from its start to the copy's "
+        "start on the GPU");
   }
 
   // The pieces of one GPU's idle time, each with the cause of the path segment running then.
@@ -193,9 +196,11 @@ class DeviceExplainer {
       const std::string stream = "stream " + std::to_string(trace_.lane(s.event.lane).stream());
       if (s.kind == SegmentKind::EventWait)
         return piece(IdleCause::WaitingOnDependency, details_.id(stream + ", an event wait"));
-      if (s.kind == SegmentKind::LaunchLatency)
+      if (s.kind == SegmentKind::LaunchLatency) {
+        if (s.start_wait == GpuStartWait::StagedCopy) return piece(IdleCause::HostBusy, staging_);
         return piece(IdleCause::QueuedGap, details_.id(stream + ", the GPU starting work after its launch"));
-      return piece(IdleCause::QueuedGap, details_.id(stream + ", behind finished work"));
+      }
+      return piece(IdleCause::QueuedGap, details_.id(stream + queued_detail(s.start_wait)));
     }
     // Another GPU's work (or its start) bounded the region: through a wait, the wait is blamed up to its budget.
     return RawPiece{{a, b, IdleCause::OtherGpuBound, details_.id(imbalance_.detail(device, s.device))}, s.cause, -1};
@@ -297,6 +302,24 @@ class DeviceExplainer {
                        "says which held it up");
   }
 
+  // What the recording shows of why the next work of a stream had not started when its previous work ended.
+  static std::string queued_detail(GpuStartWait wait) {
+    switch (wait) {
+      case GpuStartWait::DispatchGap:
+        return ", the GPU starting the next queued work: its dispatch gap, under " + format_duration(kDispatchGapNs) +
+               " after the previous work ended";
+      case GpuStartWait::LaunchStillRunning:
+        return ", its launch call still running when the previous work ended";
+      case GpuStartWait::QueuedLonger:
+        return ", queued before the previous work ended but started more than " + format_duration(kDispatchGapNs) +
+               " after it: no recorded input says why";
+      case GpuStartWait::StagedCopy:
+      case GpuStartWait::None:
+        break;
+    }
+    return ", started after the previous work ended: no recorded input says why";
+  }
+
   // "launching work for GPU 0", or "launching this GPU's next work".
   std::uint32_t launching_detail(const PathSegment& s, std::int64_t device) {
     std::int64_t target = -1;
@@ -343,7 +366,7 @@ class DeviceExplainer {
   std::map<const RankInfo*, std::size_t> last_segment_;  // per rank, its last segment on the path
   PeerWaitIntervals peer_waits_;
   bool waits_known_ = false;  // the run's collectives were matched and their waits told
-  std::uint32_t unknown_ = 0, own_work_ = 0, lead_in_ = 0, tracing_ = 0, lazy_ = 0;
+  std::uint32_t unknown_ = 0, own_work_ = 0, lead_in_ = 0, tracing_ = 0, lazy_ = 0, staging_ = 0;
 };
 
 // Sorts and merges touching pieces with the same cause and detail, then names their details.
