@@ -22,6 +22,7 @@
 #include "gtv/config.h"
 #include "gtv/experiments/catalog.h"
 #include "gtv/io/trace_file.h"
+#include "gtv/ui/band_rows.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/event_lane_row.h"
@@ -326,24 +327,33 @@ void CompareClassroomTest::compare_panels_never_overlap_at_any_height() {
                                 .arg(axis.height());
       const double min_lanes_px = std::min(v->layout().total_height_px(), readable_lanes_px(v->layout().options()));
       QVERIFY2(lanes.height() >= std::min(axis.height(), min_lanes_px) - 0.5, qPrintable(where));
-      QVERIFY2(lanes.top() >= axis.top() + st.top_band_px - 0.5, qPrintable(where));
-      // Under the lanes, top to bottom: warm-up labels, the strip, the idle rows, all inside the axis rect.
-      QVERIFY2(st.warmup_label_rect(axis).top() >= lanes.bottom() - 0.5, qPrintable(where));
-      QVERIFY2(st.busy_strip_rect(axis).top() >= lanes.bottom() - 0.5, qPrintable(where));
-      for (std::size_t row = 0; row < st.overlays.idle_devices.size(); ++row)
-        QVERIFY2(st.idle_row_px == 0 || st.idle_row_rect(axis, row).top() >= st.busy_strip_rect(axis).bottom() - 0.5,
-                 qPrintable(where));
-      QVERIFY2(st.top_band_px + st.bottom_band_px <= std::max(0.0, axis.height()) + 0.5, qPrintable(where));
-      some_band_left_out = some_band_left_out || (st.busy_strip_px == 0 && !st.overlays.busy_gpus.empty()) ||
-                           (st.idle_row_px == 0 && !st.overlays.idle.empty());
+      QVERIFY2(lanes.top() >= axis.top() + st.bands.above_px - 0.5, qPrintable(where));
+      // Under the lanes, top to bottom: warm-up labels, the strip, the idle rows, all inside the axis rect; above
+      // them the brackets; no band over another.
+      const std::vector<std::string> below = {kWarmupLabelRowId, kBusyStripRowId, kIdleRowId};
+      double below_px = lanes.bottom();
+      for (const std::string& id : below)
+        if (const std::optional<QRectF> band = st.band_rect(axis, id)) {
+          QVERIFY2(band->top() >= below_px - 0.5, qPrintable(where + QString::fromStdString(" " + id)));
+          QVERIFY2(band->bottom() <= axis.bottom() + 0.5, qPrintable(where + QString::fromStdString(" " + id)));
+          below_px = band->bottom();
+        }
+      if (const std::optional<QRectF> brackets = st.band_rect(axis, kBracketRowId))
+        QVERIFY2(brackets->top() >= axis.top() - 0.5 && brackets->bottom() <= lanes.top() + 0.5, qPrintable(where));
+      QVERIFY2(st.bands.above_px + st.bands.below_px <= std::max(0.0, axis.height()) + 0.5, qPrintable(where));
+      some_band_left_out = some_band_left_out || (!st.band_index(kBusyStripRowId) && !st.overlays.busy_gpus.empty()) ||
+                           (!st.band_index(kIdleRowId) && !st.overlays.idle.empty());
       // The critical-path row, where the panel scrolls to it, lies in the lane area only.
       const auto& rows = v->layout().rows();
       for (const LaneRow& r : rows) {
         if (r.label.rfind("critical path", 0) != 0) continue;
         const double top = st.row_y(lanes, r.top_px);
         if (top < lanes.bottom())
-          QVERIFY2(std::min(top + r.height_px, lanes.bottom()) <= st.busy_strip_rect(axis).top() + 0.5,
-                   qPrintable(where));
+          QVERIFY2(
+              std::min(top + r.height_px, lanes.bottom()) <=
+                  st.band_rect(axis, kBusyStripRowId).value_or(QRectF(axis.bottomLeft(), axis.bottomRight())).top() +
+                      0.5,
+              qPrintable(where));
       }
     }
   }
@@ -353,8 +363,8 @@ void CompareClassroomTest::compare_panels_never_overlap_at_any_height() {
   QCoreApplication::processEvents();
   for (int run = 0; run < view.run_count(); ++run) {
     view.view(run)->replot_now();
-    QVERIFY(view.view(run)->state().busy_strip_px > 0);
-    QVERIFY(view.view(run)->state().idle_row_px > 0);
+    QVERIFY(view.view(run)->state().band_index(kBusyStripRowId).has_value());
+    QVERIFY(view.view(run)->state().band_index(kIdleRowId).has_value());
   }
 }
 

@@ -114,7 +114,8 @@ class FigureExportTest : public QObject {
   void busyStripTooltipSaysHowManyGpusAndWhen() {
     view_->fit();
     view_->replot_now();
-    const QRectF strip = view_->state().busy_strip_rect(view_->plot()->axisRect()->rect());
+    const QRectF strip =
+        view_->state().band_rect(view_->plot()->axisRect()->rect(), kBusyStripRowId).value_or(QRectF());
     QVERIFY(strip.height() > 0);
     bool found = false;
     for (double x = strip.left() + 1; x < strip.right() && !found; x += 3) {

@@ -240,90 +240,128 @@ TEST(LabelColumn, KeepsItsWidthWithinTheMinimumAndHalfTheView) {
   EXPECT_DOUBLE_EQ(label_column_px(240, 200, 1.0), kMinLabelColumnPx);  // a tiny view: the minimum wins
 }
 
-// Bands as a compare panel of two GPUs wants them: 4 bracket rows, warm-up labels, the strip, 2 idle rows.
-BandWants panel_bands() {
-  BandWants w;
-  w.bracket_rows = 4;
-  w.bracket_row_px = 18;
-  w.warmup_label_px = 40;
-  w.busy_strip_px = 36;
-  w.idle_rows = 2;
-  w.idle_row_px = 15;
-  w.min_lanes_px = 44;
+// Bands as a compare panel of two GPUs wants them, as its rows ask (band_rows.h): 4 bracket rows above the lanes
+// (rows 0), under them the warm-up labels (1), the strip (2), 2 idle rows (3); each keeps its room by its rank.
+struct PanelBands {
+  std::vector<BandRequest> bands;
+  double min_lanes_px = 44;
+  double wanted_lanes_px = 0;
+  [[nodiscard]] double full_px() const { return full_band_px(bands); }
+};
+PanelBands panel_bands(int idle_rows = 2) {
+  PanelBands w;
+  w.bands.push_back({0, RowPlace::AboveLanes, {4, 18, 6}, 3, true});
+  w.bands.push_back({1, RowPlace::BelowLanes, {1, 40, 0}, 4, false});
+  w.bands.push_back({2, RowPlace::BelowLanes, {1, 36, 0}, 0, false});
+  w.bands.push_back({3, RowPlace::BelowLanes, {idle_rows, 15, 0}, 1, false});
   return w;
 }
 
+// The fitted bands by the row they draw: depth rows given (0: left out) and the height of one.
+struct Fitted {
+  BandLayout layout;
+  [[nodiscard]] const BandRow* band(std::size_t row) const {
+    for (const BandRow& b : layout.rows)
+      if (b.row == row) return &b;
+    return nullptr;
+  }
+  [[nodiscard]] int bracket_rows() const { return band(0) ? band(0)->depth_rows : 0; }
+  [[nodiscard]] double px(std::size_t row) const { return band(row) ? band(row)->depth_px : 0; }
+};
+Fitted fit(const PanelBands& w, double h) { return {fit_bands(w.bands, w.min_lanes_px, w.wanted_lanes_px, h)}; }
+
 TEST(FitBands, EveryBandWholeWhereThereIsRoom) {
-  const BandWants w = panel_bands();
-  EXPECT_DOUBLE_EQ(full_band_px(w), 4 * 18 + 6 + 40 + 36 + 2 * 15);
-  const BandHeights b = fit_bands(w, 600);
-  EXPECT_EQ(b.bracket_rows, 4);
-  EXPECT_DOUBLE_EQ(b.top_band_px, 4 * 18 + 6);
-  EXPECT_DOUBLE_EQ(b.warmup_label_px, 40);
-  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
-  EXPECT_DOUBLE_EQ(b.idle_row_px, 15);
-  EXPECT_DOUBLE_EQ(b.bottom_band_px(2), 40 + 36 + 30);
+  const PanelBands w = panel_bands();
+  EXPECT_DOUBLE_EQ(w.full_px(), 4 * 18 + 6 + 40 + 36 + 2 * 15);
+  const Fitted b = fit(w, 600);
+  EXPECT_EQ(b.bracket_rows(), 4);
+  EXPECT_DOUBLE_EQ(b.layout.above_px, 4 * 18 + 6);
+  EXPECT_DOUBLE_EQ(b.px(1), 40);
+  EXPECT_DOUBLE_EQ(b.px(2), 36);
+  EXPECT_DOUBLE_EQ(b.px(3), 15);
+  EXPECT_DOUBLE_EQ(b.layout.below_px, 40 + 36 + 30);
+  // Stacked in row order: under the lanes the warm-up labels, the strip, the idle rows.
+  EXPECT_DOUBLE_EQ(b.band(1)->top_px, 0);
+  EXPECT_DOUBLE_EQ(b.band(2)->top_px, 40);
+  EXPECT_DOUBLE_EQ(b.band(3)->top_px, 76);
+  EXPECT_DOUBLE_EQ(b.band(3)->height_px, 30);
   // Exactly the lanes' minimum and every band: still whole.
-  EXPECT_EQ(fit_bands(w, w.min_lanes_px + full_band_px(w)).bracket_rows, 4);
+  EXPECT_EQ(fit(w, w.min_lanes_px + w.full_px()).bracket_rows(), 4);
 }
 
 TEST(FitBands, ShortAxesKeepTheLanesAndDropBandsInOrder) {
-  const BandWants w = panel_bands();
+  const PanelBands w = panel_bands();
   // One pixel short of everything: the warm-up labels go first.
-  BandHeights b = fit_bands(w, w.min_lanes_px + full_band_px(w) - 1);
-  EXPECT_DOUBLE_EQ(b.warmup_label_px, 0);
-  EXPECT_EQ(b.bracket_rows, 4);
-  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
+  Fitted b = fit(w, w.min_lanes_px + w.full_px() - 1);
+  EXPECT_DOUBLE_EQ(b.px(1), 0);
+  EXPECT_EQ(b.bracket_rows(), 4);
+  EXPECT_DOUBLE_EQ(b.px(2), 36);
+  EXPECT_DOUBLE_EQ(b.band(2)->top_px, 0);  // the strip moves up to the lanes
   // Room for the lanes, the strip, the idle rows and one bracket row.
-  b = fit_bands(w, 44 + 36 + 30 + 18 + 6);
-  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
-  EXPECT_DOUBLE_EQ(b.idle_row_px, 15);
-  EXPECT_EQ(b.bracket_rows, 1);
-  EXPECT_DOUBLE_EQ(b.top_band_px, 18 + 6);
-  EXPECT_DOUBLE_EQ(b.warmup_label_px, 0);
+  b = fit(w, 44 + 36 + 30 + 18 + 6);
+  EXPECT_DOUBLE_EQ(b.px(2), 36);
+  EXPECT_DOUBLE_EQ(b.px(3), 15);
+  EXPECT_EQ(b.bracket_rows(), 1);
+  EXPECT_DOUBLE_EQ(b.layout.above_px, 18 + 6);
+  EXPECT_DOUBLE_EQ(b.px(1), 0);
   // Room for the lanes and the strip only.
-  b = fit_bands(w, 44 + 36 + 10);
-  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
-  EXPECT_DOUBLE_EQ(b.idle_row_px, 0);
-  EXPECT_EQ(b.bracket_rows, 0);
-  EXPECT_DOUBLE_EQ(b.top_band_px, 0);
+  b = fit(w, 44 + 36 + 10);
+  EXPECT_DOUBLE_EQ(b.px(2), 36);
+  EXPECT_DOUBLE_EQ(b.px(3), 0);
+  EXPECT_EQ(b.bracket_rows(), 0);
+  EXPECT_DOUBLE_EQ(b.layout.above_px, 0);
   // Not even that: the lanes alone.
-  b = fit_bands(w, 50);
-  EXPECT_DOUBLE_EQ(b.top_band_px + b.bottom_band_px(2), 0);
+  b = fit(w, 50);
+  EXPECT_DOUBLE_EQ(b.layout.above_px + b.layout.below_px, 0);
+  EXPECT_TRUE(b.layout.rows.empty());
 }
 
 TEST(FitBands, WantedLanesComeBeforeBracketsWhereTheyFitWhole) {
-  BandWants w = panel_bands();
+  PanelBands w = panel_bands();
   w.wanted_lanes_px = 140;
   // 300 px: the strip and idle rows (66), the wanted lanes (140), then 94 px: 4 bracket rows (78), no warm-up labels.
-  BandHeights b = fit_bands(w, 300);
-  EXPECT_EQ(b.bracket_rows, 4);
-  EXPECT_DOUBLE_EQ(b.warmup_label_px, 0);
+  Fitted b = fit(w, 300);
+  EXPECT_EQ(b.bracket_rows(), 4);
+  EXPECT_DOUBLE_EQ(b.px(1), 0);
   // 250 px: 44 px left after the lanes: 2 bracket rows.
-  b = fit_bands(w, 250);
-  EXPECT_EQ(b.bracket_rows, 2);
-  EXPECT_GE(250 - b.top_band_px - b.bottom_band_px(2), 140);
+  b = fit(w, 250);
+  EXPECT_EQ(b.bracket_rows(), 2);
+  EXPECT_GE(250 - b.layout.above_px - b.layout.below_px, 140);
   // Without the wish, the same height gives the brackets and the warm-up labels their room first.
   w.wanted_lanes_px = 0;
-  EXPECT_EQ(fit_bands(w, 250).bracket_rows, 4);
+  EXPECT_EQ(fit(w, 250).bracket_rows(), 4);
   // A wish that cannot be met whole (under the strip and idle rows the lanes have 184 px at most) is not kept.
   w.wanted_lanes_px = 200;
-  b = fit_bands(w, 250);
-  EXPECT_EQ(b.bracket_rows, 4);
-  EXPECT_DOUBLE_EQ(b.busy_strip_px, 36);
+  b = fit(w, 250);
+  EXPECT_EQ(b.bracket_rows(), 4);
+  EXPECT_DOUBLE_EQ(b.px(2), 36);
 }
 
 TEST(FitBands, NoBandOverlapsTheLanesAtAnyHeight) {
-  BandWants w = panel_bands();
   for (int idle_rows : {0, 1, 2, 8}) {
-    w.idle_rows = idle_rows;
+    const PanelBands w = panel_bands(idle_rows);
     for (double h = 0; h <= 400; h += 1) {
-      const BandHeights b = fit_bands(w, h);
-      const double lanes_px = h - b.top_band_px - b.bottom_band_px(idle_rows);
+      const Fitted b = fit(w, h);
+      const double lanes_px = h - b.layout.above_px - b.layout.below_px;
       EXPECT_GE(lanes_px, std::min(h, w.min_lanes_px)) << "height " << h << ", idle rows " << idle_rows;
-      EXPECT_TRUE(b.bracket_rows == 0 || b.top_band_px == b.bracket_rows * w.bracket_row_px + w.bracket_pad_px);
+      EXPECT_TRUE(b.bracket_rows() == 0 || b.layout.above_px == b.bracket_rows() * 18.0 + 6);
     }
   }
+}
+
+// A band is no row of a group: the layout leaves it to fit_bands.
+TEST(LaneLayout, BandsAreNotLaidOutAmongTheLanes) {
+  RowDesc lane;
+  lane.group = {LaneKind::GpuStream, 0};
+  lane.place = RowPlace::Lanes;
+  lane.id = "lane";
+  lane.lane = 0;
+  RowDesc band;
+  band.place = RowPlace::BelowLanes;
+  band.id = "band";
+  const LaneLayout layout({lane, band}, LaneViewState{}, LayoutOptions{});
+  ASSERT_EQ(layout.rows().size(), 2u);  // the GPU's header and its lane
+  for (const LaneRow& r : layout.rows()) EXPECT_NE(r.row, 1u);
 }
 
 }  // namespace

@@ -64,7 +64,10 @@ void check_warmup_labels(TimelineView* view, const QString& where, int* count) {
   const TimelineState& st = view->state();
   const QRectF axis = view->plot()->axisRect()->rect();
   const QRectF lanes = view->lane_rect();
-  const std::vector<WarmupLabel> labels = warmup_labels(st, QFontMetricsF(st.theme.font(kWarmupLabelPt)), axis);
+  const std::vector<WarmupLabel> labels = warmup_labels(st, QFontMetricsF(st.theme.font(kWarmupLabelPt)),
+                                                        st.band_rect(axis, kWarmupLabelRowId).value_or(QRectF()));
+  const double strip_top_px =
+      st.band_rect(axis, kBusyStripRowId).value_or(QRectF(axis.bottomLeft(), axis.bottomRight())).top();
   std::set<std::size_t> in_view;
   for (const ShadedSegment& s : st.overlays.warmup)
     if (s.end_ns >= st.window.t0_ns && s.start_ns <= st.window.t1_ns) in_view.insert(s.finding);
@@ -80,9 +83,9 @@ void check_warmup_labels(TimelineView* view, const QString& where, int* count) {
                                      .arg(r.height())
                                      .arg(lanes.bottom());
     QVERIFY2(!labels[k].text.isEmpty(), qPrintable(what));
-    QVERIFY2(r.top() >= lanes.bottom() - 0.5, qPrintable(what));                     // over no lane row
-    QVERIFY2(r.top() - lanes.bottom() <= kNearBandPx, qPrintable(what));             // where the bands end
-    QVERIFY2(r.bottom() <= st.busy_strip_rect(axis).top() + 0.5, qPrintable(what));  // over no band under it
+    QVERIFY2(r.top() >= lanes.bottom() - 0.5, qPrintable(what));          // over no lane row
+    QVERIFY2(r.top() - lanes.bottom() <= kNearBandPx, qPrintable(what));  // where the bands end
+    QVERIFY2(r.bottom() <= strip_top_px + 0.5, qPrintable(what));         // over no band under it
     QVERIFY2(r.left() >= axis.left() - 0.5 && r.right() <= axis.right() + 0.5, qPrintable(what));
     QVERIFY2(r.top() == labels.front().rect.top(), qPrintable(what));  // one line
     QVERIFY2(k == 0 || labels[k - 1].rect.right() <= r.left(), qPrintable(what));
@@ -129,7 +132,8 @@ class ReadableLabelsTest : public QObject {
         view.replot_now();
         const QRectF area = view.plot()->axisRect()->rect();
         const QFontMetricsF metrics(view.state().theme.font(8));
-        const std::vector<LabelPlacement> placed = bracket_placements(view.state(), metrics, area);
+        const std::vector<LabelPlacement> placed =
+            bracket_placements(view.state(), metrics, area, bracket_rows_given(view.state()));
         int labelled = 0;
         for (std::size_t i = 0; i < placed.size(); ++i) {
           if (!placed[i].labelled()) continue;
@@ -197,7 +201,8 @@ class ReadableLabelsTest : public QObject {
           view.replot_now();
           const QRectF area = view.plot()->axisRect()->rect();
           const QFontMetricsF metrics(view.state().theme.font(8));
-          for (const BracketShape& shape : bracket_shapes(view.state(), metrics, area)) {
+          for (const BracketShape& shape :
+               bracket_shapes(view.state(), metrics, area, bracket_rows_given(view.state()))) {
             if (shape.label.isEmpty()) continue;
             ++labels;
             const Bracket& b = analysis.overlays.brackets[shape.bracket];

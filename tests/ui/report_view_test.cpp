@@ -7,10 +7,12 @@
 #include <QTextBrowser>
 #include <QtTest/QtTest>
 #include <algorithm>
+#include <map>
 
 #include "gtv/analysis/report.h"
 #include "gtv/config.h"
 #include "gtv/io/trace_file.h"
+#include "gtv/ui/band_rows.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/main_window.h"
 #include "gtv/ui/palette.h"
@@ -93,6 +95,7 @@ class ReportViewTest : public QObject {
   void windowShowsTheCliReport();
   void overlaysAreTheReportsSpansAndIntervals();
   void idleRowsAreColouredByCauseWithTooltips();
+  void bandsAreRowsAboveAndBelowTheLanes();
   void summaryWithoutVerdictSaysSo();
 };
 
@@ -209,6 +212,64 @@ void ReportViewTest::idleRowsAreColouredByCauseWithTooltips() {
   QVERIFY2(view.tooltip_at(warm).startsWith(QStringLiteral("warm-up: ")), qPrintable(view.tooltip_at(warm)));
   const QPointF between(view.lane_rect().left() + 15'000 * x2, view.lane_rect().bottom() - 3);
   QVERIFY(view.tooltip_at(between).isEmpty());
+}
+
+// The brackets and the idle rows are rows of the view placed above and below the lanes by their RowDesc, in no lane
+// group; what the view's tooltip says over them is what each row says through the row interface.
+void ReportViewTest::bandsAreRowsAboveAndBelowTheLanes() {
+  auto trace = std::make_shared<const Trace>(ten_ms_trace());
+  TimelineView view;
+  view.resize(1000, 500);
+  view.set_trace(trace);
+  OverlayData o = overlays_of(*trace, synthetic_report());
+  o.brackets.push_back({1'000'000, 3'000'000, "first matmul", "stopwatch 2.00 ms", 0, "stopwatch: host time"});
+  view.set_overlays(o);
+  view.set_window({0, 6'000'000});
+  view.replot_now();
+  const TimelineState& st = view.state();
+  const QRectF axis = view.plot()->axisRect()->rect();
+  const QRectF lanes = view.lane_rect();
+  std::map<std::string, std::size_t> band_rows;
+  for (std::size_t i = 0; i < st.rows.size(); ++i)
+    if (const RowDesc d = st.rows[i]->desc(); is_band(d.place)) band_rows[d.id] = i;
+  QVERIFY(band_rows.count(kBracketRowId) == 1 && band_rows.count(kIdleRowId) == 1);
+  QCOMPARE(st.rows[band_rows[kBracketRowId]]->desc().place, RowPlace::AboveLanes);
+  QCOMPARE(st.rows[band_rows[kIdleRowId]]->desc().place, RowPlace::BelowLanes);
+  for (const LaneRow& r : st.layout.rows()) QVERIFY(r.kind != RowKind::Row || !is_band(st.rows[r.row]->desc().place));
+  const std::optional<QRectF> brackets = st.band_rect(axis, kBracketRowId);
+  const std::optional<QRectF> idle = st.band_rect(axis, kIdleRowId);
+  QVERIFY(brackets && idle);
+  QCOMPARE(brackets->bottom(), lanes.top());
+  QVERIFY(idle->top() >= lanes.bottom());
+  QCOMPARE(idle->bottom(), axis.bottom());
+  const TimeMapping map(view.window(), lanes.width());
+  // A point in a band as the row sees it.
+  const auto hit_at = [&](const QRectF& band, const std::string& id, QPointF pos, int depth) {
+    RowHit hit;
+    hit.t_ns = map.time_at(pos.x() - band.left());
+    hit.depth = depth;
+    hit.ns_per_px = map.ns_per_px();
+    hit.origin_ns = trace->start_ns();
+    hit.window = view.window();
+    hit.width_px = band.width();
+    hit.pos_px = pos;
+    hit.rect = band;
+    hit.depth_rows = st.bands.rows[*st.band_index(id)].depth_rows;
+    hit.state = &st;
+    return st.rows[band_rows[id]]->tooltip_under(hit);
+  };
+  // On the bracket's line, in its first row: its label and every word of it.
+  const QPointF on_bracket(lanes.left() + map.x_of(2'000'000), brackets->top() + 3);
+  const QString bracket_tip = QStringLiteral("first matmul \u2014 stopwatch 2.00 ms\nstopwatch: host time");
+  QCOMPARE(view.tooltip_at(on_bracket), bracket_tip);
+  QCOMPARE(hit_at(*brackets, kBracketRowId, on_bracket, 0), bracket_tip);
+  QVERIFY(view.tooltip_at(QPointF(lanes.left() + map.x_of(5'000'000), brackets->top() + 3)).isEmpty());
+  // GPU 1's idle row, the second depth row of the idle band: its interval's words.
+  const QPointF blocked(lanes.left() + map.x_of(2'000'000), idle->bottom() - 7.5);
+  const IdleBand* band = idle_band_at(st.overlays, 1, 2'000'000, 0);
+  QVERIFY(band != nullptr);
+  QCOMPARE(view.tooltip_at(blocked), QString::fromStdString(band->tooltip));
+  QCOMPARE(hit_at(*idle, kIdleRowId, blocked, 1), QString::fromStdString(band->tooltip));
 }
 
 void ReportViewTest::summaryWithoutVerdictSaysSo() {

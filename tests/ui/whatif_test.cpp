@@ -13,6 +13,7 @@
 
 #include "gtv/causal/critical_path.h"
 #include "gtv/io/trace_file.h"
+#include "gtv/ui/band_rows.h"
 #include "gtv/ui/compare_view.h"
 #include "gtv/ui/lane_layout.h"
 #include "gtv/ui/main_window.h"
@@ -260,7 +261,8 @@ class WhatIfTest : public QObject {
             row.label.c_str());
       }
       QCOMPARE(gpu_lanes, i == 0 ? 1 : 3);
-      QVERIFY2(v.state().bracket_rows >= 1, qPrintable(QString::number(i)));
+      const std::optional<std::size_t> brackets = v.state().band_index(kBracketRowId);
+      QVERIFY2(brackets && v.state().bands.rows[*brackets].depth_rows >= 1, qPrintable(QString::number(i)));
       QVERIFY(QString::fromStdString(v.state().overlays.brackets.front().figure).startsWith("truth"));
     }
     // Scrolled together, relative to each panel's first GPU.

@@ -17,6 +17,7 @@
 
 #include "gtv/analysis/compare.h"
 #include "gtv/io/readable_formats.h"
+#include "gtv/ui/band_rows.h"
 #include "gtv/ui/classroom_view.h"
 #include "gtv/ui/document_analysis.h"
 #include "gtv/ui/legend.h"
@@ -98,10 +99,14 @@ void CompareView::update_fit_note() {
     if (gpu_bottom_px > shown_px + 0.5) {
       ++cut;
       missing_px += gpu_bottom_px - std::max(0.0, gpu_top_px) - r.view->lane_rect().height();
-    } else if (grow_to_fit_ && r.view->state().bracket_rows == 0 && !r.view->state().overlays.brackets.empty()) {
+    } else if (grow_to_fit_ && !r.view->state().band_index(kBracketRowId)) {
       // Grown, a panel also shows a row of its measurements' brackets (the first: the truth, where there is one).
-      missing_px += r.view->theme().depth_px() + BandWants{}.bracket_pad_px;
-      ++cut;
+      const TimelineState& st = r.view->state();
+      for (const auto& row : st.rows)
+        if (row->desc().id == kBracketRowId) {
+          missing_px += row->band_size(st).height_px(1);
+          ++cut;
+        }
     }
   }
   // Taller by what the panels lack; the resize that follows places them on their GPUs again and checks. Bounded, so

@@ -428,8 +428,12 @@ FigureRows export_figure_rows(TimelineView& view, const ExportOptions& asked) {
                        state.row_y(lanes, row.top_px + row.height_px) <= lanes.bottom() + 0.5;
     (whole ? out.drawn : out.cut).push_back(row);
   }
-  out.busy_strip_px = state.busy_strip_px;
-  out.idle_row_px = state.idle_row_px;
+  const auto band_px = [&](const std::string& id) {
+    const std::optional<std::size_t> band = state.band_index(id);
+    return band ? state.bands.rows[*band].depth_px : 0.0;
+  };
+  out.busy_strip_px = band_px(kBusyStripRowId);
+  out.idle_row_px = band_px(kIdleRowId);
   return out;
 }
 

@@ -14,6 +14,7 @@ LaneViewState figure_lane_state(const Trace& trace, const TimelineRows& rows, Ti
   std::map<GroupKey, bool> group_shows;  // whether a group keeps a lane or a row
   for (const auto& row : rows) {
     const RowDesc d = row->desc();
+    if (is_band(d.place)) continue;  // bands are fitted to the figure's height, not chosen by content
     bool shown = false;
     if (const auto* lane = dynamic_cast<const EventLaneRow*>(row.get())) {
       // An event lane keeps the depth rows its events in the window use.

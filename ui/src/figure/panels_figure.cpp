@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 
+#include "gtv/ui/band_rows.h"
 #include "gtv/ui/figure_rows.h"
 #include "gtv/ui/figure_writer.h"
 #include "gtv/ui/image_file.h"
@@ -327,8 +328,12 @@ PanelsFigureDrawn panels_figure_drawn(std::span<TimelineView* const> views, cons
                          state.row_y(lanes, row.top_px + row.height_px) <= lanes.bottom() + 0.5;
       (whole ? rows.drawn : rows.cut).push_back(row);
     }
-    rows.busy_strip_px = state.busy_strip_px;
-    rows.idle_row_px = state.idle_row_px;
+    const auto band_px = [&](const std::string& id) {
+      const std::optional<std::size_t> band = state.band_index(id);
+      return band ? state.bands.rows[*band].depth_px : 0.0;
+    };
+    rows.busy_strip_px = band_px(kBusyStripRowId);
+    rows.idle_row_px = band_px(kIdleRowId);
     out.panels.push_back(std::move(rows));
   }
   return out;

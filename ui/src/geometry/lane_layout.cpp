@@ -10,46 +10,63 @@ namespace gtv::ui {
 
 GroupKey group_of(const LaneKey& key) { return {key.kind, key.pid}; }
 
-namespace {
-
-double bracket_band_px(const BandWants& w, int rows) {
-  return rows > 0 ? static_cast<double>(rows) * w.bracket_row_px + w.bracket_pad_px : 0;
+double full_band_px(const std::vector<BandRequest>& bands) {
+  double px = 0;
+  for (const BandRequest& b : bands) px += b.size.height_px();
+  return px;
 }
 
-}  // namespace
-
-double full_band_px(const BandWants& wants) {
-  return bracket_band_px(wants, wants.bracket_rows) + wants.warmup_label_px + wants.busy_strip_px +
-         static_cast<double>(wants.idle_rows) * wants.idle_row_px;
-}
-
-BandHeights fit_bands(const BandWants& wants, double axis_height_px) {
-  BandHeights out;
-  if (axis_height_px >= std::max(wants.min_lanes_px, wants.wanted_lanes_px) + full_band_px(wants)) {
-    out.bracket_rows = wants.bracket_rows;
-    out.top_band_px = bracket_band_px(wants, wants.bracket_rows);
-    out.warmup_label_px = wants.warmup_label_px;
-    out.busy_strip_px = wants.busy_strip_px;
-    out.idle_row_px = wants.idle_row_px;
-    return out;
-  }
-  double left_px = axis_height_px - wants.min_lanes_px;
-  const auto take = [&left_px](double px) {
-    if (px <= 0 || px > left_px) return 0.0;
-    left_px -= px;
-    return px;
-  };
-  out.busy_strip_px = take(wants.busy_strip_px);
-  if (wants.idle_rows > 0 && take(static_cast<double>(wants.idle_rows) * wants.idle_row_px) > 0)
-    out.idle_row_px = wants.idle_row_px;
-  take(std::max(0.0, wants.wanted_lanes_px - wants.min_lanes_px));  // kept for the lanes where it fits whole
-  for (int rows = wants.bracket_rows; rows > 0; --rows)
-    if (bracket_band_px(wants, rows) <= left_px) {
-      out.bracket_rows = rows;
-      out.top_band_px = take(bracket_band_px(wants, rows));
-      break;
+BandLayout fit_bands(const std::vector<BandRequest>& bands, double min_lanes_px, double wanted_lanes_px,
+                     double axis_height_px) {
+  std::vector<int> granted(bands.size(), 0);
+  if (axis_height_px >= std::max(min_lanes_px, wanted_lanes_px) + full_band_px(bands)) {
+    for (std::size_t i = 0; i < bands.size(); ++i) granted[i] = bands[i].size.depth_rows;
+  } else {
+    double left_px = axis_height_px - min_lanes_px;
+    const auto take = [&left_px](double px) {
+      if (px <= 0 || px > left_px) return false;
+      left_px -= px;
+      return true;
+    };
+    std::vector<std::size_t> order(bands.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return bands[a].keep_rank < bands[b].keep_rank; });
+    bool lanes_served = false;
+    const auto serve_lanes = [&] {
+      if (!lanes_served) take(std::max(0.0, wanted_lanes_px - min_lanes_px));  // kept for the lanes if it fits whole
+      lanes_served = true;
+    };
+    for (const std::size_t i : order) {
+      const BandRequest& b = bands[i];
+      if (b.keep_rank >= kLanesKeepRank) serve_lanes();
+      if (!b.sheds_rows) {
+        if (take(b.size.height_px())) granted[i] = b.size.depth_rows;
+        continue;
+      }
+      for (int rows = b.size.depth_rows; rows > 0; --rows)
+        if (b.size.height_px(rows) <= left_px) {
+          take(b.size.height_px(rows));
+          granted[i] = rows;
+          break;
+        }
     }
-  out.warmup_label_px = take(wants.warmup_label_px);
+  }
+  BandLayout out;
+  for (std::size_t i = 0; i < bands.size(); ++i) {
+    if (granted[i] <= 0) continue;
+    const BandRequest& b = bands[i];
+    BandRow row;
+    row.row = b.row;
+    row.place = b.place;
+    row.depth_rows = granted[i];
+    row.depth_px = b.size.depth_px;
+    row.height_px = b.size.height_px(granted[i]);
+    double& stack_px = b.place == RowPlace::AboveLanes ? out.above_px : out.below_px;
+    row.top_px = stack_px;
+    stack_px += row.height_px;
+    out.rows.push_back(row);
+  }
   return out;
 }
 
@@ -87,7 +104,7 @@ std::vector<GroupPlan> plan_groups(const std::vector<RowDesc>& rows) {
     g.bookkeeping = g.bookkeeping && d.bookkeeping;
   }
   for (const RowDesc& d : rows) {
-    if (d.place == RowPlace::Lanes) continue;
+    if (d.place == RowPlace::Lanes || is_band(d.place)) continue;
     find_or_add(d).bookkeeping = false;  // it holds recorded ranges or counters
   }
   // Rank by rank; groups of no rank (rows without lanes) after the ranked ones.
@@ -105,7 +122,7 @@ LaneLayout::LaneLayout(const std::vector<RowDesc>& rows, const LaneViewState& st
     : options_(options) {
   for (const RowDesc& d : rows)
     if (d.lane) row_of_lane_.resize(std::max(row_of_lane_.size(), std::size_t{*d.lane} + 1), -1);
-  const auto shown = [&](const RowDesc& d) { return state.hidden_rows.count(d.id) == 0; };
+  const auto shown = [&](const RowDesc& d) { return !is_band(d.place) && state.hidden_rows.count(d.id) == 0; };
   for (const GroupPlan& g : plan_groups(rows)) {
     // A group of rows alone (no lanes) whose rows are all hidden has nothing to head.
     const bool shows_a_row =

@@ -2,6 +2,7 @@
 #include <set>
 #include <utility>
 
+#include "gtv/ui/band_rows.h"
 #include "gtv/ui/collective_row.h"
 #include "gtv/ui/communication_row.h"
 #include "gtv/ui/counter_row.h"
@@ -69,6 +70,7 @@ TimelineRows make_timeline_rows(const Trace& trace, const OverlayData& overlays)
   add_communication_rows(overlays, rows);
   add_collective_rows(overlays, rows);
   add_critical_path_row(overlays, rows);
+  add_band_rows(overlays, rows);
   return rows;
 }
 

@@ -73,7 +73,7 @@ void LanePlottable::draw(QCPPainter* painter) {
     if (const TimelineRow* row = state_->row(rows[i])) {
       row->draw({painter, &map, &state_->theme,
                  QRectF(left, g.y_top, g.lane_area.width(), rows[i].depth_rows * depth_px), depth_px,
-                 rows[i].depth_rows, state_, &cache_});
+                 rows[i].depth_rows, state_, &cache_, g.lane_area});
     } else if (rows[i].collapsed) {
       draw_group_summary(painter, rows[i], g);
     }

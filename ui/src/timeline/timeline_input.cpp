@@ -338,7 +338,8 @@ void TimelineView::apply_pending_gpu_fit() {
     std::vector<const TimelineRow*> rows;
     for (const auto& row : state_.rows) {
       const RowDesc d = row->desc();
-      if (d.group.first == LaneKind::HostThread && d.lane.has_value() == lanes) rows.push_back(row.get());
+      if (!is_band(d.place) && d.group.first == LaneKind::HostThread && d.lane.has_value() == lanes)
+        rows.push_back(row.get());
     }
     return rows;
   };

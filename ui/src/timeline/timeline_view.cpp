@@ -99,7 +99,6 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
 
 void TimelineView::set_overlays(OverlayData overlays) {
   state_.overlays = std::move(overlays);
-  state_.busy_columns = busy_kind_columns(state_.overlays);
   // The rows again with what the analysis found: forward ranges in their model's colour (the owners), and the rows
   // drawn from the analysis. They point into state_.overlays.
   if (state_.trace) state_.rows = make_timeline_rows(*state_.trace, state_.overlays);
@@ -221,45 +220,38 @@ void TimelineView::relayout() {
   request_replot();
 }
 
-BandWants TimelineView::band_wants() const {
-  const OverlayData& o = state_.overlays;
-  const double scale = state_.theme.font_scale;
-  BandWants wants;
-  wants.bracket_rows = bracket_row_count(o);
-  wants.bracket_row_px = state_.theme.depth_px();
-  wants.warmup_label_px = warmup_label_band_px(state_);
-  wants.busy_strip_px = o.busy_gpus.empty() ? 0 : kBusyStripPx * scale;
-  wants.idle_rows = static_cast<int>(o.idle_devices.size());
-  wants.idle_row_px = o.idle.empty() ? 0 : kIdleRowPx * scale;
-  wants.min_lanes_px = std::min(state_.layout.total_height_px(), readable_lanes_px(state_.layout.options()));
-  if (gpu_rows_first_) {
-    const auto& rows = state_.layout.rows();
-    const auto gpu =
-        std::find_if(rows.begin(), rows.end(), [](const LaneRow& r) { return r.kind == RowKind::DeviceHeader; });
-    if (gpu != rows.end()) wants.wanted_lanes_px = state_.layout.total_height_px() - gpu->top_px;
+std::vector<BandRequest> TimelineView::band_requests() const {
+  std::vector<BandRequest> bands;
+  for (std::size_t i = 0; i < state_.rows.size(); ++i) {
+    const RowDesc d = state_.rows[i]->desc();
+    if (!is_band(d.place)) continue;
+    bands.push_back({i, d.place, state_.rows[i]->band_size(state_), d.keep_rank, d.sheds_rows});
   }
-  return wants;
+  return bands;
 }
 
 double TimelineView::whole_plot_height_px() {
   replot_now();  // lays out, so the axis margins are known
   const double margins_px = plot_->height() - plot_->axisRect()->rect().height();
-  return margins_px + state_.layout.total_height_px() + full_band_px(band_wants());
+  return margins_px + state_.layout.total_height_px() + full_band_px(band_requests());
 }
 
 void TimelineView::fit_bands_to_axis() {
-  const BandWants wants = band_wants();
+  const std::vector<BandRequest> bands = band_requests();
+  const double min_lanes_px = std::min(state_.layout.total_height_px(), readable_lanes_px(state_.layout.options()));
+  double wanted_lanes_px = 0;  // the GPUs and the rows under them, where the view wants them whole
+  if (gpu_rows_first_) {
+    const auto& rows = state_.layout.rows();
+    const auto gpu =
+        std::find_if(rows.begin(), rows.end(), [](const LaneRow& r) { return r.kind == RowKind::DeviceHeader; });
+    if (gpu != rows.end()) wanted_lanes_px = state_.layout.total_height_px() - gpu->top_px;
+  }
   // Before the plot is first laid out its height is not known: every band whole.
   bands_axis_px_ = plot_->axisRect()->rect().height();
-  const BandHeights bands =
-      fit_bands(wants, laid_out_ ? std::max(bands_axis_px_, 0) : std::numeric_limits<double>::infinity());
-  warmup_band_wanted_ = wants.warmup_label_px > 0;
-  state_.top_band_px = bands.top_band_px;
-  state_.bracket_rows = bands.bracket_rows;
-  state_.warmup_label_px = bands.warmup_label_px;
-  state_.busy_strip_px = bands.busy_strip_px;
-  state_.idle_row_px = bands.idle_row_px;
-  state_.bottom_band_px = bands.bottom_band_px(wants.idle_rows);
+  state_.bands = fit_bands(bands, min_lanes_px, wanted_lanes_px,
+                           laid_out_ ? std::max(bands_axis_px_, 0) : std::numeric_limits<double>::infinity());
+  band_sizes_.clear();
+  for (const BandRequest& b : bands) band_sizes_.push_back(b.size);
 }
 
 TimeWindow TimelineView::bounds() const {
@@ -279,8 +271,11 @@ void TimelineView::set_window(TimeWindow window) {
 }
 
 void TimelineView::apply_window() {
-  // The warm-up label band is there while warm-up is in view.
-  if ((warmup_label_band_px(state_) > 0) != warmup_band_wanted_) relayout();
+  // A band that wants other room in this window (the warm-up labels, there while warm-up is in view) is fitted again.
+  const std::vector<BandRequest> bands = band_requests();
+  if (!std::equal(bands.begin(), bands.end(), band_sizes_.begin(), band_sizes_.end(),
+                  [](const BandRequest& b, const BandSize& size) { return b.size == size; }))
+    relayout();
   const QCPRange range(static_cast<double>(state_.window.t0_ns), static_cast<double>(state_.window.t1_ns));
   plot_->xAxis->setRange(range);
   plot_->xAxis2->setRange(range);
@@ -420,69 +415,46 @@ QString TimelineView::row_tooltip_at(QPointF pos) const {
   return at ? at->row->tooltip_under(at->hit) : QString();
 }
 
-namespace {
-
-// How many GPUs were busy over the hovered pixel, with the exact times (from the trace start) of the steps under it.
-QString busy_tooltip(const OverlayData& o, TimeNs t_ns, TimeNs pixel_ns, TimeNs origin_ns) {
-  const auto span = busy_over(o, t_ns, t_ns + pixel_ns);
-  if (!span) return {};
-  const QString unit = QString::fromStdString(o.strip_unit);
-  const QString count = span->min_busy == span->max_busy
-                            ? QStringLiteral("%1 of %2 %3 busy").arg(span->min_busy).arg(o.gpu_count).arg(unit)
-                            : QStringLiteral("%1 to %2 of %3 %4 busy over this pixel (%5 changes)")
-                                  .arg(span->min_busy)
-                                  .arg(span->max_busy)
-                                  .arg(o.gpu_count)
-                                  .arg(unit)
-                                  .arg(span->steps - 1);
-  return count + QString::fromStdString("\nfrom " + format_duration_exact(span->start_ns - origin_ns) + " to " +
-                                        format_duration_exact(span->end_ns - origin_ns) + " (" +
-                                        format_duration_exact(span->end_ns - span->start_ns) + ")");
+QString TimelineView::band_tooltip_at(QPointF pos) const {
+  const QRectF axis = plot_->axisRect()->rect();
+  const TimeMapping map = mapping();
+  for (std::size_t i = 0; i < state_.bands.rows.size(); ++i) {
+    const BandRow& band = state_.bands.rows[i];
+    const QRectF rect = state_.band_rect(axis, i);
+    // Above the lanes a band ends where the next begins; below them a point on an edge is the upper band's.
+    const bool inside =
+        band.place == RowPlace::AboveLanes ? pos.y() >= rect.top() && pos.y() < rect.bottom() : rect.contains(pos);
+    if (!inside) continue;
+    RowHit hit;
+    hit.t_ns = map.time_at(pos.x() - rect.left());
+    hit.depth =
+        std::clamp(static_cast<int>(std::ceil((pos.y() - rect.top()) / band.depth_px)) - 1, 0, band.depth_rows - 1);
+    hit.ns_per_px = map.ns_per_px();
+    hit.origin_ns = state_.trace->start_ns();
+    hit.window = state_.window;
+    hit.width_px = rect.width();
+    hit.pos_px = pos;
+    hit.rect = rect;
+    hit.depth_rows = band.depth_rows;
+    hit.state = &state_;
+    if (QString text = state_.rows[band.row]->tooltip_under(hit); !text.isEmpty()) return text;
+  }
+  return {};
 }
 
-}  // namespace
-
-// Under the lanes: the idle interval of the row's GPU; over the lanes where no event is: the warm-up span.
+// Over a band: what it shows there; over the lanes where no event is: the warm-up span.
 QString TimelineView::overlay_tooltip_at(QPointF pos) const {
   if (!state_.trace) return {};
-  const QRectF axis = plot_->axisRect()->rect();
   const QRectF lanes = lane_rect();
   if (pos.x() < lanes.left() || pos.x() > lanes.right()) return {};
+  if (QString text = band_tooltip_at(pos); !text.isEmpty()) return text;
+  if (!lanes.contains(pos)) return {};
   const TimeMapping map = mapping();
   const TimeNs t = map.time_at(pos.x() - lanes.left());
   const auto tolerance = static_cast<TimeNs>(2 * map.ns_per_px());
-  const OverlayData& o = state_.overlays;
-  if (pos.y() >= axis.top() && pos.y() < axis.top() + state_.top_band_px) return bracket_tooltip_at(pos);
-  if (state_.busy_strip_px > 0 && state_.busy_strip_rect(axis).contains(pos))
-    return busy_tooltip(o, t, static_cast<TimeNs>(std::ceil(map.ns_per_px())), state_.trace->start_ns());
-  for (std::size_t row = 0; row < o.idle_devices.size(); ++row) {
-    if (!state_.idle_row_rect(axis, row).contains(pos)) continue;
-    const IdleBand* band = idle_band_at(o, o.idle_devices[row], t, tolerance);
-    return band ? QString::fromStdString(band->tooltip) : QString();
-  }
-  if (!lanes.contains(pos)) return {};
-  const ShadedSegment* span = warmup_at(o, t, tolerance);
+  const ShadedSegment* span = warmup_at(state_.overlays, t, tolerance);
   if (!span) return {};
   return QString::fromStdString(span->tooltip + "\nthis span: " + format_duration(span->end_ns - span->start_ns));
-}
-
-// Above the lanes: the bracket (or its label) under the mouse, in the row it was drawn in.
-QString TimelineView::bracket_tooltip_at(QPointF pos) const {
-  const QRectF axis = plot_->axisRect()->rect();
-  const QFontMetricsF metrics(state_.theme.font(8));
-  const std::vector<LabelPlacement> placements = bracket_placements(state_, metrics, axis);
-  const int row = static_cast<int>(std::floor((pos.y() - axis.top() - 2) / state_.theme.depth_px()));
-  const TimeMapping map = mapping();
-  for (std::size_t i = 0; i < placements.size(); ++i) {
-    const LabelPlacement& p = placements[i];
-    if (p.row != row) continue;
-    const Bracket& b = state_.overlays.brackets[i];
-    const double x0 = axis.left() + map.x_of(b.start_ns), x1 = axis.left() + map.x_of(b.end_ns);
-    const bool on_bracket = pos.x() >= x0 - 2 && pos.x() <= x1 + 2;
-    const bool on_label = p.labelled() && pos.x() >= p.x_px && pos.x() <= p.right_px();
-    if (on_bracket || on_label) return QString::fromStdString(b.label() + "\n" + b.tooltip);
-  }
-  return {};
 }
 
 void TimelineView::select(std::optional<EventRef> ref) {

@@ -21,8 +21,14 @@ namespace gtv::ui {
 // Row: a TimelineRow (an event lane, ranges, counters), found by LaneRow::row.
 enum class RowKind : std::uint8_t { ProcessHeader, DeviceHeader, Row };
 
-// Where a row goes in its group: above its event lanes (ranges), among them (an event lane), below them (counters).
-enum class RowPlace : std::uint8_t { Top, Lanes, Bottom };
+// Where a row goes: in its group above its event lanes (ranges), among them (an event lane), below them (counters);
+// or across the whole plot above every lane (AboveLanes: the measurement brackets) or below them (BelowLanes: the
+// warm-up labels, the GPUs-busy strip, the idle rows). A row above or below the lanes is a band: it does not scroll
+// with the lanes, is in no group, and takes the room the plot's height leaves it (fit_bands).
+enum class RowPlace : std::uint8_t { Top, Lanes, Bottom, AboveLanes, BelowLanes };
+[[nodiscard]] inline bool is_band(RowPlace place) {
+  return place == RowPlace::AboveLanes || place == RowPlace::BelowLanes;
+}
 
 // A group is a process (host lanes) or a device (GPU lanes).
 using GroupKey = std::pair<LaneKind, std::int64_t>;
@@ -53,6 +59,13 @@ struct RowDesc {
   // A row that gives way to the GPU lanes (a counter series): hidden when the view focuses on the GPUs and when they
   // do not fit the first view; the Lanes panel lists it to show again.
   bool gives_way_to_gpus = false;
+  // A band (is_band(place)): where the plot is too short for every band whole, bands keep their room in order of
+  // keep_rank, lower first (those under kLanesKeepRank before the lanes get the room a view wants for them whole);
+  // one that sheds_rows keeps as many of its depth rows as fit, any other all or none.
+  int keep_rank = 0;
+  bool sheds_rows = false;
+  // A band the iteration marks run across (drawn before them); the marks stop at any other band.
+  bool under_marks = false;
 };
 
 struct LaneRow {
@@ -133,38 +146,53 @@ class LaneLayout {
 inline constexpr double kBusyStripPx = 36;
 inline constexpr double kIdleRowPx = 15;
 
-// The bands around the lanes, as the overlays want them: bracket rows above the lanes; under them the warm-up
-// labels, the GPUs-busy strip and one idle-cause row per GPU.
-struct BandWants {
-  int bracket_rows = 0;
-  double bracket_row_px = 0;
-  double bracket_pad_px = 6;  // under the last bracket row
-  double warmup_label_px = 0;
-  double busy_strip_px = 0;
-  int idle_rows = 0;
-  double idle_row_px = 0;
-  double min_lanes_px = 0;  // the lanes keep at least this much (a group header and a row of events)
-  // The lanes a view would rather show whole than its bracket rows and warm-up labels (a compare panel: its GPUs and
-  // the rows under them); 0: none.
-  double wanted_lanes_px = 0;
-};
-// What fits in an axis rect of a given height: every band whole where there is room; else the lanes keep
-// min_lanes_px and the bands take the rest in order of what they tell: the GPUs-busy strip, the idle rows (all
-// or none), then the lanes up to wanted_lanes_px where that fits whole, the bracket rows (as many as fit), the
-// warm-up labels. A band that does not fit whole is left out,
-// so no band ever overlaps the lanes or another band, whatever the height.
-struct BandHeights {
-  int bracket_rows = 0;
-  double top_band_px = 0;
-  double warmup_label_px = 0;
-  double busy_strip_px = 0;
-  double idle_row_px = 0;  // 0: the idle rows are left out
-  [[nodiscard]] double bottom_band_px(int idle_rows) const {
-    return warmup_label_px + busy_strip_px + static_cast<double>(idle_rows) * idle_row_px;
+// The room a band wants in a view (TimelineRow::band_size): depth_rows rows of depth_px each and pad_px under
+// the last; no depth rows: none.
+struct BandSize {
+  int depth_rows = 0;
+  double depth_px = 0;
+  double pad_px = 0;
+  [[nodiscard]] double height_px(int rows) const {
+    return rows > 0 ? static_cast<double>(rows) * depth_px + pad_px : 0;
   }
+  [[nodiscard]] double height_px() const { return height_px(depth_rows); }
+  bool operator==(const BandSize&) const = default;
 };
-[[nodiscard]] double full_band_px(const BandWants& wants);  // every band whole
-[[nodiscard]] BandHeights fit_bands(const BandWants& wants, double axis_height_px);
+// A band as fit_bands sees it: what it wants and its RowDesc's fitting properties.
+struct BandRequest {
+  std::size_t row = 0;  // index into the rows
+  RowPlace place = RowPlace::BelowLanes;
+  BandSize size;
+  int keep_rank = 0;
+  bool sheds_rows = false;
+};
+// Bands with a keep_rank under this keep their room before the lanes get what a view wants for them whole.
+inline constexpr int kLanesKeepRank = 2;
+// A band as fitted: its depth rows (fewer than it wants where it sheds rows), its top from the top of the axis rect
+// (above the lanes) or from the bottom of the lanes (below them).
+struct BandRow {
+  std::size_t row = 0;  // index into the rows
+  RowPlace place = RowPlace::BelowLanes;
+  int depth_rows = 0;
+  double depth_px = 0;
+  double top_px = 0;
+  double height_px = 0;
+};
+// The bands given room, in row order, and the room they take above and below the lanes.
+struct BandLayout {
+  std::vector<BandRow> rows;
+  double above_px = 0;
+  double below_px = 0;
+};
+[[nodiscard]] double full_band_px(const std::vector<BandRequest>& bands);  // every band whole
+// What fits in an axis rect of a given height: every band whole where there is room with the lanes keeping
+// max(min_lanes_px, wanted_lanes_px); else the lanes keep min_lanes_px (a group header and a row of events) and the
+// bands take the rest in order of keep_rank, the lanes taking up to wanted_lanes_px (a compare panel: its GPUs and
+// the rows under them) where that fits whole at kLanesKeepRank. A band that does not fit whole (or, shedding rows,
+// with one row) is left out, so no band ever overlaps the lanes or another band, whatever the height. Bands stack
+// in row order: those above the lanes down from the axis rect's top, those below down from the lanes' bottom.
+[[nodiscard]] BandLayout fit_bands(const std::vector<BandRequest>& bands, double min_lanes_px, double wanted_lanes_px,
+                                   double axis_height_px);
 
 [[nodiscard]] GroupKey group_of(const LaneKey& key);
 // Whether a host lane holds only the profiler's own records: its overhead (CUPTI's buffer requests and flushes),

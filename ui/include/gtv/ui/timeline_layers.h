@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "gtv/ui/band_rows.h"
 #include "gtv/ui/label_layout.h"
 #include "gtv/ui/timeline_state.h"
 
@@ -27,9 +28,6 @@ class TimeTicker : public QCPAxisTicker {
   double first_visible_tick_ = 0;  // ns since the origin
 };
 
-// Where a row's name starts in the label column: group headers at the edge, rows under them indented (less in a
-// figure, which has no triangles to make room for).
-[[nodiscard]] double label_indent_px(bool header, bool figure, double font_scale);
 // A row name in width_px: whole if it fits, else elided in the middle, so the end that tells rows apart stays
 // ("device memory al…since start (bytes)", "recorded ranges (t…1741)"); the triangle prefix is never elided.
 [[nodiscard]] QString header_label_text(const QString& prefix, const QString& label, double width_px,
@@ -59,11 +57,10 @@ class TimelineOverlays : public QCPLayerable {
   void draw(QCPPainter* painter) override;
 
  private:
-  void draw_bands(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
-  void draw_brackets(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
-  void draw_warmup(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
-  void draw_overlap_strip(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
-  void draw_idle_rows(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
+  void draw_warmup_shading(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
+  void draw_iteration_marks(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
+  // The bands that are given room whose RowDesc::under_marks is `under_marks`, in row order.
+  void draw_band_rows(QCPPainter* painter, const TimeMapping& map, const QRectF& area, bool under_marks) const;
   void draw_selection(QCPPainter* painter, const TimeMapping& map, const QRectF& lanes) const;
   void draw_measure(QCPPainter* painter, const TimeMapping& map, const QRectF& area) const;
   [[nodiscard]] std::optional<QRectF> event_rect(EventRef ref, const TimeMapping& map, const QRectF& lanes) const;
@@ -72,48 +69,12 @@ class TimelineOverlays : public QCPLayerable {
   QCPAxisRect* axis_rect_;
 };
 
-// Measurement brackets above the lanes: rows and labels as drawn, shared by the painter and the tooltip.
-inline constexpr double kBracketLabelPadPx = 4;
-[[nodiscard]] int bracket_row_count(const OverlayData& o);
-// Height of the line under the lanes where warm-up spans are named (0 without warm-up in view).
-[[nodiscard]] double warmup_label_band_px(const TimelineState& state);
-// A warm-up name as drawn on that line: its rectangle, its text (elided to the rectangle; names merged where their
-// spans start too close for each its own), and the visible pixel span of each finding it names.
-struct WarmupLabel {
-  QRectF rect;
-  QString text;
-  std::vector<std::pair<double, double>> spans_px;
-};
-inline constexpr double kWarmupLabelPt = 8;
-[[nodiscard]] std::vector<WarmupLabel> warmup_labels(const TimelineState& state, const QFontMetricsF& metrics,
-                                                     const QRectF& area);
-[[nodiscard]] std::vector<LabelPlacement> bracket_placements(const TimelineState& state, const QFontMetricsF& metrics,
-                                                             const QRectF& area);
-// A bracket as drawn: its line at line_px from x0_px to x1_px with feet down to foot_px; its label (empty: none)
-// and the label's text; a leader line from a label beside the bracket (not under it) to the bracket's nearer foot.
-struct BracketShape {
-  std::size_t bracket = 0;  // index into OverlayData::brackets
-  double x0_px = 0;
-  double x1_px = 0;
-  double line_px = 0;
-  double foot_px = 0;
-  QRectF label;
-  QString text;
-  std::optional<QLineF> leader;
-};
-[[nodiscard]] std::vector<BracketShape> bracket_shapes(const TimelineState& state, const QFontMetricsF& metrics,
-                                                       const QRectF& area);
-// The label as it fits width_px: whole, else the name cut after its last word that fits ("first matmul\u2026 \u2014
-// stopwatch 3.00 ms") down to its first word, else the same with the number alone ("first\u2026 \u2014 3.00 ms": the
-// colour names the method), else (narrower than a label is ever given) that with its middle elided. Never the
-// figure without the name.
-[[nodiscard]] QString bracket_label_text(const Bracket& b, const QFontMetricsF& metrics, double width_px);
-
 // The measured span's label (its exact length): where it goes, never over a bracket or a bracket label.
 inline constexpr double kMeasureLabelPt = 9;
 [[nodiscard]] QString measure_label_text(const TimelineState& state);
 [[nodiscard]] QRectF measure_label_rect(const TimelineState& state, const QRectF& area);
-// What the brackets above the lanes occupy: each bracket's line with its feet, and its label.
+// What the brackets above the lanes occupy (as their band was given room): each bracket's line with its feet, and
+// its label.
 [[nodiscard]] std::vector<QRectF> bracket_boxes(const TimelineState& state, const QRectF& area);
 
 }  // namespace gtv::ui

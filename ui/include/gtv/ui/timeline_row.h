@@ -1,11 +1,13 @@
 #pragma once
 // The rows of the timeline: an event lane of the trace (EventLaneRow), the recorded ranges of a host thread, a
-// counter series, and rows drawn from the analysis (communication, collectives, the critical path). Each kind of row
-// says where it goes, draws itself, explains a point of itself in a tooltip and names the colours it draws with for
-// the legend; LaneLayout places it in its process or GPU group. Adding a kind of row is one class and an add_X_rows
-// helper in make_timeline_rows (timeline_rows.cpp); a row drawn from the analysis reads its data from OverlayData
-// (overlay_data.h, filled in document_analysis.cpp), so neither make_timeline_rows's signature nor the legend's code
-// changes for it.
+// counter series, rows drawn from the analysis (communication, collectives, the critical path) and the bands across
+// the plot above and below the lanes (measurement brackets, warm-up labels, the GPUs-busy strip, the idle rows:
+// band_rows.h). Each kind of row says where it goes, draws itself, explains a point of itself in a tooltip and names
+// the colours it draws with for the legend; LaneLayout places it in its process or GPU group, fit_bands a band. Adding
+// a kind of row is one class and an add_X_rows helper in make_timeline_rows (timeline_rows.cpp); a row drawn from the
+// analysis reads its data from OverlayData (overlay_data.h, filled in document_analysis.cpp), so neither
+// make_timeline_rows's signature nor the legend's code changes for it.
+#include <QPointF>
 #include <QRectF>
 #include <QString>
 #include <cmath>
@@ -39,6 +41,8 @@ struct RowPaint {
   int depth_rows = 1;  // the depth rows rect holds (1 for a collapsed row)
   const TimelineState* state = nullptr;
   RowDrawCache* cache = nullptr;
+  // A band's: what the painter is clipped to when it is called; a band that clips elsewhere sets it back.
+  QRectF clip{};
 };
 
 // A point of a row under the pointer, with the view it is seen in: what an event lane's merged blocks depend on.
@@ -49,6 +53,12 @@ struct RowHit {
   TimeNs origin_ns = 0;  // times are shown from here
   TimeWindow window;     // the visible window, width_px wide
   double width_px = 1;
+  // Where it is in plot pixels, in the row's area as drawn (its depth rows), with the view's state: what a band's
+  // labels, laid out per paint, are hit against.
+  QPointF pos_px;
+  QRectF rect;
+  int depth_rows = 1;
+  const TimelineState* state = nullptr;
   // The time one pixel covers, rounded up, for hit slop.
   [[nodiscard]] TimeNs pixel_ns() const { return static_cast<TimeNs>(std::ceil(ns_per_px)); }
 };
@@ -75,6 +85,9 @@ class TimelineRow {
   [[nodiscard]] virtual std::optional<EventRef> event_under(const RowHit& hit) const {
     return event_at(hit.t_ns, hit.depth, hit.pixel_ns());
   }
+  // A band (RowDesc::place above or below the lanes): the room it wants in the view's state (none: no depth rows),
+  // at the view's theme and window. A band's draw gets the depth rows it was given (RowPaint::depth_rows).
+  [[nodiscard]] virtual BandSize band_size(const TimelineState& /*state*/) const { return {}; }
   // The colours it draws with, named, for the legend (legend_groups): rows of one kind give groups of one title,
   // which the legend merges. None by default.
   [[nodiscard]] virtual std::vector<LegendGroup> legend() const { return {}; }
@@ -85,8 +98,9 @@ using TimelineRows = std::vector<std::shared_ptr<const TimelineRow>>;
 // Every row of a trace, in this order: one event lane row per lane (in Trace::lanes() order), one range row per host
 // thread that recorded ranges (forward ranges in their model's colour, from overlays.owners when set), one counter
 // row per counter series, one communication row per GPU in overlays.communication, one collective row per rank in
-// overlays.collectives (a merged run), and the critical-path row when overlays.critical_path holds a path. The rows
-// point into trace and overlays: both must outlive them.
+// overlays.collectives (a merged run), the critical-path row when overlays.critical_path holds a path, then the bands
+// the overlays hold (band_rows.h: brackets above the lanes; warm-up labels, GPUs-busy strip, idle rows below). The
+// rows point into trace and overlays: both must outlive them.
 [[nodiscard]] TimelineRows make_timeline_rows(const Trace& trace, const OverlayData& overlays);
 // The rows from the trace alone (no analysis yet): event lanes, range rows in their own colours, counter rows. trace
 // must outlive them.

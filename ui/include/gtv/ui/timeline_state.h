@@ -9,7 +9,6 @@
 
 #include "gtv/model/lod.h"
 #include "gtv/model/trace.h"
-#include "gtv/ui/kind_columns.h"
 #include "gtv/ui/lane_layout.h"
 #include "gtv/ui/overlay_data.h"
 #include "gtv/ui/palette.h"
@@ -19,11 +18,6 @@
 #include "gtv/ui/work_owner.h"
 
 namespace gtv::ui {
-
-// The busy-count steps of o.busy_gpus as runs (step i lasts until step i + 1; its kind is its count, at most
-// o.gpu_count), summarised for drawing by pixel column.
-[[nodiscard]] KindRun busy_run_at(const OverlayData& o, std::size_t i);
-[[nodiscard]] KindColumns busy_kind_columns(const OverlayData& o);
 
 struct TimelineState {
   std::shared_ptr<const Trace> trace;
@@ -44,38 +38,38 @@ struct TimelineState {
   std::optional<TimeWindow> measure;  // shift-drag range
   std::optional<QRectF> box;          // ctrl-drag box zoom, in plot pixels
   OverlayData overlays;
-  KindColumns busy_columns;  // overlays.busy_gpus by pixel column (busy_kind_columns)
-  double top_band_px = 0;    // measurement brackets and ranges above the lanes
-  int bracket_rows = 0;      // the bracket rows in it (fewer than the brackets want where the plot is short)
+  // Where the bands (rows placed above or below the lanes) go at the plot's height (fit_bands).
+  BandLayout bands;
   // Bracket labels end before this time: the classroom fades what lies after its playback cursor.
   std::optional<TimeNs> labels_before_ns;
-  // Under the lanes: the warm-up labels (while warm-up is in view), the GPUs-busy strip, then one idle-cause row per
-  // GPU.
-  double bottom_band_px = 0;
-  double warmup_label_px = 0;
   bool warmup_labels = true;  // name warm-up spans in their band (the classroom shows the bands only)
-  double busy_strip_px = 0;
-  double idle_row_px = 0;
   std::map<GroupKey, std::string> group_summaries;  // said on a collapsed group's header (group_summaries)
   // A figure for a paper or a slide: the label column shows names only (no expand or collapse triangles).
   bool figure = false;
 
   // The lane area inside the axis rect (between the bands).
   [[nodiscard]] QRectF lane_rect(const QRectF& axis_rect) const {
-    return axis_rect.adjusted(0, top_band_px, 0, -bottom_band_px);
+    return axis_rect.adjusted(0, bands.above_px, 0, -bands.below_px);
   }
-  // Where warm-up spans are named: a band of its own, so names never cover lanes or rows.
-  [[nodiscard]] QRectF warmup_label_rect(const QRectF& axis_rect) const {
-    return {axis_rect.left(), axis_rect.bottom() - bottom_band_px, axis_rect.width(), warmup_label_px};
+  // Band `index` of bands.rows in plot pixels: the bands above the lanes stack down from the axis rect's top, those
+  // below down from the lanes' bottom.
+  [[nodiscard]] QRectF band_rect(const QRectF& axis_rect, std::size_t index) const {
+    const RowPlace place = bands.rows[index].place;
+    double top = place == RowPlace::AboveLanes ? axis_rect.top() : axis_rect.bottom() - bands.below_px;
+    for (std::size_t i = 0; i < index; ++i)
+      if (bands.rows[i].place == place) top += bands.rows[i].height_px;
+    return {axis_rect.left(), top, axis_rect.width(), bands.rows[index].height_px};
   }
-  [[nodiscard]] QRectF busy_strip_rect(const QRectF& axis_rect) const {
-    return {axis_rect.left(), axis_rect.bottom() - bottom_band_px + warmup_label_px, axis_rect.width(), busy_strip_px};
+  // The band of the row with this id, if it was given room.
+  [[nodiscard]] std::optional<std::size_t> band_index(const std::string& id) const {
+    for (std::size_t i = 0; i < bands.rows.size(); ++i)
+      if (bands.rows[i].row < rows.size() && rows[bands.rows[i].row]->desc().id == id) return i;
+    return std::nullopt;
   }
-  // Row `index` of overlays.idle_devices, under the busy strip.
-  [[nodiscard]] QRectF idle_row_rect(const QRectF& axis_rect, std::size_t index) const {
-    const double top = axis_rect.bottom() - bottom_band_px + warmup_label_px + busy_strip_px +
-                       static_cast<double>(index) * idle_row_px;
-    return {axis_rect.left(), top, axis_rect.width(), idle_row_px};
+  // The rectangle of the band of the row with this id, if it was given room.
+  [[nodiscard]] std::optional<QRectF> band_rect(const QRectF& axis_rect, const std::string& id) const {
+    const std::optional<std::size_t> index = band_index(id);
+    return index ? std::optional<QRectF>(band_rect(axis_rect, *index)) : std::nullopt;
   }
   // The TimelineRow of a layout row of kind Row.
   [[nodiscard]] const TimelineRow* row(const LaneRow& row) const {

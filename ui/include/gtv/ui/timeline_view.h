@@ -80,12 +80,13 @@ class TimelineView : public QWidget {
   // What a click there selects: the event under it, or the event a row's stretch stands for (the critical path).
   [[nodiscard]] std::optional<EventRef> clicked_event_at(QPointF plot_pos) const;
   [[nodiscard]] std::optional<QPointF> event_center(EventRef ref) const;
-  // Events first; where there is none, the analysis overlays (idle intervals under the lanes, warm-up spans).
+  // Events first; where there is none, the bands above and below the lanes, then the warm-up spans over them.
   [[nodiscard]] QString tooltip_at(QPointF plot_pos) const;
   [[nodiscard]] QString overlay_tooltip_at(QPointF plot_pos) const;
   // Over a row (an event lane, ranges, counters): what it shows there.
   [[nodiscard]] QString row_tooltip_at(QPointF plot_pos) const;
-  [[nodiscard]] QString bracket_tooltip_at(QPointF plot_pos) const;
+  // Over a band (a row above or below the lanes: brackets, the GPUs-busy strip, the idle rows): what it shows there.
+  [[nodiscard]] QString band_tooltip_at(QPointF plot_pos) const;
 
   void select(std::optional<EventRef> ref);
   [[nodiscard]] std::optional<EventRef> selected() const { return state_.selected; }
@@ -172,12 +173,13 @@ class TimelineView : public QWidget {
   void relayout();
   // The bands above and under the lanes at the plot's current height (fit_bands): none covers the lanes.
   void fit_bands_to_axis();
-  [[nodiscard]] BandWants band_wants() const;  // the bands the overlays want at the view's theme
-  bool gpu_rows_first_ = false;                // set_gpu_rows_first
-  double max_scroll_seen_px_ = 0;              // max_scroll_px() when the scroll bar was last set
-  bool laid_out_ = false;                      // the plot has been laid out once: its axis rect height is known
-  int bands_axis_px_ = 0;                      // the axis rect height the bands were fitted to
-  bool warmup_band_wanted_ = false;            // warm-up is in view, so its label band is wanted
+  // The room each band wants at the view's theme and window (TimelineRow::band_size), in row order.
+  [[nodiscard]] std::vector<BandRequest> band_requests() const;
+  bool gpu_rows_first_ = false;       // set_gpu_rows_first
+  double max_scroll_seen_px_ = 0;     // max_scroll_px() when the scroll bar was last set
+  bool laid_out_ = false;             // the plot has been laid out once: its axis rect height is known
+  int bands_axis_px_ = 0;             // the axis rect height the bands were fitted to
+  std::vector<BandSize> band_sizes_;  // what the bands wanted when last fitted: a window change refits
   void apply_window();
   void update_scrollbar();
   void request_replot();
