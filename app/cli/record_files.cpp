@@ -91,6 +91,7 @@ std::optional<Trace> add_other_processes(Trace ranks, const std::vector<Trace>& 
     if (std::find(rank_index.begin(), rank_index.end(), i) == rank_index.end()) others.push_back(i);
   for (std::size_t i : others) origin = std::min(origin, traces[i].metadata().origin_unix_ns);
   std::vector<MergePart> parts;
+  parts.reserve(others.size() + 1);
   parts.push_back({.trace = &ranks,
                    .label = {},
                    .shift_ns = ranks.metadata().origin_unix_ns - origin,
@@ -173,6 +174,7 @@ std::optional<Trace> merge_recorded(const std::vector<std::filesystem::path>& fi
   const std::vector<std::size_t> rank_index = job_ranks(traces);
   if (rank_index.size() < 2) return merge_processes(traces, sources, io);
   std::vector<RankFile> ranks;
+  ranks.reserve(rank_index.size());
   for (std::size_t i : rank_index) ranks.push_back({&traces[i], sources[i]});
   Expected<RankMerge> merged = merge_ranks(ranks, RankMergeOptions{});
   if (!merged) {

@@ -600,7 +600,7 @@ std::vector<Piece> pieces_in(const IdleCauses& idle, std::int64_t device, TimeNs
       out.push_back({i.start_ns / us, i.end_ns / us, i.cause, i.detail});
   return out;
 }
-void PrintTo(const Piece& p, std::ostream* os) {
+void PrintTo(const Piece& p, std::ostream* os) {  // NOLINT(readability-identifier-naming)
   *os << "[" << p.start_us << ", " << p.end_us << ") " << to_string(p.cause) << ": " << p.detail;
 }
 
