@@ -5,8 +5,6 @@
 #include <cmath>
 #include <map>
 
-#include "gtv/ui/event_lane_row.h"
-
 namespace gtv::ui {
 
 LaneViewState figure_lane_state(const Trace& trace, const TimelineRows& rows, TimeWindow window) {
@@ -16,11 +14,10 @@ LaneViewState figure_lane_state(const Trace& trace, const TimelineRows& rows, Ti
     const RowDesc d = row->desc();
     if (is_band(d.place)) continue;  // bands are fitted to the figure's height, not chosen by content
     bool shown = false;
-    if (const auto* lane = dynamic_cast<const EventLaneRow*>(row.get())) {
-      // An event lane keeps the depth rows its events in the window use.
-      const int depths = lane->depths_in(window);
-      shown = depths > 0 && !d.bookkeeping && !holds_only_profiler_records(trace, trace.lane(lane->lane_index()));
-      if (shown) state.shown_depths[d.id] = depths;
+    if (const std::optional<int> depths = row->figure_depths_in(trace, window)) {
+      // A row of depth rows (an event lane) keeps those it uses in the window.
+      shown = *depths > 0;
+      if (shown) state.shown_depths[d.id] = *depths;
     } else {
       shown = row->has_content_in(window.t0_ns, window.t1_ns);
     }

@@ -270,6 +270,11 @@ bool EventLaneRow::has_content_in(TimeNs t0_ns, TimeNs t1_ns) const {
   return false;
 }
 
+std::optional<int> EventLaneRow::figure_depths_in(const Trace& trace, TimeWindow window) const {
+  if (desc().bookkeeping || holds_only_profiler_records(trace, *lane_)) return 0;
+  return depths_in(window);
+}
+
 int EventLaneRow::depths_in(TimeWindow window) const {
   int depths = 0;
   for (const Event& e : lane_->events) {

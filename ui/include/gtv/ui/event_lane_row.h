@@ -68,6 +68,8 @@ class EventLaneRow : public TimelineRow {
   [[nodiscard]] std::optional<LodSpan> span_under(const RowHit& hit) const;
   // The depth rows the events overlapping window use; 0 when none does.
   [[nodiscard]] int depths_in(TimeWindow window) const;
+  // depths_in, or 0 for a bookkeeping lane or one that holds only the profiler's own records.
+  [[nodiscard]] std::optional<int> figure_depths_in(const Trace& trace, TimeWindow window) const override;
 
  private:
   [[nodiscard]] std::optional<EventRef> event_within(TimeNs t_ns, int depth, TimeNs tolerance_ns) const;

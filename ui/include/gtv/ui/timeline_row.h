@@ -74,6 +74,11 @@ class TimelineRow {
   [[nodiscard]] virtual QString tooltip_at(TimeNs t_ns, int depth, TimeNs pixel_ns, TimeNs origin_ns) const = 0;
   // Whether it shows anything in [t0_ns, t1_ns): a row with nothing there may give way in the first view.
   [[nodiscard]] virtual bool has_content_in(TimeNs /*t0_ns*/, TimeNs /*t1_ns*/) const { return true; }
+  // In a figure of `window`: the depth rows it keeps (0: it gives way), or none for a row of one depth row that stays
+  // where has_content_in says it shows something. Event lanes answer with the depths their events there use.
+  [[nodiscard]] virtual std::optional<int> figure_depths_in(const Trace& /*trace*/, TimeWindow /*window*/) const {
+    return std::nullopt;
+  }
   // The event a click at time t_ns in depth row `depth` selects, if the row stands for events.
   [[nodiscard]] virtual std::optional<EventRef> event_at(TimeNs /*t_ns*/, int /*depth*/, TimeNs /*pixel_ns*/) const {
     return std::nullopt;
