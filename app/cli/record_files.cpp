@@ -47,27 +47,29 @@ std::vector<std::size_t> job_ranks(const std::vector<Trace>& traces) {
   return out;
 }
 
-std::optional<Trace> merge_processes(const std::vector<Trace>& traces, const std::vector<std::string>& sources, Io io) {
+// A trace to merge on this host's clock, with the GPU ids it gets (identity where the map says nothing).
+struct HostPart {
+  const Trace* trace = nullptr;
+  std::string label;  // prefix of its notes; empty: none
+  std::map<std::int64_t, std::int64_t> device_map;
+};
+
+// Merges the parts on this host's clock (each process's CUPTI timestamps are CLOCK_REALTIME): each moves by its
+// origin's distance from the earliest one, which becomes the merged trace's origin.
+std::optional<Trace> merge_on_host_clock(const std::vector<HostPart>& parts, TraceMetadata meta, Io io) {
   TimeNs origin = std::numeric_limits<TimeNs>::max();
-  for (const Trace& t : traces) origin = std::min(origin, t.metadata().origin_unix_ns);
-  std::vector<MergePart> parts;
-  for (std::size_t i = 0; i < traces.size(); ++i)
-    parts.push_back({.trace = &traces[i],
-                     .label = sources[i],
-                     .shift_ns = traces[i].metadata().origin_unix_ns - origin,
-                     .pid_map = {},
-                     .device_map = {},
-                     .name_prefix = {}});
-  TraceMetadata meta;
-  meta.source_tool = traces.front().metadata().source_tool;
-  meta.scenario = traces.front().metadata().scenario;
+  for (const HostPart& p : parts) origin = std::min(origin, p.trace->metadata().origin_unix_ns);
+  std::vector<MergePart> merge_parts;
+  merge_parts.reserve(parts.size());
+  for (const HostPart& p : parts)
+    merge_parts.push_back({.trace = p.trace,
+                           .label = p.label,
+                           .shift_ns = p.trace->metadata().origin_unix_ns - origin,
+                           .pid_map = {},
+                           .device_map = p.device_map,
+                           .name_prefix = {}});
   meta.origin_unix_ns = origin;
-  meta.clock = {"wall clock",
-                "every process's own CUPTI timestamps, CLOCK_REALTIME of this one host: exact between them", -1, 0};
-  meta.notes.push_back(std::to_string(traces.size()) +
-                       " processes merged on this host's clock; GPU ids are as each process numbered them (the same "
-                       "GPUs when they shared CUDA_VISIBLE_DEVICES)");
-  Expected<Trace> merged = merge_traces(parts, std::move(meta));
+  Expected<Trace> merged = merge_traces(merge_parts, std::move(meta));
   if (!merged) {
     io.err << "gtv-cli record: " << merged.error().message << "\n";
     return std::nullopt;
@@ -75,60 +77,56 @@ std::optional<Trace> merge_processes(const std::vector<Trace>& traces, const std
   return std::move(merged).value();
 }
 
+std::optional<Trace> merge_processes(const std::vector<Trace>& traces, const std::vector<std::string>& sources, Io io) {
+  std::vector<HostPart> parts;
+  parts.reserve(traces.size());
+  for (std::size_t i = 0; i < traces.size(); ++i) parts.push_back({&traces[i], sources[i], {}});
+  TraceMetadata meta;
+  meta.source_tool = traces.front().metadata().source_tool;
+  meta.scenario = traces.front().metadata().scenario;
+  meta.clock = {"wall clock",
+                "every process's own CUPTI timestamps, CLOCK_REALTIME of this one host: exact between them", -1, 0};
+  meta.notes.push_back(std::to_string(traces.size()) +
+                       " processes merged on this host's clock; GPU ids are as each process numbered them (the same "
+                       "GPUs when they shared CUDA_VISIBLE_DEVICES)");
+  return merge_on_host_clock(parts, std::move(meta), io);
+}
+
 // The job's ranks, merged, with the processes that are not ranks (a launcher) beside them on this host's clock,
 // which the ranks' wall-clock merge shares. Their GPU ids get numbers of their own after the ranks' GPUs: which rank's
 // GPU a launcher's GPU 0 is cannot be told from the files.
-std::optional<Trace> add_other_processes(Trace ranks, const std::vector<Trace>& traces,
+std::optional<Trace> add_other_processes(const Trace& ranks, const std::vector<Trace>& traces,
                                          const std::vector<std::string>& sources,
                                          const std::vector<std::size_t>& rank_index, Io io) {
-  TimeNs origin = ranks.metadata().origin_unix_ns;
   std::int64_t next_device = 0;
   for (const Lane& lane : ranks.lanes())
     if (lane.is_gpu()) next_device = std::max(next_device, lane.device() + 1);
   for (const DeviceInfo& d : ranks.devices()) next_device = std::max<std::int64_t>(next_device, d.index + 1);
-  std::vector<std::size_t> others;
-  for (std::size_t i = 0; i < traces.size(); ++i)
-    if (std::find(rank_index.begin(), rank_index.end(), i) == rank_index.end()) others.push_back(i);
-  for (std::size_t i : others) origin = std::min(origin, traces[i].metadata().origin_unix_ns);
-  std::vector<MergePart> parts;
-  parts.reserve(others.size() + 1);
-  parts.push_back({.trace = &ranks,
-                   .label = {},
-                   .shift_ns = ranks.metadata().origin_unix_ns - origin,
-                   .pid_map = {},
-                   .device_map = {},
-                   .name_prefix = {}});
+  std::vector<bool> is_rank(traces.size(), false);
+  for (std::size_t i : rank_index) is_rank[i] = true;
+  std::vector<HostPart> parts{{&ranks, {}, {}}};
   std::string names;
-  for (std::size_t i : others) {
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    if (is_rank[i]) continue;
     std::map<std::int64_t, std::int64_t> devices;
     for (const Lane& lane : traces[i].lanes())
       if (lane.is_gpu() && !devices.contains(lane.device())) devices[lane.device()] = next_device++;
     for (const DeviceInfo& d : traces[i].devices())
       if (!devices.contains(d.index)) devices[d.index] = next_device++;
-    parts.push_back({.trace = &traces[i],
-                     .label = sources[i],
-                     .shift_ns = traces[i].metadata().origin_unix_ns - origin,
-                     .pid_map = {},
-                     .device_map = devices,
-                     .name_prefix = {}});
+    parts.push_back({&traces[i], sources[i], std::move(devices)});
     names += (names.empty() ? "" : ", ") + sources[i];
   }
   TraceMetadata meta = ranks.metadata();
-  meta.origin_unix_ns = origin;
   // The ranks' notes, costs and dropped records come with their part (its notes unprefixed).
   meta.notes.clear();
   meta.recorder_costs.clear();
   meta.dropped_records = 0;
-  meta.notes.push_back(names + (others.size() == 1 ? " has" : " have") +
-                       " no rank in its environment (a launcher or a helper process): merged beside the " +
-                       std::to_string(rank_index.size()) +
-                       " ranks on this host's clock; its GPU ids are numbered after the ranks' GPUs");
-  Expected<Trace> merged = merge_traces(parts, std::move(meta));
-  if (!merged) {
-    io.err << "gtv-cli record: " << merged.error().message << "\n";
-    return std::nullopt;
-  }
-  return std::move(merged).value();
+  const bool one = parts.size() == 2;
+  meta.notes.push_back(names + (one ? " has no rank in its environment" : " have no rank in their environment") +
+                       " (a launcher or a helper process): merged beside the " + std::to_string(rank_index.size()) +
+                       " ranks on this host's clock; " + (one ? "its" : "their") +
+                       " GPU ids are numbered after the ranks' GPUs");
+  return merge_on_host_clock(parts, std::move(meta), io);
 }
 
 }  // namespace
@@ -183,7 +181,7 @@ std::optional<Trace> merge_recorded(const std::vector<std::filesystem::path>& fi
   }
   for (const std::string& warning : merged->warnings) io.err << "gtv-cli record: warning: " << warning << "\n";
   if (rank_index.size() == traces.size()) return std::move(merged->trace);
-  return add_other_processes(std::move(merged->trace), traces, sources, rank_index, io);
+  return add_other_processes(merged->trace, traces, sources, rank_index, io);
 }
 
 }  // namespace gtv::cli
