@@ -278,6 +278,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--only", nargs="*", default=[])
     args = parser.parse_args()
+    args.cli = os.path.abspath(args.cli)  # the recorded programs run in the work folder
     os.makedirs(args.work, exist_ok=True)
     code = subprocess.run([sys.executable, "-c", "import torch; assert torch.cuda.is_available()"],
                           capture_output=True).returncode
