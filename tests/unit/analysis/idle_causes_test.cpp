@@ -288,7 +288,8 @@ TEST(IdleCauses, ARanksSynchronizeIsNotTiedToAnotherRanksGpu) {
 // gloo:all_reduce [450,500). The ranks' matched collectives join: rank 0's worker waits inside its range for the
 // last arrival, rank 1's first call in its range at 452 us. So the path runs on rank 1, the late one, until 452:
 // rank 1's GPU idle [16,452) is rank 1's own worker recording nothing before it arrived, never "nothing of this rank
-// held it up"; only after the arrival, [452,486) and [494,500), is it bound by rank 0's work (40 us).
+// held it up"; only after the arrival is it bound by rank 0: its work [452,486) and [494,496) (36 us), then
+// [496,500) where rank 0's worker recorded nothing after its copy inside the range ("rank 0's unrecorded time").
 TEST(IdleCauses, ARanksIdleWhileAnotherWaitsInsideACollectiveIsNotSaidToBeUnheld) {
   TraceBuilder b;
   for (std::int64_t rank = 0; rank < 2; ++rank) {
@@ -307,7 +308,13 @@ TEST(IdleCauses, ARanksIdleWhileAnotherWaitsInsideACollectiveIsNotSaidToBeUnheld
   const Report r = analyze(build(b));
   expect_tiles(r.idle);
   const std::string text = format_report(r, Format::Text);
-  EXPECT_EQ(total_us(r.idle, 1, IdleCause::OtherGpuBound), 40) << text;
+  EXPECT_EQ(total_us(r.idle, 1, IdleCause::OtherGpuBound), 36) << text;
+  TimeNs unrecorded_ns = 0;
+  for (const IdleInterval& i : r.idle.intervals)
+    if (i.device == 1 &&
+        i.detail == "rank 0's unrecorded time (the critical path stayed there: nothing of this rank held it up)")
+      unrecorded_ns += i.end_ns - i.start_ns;
+  EXPECT_EQ(unrecorded_ns, 4 * us) << text;
   bool named = false;
   for (const IdleInterval& i : r.idle.intervals)
     if (i.device == 1 && i.start_ns <= 100 * us && i.end_ns >= 400 * us) {

@@ -161,9 +161,11 @@ class DeviceExplainer {
                         -1,
                         -1,
                         theirs->rank};
+      // Where their thread recorded nothing, the path ran through time no record calls work.
+      const char* what = s.kind == SegmentKind::NotRecorded ? "'s unrecorded time" : "'s work";
       return RawPiece{{a, b, IdleCause::OtherGpuBound,
-                       details_.id("rank " + std::to_string(theirs->rank) +
-                                   "'s work (the critical path stayed there: nothing of this rank held it up)")},
+                       details_.id("rank " + std::to_string(theirs->rank) + what +
+                                   " (the critical path stayed there: nothing of this rank held it up)")},
                       -1,
                       -1};
     }
