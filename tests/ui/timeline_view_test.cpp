@@ -32,6 +32,7 @@
 #include "gtv/ui/timeline_layers.h"
 #include "gtv/ui/trace_document.h"
 #include "gtv/ui/trace_tab.h"
+#include "gtv/ui/work_owner.h"
 #include "test_traces.h"
 
 using namespace gtv;
@@ -266,6 +267,64 @@ class TimelineViewTest : public QObject {
     for (int x = static_cast<int>(lanes.left()); x < static_cast<int>(lanes.left()) + 200; ++x)
       dark += qGray(image.pixel(x, y)) < 128 ? 1 : 0;
     QVERIFY2(dark > 5, qPrintable(QString::number(dark)));
+  }
+
+  // A block of kernels of several owners shows who ran when: each stretch in the colour of the owner whose kernels
+  // ran there, in the order they ran, never one colour for the whole block.
+  void ownerStripesShowWhoRanWhen() {
+    TraceBuilder b;
+    const LaneIndex gpu = b.lane(gpu_lane_key(0, 7));
+    constexpr int kKernels = 40'000;  // 1 us each, 0.5 us apart: dozens to a pixel at full view
+    constexpr int kRun = 4'000;       // the two models take turns, 6 ms each
+    for (int i = 0; i < kKernels; ++i) {
+      Event e;
+      e.start_ns = TimeNs{i} * 1500;
+      e.duration_ns = 1000;
+      e.kind = EventKind::Kernel;
+      e.name = b.intern("k");
+      b.add_event(gpu, e);
+    }
+    auto trace = std::make_shared<const Trace>(std::move(b.build().value()));
+    auto owners = std::make_shared<WorkOwners>();
+    owners->names = {"model 0 forward", "model 1 forward"};
+    owners->colors = owner_colors(owners->names);
+    owners->of_event.resize(trace->lanes().size());
+    for (int i = 0; i < kKernels; ++i) owners->of_event[gpu].push_back(static_cast<std::uint16_t>((i / kRun) % 2));
+    owners->gpu_events = owners->owned_events = kKernels;
+    TimelineView view;
+    view.resize(1200, 400);
+    view.set_trace(trace);
+    OverlayData overlays;
+    overlays.owners = owners;
+    view.set_overlays(overlays);
+    view.set_color_mode(ColorMode::Owner);
+    view.fit();
+    view.replot_now();
+    const QImage image = view.plot()->toPixmap().toImage();
+    const LaneRow& row = view.layout().rows().at(static_cast<std::size_t>(view.layout().row_of_lane(gpu)));
+    const QRectF lanes = view.lane_rect();
+    const TimeMapping map(view.window(), lanes.width());
+    const int y = static_cast<int>(lanes.top() + row.top_px + row.height_px / 2);
+    const QColor stripe[2] = {QColor::fromRgb(owners->colors[0]).darker(125),
+                              QColor::fromRgb(owners->colors[1]).darker(125)};
+    auto distance = [](const QColor& c, const QColor& to) {
+      return std::abs(c.red() - to.red()) + std::abs(c.green() - to.green()) + std::abs(c.blue() - to.blue());
+    };
+    for (int run = 0; run < kKernels / kRun; ++run) {
+      const TimeNs mid_ns = (TimeNs{run} * kRun + kRun / 2) * 1500;
+      const int x = static_cast<int>(lanes.left() + map.x_of(mid_ns));
+      int votes[2] = {0, 0};
+      for (int dx = -4; dx <= 4; ++dx) {
+        const QColor c = image.pixelColor(x + dx, y);
+        ++votes[distance(c, stripe[0]) <= distance(c, stripe[1]) ? 0 : 1];
+      }
+      QVERIFY2(votes[run % 2] > votes[1 - run % 2],
+               qPrintable(QStringLiteral("run %1 at x %2: %3 pixels of model 0, %4 of model 1")
+                              .arg(run)
+                              .arg(x)
+                              .arg(votes[0])
+                              .arg(votes[1])));
+    }
   }
 
   // Next zooms in on a match too narrow to read at the current zoom, and says which match it is.

@@ -77,7 +77,7 @@ void CounterRow::draw(const RowPaint& p) const {
   const QColor edge = p.theme->dark ? QColor(0x9f, 0xbf, 0xe8) : QColor(0x4a, 0x6c, 0x98);
   // Columns of equal value are one rectangle (a step chart is flat between samples), each with its top edge; all
   // drawn in two batched calls, so a dense series costs two draw calls, not two per pixel column.
-  std::vector<QRectF> bars, edges;
+  std::vector<QRect> bars, edges;
   bars.reserve(static_cast<std::size_t>(columns));
   edges.reserve(static_cast<std::size_t>(columns));
   int run_start = 0;
@@ -89,8 +89,8 @@ void CounterRow::draw(const RowPaint& p) const {
     }
     if (!std::isnan(v)) {
       const double h = std::max(std::max(v, 0.0) * scale, 1.0);
-      bars.emplace_back(p.rect.left() + run_start, p.rect.bottom() - h, c - run_start, h);
-      edges.emplace_back(p.rect.left() + run_start, p.rect.bottom() - h, c - run_start, 1.0);
+      bars.push_back(pixel_rect(QRectF(p.rect.left() + run_start, p.rect.bottom() - h, c - run_start, h)));
+      edges.push_back(pixel_rect(QRectF(p.rect.left() + run_start, p.rect.bottom() - h, c - run_start, 1.0)));
     }
     run_start = c;
   }

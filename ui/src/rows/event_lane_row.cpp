@@ -104,10 +104,11 @@ void EventLaneRow::draw(const RowPaint& p) const {
     // A block of several owners is drawn as owner stripes over its fill, hatched once on top.
     const bool striped =
         several_owners && r.width() >= 4 && state.color_mode == ColorMode::Owner && !state.search_active;
-    draw_span(p, span, r, rgb, !striped);
-    if (striped) {
-      draw_owner_stripes(p, span, r);
+    if (striped) {  // the stripes and the block's fill between them cover the block once
+      draw_owner_stripes(p, span, r, to_qcolor(rgb).darker(125));
       p.painter->fillRect(r, cache.block_hatch);
+    } else {
+      draw_span(p, span, r, rgb, true);
     }
     ++cache.span_count;
   }
@@ -160,26 +161,51 @@ Rgb EventLaneRow::block_color(const TimelineState& state, const LodSpan& span, b
 }
 
 // A block whose events have several owners shows who ran when, two pixels at a time: each column takes the owner
-// of the first event there (one binary search per column), so models that take turns show as alternating
-// stripes, never as one block of the majority's colour or grey; columns with no event keep the block's fill.
-void EventLaneRow::draw_owner_stripes(const RowPaint& p, const LodSpan& span, const QRectF& r) const {
+// of the first event there (found from the previous column's), so models that take turns show as alternating
+// stripes, never as one block of the majority's colour or grey; columns with no event take the block's fill.
+void EventLaneRow::draw_owner_stripes(const RowPaint& p, const LodSpan& span, const QRectF& r,
+                                      const QColor& fill) const {
   const WorkOwners& owners = *p.state->overlays.owners;
   const std::vector<QColor>& stripe_colors = p.cache->stripe_colors;
   const std::vector<std::uint16_t>& of_event = owners.of_event[index_];
   const auto& at_depth = lane_->by_depth[span.depth];
   const double left = p.rect.left();
   constexpr double kColumnPx = 2;
-  // Columns of one owner are filled as one rectangle: a few fills per block, not one per column.
+  // Columns of one owner are one rectangle, and each owner's rectangles are filled in one call (pixel_rect: the
+  // picture is the same as filling each).
+  std::vector<std::vector<QRect>>& rects = p.cache->stripe_rects;
+  const std::size_t fill_slot = stripe_colors.size();  // columns of no owner with a colour: the block's fill
+  if (rects.size() < fill_slot + 1) rects.resize(fill_slot + 1);
   std::uint16_t run_owner = kNoOwner;
   double run_x = r.left();
   const auto flush = [&](double end_x) {
-    if (run_owner < stripe_colors.size() && end_x > run_x)
-      p.painter->fillRect(QRectF(run_x, r.top(), end_x - run_x, r.height()), stripe_colors[run_owner]);
+    if (end_x <= run_x) return;
+    const QRect stripe = pixel_rect(QRectF(run_x, r.top(), end_x - run_x, r.height()));
+    if (!stripe.isEmpty()) rects[std::min<std::size_t>(run_owner, fill_slot)].push_back(stripe);
   };
+  // The columns go forward in time, so each search starts where the last one ended: a doubling step, then a binary
+  // search inside it, a few events touched per column instead of a search of the whole lane.
+  const auto ends_by = [&](std::size_t k, TimeNs t) { return lane_->events[at_depth[k]].end_ns() <= t; };
+  std::size_t k = first_ending_after(*lane_, span.depth, std::max(span.start_ns, p.map->time_at(r.left() - left)));
   for (double x = r.left(); x < r.right(); x += kColumnPx) {
     const TimeNs t0 = std::max(span.start_ns, p.map->time_at(x - left));
     const TimeNs t1 = std::min(span.end_ns, p.map->time_at(x + kColumnPx - left));
-    const std::size_t k = first_ending_after(*lane_, span.depth, t0);
+    if (k < at_depth.size() && ends_by(k, t0)) {
+      std::size_t lo = k + 1, step = 1;
+      while (lo + step <= at_depth.size() && ends_by(lo + step - 1, t0)) {
+        lo += step;
+        step *= 2;
+      }
+      std::size_t hi = std::min(at_depth.size(), lo + step);
+      while (lo < hi) {  // the first of [lo, hi) that ends after t0
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (ends_by(mid, t0))
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      k = lo;
+    }
     const bool has_event = k < at_depth.size() && lane_->events[at_depth[k]].start_ns < t1;
     const std::uint16_t owner = has_event ? of_event[at_depth[k]] : kNoOwner;
     if (owner == run_owner) continue;
@@ -188,6 +214,18 @@ void EventLaneRow::draw_owner_stripes(const RowPaint& p, const LodSpan& span, co
     run_x = x;
   }
   flush(r.right());
+  QPainter& painter = *p.painter;
+  const QPen pen = painter.pen();
+  const QBrush brush = painter.brush();
+  painter.setPen(Qt::NoPen);
+  for (std::size_t owner = 0; owner <= fill_slot; ++owner) {
+    if (rects[owner].empty()) continue;
+    painter.setBrush(owner < fill_slot ? stripe_colors[owner] : fill);
+    painter.drawRects(rects[owner].data(), static_cast<int>(rects[owner].size()));
+    rects[owner].clear();
+  }
+  painter.setPen(pen);
+  painter.setBrush(brush);
 }
 
 void EventLaneRow::draw_span(const RowPaint& p, const LodSpan& span, const QRectF& r, Rgb rgb, bool hatch) const {

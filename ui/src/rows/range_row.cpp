@@ -110,9 +110,12 @@ class NarrowRanges {
   }
   void draw(QPainter& painter) const {
     painter.setPen(Qt::NoPen);
+    std::vector<QRect> pixels;
     for (const Batch& b : batches_) {
+      pixels.clear();
+      for (const QRectF& box : b.boxes) pixels.push_back(pixel_rect(box));
       painter.setBrush(to_qcolor(b.color));
-      painter.drawRects(b.boxes.data(), static_cast<int>(b.boxes.size()));
+      painter.drawRects(pixels.data(), static_cast<int>(pixels.size()));
     }
   }
 

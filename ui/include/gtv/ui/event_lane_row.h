@@ -23,9 +23,10 @@ namespace gtv::ui {
 struct RowDrawCache {
   RowDrawCache();
   std::vector<LodSpan> spans;
-  QBrush block_hatch;                 // the hatching of merged blocks
-  std::vector<QColor> stripe_colors;  // per owner: its stripe colour (set once per paint)
-  std::size_t span_count = 0;         // spans drawn since the paint began
+  QBrush block_hatch;                            // the hatching of merged blocks
+  std::vector<QColor> stripe_colors;             // per owner: its stripe colour (set once per paint)
+  std::vector<std::vector<QRect>> stripe_rects;  // per owner, then the block's fill: one block's stripes (reused)
+  std::size_t span_count = 0;                    // spans drawn since the paint began
   // The text drawn on an event: a kernel by its display name, as the legend lists it
   // ("cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, true, 1>"), the full name being in its tooltip and
   // details. Made once per name, not per event and replot.
@@ -79,7 +80,7 @@ class EventLaneRow : public TimelineRow {
   // its first event's colour. several_owners: whether the sampled events have more than one owner (then the
   // block is drawn as owner stripes over that fill).
   [[nodiscard]] Rgb block_color(const TimelineState& state, const LodSpan& span, bool* several_owners) const;
-  void draw_owner_stripes(const RowPaint& p, const LodSpan& span, const QRectF& r) const;
+  void draw_owner_stripes(const RowPaint& p, const LodSpan& span, const QRectF& r, const QColor& fill) const;
   [[nodiscard]] bool block_has_match(const TimelineState& state, const LodSpan& span) const;
 
   const Trace* trace_;
