@@ -148,6 +148,22 @@ std::size_t first_ending_after(const Lane& lane, int depth, TimeNs t_ns) {
   return static_cast<std::size_t>(it - index.begin());
 }
 
+std::size_t first_ending_after(const Lane& lane, int depth, TimeNs t_ns, std::size_t from) {
+  const auto& index = lane.by_depth[static_cast<std::size_t>(depth)];
+  const auto ends_by = [&](std::size_t k) { return lane.events[index[k]].end_ns() <= t_ns; };
+  if (from >= index.size() || !ends_by(from)) return from;
+  std::size_t lo = from + 1, step = 1;  // ends_by(k) for every k < lo
+  while (lo + step <= index.size() && ends_by(lo + step - 1)) {
+    lo += step;
+    step *= 2;
+  }
+  const std::size_t hi = std::min(index.size(), lo + step);
+  auto it = std::partition_point(index.begin() + static_cast<std::ptrdiff_t>(lo),
+                                 index.begin() + static_cast<std::ptrdiff_t>(hi),
+                                 [&](std::uint32_t e) { return lane.events[e].end_ns() <= t_ns; });
+  return static_cast<std::size_t>(it - index.begin());
+}
+
 LodSummary summarise_lod(const Lane& lane) {
   LodSummary summary;
   summary.by_depth.resize(lane.by_depth.size());

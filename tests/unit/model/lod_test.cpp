@@ -176,6 +176,33 @@ TEST(Lod, TheSummaryGivesTheSameSpansAtEveryZoom) {
   EXPECT_GT(passed_whole, 0);  // some blocks were long enough for the summary to pass blocks whole
 }
 
+// Searched from an earlier answer, as pixel columns search, the first event ending after a time is the one a search
+// of the whole lane finds: at steps shorter than an event, across gaps, past the last event.
+TEST(Lod, FirstEndingAfterFromAnEarlierAnswerIsTheWholeSearchs) {
+  TraceBuilder b;
+  const LaneIndex lane = b.lane(gpu_lane_key(0, 7));
+  std::mt19937_64 rng(11);
+  TimeNs t = 0;
+  for (int i = 0; i < 5'000; ++i) {
+    Event e;
+    e.start_ns = t;
+    e.duration_ns = 1 + static_cast<TimeNs>(rng() % 100);
+    e.kind = EventKind::Kernel;
+    b.add_event(lane, e);
+    t += e.duration_ns + (i % 97 == 0 ? 5'000 : static_cast<TimeNs>(rng() % 50));
+  }
+  const Trace trace = std::move(b.build().value());
+  const Lane& l = trace.lane(0);
+  for (const TimeNs step_ns : {TimeNs{1}, TimeNs{7}, TimeNs{333}, TimeNs{40'000}}) {
+    std::size_t k = first_ending_after(l, 0, -10);
+    for (TimeNs at = -10; at < t + 2 * step_ns; at += step_ns) {
+      k = first_ending_after(l, 0, at, k);
+      ASSERT_EQ(k, first_ending_after(l, 0, at)) << "at " << at << " ns in steps of " << step_ns;
+    }
+    EXPECT_EQ(k, l.by_depth[0].size());  // past the last event: none ends later
+  }
+}
+
 TEST(Lod, EventAtFindsTheEventUnderAPoint) {
   Trace t = lane_of({{0, 100}, {200, 100}});
   EXPECT_EQ(event_at(t.lane(0), 0, 50), 0);

@@ -183,29 +183,12 @@ void EventLaneRow::draw_owner_stripes(const RowPaint& p, const LodSpan& span, co
     const QRect stripe = pixel_rect(QRectF(run_x, r.top(), end_x - run_x, r.height()));
     if (!stripe.isEmpty()) rects[std::min<std::size_t>(run_owner, fill_slot)].push_back(stripe);
   };
-  // The columns go forward in time, so each search starts where the last one ended: a doubling step, then a binary
-  // search inside it, a few events touched per column instead of a search of the whole lane.
-  const auto ends_by = [&](std::size_t k, TimeNs t) { return lane_->events[at_depth[k]].end_ns() <= t; };
+  // The columns go forward in time: each search starts from the last one's answer.
   std::size_t k = first_ending_after(*lane_, span.depth, std::max(span.start_ns, p.map->time_at(r.left() - left)));
   for (double x = r.left(); x < r.right(); x += kColumnPx) {
     const TimeNs t0 = std::max(span.start_ns, p.map->time_at(x - left));
     const TimeNs t1 = std::min(span.end_ns, p.map->time_at(x + kColumnPx - left));
-    if (k < at_depth.size() && ends_by(k, t0)) {
-      std::size_t lo = k + 1, step = 1;
-      while (lo + step <= at_depth.size() && ends_by(lo + step - 1, t0)) {
-        lo += step;
-        step *= 2;
-      }
-      std::size_t hi = std::min(at_depth.size(), lo + step);
-      while (lo < hi) {  // the first of [lo, hi) that ends after t0
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (ends_by(mid, t0))
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      k = lo;
-    }
+    k = first_ending_after(*lane_, span.depth, t0, k);
     const bool has_event = k < at_depth.size() && lane_->events[at_depth[k]].start_ns < t1;
     const std::uint16_t owner = has_event ? of_event[at_depth[k]] : kNoOwner;
     if (owner == run_owner) continue;

@@ -49,6 +49,10 @@ void query_lod(const Lane& lane, const LodRequest& request, std::vector<LodSpan>
 // Index into lane.by_depth[depth] of the first event at that depth that ends after t_ns (events at one depth
 // are disjoint, so their ends are sorted too).
 [[nodiscard]] std::size_t first_ending_after(const Lane& lane, int depth, TimeNs t_ns);
+// The same, searched from `from`, an answer of this function for an earlier time (times that only go forward, as
+// pixel columns do): strides that double from there bracket the answer, then a binary search in the bracket, so
+// each search touches a few events near the last one instead of halving the whole lane.
+[[nodiscard]] std::size_t first_ending_after(const Lane& lane, int depth, TimeNs t_ns, std::size_t from);
 
 // The event under a point (time, depth), or -1: used for hover and click.
 [[nodiscard]] std::int64_t event_at(const Lane& lane, int depth, TimeNs t_ns, TimeNs tolerance_ns = 0);
