@@ -101,14 +101,14 @@ void EventLaneRow::draw(const RowPaint& p) const {
     bool several_owners = false;
     const Rgb rgb = span.count > 1 ? block_color(state, span, &several_owners)
                                    : state.color_of(index_, span.first_index, lane_->events[span.first_index]);
-    // A block of several owners is drawn as owner stripes over its fill, hatched once on top.
+    // A block of several owners is drawn as owner stripes and its fill between them, hatched once on top.
     const bool striped =
         several_owners && r.width() >= 4 && state.color_mode == ColorMode::Owner && !state.search_active;
-    if (striped) {  // the stripes and the block's fill between them cover the block once
+    if (striped) {
       draw_owner_stripes(p, span, r, to_qcolor(rgb).darker(125));
       p.painter->fillRect(r, cache.block_hatch);
     } else {
-      draw_span(p, span, r, rgb, true);
+      draw_span(p, span, r, rgb);
     }
     ++cache.span_count;
   }
@@ -211,7 +211,7 @@ void EventLaneRow::draw_owner_stripes(const RowPaint& p, const LodSpan& span, co
   painter.setBrush(brush);
 }
 
-void EventLaneRow::draw_span(const RowPaint& p, const LodSpan& span, const QRectF& r, Rgb rgb, bool hatch) const {
+void EventLaneRow::draw_span(const RowPaint& p, const LodSpan& span, const QRectF& r, Rgb rgb) const {
   const TimelineState& state = *p.state;
   QPainter& painter = *p.painter;
   const Event& e = lane_->events[span.first_index];
@@ -224,7 +224,7 @@ void EventLaneRow::draw_span(const RowPaint& p, const LodSpan& span, const QRect
   }
   if (span.count > 1) {
     painter.fillRect(r, fill.darker(125));
-    if (hatch && r.width() >= 4) painter.fillRect(r, p.cache->block_hatch);
+    if (r.width() >= 4) painter.fillRect(r, p.cache->block_hatch);
   } else {
     painter.fillRect(r, fill);
     if (r.width() >= kMinLabelPx) {

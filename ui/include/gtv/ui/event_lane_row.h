@@ -74,11 +74,11 @@ class EventLaneRow : public TimelineRow {
 
  private:
   [[nodiscard]] std::optional<EventRef> event_within(TimeNs t_ns, int depth, TimeNs tolerance_ns) const;
-  // One event (named rectangle) or merged block (darker fill, hatched unless hatch is false) in the colour rgb.
-  void draw_span(const RowPaint& p, const LodSpan& span, const QRectF& r, Rgb rgb, bool hatch) const;
+  // One event (named rectangle) or merged block (darker fill, hatched) in the colour rgb.
+  void draw_span(const RowPaint& p, const LodSpan& span, const QRectF& r, Rgb rgb) const;
   // A merged block's fill: in the owner mode its majority owner's colour (kMixedOwnersColor when mixed), else
   // its first event's colour. several_owners: whether the sampled events have more than one owner (then the
-  // block is drawn as owner stripes over that fill).
+  // block is drawn as owner stripes, that fill between them).
   [[nodiscard]] Rgb block_color(const TimelineState& state, const LodSpan& span, bool* several_owners) const;
   void draw_owner_stripes(const RowPaint& p, const LodSpan& span, const QRectF& r, const QColor& fill) const;
   [[nodiscard]] bool block_has_match(const TimelineState& state, const LodSpan& span) const;
