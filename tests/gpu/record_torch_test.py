@@ -158,6 +158,13 @@ def cli(args, *argv):
     return r
 
 
+def show_analysis(args, path, what, lines):
+    """gtv-cli analyze of a recording: it must succeed; its first lines go to the log."""
+    r = cli(args, "analyze", path)
+    check(r.returncode == 0, "analyze of %s: exit 0" % what)
+    print("\n".join(r.stdout.splitlines()[:lines]), flush=True)
+
+
 def load(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as f:
@@ -213,9 +220,7 @@ def models(args):
         if variant == "graphs":
             launches = [e for e in evs if e.get("name", "").startswith("cudaGraphLaunch")]
             check(len(launches) == 15, "models graphs: 15 graph launches (%d)" % len(launches))
-    r = cli(args, "analyze", out["sequential"])
-    check(r.returncode == 0, "analyze of the recorded sequential loop: exit 0")
-    print("\n".join(r.stdout.splitlines()[:40]), flush=True)
+    show_analysis(args, out["sequential"], "the recorded sequential loop", 40)
     score(args, out["sequential"], "streams", out["streams"])
     score(args, out["sequential"], "graphs", out["graphs"])
 
@@ -232,9 +237,7 @@ def loader(args):
     pids = {e["pid"] for e in evs if e.get("cat") in ("cuda_runtime", "cuda_driver", "kernel")}
     print("DataLoader: processes with CUDA records: %s; notes: %s" % (sorted(pids, key=str),
                                                                     trace["gtv"]["metadata"].get("notes")))
-    r = cli(args, "analyze", out)
-    check(r.returncode == 0, "analyze of the DataLoader recording: exit 0")
-    print("\n".join(r.stdout.splitlines()[:30]), flush=True)
+    show_analysis(args, out, "the DataLoader recording", 30)
 
 
 def torchrun(args):
@@ -250,9 +253,7 @@ def torchrun(args):
         per_pid[e["pid"]] = per_pid.get(e["pid"], 0) + 1
     check(len(per_pid) == 2, "torchrun: kernels of both ranks (%r)" % per_pid)
     check(len(named(evs, "step")) == 12, "torchrun: 6 steps a rank (%d)" % len(named(evs, "step")))
-    r = cli(args, "analyze", out)
-    check(r.returncode == 0, "analyze of the torchrun recording: exit 0")
-    print("\n".join(r.stdout.splitlines()[:30]), flush=True)
+    show_analysis(args, out, "the torchrun recording", 30)
 
 
 def kineto(args):
