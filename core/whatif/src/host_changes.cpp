@@ -158,6 +158,78 @@ const HostLink* host_link_of(const DeviceInfo* d) {
   return &kGen3;
 }
 
+// A multiprocessing DataLoader's __next__ ("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), in which
+// the main thread receives a batch from the worker processes.
+bool is_loader_next(std::string_view name) {
+  constexpr std::string_view kPrefix = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter";
+  return name.substr(0, kPrefix.size()) == kPrefix && name.find(".__next__") != std::string_view::npos;
+}
+
+// What a host-to-device copy of a batch from a multiprocessing DataLoader leaves on the main thread that
+// pin_memory=True moves to the DataLoader's pin-memory thread: the thread's time in the __next__ before the copy
+// (receiving the batch from the workers), and the stretch right after the copy's op in which it recorded nothing
+// (where `x = x.to(...)` frees the received batch's shared memory). Each with the call node whose gap holds it.
+struct LoaderBatch {
+  TimeNs next_ns = 0;  // 0: the copied data did not come from such a DataLoader
+  NodeId next_gap_of = kNoNode;
+  TimeNs after_ns = 0;
+  NodeId after_gap_of = kNoNode;
+};
+
+// The least stretch with nothing recorded that counts, as the graph counts unrecorded time.
+constexpr TimeNs kUnrecordedMinNs = 20 * kNsPerUs;
+
+// The first call node on the lane from event index `from` on, or kNoNode.
+NodeId first_node_from(const causal::HappensBefore& g, LaneIndex lane, std::size_t from) {
+  const std::vector<Event>& events = g.trace().lane(lane).events;
+  for (std::size_t i = from; i < events.size(); ++i) {
+    const NodeId n = g.node_of(EventRef{lane, static_cast<std::uint32_t>(i)});
+    if (n != kNoNode) return n;
+  }
+  return kNoNode;
+}
+
+// `copies_before`: the thread's previous host-to-device copy call, or kNoNode; the batch's __next__ lies after it.
+LoaderBatch loader_batch(const causal::HappensBefore& g, NodeId call, NodeId copies_before) {
+  LoaderBatch out;
+  const Trace& trace = g.trace();
+  const EventRef ref = g.node(call).ref;
+  const std::vector<Event>& events = trace.lane(ref.lane).events;
+  const Event& c = events[ref.index];
+  const TimeNs after_previous =
+      copies_before == kNoNode ? std::numeric_limits<TimeNs>::min() : g.recorded_end(copies_before);
+  // Before the call (events are in start order): the latest __next__ that ended before it, and the outermost op
+  // around the call.
+  std::size_t op = ref.index;
+  for (std::size_t i = ref.index; i-- > 0;) {
+    const Event& e = events[i];
+    if (e.end_ns() < after_previous) break;
+    if (e.kind == EventKind::CpuOp && e.start_ns <= c.start_ns && e.end_ns() >= c.end_ns()) op = i;
+    if (out.next_ns == 0 && e.start_ns >= after_previous && e.end_ns() <= c.start_ns && is_loader_next(trace.name(e))) {
+      out.next_ns = e.duration_ns;
+      out.next_gap_of = first_node_from(g, ref.lane, i + 1);
+    }
+  }
+  if (out.next_ns == 0 || op == ref.index) return out;
+  // After the op: the stretch to the thread's next event.
+  const TimeNs op_end = events[op].end_ns();
+  for (std::size_t i = ref.index + 1; i < events.size(); ++i) {
+    if (events[i].start_ns < op_end) continue;
+    if (events[i].start_ns - op_end >= kUnrecordedMinNs) {
+      out.after_ns = events[i].start_ns - op_end;
+      out.after_gap_of = first_node_from(g, ref.lane, i);
+    }
+    break;
+  }
+  return out;
+}
+
+// Shortens the program-order delay into `node` (the host's own time in the gap before it) by `ns`.
+void shorten_gap_before(Plan& p, NodeId node, TimeNs ns) {
+  for (PlanInput& in : p.start_in[node])
+    if (in.from == Input::From::Chain) in.delay_ns = std::max<TimeNs>(0, in.delay_ns - ns);
+}
+
 }  // namespace
 
 Expected<Ok> apply_pinned(Plan& p, Bound bound) {
@@ -195,7 +267,9 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
              "): the trace holds no pinned copy");
   }
   const std::vector<NodeId> next = next_on_thread(g);
-  std::size_t syncs = 0;
+  std::size_t syncs = 0, loader_batches = 0;
+  TimeNs loader_moved_ns = 0;
+  std::map<LaneIndex, NodeId> previous_h2d;  // per thread, its last host-to-device copy call so far
   std::set<RateBasis> bases;
   std::set<std::string> links;
   for (const NodeId x : copies) {
@@ -244,6 +318,24 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
     ends.erase(std::remove_if(ends.begin(), ends.end(), waits), ends.end());
     p.own_ns[call] = call_ns;
     launch_from_end(p, x, call, std::max<TimeNs>(0, g.min_launch_latency_ns()));
+    // A DataLoader batch: with pin_memory=True its pin-memory thread receives the batch and frees it, beside the
+    // main thread (the band's upper end keeps both on the main thread).
+    if (d.copy_kind == CopyKind::HostToDevice) {
+      const auto [previous, first_copy] = previous_h2d.try_emplace(g.lane_of(call), kNoNode);
+      const LoaderBatch batch = loader_batch(g, call, previous->second);
+      previous->second = call;
+      if (batch.next_ns > 0) {
+        ++loader_batches;
+        if (bound != Bound::High) {
+          for (const auto& [ns, node] :
+               {std::pair{batch.next_ns, batch.next_gap_of}, std::pair{batch.after_ns, batch.after_gap_of}}) {
+            if (node == kNoNode || ns == 0) continue;
+            shorten_gap_before(p, node, ns);
+            loader_moved_ns += ns;
+          }
+        }
+      }
+    }
     // The synchronize that follows a pageable copy (a framework's copy to the host waits for it) goes with it.
     const NodeId after = next[call];
     if (after != kNoNode && name_of(g, after).find("Synchronize") != std::string_view::npos) {
@@ -258,6 +350,18 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
   p.applied.push_back(std::to_string(copies.size()) + " pageable copies become asynchronous copies from pinned memory" +
                       (syncs ? " and " + std::to_string(syncs) + " synchronizations that followed them go" : ""));
   p.assume("an asynchronous copy from pinned memory does not hold the host: the copy call no longer waits for it");
+  if (loader_batches > 0) {
+    if (bound != Bound::High)
+      p.applied.push_back(std::to_string(loader_batches) + (loader_batches == 1 ? " batch" : " batches") +
+                          " from a DataLoader's worker processes come pinned from its pin-memory thread: " +
+                          ms_text(loader_moved_ns) + " of the main thread's time moves there");
+    p.assume(
+        "with pin_memory=True the DataLoader's pin-memory thread receives each batch from the worker processes, "
+        "copies it into pinned memory and frees it, beside the main thread: the main thread's time in __next__ "
+        "and the stretch right after the batch's copy in which it recorded nothing (where `x = x.to(...)` frees "
+        "the received batch's shared memory) go from the main thread, which takes the pinned batch from a queue; "
+        "the band's upper end keeps them there (a pin-memory thread that cannot keep ahead of the loop)");
+  }
   if (bases.count(RateBasis::SameDirection) != 0)
     p.assume("a pinned copy moves its bytes at the rate of the recording's own pinned copies of that direction");
   if (bases.count(RateBasis::OtherDirection) != 0)

@@ -186,6 +186,62 @@ TEST(WhatifPinned, TheOtherDirectionsPinnedCopiesGiveTheRate) {
   EXPECT_NEAR(predicted_us(*p), 110.0 + 10'082'462.0 * 100.0 / 2'097'152.0 + 102.0, 0.5);
 }
 
+// A DataLoader with worker processes feeding a training loop on a GPU of compute capability 9 (PCIe 5.0 x16, 80%
+// of its peak: 50.412 GB/s). A launch [0, 5) runs a kernel [10, 60); the main thread receives the batch in
+// __next__ [10, 310); `x = x.to(device)` is an op [320, 730) around a pageable copy call [325, 725) whose copy of
+// 5,041,231 bytes runs [330, 720); nothing is recorded for 1000 us after the op (Python frees the received batch
+// there); a launch [1730, 1735) runs a kernel [1740, 1840); a synchronize [1745, 1842) ends the window.
+// Pinned: the pin-memory thread receives and frees the batch: the copy call follows the first launch after 20 us
+// of the 320 us gap, [25, 30); the copy takes 100 us after the first kernel, [60, 160); the second launch follows
+// after 5 us of the 1005 us gap, [35, 40); its kernel [160, 260); the synchronize returns 2 us later: 262 us.
+// The band's upper end keeps both on the main thread and takes half the link's rate: the copy call [325, 330), its
+// copy 200 us [335, 535), the launch [1335, 1340), its kernel [1345, 1445), the synchronize 1447 us; the lower end
+// takes the link's peak (80 us: the copy [60, 140), the kernel [140, 240), 242 us); each 1% further.
+TEST(WhatifPinned, ADataLoadersBatchIsReceivedAndFreedBesideTheMainThread) {
+  TraceBuilder b;
+  gpu_with_100_sms(b);
+  launch(b, 1, 0, 5, 0, 7, 10, 50);
+  host_call(b, 1, 1, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", 10 * kUs, 300 * kUs,
+            EventKind::CpuOp);
+  host_call(b, 1, 1, "aten::to", 320 * kUs, 410 * kUs, EventKind::CpuOp);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 325 * kUs, 400 * kUs, EventKind::Runtime, 2);
+  memcpy_event(b, 0, 7, 330 * kUs, 390 * kUs, host_to_device(MemoryKind::Pageable, 5'041'231), 2);
+  launch(b, 3, 1730, 5, 0, 7, 1740, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 1745 * kUs, 97 * kUs);
+  measure(b, 0, 1842);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "pinned");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->replayed_ns, 1842 * kUs);
+  EXPECT_NEAR(predicted_us(*p), 262.0, 0.5);
+  EXPECT_NEAR(double(p->low_ns) / double(kUs), 242.0 * 0.99, 0.5);
+  EXPECT_NEAR(double(p->high_ns) / double(kUs), 1447.0 * 1.01, 0.5);
+  ASSERT_EQ(p->applied.size(), 2u);
+  EXPECT_EQ(p->applied[1],
+            "1 batch from a DataLoader's worker processes come pinned from its pin-memory thread: 1.3 ms of the "
+            "main thread's time moves there");
+}
+
+// The same copy without a DataLoader's __next__ before it: the host's time around it stays.
+TEST(WhatifPinned, ACopyOfOtherDataKeepsTheHostsTimeAroundIt) {
+  TraceBuilder b;
+  gpu_with_100_sms(b);
+  launch(b, 1, 0, 5, 0, 7, 10, 50);
+  host_call(b, 1, 1, "aten::randn", 10 * kUs, 300 * kUs, EventKind::CpuOp);
+  host_call(b, 1, 1, "aten::to", 320 * kUs, 410 * kUs, EventKind::CpuOp);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 325 * kUs, 400 * kUs, EventKind::Runtime, 2);
+  memcpy_event(b, 0, 7, 330 * kUs, 390 * kUs, host_to_device(MemoryKind::Pageable, 5'041'231), 2);
+  launch(b, 3, 1730, 5, 0, 7, 1740, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 1745 * kUs, 97 * kUs);
+  measure(b, 0, 1842);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "pinned");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  // The copy call [325, 330), its copy [335, 435), the launch [1335, 1340), its kernel [1345, 1445): 1447 us.
+  EXPECT_NEAR(predicted_us(*p), 1447.0, 0.5);
+  EXPECT_EQ(p->applied.size(), 1u);
+}
+
 TEST(WhatifPinned, NoPageableCopyIsNothingToChange) {
   TraceBuilder b;
   launch(b, 1, 5, 5, 0, 7, 10, 100);
