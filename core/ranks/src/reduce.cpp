@@ -132,6 +132,8 @@ void predict_balanced(std::span<const Part> parts, const std::vector<TimeNs>& sh
     if (w.last_measurement_end_ns != std::numeric_limits<TimeNs>::min())
       rw.last_measurement_end_ns = saturating_add(w.last_measurement_end_ns, shift_ns[i]);
     rw.bound_ns = w.longest_own_work_ns;
+    rw.gpu_work_ns = w.gpu_work_ns;
+    rw.local_devices = s.devices;
     std::int64_t device = w.longest_own_work_device;
     const auto local = std::find(s.devices.begin(), s.devices.end(), device);
     if (device >= 0 && local != s.devices.end() && !from_merged_run)

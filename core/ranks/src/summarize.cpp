@@ -51,6 +51,7 @@ void rank_values(const Trace& trace, const RankInfo& info, std::span<const whati
       w.last_measurement_end_ns = std::max(w.last_measurement_end_ns, m.host_end_ns);
   const whatif::RankWork work = whatif::rank_work(trace, info, waits, {w.start_ns, w.end_ns});
   w.longest_own_work_ns = work.bound_ns;
+  w.gpu_work_ns = work.gpu_work_ns;
   w.longest_own_work_device = work.bound_device;
   w.longest_own_work_tid = work.bound_tid;
   s.collective_own_work_ns.clear();

@@ -184,14 +184,16 @@ Status read_window(Fields& rank, RankSummary& s, const std::string& where) {
   w.longest_own_work_ns = f.integer("longest_own_work_ns");
   w.longest_own_work_device = f.integer("longest_own_work_device");
   w.longest_own_work_tid = f.integer("longest_own_work_tid");
+  if (f.has("gpu_work_ns")) w.gpu_work_ns = f.integer("gpu_work_ns");
   if (!f.error().empty()) return Error{f.error()};
   const bool measured = w.last_measurement_end_ns != std::numeric_limits<TimeNs>::min();
   if (w.end_ns < w.start_ns || w.start_ns < kMinTraceTimeNs || w.end_ns > kMaxTraceTimeNs ||
       (measured && (w.last_measurement_end_ns < kMinTraceTimeNs || w.last_measurement_end_ns > w.end_ns)) ||
-      w.longest_own_work_ns < 0 || w.longest_own_work_ns > w.end_ns - w.start_ns)
+      w.longest_own_work_ns < 0 || w.longest_own_work_ns > w.end_ns - w.start_ns || w.gpu_work_ns < 0 ||
+      w.gpu_work_ns > w.end_ns - w.start_ns)
     return Error{where +
-                 "window: not a span inside [-2^62, 2^62) ns with the measurement's end and the own work "
-                 "inside it"};
+                 "window: not a span inside [-2^62, 2^62) ns with the measurement's end, the own work and the GPU "
+                 "work inside it"};
   return ok_status();
 }
 

@@ -166,6 +166,8 @@ void write_window(Json& j, const RankWindow& w) {
   j.num(w.longest_own_work_device);
   j.key("longest_own_work_tid");
   j.num(w.longest_own_work_tid);
+  j.key("gpu_work_ns");
+  j.num(w.gpu_work_ns);
   j.close('}');
 }
 

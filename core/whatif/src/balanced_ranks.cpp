@@ -212,6 +212,41 @@ std::string ms_text(TimeNs ns) {
   return buf;
 }
 
+// Ranks that name the same GPU (each its cuda:0) may share one, or run on hosts of their own: the files do not say.
+// The prediction takes a GPU each, as the merge shows them. If they share one, their GPU work takes turns once the
+// straggler no longer keeps them apart: the warning says by how much the estimate can then be low, at most the GPU
+// work of the other ranks sharing with the one that shares with the most.
+void warn_of_shared_gpus(const analysis::Stragglers& s, const BalancedRanksInput& in, Prediction& out) {
+  const auto shares = [&](std::size_t a, std::size_t b) {
+    for (std::int64_t d : in.ranks[a].local_devices)
+      if (std::find(in.ranks[b].local_devices.begin(), in.ranks[b].local_devices.end(), d) !=
+          in.ranks[b].local_devices.end())
+        return true;
+    return false;
+  };
+  TimeNs most_ns = 0;
+  std::size_t sharing_ranks = 0;
+  for (std::size_t r = 0; r < in.ranks.size(); ++r) {
+    TimeNs others_ns = 0;
+    bool shares_any = false;
+    for (std::size_t q = 0; q < in.ranks.size(); ++q)
+      if (q != r && shares(r, q)) {
+        others_ns = saturating_add(others_ns, in.ranks[q].gpu_work_ns);
+        shares_any = true;
+      }
+    sharing_ranks += shares_any ? 1 : 0;
+    most_ns = std::max(most_ns, others_ns);
+  }
+  if (sharing_ranks == 0 || most_ns == 0) return;
+  out.warnings.push_back(
+      std::to_string(sharing_ranks) + " of the " + std::to_string(s.ranks.size()) +
+      " ranks name the same GPU as another rank (each its cuda:0, say), and the files do not say whether that is one "
+      "GPU shared by ranks of one host: the estimate takes a GPU each; if they share one, their GPU work takes turns "
+      "once the ranks arrive together, and the balanced run can be longer by up to the other sharing ranks' GPU "
+      "work in " +
+      out.window + " (" + format_duration(most_ns) + ")");
+}
+
 }  // namespace
 
 std::string window_name(std::span<const std::string> measurement_names) {
@@ -340,6 +375,7 @@ Expected<Ok> predict_balanced_ranks(const analysis::Stragglers& s, const Balance
     out.warnings.push_back(std::to_string(contradicted) +
                            " collectives whose waits the clocks contradict were left out (their time counts as the "
                            "ranks' own work)");
+  warn_of_shared_gpus(s, in, out);
   out.low_ns = std::max<TimeNs>(0, saturating_sub(out.low_ns, clamped_ns(double(out.low_ns) * kRunToRun)));
   out.high_ns = saturating_add(out.high_ns, clamped_ns(double(out.high_ns) * kRunToRun));
   out.assumptions.push_back("the band adds 1% each way for the spread between recordings of one run");
@@ -369,6 +405,8 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
     const RankWork w = rank_work(trace, *info, host_collective_waits(s, r), {window.start_ns, window.end_ns});
     rw.bound_ns = w.bound_ns;
     rw.bound_what = w.bound_what;
+    rw.gpu_work_ns = w.gpu_work_ns;
+    rw.local_devices = info->local_devices;
     for (std::size_t i = 0; i < s.collectives.size(); ++i)
       in.own_work_ns[i][r] =
           analysis::length_within_ns(w.host_busy, s.collectives[i].arrival_ns[r], s.collectives[i].end_ns[r]);

@@ -70,8 +70,12 @@ RankWork rank_work(const Trace& trace, const RankInfo& info, std::span<const Hos
           !(e.kind == EventKind::Kernel && is_communication_kernel(trace.strings().view(e.name))))
         gpu_work[lane.device()].push_back(clipped(e.start_ns, e.end_ns(), window));
   }
-  for (auto& [device, spans] : gpu_work)
+  std::vector<Interval> any_gpu;
+  for (auto& [device, spans] : gpu_work) {
+    any_gpu.insert(any_gpu.end(), spans.begin(), spans.end());
     keep_longest(analysis::total_length_ns(analysis::merged(std::move(spans))), device, -1);
+  }
+  out.gpu_work_ns = analysis::total_length_ns(analysis::merged(std::move(any_gpu)));
   for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
     const Lane& lane = trace.lane(l);
     if (lane.is_gpu() || !pids.count(lane.key.pid)) continue;

@@ -1,6 +1,7 @@
 // balanced-ranks on runs merged from synthetic Gloo rank files, against timelines worked out by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -127,6 +128,40 @@ TEST(WhatifBalancedRanks, NeverBelowARanksOwnWork) {
             "the arrivals alone give 0.5 ms, less than rank 0's GPU 0's work in the span of the 3 measurements from "
             "'rank 0: timed loop' to 'rank 2: timed loop' (0.7 ms), which no balancing shortens: the prediction is "
             "0.7 ms");
+}
+
+// Ranks 0 and 2 each ran kernels on their GPU 0 (40 us on rank 0 and 30 us on rank 2 inside the window, 100 us
+// of rank 0's before it); rank 1 ran none. The files do not say whether the two GPU 0s are one GPU: the estimate
+// and its band stay as without the kernels (530 us, 490-530 us), and a warning says the balanced run can be longer
+// by up to 40 us, rank 0's GPU work in the window (what rank 2's would wait for on a shared GPU).
+TEST(WhatifBalancedRanks, RanksThatNameTheSameGpuAreWarnedOf) {
+  const auto with_kernel = [](std::int64_t rank, std::int64_t pid,
+                              const std::vector<std::pair<TimeNs, TimeNs>>& allreduces_us, TimeNs kernel_us,
+                              TimeNs kernel_len_us) {
+    TraceBuilder b;
+    b.metadata().distributed = {rank, 3, "gloo"};
+    for (const auto& [start, end] : allreduces_us)
+      host_call(b, pid, pid, "gloo:all_reduce", start * kUs, (end - start) * kUs, EventKind::Annotation);
+    if (rank == 0) analysis::testing::kernel(b, 0, 7, "conv", -100 * kUs, 100 * kUs);
+    analysis::testing::kernel(b, 0, 7, "conv", kernel_us * kUs, kernel_len_us * kUs);
+    b.add_measurement({"timed loop", MeasurementMethod::StopwatchNoSync, 1130 * kUs, 0, 1130 * kUs, pid, pid});
+    return build(b);
+  };
+  const Trace t = merge(with_kernel(0, 100, {{100, 520}, {620, 1080}}, 10, 40),
+                        gloo_rank(1, 3, 200, {{200, 520}, {720, 1080}}, 1130),
+                        with_kernel(2, 300, {{500, 520}, {1020, 1080}}, 600, 30));
+  const Expected<Prediction> p = balanced(t);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->predicted_ns, 530 * kUs);
+  EXPECT_EQ(p->low_ns, 490 * kUs - 4900);
+  EXPECT_EQ(p->high_ns, 530 * kUs + 5300);
+  const std::string expected =
+      "2 of the 3 ranks name the same GPU as another rank (each its cuda:0, say), and the files do not say whether "
+      "that is one GPU shared by ranks of one host: the estimate takes a GPU each; if they share one, their GPU work "
+      "takes turns once the ranks arrive together, and the balanced run can be longer by up to the other sharing "
+      "ranks' GPU work in the span of the 3 measurements from 'rank 0: timed loop' to 'rank 2: timed loop' (40.0 us)";
+  EXPECT_NE(std::find(p->warnings.begin(), p->warnings.end(), expected), p->warnings.end())
+      << (p->warnings.empty() ? std::string("no warning") : p->warnings.back());
 }
 
 TEST(WhatifBalancedRanks, BalancedRanksAreNothingToChange) {

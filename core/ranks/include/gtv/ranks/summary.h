@@ -43,6 +43,9 @@ struct RankWindow {
   TimeNs longest_own_work_ns = 0;
   std::int64_t longest_own_work_device = -1;
   std::int64_t longest_own_work_tid = -1;
+  // The time any of the rank's GPUs ran its work in the window (communication kernels left out); 0 in summaries
+  // written without it.
+  TimeNs gpu_work_ns = 0;
 };
 
 struct RankSummary {

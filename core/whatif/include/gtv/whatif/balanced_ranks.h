@@ -17,6 +17,10 @@ struct BalancedRankWork {
   TimeNs last_measurement_end_ns = std::numeric_limits<TimeNs>::min();  // its last measurement's end; min: none
   TimeNs bound_ns = 0;     // the longest own work of one of its threads or GPUs in the window
   std::string bound_what;  // "thread 686's own work", "GPU 1's work"
+  // The time any of its GPUs ran its work in the window (kernels, copies, memsets; communication kernels left out),
+  // and its GPUs as its own file numbers them: ranks that name the same GPU may share one.
+  TimeNs gpu_work_ns = 0;
+  std::vector<std::int64_t> local_devices;
 };
 
 struct BalancedRanksInput {

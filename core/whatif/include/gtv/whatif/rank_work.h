@@ -16,6 +16,7 @@ struct RankWork {
   // work, less the time inside calls that wait (synchronizations, blocking copies, host collectives).
   std::vector<analysis::Interval> host_busy;
   TimeNs bound_ns = 0;             // the longest own work of one of its threads or GPUs in the window
+  TimeNs gpu_work_ns = 0;          // the time any of its GPUs ran its work in the window (the same GPU work)
   std::string bound_what;          // "thread 686's own work", "GPU 1's work"
   std::int64_t bound_device = -1;  // the GPU of bound_ns, as the trace numbers it; -1: a thread's
   std::int64_t bound_tid = -1;     // the thread of bound_ns; -1: a GPU's
