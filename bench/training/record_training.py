@@ -2,6 +2,7 @@
 """Records the training corpus: real training and inference loops traced by torch.profiler on a CUDA GPU.
 
 Usage: python3 bench/training/record_training.py OUT_DIR [SCENARIO ...] [--repeat N]
+       python3 bench/training/record_training.py OUT_DIR --same-process SCENARIO ... [--rounds K] [--processes P]
 
 Each scenario runs in a process of its own (CUDA_LAUNCH_BLOCKING must be set before CUDA starts, and one process
 per scenario keeps one run's caches and allocator from flattering the next) and writes OUT_DIR/<scenario>.json.gz
@@ -12,6 +13,8 @@ record training: `profile(activities=[CPU, CUDA], schedule=schedule(wait=1, warm
 what-if needs to tell models apart), "data", "forward", "backward", "optimizer" in the training loops.
 
 The scenarios come in pairs: a recording and the variant a what-if change predicts (bench/training/README.md).
+With --same-process the scenarios run in turn inside one process, K rounds over (A B A B ...), in each of P
+processes, and write OUT_DIR/<scenario>.pP.rK.json.gz: both halves of a pair then run on a host at one speed.
 Without a GPU nothing is recorded (exit 1).
 """
 import gzip
@@ -370,10 +373,61 @@ def run_one(name, out_path):
     SCENARIOS[name](out_path)
 
 
+def run_in_turn(pairs):
+    """Runs scenarios one after another in this process (the child side of --same-process): [(name, out), ...]."""
+    import torch
+    if not torch.cuda.is_available():
+        sys.exit("record_training: no CUDA GPU")
+    for name, out in pairs:
+        start = time.time()
+        SCENARIOS[name](out)
+        print(f"{os.path.basename(out)}: ok ({time.time() - start:.1f} s)", flush=True)
+
+
+def same_process(out_dir, names, rounds, processes):
+    """Records the scenarios in turn inside one process, `rounds` times over (A B A B ...), in each of `processes`
+    processes: OUT_DIR/<name>.pP.rK.json.gz. Two recordings of one process ran on the same host at the same speed,
+    which recordings in processes of their own do not (bench/training/README.md)."""
+    blocked = [n for n in names if n.endswith("launch-blocking") or n.startswith("ddp")]
+    if blocked:
+        sys.exit(f"record_training: {blocked[0]} needs a process of its own (an environment set at start, or ranks)")
+    os.makedirs(out_dir, exist_ok=True)
+    failed = 0
+    for p in range(1, processes + 1):
+        child = ["--child-in-turn"]
+        for r in range(1, rounds + 1):
+            for name in names:
+                child += [name, os.path.join(out_dir, f"{name}.p{p}.r{r}.json.gz")]
+        start = time.time()
+        proc = subprocess.run([sys.executable, __file__] + child, timeout=600, capture_output=True, text=True)
+        print(proc.stdout.strip(), flush=True)
+        if proc.returncode != 0:
+            failed += 1
+            print(f"process {p}: FAILED ({time.time() - start:.1f} s): {proc.stderr.strip()[-2000:]}", flush=True)
+    sys.exit(1 if failed else 0)
+
+
 def main():
     args = sys.argv[1:]
     if len(args) >= 3 and args[0] == "--child":
         run_one(args[1], args[2])
+        return
+    if len(args) >= 3 and args[0] == "--child-in-turn":
+        run_in_turn(list(zip(args[1::2], args[2::2])))
+        return
+    if "--same-process" in args:
+        args.remove("--same-process")
+        rounds = processes = 1
+        for flag in ("--rounds", "--processes"):
+            if flag in args:
+                i = args.index(flag)
+                value = int(args[i + 1])
+                del args[i:i + 2]
+                rounds, processes = (value, processes) if flag == "--rounds" else (rounds, value)
+        unknown = [n for n in args[1:] if n not in SCENARIOS]
+        if len(args) < 2 or unknown:
+            sys.exit(__doc__ if not unknown else f"record_training: unknown scenario {unknown[0]}")
+        same_process(args[0], args[1:], rounds, processes)
         return
     repeat = 1
     if "--repeat" in args:
