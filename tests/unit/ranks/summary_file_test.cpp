@@ -39,7 +39,7 @@ RankSummary sample() {
   s.collectives = {a, b, a};
   s.steps = {{"ProfilerStep#1", 0, 1000, 700, 200}, {"ProfilerStep#2", 1000, 3000, 700, 0}};
   s.collective_own_work_ns = {40, 0, 150};
-  s.window = {10, 3500, {"timed loop", "eval"}, 3200, 2900, -1, 686};
+  s.window = {10, 3500, {"timed loop", "eval"}, 3200, 2900, -1, 686, 1700};
   return s;
 }
 
@@ -56,9 +56,11 @@ void expect_same(const RankSummary& a, const RankSummary& b) {
   EXPECT_EQ(a.merged_clock, b.merged_clock);
   EXPECT_EQ(a.collective_own_work_ns, b.collective_own_work_ns);
   EXPECT_EQ(std::tie(a.window.start_ns, a.window.end_ns, a.window.measurements, a.window.last_measurement_end_ns,
-                     a.window.longest_own_work_ns, a.window.longest_own_work_device, a.window.longest_own_work_tid),
+                     a.window.longest_own_work_ns, a.window.longest_own_work_device, a.window.longest_own_work_tid,
+                     a.window.gpu_work_ns),
             std::tie(b.window.start_ns, b.window.end_ns, b.window.measurements, b.window.last_measurement_end_ns,
-                     b.window.longest_own_work_ns, b.window.longest_own_work_device, b.window.longest_own_work_tid));
+                     b.window.longest_own_work_ns, b.window.longest_own_work_device, b.window.longest_own_work_tid,
+                     b.window.gpu_work_ns));
   ASSERT_EQ(a.steps.size(), b.steps.size());
   for (std::size_t i = 0; i < a.steps.size(); ++i) {
     const StepWork &x = a.steps[i], &y = b.steps[i];
@@ -97,11 +99,18 @@ TEST(SummaryFile, IsGzipOfDocumentedJson) {
   EXPECT_NE(json.find("\"own_work_ns\":[40,0,150]"), std::string::npos) << json;
   EXPECT_NE(json.find("\"window\":{\"start_ns\":10,\"end_ns\":3500,\"measurements\":[\"timed loop\",\"eval\"],"
                       "\"last_measurement_end_ns\":3200,\"longest_own_work_ns\":2900,\"longest_own_work_device\":-1,"
-                      "\"longest_own_work_tid\":686}"),
+                      "\"longest_own_work_tid\":686,\"gpu_work_ns\":1700}"),
             std::string::npos)
       << json;
   const Expected<std::vector<RankSummary>> back = read_summary_bytes(gzip_text(json), "x.gtvsum");
   ASSERT_TRUE(back.ok()) << back.error().message;
+  // gpu_work_ns is optional: a summary written without it reads as 0.
+  std::string without = json;
+  without.erase(without.find(",\"gpu_work_ns\":1700"), std::string(",\"gpu_work_ns\":1700").size());
+  const Expected<std::vector<RankSummary>> older = read_summary_bytes(gzip_text(without), "older.gtvsum");
+  ASSERT_TRUE(older.ok()) << older.error().message;
+  EXPECT_EQ((*older)[0].window.gpu_work_ns, 0);
+  EXPECT_EQ((*back)[0].window.gpu_work_ns, 1700);
 }
 
 TEST(SummaryFile, EveryCutOfTheFileIsRefusedWithItsName) {
@@ -164,8 +173,11 @@ TEST(SummaryFile, RefusesDamagedTables) {
   EXPECT_EQ(damaged("\"own_work_ns\":[40,0,150]", "\"own_work_ns\":[40,0,151]"),
             "bad.gtvsum: ranks[0].collectives: row 2 has own work outside [0, its length]");
   EXPECT_EQ(damaged("\"longest_own_work_ns\":2900", "\"longest_own_work_ns\":9000"),
-            "bad.gtvsum: ranks[0].window: not a span inside [-2^62, 2^62) ns with the measurement's end and the own "
-            "work inside it");
+            "bad.gtvsum: ranks[0].window: not a span inside [-2^62, 2^62) ns with the measurement's end, the own "
+            "work and the GPU work inside it");
+  EXPECT_EQ(damaged("\"gpu_work_ns\":1700", "\"gpu_work_ns\":-1"),
+            "bad.gtvsum: ranks[0].window: not a span inside [-2^62, 2^62) ns with the measurement's end, the own "
+            "work and the GPU work inside it");
   EXPECT_EQ(damaged("\"world_size\":8", "\"world_size\":\"8\""),
             "bad.gtvsum: ranks[0].world_size is missing or not an integer");
 }
