@@ -248,13 +248,15 @@ void GraphAssembly::bind_gpu_starts() {
       continue;
     }
     const TimeNs start = g_.recorded_start(id);
-    if (n.chain_prev != kNoNode && g_.recorded_end(n.chain_prev) > start) {
-      ++g_.anomalies_.overlapping_on_stream;
-      n.chain_prev = kNoNode;
-    }
+    // Work that started before the previous work of its stream ended (a kernel launched with programmatic
+    // dependent launch starts while the one before it finishes) keeps its stream order, as far as it overlapped:
+    // the stream never sets its start, and a replay lets it start no earlier before its predecessor's end.
+    const bool overlaps = n.chain_prev != kNoNode && g_.recorded_end(n.chain_prev) > start;
+    if (overlaps) ++g_.anomalies_.overlapping_on_stream;
     TimeNs latest = kMinTime;
     n.start_binding = StartBinding::Root;
-    if (n.chain_prev != kNoNode) latest = g_.recorded_end(n.chain_prev), n.start_binding = StartBinding::Chain;
+    if (n.chain_prev != kNoNode && !overlaps)
+      latest = g_.recorded_end(n.chain_prev), n.start_binding = StartBinding::Chain;
     Edge* binding_edge = nullptr;
     for (Edge* e = into; e != edges_end && e->to == id; ++e) {
       if (e->to_end() || g_.recorded_end(e->from) <= latest) continue;

@@ -33,8 +33,9 @@ std::vector<std::string> Anomalies::lines() const {
       "GPU work item(s) recorded as starting before their launch call: that launch was not taken "
       "as a dependency");
   add(overlapping_on_stream,
-      "GPU work item(s) started before the previous work of their stream ended: stream order "
-      "was not taken as a dependency there");
+      "GPU work item(s) started before the previous work of their stream ended (programmatic dependent "
+      "launch lets a kernel start while the one before it finishes): a replay lets each start no earlier "
+      "before it than recorded");
   add(wait_after_end, "wait link(s) whose waited-for work ended after the waiter: left out");
   add(flows_without_node, "launch flow(s) joining events that are not calls or GPU work: left out");
   add(collective_clock,

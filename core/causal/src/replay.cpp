@@ -98,7 +98,9 @@ void for_each_input(const HappensBefore& g, NodeId id, bool end_point, const Rem
     return;
   }
   if (n.chain_prev != kNoNode) {
-    const TimeNs delay = n.start_binding == StartBinding::Chain ? start - g.recorded_end(n.chain_prev) : 0;
+    // Work that overlapped the work before it on its stream keeps that overlap (a negative delay), no more.
+    const TimeNs gap = start - g.recorded_end(n.chain_prev);
+    const TimeNs delay = n.start_binding == StartBinding::Chain ? gap : std::min<TimeNs>(0, gap);
     take(Input{Input::From::Chain, n.chain_prev, true, delay, 0});
     any = true;
   }

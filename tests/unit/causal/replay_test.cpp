@@ -75,6 +75,25 @@ TEST(Replay, WithoutTheHostsOwnWorkAMeasuredEndInsideTheRemovedGapComesSooner) {
   EXPECT_EQ(window_us(g, own_work), 36);
 }
 
+// A kernel a [10, 210) and a kernel b [160, 260) on one stream, b started 50 us before a ended (programmatic
+// dependent launch); b's launch [105, 110) follows 100 us of the host's own work. Without that work b's launch
+// returns at 10 us, but b still starts no earlier than 50 us before a's end: at 160, not at 60.
+TEST(Replay, WorkThatOverlappedItsStreamsPreviousWorkKeepsNoMoreThanThatOverlap) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 10, 200);
+  launch(b, 2, 105, 5, 0, 7, 160, 100);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(g.anomalies().overlapping_on_stream, 1u);
+  const NodeId kernel_b = node_at(g, gpu_lane_key(0, 7), 160);
+  Removal own_work;
+  own_work.drop_gap = [](NodeId) { return true; };
+  const Timeline r = replay(g, own_work);
+  EXPECT_EQ(r.start_ns[node_at(g, gpu_lane_key(0, 7), 10)], 10 * us);
+  EXPECT_EQ(r.start_ns[kernel_b], 160 * us);
+  EXPECT_EQ(r.end_ns[kernel_b], 260 * us);
+}
+
 // A synchronize that ends the loop saves only its own 4 us return: the GPU work it waited for still has to finish.
 TEST(Replay, WithoutTheFinalSynchronizeOnlyItsReturnGoes) {
   TraceBuilder b;

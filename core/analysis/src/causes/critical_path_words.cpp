@@ -130,7 +130,7 @@ void describe_critical_path(CriticalPathAnalysis& a) {
   for (const CauseSaving* c : by_saving)
     if (c->on_path_ns + c->waited_ns >= a.length_ns / 1000) a.lines.push_back(saving_sentence(*c, a));
   if (a.truncated) a.lines.emplace_back("The walk back along the path stopped early: the trace's links form a loop.");
-  for (const std::string& anomaly : a.anomalies) a.lines.push_back("Left out of the graph: " + anomaly + ".");
+  for (const std::string& anomaly : a.anomalies) a.lines.push_back("In the graph: " + anomaly + ".");
   if (groups.empty()) return;
   std::string head = "What bounds " + a.region.name + ": " + groups.front().first + ", " +
                      share_of(groups.front().second, a.length_ns) + " of its critical path";

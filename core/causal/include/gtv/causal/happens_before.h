@@ -36,9 +36,10 @@
 //
 // Each node's recorded start is set by one *binding* input (the latest one); the graph keeps which, so that an
 // unchanged replay reproduces the recording exactly and the critical path can be walked back. An edge the
-// recording contradicts (a kernel that started before its launch, pytorch/kineto#1380; work that overlaps the
-// work before it on one stream, as a CUDA graph's kernels may) is not a dependency of that recording: it is left
-// out and counted.
+// recording contradicts (a kernel that started before its launch, pytorch/kineto#1380) is not a dependency of that
+// recording: it is left out and counted. Work that overlaps the work before it on one stream (a kernel launched with
+// programmatic dependent launch, a CUDA graph's kernels) keeps its stream order with the overlap it had: it may
+// start that long before its predecessor ends, no longer (counted too).
 //
 // Parts of a host call's own time, or of the gap before it, that a named cause spent (lazy module loading inside a
 // launch, a CUPTI buffer request) are kept per node, so a cause can be removed by shortening exactly that time.
@@ -139,7 +140,8 @@ struct Part {
 // What the graph could not take as a dependency, counted and said, never looped on.
 struct Anomalies {
   std::size_t launch_after_work = 0;      // GPU work recorded as starting before its launch call
-  std::size_t overlapping_on_stream = 0;  // work that started before the previous work of its stream ended
+  std::size_t overlapping_on_stream = 0;  // work that started before the previous work of its stream ended (kept
+                                          // in stream order, its overlap allowed)
   std::size_t wait_after_end = 0;         // a sync or wait link whose waited-for work ended after the waiter
   std::size_t flows_without_node = 0;     // launch flows whose ends are not nodes (a flow into an annotation)
   std::size_t collective_clock = 0;       // collectives whose kernels ended before the last rank arrived
