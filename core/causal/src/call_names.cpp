@@ -1,5 +1,7 @@
 #include "call_names.h"
 
+#include "gtv/model/kineto_names.h"
+
 namespace gtv::causal::detail {
 
 CallWait call_wait(std::string_view n) {
@@ -25,10 +27,6 @@ CallWait call_wait(std::string_view n) {
 
 bool is_launch_call(std::string_view n) { return launches_work(cuda_call(n)); }
 
-bool is_waiting_range(std::string_view name) {
-  // A prefix first: this is asked of every op of every thread.
-  constexpr std::string_view kPrefix = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter";
-  return name.substr(0, kPrefix.size()) == kPrefix && name.find(".__next__") != std::string_view::npos;
-}
+bool is_waiting_range(std::string_view name) { return kineto::is_data_loader_next(name); }
 
 }  // namespace gtv::causal::detail

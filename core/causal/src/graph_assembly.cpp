@@ -21,11 +21,6 @@ constexpr int kWaitSearchSteps = 256;
 // is 1.6 us on H200); a start later than this with other streams' work running throughout waited for the GPU.
 constexpr TimeNs kHeldStartNs = 5 * kNsPerUs;
 constexpr TimeNs kSynchronousLaunchMinKernelNs = 20 * kNsPerUs;
-// A thread that records its ops steps from one op to the next with nothing recorded for a few microseconds (the
-// autograd engine's own steps between its ops take 6 us at the median and 12-16 us at p90 on the PyTorch fixtures;
-// Python between two ops as long): a silent stretch this long or longer is a wait, or code nobody recorded.
-constexpr TimeNs kUnrecordedMinNs = 20 * kNsPerUs;
-
 bool is_api(EventKind kind) { return kind == EventKind::Runtime || kind == EventKind::Driver; }
 
 NodeKind gpu_node_kind(EventKind kind) {

@@ -25,6 +25,12 @@ std::string memset_event_name(const MemsetDetail& detail) {
   return name;
 }
 
+bool is_data_loader_next(std::string_view name) {
+  // A prefix first: this is asked of every op of every thread.
+  constexpr std::string_view kPrefix = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter";
+  return name.substr(0, kPrefix.size()) == kPrefix && name.find(".__next__") != std::string_view::npos;
+}
+
 std::string thread_lane_name(std::int64_t tid, std::string_view thread_name) {
   return "thread " + std::to_string(tid) + " (" + std::string(thread_name) + ")";
 }

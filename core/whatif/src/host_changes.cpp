@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "changes.h"
+#include "gtv/model/kineto_names.h"
 #include "owners.h"
 
 namespace gtv::whatif {
@@ -158,13 +159,6 @@ const HostLink* host_link_of(const DeviceInfo* d) {
   return &kGen3;
 }
 
-// A multiprocessing DataLoader's __next__ ("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), in which
-// the main thread receives a batch from the worker processes.
-bool is_loader_next(std::string_view name) {
-  constexpr std::string_view kPrefix = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter";
-  return name.substr(0, kPrefix.size()) == kPrefix && name.find(".__next__") != std::string_view::npos;
-}
-
 // What a host-to-device copy of a batch from a multiprocessing DataLoader leaves on the main thread that
 // pin_memory=True moves to the DataLoader's pin-memory thread: the thread's time in the __next__ before the copy
 // (receiving the batch from the workers), and the stretch right after the copy's op in which it recorded nothing
@@ -175,9 +169,6 @@ struct LoaderBatch {
   TimeNs after_ns = 0;
   NodeId after_gap_of = kNoNode;
 };
-
-// The least stretch with nothing recorded that counts, as the graph counts unrecorded time.
-constexpr TimeNs kUnrecordedMinNs = 20 * kNsPerUs;
 
 // The first call node on the lane from event index `from` on, or kNoNode.
 NodeId first_node_from(const causal::HappensBefore& g, LaneIndex lane, std::size_t from) {
@@ -205,7 +196,8 @@ LoaderBatch loader_batch(const causal::HappensBefore& g, NodeId call, NodeId cop
     const Event& e = events[i];
     if (e.end_ns() < after_previous) break;
     if (e.kind == EventKind::CpuOp && e.start_ns <= c.start_ns && e.end_ns() >= c.end_ns()) op = i;
-    if (out.next_ns == 0 && e.start_ns >= after_previous && e.end_ns() <= c.start_ns && is_loader_next(trace.name(e))) {
+    if (out.next_ns == 0 && e.start_ns >= after_previous && e.end_ns() <= c.start_ns &&
+        kineto::is_data_loader_next(trace.name(e))) {
       out.next_ns = e.duration_ns;
       out.next_gap_of = first_node_from(g, ref.lane, i + 1);
     }
@@ -215,7 +207,7 @@ LoaderBatch loader_batch(const causal::HappensBefore& g, NodeId call, NodeId cop
   const TimeNs op_end = events[op].end_ns();
   for (std::size_t i = ref.index + 1; i < events.size(); ++i) {
     if (events[i].start_ns < op_end) continue;
-    if (events[i].start_ns - op_end >= kUnrecordedMinNs) {
+    if (events[i].start_ns - op_end >= causal::kUnrecordedMinNs) {
       out.after_ns = events[i].start_ns - op_end;
       out.after_gap_of = first_node_from(g, ref.lane, i);
     }
@@ -321,9 +313,9 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
     // A DataLoader batch: with pin_memory=True its pin-memory thread receives the batch and frees it, beside the
     // main thread (the band's upper end keeps both on the main thread).
     if (d.copy_kind == CopyKind::HostToDevice) {
-      const auto [previous, first_copy] = previous_h2d.try_emplace(g.lane_of(call), kNoNode);
-      const LoaderBatch batch = loader_batch(g, call, previous->second);
-      previous->second = call;
+      NodeId& previous = previous_h2d.try_emplace(g.lane_of(call), kNoNode).first->second;
+      const LoaderBatch batch = loader_batch(g, call, previous);
+      previous = call;
       if (batch.next_ns > 0) {
         ++loader_batches;
         if (bound != Bound::High) {
@@ -353,8 +345,8 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
   if (loader_batches > 0) {
     if (bound != Bound::High)
       p.applied.push_back(std::to_string(loader_batches) + (loader_batches == 1 ? " batch" : " batches") +
-                          " from a DataLoader's worker processes come pinned from its pin-memory thread: " +
-                          ms_text(loader_moved_ns) + " of the main thread's time moves there");
+                          " from a DataLoader's worker processes come pinned from its pin-memory thread: " + ms_text(loader_moved_ns) +
+                          " of the main thread's time moves there");
     p.assume(
         "with pin_memory=True the DataLoader's pin-memory thread receives each batch from the worker processes, "
         "copies it into pinned memory and frees it, beside the main thread: the main thread's time in __next__ "

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "gtv/model/collectives.h"
+#include "gtv/model/kineto_names.h"
 
 namespace gtv::analysis::detail {
 namespace {
@@ -28,8 +29,7 @@ const Event* data_loader_wait_at(const Trace& trace, const Lane& lane, TimeNs ti
                                      [&](TimeNs t, std::uint32_t i) { return t < lane.events[i].start_ns; });
     if (it == level.begin()) continue;
     const Event& e = lane.events[*std::prev(it)];
-    if (e.end_ns() > time_ns && trace.name(e).find("_MultiProcessingDataLoaderIter.__next__") != std::string_view::npos)
-      return &e;
+    if (e.end_ns() > time_ns && kineto::is_data_loader_next(trace.name(e))) return &e;
   }
   return nullptr;
 }

@@ -87,4 +87,9 @@ inline constexpr std::string_view kArgSortIndex = "sort_index";
 [[nodiscard]] std::string memset_event_name(const MemsetDetail& detail);  // "Memset (Device)"
 [[nodiscard]] std::string thread_lane_name(std::int64_t tid, std::string_view thread_name);  // "thread 7 (python)"
 
+// PyTorch's multiprocessing DataLoader's __next__ ("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"):
+// the main thread waiting for the worker processes to deliver the next batch, or receiving it. The single-process
+// iterator's __next__ ("..._SingleProcessDataLoaderIter.__next__") loads the batch itself and is not one.
+[[nodiscard]] bool is_data_loader_next(std::string_view name);
+
 }  // namespace gtv::kineto
