@@ -218,11 +218,9 @@ std::string ms_text(TimeNs ns) {
 // work of the other ranks sharing with the one that shares with the most.
 void warn_of_shared_gpus(const analysis::Stragglers& s, const BalancedRanksInput& in, Prediction& out) {
   const auto shares = [&](std::size_t a, std::size_t b) {
-    for (std::int64_t d : in.ranks[a].local_devices)
-      if (std::find(in.ranks[b].local_devices.begin(), in.ranks[b].local_devices.end(), d) !=
-          in.ranks[b].local_devices.end())
-        return true;
-    return false;
+    const std::vector<std::int64_t>& da = in.ranks[a].local_devices;
+    const std::vector<std::int64_t>& db = in.ranks[b].local_devices;
+    return std::find_first_of(da.begin(), da.end(), db.begin(), db.end()) != da.end();
   };
   TimeNs most_ns = 0;
   std::size_t sharing_ranks = 0;

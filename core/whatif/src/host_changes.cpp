@@ -344,8 +344,10 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
   p.assume("an asynchronous copy from pinned memory does not hold the host: the copy call no longer waits for it");
   if (loader_batches > 0) {
     if (bound != Bound::High)
-      p.applied.push_back(std::to_string(loader_batches) + (loader_batches == 1 ? " batch" : " batches") +
-                          " from a DataLoader's worker processes come pinned from its pin-memory thread: " + ms_text(loader_moved_ns) +
+      p.applied.push_back(std::to_string(loader_batches) +
+                          (loader_batches == 1 ? " batch from a DataLoader's worker processes comes"
+                                               : " batches from a DataLoader's worker processes come") +
+                          " pinned from its pin-memory thread: " + ms_text(loader_moved_ns) +
                           " of the main thread's time moves there");
     p.assume(
         "with pin_memory=True the DataLoader's pin-memory thread receives each batch from the worker processes, "

@@ -197,19 +197,23 @@ TEST(WhatifPinned, TheOtherDirectionsPinnedCopiesGiveTheRate) {
 // The band's upper end keeps both on the main thread and takes half the link's rate: the copy call [325, 330), its
 // copy 200 us [335, 535), the launch [1335, 1340), its kernel [1345, 1445), the synchronize 1447 us; the lower end
 // takes the link's peak (80 us: the copy [60, 140), the kernel [140, 240), 242 us); each 1% further.
-TEST(WhatifPinned, ADataLoadersBatchIsReceivedAndFreedBesideTheMainThread) {
+// `op_before` names the op [10, 310) before the copy: the DataLoader's __next__, or another op.
+Trace pageable_batch_copy(const char* op_before) {
   TraceBuilder b;
   gpu_with_100_sms(b);
   launch(b, 1, 0, 5, 0, 7, 10, 50);
-  host_call(b, 1, 1, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", 10 * kUs, 300 * kUs,
-            EventKind::CpuOp);
+  host_call(b, 1, 1, op_before, 10 * kUs, 300 * kUs, EventKind::CpuOp);
   host_call(b, 1, 1, "aten::to", 320 * kUs, 410 * kUs, EventKind::CpuOp);
   host_call(b, 1, 1, "cudaMemcpyAsync", 325 * kUs, 400 * kUs, EventKind::Runtime, 2);
   memcpy_event(b, 0, 7, 330 * kUs, 390 * kUs, host_to_device(MemoryKind::Pageable, 5'041'231), 2);
   launch(b, 3, 1730, 5, 0, 7, 1740, 100);
   host_call(b, 1, 1, "cudaDeviceSynchronize", 1745 * kUs, 97 * kUs);
   measure(b, 0, 1842);
-  const Trace t = build(b);
+  return build(b);
+}
+
+TEST(WhatifPinned, ADataLoadersBatchIsReceivedAndFreedBesideTheMainThread) {
+  const Trace t = pageable_batch_copy("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__");
   Expected<Prediction> p = predict_one(t, "pinned");
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->replayed_ns, 1842 * kUs);
@@ -218,26 +222,16 @@ TEST(WhatifPinned, ADataLoadersBatchIsReceivedAndFreedBesideTheMainThread) {
   EXPECT_NEAR(double(p->high_ns) / double(kUs), 1447.0 * 1.01, 0.5);
   ASSERT_EQ(p->applied.size(), 2u);
   EXPECT_EQ(p->applied[1],
-            "1 batch from a DataLoader's worker processes come pinned from its pin-memory thread: 1.3 ms of the "
+            "1 batch from a DataLoader's worker processes comes pinned from its pin-memory thread: 1.3 ms of the "
             "main thread's time moves there");
 }
 
-// The same copy without a DataLoader's __next__ before it: the host's time around it stays.
+// The same copy without a DataLoader's __next__ before it: the host's time around it stays. The copy call [325,
+// 330), its copy [335, 435), the launch [1335, 1340), its kernel [1345, 1445): 1447 us.
 TEST(WhatifPinned, ACopyOfOtherDataKeepsTheHostsTimeAroundIt) {
-  TraceBuilder b;
-  gpu_with_100_sms(b);
-  launch(b, 1, 0, 5, 0, 7, 10, 50);
-  host_call(b, 1, 1, "aten::randn", 10 * kUs, 300 * kUs, EventKind::CpuOp);
-  host_call(b, 1, 1, "aten::to", 320 * kUs, 410 * kUs, EventKind::CpuOp);
-  host_call(b, 1, 1, "cudaMemcpyAsync", 325 * kUs, 400 * kUs, EventKind::Runtime, 2);
-  memcpy_event(b, 0, 7, 330 * kUs, 390 * kUs, host_to_device(MemoryKind::Pageable, 5'041'231), 2);
-  launch(b, 3, 1730, 5, 0, 7, 1740, 100);
-  host_call(b, 1, 1, "cudaDeviceSynchronize", 1745 * kUs, 97 * kUs);
-  measure(b, 0, 1842);
-  const Trace t = build(b);
+  const Trace t = pageable_batch_copy("aten::randn");
   Expected<Prediction> p = predict_one(t, "pinned");
   ASSERT_TRUE(p.ok()) << p.error().message;
-  // The copy call [325, 330), its copy [335, 435), the launch [1335, 1340), its kernel [1345, 1445): 1447 us.
   EXPECT_NEAR(predicted_us(*p), 1447.0, 0.5);
   EXPECT_EQ(p->applied.size(), 1u);
 }
