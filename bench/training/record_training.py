@@ -407,6 +407,16 @@ def same_process(out_dir, names, rounds, processes):
     sys.exit(1 if failed else 0)
 
 
+def pop_int(args, flag, default=1):
+    """Takes `flag N` out of args and returns N, or default when the flag is not there."""
+    if flag not in args:
+        return default
+    i = args.index(flag)
+    value = int(args[i + 1])
+    del args[i:i + 2]
+    return value
+
+
 def main():
     args = sys.argv[1:]
     if len(args) >= 3 and args[0] == "--child":
@@ -417,23 +427,13 @@ def main():
         return
     if "--same-process" in args:
         args.remove("--same-process")
-        rounds = processes = 1
-        for flag in ("--rounds", "--processes"):
-            if flag in args:
-                i = args.index(flag)
-                value = int(args[i + 1])
-                del args[i:i + 2]
-                rounds, processes = (value, processes) if flag == "--rounds" else (rounds, value)
+        rounds, processes = pop_int(args, "--rounds"), pop_int(args, "--processes")
         unknown = [n for n in args[1:] if n not in SCENARIOS]
         if len(args) < 2 or unknown:
             sys.exit(__doc__ if not unknown else f"record_training: unknown scenario {unknown[0]}")
         same_process(args[0], args[1:], rounds, processes)
         return
-    repeat = 1
-    if "--repeat" in args:
-        i = args.index("--repeat")
-        repeat = int(args[i + 1])
-        del args[i:i + 2]
+    repeat = pop_int(args, "--repeat")
     if not args:
         sys.exit(__doc__)
     out_dir, names = args[0], args[1:] or list(SCENARIOS)
