@@ -27,6 +27,17 @@ CallWait call_wait(std::string_view n) {
 
 bool is_launch_call(std::string_view n) { return launches_work(cuda_call(n)); }
 
+SyncScope sync_scope(std::string_view n) {
+  switch (cuda_call(n)) {
+    case CudaCall::DeviceSynchronize:
+      return SyncScope::Device;
+    case CudaCall::StreamSynchronize:
+      return SyncScope::Stream;
+    default:
+      return SyncScope::None;
+  }
+}
+
 bool is_waiting_range(std::string_view name) { return kineto::is_data_loader_next(name); }
 
 }  // namespace gtv::causal::detail

@@ -18,6 +18,10 @@ enum class CallWait : std::uint8_t {
 };
 [[nodiscard]] CallWait call_wait(std::string_view api_name);
 [[nodiscard]] bool is_launch_call(std::string_view api_name);
+// What a synchronize waits for by its name: all work queued on the thread's current device (cudaDeviceSynchronize
+// and its driver and legacy names), or that of one stream (cudaStreamSynchronize, cuStreamSynchronize).
+enum class SyncScope : std::uint8_t { None, Device, Stream };
+[[nodiscard]] SyncScope sync_scope(std::string_view api_name);
 
 // The role of a CUPTI overhead record or a call nested in another (gtv/model/cuda_calls.h).
 using gtv::record_role;

@@ -125,7 +125,8 @@ const GraphAssembly::NameFacts& GraphAssembly::facts(StringId name) const {
   NameFacts& f = name < name_facts_.size() ? name_facts_[name] : scratch_facts_;
   if (!f.known || &f == &scratch_facts_) {
     const std::string_view text = trace_.strings().view(name);
-    f = {true, detail::is_launch_call(text), detail::call_wait(text), detail::record_role(text)};
+    f = {true, detail::is_launch_call(text), detail::sync_scope(text), detail::call_wait(text),
+         detail::record_role(text)};
   }
   return f;
 }
@@ -339,15 +340,85 @@ void GraphAssembly::add_host_waits() {
     if (g_.nodes_[latest->from].launch == call) g_.nodes_[call].waits_for_own_work = true;
     set_own_time(call, g_.recorded_end(call) - g_.recorded_end(latest->from));
   }
-  // The calls in order, and their launches (sorted by call) with them: a cursor, not a search per call.
+  // A synchronize waits for the work of every stream of its device, or of its stream; the lane searches that takes
+  // are bounded by the graph's size (a trace of a million streams and as many syncs is not searched a million
+  // times each).
+  for (LaneIndex l = 0; l < trace_.lanes().size(); ++l)
+    if (trace_.lane(l).is_gpu()) gpu_lanes_by_device_[trace_.lane(l).device()].push_back(l);
+  sync_searches_left_ = 8 * g_.nodes_.size() + 1024;
+  // The calls in order, and their launches (sorted by call) with them: a cursor, not a search per call. A thread's
+  // calls are consecutive ids: the stream its last launch went to is its current stream, that stream's device its
+  // current device.
   auto launch = launched_.cbegin();
+  LaneIndex thread = kNoLane, current_stream = kNoLane;
   for (NodeId id = 0; id < g_.nodes_.size(); ++id) {
     if (g_.nodes_[id].kind != NodeKind::HostCall) continue;
+    if (g_.nodes_[id].ref.lane != thread) {
+      thread = g_.nodes_[id].ref.lane;
+      current_stream = kNoLane;
+    }
     while (launch != launched_.cend() && launch->first < id) ++launch;
     auto last = launch;
     while (last != launched_.cend() && last->first == id) ++last;
     add_host_wait(id, {launch, last});
+    const detail::SyncScope scope = facts(g_.event(id).name).sync;
+    if (scope != detail::SyncScope::None && !(host_flags_[id] & WaitLinkedFlag)) {
+      if (scope == detail::SyncScope::Stream && current_stream != kNoLane)
+        add_sync_waits(id, std::span<const LaneIndex>(&current_stream, 1));
+      else if (scope == detail::SyncScope::Device)
+        add_sync_waits(id, device_lanes(current_stream));
+    }
+    if (launch != last) current_stream = g_.nodes_[launch->second].ref.lane;
   }
+}
+
+// The GPU lanes of the device of `stream`, or of the trace's only GPU when the thread launched nothing yet.
+std::span<const LaneIndex> GraphAssembly::device_lanes(LaneIndex stream) const {
+  const auto lanes = stream != kNoLane                  ? gpu_lanes_by_device_.find(trace_.lane(stream).device())
+                     : gpu_lanes_by_device_.size() == 1 ? gpu_lanes_by_device_.begin()
+                                                        : gpu_lanes_by_device_.end();
+  if (lanes == gpu_lanes_by_device_.end()) return {};
+  return lanes->second;
+}
+
+// A synchronize returns only when the work queued before it on its device (cudaDeviceSynchronize: every stream of
+// the thread's current device) or on its stream (cudaStreamSynchronize: the thread's current stream, where its last
+// launch went; PyTorch's .item() and .cpu() synchronize it) has run. Where the recording shows the call waiting,
+// add_host_wait linked the work that ended last; work that had ended before the call began set nothing in the
+// recording, but a change that lets the host run ahead (an asynchronous copy instead of a blocking one) leaves it
+// still running when the call comes: each stream's last work queued before the call is an input of its end, with
+// no delay of its own.
+void GraphAssembly::add_sync_waits(NodeId call, std::span<const LaneIndex> gpu_lanes) {
+  const TimeNs start = g_.recorded_start(call), end = g_.recorded_end(call);
+  const bool ranked = !trace_.metadata().ranks.empty();
+  const RankInfo* rank = ranked ? trace_.rank_of_pid(trace_.lane(g_.nodes_[call].ref.lane).key.pid) : nullptr;
+  for (const LaneIndex lane : gpu_lanes) {
+    if (sync_searches_left_ == 0) return;
+    --sync_searches_left_;
+    if (ranked && trace_.rank_of_device(trace_.lane(lane).device()) != rank) continue;
+    const NodeId work = last_launched_before(lane, start);
+    if (work == kNoNode || g_.recorded_end(work) > end) continue;
+    bool linked = false;
+    for (std::size_t i = g_.edges_.size(); i > 0 && g_.edges_[i - 1].to == call; --i)
+      linked = linked || g_.edges_[i - 1].from == work;
+    if (!linked) g_.edges_.push_back({work, call, EdgeKind::Sync, false});
+  }
+}
+
+// The last work of a GPU lane whose launch began before `time_ns` (its own start where no launch is recorded). A
+// stream runs its work in the order it was queued, so the launches' starts rise along the lane.
+NodeId GraphAssembly::last_launched_before(LaneIndex gpu_lane, TimeNs time_ns) const {
+  const HappensBefore::IdRange r = g_.lane_nodes(gpu_lane);
+  NodeId lo = r.first, hi = r.last;
+  while (lo < hi) {
+    const NodeId mid = lo + (hi - lo) / 2;
+    const NodeId from = g_.nodes_[mid].launch;
+    if (g_.recorded_start(from == kNoNode ? mid : from) < time_ns)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo == r.first ? kNoNode : lo - 1;
 }
 
 // A call with no dependency link waits by what its name says (a synchronize, a blocking copy, cudaFree, an async

@@ -2,6 +2,7 @@
 // The steps that build a HappensBefore from a Trace, in order: nodes lane by lane (with the parts of host time a
 // named cause spent), launches, dependency links, the binding input of every GPU start, the waits of host calls,
 // collectives across ranks; then the sparse tables are sorted. Internal to gtv_causal.
+#include <limits>
 #include <map>
 #include <span>
 #include <utility>
@@ -31,6 +32,7 @@ class GraphAssembly {
     NodeId node = kNoNode;
     friend auto operator<=>(const Ending&, const Ending&) = default;
   };
+  static constexpr LaneIndex kNoLane = std::numeric_limits<LaneIndex>::max();
   enum HostFlag : std::uint8_t { QueueFullFlag = 1, LoadingFlag = 2, WaitLinkedFlag = 4, NonBlockingFlag = 8 };
 
   void add_host_lane(LaneIndex lane);
@@ -40,6 +42,7 @@ class GraphAssembly {
   struct NameFacts {
     bool known = false;
     bool launch = false;
+    detail::SyncScope sync = detail::SyncScope::None;
     detail::CallWait wait = detail::CallWait::None;
     detail::RecordRole role = detail::RecordRole::None;
   };
@@ -61,6 +64,9 @@ class GraphAssembly {
   using Launches = std::span<const std::pair<NodeId, NodeId>>;  // a call's part of launched_
   void add_host_wait(NodeId node, Launches launches);
   void add_wait_edge(NodeId waited, NodeId call, EdgeKind kind);
+  void add_sync_waits(NodeId call, std::span<const LaneIndex> gpu_lanes);
+  [[nodiscard]] NodeId last_launched_before(LaneIndex gpu_lane, TimeNs time_ns) const;
+  [[nodiscard]] std::span<const LaneIndex> device_lanes(LaneIndex stream) const;
   [[nodiscard]] NodeId synchronous_launch(NodeId call, Launches launches) const;
   [[nodiscard]] NodeId waited_work(NodeId call, std::int64_t device) const;
   [[nodiscard]] std::int64_t launched_device(Launches launches, bool& pageable) const;
@@ -106,6 +112,8 @@ class GraphAssembly {
   std::vector<std::pair<NodeId, NodeId>> launched_;  // (launch call, GPU work), sorted by call
   std::vector<Ending> endings_;                      // every GPU node, by end
   std::map<std::int64_t, DeviceStarts> starts_by_device_;
+  std::map<std::int64_t, std::vector<LaneIndex>> gpu_lanes_by_device_;  // built for the device syncs
+  std::size_t sync_searches_left_ = 0;
   std::vector<std::int8_t> communication_names_;  // by StringId: -1 not looked at yet, else 0 or 1
   mutable std::vector<NameFacts> name_facts_;     // by StringId
   mutable NameFacts scratch_facts_;               // for a name outside the trace's strings

@@ -106,6 +106,31 @@ TEST(IdleCauses, APageableCopyThatHeldTheHostIsBlamedForWhatRemovingItGivesBack)
   expect_tiles(idle);
 }
 
+// PyTorch's copy to the host (`.to("cpu")`) is the pageable cudaMemcpyAsync, then a cudaStreamSynchronize
+// ([125, 128)) that finds the copy done; GPU 1's work is launched at [130, 135) and runs [140, 240). The synchronize
+// is part of the copy's wait: without both the host is back at 10, the synchronize ends at 13, the launch runs
+// [15, 20) and GPU 1's kernel [25, 125): 115 us sooner. Were the synchronize left, it would wait for the copy (to
+// 120) and give back 8 us.
+TEST(IdleCauses, TheSynchronizeAfterAPageableCopyIsPartOfItsWait) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 10, 100);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 5 * us, 120 * us, EventKind::Runtime, 2);
+  MemcpyDetail d;
+  d.copy_kind = CopyKind::DeviceToHost;
+  d.src_kind = MemoryKind::Device;
+  d.dst_kind = MemoryKind::Pageable;
+  memcpy_event(b, 0, 7, 110 * us, 10 * us, d, 2);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 125 * us, 3 * us);
+  launch(b, 3, 130, 5, 1, 15, 140, 100);
+  const Trace t = build(b);
+  const IdleCauses& idle = analyze(t).idle;
+  const IdleCauseTotal* blocked = find(idle, 1, IdleCause::HostBlocked);
+  ASSERT_NE(blocked, nullptr);
+  EXPECT_EQ(blocked->detail, "cudaMemcpyAsync to pageable memory");
+  EXPECT_EQ(blocked->saving_ns, 115 * us);
+  expect_tiles(idle);
+}
+
 // A launch for GPU 1 drains GPU 0 to load a module lazily (it waits until GPU 0's kernel ends at 108, loads for
 // 16, returns at 130). GPU 0 holds 2 of the 3 models; removing the load and its drain gives back 28 us (the next
 // GPU 0 kernel starts at 108 instead of 136). The old analysis said GPU 1 was idle "mostly host blocked (lazy

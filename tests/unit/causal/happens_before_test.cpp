@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "causal_helpers.h"
 
 namespace gtv::causal {
@@ -68,6 +71,36 @@ TEST(HappensBefore, ASynchronizeWaitsForTheLastWorkLaunchedBeforeIt) {
   EXPECT_TRUE(e.binding);
   EXPECT_TRUE(g.node(sync).end_bound);
   EXPECT_EQ(g.own_ns(sync), 4 * us);
+}
+
+// cudaDeviceSynchronize at 300 us finds GPU 0's two streams idle: the last work queued on each before it (the
+// second kernel of stream 7, the kernel of stream 9; not the kernel launched after it) is an input of its end that
+// bound nothing. GPU 1's kernel is another device's: the thread's current device is the one its last launch went
+// to.
+TEST(HappensBefore, ADeviceSynchronizeWaitsForTheLastWorkOfEveryStreamOfItsDevice) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 1, 3, 10, 50);
+  launch(b, 2, 10, 5, 0, 7, 20, 100);
+  launch(b, 3, 20, 5, 0, 7, 120, 100);
+  launch(b, 4, 30, 5, 0, 9, 40, 50);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 300 * us, 5 * us);
+  launch(b, 5, 310, 5, 0, 9, 320, 10);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const NodeId sync = node_at(g, kHost, 300);
+  const NodeId k7 = node_at(g, kGpu0, 120), k9 = node_at(g, gpu_lane_key(0, 9), 40);
+  std::vector<NodeId> from;
+  for (const Edge& e : g.edges_into(sync)) {
+    EXPECT_EQ(e.kind, EdgeKind::Sync);
+    EXPECT_FALSE(e.binding);
+    from.push_back(e.from);
+  }
+  std::sort(from.begin(), from.end());
+  std::vector<NodeId> expected{k7, k9};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(from, expected);
+  EXPECT_FALSE(g.node(sync).end_bound);
+  EXPECT_EQ(g.own_ns(sync), 5 * us);
 }
 
 TEST(HappensBefore, APageableCopyWaitsForItsOwnCopyWhichLeavesFromTheCallsStart) {

@@ -121,6 +121,24 @@ TEST(Replay, WithoutThePageableWaitTheOtherGpuOverlaps) {
   EXPECT_EQ(window_us(g, Removal{0, bit(EdgeKind::ImplicitSync), {}, {}, {}}), 120);
 }
 
+// A copy to pageable memory holds the host until it ends (120 us, back at 125 us); the device synchronize after it
+// (127-130 us) finds nothing running. Without the copy's wait the host is back at 10 us and the synchronize, at
+// 12 us, waits for the copy still queued (its end, 120 us, is an input of the synchronize's end though it bound
+// nothing in the recording). The next launch comes 10 us later (130-135 us) and its kernel 5 us after it returns:
+// 140-240 us. Were the synchronize to return at once, the kernel would follow the copy at 120 us and end at 220 us.
+TEST(Replay, ADeviceSynchronizeThatFoundNothingRunningWaitsForWorkAChangeLeftQueued) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 10, 100);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 5 * us, 120 * us, EventKind::Runtime, 2);
+  memcpy_event(b, 0, 7, 110 * us, 10 * us, to_pageable(), 2);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 127 * us, 3 * us);
+  launch(b, 3, 140, 5, 0, 7, 150, 100);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(window_us(g), 250);
+  EXPECT_EQ(window_us(g, Removal{0, bit(EdgeKind::ImplicitSync), {}, {}, {}}), 240);
+}
+
 // A launch for GPU 1 drains GPU 0 (waits for its kernel to end at 108 us), loads a module for 16 us and returns at
 // 130 us. Without lazy loading (the load and the drain) it returns after its remaining 6 us, at 16 us; GPU 1's
 // kernel starts 1 us later and ends at 67 us, before GPU 0's: the trace ends at 108 us instead of 181 us.

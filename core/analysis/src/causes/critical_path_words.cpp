@@ -95,7 +95,26 @@ std::string pageable_side(const causal::HappensBefore& g, causal::NodeId copy) {
 
 std::string wait_class(const causal::HappensBefore& g, causal::NodeId call) {
   std::string name(g.trace().name(g.event(call)));
-  for (const causal::Edge& e : g.edges_into(call)) {
+  const std::span<const causal::Edge> edges = g.edges_into(call);
+  // A synchronize that found nothing left to wait for, right after a call that waited for its own copy of
+  // pageable memory, waits for that copy too (PyTorch's .to("cpu") is cudaMemcpyAsync, then
+  // cudaStreamSynchronize): both are that copy's wait, and removing it removes both.
+  const causal::NodeId before = g.node(call).chain_prev;
+  if (before != causal::kNoNode &&
+      std::none_of(edges.begin(), edges.end(), [](const causal::Edge& e) { return e.binding; })) {
+    const auto waits_for_copy_of_before = [&](const causal::Edge& e) {
+      return e.kind == causal::EdgeKind::Sync && g.node(e.from).kind == causal::NodeKind::Copy &&
+             g.node(e.from).launch == before;
+    };
+    const auto before_waited = [&](const causal::Edge& e) {
+      return e.binding && e.kind == causal::EdgeKind::ImplicitSync;
+    };
+    const std::span<const causal::Edge> before_edges = g.edges_into(before);
+    if (std::any_of(edges.begin(), edges.end(), waits_for_copy_of_before) &&
+        std::any_of(before_edges.begin(), before_edges.end(), before_waited))
+      return wait_class(g, before);
+  }
+  for (const causal::Edge& e : edges) {
     if (!e.binding || !e.to_end()) continue;
     switch (e.kind) {
       case causal::EdgeKind::LazyLoadDrain:
