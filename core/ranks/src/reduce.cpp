@@ -108,6 +108,7 @@ void predict_balanced(std::span<const Part> parts, const std::vector<TimeNs>& sh
   const analysis::Stragglers& st = out.stragglers;
   if (st.ranks.size() < 2) return;
   whatif::BalancedRanksInput in;
+  in.backend = parts.empty() ? std::string() : parts[0].summary->distributed.backend;
   std::vector<std::string> names;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const RankWindow& w = parts[i].summary->window;

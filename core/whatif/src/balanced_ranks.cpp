@@ -212,11 +212,12 @@ std::string ms_text(TimeNs ns) {
   return buf;
 }
 
-// Ranks that name the same GPU (each its cuda:0) may share one, or run on hosts of their own: the files do not say.
-// The prediction takes a GPU each, as the merge shows them. If they share one, their GPU work takes turns once the
-// straggler no longer keeps them apart: the warning says by how much the estimate can then be low, at most the GPU
-// work of the other ranks sharing with the one that shares with the most.
-void warn_of_shared_gpus(const analysis::Stragglers& s, const BalancedRanksInput& in, Prediction& out) {
+// Ranks that name the same GPU (each its cuda:0) may share one, or run on hosts of their own: the files do not say,
+// unless the run is over NCCL, which refuses two ranks on one GPU. The prediction takes a GPU each, as the merge
+// shows them. If they share one, their GPU work takes turns once the straggler no longer keeps them apart: the
+// balanced run can then be longer by up to the GPU work of the other ranks sharing with the one that shares with
+// the most. The warning says so and the band's upper end takes that case; returns that time (0: none).
+TimeNs shared_gpu_work(const analysis::Stragglers& s, const BalancedRanksInput& in, Prediction& out) {
   const auto shares = [&](std::size_t a, std::size_t b) {
     const std::vector<std::int64_t>& da = in.ranks[a].local_devices;
     const std::vector<std::int64_t>& db = in.ranks[b].local_devices;
@@ -235,14 +236,21 @@ void warn_of_shared_gpus(const analysis::Stragglers& s, const BalancedRanksInput
     sharing_ranks += shares_any ? 1 : 0;
     most_ns = std::max(most_ns, others_ns);
   }
-  if (sharing_ranks == 0 || most_ns == 0) return;
+  if (sharing_ranks == 0 || most_ns == 0) return 0;
+  if (in.backend == "nccl") {
+    out.assumptions.push_back(std::to_string(sharing_ranks) + " of the " + std::to_string(s.ranks.size()) +
+                              " ranks name the same GPU as another rank; over NCCL, which refuses two ranks on one "
+                              "GPU, they are GPUs of different hosts");
+    return 0;
+  }
   out.warnings.push_back(
       std::to_string(sharing_ranks) + " of the " + std::to_string(s.ranks.size()) +
       " ranks name the same GPU as another rank (each its cuda:0, say), and the files do not say whether that is one "
       "GPU shared by ranks of one host: the estimate takes a GPU each; if they share one, their GPU work takes turns "
       "once the ranks arrive together, and the balanced run can be longer by up to the other sharing ranks' GPU "
       "work in " +
-      out.window + " (" + format_duration(most_ns) + ")");
+      out.window + " (" + format_duration(most_ns) + "), which the band's upper end takes");
+  return most_ns;
 }
 
 }  // namespace
@@ -373,7 +381,7 @@ Expected<Ok> predict_balanced_ranks(const analysis::Stragglers& s, const Balance
     out.warnings.push_back(std::to_string(contradicted) +
                            " collectives whose waits the clocks contradict were left out (their time counts as the "
                            "ranks' own work)");
-  warn_of_shared_gpus(s, in, out);
+  out.high_ns = saturating_add(out.high_ns, shared_gpu_work(s, in, out));
   out.low_ns = std::max<TimeNs>(0, saturating_sub(out.low_ns, clamped_ns(double(out.low_ns) * kRunToRun)));
   out.high_ns = saturating_add(out.high_ns, clamped_ns(double(out.high_ns) * kRunToRun));
   out.assumptions.push_back("the band adds 1% each way for the spread between recordings of one run");
@@ -389,6 +397,7 @@ Expected<Ok> predict_balanced_ranks(const Trace& trace, const causal::Window& wi
   BalancedRanksInput in;
   in.window_start_ns = window.start_ns;
   in.window_end_ns = window.end_ns;
+  in.backend = trace.metadata().distributed.backend;
   in.ranks.resize(s.ranks.size());
   in.own_work_ns.assign(s.collectives.size(), std::vector<TimeNs>(s.ranks.size(), 0));
   for (std::size_t r = 0; r < s.ranks.size(); ++r) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -131,37 +132,57 @@ TEST(WhatifBalancedRanks, NeverBelowARanksOwnWork) {
 }
 
 // Ranks 0 and 2 each ran kernels on their GPU 0 (40 us on rank 0 and 30 us on rank 2 inside the window, 100 us
-// of rank 0's before it); rank 1 ran none. The files do not say whether the two GPU 0s are one GPU: the estimate
-// and its band stay as without the kernels (530 us, 490-530 us), and a warning says the balanced run can be longer
-// by up to 40 us, rank 0's GPU work in the window (what rank 2's would wait for on a shared GPU).
-TEST(WhatifBalancedRanks, RanksThatNameTheSameGpuAreWarnedOf) {
-  const auto with_kernel = [](std::int64_t rank, std::int64_t pid,
+// of rank 0's before it); rank 1 ran none. Over Gloo the files do not say whether the two GPU 0s are one GPU: the
+// estimate stays as without the kernels (530 us, band from 490 us), and a warning says the balanced run can be
+// longer by up to 40 us, rank 0's GPU work in the window (what rank 2's would wait for on a shared GPU), which the
+// band's upper end takes: 570 us, plus 1%. Over NCCL, which refuses two ranks on one GPU, they are two GPUs: no
+// warning, and the band's upper end is 530 us plus 1%.
+Trace ranks_naming_one_gpu(const std::string& backend) {
+  const auto rank_trace = [&](std::int64_t rank, std::int64_t pid,
                               const std::vector<std::pair<TimeNs, TimeNs>>& allreduces_us, TimeNs kernel_us,
                               TimeNs kernel_len_us) {
     TraceBuilder b;
-    b.metadata().distributed = {rank, 3, "gloo"};
+    b.metadata().distributed = {rank, 3, backend};
     for (const auto& [start, end] : allreduces_us)
       host_call(b, pid, pid, "gloo:all_reduce", start * kUs, (end - start) * kUs, EventKind::Annotation);
     if (rank == 0) analysis::testing::kernel(b, 0, 7, "conv", -100 * kUs, 100 * kUs);
-    analysis::testing::kernel(b, 0, 7, "conv", kernel_us * kUs, kernel_len_us * kUs);
+    if (kernel_len_us > 0) analysis::testing::kernel(b, 0, 7, "conv", kernel_us * kUs, kernel_len_us * kUs);
     b.add_measurement({"timed loop", MeasurementMethod::StopwatchNoSync, 1130 * kUs, 0, 1130 * kUs, pid, pid});
     return build(b);
   };
-  const Trace t = merge(with_kernel(0, 100, {{100, 520}, {620, 1080}}, 10, 40),
-                        gloo_rank(1, 3, 200, {{200, 520}, {720, 1080}}, 1130),
-                        with_kernel(2, 300, {{500, 520}, {1020, 1080}}, 600, 30));
+  return merge(rank_trace(0, 100, {{100, 520}, {620, 1080}}, 10, 40),
+               rank_trace(1, 200, {{200, 520}, {720, 1080}}, 0, 0),
+               rank_trace(2, 300, {{500, 520}, {1020, 1080}}, 600, 30));
+}
+
+TEST(WhatifBalancedRanks, RanksThatNameTheSameGpuAreWarnedOfAndTheBandTakesIt) {
+  const Trace t = ranks_naming_one_gpu("gloo");
   const Expected<Prediction> p = balanced(t);
   ASSERT_TRUE(p) << p.error().message;
   EXPECT_EQ(p->predicted_ns, 530 * kUs);
   EXPECT_EQ(p->low_ns, 490 * kUs - 4900);
-  EXPECT_EQ(p->high_ns, 530 * kUs + 5300);
+  EXPECT_EQ(p->high_ns, 570 * kUs + 5700);
   const std::string expected =
       "2 of the 3 ranks name the same GPU as another rank (each its cuda:0, say), and the files do not say whether "
       "that is one GPU shared by ranks of one host: the estimate takes a GPU each; if they share one, their GPU work "
       "takes turns once the ranks arrive together, and the balanced run can be longer by up to the other sharing "
-      "ranks' GPU work in the span of the 3 measurements from 'rank 0: timed loop' to 'rank 2: timed loop' (40.0 us)";
+      "ranks' GPU work in the span of the 3 measurements from 'rank 0: timed loop' to 'rank 2: timed loop' (40.0 us), "
+      "which the band's upper end takes";
   EXPECT_NE(std::find(p->warnings.begin(), p->warnings.end(), expected), p->warnings.end())
       << (p->warnings.empty() ? std::string("no warning") : p->warnings.back());
+}
+
+TEST(WhatifBalancedRanks, RanksOverNcclThatNameTheSameGpuAreOnHostsOfTheirOwn) {
+  const Trace t = ranks_naming_one_gpu("nccl");
+  const Expected<Prediction> p = balanced(t);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->predicted_ns, 530 * kUs);
+  EXPECT_EQ(p->high_ns, 530 * kUs + 5300);
+  for (const std::string& w : p->warnings) EXPECT_EQ(w.find("name the same GPU"), std::string::npos) << w;
+  const std::string expected =
+      "2 of the 3 ranks name the same GPU as another rank; over NCCL, which refuses two ranks on one GPU, they are "
+      "GPUs of different hosts";
+  EXPECT_NE(std::find(p->assumptions.begin(), p->assumptions.end(), expected), p->assumptions.end());
 }
 
 TEST(WhatifBalancedRanks, BalancedRanksAreNothingToChange) {

@@ -27,6 +27,7 @@ struct BalancedRanksInput {
   TimeNs window_start_ns = 0;
   TimeNs window_end_ns = 0;
   std::vector<BalancedRankWork> ranks;  // indexed as Stragglers::ranks
+  std::string backend;                  // the run's ("nccl", "gloo"; empty: not said)
   // [collective][rank], indexed as Stragglers::collectives and their per-rank vectors: the rank's own work between
   // its arrival and its end (its host threads' recorded ops and calls, waits left out).
   std::vector<std::vector<TimeNs>> own_work_ns;
