@@ -363,16 +363,19 @@ void GraphAssembly::add_host_waits() {
     add_host_wait(id, {launch, last});
     const detail::SyncScope scope = facts(g_.event(id).name).sync;
     if (scope != detail::SyncScope::None && !(host_flags_[id] & WaitLinkedFlag)) {
-      if (scope == detail::SyncScope::Stream && current_stream != kNoLane)
-        add_sync_waits(id, std::span<const LaneIndex>(&current_stream, 1));
+      // Where the call waited in the recording, the work it waited for names its stream and device.
+      const bool waited = !g_.edges_.empty() && g_.edges_.back().to == id;
+      const LaneIndex stream = waited ? g_.nodes_[g_.edges_.back().from].ref.lane : current_stream;
+      if (scope == detail::SyncScope::Stream && stream != kNoLane)
+        add_sync_waits(id, std::span<const LaneIndex>(&stream, 1));
       else if (scope == detail::SyncScope::Device)
-        add_sync_waits(id, device_lanes(current_stream));
+        add_sync_waits(id, device_lanes(stream));
     }
     if (launch != last) current_stream = g_.nodes_[launch->second].ref.lane;
   }
 }
 
-// The GPU lanes of the device of `stream`, or of the trace's only GPU when the thread launched nothing yet.
+// The GPU lanes of the device of `stream`, or of the trace's only GPU when there is no stream to go by.
 std::span<const LaneIndex> GraphAssembly::device_lanes(LaneIndex stream) const {
   const auto lanes = stream != kNoLane                  ? gpu_lanes_by_device_.find(trace_.lane(stream).device())
                      : gpu_lanes_by_device_.size() == 1 ? gpu_lanes_by_device_.begin()
@@ -383,7 +386,8 @@ std::span<const LaneIndex> GraphAssembly::device_lanes(LaneIndex stream) const {
 
 // A synchronize returns only when the work queued before it on its device (cudaDeviceSynchronize: every stream of
 // the thread's current device) or on its stream (cudaStreamSynchronize: the thread's current stream, where its last
-// launch went; PyTorch's .item() and .cpu() synchronize it) has run. Where the recording shows the call waiting,
+// launch went; PyTorch's .item() and .cpu() synchronize it) has run; where it waited in the recording, the work it
+// waited for names the device or stream. Where the recording shows the call waiting,
 // add_host_wait linked the work that ended last; work that had ended before the call began set nothing in the
 // recording, but a change that lets the host run ahead (an asynchronous copy instead of a blocking one) leaves it
 // still running when the call comes: each stream's last work queued before the call is an input of its end, with

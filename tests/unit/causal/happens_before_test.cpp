@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "causal_helpers.h"
@@ -101,6 +102,28 @@ TEST(HappensBefore, ADeviceSynchronizeWaitsForTheLastWorkOfEveryStreamOfItsDevic
   EXPECT_EQ(from, expected);
   EXPECT_FALSE(g.node(sync).end_bound);
   EXPECT_EQ(g.own_ns(sync), 5 * us);
+}
+
+// The thread launches on GPU 0 (stream 7, 10-210 us; stream 9, 20-40 us), then on GPU 1 (30-80 us), and calls
+// cudaDeviceSynchronize, which returns at 212 us, after GPU 0's long kernel: the device it synchronized is GPU 0,
+// though its last launch went to GPU 1. Its inputs: that kernel (binding) and stream 9's (not); GPU 1's is another
+// device's.
+TEST(HappensBefore, TheWorkASynchronizeWaitedForNamesItsDevice) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 10, 200);
+  launch(b, 2, 10, 5, 0, 9, 20, 20);
+  launch(b, 3, 20, 5, 1, 3, 30, 50);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 30 * us, 182 * us);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  const NodeId sync = node_at(g, kHost, 30);
+  const NodeId k7 = node_at(g, kGpu0, 10), k9 = node_at(g, gpu_lane_key(0, 9), 20);
+  std::vector<std::pair<NodeId, bool>> from;
+  for (const Edge& e : g.edges_into(sync)) from.emplace_back(e.from, e.binding);
+  std::sort(from.begin(), from.end());
+  std::vector<std::pair<NodeId, bool>> expected{{k7, true}, {k9, false}};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(from, expected);
 }
 
 TEST(HappensBefore, APageableCopyWaitsForItsOwnCopyWhichLeavesFromTheCallsStart) {
