@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -218,22 +219,40 @@ std::string ms_text(TimeNs ns) {
 // balanced run can then be longer by up to the GPU work of the other ranks sharing with the one that shares with
 // the most. The warning says so and the band's upper end takes that case; returns that time (0: none).
 TimeNs shared_gpu_work(const analysis::Stragglers& s, const BalancedRanksInput& in, Prediction& out) {
+  // Each GPU id: how many ranks name it and their GPU work (a rank counted once per id). A rank of one GPU id shares
+  // with the others of its id; a rank of several is compared with every other rank (rare: ranks of one GPU each are
+  // the rule), so thousands of ranks take one pass.
+  struct Named {
+    std::size_t ranks = 0;
+    TimeNs work_ns = 0;
+  };
+  std::unordered_map<std::int64_t, Named> by_id;
+  std::vector<std::vector<std::int64_t>> ids(in.ranks.size());
+  for (std::size_t r = 0; r < in.ranks.size(); ++r) {
+    ids[r] = in.ranks[r].local_devices;
+    std::sort(ids[r].begin(), ids[r].end());
+    ids[r].erase(std::unique(ids[r].begin(), ids[r].end()), ids[r].end());
+    for (const std::int64_t id : ids[r]) {
+      Named& n = by_id[id];
+      ++n.ranks;
+      n.work_ns = saturating_add(n.work_ns, in.ranks[r].gpu_work_ns);
+    }
+  }
   const auto shares = [&](std::size_t a, std::size_t b) {
-    const std::vector<std::int64_t>& da = in.ranks[a].local_devices;
-    const std::vector<std::int64_t>& db = in.ranks[b].local_devices;
-    return std::find_first_of(da.begin(), da.end(), db.begin(), db.end()) != da.end();
+    return std::find_first_of(ids[a].begin(), ids[a].end(), ids[b].begin(), ids[b].end()) != ids[a].end();
   };
   TimeNs most_ns = 0;
   std::size_t sharing_ranks = 0;
   for (std::size_t r = 0; r < in.ranks.size(); ++r) {
+    if (std::none_of(ids[r].begin(), ids[r].end(), [&](std::int64_t id) { return by_id[id].ranks > 1; })) continue;
+    ++sharing_ranks;
     TimeNs others_ns = 0;
-    bool shares_any = false;
-    for (std::size_t q = 0; q < in.ranks.size(); ++q)
-      if (q != r && shares(r, q)) {
-        others_ns = saturating_add(others_ns, in.ranks[q].gpu_work_ns);
-        shares_any = true;
-      }
-    sharing_ranks += shares_any ? 1 : 0;
+    if (ids[r].size() == 1) {
+      others_ns = saturating_sub(by_id[ids[r][0]].work_ns, in.ranks[r].gpu_work_ns);
+    } else {
+      for (std::size_t q = 0; q < in.ranks.size(); ++q)
+        if (q != r && shares(r, q)) others_ns = saturating_add(others_ns, in.ranks[q].gpu_work_ns);
+    }
     most_ns = std::max(most_ns, others_ns);
   }
   if (sharing_ranks == 0 || most_ns == 0) return 0;

@@ -137,7 +137,8 @@ TEST(WhatifBalancedRanks, NeverBelowARanksOwnWork) {
 // longer by up to 40 us, rank 0's GPU work in the window (what rank 2's would wait for on a shared GPU), which the
 // band's upper end takes: 570 us, plus 1%. Over NCCL, which refuses two ranks on one GPU, they are two GPUs: no
 // warning, and the band's upper end is 530 us plus 1%.
-Trace ranks_naming_one_gpu(const std::string& backend) {
+// With `two_gpus`, rank 0 also runs 20 us on its GPU 1 and rank 2 its kernel on its GPU 1 instead of GPU 0.
+Trace ranks_naming_one_gpu(const std::string& backend, bool two_gpus = false) {
   const auto rank_trace = [&](std::int64_t rank, std::int64_t pid,
                               const std::vector<std::pair<TimeNs, TimeNs>>& allreduces_us, TimeNs kernel_us,
                               TimeNs kernel_len_us) {
@@ -146,7 +147,9 @@ Trace ranks_naming_one_gpu(const std::string& backend) {
     for (const auto& [start, end] : allreduces_us)
       host_call(b, pid, pid, "gloo:all_reduce", start * kUs, (end - start) * kUs, EventKind::Annotation);
     if (rank == 0) analysis::testing::kernel(b, 0, 7, "conv", -100 * kUs, 100 * kUs);
-    if (kernel_len_us > 0) analysis::testing::kernel(b, 0, 7, "conv", kernel_us * kUs, kernel_len_us * kUs);
+    if (rank == 0 && two_gpus) analysis::testing::kernel(b, 1, 7, "conv", 200 * kUs, 20 * kUs);
+    const std::int64_t gpu = rank == 2 && two_gpus ? 1 : 0;
+    if (kernel_len_us > 0) analysis::testing::kernel(b, gpu, 7, "conv", kernel_us * kUs, kernel_len_us * kUs);
     b.add_measurement({"timed loop", MeasurementMethod::StopwatchNoSync, 1130 * kUs, 0, 1130 * kUs, pid, pid});
     return build(b);
   };
@@ -170,6 +173,21 @@ TEST(WhatifBalancedRanks, RanksThatNameTheSameGpuAreWarnedOfAndTheBandTakesIt) {
       "which the band's upper end takes";
   EXPECT_NE(std::find(p->warnings.begin(), p->warnings.end(), expected), p->warnings.end())
       << (p->warnings.empty() ? std::string("no warning") : p->warnings.back());
+}
+
+// Rank 0 names GPUs 0 and 1, rank 2 GPU 1: rank 2 shares with rank 0, whose GPU work in the window is 40 + 20 us
+// (a rank's GPU work counts whole, an upper bound: only its GPU 1's 20 us would take turns with rank 2's on a shared
+// GPU 1); rank 0 shares with rank 2's 30 us. The band's upper end takes the most: 60 us.
+TEST(WhatifBalancedRanks, ARankOfTwoGpusSharesWithEachRankNamingEither) {
+  const Trace t = ranks_naming_one_gpu("gloo", true);
+  const Expected<Prediction> p = balanced(t);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->predicted_ns, 530 * kUs);
+  EXPECT_EQ(p->high_ns, 590 * kUs + 5900);
+  bool warned = false;
+  for (const std::string& w : p->warnings)
+    warned = warned || (w.find("2 of the 3 ranks name the same GPU") == 0 && w.find("(60.0 us)") != std::string::npos);
+  EXPECT_TRUE(warned);
 }
 
 TEST(WhatifBalancedRanks, RanksOverNcclThatNameTheSameGpuAreOnHostsOfTheirOwn) {
