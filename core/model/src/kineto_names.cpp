@@ -25,6 +25,8 @@ std::string memset_event_name(const MemsetDetail& detail) {
   return name;
 }
 
+bool is_profiler_step(std::string_view name) { return name.starts_with("ProfilerStep#"); }
+
 bool is_data_loader_next(std::string_view name) {
   // A prefix first: this is asked of every op of every thread.
   constexpr std::string_view kPrefix = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter";

@@ -131,6 +131,50 @@ TEST(IdleCauses, TheSynchronizeAfterAPageableCopyIsPartOfItsWait) {
   expect_tiles(idle);
 }
 
+// The thread's own work between its two launches, [5, 60) us, is on the critical path (GPU 0 is idle until the
+// second kernel, [70, 170)). It ran inside record_function "outer" [0, 100), partly inside "inner" [20, 50); the
+// profiler step around everything names no work: 'inner' 30 us, 'outer' 15 + 10 us.
+TEST(CriticalPath, TheHostsOwnWorkIsNamedByTheInnermostRangeItRanIn) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "ProfilerStep#1", 0, 170 * us, EventKind::Annotation);
+  host_call(b, 1, 1, "outer", 0, 100 * us, EventKind::Annotation);
+  host_call(b, 1, 1, "inner", 20 * us, 30 * us, EventKind::Annotation);
+  launch(b, 1, 0, 5, 0, 7, 10, 10);
+  launch(b, 2, 60, 5, 0, 7, 70, 100);
+  const Trace t = build(b);
+  const Report r = analyze(t);
+  ASSERT_EQ(r.critical.own_work_by_range.size(), 2u);
+  EXPECT_EQ(r.critical.own_work_by_range[0].range, "inner");
+  EXPECT_EQ(r.critical.own_work_by_range[0].total_ns, 30 * us);
+  EXPECT_EQ(r.critical.own_work_by_range[1].range, "outer");
+  EXPECT_EQ(r.critical.own_work_by_range[1].total_ns, 25 * us);
+  const std::string expected =
+      "The host's own work between calls on the critical path (55.0 us), by the innermost record_function range it "
+      "ran in (for a thread without ranges of its own, such as the autograd engine's, the range its process's main "
+      "thread was in): 'inner' 30.0 us, 'outer' 25.0 us.";
+  EXPECT_NE(std::find(r.critical.lines.begin(), r.critical.lines.end(), expected), r.critical.lines.end());
+}
+
+// Thread 2 records no range of its own (as PyTorch's autograd engine); its own work between its launches, [5, 60)
+// us, on the critical path, ran while the main thread (1) was inside "backward" [0, 40) and then "optimizer"
+// [40, 100): 35 and 20 us.
+TEST(CriticalPath, AThreadWithoutRangesWorksForTheRangeOfItsProcesssMainThread) {
+  TraceBuilder b;
+  host_call(b, 1, 1, "backward", 0, 40 * us, EventKind::Annotation);
+  host_call(b, 1, 1, "optimizer", 40 * us, 60 * us, EventKind::Annotation);
+  host_call(b, 1, 2, "cudaLaunchKernel", 0, 5 * us, EventKind::Runtime, 1);
+  kernel(b, 0, 7, "gemm", 10 * us, 10 * us, 1);
+  host_call(b, 1, 2, "cudaLaunchKernel", 60 * us, 5 * us, EventKind::Runtime, 2);
+  kernel(b, 0, 7, "gemm", 70 * us, 100 * us, 2);
+  const Trace t = build(b);
+  const Report r = analyze(t);
+  ASSERT_EQ(r.critical.own_work_by_range.size(), 2u);
+  EXPECT_EQ(r.critical.own_work_by_range[0].range, "backward");
+  EXPECT_EQ(r.critical.own_work_by_range[0].total_ns, 35 * us);
+  EXPECT_EQ(r.critical.own_work_by_range[1].range, "optimizer");
+  EXPECT_EQ(r.critical.own_work_by_range[1].total_ns, 20 * us);
+}
+
 // A launch for GPU 1 drains GPU 0 to load a module lazily (it waits until GPU 0's kernel ends at 108, loads for
 // 16, returns at 130). GPU 0 holds 2 of the 3 models; removing the load and its drain gives back 28 us (the next
 // GPU 0 kernel starts at 108 instead of 136). The old analysis said GPU 1 was idle "mostly host blocked (lazy

@@ -15,6 +15,7 @@
 #include "causes/silent_ranges.h"
 #include "gtv/analysis/format.h"
 #include "gtv/analysis/intervals.h"
+#include "gtv/model/kineto_names.h"
 #include "gtv/model/ranks.h"
 
 namespace gtv::analysis {
@@ -366,6 +367,101 @@ std::vector<PathShare> shares_of(const Trace& trace, const std::vector<PathSegme
   return out;
 }
 
+// A host lane's record_function ranges (annotations other than profiler steps) as pieces of time, each named by
+// the innermost range over it. A thread's ranges nest: one sweep with a stack of the open ones.
+struct RangePiece {
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  StringId name = 0;
+};
+
+std::vector<RangePiece> range_pieces(const Trace& trace, const Lane& lane) {
+  std::vector<RangePiece> out;
+  std::vector<std::pair<TimeNs, StringId>> open;  // (end, name), innermost last
+  TimeNs at = kMinTraceTimeNs;
+  const auto close_until = [&](TimeNs t) {
+    while (!open.empty() && open.back().first <= t) {
+      if (at < open.back().first) out.push_back({at, open.back().first, open.back().second});
+      at = std::max(at, open.back().first);
+      open.pop_back();
+    }
+  };
+  for (const Event& e : lane.events) {
+    if (e.kind != EventKind::Annotation || kineto::is_profiler_step(trace.name(e))) continue;
+    close_until(e.start_ns);
+    if (!open.empty() && at < e.start_ns) out.push_back({at, e.start_ns, open.back().second});
+    at = std::max(at, e.start_ns);
+    const TimeNs end = open.empty() ? e.end_ns() : std::min(e.end_ns(), open.back().first);
+    open.emplace_back(end, e.name);
+  }
+  close_until(kMaxTraceTimeNs);
+  return out;
+}
+
+// Per process, its host thread with the most record_function ranges (the main thread, where the loop's phases are
+// marked): a thread with none of its own (PyTorch's autograd engine, DDP's and Gloo's workers) works for the range
+// that thread is in.
+std::map<std::int64_t, LaneIndex> range_threads(const Trace& trace) {
+  std::map<std::int64_t, std::pair<std::size_t, LaneIndex>> most;
+  for (LaneIndex l = 0; l < trace.lanes().size(); ++l) {
+    const Lane& lane = trace.lane(l);
+    if (lane.is_gpu()) continue;
+    std::size_t n = 0;
+    for (const Event& e : lane.events)
+      n += e.kind == EventKind::Annotation && !kineto::is_profiler_step(trace.name(e)) ? 1 : 0;
+    auto [it, fresh] = most.try_emplace(lane.key.pid, n, l);
+    if (!fresh && n > it->second.first) it->second = {n, l};
+  }
+  std::map<std::int64_t, LaneIndex> out;
+  for (const auto& [pid, best] : most)
+    if (best.first > 0) out.emplace(pid, best.second);
+  return out;
+}
+
+std::vector<RangeWork> own_work_by_range(const Trace& trace, const std::vector<PathSegment>& segments) {
+  std::map<LaneIndex, std::vector<RangePiece>> pieces_of;
+  std::map<std::int64_t, LaneIndex> main_thread;
+  bool main_threads_found = false;
+  std::map<StringId, TimeNs> by_name;
+  TimeNs outside_ns = 0;
+  for (const PathSegment& s : segments) {
+    // The work before a thread's first call is no cause's (no replay removes it): left out, so that the total is
+    // the own work between calls that the cause's sentence names.
+    if (s.kind != SegmentKind::HostOwnWork || s.cause < 0 || !s.has_event || trace.lane(s.event.lane).is_gpu())
+      continue;
+    auto [it, fresh] = pieces_of.try_emplace(s.event.lane);
+    if (fresh) {
+      it->second = range_pieces(trace, trace.lane(s.event.lane));
+      if (it->second.empty()) {
+        if (!main_threads_found) main_thread = range_threads(trace);
+        main_threads_found = true;
+        const auto main = main_thread.find(trace.lane(s.event.lane).key.pid);
+        if (main != main_thread.end() && main->second != s.event.lane)
+          it->second = range_pieces(trace, trace.lane(main->second));
+      }
+    }
+    const std::vector<RangePiece>& pieces = it->second;
+    TimeNs inside_ns = 0;
+    auto p = std::upper_bound(pieces.begin(), pieces.end(), s.start_ns,
+                              [](TimeNs t, const RangePiece& q) { return t < q.end_ns; });
+    for (; p != pieces.end() && p->start_ns < s.end_ns; ++p) {
+      const TimeNs ns = std::min(p->end_ns, s.end_ns) - std::max(p->start_ns, s.start_ns);
+      if (ns <= 0) continue;
+      by_name[p->name] += ns;
+      inside_ns += ns;
+    }
+    outside_ns += s.length_ns() - inside_ns;
+  }
+  if (by_name.empty()) return {};
+  std::vector<RangeWork> out;
+  out.reserve(by_name.size() + 1);
+  for (const auto& [name, ns] : by_name) out.push_back({std::string(trace.strings().view(name)), ns});
+  if (outside_ns > 0) out.push_back({{}, outside_ns});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RangeWork& a, const RangeWork& b) { return a.total_ns > b.total_ns; });
+  return out;
+}
+
 }  // namespace
 
 std::string_view context_key(ShareContext context) {
@@ -484,6 +580,7 @@ CriticalPathAnalysis analyze_critical_path(const Trace& trace, const causal::Hap
   out.causes = checker.checked(threads);
   cap_by_gpu_work(g, cp.window, out.causes);
   out.shares = shares_of(trace, out.segments);
+  out.own_work_by_range = own_work_by_range(trace, out.segments);
   out.anomalies = g.anomalies().lines();
   detail::describe_critical_path(out);
   return out;

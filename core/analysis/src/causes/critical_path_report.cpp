@@ -62,6 +62,9 @@ void critical_path_json(JsonWriter& w, const Report& r) {
         .field("total_ns", s.total_ns)
         .field("segments", U(s.segments))
         .end_object();
+  w.end_array().key("own_work_by_range").begin_array();
+  for (const RangeWork& range : c.own_work_by_range)
+    w.begin_object().field("range", range.range).field("total_ns", range.total_ns).end_object();
   w.end_array().key("causes").begin_array();
   for (const CauseSaving& s : c.causes)
     w.begin_object()

@@ -142,6 +142,20 @@ void describe_critical_path(CriticalPathAnalysis& a) {
             share_of(groups[i].second, a.length_ns) + ")";
   if (groups.size() > 4) line += ", and " + std::to_string(groups.size() - 4) + " smaller parts";
   a.lines.push_back(line + ".");
+  if (!a.own_work_by_range.empty()) {
+    TimeNs own_ns = 0;
+    for (const RangeWork& r : a.own_work_by_range) own_ns += r.total_ns;
+    std::string ranges = "The host's own work between calls on the critical path (" + format_duration(own_ns) +
+                         "), by the innermost record_function range it ran in (for a thread without ranges of its "
+                         "own, such as the autograd engine's, the range its process's main thread was in): ";
+    for (std::size_t i = 0; i < a.own_work_by_range.size() && i < 4; ++i) {
+      const RangeWork& r = a.own_work_by_range[i];
+      ranges += (i ? ", " : "") + (r.range.empty() ? std::string("outside any range") : "'" + r.range + "'") + " " +
+                format_duration(r.total_ns);
+    }
+    if (a.own_work_by_range.size() > 4) ranges += ", and " + std::to_string(a.own_work_by_range.size() - 4) + " more";
+    a.lines.push_back(ranges + ".");
+  }
   std::vector<const CauseSaving*> by_saving;
   for (const CauseSaving& c : a.causes) by_saving.push_back(&c);
   std::stable_sort(by_saving.begin(), by_saving.end(),

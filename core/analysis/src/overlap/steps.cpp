@@ -6,14 +6,13 @@
 
 #include "gtv/analysis/intervals.h"
 #include "gtv/base/time.h"
+#include "gtv/model/kineto_names.h"
 #include "gtv/model/ranks.h"
 
 namespace gtv::analysis {
 namespace {
 
-constexpr std::string_view kStepPrefix = "ProfilerStep#";
-
-bool is_step(std::string_view name) { return name.substr(0, kStepPrefix.size()) == kStepPrefix; }
+bool is_step(std::string_view name) { return kineto::is_profiler_step(name); }
 
 // A launch of GPU work from a host thread: when the launching call started, and what it launched.
 struct Launch {

@@ -60,6 +60,16 @@ struct PathShare {
 // "before_first_call", "inside_collective", "inside_data_loader_wait", "none".
 [[nodiscard]] std::string_view context_key(ShareContext context);
 
+// The host's own work between calls on the path inside one record_function range (the innermost one it ran in that
+// is not a profiler step), summed over the threads that ran ranges of that name; `range` empty: outside any such
+// range. A thread without ranges of its own (the autograd engine's) counts in the range its process's main thread
+// (the one with the most ranges) was in. A thread's work before its first call is left out (no cause's, as in
+// CauseSaving "host_own_work").
+struct RangeWork {
+  std::string range;
+  TimeNs total_ns = 0;
+};
+
 // A cause on the path, checked by removing it and replaying.
 struct CauseSaving {
   std::string key;        // stable: "lazy_loading", "tracing_overhead", "first_use", "host_launch", "host_own_work",
@@ -77,12 +87,14 @@ struct CauseSaving {
 
 struct CriticalPathAnalysis {
   Region region;
-  TimeNs length_ns = 0;                // the path's length: the region's, replayed unchanged
-  TimeNs replay_error_ns = 0;          // unchanged replay against the recording, on the region's length
-  bool truncated = false;              // corrupt links stopped the walk: the segments do not tile the region
-  std::vector<PathSegment> segments;   // in time order, tiling the region
-  std::vector<PathShare> shares;       // largest first
-  std::vector<CauseSaving> causes;     // in the order the path met them (segments point at them by index)
+  TimeNs length_ns = 0;               // the path's length: the region's, replayed unchanged
+  TimeNs replay_error_ns = 0;         // unchanged replay against the recording, on the region's length
+  bool truncated = false;             // corrupt links stopped the walk: the segments do not tile the region
+  std::vector<PathSegment> segments;  // in time order, tiling the region
+  std::vector<PathShare> shares;      // largest first
+  std::vector<CauseSaving> causes;    // in the order the path met them (segments point at them by index)
+  // The host's own work on the path by range, most first; empty when none of it ran inside a range.
+  std::vector<RangeWork> own_work_by_range;
   std::vector<std::string> anomalies;  // what the graph left out, in words
   std::vector<std::string> lines;
   std::string headline;

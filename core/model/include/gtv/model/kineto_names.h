@@ -92,4 +92,7 @@ inline constexpr std::string_view kArgSortIndex = "sort_index";
 // iterator's __next__ ("..._SingleProcessDataLoaderIter.__next__") loads the batch itself and is not one.
 [[nodiscard]] bool is_data_loader_next(std::string_view name);
 
+// A profiler step's annotation ("ProfilerStep#3"): from one profiler.step() call to the next.
+[[nodiscard]] bool is_profiler_step(std::string_view name);
+
 }  // namespace gtv::kineto
