@@ -66,8 +66,8 @@ void expect_tiles(const IdleCauses& idle) {
 // GPU 0: a kernel [10, 110) then a copy to pageable memory [110, 120) whose call holds the host until 125; only
 // then is GPU 1's kernel launched ([125, 130), runs [135, 235)). Without that wait GPU 1's kernel would run at
 // [20, 120): the trace would end at 120, 115 us sooner.
-Trace pageable_copy_trace() {
-  TraceBuilder b;
+// GPU 0's kernel and the copy to pageable memory after it, whose call returns at 125 us.
+void kernel_then_pageable_copy(TraceBuilder& b) {
   launch(b, 1, 0, 5, 0, 7, 10, 100);
   host_call(b, 1, 1, "cudaMemcpyAsync", 5 * us, 120 * us, EventKind::Runtime, 2);
   MemcpyDetail d;
@@ -75,6 +75,11 @@ Trace pageable_copy_trace() {
   d.src_kind = MemoryKind::Device;
   d.dst_kind = MemoryKind::Pageable;
   memcpy_event(b, 0, 7, 110 * us, 10 * us, d, 2);
+}
+
+Trace pageable_copy_trace() {
+  TraceBuilder b;
+  kernel_then_pageable_copy(b);
   launch(b, 3, 125, 5, 1, 15, 135, 100);
   return build(b);
 }
@@ -113,13 +118,7 @@ TEST(IdleCauses, APageableCopyThatHeldTheHostIsBlamedForWhatRemovingItGivesBack)
 // 120) and give back 8 us.
 TEST(IdleCauses, TheSynchronizeAfterAPageableCopyIsPartOfItsWait) {
   TraceBuilder b;
-  launch(b, 1, 0, 5, 0, 7, 10, 100);
-  host_call(b, 1, 1, "cudaMemcpyAsync", 5 * us, 120 * us, EventKind::Runtime, 2);
-  MemcpyDetail d;
-  d.copy_kind = CopyKind::DeviceToHost;
-  d.src_kind = MemoryKind::Device;
-  d.dst_kind = MemoryKind::Pageable;
-  memcpy_event(b, 0, 7, 110 * us, 10 * us, d, 2);
+  kernel_then_pageable_copy(b);
   host_call(b, 1, 1, "cudaStreamSynchronize", 125 * us, 3 * us);
   launch(b, 3, 130, 5, 1, 15, 140, 100);
   const Trace t = build(b);
