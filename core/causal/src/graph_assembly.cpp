@@ -385,13 +385,11 @@ std::span<const LaneIndex> GraphAssembly::device_lanes(LaneIndex stream) const {
 }
 
 // A synchronize returns only when the work queued before it on its device (cudaDeviceSynchronize: every stream of
-// the thread's current device) or on its stream (cudaStreamSynchronize: the thread's current stream, where its last
-// launch went; PyTorch's .item() and .cpu() synchronize it) has run; where it waited in the recording, the work it
-// waited for names the device or stream. Where the recording shows the call waiting,
-// add_host_wait linked the work that ended last; work that had ended before the call began set nothing in the
-// recording, but a change that lets the host run ahead (an asynchronous copy instead of a blocking one) leaves it
-// still running when the call comes: each stream's last work queued before the call is an input of its end, with
-// no delay of its own.
+// the thread's current device) or on its stream (cudaStreamSynchronize: the thread's current stream; PyTorch's
+// .item() and .cpu() synchronize it) has run. Where the recording shows the call waiting, add_host_wait linked the
+// work that ended last; work that had ended before the call began set nothing in the recording, but a change that
+// lets the host run ahead (an asynchronous copy instead of a blocking one) leaves it still running when the call
+// comes: each stream's last work queued before the call is an input of its end, with no delay of its own.
 void GraphAssembly::add_sync_waits(NodeId call, std::span<const LaneIndex> gpu_lanes) {
   const TimeNs start = g_.recorded_start(call), end = g_.recorded_end(call);
   const bool ranked = !trace_.metadata().ranks.empty();

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gtv/analysis/report.h"
 #include "trace_helpers.h"
@@ -130,6 +133,14 @@ TEST(IdleCauses, TheSynchronizeAfterAPageableCopyIsPartOfItsWait) {
   expect_tiles(idle);
 }
 
+// The critical path's host own work by range, in its order: (range, ns).
+using RangeTimes = std::vector<std::pair<std::string, TimeNs>>;
+RangeTimes own_work_by_range(const Report& r) {
+  RangeTimes out;
+  for (const RangeWork& w : r.critical.own_work_by_range) out.emplace_back(w.range, w.total_ns);
+  return out;
+}
+
 // The thread's own work between its two launches, [5, 60) us, is on the critical path (GPU 0 is idle until the
 // second kernel, [70, 170)). It ran inside record_function "outer" [0, 100), partly inside "inner" [20, 50); the
 // profiler step around everything names no work: 'inner' 30 us, 'outer' 15 + 10 us.
@@ -142,11 +153,7 @@ TEST(CriticalPath, TheHostsOwnWorkIsNamedByTheInnermostRangeItRanIn) {
   launch(b, 2, 60, 5, 0, 7, 70, 100);
   const Trace t = build(b);
   const Report r = analyze(t);
-  ASSERT_EQ(r.critical.own_work_by_range.size(), 2u);
-  EXPECT_EQ(r.critical.own_work_by_range[0].range, "inner");
-  EXPECT_EQ(r.critical.own_work_by_range[0].total_ns, 30 * us);
-  EXPECT_EQ(r.critical.own_work_by_range[1].range, "outer");
-  EXPECT_EQ(r.critical.own_work_by_range[1].total_ns, 25 * us);
+  EXPECT_EQ(own_work_by_range(r), (RangeTimes{{"inner", 30 * us}, {"outer", 25 * us}}));
   const std::string expected =
       "The host's own work between calls on the critical path (55.0 us), by the innermost record_function range it "
       "ran in (for a thread without ranges of its own, such as the autograd engine's, the range its process's main "
@@ -167,11 +174,7 @@ TEST(CriticalPath, AThreadWithoutRangesWorksForTheRangeOfItsProcesssMainThread) 
   kernel(b, 0, 7, "gemm", 70 * us, 100 * us, 2);
   const Trace t = build(b);
   const Report r = analyze(t);
-  ASSERT_EQ(r.critical.own_work_by_range.size(), 2u);
-  EXPECT_EQ(r.critical.own_work_by_range[0].range, "backward");
-  EXPECT_EQ(r.critical.own_work_by_range[0].total_ns, 35 * us);
-  EXPECT_EQ(r.critical.own_work_by_range[1].range, "optimizer");
-  EXPECT_EQ(r.critical.own_work_by_range[1].total_ns, 20 * us);
+  EXPECT_EQ(own_work_by_range(r), (RangeTimes{{"backward", 35 * us}, {"optimizer", 20 * us}}));
 }
 
 // A launch for GPU 1 drains GPU 0 to load a module lazily (it waits until GPU 0's kernel ends at 108, loads for

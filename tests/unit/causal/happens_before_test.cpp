@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <utility>
+#include <tuple>
 #include <vector>
 
 #include "causal_helpers.h"
@@ -15,6 +15,18 @@ using namespace testing;
 
 const LaneKey kHost = host_lane_key(1, 1);
 const LaneKey kGpu0 = gpu_lane_key(0, 7);
+
+// The extra edges into a node as (source, kind, binding), sorted: compared whole, whatever order they were added in.
+using EdgeInput = std::tuple<NodeId, EdgeKind, bool>;
+std::vector<EdgeInput> sorted(std::vector<EdgeInput> inputs) {
+  std::sort(inputs.begin(), inputs.end());
+  return inputs;
+}
+std::vector<EdgeInput> end_inputs(const HappensBefore& g, NodeId node) {
+  std::vector<EdgeInput> out;
+  for (const Edge& e : g.edges_into(node)) out.emplace_back(e.from, e.kind, e.binding);
+  return sorted(out);
+}
 
 TEST(HappensBefore, LaunchesBindAnIdleGpuAndTheStreamBindsQueuedWork) {
   TraceBuilder b;
@@ -90,16 +102,7 @@ TEST(HappensBefore, ADeviceSynchronizeWaitsForTheLastWorkOfEveryStreamOfItsDevic
   const HappensBefore g = HappensBefore::build(t);
   const NodeId sync = node_at(g, kHost, 300);
   const NodeId k7 = node_at(g, kGpu0, 120), k9 = node_at(g, gpu_lane_key(0, 9), 40);
-  std::vector<NodeId> from;
-  for (const Edge& e : g.edges_into(sync)) {
-    EXPECT_EQ(e.kind, EdgeKind::Sync);
-    EXPECT_FALSE(e.binding);
-    from.push_back(e.from);
-  }
-  std::sort(from.begin(), from.end());
-  std::vector<NodeId> expected{k7, k9};
-  std::sort(expected.begin(), expected.end());
-  EXPECT_EQ(from, expected);
+  EXPECT_EQ(end_inputs(g, sync), sorted({{k7, EdgeKind::Sync, false}, {k9, EdgeKind::Sync, false}}));
   EXPECT_FALSE(g.node(sync).end_bound);
   EXPECT_EQ(g.own_ns(sync), 5 * us);
 }
@@ -118,12 +121,7 @@ TEST(HappensBefore, TheWorkASynchronizeWaitedForNamesItsDevice) {
   const HappensBefore g = HappensBefore::build(t);
   const NodeId sync = node_at(g, kHost, 30);
   const NodeId k7 = node_at(g, kGpu0, 10), k9 = node_at(g, gpu_lane_key(0, 9), 20);
-  std::vector<std::pair<NodeId, bool>> from;
-  for (const Edge& e : g.edges_into(sync)) from.emplace_back(e.from, e.binding);
-  std::sort(from.begin(), from.end());
-  std::vector<std::pair<NodeId, bool>> expected{{k7, true}, {k9, false}};
-  std::sort(expected.begin(), expected.end());
-  EXPECT_EQ(from, expected);
+  EXPECT_EQ(end_inputs(g, sync), sorted({{k7, EdgeKind::Sync, true}, {k9, EdgeKind::Sync, false}}));
 }
 
 TEST(HappensBefore, APageableCopyWaitsForItsOwnCopyWhichLeavesFromTheCallsStart) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <string_view>
 
 #include "gtv/analysis/intervals.h"
 #include "gtv/base/time.h"
@@ -11,8 +10,6 @@
 
 namespace gtv::analysis {
 namespace {
-
-bool is_step(std::string_view name) { return kineto::is_profiler_step(name); }
 
 // A launch of GPU work from a host thread: when the launching call started, and what it launched.
 struct Launch {
@@ -77,7 +74,7 @@ std::vector<ProcessSteps> steps_of(const Trace& trace) {
     ProcessSteps p{lane.key.pid, lane.key.tid, {}};
     for (const std::uint32_t i : lane.by_depth[0]) {
       const Event& e = lane.events[i];
-      if (e.kind == EventKind::Annotation && is_step(trace.name(e)))
+      if (e.kind == EventKind::Annotation && kineto::is_profiler_step(trace.name(e)))
         p.steps.push_back({std::string(trace.name(e)), e.start_ns, e.end_ns(), 0, 0, 0});
     }
     if (p.steps.empty()) continue;
@@ -98,7 +95,7 @@ std::vector<AnnotatedRanges> ranges_of(const Trace& trace, std::size_t& count,
     if (lane.is_gpu()) continue;
     std::map<StringId, std::vector<Interval>> spans;  // by name, in the order the names were first seen
     for (const Event& e : lane.events) {
-      if (e.kind != EventKind::Annotation || is_step(trace.name(e))) continue;
+      if (e.kind != EventKind::Annotation || kineto::is_profiler_step(trace.name(e))) continue;
       spans[e.name].push_back({e.start_ns, e.end_ns()});
       ++count;
     }
