@@ -133,6 +133,15 @@ NodeId HappensBefore::node_at_or_before(LaneIndex lane, TimeNs time_ns) const {
   return lo == first ? kNoNode : lo - 1;
 }
 
+NodeId HappensBefore::copy_wait_continued_by(NodeId sync) const {
+  const NodeId before = nodes_[sync].chain_prev;
+  if (before == kNoNode || nodes_[sync].kind != NodeKind::HostCall || !nodes_[before].stages_own_copy) return kNoNode;
+  for (const Edge& e : edges_into(sync))
+    if (e.kind == EdgeKind::Sync && nodes_[e.from].kind == NodeKind::Copy && nodes_[e.from].launch == before)
+      return e.from;
+  return kNoNode;
+}
+
 std::size_t HappensBefore::memory_bytes() const {
   return nodes_.capacity() * sizeof(Node) + lane_first_node_.capacity() * sizeof(NodeId) +
          edges_.capacity() * sizeof(Edge) + parts_.capacity() * sizeof(Part) +

@@ -328,15 +328,13 @@ Expected<Ok> apply_pinned(Plan& p, Bound bound) {
         }
       }
     }
-    // The synchronize that follows a pageable copy (a framework's copy to the host waits for it) goes with it.
+    // The synchronize that continues the copy's wait (a framework's copy to the host waits for it) goes with it.
     const NodeId after = next[call];
-    if (after != kNoNode && name_of(g, after).find("Synchronize") != std::string_view::npos) {
+    if (after != kNoNode && g.copy_wait_continued_by(after) == x) {
       auto& sync_ends = p.end_in[after];
-      const auto waits_for_copy = [&](const PlanInput& in) { return waits(in) && in.source == x; };
-      if (std::any_of(sync_ends.begin(), sync_ends.end(), waits_for_copy)) {
-        sync_ends.erase(std::remove_if(sync_ends.begin(), sync_ends.end(), waits), sync_ends.end());
-        ++syncs;
-      }
+      const auto kept = std::remove_if(sync_ends.begin(), sync_ends.end(), waits);
+      syncs += kept != sync_ends.end() ? 1 : 0;  // none when an earlier change already removed its waits
+      sync_ends.erase(kept, sync_ends.end());
     }
   }
   p.applied.push_back(std::to_string(copies.size()) + " pageable copies become asynchronous copies from pinned memory" +

@@ -144,6 +144,45 @@ TEST(HappensBefore, APageableCopyWaitsForItsOwnCopyWhichLeavesFromTheCallsStart)
   EXPECT_EQ(g.own_ns(call), 5 * us);
 }
 
+// PyTorch's .to() without non_blocking: cudaMemcpyAsync of pageable memory, then cudaStreamSynchronize. To the
+// host (device to host) the call waits for its copy and the synchronize finds it done; from the host the call
+// stages the data and returns as its copy ends, and the synchronize waits for the rest. Either way the synchronize
+// continues that copy's wait; a synchronize after a launch, after a pinned copy, or not right after the copy's call
+// continues none.
+TEST(HappensBefore, ASynchronizeRightAfterAPageableCopyContinuesItsWait) {
+  MemcpyDetail to_pageable;
+  to_pageable.copy_kind = CopyKind::DeviceToHost;
+  to_pageable.src_kind = MemoryKind::Device;
+  to_pageable.dst_kind = MemoryKind::Pageable;
+  MemcpyDetail from_pageable;
+  from_pageable.copy_kind = CopyKind::HostToDevice;
+  from_pageable.src_kind = MemoryKind::Pageable;
+  from_pageable.dst_kind = MemoryKind::Device;
+  MemcpyDetail from_pinned = from_pageable;
+  from_pinned.src_kind = MemoryKind::Pinned;
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 10, 100);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 5 * us, 120 * us, EventKind::Runtime, 2);
+  memcpy_event(b, 0, 7, 110 * us, 10 * us, to_pageable, 2);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 126 * us, 2 * us);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 200 * us, 50 * us, EventKind::Runtime, 3);
+  memcpy_event(b, 0, 7, 210 * us, 60 * us, from_pageable, 3);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 251 * us, 20 * us);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 300 * us, 5 * us, EventKind::Runtime, 4);
+  memcpy_event(b, 0, 7, 306 * us, 30 * us, from_pinned, 4);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 306 * us, 31 * us);
+  launch(b, 5, 400, 5, 0, 7, 406, 30);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 406 * us, 31 * us);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(g.copy_wait_continued_by(node_at(g, kHost, 126)), node_at(g, kGpu0, 110));
+  EXPECT_EQ(g.copy_wait_continued_by(node_at(g, kHost, 251)), node_at(g, kGpu0, 210));
+  EXPECT_EQ(g.copy_wait_continued_by(node_at(g, kHost, 306)), kNoNode);
+  EXPECT_EQ(g.copy_wait_continued_by(node_at(g, kHost, 406)), kNoNode);
+  EXPECT_EQ(g.copy_wait_continued_by(node_at(g, kHost, 200)), kNoNode);  // a copy call, not a synchronize
+  EXPECT_EQ(g.copy_wait_continued_by(node_at(g, kGpu0, 110)), kNoNode);  // GPU work
+}
+
 TEST(HappensBefore, WhatTheRecordingContradictsIsCountedNotTaken) {
   TraceBuilder b;
   launch(b, 1, 10, 5, 0, 7, 5, 15);  // the kernel starts before its launch call

@@ -133,6 +133,33 @@ MemcpyDetail host_to_device(MemoryKind src, std::int64_t bytes) {
   return d;
 }
 
+// PyTorch's x.to("cuda") of pageable memory: the copy call stages the data and returns [15, 30) before its copy,
+// queued behind a kernel [10, 110), runs [110, 120); the cudaStreamSynchronize after it [31, 122) waits for the copy.
+// The next launch [125, 130) queues a kernel [130, 230); a synchronize [135, 232). Pinned with non_blocking=True
+// has neither wait: the copy call takes the median launch (5 us) [15, 20), the stream synchronize its own 2 us
+// [21, 23), the launch [26, 31); its kernel follows the copy (at the recording's pageable rate: no pinned copy, no
+// GPU generation) [120, 220); the synchronize starts at 36 and returns 2 us after the kernel: 222 us. Were the
+// stream synchronize left waiting for the copy, nothing would be gained (232 us).
+TEST(WhatifPinned, TheSynchronizeAfterACopyFromPageableMemoryGoesWithIt) {
+  TraceBuilder b;
+  launch(b, 1, 5, 5, 0, 7, 10, 100);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 15 * kUs, 15 * kUs, EventKind::Runtime, 2);
+  memcpy_event(b, 0, 7, 110 * kUs, 10 * kUs, host_to_device(MemoryKind::Pageable, 40000), 2);
+  host_call(b, 1, 1, "cudaStreamSynchronize", 31 * kUs, 91 * kUs);
+  launch(b, 3, 125, 5, 0, 7, 130, 100);
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 135 * kUs, 97 * kUs);
+  measure(b, 0, 232);
+  const Trace t = build(b);
+  Expected<Prediction> p = predict_one(t, "pinned");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->recorded_ns, 232 * kUs);
+  EXPECT_NEAR(predicted_us(*p), 222.0, 0.5);
+  ASSERT_FALSE(p->applied.empty());
+  EXPECT_EQ(p->applied[0],
+            "1 pageable copies become asynchronous copies from pinned memory and 1 synchronizations that followed them "
+            "go");
+}
+
 // On a GPU of compute capability 9 (PCIe 5.0 x16: 16 lanes x 32 GT/s x 128/130 / 8 = 63.015 GB/s a direction): a
 // kernel [10, 110); a pageable copy of 10,082,462 bytes, whose call [15, 2122) holds the host, runs [110, 2110) at
 // 5 GB/s; the next launch [2125, 2130) queues a kernel [2130, 2230); a synchronize [2135, 2232). The trace has no

@@ -95,25 +95,17 @@ std::string pageable_side(const causal::HappensBefore& g, causal::NodeId copy) {
 
 std::string wait_class(const causal::HappensBefore& g, causal::NodeId call) {
   std::string name(g.trace().name(g.event(call)));
-  const std::span<const causal::Edge> edges = g.edges_into(call);
-  // A synchronize that found nothing left to wait for, right after a call that waited for its own copy of
-  // pageable memory, waits for that copy too (PyTorch's .to("cpu") is cudaMemcpyAsync, then
-  // cudaStreamSynchronize): both are that copy's wait, and removing it removes both.
-  const causal::NodeId before = g.node(call).chain_prev;
-  if (before != causal::kNoNode &&
-      std::none_of(edges.begin(), edges.end(), [](const causal::Edge& e) { return e.binding; })) {
-    const auto waits_for_copy_of_before = [&](const causal::Edge& e) {
-      return e.kind == causal::EdgeKind::Sync && g.node(e.from).kind == causal::NodeKind::Copy &&
-             g.node(e.from).launch == before;
-    };
-    const auto before_waited = [&](const causal::Edge& e) {
-      return e.binding && e.kind == causal::EdgeKind::ImplicitSync;
-    };
-    const std::span<const causal::Edge> before_edges = g.edges_into(before);
-    if (std::any_of(edges.begin(), edges.end(), waits_for_copy_of_before) &&
-        std::any_of(before_edges.begin(), before_edges.end(), before_waited))
-      return wait_class(g, before);
+  // A synchronize that continues the wait of the pageable copy just before it is that copy's wait: where the
+  // copy's call waited for it too (.to("cpu")), both are one row, as removing one without the other saves nothing.
+  const causal::NodeId copy = g.copy_wait_continued_by(call);
+  if (copy != causal::kNoNode) {
+    const std::span<const causal::Edge> copy_call_edges = g.edges_into(g.node(copy).launch);
+    if (std::any_of(copy_call_edges.begin(), copy_call_edges.end(), [&](const causal::Edge& e) {
+          return e.binding && e.kind == causal::EdgeKind::ImplicitSync && e.from == copy;
+        }))
+      return std::string(g.trace().name(g.event(g.node(copy).launch))) + pageable_side(g, copy);
   }
+  const std::span<const causal::Edge> edges = g.edges_into(call);
   for (const causal::Edge& e : edges) {
     if (!e.binding || !e.to_end()) continue;
     switch (e.kind) {

@@ -216,6 +216,12 @@ class HappensBefore {
   };
   [[nodiscard]] HandoffSplit handoff_split(NodeId from, NodeId to) const;
 
+  // The copy whose wait a synchronize continues: a synchronize right after its thread's call of a copy of pageable
+  // memory, tied to that copy (PyTorch's .to() without non_blocking is cudaMemcpyAsync, then
+  // cudaStreamSynchronize). Both wait for that copy: a copy made asynchronous from pinned memory removes both.
+  // kNoNode for any other node.
+  [[nodiscard]] NodeId copy_wait_continued_by(NodeId sync) const;
+
   [[nodiscard]] const Anomalies& anomalies() const { return anomalies_; }
   [[nodiscard]] std::size_t memory_bytes() const;  // what the graph holds beyond the Trace
 
