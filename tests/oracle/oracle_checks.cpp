@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
 
 namespace gtv::oracle {
 namespace {
@@ -280,6 +284,58 @@ void check_idle(Checker& c, const Oracle& o, element report) {
                                          std::to_string(with_work) + " with work");
 }
 
+namespace {
+
+// A host lane's record_function ranges: its annotations but the profiler's steps.
+std::vector<const Event*> user_ranges(const Trace& trace, const Lane& lane) {
+  std::vector<const Event*> out;
+  for (const Event& e : lane.events)
+    if (e.kind == EventKind::Annotation && !trace.name(e).starts_with("ProfilerStep#")) out.push_back(&e);
+  return out;
+}
+
+// The host's own work between calls on the critical path, by the innermost range over it, computed apart from the
+// analysis: every piece of an own-work segment between two range boundaries goes to the range with the latest
+// start among those over it (the shorter on a tie), on the segment's own thread, or for a thread with no ranges on
+// its process's thread with the most ("" for time outside any range).
+std::map<std::string, TimeNs> own_work_by_range(const Trace& trace,
+                                                const std::vector<std::tuple<LaneIndex, TimeNs, TimeNs>>& own) {
+  std::map<std::string, TimeNs> out;
+  for (const auto& [lane, start_ns, end_ns] : own) {
+    std::vector<const Event*> ranges = user_ranges(trace, trace.lane(lane));
+    if (ranges.empty()) {
+      std::size_t most = 0;
+      for (const Lane& other : trace.lanes()) {
+        if (other.is_gpu() || other.key.pid != trace.lane(lane).key.pid) continue;
+        std::vector<const Event*> r = user_ranges(trace, other);
+        if (r.size() > most) {
+          most = r.size();
+          ranges = std::move(r);
+        }
+      }
+    }
+    std::vector<TimeNs> cuts = {start_ns, end_ns};
+    for (const Event* r : ranges) {
+      if (r->start_ns > start_ns && r->start_ns < end_ns) cuts.push_back(r->start_ns);
+      if (r->end_ns() > start_ns && r->end_ns() < end_ns) cuts.push_back(r->end_ns());
+    }
+    std::sort(cuts.begin(), cuts.end());
+    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+      if (cuts[i + 1] == cuts[i]) continue;
+      const Event* inner = nullptr;
+      for (const Event* r : ranges)
+        if (r->start_ns <= cuts[i] && r->end_ns() >= cuts[i + 1] &&
+            (inner == nullptr || r->start_ns > inner->start_ns ||
+             (r->start_ns == inner->start_ns && r->duration_ns < inner->duration_ns)))
+          inner = r;
+      out[inner == nullptr ? std::string() : std::string(trace.name(*inner))] += cuts[i + 1] - cuts[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 void check_critical_path(Checker& c, const Trace& trace, const Oracle& o, element report) {
   const Numbers& n = o.numbers();
   const std::optional<element> cp_json = object_at(c, report, "critical_path", "critical_path");
@@ -312,6 +368,7 @@ void check_critical_path(Checker& c, const Trace& trace, const Oracle& o, elemen
   TimeNs first_ns = 0;
   TimeNs cursor_ns = 0;
   std::size_t i = 0;
+  std::vector<std::tuple<LaneIndex, TimeNs, TimeNs>> own;  // the own work between calls: lane, start, end
   for (element s : segments) {
     const TimeNs start_ns = c.int_of("critical_path.segments[].start_ns", s, "start_ns");
     const TimeNs end_ns = c.int_of("critical_path.segments[].end_ns", s, "end_ns");
@@ -324,6 +381,11 @@ void check_critical_path(Checker& c, const Trace& trace, const Oracle& o, elemen
     sum_ns += end_ns - start_ns;
     cursor_ns = end_ns;
     const std::string kind = string_of(s, "kind");
+    if (kind == "host_own_work" && c.has(s, "cause") && c.has(s, "lane")) {
+      const std::int64_t lane = c.int_of(what + ".lane", s, "lane");
+      if (lane >= 0 && std::size_t(lane) < trace.lanes().size() && !trace.lane(LaneIndex(lane)).is_gpu())
+        own.emplace_back(LaneIndex(lane), start_ns, end_ns);
+    }
     const bool gpu_kind = kind == "kernel" || kind == "copy" || kind == "memset" || kind == "communication";
     if (!gpu_kind || !c.has(s, "lane")) continue;
     const std::int64_t lane = c.int_of(what + ".lane", s, "lane");
@@ -360,6 +422,24 @@ void check_critical_path(Checker& c, const Trace& trace, const Oracle& o, elemen
     TimeNs shares_ns = 0;
     for (element share : *shares) shares_ns += c.int_of("critical_path.shares[].total_ns", share, "total_ns");
     c.same_value("sum of critical_path.shares", double(shares_ns), double(length_ns), 0, "critical_path.length_ns");
+  }
+  // "The host's own work between calls on the critical path, by the innermost range it ran in": listed only where
+  // some of it ran inside a range.
+  if (const std::optional<array> by_range = array_at(c, cp, "own_work_by_range", "critical_path.own_work_by_range")) {
+    std::map<std::string, TimeNs> want = own_work_by_range(trace, own);
+    const bool any_inside = std::any_of(want.begin(), want.end(), [](const auto& kv) { return !kv.first.empty(); });
+    if (!any_inside) want.clear();
+    std::map<std::string, TimeNs> got;
+    for (element r : *by_range)
+      got[string_of(r, "range")] += c.int_of("critical_path.own_work_by_range[].total_ns", r, "total_ns");
+    for (const auto& [name, ns] : want) {
+      const auto it = got.find(name);
+      c.same_value("critical_path.own_work_by_range['" + name + "']", it == got.end() ? -1.0 : double(it->second),
+                   double(ns), 0, "the oracle's sum over the path's own-work segments");
+    }
+    for (const auto& [name, ns] : got)
+      c.expect(want.count(name) != 0, "critical_path.own_work_by_range has '" + name + "' (" + std::to_string(ns) +
+                                          " ns), which the oracle does not find on the path");
   }
   // "Without X the region would be N shorter": no removal saves more than the whole region, or costs time.
   if (const std::optional<array> causes = array_at(c, cp, "causes", "critical_path.causes")) {
