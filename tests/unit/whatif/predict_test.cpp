@@ -105,15 +105,23 @@ MemcpyDetail to_pageable() {
 // [125, 130) queues a kernel [130, 230); a synchronize [135, 232). Pinned: the copy call takes the median launch
 // (5 us) and returns at 20; the next launch runs [23, 28); its kernel follows the copy: [120, 220); the synchronize
 // starts 5 us after the launch (33) and returns 2 us after the kernel: 222 us.
-TEST(WhatifPinned, TheCopyNoLongerHoldsTheHost) {
+// A kernel [10, 110); a copy call [15, 15 + call_us) whose copy runs [110, 120); with stream_sync_us, a
+// cudaStreamSynchronize [31, 31 + stream_sync_us); the next launch [125, 130) queues a kernel [130, 230); a
+// synchronize [135, 232) ends the timed loop.
+Trace copy_after_a_kernel(const MemcpyDetail& copy, TimeNs call_us, TimeNs stream_sync_us) {
   TraceBuilder b;
   launch(b, 1, 5, 5, 0, 7, 10, 100);
-  host_call(b, 1, 1, "cudaMemcpyAsync", 15 * kUs, 107 * kUs, EventKind::Runtime, 2);
-  memcpy_event(b, 0, 7, 110 * kUs, 10 * kUs, to_pageable(), 2);
+  host_call(b, 1, 1, "cudaMemcpyAsync", 15 * kUs, call_us * kUs, EventKind::Runtime, 2);
+  memcpy_event(b, 0, 7, 110 * kUs, 10 * kUs, copy, 2);
+  if (stream_sync_us > 0) host_call(b, 1, 1, "cudaStreamSynchronize", 31 * kUs, stream_sync_us * kUs);
   launch(b, 3, 125, 5, 0, 7, 130, 100);
   host_call(b, 1, 1, "cudaDeviceSynchronize", 135 * kUs, 97 * kUs);
   measure(b, 0, 232);
-  const Trace t = build(b);
+  return build(b);
+}
+
+TEST(WhatifPinned, TheCopyNoLongerHoldsTheHost) {
+  const Trace t = copy_after_a_kernel(to_pageable(), 107, 0);
   Expected<Prediction> p = predict_one(t, "pinned");
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->recorded_ns, 232 * kUs);
@@ -141,15 +149,7 @@ MemcpyDetail host_to_device(MemoryKind src, std::int64_t bytes) {
 // GPU generation) [120, 220); the synchronize starts at 36 and returns 2 us after the kernel: 222 us. Were the
 // stream synchronize left waiting for the copy, nothing would be gained (232 us).
 TEST(WhatifPinned, TheSynchronizeAfterACopyFromPageableMemoryGoesWithIt) {
-  TraceBuilder b;
-  launch(b, 1, 5, 5, 0, 7, 10, 100);
-  host_call(b, 1, 1, "cudaMemcpyAsync", 15 * kUs, 15 * kUs, EventKind::Runtime, 2);
-  memcpy_event(b, 0, 7, 110 * kUs, 10 * kUs, host_to_device(MemoryKind::Pageable, 40000), 2);
-  host_call(b, 1, 1, "cudaStreamSynchronize", 31 * kUs, 91 * kUs);
-  launch(b, 3, 125, 5, 0, 7, 130, 100);
-  host_call(b, 1, 1, "cudaDeviceSynchronize", 135 * kUs, 97 * kUs);
-  measure(b, 0, 232);
-  const Trace t = build(b);
+  const Trace t = copy_after_a_kernel(host_to_device(MemoryKind::Pageable, 40000), 15, 91);
   Expected<Prediction> p = predict_one(t, "pinned");
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->recorded_ns, 232 * kUs);
