@@ -34,12 +34,13 @@ constexpr int kNeeded = 8;
 // What the torch.profiler pairs achieve today (docs/whatif.md says why the others miss): a prediction that gets
 // worse fails the run. Over the rounds; without --rounds the bundled recordings alone are scored, and fewer hold:
 // one recording of a loop the host bounds is not a measurement of the model.
-struct Held {
+// How many of a table's pairs hold.
+struct Tally {
   int within = 0;
   int in_band = 0;
 };
-constexpr Held kProfilerHeldOverRounds{11, 8};
-constexpr Held kProfilerHeldBundled{5, 6};
+constexpr Tally kProfilerHeldOverRounds{11, 8};
+constexpr Tally kProfilerHeldBundled{5, 6};
 
 std::string ms(TimeNs ns) {
   char buf[32];
@@ -47,10 +48,13 @@ std::string ms(TimeNs ns) {
   return buf;
 }
 
-struct Score {
-  bool ok = false;  // read, applied and predicted
-  bool within = false;
-  bool in_band = false;
+// How a row's cells are joined: Markdown's pipes, or two spaces.
+struct Cells {
+  explicit Cells(bool markdown)
+      : sep(markdown ? " | " : "  "), lead(markdown ? "| " : ""), tail(markdown ? " |" : "") {}
+  const char* sep;
+  const char* lead;
+  const char* tail;
 };
 
 // One pair's prediction beside its variant's recording, or why there is none.
@@ -66,8 +70,7 @@ struct Outcome {
   [[nodiscard]] bool in_band() const { return low_ns <= variant_ns && variant_ns <= high_ns; }
 };
 
-// `from_dir` and `to_dir` hold the pair's two files (the names' last component; the bundled folder when the
-// names' own folder is meant: pass the traces folder and the names unchanged).
+// The pair's variant predicted from the file at `from_path`, beside the one at `to_path`.
 Outcome predict_pair(const std::string& from_path, const std::string& to_path, const RecordedPair& pair) {
   Expected<Trace> a = io::read_trace(from_path);
   Expected<Trace> b = io::read_trace(to_path);
@@ -92,36 +95,33 @@ std::string percent(double ratio) {
   return buf;
 }
 
-// One row of the table.
-Score score(const std::string& dir, const RecordedPair& pair, bool markdown) {
-  const char* sep = markdown ? " | " : "  ";
-  const std::string lead = markdown ? "| " : "";
-  const std::string tail = markdown ? " |" : "";
-  const Outcome o = predict_pair(dir + "/" + pair.from + ".json.gz", dir + "/" + pair.to + ".json.gz", pair);
-  if (!o.error.empty()) {
-    std::cout << lead << pair.from << sep << pair.changes << sep << pair.to << sep << o.error << tail << "\n";
-    return {};
-  }
-  const Score out{.ok = true, .within = o.within(), .in_band = o.in_band()};
-  std::cout << lead << pair.from << sep << pair.changes << sep << pair.to << sep << ms(o.recorded_ns) << sep
-            << ms(o.predicted_ns) << sep << ms(o.low_ns) << "-" << ms(o.high_ns) << sep << ms(o.variant_ns) << sep
-            << percent(o.error_ratio()) << (out.within ? "" : " (over 10%)") << sep << (out.in_band ? "yes" : "no")
-            << tail << "\n";
-  return out;
+// The pair's bundled recordings in the traces folder.
+Outcome predict_bundled(const std::string& dir, const RecordedPair& pair) {
+  return predict_pair(whatif::recording_path(dir, pair.from), whatif::recording_path(dir, pair.to), pair);
 }
 
-// How many of the pairs a table scores hold: their rows printed, the counts returned.
-struct Tally {
-  int within = 0;
-  int in_band = 0;
-};
+// One row of the table.
+Outcome score(const std::string& dir, const RecordedPair& pair, bool markdown) {
+  const Cells c(markdown);
+  Outcome o = predict_bundled(dir, pair);
+  std::cout << c.lead << pair.from << c.sep << pair.changes << c.sep << pair.to << c.sep;
+  if (!o.error.empty()) {
+    std::cout << o.error << c.tail << "\n";
+    return o;
+  }
+  std::cout << ms(o.recorded_ns) << c.sep << ms(o.predicted_ns) << c.sep << ms(o.low_ns) << "-" << ms(o.high_ns)
+            << c.sep << ms(o.variant_ns) << c.sep << percent(o.error_ratio()) << (o.within() ? "" : " (over 10%)")
+            << c.sep << (o.in_band() ? "yes" : "no") << c.tail << "\n";
+  return o;
+}
 
+// The rows of the pairs a table scores, and how many of them hold.
 Tally score_all(const std::string& dir, std::span<const RecordedPair> pairs, bool markdown) {
   Tally t;
   for (const RecordedPair& pair : pairs) {
-    const Score sc = score(dir, pair, markdown);
-    t.within += sc.within ? 1 : 0;
-    t.in_band += sc.in_band ? 1 : 0;
+    const Outcome o = score(dir, pair, markdown);
+    t.within += o.error.empty() && o.within() ? 1 : 0;
+    t.in_band += o.error.empty() && o.in_band() ? 1 : 0;
   }
   return t;
 }
@@ -156,9 +156,7 @@ double median_of(std::vector<double> v) {
 // in more than half of its rounds; a pair without rounds counts as its bundled row does.
 Tally score_rounds(const std::string& dir, const std::string& rounds_dir, std::span<const RecordedPair> pairs,
                    bool markdown) {
-  const char* sep = markdown ? " | " : "  ";
-  const std::string lead = markdown ? "| " : "";
-  const std::string tail = markdown ? " |" : "";
+  const Cells c(markdown);
   if (markdown)
     std::cout << "| recorded run | change | variant | rounds | error in each round | median error | bands holding "
                  "|\n|---|---|---|---|---|---|---|\n";
@@ -171,8 +169,7 @@ Tally score_rounds(const std::string& dir, const std::string& rounds_dir, std::s
   for (const RecordedPair& pair : pairs) {
     std::vector<Outcome> outcomes;
     const std::vector<std::filesystem::path> rounds = rounds_of(rounds_dir, pair);
-    if (rounds.empty())
-      outcomes.push_back(predict_pair(dir + "/" + pair.from + ".json.gz", dir + "/" + pair.to + ".json.gz", pair));
+    if (rounds.empty()) outcomes.push_back(predict_bundled(dir, pair));
     for (const std::filesystem::path& round : rounds)
       outcomes.push_back(predict_pair((round / (stem_of(pair.from) + ".json.gz")).string(),
                                       (round / (stem_of(pair.to) + ".json.gz")).string(), pair));
@@ -199,9 +196,9 @@ Tally score_rounds(const std::string& dir, const std::string& rounds_dir, std::s
     const std::string to = rounds.empty() ? pair.to : stem_of(pair.to);
     const std::string where =
         rounds.empty() ? std::string("the bundled recording") : std::to_string(rounds.size()) + " in " + folder;
-    std::cout << lead << from << sep << pair.changes << sep << to << sep << where << sep << each << sep
-              << (n > 0 ? percent(median_of(errors)) : "none") << (within ? "" : " (over 10%)") << sep << bands
-              << " of " << n << tail << "\n";
+    std::cout << c.lead << from << c.sep << pair.changes << c.sep << to << c.sep << where << c.sep << each << c.sep
+              << (n > 0 ? percent(median_of(errors)) : "none") << (within ? "" : " (over 10%)") << c.sep << bands
+              << " of " << n << c.tail << "\n";
   }
   return t;
 }
@@ -287,7 +284,7 @@ int main(int argc, char** argv) {
     profiler = score_rounds(dir, rounds_dir, whatif::profiler_pairs(), markdown);
   }
   const auto [profiler_within, profiler_in_band] = profiler;
-  const Held held = rounds_dir.empty() ? kProfilerHeldBundled : kProfilerHeldOverRounds;
+  const Tally held = rounds_dir.empty() ? kProfilerHeldBundled : kProfilerHeldOverRounds;
   std::cout << "\n"
             << profiler_within << " of " << profiler_count << " pairs within 10% (target " << profiler_count - 1
             << ", held today " << held.within << "), " << profiler_in_band << " of " << profiler_count

@@ -301,19 +301,22 @@ std::vector<const Event*> user_ranges(const Trace& trace, const Lane& lane) {
 std::map<std::string, TimeNs> own_work_by_range(const Trace& trace,
                                                 const std::vector<std::tuple<LaneIndex, TimeNs, TimeNs>>& own) {
   std::map<std::string, TimeNs> out;
+  std::map<LaneIndex, std::vector<const Event*>> ranges_of;  // the ranges each segment's thread counts in
   for (const auto& [lane, start_ns, end_ns] : own) {
-    std::vector<const Event*> ranges = user_ranges(trace, trace.lane(lane));
-    if (ranges.empty()) {
-      std::size_t most = 0;
-      for (const Lane& other : trace.lanes()) {
-        if (other.is_gpu() || other.key.pid != trace.lane(lane).key.pid) continue;
-        std::vector<const Event*> r = user_ranges(trace, other);
-        if (r.size() > most) {
-          most = r.size();
-          ranges = std::move(r);
+    auto [it, fresh] = ranges_of.try_emplace(lane);
+    if (fresh) {
+      it->second = user_ranges(trace, trace.lane(lane));
+      if (it->second.empty()) {
+        std::vector<const Event*> most;
+        for (const Lane& other : trace.lanes()) {
+          if (other.is_gpu() || other.key.pid != trace.lane(lane).key.pid) continue;
+          std::vector<const Event*> r = user_ranges(trace, other);
+          if (r.size() > most.size()) most = std::move(r);
         }
+        it->second = std::move(most);
       }
     }
+    const std::vector<const Event*>& ranges = it->second;
     std::vector<TimeNs> cuts = {start_ns, end_ns};
     for (const Event* r : ranges) {
       if (r->start_ns > start_ns && r->start_ns < end_ns) cuts.push_back(r->start_ns);
