@@ -21,6 +21,10 @@ constexpr int kWaitSearchSteps = 256;
 // is 1.6 us on H200); a start later than this with other streams' work running throughout waited for the GPU.
 constexpr TimeNs kHeldStartNs = 5 * kNsPerUs;
 constexpr TimeNs kSynchronousLaunchMinKernelNs = 20 * kNsPerUs;
+// The queued gaps' median is read to 10 ns (rounded down) from a histogram of 10 ns steps up to 20 us (longer gaps
+// count above it).
+constexpr TimeNs kQueuedGapStepNs = 10;
+constexpr std::size_t kQueuedGapSteps = 2000;
 bool is_api(EventKind kind) { return kind == EventKind::Runtime || kind == EventKind::Driver; }
 
 NodeKind gpu_node_kind(EventKind kind) {
@@ -218,8 +222,8 @@ void GraphAssembly::add_dependencies() {
 // The input that set each GPU start: the latest of the previous work on its stream, its launch call's return (plus
 // the least latency from a launch's return to its work's start that the trace shows, negative where work starts
 // before its launch returns: the call's lazy loading or wait for queue room comes before the work is handed over)
-// and the work an event wait held it for. An input the recording contradicts is
-// no dependency.
+// and the work an event wait held it for. An input the recording contradicts is no dependency. Also the median gap
+// from work to the work queued behind it on its stream.
 void GraphAssembly::bind_gpu_starts() {
   TimeNs min_latency = std::numeric_limits<TimeNs>::max();
   // Each launched node's launch handover, read once here for the binding below (the launch call's event is far
@@ -233,6 +237,9 @@ void GraphAssembly::bind_gpu_starts() {
   }
   g_.min_launch_latency_ns_ = min_latency == std::numeric_limits<TimeNs>::max() ? 0 : min_latency;
   std::stable_sort(g_.edges_.begin(), g_.edges_.end(), [](const Edge& a, const Edge& b) { return a.to < b.to; });
+  // The gaps between a kernel queued on a stream and the kernel before it: the GPU's own time from one to the next.
+  std::vector<std::uint64_t> queued_gaps(kQueuedGapSteps + 1, 0);
+  std::uint64_t queued = 0;
   // The nodes in order, and the edges (sorted by target) with them: a cursor, not a search per node.
   Edge* const edges_end = g_.edges_.data() + g_.edges_.size();
   Edge* into = g_.edges_.data();
@@ -274,6 +281,23 @@ void GraphAssembly::bind_gpu_starts() {
     if (launched_after_previous) latest = std::max(latest, g_.recorded_start(n.launch));
     if (n.start_binding != StartBinding::Root && start - latest > kHeldStartNs)
       n.held_by_other_streams = held_throughout(id, latest, start);
+    // A kernel queued behind a kernel: handed over before that one ended (not only by the least latency, which
+    // under CUDA_LAUNCH_BLOCKING=1 is minus the longest kernel).
+    if (n.start_binding == StartBinding::Chain && n.launch != kNoNode && n.kind == NodeKind::Kernel &&
+        g_.nodes_[n.chain_prev].kind == NodeKind::Kernel && handover_ns[id] <= g_.recorded_end(n.chain_prev)) {
+      const auto step = static_cast<std::size_t>((start - g_.recorded_end(n.chain_prev)) / kQueuedGapStepNs);
+      ++queued_gaps[std::min(step, kQueuedGapSteps)];
+      ++queued;
+    }
+  }
+  if (queued == 0) return;
+  std::uint64_t below = 0;
+  for (std::size_t step = 0; step <= kQueuedGapSteps; ++step) {
+    below += queued_gaps[step];
+    if (2 * below >= queued) {
+      g_.queued_gap_ns_ = TimeNs(step) * kQueuedGapStepNs;
+      break;
+    }
   }
 }
 

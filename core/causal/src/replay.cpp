@@ -98,9 +98,10 @@ void for_each_input(const HappensBefore& g, NodeId id, bool end_point, const Rem
     return;
   }
   if (n.chain_prev != kNoNode) {
-    // Work that overlapped the work before it on its stream keeps that overlap (a negative delay), no more.
+    // Work that overlapped the work before it on its stream keeps that overlap (a negative delay); work that waited
+    // for something else follows it, once queued behind it, by the stream's queued gap at most.
     const TimeNs gap = start - g.recorded_end(n.chain_prev);
-    const TimeNs delay = n.start_binding == StartBinding::Chain ? gap : std::min<TimeNs>(0, gap);
+    const TimeNs delay = n.start_binding == StartBinding::Chain ? gap : std::min(g.queued_gap_ns(), gap);
     take(Input{Input::From::Chain, n.chain_prev, true, delay, 0});
     any = true;
   }

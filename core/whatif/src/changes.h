@@ -9,7 +9,7 @@ namespace gtv::whatif {
 [[nodiscard]] Expected<Ok> apply_placement(Plan& plan, const std::vector<int>& placement);
 [[nodiscard]] Expected<Ok> apply_pinned(Plan& plan, Bound bound);
 [[nodiscard]] Expected<Ok> apply_graphs(Plan& plan, Bound bound);
-[[nodiscard]] Expected<Ok> apply_no_launch_blocking(Plan& plan);
+[[nodiscard]] Expected<Ok> apply_no_launch_blocking(Plan& plan, Bound bound);
 [[nodiscard]] Expected<Ok> apply_processes(Plan& plan, Bound bound);
 [[nodiscard]] Expected<Ok> apply_no_sync(Plan& plan, const std::string& name);
 
@@ -26,7 +26,7 @@ namespace gtv::whatif {
     case ChangeKind::Graphs:
       return apply_graphs(plan, bound);
     case ChangeKind::NoLaunchBlocking:
-      return apply_no_launch_blocking(plan);
+      return apply_no_launch_blocking(plan, bound);
     case ChangeKind::Processes:
       return apply_processes(plan, bound);
     case ChangeKind::NoSync:

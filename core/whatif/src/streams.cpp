@@ -196,7 +196,7 @@ void remap_streams(Plan& p, const std::vector<StreamKey>& key, const std::vector
     ins.erase(std::remove_if(ins.begin(), ins.end(), [](const PlanInput& in) { return in.from == Input::From::Chain; }),
               ins.end());
     if (new_prev[n] != kNoNode)
-      ins.push_back({Input::From::Chain, new_prev[n], true, 0, causal::EdgeKind::StreamOrder});
+      ins.push_back({Input::From::Chain, new_prev[n], true, g.queued_gap_ns(), causal::EdgeKind::StreamOrder});
     if (ins.empty()) ins.push_back({Input::From::Root, kNoNode, true, g.recorded_start(n), {}});
   }
   add_waits_for_moved_work(p, group_of, std::uint32_t(group_list.size()));

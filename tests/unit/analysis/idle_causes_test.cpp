@@ -178,9 +178,10 @@ TEST(CriticalPath, AThreadWithoutRangesWorksForTheRangeOfItsProcesssMainThread) 
 }
 
 // A launch for GPU 1 drains GPU 0 to load a module lazily (it waits until GPU 0's kernel ends at 108, loads for
-// 16, returns at 130). GPU 0 holds 2 of the 3 models; removing the load and its drain gives back 28 us (the next
-// GPU 0 kernel starts at 108 instead of 136). The old analysis said GPU 1 was idle "mostly host blocked (lazy
-// module loading drained the GPU)"; the load is blamed for 28 us, the rest is GPU 0's work.
+// 16, returns at 130). GPU 0 holds 2 of the 3 models; removing the load and its drain gives back 27 us (the next
+// GPU 0 kernel starts at 109, queued 1 us behind the first, instead of 136). The old analysis said GPU 1 was idle
+// "mostly host blocked (lazy module loading drained the GPU)"; the load is blamed for 27 us, the rest is GPU 0's
+// work.
 TEST(IdleCauses, ALazyLoadThatDrainedTheGpuIsNotBlamedForThePlacement) {
   TraceBuilder b;
   launch(b, 1, 0, 5, 0, 7, 8, 100);
@@ -193,15 +194,15 @@ TEST(IdleCauses, ALazyLoadThatDrainedTheGpuIsNotBlamedForThePlacement) {
   const Trace t = build(b);
   const Report r = analyze(t);
   const IdleCauses& idle = r.idle;
-  EXPECT_EQ(total_us(idle, 1, IdleCause::OtherGpuBound), 152);  // [5, 102) and [181, 236)
+  EXPECT_EQ(total_us(idle, 1, IdleCause::OtherGpuBound), 153);  // [5, 103) and [181, 236)
   EXPECT_EQ(find(idle, 1, IdleCause::OtherGpuBound)->detail, "GPU 0's work (GPU 0 holds 2 of the 3 models)");
   EXPECT_EQ(total_us(idle, 1, IdleCause::WarmUp), 16);
-  EXPECT_EQ(total_us(idle, 1, IdleCause::HostBlocked), 12);  // its 6 us return and 6 us of the drain
-  EXPECT_EQ(total_us(idle, 1, IdleCause::WarmUp) + total_us(idle, 1, IdleCause::HostBlocked), 28);
+  EXPECT_EQ(total_us(idle, 1, IdleCause::HostBlocked), 11);  // its 6 us return and 5 us of the drain
+  EXPECT_EQ(total_us(idle, 1, IdleCause::WarmUp) + total_us(idle, 1, IdleCause::HostBlocked), 27);
   EXPECT_EQ(find(idle, 1, IdleCause::HostBlocked)->detail, "lazy module loading drained the GPU");
   EXPECT_EQ(idle.headline,
             "GPU 1 idle for 79% of the whole trace: mostly bound by GPU 0's work (GPU 0 holds 2 of the 3 models), "
-            "152.0 us of 186.0 us idle.");
+            "153.0 us of 186.0 us idle.");
   expect_tiles(idle);
 }
 

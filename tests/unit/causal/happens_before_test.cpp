@@ -48,6 +48,34 @@ TEST(HappensBefore, LaunchesBindAnIdleGpuAndTheStreamBindsQueuedWork) {
   EXPECT_TRUE(g.anomalies().lines().empty());
 }
 
+// The stream's queued gap: the median gap from a kernel to the kernel queued behind it, those whose launch handed
+// it over before the one before ended (1 and 3 us here: the lower middle, 1 us). A launch that returned only after
+// the kernel before it ended was not queued there, even where the least latency (-25 us: a 10 us kernel that ran
+// inside its call) makes the stream its binding input: its 50 us gap does not count, else the median would be 3 us.
+TEST(HappensBefore, TheQueuedGapIsTheMedianGapBehindKernelsHandedOverBeforeThePreviousEnded) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 8, 100);      // [8, 108), the launch set it
+  launch(b, 2, 10, 5, 0, 7, 109, 100);   // queued: 1 us after the first
+  launch(b, 3, 20, 5, 0, 7, 212, 100);   // queued: 3 us after the second
+  launch(b, 4, 300, 30, 0, 7, 362, 50);  // called before the third ended, returned after it: 50 us later
+  launch(b, 5, 500, 30, 0, 7, 505, 10);  // a short kernel inside its call
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(g.min_launch_latency_ns(), -25 * us);
+  EXPECT_EQ(g.node(node_at(g, kGpu0, 362)).start_binding, StartBinding::Chain);
+  EXPECT_EQ(g.queued_gap_ns(), 1 * us);
+}
+
+// Without any kernel queued behind another (every launch waited), the queued gap is the default.
+TEST(HappensBefore, WithoutQueuedKernelsTheQueuedGapIsTheDefault) {
+  TraceBuilder b;
+  launch(b, 1, 0, 110, 0, 7, 5, 100);
+  launch(b, 2, 120, 110, 0, 7, 125, 100);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(g.queued_gap_ns(), HappensBefore::kDefaultQueuedGapNs);
+}
+
 TEST(HappensBefore, OnlyTheOutermostCallIsANodeAndLoadingInsideItIsAPart) {
   TraceBuilder b;
   host_call(b, 1, 1, "aten::mm", 0, 100 * us, EventKind::CpuOp);

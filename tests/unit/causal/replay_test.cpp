@@ -53,9 +53,10 @@ TEST(Replay, WithoutTracingOverheadTheLaterWorkComesSooner) {
 // [0,5) and [20,25) (kernels [6,16), [26,36)) are timed by A [0,40); C [50,450) times 400 us of CPU work; a launch at
 // [500,505) (kernel [506,516)) is timed by B [500,520): the window is [0,520). Without the host's own work between
 // calls (the gaps after the window's start) the launches run at [0,5), [5,10), [10,15), their kernels [6,16),
-// [16,26), [26,36); the ends of A and C, in the emptied gap after the second launch, come no later than the third
-// launch (10 us), B ends 15 us after its launch returned (30 us): the window is [0,36), not [0,435) (C's end moved
-// only by what went before the gap, as if its CPU work had stayed).
+// [17,27), [28,38) (each queued behind the one before, 1 us after it: the queued gap of a recording that shows
+// none); the ends of A and C, in the emptied gap after the second launch, come no later than the third launch
+// (10 us), B ends 15 us after its launch returned (30 us): the window is [0,38), not [0,435) (C's end moved only by
+// what went before the gap, as if its CPU work had stayed).
 TEST(Replay, WithoutTheHostsOwnWorkAMeasuredEndInsideTheRemovedGapComesSooner) {
   TraceBuilder b;
   launch(b, 1, 0, 5, 0, 7, 6, 10);
@@ -72,7 +73,25 @@ TEST(Replay, WithoutTheHostsOwnWorkAMeasuredEndInsideTheRemovedGapComesSooner) {
     const NodeId prev = g.node(n).chain_prev;
     return prev != kNoNode && g.recorded_end(prev) >= 0;
   };
-  EXPECT_EQ(window_us(g, own_work), 36);
+  EXPECT_EQ(g.queued_gap_ns(), HappensBefore::kDefaultQueuedGapNs);
+  EXPECT_EQ(window_us(g, own_work), 38);
+}
+
+// The second kernel was queued 2 us behind the first (the recording's queued gap); the third waited for its launch
+// [300, 305), after 285 us of the host's own work. Without that work the third launch runs [15, 20) and its kernel,
+// now queued behind the second, follows it by the queued gap: [210, 310), not at once [208, 308).
+TEST(Replay, WorkQueuedByAChangeFollowsThePreviousByTheRecordingsQueuedGap) {
+  TraceBuilder b;
+  launch(b, 1, 0, 5, 0, 7, 6, 100);
+  launch(b, 2, 10, 5, 0, 7, 108, 100);
+  launch(b, 3, 300, 5, 0, 7, 306, 100);
+  const Trace t = build(b);
+  const HappensBefore g = HappensBefore::build(t);
+  EXPECT_EQ(g.queued_gap_ns(), 2 * us);
+  EXPECT_EQ(window_us(g), 406);
+  Removal own_work;
+  own_work.drop_gap = [](NodeId) { return true; };
+  EXPECT_EQ(window_us(g, own_work), 310);
 }
 
 // A kernel a [10, 210) and a kernel b [160, 260) on one stream, b started 50 us before a ended (programmatic
@@ -167,8 +186,9 @@ TEST(Replay, DroppingOwnTimeOfSomeNodesOnly) {
   EXPECT_EQ(window_us(g), 51);
   Removal instant;
   instant.drop_own_time = [&g](NodeId n) { return g.node(n).kind == NodeKind::HostCall; };
-  // Calls at [0,0] and [0,0]; kernels at 1 us (latency 1) and max(1 + 0, 11) = 11 us: the trace ends at 21 us.
-  EXPECT_EQ(window_us(g, instant), 21);
+  // Calls at [0,0] and [0,0]; kernels at 1 us (latency 1) and, queued behind the first, 1 us after its end (the
+  // queued gap of a recording that shows none): max(1 + 0, 11 + 1) = 12 us: the trace ends at 22 us.
+  EXPECT_EQ(window_us(g, instant), 22);
 }
 
 }  // namespace

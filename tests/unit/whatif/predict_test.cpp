@@ -103,8 +103,9 @@ MemcpyDetail to_pageable() {
 
 // A kernel [10, 110); a pageable copy call [15, 122) waits for it and for its copy [110, 120); the next launch
 // [125, 130) queues a kernel [130, 230); a synchronize [135, 232). Pinned: the copy call takes the median launch
-// (5 us) and returns at 20; the next launch runs [23, 28); its kernel follows the copy: [120, 220); the synchronize
-// starts 5 us after the launch (33) and returns 2 us after the kernel: 222 us.
+// (5 us) and returns at 20; the next launch runs [23, 28); its kernel, queued behind the copy, starts 1 us after it
+// (the queued gap of a recording that shows none): [121, 221); the synchronize starts 5 us after the launch (33)
+// and returns 2 us after the kernel: 223 us.
 // A kernel [10, 110); a copy call [15, 15 + call_us) whose copy runs [110, 120); with stream_sync_us, a
 // cudaStreamSynchronize [31, 31 + stream_sync_us); the next launch [125, 130) queues a kernel [130, 230); a
 // synchronize [135, 232) ends the timed loop.
@@ -125,11 +126,11 @@ TEST(WhatifPinned, TheCopyNoLongerHoldsTheHost) {
   Expected<Prediction> p = predict_one(t, "pinned");
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->recorded_ns, 232 * kUs);
-  EXPECT_NEAR(predicted_us(*p), 222.0, 0.5);
-  // Half and twice the copy's 10 us: the kernel follows it at 115 or 130 us, the window is 217 or 232 us, each 1%
+  EXPECT_NEAR(predicted_us(*p), 223.0, 0.5);
+  // Half and twice the copy's 10 us: the kernel follows it at 116 or 131 us, the window is 218 or 233 us, each 1%
   // further for the spread between recordings.
-  EXPECT_NEAR(double(p->low_ns) / double(kUs), 217.0 * 0.99, 0.5);
-  EXPECT_NEAR(double(p->high_ns) / double(kUs), 232.0 * 1.01, 0.5);
+  EXPECT_NEAR(double(p->low_ns) / double(kUs), 218.0 * 0.99, 0.5);
+  EXPECT_NEAR(double(p->high_ns) / double(kUs), 233.0 * 1.01, 0.5);
 }
 
 MemcpyDetail host_to_device(MemoryKind src, std::int64_t bytes) {
@@ -146,14 +147,14 @@ MemcpyDetail host_to_device(MemoryKind src, std::int64_t bytes) {
 // The next launch [125, 130) queues a kernel [130, 230); a synchronize [135, 232). Pinned with non_blocking=True
 // has neither wait: the copy call takes the median launch (5 us) [15, 20), the stream synchronize its own 2 us
 // [21, 23), the launch [26, 31); its kernel follows the copy (at the recording's pageable rate: no pinned copy, no
-// GPU generation) [120, 220); the synchronize starts at 36 and returns 2 us after the kernel: 222 us. Were the
-// stream synchronize left waiting for the copy, nothing would be gained (232 us).
+// GPU generation) by the queued gap, 1 us: [121, 221); the synchronize starts at 36 and returns 2 us after the
+// kernel: 223 us. Were the stream synchronize left waiting for the copy, nothing would be gained (232 us).
 TEST(WhatifPinned, TheSynchronizeAfterACopyFromPageableMemoryGoesWithIt) {
   const Trace t = copy_after_a_kernel(host_to_device(MemoryKind::Pageable, 40000), 15, 91);
   Expected<Prediction> p = predict_one(t, "pinned");
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->recorded_ns, 232 * kUs);
-  EXPECT_NEAR(predicted_us(*p), 222.0, 0.5);
+  EXPECT_NEAR(predicted_us(*p), 223.0, 0.5);
   ASSERT_FALSE(p->applied.empty());
   EXPECT_EQ(p->applied[0],
             "1 pageable copies become asynchronous copies from pinned memory and 1 synchronizations that followed them "
@@ -164,8 +165,9 @@ TEST(WhatifPinned, TheSynchronizeAfterACopyFromPageableMemoryGoesWithIt) {
 // kernel [10, 110); a pageable copy of 10,082,462 bytes, whose call [15, 2122) holds the host, runs [110, 2110) at
 // 5 GB/s; the next launch [2125, 2130) queues a kernel [2130, 2230); a synchronize [2135, 2232). The trace has no
 // pinned copy: at 80% of the link's peak the copy takes 200.0 us. Pinned: the copy call takes the median launch (5
-// us) and returns at 20; the next launch runs [23, 28); the copy [110, 310) and the kernel [310, 410) follow the
-// first kernel; the synchronize starts at 33 and returns 2 us after the kernel: 412 us.
+// us) and returns at 20; the next launch runs [23, 28); the copy [110, 310) follows the first kernel (as recorded,
+// at once) and the kernel [311, 411) the copy (by the queued gap, 1 us); the synchronize starts at 33 and returns
+// 2 us after the kernel: 413 us.
 Trace pageable_copy_without_pinned(const MemcpyDetail& extra, TimeNs extra_us) {
   TraceBuilder b;
   gpu_with_100_sms(b);
@@ -187,10 +189,10 @@ TEST(WhatifPinned, WithoutPinnedCopiesTheRateIsTheHostLinks) {
   Expected<Prediction> p = predict_one(t, "pinned");
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->recorded_ns, 2232 * kUs);
-  EXPECT_NEAR(predicted_us(*p), 412.0, 0.5);
-  // The band: the link's peak (160 us of copy: 372 us) and half the rate (400 us: 612 us), 1% further each way.
-  EXPECT_NEAR(double(p->low_ns) / double(kUs), 372.0 * 0.99, 0.5);
-  EXPECT_NEAR(double(p->high_ns) / double(kUs), 612.0 * 1.01, 0.5);
+  EXPECT_NEAR(predicted_us(*p), 413.0, 0.5);
+  // The band: the link's peak (160 us of copy: 373 us) and half the rate (400 us: 613 us), 1% further each way.
+  EXPECT_NEAR(double(p->low_ns) / double(kUs), 373.0 * 0.99, 0.5);
+  EXPECT_NEAR(double(p->high_ns) / double(kUs), 613.0 * 1.01, 0.5);
   const auto says = [&](const char* text) {
     return std::any_of(p->assumptions.begin(), p->assumptions.end(),
                        [&](const std::string& a) { return a.find(text) != std::string::npos; });
@@ -200,7 +202,8 @@ TEST(WhatifPinned, WithoutPinnedCopiesTheRateIsTheHostLinks) {
 }
 
 // A pinned copy of 2 MiB the other way (device to host, after the window) ran at 2,097,152 bytes / 100 us: the
-// host-to-device copy takes that rate, 480.8 us: the copy ends at 590.8 us, the kernel at 690.8, the window at 692.8.
+// host-to-device copy takes that rate, 480.8 us: the copy ends at 590.8 us, the kernel (1 us after it) at 691.8, the
+// window at 693.8.
 TEST(WhatifPinned, TheOtherDirectionsPinnedCopiesGiveTheRate) {
   MemcpyDetail back;
   back.copy_kind = CopyKind::DeviceToHost;
@@ -210,7 +213,7 @@ TEST(WhatifPinned, TheOtherDirectionsPinnedCopiesGiveTheRate) {
   const Trace t = pageable_copy_without_pinned(back, 100);
   Expected<Prediction> p = predict_one(t, "pinned");
   ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_NEAR(predicted_us(*p), 110.0 + 10'082'462.0 * 100.0 / 2'097'152.0 + 102.0, 0.5);
+  EXPECT_NEAR(predicted_us(*p), 110.0 + 10'082'462.0 * 100.0 / 2'097'152.0 + 103.0, 0.5);
 }
 
 // A DataLoader with worker processes feeding a training loop on a GPU of compute capability 9 (PCIe 5.0 x16, 80%
@@ -219,11 +222,12 @@ TEST(WhatifPinned, TheOtherDirectionsPinnedCopiesGiveTheRate) {
 // 5,041,231 bytes runs [330, 720); nothing is recorded for 1000 us after the op (Python frees the received batch
 // there); a launch [1730, 1735) runs a kernel [1740, 1840); a synchronize [1745, 1842) ends the window.
 // Pinned: the pin-memory thread receives and frees the batch: the copy call follows the first launch after 20 us
-// of the 320 us gap, [25, 30); the copy takes 100 us after the first kernel, [60, 160); the second launch follows
-// after 5 us of the 1005 us gap, [35, 40); its kernel [160, 260); the synchronize returns 2 us later: 262 us.
-// The band's upper end keeps both on the main thread and takes half the link's rate: the copy call [325, 330), its
-// copy 200 us [335, 535), the launch [1335, 1340), its kernel [1345, 1445), the synchronize 1447 us; the lower end
-// takes the link's peak (80 us: the copy [60, 140), the kernel [140, 240), 242 us); each 1% further.
+// of the 320 us gap, [25, 30); the copy takes 100 us, queued 1 us behind the first kernel (the queued gap of a
+// recording that shows none), [61, 161); the second launch follows after 5 us of the 1005 us gap, [35, 40); its
+// kernel [162, 262); the synchronize returns 2 us later: 264 us. The band's upper end keeps both on the main thread
+// and takes half the link's rate: the copy call [325, 330), its copy 200 us [335, 535), the launch [1335, 1340),
+// its kernel [1345, 1445), the synchronize 1447 us; the lower end takes the link's peak (80 us: the copy [61, 141),
+// the kernel [142, 242), 244 us); each 1% further.
 // `op_before` names the op [10, 310) before the copy: the DataLoader's __next__, or another op.
 Trace pageable_batch_copy(const char* op_before) {
   TraceBuilder b;
@@ -244,8 +248,8 @@ TEST(WhatifPinned, ADataLoadersBatchIsReceivedAndFreedBesideTheMainThread) {
   Expected<Prediction> p = predict_one(t, "pinned");
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->replayed_ns, 1842 * kUs);
-  EXPECT_NEAR(predicted_us(*p), 262.0, 0.5);
-  EXPECT_NEAR(double(p->low_ns) / double(kUs), 242.0 * 0.99, 0.5);
+  EXPECT_NEAR(predicted_us(*p), 264.0, 0.5);
+  EXPECT_NEAR(double(p->low_ns) / double(kUs), 244.0 * 0.99, 0.5);
   EXPECT_NEAR(double(p->high_ns) / double(kUs), 1447.0 * 1.01, 0.5);
   ASSERT_EQ(p->applied.size(), 2u);
   EXPECT_EQ(p->applied[1],
@@ -274,7 +278,8 @@ TEST(WhatifPinned, NoPageableCopyIsNothingToChange) {
 }
 
 // Two synchronizes wait for one kernel each: without the waits the second launch comes at 15 us, its kernel
-// follows the first at 105 us and ends at 205 us, which ends the window.
+// follows the first by the queued gap (1 us in a recording that shows none) at 106 us and ends at 206 us, which
+// ends the window.
 TEST(WhatifNoSync, TheHostRunsAheadAndTheGpuWorkEndsTheWindow) {
   TraceBuilder b;
   launch(b, 1, 0, 5, 0, 7, 5, 100);
@@ -285,7 +290,7 @@ TEST(WhatifNoSync, TheHostRunsAheadAndTheGpuWorkEndsTheWindow) {
   const Trace t = build(b);
   Expected<Prediction> p = predict_one(t, "no-sync=cudaDeviceSynchronize");
   ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_NEAR(predicted_us(*p), 205.0, 0.5);
+  EXPECT_NEAR(predicted_us(*p), 206.0, 0.5);
   Expected<Prediction> none = predict_one(t, "no-sync=cudaStreamSynchronize");
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.error().message.find("no call named 'cudaStreamSynchronize'"), std::string::npos);
@@ -311,7 +316,10 @@ TEST(WhatifGraphs, TheForwardsLaunchesBecomeOne) {
 }
 
 // Blocking launches: each call returns 2 us after its kernel. Asynchronous, a call takes what it took until its
-// kernel started (5 us): the second call runs [8, 13) and its kernel follows the first, [105, 205).
+// kernel started (5 us): the second call runs [8, 13) and its kernel follows the first by the queued gap (1 us in a
+// recording that shows none), [106, 206). The band's lower end takes the GPU's pickup of a launch (as long as the
+// 2 us from a kernel's end to its call's return) out of each call: the first call [0, 3) and its kernel [3, 103),
+// the second [6, 9) and its kernel [104, 204); 1% further.
 TEST(WhatifNoLaunchBlocking, TheHostNoLongerWaitsForEachKernel) {
   TraceBuilder b;
   launch(b, 1, 0, 107, 0, 7, 5, 100);
@@ -320,7 +328,9 @@ TEST(WhatifNoLaunchBlocking, TheHostNoLongerWaitsForEachKernel) {
   const Trace t = build(b);
   Expected<Prediction> p = predict_one(t, "no-launch-blocking");
   ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_NEAR(predicted_us(*p), 205.0, 0.5);
+  EXPECT_NEAR(predicted_us(*p), 206.0, 0.5);
+  EXPECT_NEAR(double(p->low_ns) / double(kUs), 204.0 * 0.99, 0.5);
+  EXPECT_NEAR(double(p->high_ns) / double(kUs), 206.0 * 1.01, 0.5);
   ASSERT_EQ(p->applied.size(), 1u);
   EXPECT_EQ(p->applied[0], "2 launches no longer wait for their kernels");
 }
@@ -405,7 +415,8 @@ TEST(WhatifPlacement, AGpuTheMachineLackedIsRefused) {
   EXPECT_NE(predict_one(t, "placement=0,0,0").error().message.find("the trace has 2"), std::string::npos);
 }
 
-// On two GPUs, the second model moved to GPU 0 queues behind the first on its default stream.
+// On two GPUs, the second model moved to GPU 0 queues behind the first on its default stream: [10, 110), then
+// [111, 211) after the queued gap (1 us in a recording that shows none); the synchronize returns 2 us later.
 TEST(WhatifPlacement, WorkMovedOntoABusyGpuQueuesOnItsDefaultStream) {
   TraceBuilder b;
   forward(b, 0, 0, 20);
@@ -417,7 +428,7 @@ TEST(WhatifPlacement, WorkMovedOntoABusyGpuQueuesOnItsDefaultStream) {
   const Trace t = build(b);
   Expected<Prediction> p = predict_one(t, "placement=0,0");
   ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_NEAR(predicted_us(*p), 212.0, 0.5);
+  EXPECT_NEAR(predicted_us(*p), 213.0, 0.5);
 }
 
 TEST(WhatifPredict, ATraceWithoutMeasurementsIsPredictedWholeAndSaysSo) {
@@ -431,7 +442,7 @@ TEST(WhatifPredict, ATraceWithoutMeasurementsIsPredictedWholeAndSaysSo) {
   EXPECT_TRUE(p->whole_trace);
   EXPECT_EQ(p->window, "the whole trace");
   EXPECT_NE(p->assumptions.back().find("whole trace"), std::string::npos);
-  EXPECT_NEAR(predicted_us(*p), 205.0, 0.5);
+  EXPECT_NEAR(predicted_us(*p), 206.0, 0.5);  // as in TheHostRunsAheadAndTheGpuWorkEndsTheWindow
 }
 
 // A kernel recorded before its launch call (a clock the recording contradicts): still predicted, the anomaly is

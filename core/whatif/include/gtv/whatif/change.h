@@ -40,7 +40,7 @@ inline constexpr std::array<ChangeInfo, 8> kChangeTable{{
     {ChangeKind::Pinned, "pinned", "", "pageable copies become asynchronous copies from pinned memory", true, true},
     {ChangeKind::Graphs, "graphs", "", "each forward's launches become one CUDA graph launch", true, true},
     {ChangeKind::NoLaunchBlocking, "no-launch-blocking", "",
-     "launches no longer wait for their kernels (CUDA_LAUNCH_BLOCKING unset)", false, true},
+     "launches no longer wait for their kernels (CUDA_LAUNCH_BLOCKING unset)", true, true},
     {ChangeKind::Processes, "processes", "", "one process per GPU: host threads no longer share a process", true, true},
     {ChangeKind::NoSync, "no-sync", "NAME", "the calls named NAME no longer wait for the GPU", false, true},
     {ChangeKind::Placement, "placement", "GPU,GPU,...", "model i's work runs on the i-th GPU listed", false, true},
