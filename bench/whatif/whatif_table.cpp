@@ -39,7 +39,7 @@ struct Tally {
   int within = 0;
   int in_band = 0;
 };
-constexpr Tally kProfilerHeldOverRounds{11, 9};
+constexpr Tally kProfilerHeldOverRounds{11, 10};
 constexpr Tally kProfilerHeldBundled{5, 6};
 
 std::string ms(TimeNs ns) {

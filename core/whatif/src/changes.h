@@ -5,7 +5,7 @@
 
 namespace gtv::whatif {
 
-[[nodiscard]] Expected<Ok> apply_streams(Plan& plan);
+[[nodiscard]] Expected<Ok> apply_streams(Plan& plan, Bound bound);
 [[nodiscard]] Expected<Ok> apply_placement(Plan& plan, const std::vector<int>& placement);
 [[nodiscard]] Expected<Ok> apply_pinned(Plan& plan, Bound bound);
 [[nodiscard]] Expected<Ok> apply_graphs(Plan& plan, Bound bound);
@@ -18,7 +18,7 @@ namespace gtv::whatif {
 [[nodiscard]] inline Expected<Ok> apply(Plan& plan, const Change& c, Bound bound) {
   switch (c.kind) {
     case ChangeKind::Streams:
-      return apply_streams(plan);
+      return apply_streams(plan, bound);
     case ChangeKind::Placement:
       return apply_placement(plan, c.placement);
     case ChangeKind::Pinned:

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "gtv/model/kineto_names.h"
 #include "whatif_helpers.h"
 
 namespace gtv::whatif {
@@ -90,6 +91,46 @@ TEST(WhatifStreams, OneModelPerStreamAlreadyIsNothingToChange) {
   Expected<Prediction> p = predict_one(t, "streams");
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message.find("nothing to change"), std::string::npos);
+}
+
+// A launch-bound loop of three models' forwards on one stream, as torch.profiler records it (or not): forwards of
+// models 0, 1, 2, 0 at [0, 20), [20, 40), [40, 60), [60, 80), each a launch 5 us after its start and a 1 us kernel
+// 1 us after the launch returns; a synchronize [80, 82) ends the timed loop.
+Trace launch_bound_forwards(bool torch_profiler) {
+  TraceBuilder b;
+  if (torch_profiler) b.metadata().source_tool = std::string(kineto::kSourceTool);
+  for (int i = 0; i < 4; ++i) {
+    forward(b, i % 3, 20 * i, 20 * i + 20);
+    launch(b, std::uint64_t(i) + 1, 20 * i + 5, 5, 0, 7, 20 * i + 11, 1);
+  }
+  host_call(b, 1, 1, "cudaDeviceSynchronize", 80 * kUs, 2 * kUs);
+  measure(b, 0, 82);
+  return build(b);
+}
+
+// In a Python program each owner's stream is entered with `with torch.cuda.stream(...)`, 26 us of the host's time
+// before each range that follows another owner's on its thread (the first in the trace has nothing before it to
+// follow): three of them; the host bounds the loop, so the synchronize returns 78 us later, at 160 us. The band's
+// upper end takes 52 us a switch (238 us), 1% further; its lower end is the sharing model's, the GPU's 4 us of
+// kernels back to back (13 us a switch would give 121 us).
+TEST(WhatifStreams, EnteringEachOwnersStreamCostsAPythonProgramsHost) {
+  Expected<Prediction> p = predict_one(launch_bound_forwards(true), "streams");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->recorded_ns, 82 * kUs);
+  EXPECT_NEAR(predicted_us(*p), 160.0, 0.5);
+  EXPECT_NEAR(double(p->low_ns) / double(kUs), 4.0 * 0.99, 0.5);
+  EXPECT_NEAR(double(p->high_ns) / double(kUs), 238.0 * 1.01, 0.5);
+  ASSERT_EQ(p->applied.size(), 2u);
+  EXPECT_EQ(p->applied[1], "3 ranges enter their owner's stream");
+}
+
+// gtv's own experiments switch streams with LibTorch's CUDAStreamGuard, which costs next to nothing: the loop stays
+// as long as the host made it.
+TEST(WhatifStreams, AStreamGuardInCppCostsNothing) {
+  Expected<Prediction> p = predict_one(launch_bound_forwards(false), "streams");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NEAR(predicted_us(*p), 82.0, 0.5);
+  EXPECT_EQ(p->applied.size(), 1u);
 }
 
 MemcpyDetail to_pageable() {

@@ -1,6 +1,7 @@
 // The end of reading: names, processes, the gtv section, flows, metadata, then TraceBuilder::build().
 #include "gtv/config.h"
 #include "gtv/model/counter_names.h"
+#include "gtv/model/kineto_names.h"
 #include "json/trace_assembler.h"
 
 namespace gtv::io {
@@ -107,7 +108,7 @@ std::string TraceAssembler::source_tool() const {
     if (!header_.gtv->metadata.source_tool.empty()) return header_.gtv->metadata.source_tool;
     return header_.gtv->writer.empty() ? std::string("gtv ") + GTV_VERSION : header_.gtv->writer;
   }
-  return header_.kineto_keys ? "PyTorch Profiler (Kineto)" : "Chrome trace";
+  return header_.kineto_keys ? std::string(kineto::kSourceTool) : "Chrome trace";
 }
 
 // gtv before format 2 merged the traces of several processes by putting each process's own "device memory

@@ -11,6 +11,9 @@
 
 namespace gtv::kineto {
 
+// TraceMetadata::source_tool of a trace read from a PyTorch profiler (Kineto) file.
+inline constexpr std::string_view kSourceTool = "PyTorch Profiler (Kineto)";
+
 // Event categories ("cat").
 inline constexpr std::string_view kCategoryKernel = "kernel";
 inline constexpr std::string_view kCategoryGpuMemcpy = "gpu_memcpy";

@@ -36,7 +36,7 @@ struct ChangeInfo {
                   // the other replayed changes; else predicted apart and given alone
 };
 inline constexpr std::array<ChangeInfo, 8> kChangeTable{{
-    {ChangeKind::Streams, "streams", "", "each model's (or thread's) GPU work on a stream of its own", false, true},
+    {ChangeKind::Streams, "streams", "", "each model's (or thread's) GPU work on a stream of its own", true, true},
     {ChangeKind::Pinned, "pinned", "", "pageable copies become asynchronous copies from pinned memory", true, true},
     {ChangeKind::Graphs, "graphs", "", "each forward's launches become one CUDA graph launch", true, true},
     {ChangeKind::NoLaunchBlocking, "no-launch-blocking", "",
