@@ -510,11 +510,7 @@ Expected<Ok> apply_no_launch_blocking(Plan& p, Bound bound) {
   // The time until the kernel started holds the GPU's pickup of the handed-over launch too, which a blocking
   // recording does not show apart. The band's lower end takes the pickup as long as the way back (the median time
   // from a kernel's end to its blocking call's return; an asynchronous launch returns at its handover).
-  TimeNs pickup_ns = 0;
-  if (bound == Bound::Low && !return_ns.empty()) {
-    std::nth_element(return_ns.begin(), return_ns.begin() + std::ptrdiff_t(return_ns.size() / 2), return_ns.end());
-    pickup_ns = return_ns[return_ns.size() / 2];
-  }
+  const TimeNs pickup_ns = bound == Bound::Low ? median(std::move(return_ns)) : 0;
   for (const auto& [c, ns] : until_start) p.own_ns[c] = std::max<TimeNs>(0, ns - pickup_ns);
   p.applied.push_back(std::to_string(calls) + " launches no longer wait for their kernels");
   p.assume(
